@@ -1,0 +1,303 @@
+"""The neutral API: the two primitives' friendly faces, every policy a keyword.
+
+These functions belong to no framework. Each policy that frameworks disagree on
+is a keyword argument with a safe default (``bounds='raise'``,
+``negative='wrap'``, ``duplicates='last'``):
+
+``bounds``       ``raise | wrap | clip | fill | drop`` (``fill`` for gathers, ``drop`` for scatters)
+``negative``     ``wrap | raise | bounds``
+``duplicates``   ``last | first | raise`` (scatters without reduction)
+``reduction``    ``none | add | sub | mul | max | min | mean`` with ``include_self``
+``mean_rounding`` ``floor | trunc`` (integer means)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .core.context import OpContext
+from .core.policy import Policy
+from .core.shape import IndexSpec, as_array, as_index_array, as_updates, normalize_axis, to_int
+from .dialects._registry import Lowering, dialect_op
+from .errors import AxisError, ShapeError
+
+__all__ = ["gather_nd", "scatter_along_axis", "scatter_nd", "take", "take_along_axis"]
+
+
+def _ctx(name: str) -> OpContext:
+    return OpContext(op=f"gatherscatter.{name}")
+
+
+def _batch(ctx: OpContext, batch_dims: Any, limit: int, what: str) -> int:
+    b = to_int(ctx, "batch_dims", batch_dims)
+    if not 0 <= b <= limit:
+        raise AxisError(f"{ctx.label}: batch_dims must be in [0, {limit}] ({what}); got {b}")
+    return b
+
+
+@dialect_op("gatherscatter", "take", family="gather", kind="gather", differentiable=("data",))
+def take(
+    data: Any,
+    indices: Any,
+    axis: int | None = 0,
+    *,
+    batch_dims: int = 0,
+    bounds: Any = "raise",
+    negative: str = "wrap",
+    fill_value: Any = None,
+) -> Lowering:
+    """Take whole slices along ``axis`` (``None``: of the flattened data).
+
+    ``Y.shape = data.shape[:axis] + indices.shape[batch_dims:] + data.shape[axis+1:]``;
+    the first ``batch_dims`` dims of ``data`` and ``indices`` are paired
+    (``batch_dims <= axis``).
+
+    Equivalent loop::
+
+        for β, p, i, r in ndindex(B, P, M, R):     # B = batch, P = data.shape[b:axis]
+            Y[β, p, i, r] = data[β, p, norm(indices[β, i]), r]
+
+    >>> import gatherscatter as gs
+    >>> gs.take([[1, 2, 3], [4, 5, 6]], [2, 0], axis=1).tolist()
+    [[3, 1], [6, 4]]
+    >>> gs.take([10, 20, 30], [0, 5], bounds="fill", fill_value=-1).tolist()
+    [10, -1]
+    """
+    ctx = _ctx("take")
+    d = as_array(ctx, data, "data")
+    i = as_index_array(ctx, indices, "indices")
+    if axis is None:
+        d, a = d.reshape(-1), 0
+    else:
+        a = normalize_axis(ctx, axis, d.ndim)
+    b = _batch(ctx, batch_dims, min(a, i.ndim), "at most axis and rank(indices)")
+    policy = Policy(bounds=bounds, negative=negative, fill_value=fill_value)
+    return Lowering("gather", d, i, IndexSpec(axis=a, batch=b), policy, ctx)
+
+
+def _along_axis_arrays(
+    ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], a: int, broadcast: bool
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    if i.ndim != d.ndim:
+        raise ShapeError(
+            f"{ctx.label}: indices must have the rank of data ({d.ndim}); got indices shape "
+            f"{list(i.shape)}"
+        )
+    if not broadcast:
+        return d, i
+    shape = []
+    for dim, (n, m) in enumerate(zip(d.shape, i.shape)):
+        if dim == a:
+            continue
+        if n != m and 1 not in (n, m):
+            raise ShapeError(
+                f"{ctx.label}: data shape {list(d.shape)} and indices shape {list(i.shape)} do not "
+                f"broadcast on axis {dim} (broadcast=True)"
+            )
+        shape.append(max(n, m) if min(n, m) else 0)
+    dshape = shape[:a] + [d.shape[a]] + shape[a:]
+    ishape = shape[:a] + [i.shape[a]] + shape[a:]
+    return np.broadcast_to(d, dshape), np.broadcast_to(i, ishape)
+
+
+@dialect_op(
+    "gatherscatter", "take_along_axis", family="gather_elements", kind="gather", differentiable=("data",)
+)
+def take_along_axis(
+    data: Any,
+    indices: Any,
+    axis: int,
+    *,
+    broadcast: bool = False,
+    bounds: Any = "raise",
+    negative: str = "wrap",
+    fill_value: Any = None,
+) -> Lowering:
+    """One element per index along ``axis``; output shape = indices shape.
+
+    Without ``broadcast`` the indices may be shorter than the data on the other
+    dims (ONNX GatherElements / ``torch.gather``); with ``broadcast=True`` the
+    two are broadcast against each other there (``np.take_along_axis``).
+
+    Equivalent loop::
+
+        for j in ndindex(indices.shape):
+            Y[j] = data[j[:axis] + (norm(indices[j]),) + j[axis+1:]]
+
+    >>> import gatherscatter as gs
+    >>> gs.take_along_axis([[10, 30, 20], [60, 40, 50]], [[1], [0]], axis=1).tolist()
+    [[30], [60]]
+    """
+    ctx = _ctx("take_along_axis")
+    d = as_array(ctx, data, "data")
+    i = as_index_array(ctx, indices, "indices")
+    a = normalize_axis(ctx, axis, d.ndim)
+    d, i = _along_axis_arrays(ctx, d, i, a, broadcast)
+    policy = Policy(bounds=bounds, negative=negative, fill_value=fill_value)
+    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx)
+
+
+def _nd_arrays(
+    ctx: OpContext, data: Any, indices: Any, batch_dims: Any, index_axis: Any
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], IndexSpec]:
+    d = as_array(ctx, data, "data")
+    i = as_index_array(ctx, indices, "indices")
+    if i.ndim < 1:
+        raise ShapeError(f"{ctx.label}: indices must have rank >= 1 (one index tuple per row)")
+    ia = to_int(ctx, "index_axis", index_axis)
+    if ia not in (0, -1, i.ndim - 1):
+        raise AxisError(f"{ctx.label}: index_axis must be 0 (first) or -1 (last); got {ia}")
+    if ia == 0 and i.ndim > 1:
+        i = np.moveaxis(i, 0, -1)
+    b = _batch(ctx, batch_dims, min(d.ndim, i.ndim - 1), "below the index rank and at most the data rank")
+    k = i.shape[-1]
+    if b + k > d.ndim:
+        raise ShapeError(
+            f"{ctx.label}: index tuples of length {k} after {b} batch dims need data of rank >= "
+            f"{b + k}; got data shape {list(d.shape)}"
+        )
+    return d, i, IndexSpec(axis=b, depth=k, batch=b, vector=True)
+
+
+@dialect_op("gatherscatter", "gather_nd", family="gather_nd", kind="gather", differentiable=("data",))
+def gather_nd(
+    data: Any,
+    indices: Any,
+    *,
+    batch_dims: int = 0,
+    index_axis: int = -1,
+    bounds: Any = "raise",
+    negative: str = "wrap",
+    fill_value: Any = None,
+) -> Lowering:
+    """Gather slices addressed by index tuples (on the last axis, or the first: ``index_axis=0``).
+
+    ``Y.shape = indices.shape[:-1] + data.shape[batch_dims + k:]`` with
+    ``k = indices.shape[-1]``; ``k = 0`` selects whole slices.
+
+    Equivalent loop::
+
+        for i in ndindex(indices.shape[:-1]):
+            Y[i] = data[i[:b] + tuple(norm(x) for x in indices[i])]
+
+    >>> import gatherscatter as gs
+    >>> gs.gather_nd([[1, 2], [3, 4]], [[1, 1], [0, 1]]).tolist()
+    [4, 2]
+    >>> gs.gather_nd([[1, 2], [3, 4]], [[1, 1], [0, 1]], index_axis=0).tolist()
+    [3, 4]
+    """
+    ctx = _ctx("gather_nd")
+    d, i, spec = _nd_arrays(ctx, data, indices, batch_dims, index_axis)
+    policy = Policy(bounds=bounds, negative=negative, fill_value=fill_value)
+    return Lowering("gather", d, i, spec, policy, ctx)
+
+
+@dialect_op(
+    "gatherscatter", "scatter_along_axis", family="scatter_elements", kind="scatter",
+    differentiable=("data", "updates"),
+)
+def scatter_along_axis(
+    data: Any,
+    indices: Any,
+    updates: Any,
+    axis: int,
+    *,
+    reduction: str = "none",
+    include_self: bool = True,
+    duplicates: str = "last",
+    bounds: str = "raise",
+    negative: str = "wrap",
+    mean_rounding: str = "floor",
+    broadcast: bool = False,
+) -> Lowering:
+    """One update per index along ``axis``, into a copy of ``data`` (inverse of :func:`take_along_axis`).
+
+    ``updates`` has the shape of ``indices`` (after broadcasting with
+    ``broadcast=True``, where ``indices`` and ``updates`` are broadcast
+    together and against ``data`` on the other dims).
+
+    Equivalent loop::
+
+        Y = copy(data)
+        for j in ndindex(indices.shape):                       # row-major
+            t = j[:axis] + (norm(indices[j]),) + j[axis+1:]
+            Y[t] = updates[j] if reduction == 'none' else f(Y[t], updates[j])
+
+    >>> import gatherscatter as gs
+    >>> gs.scatter_along_axis([1, 2, 3, 4], [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], 0, reduction="add").tolist()
+    [5, 14, 8, 4]
+    >>> gs.scatter_along_axis([1, 2, 3, 4], [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], 0, reduction="max", include_self=False).tolist()
+    [3, 6, 5, 4]
+    """
+    ctx = _ctx("scatter_along_axis")
+    d = as_array(ctx, data, "data")
+    i = as_index_array(ctx, indices, "indices")
+    u = as_updates(ctx, updates, d.dtype)
+    a = normalize_axis(ctx, axis, d.ndim)
+    if broadcast:
+        try:
+            i, u = np.broadcast_arrays(i, u)
+        except ValueError:
+            raise ShapeError(
+                f"{ctx.label}: indices shape {list(i.shape)} and updates shape {list(u.shape)} do not broadcast"
+            ) from None
+        _, i = _along_axis_arrays(ctx, d, i, a, True)
+        u = np.broadcast_to(u, i.shape)
+        if d.shape[:a] + d.shape[a + 1 :] != i.shape[:a] + i.shape[a + 1 :]:
+            raise ShapeError(
+                f"{ctx.label}: with broadcast=True indices must broadcast to data shape "
+                f"{list(d.shape)} except on axis {a}; got {list(i.shape)}"
+            )
+    elif i.shape != u.shape:
+        raise ShapeError(
+            f"{ctx.label}: updates must have the shape of indices; got {list(u.shape)} and {list(i.shape)}"
+        )
+    policy = Policy(
+        reduction=reduction, include_self=include_self, duplicates=duplicates, bounds=bounds,
+        negative=negative, mean_rounding=mean_rounding,
+    )
+    return Lowering("scatter", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx, updates=u)
+
+
+@dialect_op("gatherscatter", "scatter_nd", family="scatter_nd", kind="scatter", differentiable=("data", "updates"))
+def scatter_nd(
+    data: Any,
+    indices: Any,
+    updates: Any,
+    *,
+    batch_dims: int = 0,
+    index_axis: int = -1,
+    reduction: str = "none",
+    include_self: bool = True,
+    duplicates: str = "last",
+    bounds: str = "raise",
+    negative: str = "wrap",
+    mean_rounding: str = "floor",
+) -> Lowering:
+    """Write (or reduce) slices addressed by index tuples into a copy of ``data`` (inverse of :func:`gather_nd`).
+
+    ``updates.shape == indices.shape[:-1] + data.shape[batch_dims + k:]``.
+
+    Equivalent loop::
+
+        Y = copy(data)
+        for i in ndindex(indices.shape[:-1]):                   # row-major
+            t = i[:b] + tuple(norm(x) for x in indices[i])
+            Y[t] = updates[i] if reduction == 'none' else f(Y[t], updates[i])
+
+    >>> import gatherscatter as gs
+    >>> gs.scatter_nd([0, 0, 0, 0], [[1], [1], [3]], [10, 20, 30], reduction="add").tolist()
+    [0, 30, 0, 30]
+    >>> gs.scatter_nd([0, 0, 0, 0], [[1], [1], [3]], [10, 20, 30]).tolist()
+    [0, 20, 0, 30]
+    """
+    ctx = _ctx("scatter_nd")
+    d, i, spec = _nd_arrays(ctx, data, indices, batch_dims, index_axis)
+    u = as_updates(ctx, updates, d.dtype)
+    policy = Policy(
+        reduction=reduction, include_self=include_self, duplicates=duplicates, bounds=bounds,
+        negative=negative, mean_rounding=mean_rounding,
+    )
+    return Lowering("scatter", d, i, spec, policy, ctx, updates=u)

@@ -1,0 +1,1 @@
+"""(planned: see the issues)"""

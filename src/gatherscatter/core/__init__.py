@@ -1,0 +1,24 @@
+"""The core: two primitives (gather, scatter), their data description and policies."""
+
+from .context import NEUTRAL, OpContext
+from .gather import gather
+from .policy import Bounds, Duplicates, Fill, MeanRounding, Negative, Policy, Reduction, fill
+from .scatter import scatter
+from .shape import IndexSpec, gather_shape
+
+__all__ = [
+    "NEUTRAL",
+    "Bounds",
+    "Duplicates",
+    "Fill",
+    "IndexSpec",
+    "MeanRounding",
+    "Negative",
+    "OpContext",
+    "Policy",
+    "Reduction",
+    "fill",
+    "gather",
+    "gather_shape",
+    "scatter",
+]

@@ -1,0 +1,177 @@
+"""Index resolution: apply the negative and bounds policies, find bad indices.
+
+:func:`resolve` turns an index array (scalar indices, or index tuples on the last
+axis) into one int64 offset per index into the block of indexed data axes, plus
+a validity mask for the ``fill``/``drop`` policies. Nothing here writes into the
+caller's arrays. An error names the first offending index in row-major order of
+``indices``, its position, its value and the valid range.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import IndexOutOfRangeError
+from .context import OpContext
+from .policy import Bounds, Negative, Policy
+from .shape import IndexSpec
+
+__all__ = ["format_position", "resolve"]
+
+_I64_MAX = np.iinfo(np.int64).max
+
+
+def format_position(name: str, pos: tuple[int, ...]) -> str:
+    """``indices[1, 0]`` (or ``indices`` for a 0-d array)."""
+    return f"{name}[{', '.join(str(p) for p in pos)}]" if pos else name
+
+
+def _valid_range(size: int, policy: Policy) -> tuple[int, int]:
+    if policy.negative is Negative.WRAP:
+        return (-size, size - 1)
+    return (0, size - 1)
+
+
+def _raise_bad(
+    ctx: OpContext,
+    indices: np.ndarray[Any, Any],
+    bad_full: np.ndarray[Any, Any],
+    spec: IndexSpec,
+    sizes: tuple[int, ...],
+    policy: Policy,
+) -> None:
+    """Raise for the first True of ``bad_full`` (same shape as ``indices``)."""
+    flat_pos = int(np.argmax(bad_full.reshape(-1)))
+    pos = tuple(int(p) for p in np.unravel_index(flat_pos, indices.shape)) if indices.ndim else ()
+    value = int(indices.reshape(-1)[flat_pos]) if indices.ndim else int(indices)
+    j = pos[-1] if spec.vector else 0
+    size = sizes[j]
+    axis = spec.axis + j
+    lo, hi = _valid_range(size, policy)
+    where = format_position(ctx.indices, pos)
+    if size == 0:
+        msg = (
+            f"{ctx.label}: {where} = {value} is out of range: {ctx.axis} {axis} of {ctx.data} "
+            f"has size 0, so no index is valid"
+        )
+        valid = None
+    elif value < 0 and policy.negative is Negative.RAISE:
+        msg = (
+            f"{ctx.label}: {where} = {value} is negative; {ctx.op} does not accept negative "
+            f"indices: each index must be in [0, {size - 1}] for {ctx.axis} {axis} of "
+            f"{ctx.data} with size {size}"
+        )
+        valid = (0, size - 1)
+    else:
+        msg = (
+            f"{ctx.label}: {where} = {value} is out of range for {ctx.axis} {axis} of "
+            f"{ctx.data} with size {size}; valid range is [{lo}, {hi}]"
+        )
+        valid = (lo, hi)
+    raise IndexOutOfRangeError(msg, value=value, position=pos, valid=valid)
+
+
+def _component(
+    comp: np.ndarray[Any, Any], size: int, policy: Policy
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any] | None, bool]:
+    """Normalise one index component.
+
+    Returns ``(index, bad, must_raise)``: ``index`` is int64 in ``[0, size)``
+    wherever ``bad`` is False; ``bad`` (or None when nothing is bad) marks
+    indices that are invalid under the policy; ``must_raise`` says whether any
+    bad index is an error (as opposed to a ``fill``/``drop`` target).
+    """
+    bounds = policy.bounds
+    if comp.size == 0:
+        return comp.astype(np.int64), None, False
+    if comp.dtype.kind == "u":
+        # no negatives; uint64 may exceed int64, so decide in the unsigned domain
+        hi_v = int(comp.max())
+        if hi_v < size:
+            return comp.astype(np.int64), None, False
+        if size == 0:
+            return np.zeros(comp.shape, np.int64), np.ones(comp.shape, bool), True
+        if bounds is Bounds.WRAP:
+            return (comp % np.array(size, comp.dtype)).astype(np.int64), None, False
+        if bounds is Bounds.CLIP:
+            return np.minimum(comp, np.array(size - 1, comp.dtype)).astype(np.int64), None, False
+        bad = comp >= np.array(size, comp.dtype)
+        return np.where(bad, 0, comp).astype(np.int64), bad, bounds is Bounds.RAISE
+    c = comp if comp.dtype == np.int64 else comp.astype(np.int64)
+    lo_v, hi_v = int(c.min()), int(c.max())
+    if lo_v >= 0 and hi_v < size:
+        return c, None, False
+    neg_bad: np.ndarray[Any, Any] | None = None
+    if lo_v < 0:
+        if policy.negative is Negative.RAISE:
+            neg_bad = c < 0
+        elif policy.negative is Negative.WRAP:
+            c = np.where(c < 0, c + size, c)
+    out = (c < 0) | (c >= size)
+    if neg_bad is not None:
+        return c, neg_bad | out, True
+    if not out.any():
+        return c, None, False
+    if size == 0:
+        return np.zeros(c.shape, np.int64), out, True
+    if bounds is Bounds.WRAP:
+        return np.mod(c, size), None, False
+    if bounds is Bounds.CLIP:
+        return np.clip(c, 0, size - 1), None, False
+    return np.where(out, 0, c), out, bounds is Bounds.RAISE
+
+
+def resolve(
+    ctx: OpContext,
+    indices: np.ndarray[Any, Any],
+    sizes: tuple[int, ...],
+    spec: IndexSpec,
+    policy: Policy,
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any] | None]:
+    """Offsets into the indexed block ``sizes`` and a validity mask.
+
+    Returns ``(lin, valid)``: ``lin`` has the shape of ``indices`` without the
+    tuple axis and holds the row-major offset of each index (tuple) in the
+    block of indexed axes; ``valid`` is None when every index is valid, else a
+    bool mask (``False`` where ``fill``/``drop`` applies; those ``lin`` are 0).
+    """
+    if spec.vector:
+        k = len(sizes)
+        lead = indices.shape[:-1]
+        if k == 0:
+            return np.zeros(lead, np.int64), None
+        lin: np.ndarray[Any, Any] | None = None
+        bads: list[np.ndarray[Any, Any] | None] = []
+        must_raise = False
+        stride = 1
+        parts = []
+        for j in range(k - 1, -1, -1):
+            idx, bad, mr = _component(indices[..., j], sizes[j], policy)
+            parts.append((j, idx, stride))
+            bads.append(bad)
+            must_raise = must_raise or (mr and bad is not None)
+            stride *= sizes[j]
+        bads.reverse()
+        if must_raise:
+            bad_full = np.stack(
+                [b if b is not None else np.zeros(lead, bool) for b in bads], axis=-1
+            )
+            _raise_bad(ctx, indices, bad_full, spec, sizes, policy)
+        for _, idx, st in parts:
+            term = idx * st if st != 1 else idx
+            lin = term.copy() if lin is None and term is idx else (term if lin is None else lin + term)
+        assert lin is not None
+        valid = None
+        if any(b is not None for b in bads):
+            anybad = np.zeros(lead, bool)
+            for b in bads:
+                if b is not None:
+                    anybad |= b
+            valid = ~anybad
+        return lin, valid
+    idx, bad, must_raise = _component(indices, sizes[0], policy)
+    if bad is not None and must_raise:
+        _raise_bad(ctx, indices, bad, spec, sizes, policy)
+    return idx, (None if bad is None else ~bad)

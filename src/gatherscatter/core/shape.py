@@ -1,0 +1,241 @@
+"""Shapes, axes and dtypes: the checks every primitive and dialect shares.
+
+:class:`IndexSpec` is the data description of a gather or scatter. With ``D`` the
+data, ``I`` the indices, ``b = batch``, ``a = axis``, ``k = depth``::
+
+    non-elementwise:  Y[β, p, i, r] = D[β, p, I[β, i] (k components), r]
+        D.shape = B + P + S + R       B = D.shape[:b], P = D.shape[b:a],
+                                       S = D.shape[a:a+k], R = D.shape[a+k:]
+        I.shape = B + M (+ (k,) when ``vector``)
+        Y.shape = B + P + M + R
+    elementwise:      Y[j] = D[j_0 .. j_{a-1}, I[j], j_{a+1} ..]   (Y.shape = I.shape)
+
+Every framework op is one of these: ONNX ``Gather(axis=a)`` is
+``IndexSpec(axis=a)``, TF ``gather(axis=a, batch_dims=b)`` is
+``IndexSpec(axis=a, batch=b)``, ``GatherND(batch_dims=b)`` with ``k`` index
+components is ``IndexSpec(axis=b, depth=k, batch=b, vector=True)`` and
+``GatherElements(axis=a)`` is ``IndexSpec(axis=a, batch=a, elementwise=True)``.
+A scatter with the same spec writes where the gather reads: its updates have the
+gather's output shape.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ArgumentError, AxisError, DTypeError, ShapeError
+from .context import OpContext
+
+__all__ = [
+    "IndexSpec",
+    "as_array",
+    "as_index_array",
+    "as_updates",
+    "check_spec",
+    "dtype_name",
+    "gather_shape",
+    "normalize_axis",
+    "prod",
+    "to_int",
+]
+
+
+@dataclass(frozen=True)
+class IndexSpec:
+    """Which data axes an index addresses and how indices pair with data.
+
+    ``axis``: first data axis addressed by an index (normalised, ``>= batch``);
+    ``depth``: how many consecutive data axes one index tuple addresses;
+    ``batch``: leading dims shared positionally by data and indices;
+    ``vector``: the index tuple lies on the last axis of ``indices``
+    (otherwise each index is a scalar and ``depth == 1``);
+    ``elementwise``: every data dim except ``axis`` is paired with the same dim
+    of ``indices`` (GatherElements); then ``batch == axis`` and the indices may be
+    smaller than the data on the paired dims.
+    """
+
+    axis: int = 0
+    depth: int = 1
+    batch: int = 0
+    vector: bool = False
+    elementwise: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.vector and self.depth != 1:
+            raise ValueError("scalar indices address exactly one axis (depth=1)")
+        if self.elementwise and (self.vector or self.batch != self.axis):
+            raise ValueError("elementwise specs have scalar indices and batch == axis")
+        if not 0 <= self.batch <= self.axis or self.depth < 0:
+            raise ValueError(f"invalid IndexSpec {self}")
+
+
+def prod(shape: tuple[int, ...] | list[int]) -> int:
+    """Product of a shape as a Python int (no overflow)."""
+    out = 1
+    for n in shape:
+        out *= int(n)
+    return out
+
+
+def to_int(ctx: OpContext, name: str, value: Any) -> int:
+    """``value`` as a Python int, or :class:`ArgumentError` (bools and floats rejected)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise ArgumentError(f"{ctx.label}: {name} must be an int (got {value!r})")
+    try:
+        return operator.index(value)
+    except TypeError:
+        if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
+            return int(value)
+        raise ArgumentError(
+            f"{ctx.label}: {name} must be an int (got {value!r} of type {type(value).__name__})"
+        ) from None
+
+
+def normalize_axis(ctx: OpContext, axis: Any, rank: int, *, name: str | None = None) -> int:
+    """Normalise ``axis`` into ``[0, rank-1]``; negative counts from the back.
+
+    >>> normalize_axis(OpContext(op="x"), -1, 3)
+    2
+    """
+    label = name or ctx.axis
+    a = to_int(ctx, label, axis)
+    if not -rank <= a < rank:
+        raise AxisError(
+            f"{ctx.label}: {label} {a} is out of range for {ctx.data} of rank {rank}; "
+            f"{label} must be in [{-rank}, {rank - 1}]"
+            if rank > 0
+            else f"{ctx.label}: {label} {a} is out of range: {ctx.data} is 0-d (rank 0) and has no axes"
+        )
+    return a + rank if a < 0 else a
+
+
+_NAMES = {
+    "b": "bool",
+    "O": "object",
+    "U": "str",
+    "S": "bytes",
+}
+
+
+def dtype_name(dtype: np.dtype[Any]) -> str:
+    """Short dtype name: ``int64``, ``float16``, ``bfloat16``, ``bool``, ``str``, ``object``."""
+    if dtype.kind in _NAMES:
+        return _NAMES[dtype.kind]
+    return str(dtype.name)
+
+
+def as_array(ctx: OpContext, value: Any, name: str) -> np.ndarray[Any, Any]:
+    """``np.asarray(value)`` with a typed error instead of NumPy's own.
+
+    Ragged nested lists and objects NumPy cannot read raise :class:`ShapeError`.
+    The result may be a view of the caller's array: never write into it.
+    """
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        with np.errstate(all="ignore"):
+            arr = np.asarray(value)
+    except (ValueError, TypeError) as exc:
+        raise ShapeError(f"{ctx.label}: {name} is not an array NumPy can read ({exc})") from None
+    return arr
+
+
+def as_index_array(
+    ctx: OpContext,
+    value: Any,
+    name: str,
+    allowed: frozenset[str] | None = None,
+) -> np.ndarray[Any, Any]:
+    """An integer index array; ``allowed`` names the index dtypes the op accepts.
+
+    Python lists of ints become int64. Non-integer dtypes (bool, float, ...) are
+    rejected with :class:`DTypeError` naming the dtypes the op accepts.
+    """
+    arr = as_array(ctx, value, name)
+    if not isinstance(value, np.ndarray) and arr.dtype.kind in "iu" and arr.dtype != np.int64:
+        arr = arr.astype(np.int64)
+    if arr.size == 0 and arr.dtype.kind == "f" and not isinstance(value, np.ndarray):
+        # an empty Python list reads as float64; it holds no index at all
+        arr = arr.astype(np.int64)
+    name_of = dtype_name(arr.dtype)
+    if arr.dtype.kind not in "iu":
+        accepted = ", ".join(sorted(allowed)) if allowed else "integer dtypes"
+        raise DTypeError(f"{ctx.label}: {name} must have an integer dtype ({accepted}); got {name_of}")
+    if allowed is not None and name_of not in allowed:
+        raise DTypeError(
+            f"{ctx.label}: {name} dtype {name_of} is not accepted; expected one of: {', '.join(sorted(allowed))}"
+        )
+    return arr
+
+
+def gather_shape(dshape: tuple[int, ...], ishape: tuple[int, ...], spec: IndexSpec) -> tuple[int, ...]:
+    """Output shape of a gather (= update shape of the matching scatter)."""
+    if spec.elementwise:
+        return tuple(ishape)
+    b, a, k = spec.batch, spec.axis, spec.depth
+    ilist = ishape[b:-1] if spec.vector else ishape[b:]
+    return tuple(ishape[:b]) + tuple(dshape[b:a]) + tuple(ilist) + tuple(dshape[a + k :])
+
+
+def check_spec(ctx: OpContext, dshape: tuple[int, ...], ishape: tuple[int, ...], spec: IndexSpec) -> None:
+    """Check that data and indices shapes fit ``spec``; :class:`ShapeError` otherwise."""
+    r, q = len(dshape), len(ishape)
+    b, a, k = spec.batch, spec.axis, spec.depth
+    if a + k > r or (spec.elementwise and r == 0):
+        raise ShapeError(
+            f"{ctx.label}: {ctx.data} of rank {r} (shape {list(dshape)}) has no axes "
+            f"{a}..{a + k - 1} to index"
+        )
+    if spec.elementwise:
+        if q != r:
+            raise ShapeError(
+                f"{ctx.label}: {ctx.indices} must have the same rank as {ctx.data} "
+                f"({r}); got {ctx.indices} shape {list(ishape)} and {ctx.data} shape {list(dshape)}"
+            )
+        for d in range(r):
+            if d != a and ishape[d] > dshape[d]:
+                raise ShapeError(
+                    f"{ctx.label}: {ctx.indices}.shape[{d}] must be <= {ctx.data}.shape[{d}] "
+                    f"on every {ctx.axis} except {a}; got {ctx.indices} shape {list(ishape)} and "
+                    f"{ctx.data} shape {list(dshape)}"
+                )
+        return
+    need = b + (1 if spec.vector else 0)
+    if q < need:
+        raise ShapeError(
+            f"{ctx.label}: {ctx.indices} of rank {q} is too small: it needs at least {need} dims "
+            f"(got shape {list(ishape)})"
+        )
+    if spec.vector and ishape[-1] != k:
+        raise ShapeError(
+            f"{ctx.label}: the last dim of {ctx.indices} holds the index tuple and must be {k}; "
+            f"got {ctx.indices} shape {list(ishape)}"
+        )
+    if tuple(ishape[:b]) != tuple(dshape[:b]):
+        raise ShapeError(
+            f"{ctx.label}: the first {b} (batch) dims of {ctx.data} and {ctx.indices} must be equal; "
+            f"got {ctx.data} shape {list(dshape)} and {ctx.indices} shape {list(ishape)}"
+        )
+
+
+def as_updates(ctx: OpContext, updates: Any, dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """Updates with the data dtype: arrays must match it exactly; lists and scalars take it."""
+    if isinstance(updates, np.ndarray):
+        if updates.dtype != dtype:
+            raise DTypeError(
+                f"{ctx.label}: {ctx.updates} dtype {dtype_name(updates.dtype)} must equal "
+                f"{ctx.data} dtype {dtype_name(dtype)}"
+            )
+        return updates
+    arr = as_array(ctx, updates, ctx.updates)
+    try:
+        with np.errstate(all="ignore"):
+            return arr.astype(dtype)
+    except (ValueError, TypeError) as exc:
+        raise DTypeError(
+            f"{ctx.label}: {ctx.updates} cannot be read as {dtype_name(dtype)} ({exc})"
+        ) from None

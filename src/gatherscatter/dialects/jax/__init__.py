@@ -1,0 +1,3 @@
+"""jax gather and scatter ops (being written: see issue 3)."""
+
+__all__: list[str] = []

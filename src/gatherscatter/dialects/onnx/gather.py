@@ -1,0 +1,71 @@
+"""ONNX ``Gather`` (opsets 1, 11, 13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, as_index_array, normalize_axis
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._opset import INDEX_INT32_INT64, check_data, onnx_context, op_version
+
+_POLICY = Policy(bounds="raise", negative="wrap")
+
+divergence(
+    op="onnx.Gather",
+    versions="1",
+    case="negative index at opsets 1-10",
+    reference="ONNX spec (Gather-1)",
+    theirs="Gather-1 says only that indices must be 'within bounds'; early ONNX Runtime rejected negatives",
+    ours="negative indices wrap once (i + s), as ONNX Runtime 1.31 and onnx.reference do at opsets 9 and 10",
+    evidence="behavior-matrix 6.8 (Gather idx [-1] ok at opsets 9, 10); microsoft/onnxruntime#1533; onnx/onnx#2260",
+    kind="spec",
+)
+divergence(
+    op="onnx.Gather",
+    case="index outside [-s, s-1]",
+    reference="ONNX Runtime CUDA / DirectML / OpenVINO EP",
+    theirs="CUDA does not check, DirectML clamps, OpenVINO EP on GPU returns zeros; the spec says only 'it is an error'",
+    ours="IndexOutOfRangeError, as ONNX Runtime CPU ('indices element out of data bounds')",
+    evidence="onnx/onnx#2179, #2202; microsoft/onnxruntime#10234, #25251; behavior-matrix 6.1",
+    kind="device",
+)
+
+
+@dialect_op(
+    "onnx", "Gather", family="gather", kind="gather", versions=(1, 11, 13), version_kw="opset",
+    differentiable=("data",),
+)
+def Gather(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> Lowering:
+    """ONNX Gather: take whole slices of ``data`` along ``axis`` (= ``np.take``).
+
+    Versions: Gather-1, -11 (negative indices made explicit), -13 (bfloat16).
+    ``opset`` selects the version in force (``None``: the newest, 28).
+
+    ``Y.shape = data.shape[:axis] + indices.shape + data.shape[axis+1:]``; a 0-d
+    ``indices`` removes the axis. Indices are int32 or int64; negative indices
+    wrap once; anything outside ``[-s, s-1]`` raises ``IndexOutOfRangeError``.
+
+    Equivalent loop::
+
+        for p in ndindex(data.shape[:axis]), i in ndindex(indices.shape), r in ndindex(data.shape[axis+1:]):
+            k = indices[i]; k = k + s if k < 0 else k
+            Y[p + i + r] = data[p + (k,) + r]
+
+    Differs from ``torch.gather`` (that is ONNX GatherElements) and from
+    ``tf.gather`` (no ``batch_dims``; TF rejects negative indices on CPU).
+
+    >>> import gatherscatter as gs
+    >>> gs.onnx.Gather([[1.0, 1.2], [2.3, 3.4], [4.5, 5.7]], [[0, 1], [1, 2]]).tolist()
+    [[[1.0, 1.2], [2.3, 3.4]], [[2.3, 3.4], [4.5, 5.7]]]
+    >>> gs.onnx.Gather([10, 20, 30], [-1, 0]).tolist()
+    [30, 10]
+    """
+    opset, version = op_version("Gather", (1, 11, 13), opset)
+    ctx = onnx_context("Gather", opset, version)
+    d = data_array(ctx, data)
+    check_data(ctx, d, version)
+    i = as_index_array(ctx, indices, "indices", INDEX_INT32_INT64)
+    a = normalize_axis(ctx, axis, d.ndim)
+    return Lowering("gather", d, i, IndexSpec(axis=a), _POLICY, ctx)

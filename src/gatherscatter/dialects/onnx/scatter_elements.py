@@ -1,0 +1,139 @@
+"""ONNX ``ScatterElements`` (opsets 11, 13, 16, 18) and the deprecated ``Scatter`` (9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.context import OpContext
+from ...core.policy import Duplicates, Policy, Reduction, parse_enum
+from ...core.shape import IndexSpec, as_index_array, as_updates, normalize_axis
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._opset import INDEX_INT32_INT64, check_data, onnx_context, op_version, parse_reduction
+
+divergence(
+    op="onnx.ScatterElements",
+    case="duplicate indices with reduction='none'",
+    reference="ONNX spec",
+    theirs="unspecified ('indices should not have duplicate entries'); ONNX Runtime CPU: last wins",
+    ours="duplicates='last' by default (row-major order, as every CPU runtime measured); 'first' or 'raise' on request",
+    evidence="behavior-matrix 6.4 and 6.9 (ORT last-wins 20/20); semantics.md §5.3",
+    kind="undefined",
+)
+divergence(
+    op="onnx.ScatterElements",
+    case="unknown reduction string ('sum', 'mean', 'bogus')",
+    reference="ONNX Runtime 1.31 and onnx.reference 1.23",
+    theirs="run it silently as 'none' (last write wins)",
+    ours="UnsupportedError naming the accepted reductions",
+    evidence="behavior-matrix §5 surprise 2, 6.4 'reduction names accepted'",
+    kind="oracle",
+)
+divergence(
+    op="onnx.ScatterElements",
+    versions="16",
+    case="reduction='max'/'min' at opset 16",
+    reference="ONNX Runtime 1.31",
+    theirs="accepted in an opset-16 model",
+    ours="UnsupportedError: max/min were added in opset 18",
+    evidence="behavior-matrix §5 surprise 2; onnx/onnx#4411",
+    kind="oracle",
+)
+divergence(
+    op="onnx.ScatterElements",
+    case="reduction on bool / string / complex data",
+    reference="ONNX spec",
+    theirs="type constraint lists every type, but 'addition'/'max' of bool, string or complex is not defined",
+    ours="bool: add=OR, mul=AND, max=OR, min=AND (numpy, onnx.reference); string: DTypeError; complex max/min: DTypeError",
+    evidence="onnx.defs schema ScatterElements-18; onnx/reference/ops/op_scatter_elements.py",
+    kind="undefined",
+)
+
+
+def _lower(
+    ctx: OpContext, version: int, data: Any, indices: Any, updates: Any, axis: int,
+    reduction: Reduction, duplicates: Any,
+) -> Lowering:
+    d = data_array(ctx, data)
+    check_data(ctx, d, version)
+    i = as_index_array(ctx, indices, "indices", INDEX_INT32_INT64)
+    u = as_updates(ctx, updates, d.dtype)
+    a = normalize_axis(ctx, axis, d.ndim)
+    if i.shape != u.shape:
+        raise ShapeError(
+            f"{ctx.label}: updates must have the shape of indices; got indices shape {list(i.shape)} "
+            f"and updates shape {list(u.shape)}"
+        )
+    policy = Policy(
+        bounds="raise", negative="wrap", reduction=reduction,
+        duplicates=parse_enum(Duplicates, duplicates),
+    )
+    return Lowering("scatter", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx, updates=u)
+
+
+@dialect_op(
+    "onnx", "ScatterElements", family="scatter_elements", kind="scatter", versions=(11, 13, 16, 18),
+    version_kw="opset", differentiable=("data", "updates"),
+)
+def ScatterElements(
+    data: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = "none",
+    opset: int | None = None, *, duplicates: str = "last",
+) -> Lowering:
+    """ONNX ScatterElements: write (or reduce) one update per index into a copy of ``data``.
+
+    Versions: ScatterElements-11, -13 (bfloat16), -16 (``reduction`` none, add,
+    mul), -18 (max, min). ``opset=None``: the newest.
+
+    ``indices`` and ``updates`` have the same shape and the rank of ``data``;
+    on dims other than ``axis`` they may be shorter than ``data``. Negative
+    indices wrap once; outside ``[-s, s-1]`` raises. Unknown reduction strings
+    raise (ONNX runtimes silently treat them as 'none').
+
+    Duplicates with ``reduction='none'`` are unspecified by ONNX; we apply the
+    updates in row-major order so the last wins (``duplicates='last'``, what
+    ONNX Runtime CPU does); ``duplicates='first'`` or ``'raise'`` on request.
+
+    Equivalent loop::
+
+        Y = copy(data)
+        for j in ndindex(indices.shape):
+            k = indices[j]; k = k + s if k < 0 else k
+            t = j[:axis] + (k,) + j[axis+1:]
+            Y[t] = updates[j] if reduction == 'none' else f(Y[t], updates[j])
+
+    >>> import gatherscatter as gs
+    >>> gs.onnx.ScatterElements([[1.0, 2.0, 3.0, 4.0, 5.0]], [[1, 3]], [[1.1, 2.1]], axis=1).tolist()
+    [[1.0, 1.1, 3.0, 2.1, 5.0]]
+    >>> gs.onnx.ScatterElements([[1.0, 2.0, 3.0, 4.0, 5.0]], [[1, 1]], [[1.1, 2.1]], axis=1, reduction="add").tolist()
+    [[1.0, 5.2, 3.0, 4.0, 5.0]]
+    """
+    opset, version = op_version("ScatterElements", (11, 13, 16, 18), opset)
+    ctx = onnx_context("ScatterElements", opset, version)
+    red = parse_reduction(ctx, "ScatterElements", reduction, version)
+    return _lower(ctx, version, data, indices, updates, axis, red, duplicates)
+
+
+@dialect_op(
+    "onnx", "Scatter", family="scatter_elements", kind="scatter", versions=(9,),
+    version_kw="opset", differentiable=("data", "updates"),
+)
+def Scatter(
+    data: Any, indices: Any, updates: Any, axis: int = 0, opset: int = 9, *, duplicates: str = "last"
+) -> Lowering:
+    """ONNX Scatter (deprecated): ScatterElements-11 under its opset-9 name.
+
+    Scatter-9 exists at opsets 9 and 10 and was removed at opset 11 in favour of
+    ScatterElements (onnx/onnx#2143), with the same semantics and no reduction.
+    Negative indices wrap once (as ONNX Runtime runs it); outside ``[-s, s-1]``
+    raises.
+
+    Equivalent loop: as :func:`ScatterElements` with ``reduction='none'``.
+
+    >>> import gatherscatter as gs
+    >>> gs.onnx.Scatter([[0.0, 0.0, 0.0]] * 3, [[1, 0, 2], [0, 2, 1]], [[1.0, 1.1, 1.2], [2.0, 2.1, 2.2]]).tolist()
+    [[2.0, 1.1, 0.0], [1.0, 0.0, 2.2], [0.0, 2.1, 1.2]]
+    """
+    opset, version = op_version("Scatter", (9,), opset, removed_at=11)
+    ctx = onnx_context("Scatter", opset, version)
+    return _lower(ctx, version, data, indices, updates, axis, Reduction.NONE, duplicates)

@@ -1,0 +1,83 @@
+"""ONNX ``ScatterND`` (opsets 11, 13, 16, 18)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Duplicates, Policy, parse_enum
+from ...core.shape import IndexSpec, as_index_array, as_updates
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._opset import INDEX_INT64, check_data, onnx_context, op_version, parse_reduction
+
+divergence(
+    op="onnx.ScatterND",
+    case="duplicate index tuples with reduction='none'",
+    reference="ONNX spec",
+    theirs="unspecified; ONNX Runtime CPU: last wins (and warns)",
+    ours="duplicates='last' by default (row-major order); 'first' or 'raise' on request",
+    evidence="semantics.md §6.1; behavior-matrix 6.5 and 6.9",
+    kind="undefined",
+)
+divergence(
+    op="onnx.ScatterND",
+    case="reduction='add' with duplicate indices and 2 intra-op threads",
+    reference="ONNX Runtime 1.31 CPU",
+    theirs="loses updates (data race): wrong sums in 3-4 rows per call",
+    ours="deterministic row-major accumulation",
+    evidence="perf-anchors §8; microsoft/onnxruntime#18048, #23396",
+    kind="oracle",
+)
+
+
+@dialect_op(
+    "onnx", "ScatterND", family="scatter_nd", kind="scatter", versions=(11, 13, 16, 18),
+    version_kw="opset", differentiable=("data", "updates"),
+)
+def ScatterND(
+    data: Any, indices: Any, updates: Any, reduction: str = "none", opset: int | None = None,
+    *, duplicates: str = "last",
+) -> Lowering:
+    """ONNX ScatterND: write (or reduce) slices addressed by index tuples into a copy of ``data``.
+
+    Versions: ScatterND-11, -13 (bfloat16), -16 (``reduction`` none, add, mul),
+    -18 (max, min). ``opset=None``: the newest. Indices are int64 only.
+
+    With ``k = indices.shape[-1]`` (``1 <= k <= rank(data)``):
+    ``updates.shape == indices.shape[:-1] + data.shape[k:]``. A 1-D ``indices``
+    is ONE index tuple. Negative indices wrap once; outside ``[-s, s-1]`` raises.
+    Duplicates with ``reduction='none'`` are unspecified by ONNX; the last
+    update in row-major order wins (``duplicates='last'``).
+
+    Equivalent loop::
+
+        Y = copy(data)
+        for i in ndindex(indices.shape[:-1]):
+            t = tuple(x + s_j if x < 0 else x for j, x in enumerate(indices[i]))
+            Y[t] = updates[i] if reduction == 'none' else f(Y[t], updates[i])
+
+    Differs from ``tf.scatter_nd`` (zeros + sum of duplicates: ONNX needs
+    ``reduction='add'`` on zeros) and MXNet ``scatter_nd`` (tuples on the first axis).
+
+    >>> import gatherscatter as gs
+    >>> gs.onnx.ScatterND([1, 2, 3, 4, 5, 6, 7, 8], [[4], [3], [1], [7]], [9, 10, 11, 12]).tolist()
+    [1, 11, 3, 10, 9, 6, 7, 12]
+    """
+    opset, version = op_version("ScatterND", (11, 13, 16, 18), opset)
+    ctx = onnx_context("ScatterND", opset, version)
+    red = parse_reduction(ctx, "ScatterND", reduction, version)
+    d = data_array(ctx, data)
+    check_data(ctx, d, version)
+    i = as_index_array(ctx, indices, "indices", INDEX_INT64)
+    u = as_updates(ctx, updates, d.dtype)
+    if i.ndim < 1:
+        raise ShapeError(f"{ctx.label}: indices must have rank q >= 1; got a 0-d array")
+    k = i.shape[-1]
+    if not 1 <= k <= d.ndim:
+        raise ShapeError(
+            f"{ctx.label}: indices.shape[-1] (the index tuple length) must be in [1, rank(data)] = "
+            f"[1, {d.ndim}]; got {k} (indices shape {list(i.shape)}, data shape {list(d.shape)})"
+        )
+    policy = Policy(bounds="raise", negative="wrap", reduction=red, duplicates=parse_enum(Duplicates, duplicates))
+    return Lowering("scatter", d, i, IndexSpec(axis=0, depth=k, vector=True), policy, ctx, updates=u)
