@@ -19,7 +19,7 @@ from .indices import resolve
 from .policy import Bounds, Policy
 from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape, prod
 
-__all__ = ["element_offsets", "fill_scalar", "gather", "row_offsets"]
+__all__ = ["element_offsets", "fill_scalar", "gather", "owned", "row_offsets"]
 
 _DEFAULT = Policy()
 
@@ -30,6 +30,14 @@ def fill_scalar(dtype: np.dtype[Any], value: Any) -> np.ndarray[Any, Any]:
         return np.zeros((), dtype)
     with np.errstate(all="ignore"):
         return np.asarray(value).astype(dtype)
+
+
+def owned(res: Any, *inputs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``res`` as a C-ordered array that shares no memory with ``inputs`` (0-d stays 0-d)."""
+    arr = np.asarray(res)
+    if arr.flags.c_contiguous and arr.flags.writeable and not any(np.may_share_memory(arr, x) for x in inputs):
+        return arr
+    return np.array(arr, order="C", copy=True)
 
 
 def row_offsets(
@@ -86,7 +94,7 @@ def _fancy(data: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], spec: IndexSpe
                 shape = [1] * r
                 shape[d] = lin.shape[d]
                 ix.append(np.arange(lin.shape[d]).reshape(shape))
-        return np.ascontiguousarray(data[tuple(ix)])
+        return owned(data[tuple(ix)], data)
     sizes = data.shape[a : a + k]
     comps = np.unravel_index(lin, sizes) if k else ()
     nl = lin.ndim
@@ -100,13 +108,13 @@ def _fancy(data: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], spec: IndexSpe
             res = res.reshape(lin.shape[:b] + (1,) * (nl - b) + data.shape[b:])
         else:
             res = res.reshape((1,) * nl + data.shape)
-        return np.ascontiguousarray(np.broadcast_to(res, out_shape))
+        return owned(np.broadcast_to(res, out_shape), data)
     key = tuple(batch) + (slice(None),) * (a - b) + tuple(comps)
     res = data[key]
     if b > 0 and a > b:
         # advanced indices separated by slices: NumPy puts the index dims first
         res = np.moveaxis(res, tuple(range(b, nl)), tuple(range(a, a + nl - b)))
-    return np.ascontiguousarray(res)
+    return owned(res, data)
 
 
 def gather(

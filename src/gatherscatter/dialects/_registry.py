@@ -21,7 +21,7 @@ from typing import Any, Literal, Protocol, cast
 import numpy as np
 
 from ..core.context import OpContext
-from ..core.gather import gather
+from ..core.gather import gather, owned
 from ..core.policy import Policy
 from ..core.scatter import scatter
 from ..core.shape import IndexSpec
@@ -85,8 +85,11 @@ class Lowering:
             return self.result
         out = self.run_primitive()
         if self.post is not None:
-            out = np.ascontiguousarray(self.post(out))
+            out = owned(self.post(out), *self._inputs())
         return out
+
+    def _inputs(self) -> list[np.ndarray[Any, Any]]:
+        return [x for x in (self.data, self.indices, self.updates) if x is not None]
 
 
 @dataclass(frozen=True)

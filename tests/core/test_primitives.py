@@ -1,0 +1,228 @@
+"""The vectorised primitives against their readable loop versions, for every policy.
+
+The loops (core/loops.py) move one element at a time; the primitives must give
+the same array for every spec shape, policy and dtype, or raise the same error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gatherscatter import errors
+from gatherscatter.core import IndexSpec, Policy, gather, gather_shape, scatter
+from gatherscatter.core.loops import gather_loop, gather_trace, scatter_loop, scatter_trace
+from tests.strategies import index_arrays, shapes
+
+
+@st.composite
+def spec_and_arrays(draw, scatter_op=False):
+    dshape = draw(shapes(min_dims=1, max_dims=4, max_side=3))
+    r = len(dshape)
+    kind = draw(st.sampled_from(["take", "nd", "elements"]))
+    if kind == "elements":
+        a = draw(st.integers(0, r - 1))
+        spec = IndexSpec(axis=a, batch=a, elementwise=True)
+        ishape = tuple(draw(st.integers(0, 4)) if d == a else draw(st.integers(0, n)) for d, n in enumerate(dshape))
+        idx = draw(index_arrays(ishape, dshape[a]))
+    elif kind == "take":
+        a = draw(st.integers(0, r - 1))
+        b = draw(st.integers(0, a))
+        spec = IndexSpec(axis=a, batch=b)
+        ishape = dshape[:b] + draw(shapes(min_dims=0, max_dims=2, max_side=3))
+        idx = draw(index_arrays(ishape, dshape[a]))
+    else:
+        b = draw(st.integers(0, r - 1))
+        k = draw(st.integers(0, r - b))
+        a = draw(st.integers(b, r - k))
+        spec = IndexSpec(axis=a, depth=k, batch=b, vector=True)
+        lead = dshape[:b] + draw(shapes(min_dims=0, max_dims=2, max_side=3))
+        comps = [draw(index_arrays(lead, dshape[a + j])) for j in range(k)]
+        idx = np.stack(comps, -1) if k else np.zeros((*lead, 0), np.int64)
+    dtype = draw(st.sampled_from([np.float64, np.int32, np.uint8, np.int64]))
+    data = (np.arange(int(np.prod(dshape))).reshape(dshape) % 9 + 1).astype(dtype)
+    upd = None
+    if scatter_op:
+        ushape = gather_shape(dshape, idx.shape, spec)
+        upd = np.asarray(np.arange(int(np.prod(ushape))).reshape(ushape) % 7 + 2).astype(dtype)
+    return data, idx, upd, spec
+
+
+gather_policies = st.builds(
+    Policy,
+    bounds=st.sampled_from(["raise", "wrap", "clip", "fill"]),
+    negative=st.sampled_from(["wrap", "raise", "bounds"]),
+    fill_value=st.sampled_from([None, 7]),
+)
+scatter_policies = st.builds(
+    Policy,
+    bounds=st.sampled_from(["raise", "wrap", "clip", "drop"]),
+    negative=st.sampled_from(["wrap", "raise", "bounds"]),
+    duplicates=st.sampled_from(["last", "first", "raise"]),
+    reduction=st.sampled_from(["none", "add", "sub", "mul", "max", "min", "mean"]),
+    include_self=st.booleans(),
+    mean_rounding=st.sampled_from(["floor", "trunc"]),
+)
+
+
+def _both(fast, slow):
+    try:
+        expected = slow()
+    except errors.GatherScatterError as exc:
+        with pytest.raises(type(exc)):
+            fast()
+        return None
+    out = fast()
+    assert out.shape == expected.shape and out.dtype == expected.dtype
+    np.testing.assert_array_equal(out, expected)
+    return out
+
+
+@given(spec_and_arrays(), gather_policies)
+def test_gather_matches_loop(arrays, policy):
+    data, idx, _, spec = arrays
+    _both(lambda: gather(data, idx, spec, policy), lambda: gather_loop(data, idx, spec, policy))
+
+
+@given(spec_and_arrays(scatter_op=True), scatter_policies)
+def test_scatter_matches_loop(arrays, policy):
+    data, idx, upd, spec = arrays
+    if policy.duplicates.value == "raise" and policy.reduction.value == "none":
+        return  # the loop does not implement 'raise'; covered below
+    _both(lambda: scatter(data, idx, upd, spec, policy), lambda: scatter_loop(data, idx, upd, spec, policy))
+
+
+@given(spec_and_arrays())
+def test_gather_non_contiguous_data(arrays):
+    data, idx, _, spec = arrays
+    big = np.zeros((2,) + tuple(n * 2 for n in data.shape), data.dtype)
+    view = big[(1,) + tuple(slice(None, None, 2) for _ in data.shape)]
+    view[...] = data
+    _both(lambda: gather(view, idx, spec, Policy(bounds="clip")), lambda: gather_loop(data, idx, spec, Policy(bounds="clip")))
+
+
+def test_duplicates_raise_names_both_positions():
+    with pytest.raises(errors.DuplicateIndexError) as info:
+        scatter(np.zeros((3, 2)), [[0], [2], [0]], np.ones((3, 2)), IndexSpec(axis=0, vector=True),
+                Policy(duplicates="raise"))
+    assert "indices[0] and indices[2]" in str(info.value) and "slice starting at [0, 0]" in str(info.value)
+
+
+def test_duplicates_raise_ignores_dropped_updates():
+    out = scatter(np.zeros(3), [0, 5, 5], [1.0, 2.0, 3.0], IndexSpec(axis=0), Policy(duplicates="raise", bounds="drop"))
+    assert out.tolist() == [1.0, 0.0, 0.0]
+
+
+# Hand-computed policy tables (values typed from the semantics, not from the code)
+GATHER_POLICY_CASES = [
+    # data [10,20,30], indices [-4, -1, 3, 4]
+    (dict(bounds="wrap"), [30, 30, 10, 20]),
+    (dict(bounds="clip"), [10, 30, 30, 30]),  # -4 wraps to -1 first, then clips to 0
+    (dict(bounds="clip", negative="bounds"), [10, 10, 30, 30]),  # numpy/MXNet clip: -1 -> 0
+    (dict(bounds="wrap", negative="bounds"), [30, 30, 10, 20]),  # numpy wrap: mod 3
+    (dict(bounds="fill"), [0, 30, 0, 0]),
+    (dict(bounds="fill", fill_value=-1), [-1, 30, -1, -1]),
+    (dict(bounds="fill", negative="bounds"), [0, 0, 0, 0]),
+]
+
+
+@pytest.mark.parametrize(("kw", "expected"), GATHER_POLICY_CASES)
+def test_gather_policy_table(kw, expected):
+    out = gather(np.array([10, 20, 30]), [-4, -1, 3, 4], IndexSpec(axis=0), Policy(**kw))
+    assert out.tolist() == expected
+
+
+SCATTER_POLICY_CASES = [
+    # data [1,2,3,4], indices [0,1,0,1,2,1], updates [1..6] (semantics §5.2 worked example)
+    (dict(reduction="add"), [5, 14, 8, 4]),
+    (dict(reduction="add", include_self=False), [4, 12, 5, 4]),
+    (dict(reduction="mul"), [3, 96, 15, 4]),
+    (dict(reduction="mul", include_self=False), [3, 48, 5, 4]),
+    (dict(reduction="max"), [3, 6, 5, 4]),
+    (dict(reduction="max", include_self=False), [3, 6, 5, 4]),
+    (dict(reduction="min"), [1, 2, 3, 4]),
+    (dict(reduction="min", include_self=False), [1, 2, 5, 4]),
+    (dict(reduction="mean", include_self=False), [2, 4, 5, 4]),
+    (dict(reduction="sub"), [-3, -10, -2, 4]),
+    (dict(reduction="none"), [3, 6, 5, 4]),
+    (dict(reduction="none", duplicates="first"), [1, 2, 5, 4]),
+]
+
+
+@pytest.mark.parametrize(("kw", "expected"), SCATTER_POLICY_CASES)
+def test_scatter_policy_table(kw, expected):
+    out = scatter(np.array([1, 2, 3, 4]), [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], IndexSpec(axis=0), Policy(**kw))
+    assert out.tolist() == expected
+
+
+def test_mean_float_and_integer_rounding():
+    spec = IndexSpec(axis=0)
+    out = scatter(np.array([1.0, 2, 3, 4]), [0, 1, 0, 1, 2, 1], [1.0, 2, 3, 4, 5, 6], spec, Policy(reduction="mean"))
+    np.testing.assert_allclose(out, [5 / 3, 14 / 4, 8 / 2, 4])
+    # torch: [-1] with {-2, -4} -> -7/3 -> floor -3 ; trunc -2 ; behaviour matrix -11/3 -> -4 floor, -3 trunc
+    assert scatter(np.array([-1]), [0, 0], [-2, -4], spec, Policy(reduction="mean")).tolist() == [-3]
+    assert scatter(np.array([-1]), [0, 0], [-2, -4], spec, Policy(reduction="mean", mean_rounding="trunc")).tolist() == [-2]
+    assert scatter(np.array([-5]), [0, 0], [-2, -4], spec, Policy(reduction="mean")).tolist() == [-4]
+    assert scatter(np.array([-5]), [0, 0], [-2, -4], spec, Policy(reduction="mean", mean_rounding="trunc")).tolist() == [-3]
+    assert scatter(np.array([5]), [0, 0], [2, 4], spec, Policy(reduction="mean", mean_rounding="trunc")).tolist() == [3]
+
+
+def test_scatter_drop_and_clip():
+    spec = IndexSpec(axis=0)
+    assert scatter(np.array([1, 2, 3]), [3, -4, 1], [7, 8, 9], spec, Policy(bounds="drop")).tolist() == [1, 9, 3]
+    # -4 wraps once to -1, which is still out of range, and clips to 0
+    assert scatter(np.array([1, 2, 3]), [3, -4], [7, 8], spec, Policy(bounds="clip")).tolist() == [8, 2, 7]
+    # -1 wraps to 2 (and the later update wins); with negative='bounds' it clips to 0
+    assert scatter(np.array([1, 2, 3]), [3, -1], [7, 8], spec, Policy(bounds="clip")).tolist() == [1, 2, 8]
+    assert scatter(np.array([1, 2, 3]), [3, -1], [7, 8], spec, Policy(bounds="clip", negative="bounds")).tolist() == [8, 2, 7]
+
+
+def test_include_self_false_max_of_negative_infinity():
+    out = scatter(np.array([0.0, 0.0]), [0, 0], [-np.inf, -np.inf], IndexSpec(axis=0),
+                  Policy(reduction="max", include_self=False))
+    assert out.tolist() == [-np.inf, 0.0]
+
+
+def test_traces():
+    tr = gather_trace(np.arange(3), [2, 5], IndexSpec(axis=0), Policy(bounds="fill"))
+    assert [(m.source, m.target, m.index_pos) for m in tr] == [((2,), (0,), (0,)), (None, (1,), (1,))]
+    tr = scatter_trace(np.arange(3), [[1], [7]], IndexSpec(axis=0, vector=True), Policy(bounds="drop"))
+    assert [(m.source, m.target) for m in tr] == [((0,), (1,)), ((1,), None)]
+
+
+def test_uint64_indices_beyond_int64():
+    big = np.array([0, 2**64 - 1], np.uint64)
+    with pytest.raises(errors.IndexOutOfRangeError, match="18446744073709551615"):
+        gather(np.arange(3), big, IndexSpec(axis=0))
+    assert gather(np.arange(3), big, IndexSpec(axis=0), Policy(bounds="wrap")).tolist() == [0, (2**64 - 1) % 3]
+    assert gather(np.arange(3), big, IndexSpec(axis=0), Policy(bounds="clip")).tolist() == [0, 2]
+
+
+def test_policy_parsing():
+    with pytest.raises(errors.UnsupportedError, match="unknown reduction 'avg'"):
+        Policy(reduction="avg")
+    with pytest.raises(errors.ArgumentError):
+        Policy(bounds=3)
+    with pytest.raises(errors.ArgumentError):
+        Policy(include_self="yes")
+    assert Policy(include_self=np.bool_(False)).include_self is False
+    from gatherscatter import fill
+
+    p = Policy(bounds=fill(-1))
+    assert p.bounds.value == "fill" and p.fill_value == -1
+    assert "fill(-1)" in p.describe()
+
+
+def test_fill_rejected_for_scatter_and_drop_for_gather():
+    with pytest.raises(errors.UnsupportedError, match="drop"):
+        gather([1], [0], IndexSpec(axis=0), Policy(bounds="drop"))
+    with pytest.raises(errors.UnsupportedError, match="fill"):
+        scatter([1], [0], [1], IndexSpec(axis=0), Policy(bounds="fill"))
+
+
+def test_huge_broadcast_view_is_not_copied():
+    data = np.broadcast_to(np.arange(4.0), (10**9, 4))  # 32 GB if materialised
+    out = gather(data, [5, 10**9 - 1], IndexSpec(axis=0))
+    assert out.tolist() == [[0, 1, 2, 3], [0, 1, 2, 3]]
