@@ -27,5 +27,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     optin = ("tensorflow", "openvino", "paddle", "mxnet", "slow")
     for item in items:
         for name in optin:
-            if name in item.keywords and name not in selected:
+            if item.get_closest_marker(name) is not None and name not in selected:
                 item.add_marker(pytest.mark.skip(reason=f"opt-in suite: run with -m {name}"))

@@ -82,13 +82,12 @@ def _along_axis_arrays(
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     if i.ndim != d.ndim:
         raise ShapeError(
-            f"{ctx.label}: indices must have the rank of data ({d.ndim}); got indices shape "
-            f"{list(i.shape)}"
+            f"{ctx.label}: indices must have the rank of data ({d.ndim}); got indices shape {list(i.shape)}"
         )
     if not broadcast:
         return d, i
     shape = []
-    for dim, (n, m) in enumerate(zip(d.shape, i.shape)):
+    for dim, (n, m) in enumerate(zip(d.shape, i.shape, strict=True)):
         if dim == a:
             continue
         if n != m and 1 not in (n, m):
@@ -102,9 +101,7 @@ def _along_axis_arrays(
     return np.broadcast_to(d, dshape), np.broadcast_to(i, ishape)
 
 
-@dialect_op(
-    "gatherscatter", "take_along_axis", family="gather_elements", kind="gather", differentiable=("data",)
-)
+@dialect_op("gatherscatter", "take_along_axis", family="gather_elements", kind="gather", differentiable=("data",))
 def take_along_axis(
     data: Any,
     indices: Any,
@@ -195,7 +192,10 @@ def gather_nd(
 
 
 @dialect_op(
-    "gatherscatter", "scatter_along_axis", family="scatter_elements", kind="scatter",
+    "gatherscatter",
+    "scatter_along_axis",
+    family="scatter_elements",
+    kind="scatter",
     differentiable=("data", "updates"),
 )
 def scatter_along_axis(
@@ -228,7 +228,8 @@ def scatter_along_axis(
     >>> import gatherscatter as gs
     >>> gs.scatter_along_axis([1, 2, 3, 4], [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], 0, reduction="add").tolist()
     [5, 14, 8, 4]
-    >>> gs.scatter_along_axis([1, 2, 3, 4], [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], 0, reduction="max", include_self=False).tolist()
+    >>> gs.scatter_along_axis([1, 2, 3, 4], [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], 0,
+    ...                       reduction="max", include_self=False).tolist()
     [3, 6, 5, 4]
     """
     ctx = _ctx("scatter_along_axis")
@@ -255,8 +256,12 @@ def scatter_along_axis(
             f"{ctx.label}: updates must have the shape of indices; got {list(u.shape)} and {list(i.shape)}"
         )
     policy = Policy(
-        reduction=reduction, include_self=include_self, duplicates=duplicates, bounds=bounds,
-        negative=negative, mean_rounding=mean_rounding,
+        reduction=reduction,
+        include_self=include_self,
+        duplicates=duplicates,
+        bounds=bounds,
+        negative=negative,
+        mean_rounding=mean_rounding,
     )
     return Lowering("scatter", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx, updates=u)
 
@@ -297,7 +302,11 @@ def scatter_nd(
     d, i, spec = _nd_arrays(ctx, data, indices, batch_dims, index_axis)
     u = as_updates(ctx, updates, d.dtype)
     policy = Policy(
-        reduction=reduction, include_self=include_self, duplicates=duplicates, bounds=bounds,
-        negative=negative, mean_rounding=mean_rounding,
+        reduction=reduction,
+        include_self=include_self,
+        duplicates=duplicates,
+        bounds=bounds,
+        negative=negative,
+        mean_rounding=mean_rounding,
     )
     return Lowering("scatter", d, i, spec, policy, ctx, updates=u)

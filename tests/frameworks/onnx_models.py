@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
 import onnx
 from onnx import helper
 
@@ -24,7 +23,7 @@ def make_model(op_type: str, opset: int, arrays: list[np.ndarray[Any, Any]], **a
     node = helper.make_node(op_type, names, ["y"], **attrs)
     inputs = [
         helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), [None] * a.ndim)
-        for n, a in zip(names, arrays)
+        for n, a in zip(names, arrays, strict=False)
     ]
     out_type = helper.np_dtype_to_tensor_dtype(arrays[0].dtype)
     graph = helper.make_graph([node], "g", inputs, [helper.make_tensor_value_info("y", out_type, None)])
@@ -39,11 +38,11 @@ def run_ort(op_type: str, opset: int, arrays: list[np.ndarray[Any, Any]], **attr
     so.intra_op_num_threads = 1  # ScatterND add is racy with 2 threads (perf-anchors §8)
     so.log_severity_level = 3
     sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
-    return sess.run(None, dict(zip(INPUTS[op_type], arrays)))[0]
+    return sess.run(None, dict(zip(INPUTS[op_type], arrays, strict=True)))[0]
 
 
 def run_ref(op_type: str, opset: int, arrays: list[np.ndarray[Any, Any]], **attrs: Any) -> np.ndarray[Any, Any]:
     from onnx.reference import ReferenceEvaluator
 
     model = make_model(op_type, opset, arrays, **attrs)
-    return ReferenceEvaluator(model).run(None, dict(zip(INPUTS[op_type], arrays)))[0]
+    return ReferenceEvaluator(model).run(None, dict(zip(INPUTS[op_type], arrays, strict=True)))[0]

@@ -98,7 +98,7 @@ def case(draw, op):
     else:
         b = draw(st.integers(0, r - 1)) if op == "GatherND" and opset >= 12 else 0
         k = draw(st.integers(1, r - b))
-        mshape = draw(shapes(min_dims=0 if b == 0 else 0, max_dims=2, min_side=0))
+        mshape = draw(shapes(min_dims=0, max_dims=2, min_side=0))
         lead = shape[:b] + mshape
         if len(lead) == 0 and op == "GatherND":
             lead = (1,)

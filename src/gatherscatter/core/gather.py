@@ -70,7 +70,8 @@ def element_offsets(dshape: tuple[int, ...], lin: np.ndarray[Any, Any], axis: in
             flat = flat * C + np.arange(C, dtype=np.int64)
         elif flat is lin.reshape(A, m, C):
             flat = flat.copy()
-        return flat.reshape(ishape)
+        out: np.ndarray[Any, Any] = flat.reshape(ishape)
+        return out
     strides = [prod(dshape[d + 1 :]) for d in range(r)]
     flat = lin * strides[axis]
     for d in range(r):

@@ -155,9 +155,7 @@ def resolve(
             stride *= sizes[j]
         bads.reverse()
         if must_raise:
-            bad_full = np.stack(
-                [b if b is not None else np.zeros(lead, bool) for b in bads], axis=-1
-            )
+            bad_full = np.stack([b if b is not None else np.zeros(lead, bool) for b in bads], axis=-1)
             _raise_bad(ctx, indices, bad_full, spec, sizes, policy)
         for _, idx, st in parts:
             term = idx * st if st != 1 else idx

@@ -106,7 +106,8 @@ def scatter_trace(
 ) -> list[Move]:
     """Where each update cell lands (None: dropped), in application order."""
     d, i, lin, valid = _resolved(ctx, data, indices, spec, policy)
-    return [Move(source=mv.target, target=mv.source, index_pos=mv.index_pos) for mv in _moves(d.shape, i.shape, lin, valid, spec)]
+    moves = _moves(d.shape, i.shape, lin, valid, spec)
+    return [Move(source=mv.target, target=mv.source, index_pos=mv.index_pos) for mv in moves]
 
 
 def scatter_loop(
@@ -120,14 +121,15 @@ def scatter_loop(
     """The scatter, one update element at a time, in row-major update order."""
     d, i, lin, valid = _resolved(ctx, data, indices, spec, policy)
     u = np.asarray(updates).astype(d.dtype)
-    out = d.copy()
+    out: np.ndarray[Any, Any] = d.copy()
     red = policy.reduction
     moves = [m for m in _moves(d.shape, i.shape, lin, valid, spec) if m.source is not None]
     if red is Reduction.NONE:
         if policy.duplicates is Duplicates.FIRST:
             moves = moves[::-1]
         for mv in moves:
-            assert mv.source is not None and mv.target is not None
+            assert mv.source is not None
+            assert mv.target is not None
             out[mv.source] = u[mv.target]
         return out
     f = reduction_ufunc(ctx, red, d.dtype)
@@ -137,7 +139,8 @@ def scatter_loop(
             assert mv.source is not None
             out[mv.source] = identity_of(red, d.dtype)
     for mv in moves:
-        assert mv.source is not None and mv.target is not None
+        assert mv.source is not None
+        assert mv.target is not None
         with np.errstate(all="ignore"):
             out[mv.source] = f(out[mv.source], u[mv.target])
         counts[mv.source] = counts.get(mv.source, 0) + 1

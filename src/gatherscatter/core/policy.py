@@ -34,10 +34,14 @@ Strings are parsed once, here; unknown values are rejected by name::
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
 
 from ..errors import ArgumentError, UnsupportedError
+
+E = TypeVar("E", bound=enum.Enum)
 
 __all__ = [
     "Bounds",
@@ -122,7 +126,7 @@ _ENUM_NAMES = {
 }
 
 
-def parse_enum(kind: type[enum.Enum], value: Any, *, what: str | None = None) -> Any:
+def parse_enum(kind: type[E], value: Any, *, what: str | None = None) -> E:
     """Parse ``value`` (a member or its string) as a member of ``kind``.
 
     Unknown strings raise :class:`UnsupportedError` naming the value and the
@@ -136,11 +140,11 @@ def parse_enum(kind: type[enum.Enum], value: Any, *, what: str | None = None) ->
     try:
         return kind(value)
     except ValueError:
-        choices = ", ".join(m.value for m in kind)  # type: ignore[attr-defined]
+        choices = ", ".join(str(m.value) for m in kind)
         raise UnsupportedError(f"unknown {label} {value!r}; expected one of: {choices}") from None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Policy:
     """Every framework-dependent choice of one gather or scatter call.
 
@@ -148,38 +152,47 @@ class Policy:
     ``bounds=fill(v)`` sets ``bounds='fill'`` and ``fill_value=v``.
     """
 
-    bounds: Bounds = Bounds.RAISE
-    negative: Negative = Negative.WRAP
-    duplicates: Duplicates = Duplicates.LAST
-    reduction: Reduction = Reduction.NONE
-    include_self: bool = True
-    mean_rounding: MeanRounding = MeanRounding.FLOOR
-    fill_value: Any = field(default=None, compare=True)
+    bounds: Bounds
+    negative: Negative
+    duplicates: Duplicates
+    reduction: Reduction
+    include_self: bool
+    mean_rounding: MeanRounding
+    fill_value: Any
 
-    def __post_init__(self) -> None:
-        bounds: Any = self.bounds
+    def __init__(
+        self,
+        bounds: Bounds | Fill | str = Bounds.RAISE,
+        negative: Negative | str = Negative.WRAP,
+        duplicates: Duplicates | str = Duplicates.LAST,
+        reduction: Reduction | str = Reduction.NONE,
+        include_self: bool = True,
+        mean_rounding: MeanRounding | str = MeanRounding.FLOOR,
+        fill_value: Any = None,
+    ) -> None:
         if isinstance(bounds, Fill):
-            object.__setattr__(self, "fill_value", bounds.value)
+            fill_value = bounds.value
             bounds = Bounds.FILL
-        object.__setattr__(self, "bounds", parse_enum(Bounds, bounds))
-        object.__setattr__(self, "negative", parse_enum(Negative, self.negative))
-        object.__setattr__(self, "duplicates", parse_enum(Duplicates, self.duplicates))
-        object.__setattr__(self, "reduction", parse_enum(Reduction, self.reduction))
-        object.__setattr__(self, "mean_rounding", parse_enum(MeanRounding, self.mean_rounding))
-        if not isinstance(self.include_self, (bool,)):
-            import numpy as np
-
-            if isinstance(self.include_self, np.bool_):
-                object.__setattr__(self, "include_self", bool(self.include_self))
-            else:
-                raise ArgumentError(
-                    f"include_self must be a bool (got {self.include_self!r} of type "
-                    f"{type(self.include_self).__name__})"
-                )
+        if isinstance(include_self, np.bool_):
+            include_self = bool(include_self)
+        if not isinstance(include_self, bool):
+            raise ArgumentError(
+                f"include_self must be a bool (got {include_self!r} of type {type(include_self).__name__})"
+            )
+        setattr_ = object.__setattr__
+        setattr_(self, "bounds", parse_enum(Bounds, bounds))
+        setattr_(self, "negative", parse_enum(Negative, negative))
+        setattr_(self, "duplicates", parse_enum(Duplicates, duplicates))
+        setattr_(self, "reduction", parse_enum(Reduction, reduction))
+        setattr_(self, "include_self", include_self)
+        setattr_(self, "mean_rounding", parse_enum(MeanRounding, mean_rounding))
+        setattr_(self, "fill_value", fill_value)
 
     def with_(self, **changes: Any) -> Policy:
         """A copy of this policy with some fields changed (strings parsed)."""
-        return replace(self, **changes)
+        fields = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        fields.update(changes)
+        return Policy(**fields)
 
     def describe(self) -> str:
         """One line naming every field, for messages and explanations."""

@@ -110,9 +110,7 @@ def _raise_duplicate(
         M = prod(mshape)
         bp, m = divmod(n, M) if M else (0, 0)
         bi = bp // P if P else 0
-        return tuple(int(x) for x in np.unravel_index(bi, bshape)) + tuple(
-            int(x) for x in np.unravel_index(m, mshape)
-        )
+        return tuple(int(x) for x in np.unravel_index(bi, bshape)) + tuple(int(x) for x in np.unravel_index(m, mshape))
 
     target = tuple(int(x) for x in np.unravel_index(int(srt[hit[0]]) * R, dshape))
     what = "element" if R == 1 else "slice starting at"
@@ -128,13 +126,14 @@ def _mean_divide(
     values: np.ndarray[Any, Any], count: np.ndarray[Any, Any], rounding: MeanRounding
 ) -> np.ndarray[Any, Any]:
     if values.dtype.kind in "iu":
-        q = np.floor_divide(values, count.astype(values.dtype))
+        q: np.ndarray[Any, Any] = np.floor_divide(values, count.astype(values.dtype))
         if rounding is MeanRounding.TRUNC and values.dtype.kind == "i":
             rem = values - q * count.astype(values.dtype)
             q = np.where((rem != 0) & (values < 0), q + 1, q)
         return q
     with np.errstate(all="ignore"):
-        return (values / count.astype(values.dtype)).astype(values.dtype)
+        res: np.ndarray[Any, Any] = (values / count.astype(values.dtype)).astype(values.dtype)
+        return res
 
 
 def scatter(

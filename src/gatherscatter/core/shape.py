@@ -187,8 +187,7 @@ def check_spec(ctx: OpContext, dshape: tuple[int, ...], ishape: tuple[int, ...],
     b, a, k = spec.batch, spec.axis, spec.depth
     if a + k > r or (spec.elementwise and r == 0):
         raise ShapeError(
-            f"{ctx.label}: {ctx.data} of rank {r} (shape {list(dshape)}) has no axes "
-            f"{a}..{a + k - 1} to index"
+            f"{ctx.label}: {ctx.data} of rank {r} (shape {list(dshape)}) has no axes {a}..{a + k - 1} to index"
         )
     if spec.elementwise:
         if q != r:
@@ -236,6 +235,4 @@ def as_updates(ctx: OpContext, updates: Any, dtype: np.dtype[Any]) -> np.ndarray
         with np.errstate(all="ignore"):
             return arr.astype(dtype)
     except (ValueError, TypeError) as exc:
-        raise DTypeError(
-            f"{ctx.label}: {ctx.updates} cannot be read as {dtype_name(dtype)} ({exc})"
-        ) from None
+        raise DTypeError(f"{ctx.label}: {ctx.updates} cannot be read as {dtype_name(dtype)} ({exc})") from None

@@ -17,10 +17,10 @@ __all__ = [
     "NUMERIC",
     "STRINGS",
     "UINTS",
+    "as_updates",
     "check_data_dtype",
     "check_min_rank",
     "data_array",
-    "as_updates",
 ]
 
 INTS = frozenset({"int8", "int16", "int32", "int64"})
@@ -51,6 +51,4 @@ def check_data_dtype(
 def check_min_rank(ctx: OpContext, arr: np.ndarray[Any, Any], rank: int, name: str) -> None:
     """``arr`` must have at least ``rank`` dims."""
     if arr.ndim < rank:
-        raise ShapeError(
-            f"{ctx.label}: {name} must have rank >= {rank}; got rank {arr.ndim} (shape {list(arr.shape)})"
-        )
+        raise ShapeError(f"{ctx.label}: {name} must have rank >= {rank}; got rank {arr.ndim} (shape {list(arr.shape)})")

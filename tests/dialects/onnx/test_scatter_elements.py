@@ -71,7 +71,7 @@ def test_inputs_untouched_and_new_output():
     copies = [x.copy() for x in (d, i, u)]
     out = gs.onnx.ScatterElements(d, i, u, axis=1)
     assert out.tolist() == [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]
-    for x, c in zip((d, i, u), copies):
+    for x, c in zip((d, i, u), copies, strict=True):
         np.testing.assert_array_equal(x, c)
     assert not np.shares_memory(out, d)
 

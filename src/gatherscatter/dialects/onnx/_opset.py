@@ -40,17 +40,14 @@ _T13 = _T | frozenset({"bfloat16"})
 _REDUCTIONS_SINCE = {"none": 0, "add": 16, "mul": 16, "max": 18, "min": 18}
 
 
-def op_version(
-    name: str, versions: tuple[int, ...], opset: Any, *, removed_at: int | None = None
-) -> tuple[int, int]:
+def op_version(name: str, versions: tuple[int, ...], opset: Any, *, removed_at: int | None = None) -> tuple[int, int]:
     """``(opset, op_version)`` in force for ``opset`` (None: the newest)."""
     if opset is None:
         opset = NEWEST_OPSET
     opset = to_int(OpContext(op=f"onnx.{name}"), "opset", opset)
     if opset < 1 or opset > NEWEST_OPSET:
         raise UnsupportedError(
-            f"onnx.{name}: opset {opset} is not an ai.onnx opset gatherscatter knows "
-            f"(1 to {NEWEST_OPSET})"
+            f"onnx.{name}: opset {opset} is not an ai.onnx opset gatherscatter knows (1 to {NEWEST_OPSET})"
         )
     if removed_at is not None and opset >= removed_at:
         raise UnsupportedError(
@@ -76,9 +73,7 @@ def check_data(ctx: OpContext, arr: np.ndarray[Any, Any], version: int, *, name:
     allowed = _T13 if version >= 13 else _T
     if got not in allowed:
         if got == "bfloat16":
-            raise DTypeError(
-                f"{ctx.label}: {name} dtype bfloat16 needs version 13 of this op (opset >= 13)"
-            )
+            raise DTypeError(f"{ctx.label}: {name} dtype bfloat16 needs version 13 of this op (opset >= 13)")
         raise DTypeError(
             f"{ctx.label}: {name} dtype {got} is not an ONNX tensor type of this op; expected one of: "
             f"{', '.join(sorted(allowed))}"
@@ -99,10 +94,7 @@ def parse_reduction(ctx: OpContext, name: str, reduction: Any, version: int) -> 
     if since is None:
         hint = ""
         if reduction in ("mean", "sum", "prod", "amax", "amin", "multiply", "sub"):
-            hint = (
-                " (ONNX names: add, mul, max, min; there is no 'mean' or 'sub' in ONNX, "
-                "onnx/onnx#5100)"
-            )
+            hint = " (ONNX names: add, mul, max, min; there is no 'mean' or 'sub' in ONNX, onnx/onnx#5100)"
         raise UnsupportedError(
             f"{ctx.label}: unknown reduction {reduction!r}; {name} accepts none, add, mul (opset 16) "
             f"and max, min (opset 18){hint}. ONNX runtimes silently run unknown strings as 'none'; "

@@ -26,7 +26,9 @@ divergence(
     op="onnx.Gather",
     case="index outside [-s, s-1]",
     reference="ONNX Runtime CUDA / DirectML / OpenVINO EP",
-    theirs="CUDA does not check, DirectML clamps, OpenVINO EP on GPU returns zeros; the spec says only 'it is an error'",
+    theirs=(
+        "CUDA does not check, DirectML clamps, OpenVINO EP on GPU returns zeros; the spec says only 'it is an error'"
+    ),
     ours="IndexOutOfRangeError, as ONNX Runtime CPU ('indices element out of data bounds')",
     evidence="onnx/onnx#2179, #2202; microsoft/onnxruntime#10234, #25251; behavior-matrix 6.1",
     kind="device",
@@ -34,7 +36,12 @@ divergence(
 
 
 @dialect_op(
-    "onnx", "Gather", family="gather", kind="gather", versions=(1, 11, 13), version_kw="opset",
+    "onnx",
+    "Gather",
+    family="gather",
+    kind="gather",
+    versions=(1, 11, 13),
+    version_kw="opset",
     differentiable=("data",),
 )
 def Gather(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> Lowering:

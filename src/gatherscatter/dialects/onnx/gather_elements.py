@@ -42,8 +42,13 @@ divergence(
 
 
 @dialect_op(
-    "onnx", "GatherElements", family="gather_elements", kind="gather", versions=(11, 13),
-    version_kw="opset", differentiable=("data",),
+    "onnx",
+    "GatherElements",
+    family="gather_elements",
+    kind="gather",
+    versions=(11, 13),
+    version_kw="opset",
+    differentiable=("data",),
 )
 def GatherElements(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> Lowering:
     """ONNX GatherElements: one element of ``data`` per index (= ``torch.gather``).

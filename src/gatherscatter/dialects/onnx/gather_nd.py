@@ -25,8 +25,13 @@ divergence(
 
 
 @dialect_op(
-    "onnx", "GatherND", family="gather_nd", kind="gather", versions=(11, 12, 13),
-    version_kw="opset", differentiable=("data",),
+    "onnx",
+    "GatherND",
+    family="gather_nd",
+    kind="gather",
+    versions=(11, 12, 13),
+    version_kw="opset",
+    differentiable=("data",),
 )
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, opset: int | None = None) -> Lowering:
     """ONNX GatherND: gather slices addressed by index tuples on the last axis of ``indices``.
@@ -60,8 +65,7 @@ def GatherND(data: Any, indices: Any, batch_dims: int = 0, opset: int | None = N
     b = to_int(ctx, "batch_dims", batch_dims)
     if version < 12 and b != 0:
         raise UnsupportedError(
-            f"{ctx.label}: the batch_dims attribute was added in opset 12 (GatherND-12); "
-            f"got batch_dims={b}"
+            f"{ctx.label}: the batch_dims attribute was added in opset 12 (GatherND-12); got batch_dims={b}"
         )
     d = data_array(ctx, data)
     check_data(ctx, d, version)

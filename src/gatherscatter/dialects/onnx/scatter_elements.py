@@ -45,15 +45,24 @@ divergence(
     case="reduction on bool / string / complex data",
     reference="ONNX spec",
     theirs="type constraint lists every type, but 'addition'/'max' of bool, string or complex is not defined",
-    ours="bool: add=OR, mul=AND, max=OR, min=AND (numpy, onnx.reference); string: DTypeError; complex max/min: DTypeError",
+    ours=(
+        "bool: add=OR, mul=AND, max=OR, min=AND (numpy, onnx.reference); "
+        "string: DTypeError; complex max/min: DTypeError"
+    ),
     evidence="onnx.defs schema ScatterElements-18; onnx/reference/ops/op_scatter_elements.py",
     kind="undefined",
 )
 
 
 def _lower(
-    ctx: OpContext, version: int, data: Any, indices: Any, updates: Any, axis: int,
-    reduction: Reduction, duplicates: Any,
+    ctx: OpContext,
+    version: int,
+    data: Any,
+    indices: Any,
+    updates: Any,
+    axis: int,
+    reduction: Reduction,
+    duplicates: Any,
 ) -> Lowering:
     d = data_array(ctx, data)
     check_data(ctx, d, version)
@@ -66,19 +75,32 @@ def _lower(
             f"and updates shape {list(u.shape)}"
         )
     policy = Policy(
-        bounds="raise", negative="wrap", reduction=reduction,
+        bounds="raise",
+        negative="wrap",
+        reduction=reduction,
         duplicates=parse_enum(Duplicates, duplicates),
     )
     return Lowering("scatter", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx, updates=u)
 
 
 @dialect_op(
-    "onnx", "ScatterElements", family="scatter_elements", kind="scatter", versions=(11, 13, 16, 18),
-    version_kw="opset", differentiable=("data", "updates"),
+    "onnx",
+    "ScatterElements",
+    family="scatter_elements",
+    kind="scatter",
+    versions=(11, 13, 16, 18),
+    version_kw="opset",
+    differentiable=("data", "updates"),
 )
 def ScatterElements(
-    data: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = "none",
-    opset: int | None = None, *, duplicates: str = "last",
+    data: Any,
+    indices: Any,
+    updates: Any,
+    axis: int = 0,
+    reduction: str = "none",
+    opset: int | None = None,
+    *,
+    duplicates: str = "last",
 ) -> Lowering:
     """ONNX ScatterElements: write (or reduce) one update per index into a copy of ``data``.
 
@@ -115,8 +137,13 @@ def ScatterElements(
 
 
 @dialect_op(
-    "onnx", "Scatter", family="scatter_elements", kind="scatter", versions=(9,),
-    version_kw="opset", differentiable=("data", "updates"),
+    "onnx",
+    "Scatter",
+    family="scatter_elements",
+    kind="scatter",
+    versions=(9,),
+    version_kw="opset",
+    differentiable=("data", "updates"),
 )
 def Scatter(
     data: Any, indices: Any, updates: Any, axis: int = 0, opset: int = 9, *, duplicates: str = "last"

@@ -32,12 +32,22 @@ divergence(
 
 
 @dialect_op(
-    "onnx", "ScatterND", family="scatter_nd", kind="scatter", versions=(11, 13, 16, 18),
-    version_kw="opset", differentiable=("data", "updates"),
+    "onnx",
+    "ScatterND",
+    family="scatter_nd",
+    kind="scatter",
+    versions=(11, 13, 16, 18),
+    version_kw="opset",
+    differentiable=("data", "updates"),
 )
 def ScatterND(
-    data: Any, indices: Any, updates: Any, reduction: str = "none", opset: int | None = None,
-    *, duplicates: str = "last",
+    data: Any,
+    indices: Any,
+    updates: Any,
+    reduction: str = "none",
+    opset: int | None = None,
+    *,
+    duplicates: str = "last",
 ) -> Lowering:
     """ONNX ScatterND: write (or reduce) slices addressed by index tuples into a copy of ``data``.
 
