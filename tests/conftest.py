@@ -29,3 +29,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for name in optin:
             if item.get_closest_marker(name) is not None and name not in selected:
                 item.add_marker(pytest.mark.skip(reason=f"opt-in suite: run with -m {name}"))
+
+
+BACKENDS = ["numpy"] + (["numba"] if has("numba") else [])
+"""Execution paths every exactness property runs against (numba: the accelerated kernels)."""
+
+
+class using_backend:  # noqa: N801 - used as a context manager, like a function
+    """``with using_backend('numba'):`` forces that path (at every size), then restores 'auto'."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __enter__(self) -> None:
+        from gatherscatter import backends
+
+        backends.set_backend(self.name)
+
+    def __exit__(self, *exc: object) -> None:
+        from gatherscatter import backends
+
+        backends.set_backend("auto")

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from gatherscatter import errors
 from gatherscatter.core import IndexSpec, Policy, gather, gather_shape, scatter
 from gatherscatter.core.loops import gather_loop, gather_trace, scatter_loop, scatter_trace
+from tests.conftest import BACKENDS, using_backend
 from tests.strategies import index_arrays, shapes
 
 
@@ -80,18 +81,22 @@ def _both(fast, slow):
     return out
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @given(spec_and_arrays(), gather_policies)
-def test_gather_matches_loop(arrays, policy):
+def test_gather_matches_loop(backend, arrays, policy):
     data, idx, _, spec = arrays
-    _both(lambda: gather(data, idx, spec, policy), lambda: gather_loop(data, idx, spec, policy))
+    with using_backend(backend):
+        _both(lambda: gather(data, idx, spec, policy), lambda: gather_loop(data, idx, spec, policy))
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @given(spec_and_arrays(scatter_op=True), scatter_policies)
-def test_scatter_matches_loop(arrays, policy):
+def test_scatter_matches_loop(backend, arrays, policy):
     data, idx, upd, spec = arrays
     if policy.duplicates.value == "raise" and policy.reduction.value == "none":
         return  # the loop does not implement 'raise'; covered below
-    _both(lambda: scatter(data, idx, upd, spec, policy), lambda: scatter_loop(data, idx, upd, spec, policy))
+    with using_backend(backend):
+        _both(lambda: scatter(data, idx, upd, spec, policy), lambda: scatter_loop(data, idx, upd, spec, policy))
 
 
 @given(spec_and_arrays())

@@ -1,1 +1,114 @@
-"""(planned: see the issues)"""
+"""Backends: who executes the primitives.
+
+NumPy is the default and the definition. When numba is installed (the ``fast``
+extra), the primitives use compiled, multi-threaded kernels for the cases where
+plain NumPy cannot keep up; the results are bit-identical (the same exactness
+tests run against both paths). numba is imported lazily, on the first call that
+can use it, never when gatherscatter is imported.
+
+Control: ``gs.set_backend('auto' | 'numpy' | 'numba')`` (environment variable
+``GATHERSCATTER_BACKEND``), ``gs.set_num_threads(n)`` / ``gs.get_num_threads()``
+(default: every core; calls moving less than :data:`SMALL_BYTES` run on one thread).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from types import ModuleType
+from typing import Any
+
+from ..errors import ArgumentError, UnsupportedError
+
+__all__ = [
+    "SMALL_BYTES",
+    "compile_seconds",
+    "get_backend",
+    "get_num_threads",
+    "kernels",
+    "set_backend",
+    "set_num_threads",
+    "threads_for",
+]
+
+SMALL_BYTES = 1 << 20
+"""Below this many bytes moved, a call runs on one thread (thread start-up would dominate)."""
+
+_lock = threading.Lock()
+_backend = os.environ.get("GATHERSCATTER_BACKEND", "auto")
+_threads: int | None = None
+_kernels: ModuleType | None = None
+_tried = False
+_compile_seconds: float | None = None
+
+
+def set_backend(name: str) -> None:
+    """Choose the backend: ``'auto'`` (numba when installed), ``'numpy'`` or ``'numba'``."""
+    global _backend
+    if name not in ("auto", "numpy", "numba"):
+        raise UnsupportedError(f"unknown backend {name!r}; expected one of: auto, numpy, numba")
+    if name == "numba" and _load() is None:
+        raise UnsupportedError("backend 'numba' needs numba: pip install 'gatherscatter[fast]'")
+    _backend = name
+
+
+def get_backend() -> str:
+    """The backend in effect: ``'numba'`` or ``'numpy'``."""
+    return "numba" if kernels() is not None else "numpy"
+
+
+def set_num_threads(n: int) -> None:
+    """Threads for the accelerated kernels (``n >= 1``)."""
+    global _threads
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ArgumentError(f"set_num_threads: n must be an int >= 1 (got {n!r})")
+    _threads = n
+
+
+def get_num_threads() -> int:
+    """Threads the accelerated kernels use for large calls (default: every core)."""
+    return _threads if _threads is not None else (os.cpu_count() or 1)
+
+
+def threads_for(nbytes: int) -> int:
+    """Threads for a call moving ``nbytes``: one below :data:`SMALL_BYTES`."""
+    return 1 if nbytes < SMALL_BYTES else get_num_threads()
+
+
+def _load() -> ModuleType | None:
+    global _kernels, _tried, _compile_seconds
+    if _tried:
+        return _kernels
+    with _lock:
+        if not _tried:
+            try:
+                from . import numba_kernels as k
+            except ImportError:
+                k = None  # type: ignore[assignment]
+            if k is not None:
+                t0 = time.perf_counter()
+                k.warm_up()
+                _compile_seconds = time.perf_counter() - t0
+            _kernels = k
+            _tried = True
+    return _kernels
+
+
+def kernels(nbytes: int | None = None) -> Any:
+    """The numba kernels module when the accelerated path is in use, else None.
+
+    With the ``auto`` backend, calls moving fewer than :data:`SMALL_BYTES`
+    (``nbytes``) stay on NumPy, whose call overhead is lower; ``numba`` forces
+    the kernels at every size (the tests use it).
+    """
+    if _backend == "numpy":
+        return None
+    if _backend == "auto" and nbytes is not None and nbytes < SMALL_BYTES:
+        return None
+    return _load()
+
+
+def compile_seconds() -> float | None:
+    """Seconds the first use spent compiling (or loading cached) kernels; None if not loaded."""
+    return _compile_seconds

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import backends
+from ..backends import accel
 from ..errors import UnsupportedError
 from .context import NEUTRAL, OpContext
 from .indices import resolve
@@ -57,19 +59,22 @@ def row_offsets(
 
 
 def element_offsets(dshape: tuple[int, ...], lin: np.ndarray[Any, Any], axis: int) -> np.ndarray[Any, Any]:
-    """Flat element offsets into C-ordered data for an elementwise spec (shape of ``lin``)."""
+    """Flat element offsets into C-ordered data for an elementwise spec (shape of ``lin``).
+
+    The result may be a view of ``lin`` (when no offset is added): read it only.
+    """
     r = len(dshape)
     ishape = lin.shape
-    if ishape[:axis] == dshape[:axis] and ishape[axis + 1 :] == dshape[axis + 1 :]:
-        A, s, C = prod(dshape[:axis]), dshape[axis], prod(dshape[axis + 1 :])
+    lead_ok = ishape[:axis] == dshape[:axis] or (ishape[1:axis] == dshape[1:axis] and ishape[0] <= dshape[0])
+    if lead_ok and ishape[axis + 1 :] == dshape[axis + 1 :]:
+        # the leading block may be cut short on dim 0 only: its rows keep data's strides
+        A, s, C = prod(ishape[:axis]), dshape[axis], prod(dshape[axis + 1 :])
         m = ishape[axis]
         flat = lin.reshape(A, m, C)
         if A > 1:
             flat = flat + (np.arange(A, dtype=np.int64) * s).reshape(A, 1, 1)
         if C > 1:
             flat = flat * C + np.arange(C, dtype=np.int64)
-        elif flat is lin.reshape(A, m, C):
-            flat = flat.copy()
         out: np.ndarray[Any, Any] = flat.reshape(ishape)
         return out
     strides = [prod(dshape[d + 1 :]) for d in range(r)]
@@ -154,6 +159,11 @@ def gather(
             res = _fancy(d, lin, spec)
             return _apply_fill(res, valid, d.shape, spec, policy)
         d = np.ascontiguousarray(d)
+    k = backends.kernels(n_out * d.itemsize + lin.nbytes)
+    if k is not None:
+        fast = accel.gather(k, d, lin, spec, out_shape)
+        if fast is not None:
+            return _apply_fill(fast, valid, d.shape, spec, policy)
     if spec.elementwise:
         flat = element_offsets(d.shape, lin, a)
         res = np.take(d.reshape(-1), flat, mode="wrap")

@@ -13,10 +13,13 @@ sums are accumulated in that order, exactly as a sequential CPU kernel does.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
+from .. import backends
+from ..backends import accel
 from ..errors import DTypeError, DuplicateIndexError, ShapeError, UnsupportedError
 from .context import NEUTRAL, OpContext
 from .gather import element_offsets, row_offsets
@@ -178,51 +181,143 @@ def scatter(
     np.copyto(out, d)
     if u.size == 0 or out.size == 0:
         return out
-    if spec.elementwise:
-        rows, R = element_offsets(d.shape, lin, a).reshape(-1), 1
-        vmask = None if valid is None else valid.reshape(-1)
-    else:
-        rows, R = row_offsets(d.shape, lin, spec)
-        vmask = None
-        if valid is not None:
-            b = spec.batch
-            B, P, M = prod(d.shape[:b]), prod(d.shape[b:a]), prod(lin.shape[b:])
-            vmask = np.broadcast_to(valid.reshape(B, 1, M), (B, P, M)).reshape(-1)
-    u2 = u.reshape(-1, R)
-    keep = None
-    if vmask is not None:
-        keep = np.flatnonzero(vmask)
-        rows, u2 = rows[keep], u2[keep]
-        if rows.size == 0:
-            return out
-    o2 = out.reshape(-1, R)
+    k = backends.kernels(u.nbytes + lin.nbytes)
+    if (
+        k is not None
+        and spec.elementwise
+        and valid is None
+        and red is not Reduction.MEAN
+        and (policy.include_self or red is Reduction.NONE)
+        and (red is not Reduction.NONE or policy.duplicates is Duplicates.LAST)
+        and accel.scatter_elements(k, out, lin, u, a, red.value)
+    ):
+        return out
+    o2 = out.reshape(-1, R_of(d.shape, spec))
+    pieces = list(_pieces(d.shape, lin, valid, u, spec)) if _small(lin, spec) else None
+
+    def each() -> Iterator[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any] | None]]:
+        return iter(pieces) if pieces is not None else _pieces(d.shape, lin, valid, u, spec)
+
     if ufunc is None:
-        if policy.duplicates is Duplicates.RAISE and rows.size > 1:
-            order = np.argsort(rows, kind="stable")
-            srt = rows[order]
-            if np.any(srt[1:] == srt[:-1]):
-                _raise_duplicate(ctx, rows, order, keep, idx.shape, d.shape, spec, R)
-        if policy.duplicates is Duplicates.FIRST:
-            rows, u2 = rows[::-1], u2[::-1]
-        if R == 1:
-            out.reshape(-1)[rows] = u2.reshape(-1)
-        else:
+        if policy.duplicates is Duplicates.RAISE:
+            _check_duplicates(ctx, list(each()), idx.shape, d.shape, spec, o2.shape[1])
+        parts = list(each())[::-1] if policy.duplicates is Duplicates.FIRST else each()
+        for rows, u2, _ in parts:
+            if policy.duplicates is Duplicates.FIRST:
+                rows, u2 = rows[::-1], u2[::-1]
+            if k is not None and accel.scatter_rows(k, o2, rows, u2, "none"):
+                continue
             o2[rows] = u2
         return out
     if not policy.include_self:
-        o2[rows] = identity_of(red, d.dtype)
+        ident = identity_of(red, d.dtype)
+        for rows, _, _ in each():
+            o2[rows] = ident
+    counts = np.zeros(o2.shape[0], np.int64) if red is Reduction.MEAN else None
+    R = o2.shape[1]
     flat_out = out.reshape(-1)
-    if R == 1:
-        el = rows
-        vals = u2.reshape(-1)
-    else:
-        el = (rows[:, None] * R + np.arange(R, dtype=np.int64)).reshape(-1)
-        vals = u2.reshape(-1)
-    with np.errstate(all="ignore"):
-        ufunc.at(flat_out, el, vals)
-    if red is Reduction.MEAN:
-        counts = np.bincount(rows, minlength=o2.shape[0])
-        hit = np.flatnonzero(counts)
-        denom = counts[hit] + (1 if policy.include_self else 0)
-        o2[hit] = _mean_divide(o2[hit], denom[:, None], policy.mean_rounding)
+    for rows, u2, _ in each():
+        if counts is not None:
+            counts += np.bincount(rows, minlength=o2.shape[0])
+        if k is not None and accel.scatter_rows(k, o2, rows, u2, red.value):
+            continue
+        with np.errstate(all="ignore"):
+            if R == 1:
+                ufunc.at(flat_out, rows, u2.reshape(-1))
+            else:
+                step = max(1, _CHUNK // R)
+                cols = np.arange(R, dtype=np.int64)
+                for s0 in range(0, rows.size, step):
+                    el = (rows[s0 : s0 + step, None] * R + cols).reshape(-1)
+                    ufunc.at(flat_out, el, u2[s0 : s0 + step].reshape(-1))
+    if counts is not None:
+        _finish_mean(o2, counts, policy)
     return out
+
+
+_CHUNK = 1 << 20
+"""Elements per piece of the NumPy scatter path: bounds the temporary index arrays."""
+
+
+def R_of(dshape: tuple[int, ...], spec: IndexSpec) -> int:
+    """Row length of the scatter's 2-D view of the output (1 for elementwise specs)."""
+    return 1 if spec.elementwise else prod(dshape[spec.axis + spec.depth :])
+
+
+def _small(lin: np.ndarray[Any, Any], spec: IndexSpec) -> bool:
+    return not spec.elementwise or lin.size <= _CHUNK
+
+
+def _pieces(
+    dshape: tuple[int, ...],
+    lin: np.ndarray[Any, Any],
+    valid: np.ndarray[Any, Any] | None,
+    u: np.ndarray[Any, Any],
+    spec: IndexSpec,
+) -> Iterator[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any] | None]]:
+    """The updates in row-major order, as ``(rows, updates2d, positions)`` pieces.
+
+    ``rows`` index the output's 2-D view; invalid (dropped) updates are removed
+    and ``positions`` then maps each kept update to its place in the full update
+    space (None when nothing was dropped). Elementwise specs are cut into pieces
+    of about :data:`_CHUNK` elements along dim 0, so the flat offsets never need
+    an int64 array as large as the updates.
+    """
+    a = spec.axis
+    if spec.elementwise:
+        n0 = lin.shape[0]
+        per = max(1, prod(lin.shape[1:]))
+        step = max(1, _CHUNK // per)
+        stride0 = prod(dshape[1:]) if a != 0 else 0
+        for s0 in range(0, n0, step):
+            part = lin[s0 : s0 + step]
+            rows = element_offsets(dshape, part, a).reshape(-1)
+            if s0 and stride0:
+                rows = rows + s0 * stride0
+            u2 = u[s0 : s0 + step].reshape(-1, 1)
+            keep = None
+            if valid is not None:
+                keep = np.flatnonzero(valid[s0 : s0 + step].reshape(-1))
+                rows, u2 = rows[keep], u2[keep]
+                keep = keep + s0 * per
+            yield rows, u2, keep
+        return
+    rows, R = row_offsets(dshape, lin, spec)
+    u2 = u.reshape(-1, R)
+    keep = None
+    if valid is not None:
+        b = spec.batch
+        B, P, M = prod(dshape[:b]), prod(dshape[b:a]), prod(lin.shape[b:])
+        vmask = np.broadcast_to(valid.reshape(B, 1, M), (B, P, M)).reshape(-1)
+        keep = np.flatnonzero(vmask)
+        rows, u2 = rows[keep], u2[keep]
+    yield rows, u2, keep
+
+
+def _check_duplicates(
+    ctx: OpContext,
+    parts: list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any] | None]],
+    ishape: tuple[int, ...],
+    dshape: tuple[int, ...],
+    spec: IndexSpec,
+    R: int,
+) -> None:
+    """DuplicateIndexError naming the first duplicated pair (duplicates='raise')."""
+    rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
+    if rows.size < 2:
+        return
+    keeps = [p[2] for p in parts]
+    keep = None if all(k is None for k in keeps) else np.concatenate(
+        [k if k is not None else np.arange(p[0].size) for p, k in zip(parts, keeps, strict=True)]
+    )
+    order = np.argsort(rows, kind="stable")
+    srt = rows[order]
+    if np.any(srt[1:] == srt[:-1]):
+        _raise_duplicate(ctx, rows, order, keep, ishape, dshape, spec, R)
+
+
+def _finish_mean(o2: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], policy: Policy) -> None:
+    """Divide each targeted row's sum by its count (+1 with include_self)."""
+    hit = np.flatnonzero(counts)
+    denom = counts[hit] + (1 if policy.include_self else 0)
+    o2[hit] = _mean_divide(o2[hit], denom[:, None], policy.mean_rounding)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import gatherscatter as gs
 from tests.oracles import onnx as oracle
+from tests.conftest import BACKENDS, using_backend
 from tests.strategies import index_arrays, shapes
 
 OPSETS = [1, 9, 11, 12, 13, 18, 28, None]
@@ -129,8 +130,14 @@ def gather_inputs(draw):
     return data, indices, axis
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @given(gather_inputs())
-def test_property_matches_spec_loop(args):
+def test_property_matches_spec_loop(backend, args):
+    with using_backend(backend):
+        _property(args)
+
+
+def _property(args):
     data, indices, axis = args
     try:
         expected = oracle.gather(data, indices, axis)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import gatherscatter as gs
 from tests.oracles import onnx as oracle
+from tests.conftest import BACKENDS, using_backend
 from tests.strategies import index_arrays, shapes
 
 Z3 = [[0.0, 0.0, 0.0]] * 3
@@ -148,8 +149,14 @@ def inputs(draw):
     return data, indices, updates, axis, reduction
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @given(inputs())
-def test_property_matches_spec_loop(args):
+def test_property_matches_spec_loop(backend, args):
+    with using_backend(backend):
+        _property(args)
+
+
+def _property(args):
     data, indices, updates, axis, reduction = args
     try:
         expected = oracle.scatter_elements(data, indices, updates, axis, reduction)

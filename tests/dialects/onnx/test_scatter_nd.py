@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import gatherscatter as gs
 from tests.oracles import onnx as oracle
+from tests.conftest import BACKENDS, using_backend
 from tests.strategies import index_arrays, shapes
 
 D3 = [[[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]]] * 4
@@ -93,8 +94,14 @@ def inputs(draw):
     return data, indices, updates, reduction
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @given(inputs())
-def test_property_matches_spec_loop(args):
+def test_property_matches_spec_loop(backend, args):
+    with using_backend(backend):
+        _property(args)
+
+
+def _property(args):
     data, indices, updates, reduction = args
     try:
         expected = oracle.scatter_nd(data, indices, updates, reduction)

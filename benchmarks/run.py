@@ -1,0 +1,374 @@
+"""Benchmark gatherscatter against onnxruntime, torch, the best plain NumPy and onnx.reference.
+
+    python benchmarks/run.py [--quick] [--threads 1,2] [--only NAME[,NAME]] [--runs N] [--out DIR]
+
+Each workload (benchmarks/workloads.py; perf-anchors §9) is first checked: every
+peer's result must agree with gatherscatter (exactly for gathers, 'none' and
+max; allclose for sums, whose order differs). Then, in one process, it times
+gatherscatter on its NumPy path (1 thread) and on its accelerated path (numba,
+at each thread count), onnxruntime and torch at each thread count, the best
+NumPy formulation and onnx.reference (capped: run on a truncated index set and
+extrapolated, shown with '~'). It prints medians, ratios to the best peer and
+GB/s next to a bandwidth probe measured in the same run, the peak extra memory
+of gatherscatter's call, and writes Markdown and JSON to --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import gatherscatter as gs  # noqa: E402
+from gatherscatter import backends  # noqa: E402
+from workloads import WORKLOADS, Workload  # noqa: E402
+
+CAP_S = 5.0
+
+
+def timeit(fn: Any, min_time: float = 0.4, min_reps: int = 5, max_reps: int = 50) -> float:
+    """Median wall time of ``fn()`` after one warm-up call (GC off)."""
+    fn()
+    times: list[float] = []
+    gc.disable()
+    try:
+        t_start = time.perf_counter()
+        while len(times) < min_reps or (time.perf_counter() - t_start < min_time and len(times) < max_reps):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+    finally:
+        gc.enable()
+    time.sleep(0.05)  # let OpenMP / ORT worker threads stop spinning
+    return statistics.median(times)
+
+
+def agree(w: Workload, ours: np.ndarray, other: np.ndarray) -> bool:
+    other = np.asarray(other)
+    if other.shape != ours.shape:
+        return False
+    if w.exact:
+        return bool(np.array_equal(ours, other))
+    return bool(np.allclose(ours, other, rtol=1e-4, atol=1e-4))
+
+
+# ---------------------------------------------------------------- peers
+
+
+class Ort:
+    def __init__(self, w: Workload, a: dict[str, np.ndarray], threads: int) -> None:
+        import onnxruntime as ort
+        from onnx import helper
+
+        names = list(w.onnx_inputs)
+        node = helper.make_node(w.op, names, ["y"], **w.attrs)
+        inputs = [
+            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a[n].dtype), list(a[n].shape))
+            for n in names
+        ]
+        out = helper.make_tensor_value_info("y", helper.np_dtype_to_tensor_dtype(a["data"].dtype), None)
+        model = helper.make_model(
+            helper.make_graph([node], "g", inputs, [out]), opset_imports=[helper.make_opsetid("", 18)], ir_version=8
+        )
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = threads
+        so.inter_op_num_threads = 1
+        so.log_severity_level = 3
+        self.sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+        self.io = self.sess.io_binding()
+        for n in names:
+            self.io.bind_ortvalue_input(n, ort.OrtValue.ortvalue_from_numpy(a[n]))
+        self.io.bind_output("y", "cpu")
+
+    def run(self) -> None:
+        self.sess.run_with_iobinding(self.io)
+
+    def result(self) -> np.ndarray:
+        self.run()
+        return self.io.copy_outputs_to_cpu()[0]
+
+
+def torch_call(w: Workload, a: dict[str, np.ndarray]) -> Any:
+    import torch
+
+    ta = {k: torch.from_numpy(v) for k, v in a.items()}
+    return lambda: w.torch(torch, ta) if w.torch else None
+
+
+def ref_time(w: Workload, a: dict[str, np.ndarray]) -> tuple[float | None, bool, str]:
+    """onnx.reference time, extrapolated from a truncated index set: (seconds, extrapolated, note)."""
+    from onnx import helper
+    from onnx.reference import ReferenceEvaluator
+
+    names = list(w.onnx_inputs)
+    node = helper.make_node(w.op, names, ["y"], **w.attrs)
+    inputs = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a[n].dtype), None) for n in names]
+    out = helper.make_tensor_value_info("y", helper.np_dtype_to_tensor_dtype(a["data"].dtype), None)
+    model = helper.make_model(
+        helper.make_graph([node], "g", inputs, [out]), opset_imports=[helper.make_opsetid("", 18)], ir_version=8
+    )
+    ev = ReferenceEvaluator(model)
+    full = a["indices"].shape[0]
+    m = max(1, full // 4096)
+    while True:
+        part = {k: (v[:m] if k in ("indices", "updates") else v) for k, v in a.items()}
+        feeds = {n: part[n] for n in names}
+        try:
+            t0 = time.perf_counter()
+            ev.run(None, feeds)
+            t = time.perf_counter() - t0
+        except Exception as exc:  # noqa: BLE001 - the reference fails on some shapes (perf-anchors §8)
+            return None, False, f"fails: {type(exc).__name__}: {str(exc)[:60]}"
+        est = t * full / m
+        if m >= full:
+            return t, False, ""
+        if t > 0.5 or est > CAP_S * 4 or m * 8 > full:
+            if est <= CAP_S and m < full:
+                m = full
+                continue
+            return est, True, ""
+        m *= 8
+
+
+# ---------------------------------------------------------------- probes
+
+
+def bandwidth(quick: bool) -> dict[str, float]:
+    n = (32 << 20) // 4 if quick else (1 << 30) // 4
+    src = np.random.default_rng(0).random(n, dtype=np.float32)
+    dst = np.empty_like(src)
+    t = timeit(lambda: np.copyto(dst, src), min_time=0.2, min_reps=3)
+    copy = 2 * src.nbytes / t / 1e9
+    rows = src.reshape(-1, 64)
+    idx = np.random.default_rng(1).integers(0, rows.shape[0], rows.shape[0] // 2)
+    t2 = timeit(lambda: np.take(rows, idx, axis=0), min_time=0.2, min_reps=3)
+    gather = (idx.nbytes + 2 * idx.size * 256) / t2 / 1e9
+    del dst, src
+    return {"copy_GBps": copy, "random_row_gather_GBps": gather}
+
+
+def peak_memory(fn: Any) -> int:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        out = fn()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    del out
+    return peak
+
+
+def compile_times() -> dict[str, float | None]:
+    """First-use kernel time in fresh processes: cold (empty numba cache) and warm (cache present)."""
+    code = "from gatherscatter import backends; backends.set_backend('numba'); print(backends.compile_seconds())"
+    res: dict[str, float | None] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, env in (("cold_s", {"NUMBA_CACHE_DIR": tmp}), ("warm_s", {"NUMBA_CACHE_DIR": tmp})):
+            try:
+                out = subprocess.run(
+                    [sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                    env={**os.environ, **env}, check=True,
+                )
+                res[label] = float(out.stdout.strip().splitlines()[-1])
+            except Exception:  # noqa: BLE001 - numba absent or failing
+                res[label] = None
+    return res
+
+
+# ---------------------------------------------------------------- main
+
+
+def fmt_t(s: float | None, approx: bool = False) -> str:
+    if s is None:
+        return "-"
+    pre = "~" if approx else ""
+    if s >= 1:
+        return f"{pre}{s:.3g} s"
+    if s >= 1e-3:
+        return f"{pre}{s * 1e3:.3g} ms"
+    return f"{pre}{s * 1e6:.3g} µs"
+
+
+def run_workload(w: Workload, q: int, threads: list[int], have: dict[str, bool], with_ref: bool) -> dict[str, Any]:
+    a = w.inputs(q)
+    rec: dict[str, Any] = {"name": w.name, "times": {}, "checks": {}}
+    backends.set_backend("numpy")
+    ours = w.ours(a)
+    rec["MB_moved"] = w.moved(a, ours) / 1e6
+    rec["checks"]["numpy"] = agree(w, ours, w.numpy(a))
+    rec["times"]["ours_numpy1"] = timeit(lambda: w.ours(a))
+    rec["times"]["numpy"] = timeit(lambda: w.numpy(a))
+    limit = ours.nbytes + a["indices"].nbytes + 8 * ours.size
+    rec["peak_extra_MB"] = peak_memory(lambda: w.ours(a)) / 1e6
+    rec["memory_limit_MB"] = limit / 1e6
+    if have["numba"]:
+        backends.set_backend("numba")
+        for t in threads:
+            backends.set_num_threads(t)
+            rec["checks"][f"numba{t}"] = agree(w, ours, w.ours(a)) and bool(np.array_equal(ours, w.ours(a)))
+            rec["times"][f"ours_numba{t}"] = timeit(lambda: w.ours(a))
+        backends.set_backend("numpy")
+    if have["onnxruntime"]:
+        for t in threads:
+            ort = Ort(w, a, t)
+            rec["checks"][f"ort{t}"] = agree(w, ours, ort.result())
+            rec["times"][f"ort{t}"] = timeit(ort.run)
+            del ort
+    if have["torch"] and w.torch is not None:
+        import torch
+
+        call = torch_call(w, a)
+        for t in threads:
+            torch.set_num_threads(t)
+            rec["checks"][f"torch{t}"] = agree(w, ours, call().numpy())
+            rec["times"][f"torch{t}"] = timeit(call)
+    if with_ref and have["onnx"]:
+        t_ref, approx, note = ref_time(w, a)
+        rec["times"]["ref"] = t_ref
+        rec["ref_extrapolated"] = approx
+        rec["ref_note"] = note
+    return rec
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="leading dims and index counts divided by 32 (< 1 min)")
+    p.add_argument("--threads", default="1,2", help="thread counts for the multi-threaded peers")
+    p.add_argument("--only", default="", help="comma-separated workload names")
+    p.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
+    p.add_argument("--no-ref", action="store_true", help="skip onnx.reference")
+    args = p.parse_args(argv)
+    threads = [int(x) for x in args.threads.split(",") if x]
+    q = 32 if args.quick else 1
+    only = {x for x in args.only.split(",") if x}
+    chosen = [w for w in WORKLOADS if not only or w.name in only]
+    if only - {w.name for w in WORKLOADS}:
+        p.error(f"unknown workload(s): {', '.join(sorted(only - {w.name for w in WORKLOADS}))}")
+
+    import importlib.util
+
+    have = {m: importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnx", "torch", "numba", "rich")}
+    env = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}",
+        "python": platform.python_version(),
+        "versions": {"gatherscatter": gs.__version__, "numpy": np.__version__},
+        "quick": args.quick,
+        "threads": threads,
+    }
+    for mod in ("onnxruntime", "onnx", "torch", "numba"):
+        if have[mod]:
+            env["versions"][mod] = __import__(mod).__version__
+    env["bandwidth"] = bandwidth(args.quick)
+    env["compile"] = compile_times() if have["numba"] else {}
+    records = []
+    progress = None
+    if have["rich"] and not args.quick and sys.stdout.isatty():
+        from rich.progress import Progress
+
+        progress = Progress()
+        progress.start()
+        task = progress.add_task("workloads", total=len(chosen))
+    try:
+        for w in chosen:
+            if progress is None:
+                print(f"... {w.name}", file=sys.stderr, flush=True)
+            records.append(run_workload(w, q, threads, have, with_ref=not args.no_ref))
+            if progress is not None:
+                progress.advance(task)
+    finally:
+        if progress is not None:
+            progress.stop()
+    md = render(env, records, threads)
+    print(md)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = "quick" if args.quick else "full"
+    (out / f"{stem}.md").write_text(md)
+    (out / f"{stem}.json").write_text(json.dumps({"env": env, "records": records}, indent=1, default=float))
+    bad = [r["name"] + ":" + k for r in records for k, ok in r["checks"].items() if not ok]
+    if bad:
+        print("disagreements (excluded from 'best'): " + ", ".join(bad), file=sys.stderr)
+    return 0
+
+
+def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int]) -> str:
+    bw = env["bandwidth"]
+    lines = [
+        f"Run {env['date']} on {env['machine']}, Python {env['python']}; "
+        + ", ".join(f"{k} {v}" for k, v in env["versions"].items())
+        + (" (quick sizes: /32)" if env["quick"] else ""),
+        "",
+        f"Bandwidth probe (same run): copy {bw['copy_GBps']:.1f} GB/s (read+write), "
+        f"random 256 B row gather {bw['random_row_gather_GBps']:.1f} GB/s.",
+    ]
+    if env.get("compile"):
+        c = env["compile"]
+        lines.append(f"numba kernels, first use in a fresh process: cold compile {c.get('cold_s')} s, "
+                     f"cached {c.get('warm_s')} s.")
+    cols = ["ours_numpy1"] + [f"ours_numba{t}" for t in threads] + [f"ort{t}" for t in threads]
+    cols += [f"torch{t}" for t in threads] + ["numpy", "ref"]
+    lines += ["", "| workload | MB moved | " + " | ".join(cols) + " | best peer | GB/s (ours best) | mem peak / limit MB |",
+              "|---" * (len(cols) + 5) + "|"]
+    for r in records:
+        t = r["times"]
+        ok = r["checks"]
+        peers = {k: v for k, v in t.items() if (k.startswith("ort") or k.startswith("torch")) and v and ok.get(k, True)}
+        best_name = min(peers, key=peers.__getitem__) if peers else None
+        ours_best = min(v for k, v in t.items() if k.startswith("ours") and v)
+        cells = []
+        for c in cols:
+            v = t.get(c)
+            s = fmt_t(v, c == "ref" and r.get("ref_extrapolated", False))
+            if c == "ref" and r.get("ref_note"):
+                s = r["ref_note"][:20]
+            if c in ok and not ok[c]:
+                s += " WRONG"
+            cells.append(s)
+        gbps = r["MB_moved"] / 1e3 / ours_best
+        best = f"{best_name} {fmt_t(peers[best_name])}" if best_name else "-"
+        lines.append(f"| {r['name']} | {r['MB_moved']:.0f} | " + " | ".join(cells)
+                     + f" | {best} | {gbps:.1f} | {r['peak_extra_MB']:.0f} / {r['memory_limit_MB']:.0f} |")
+    lines += ["", "Ratios (time / time of the reference peer; < 1 is faster):", "",
+              "| workload | numpy1 / best(ort1, torch1) | " + " | ".join(
+                  f"numba{t} / best(ort{t}, torch{t})" for t in threads) + " | ref / ours best | % of copy BW |",
+              "|---" * (3 + len(threads) + 1) + "|"]
+    for r in records:
+        t, ok = r["times"], r["checks"]
+
+        def best(th: int) -> float | None:
+            vals = [t[k] for k in (f"ort{th}", f"torch{th}") if t.get(k) and ok.get(k, True)]
+            return min(vals) if vals else None
+
+        b1 = best(1)
+        row = [f"{t['ours_numpy1'] / b1:.2f}" if b1 else "-"]
+        for th in threads:
+            bt, mine = best(th), t.get(f"ours_numba{th}")
+            row.append(f"{mine / bt:.2f}" if bt and mine else "-")
+        ours_best = min(v for k, v in t.items() if k.startswith("ours") and v)
+        ref = t.get("ref")
+        row.append(f"{ref / ours_best:.0f}" if ref else "-")
+        pct = 100 * r["MB_moved"] / 1e3 / ours_best / bw["copy_GBps"]
+        row.append(f"{pct:.0f}%")
+        lines.append(f"| {r['name']} | " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
