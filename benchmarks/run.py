@@ -176,7 +176,7 @@ def peak_memory(fn: Any) -> int:
 
 def compile_times() -> dict[str, float | None]:
     """First-use kernel time in fresh processes: cold (empty numba cache) and warm (cache present)."""
-    code = "from gatherscatter import backends; backends.set_backend('numba'); print(backends.compile_seconds())"
+    code = "from gatherscatter import backends; print(backends.warm_up())"
     res: dict[str, float | None] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for label, env in (("cold_s", {"NUMBA_CACHE_DIR": tmp}), ("warm_s", {"NUMBA_CACHE_DIR": tmp})):

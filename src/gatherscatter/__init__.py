@@ -11,6 +11,7 @@ Importing gatherscatter imports NumPy only.
 
 from . import dialects
 from .api import gather_nd, scatter_along_axis, scatter_nd, take, take_along_axis
+from .backends import get_backend, get_num_threads, set_backend, set_num_threads
 from .core.policy import Bounds, Duplicates, Fill, MeanRounding, Negative, Policy, Reduction, fill
 from .dialects import caffe2, jax, mxnet, numpy, onnx, openvino, paddle, tensorflow, torch
 from .dialects._registry import divergences, get_op, ops
@@ -49,6 +50,8 @@ __all__ = [
     "divergences",
     "fill",
     "gather_nd",
+    "get_backend",
+    "get_num_threads",
     "get_op",
     "jax",
     "mxnet",
@@ -59,6 +62,8 @@ __all__ = [
     "paddle",
     "scatter_along_axis",
     "scatter_nd",
+    "set_backend",
+    "set_num_threads",
     "take",
     "take_along_axis",
     "tensorflow",

@@ -30,6 +30,7 @@ __all__ = [
     "set_backend",
     "set_num_threads",
     "threads_for",
+    "warm_up",
 ]
 
 SMALL_BYTES = 1 << 20
@@ -86,10 +87,6 @@ def _load() -> ModuleType | None:
                 from . import numba_kernels as k
             except ImportError:
                 k = None  # type: ignore[assignment]
-            if k is not None:
-                t0 = time.perf_counter()
-                k.warm_up()
-                _compile_seconds = time.perf_counter() - t0
             _kernels = k
             _tried = True
     return _kernels
@@ -109,6 +106,22 @@ def kernels(nbytes: int | None = None) -> Any:
     return _load()
 
 
+def warm_up() -> float | None:
+    """Compile (or load from numba's cache) the common kernel signatures now; returns seconds.
+
+    Kernels otherwise compile on first use, one signature at a time. None when
+    numba is not installed.
+    """
+    global _compile_seconds
+    k = _load()
+    if k is None:
+        return None
+    t0 = time.perf_counter()
+    k.warm_up()
+    _compile_seconds = time.perf_counter() - t0
+    return _compile_seconds
+
+
 def compile_seconds() -> float | None:
-    """Seconds the first use spent compiling (or loading cached) kernels; None if not loaded."""
+    """Seconds the last :func:`warm_up` took; None before one ran."""
     return _compile_seconds
