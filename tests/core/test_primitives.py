@@ -231,3 +231,13 @@ def test_huge_broadcast_view_is_not_copied():
     data = np.broadcast_to(np.arange(4.0), (10**9, 4))  # 32 GB if materialised
     out = gather(data, [5, 10**9 - 1], IndexSpec(axis=0))
     assert out.tolist() == [[0, 1, 2, 3], [0, 1, 2, 3]]
+
+
+def test_zero_size_axis_fills_or_drops_under_masking_policies():
+    spec = IndexSpec(axis=1)
+    out = gather(np.zeros((2, 0)), [0, 3], spec, Policy(bounds="fill", fill_value=5))
+    assert out.tolist() == [[5, 5], [5, 5]]
+    out = scatter(np.zeros((2, 0)), [0], np.ones((2, 1)), spec, Policy(bounds="drop"))
+    assert out.shape == (2, 0)
+    with pytest.raises(errors.IndexOutOfRangeError, match="size 0"):
+        gather(np.zeros((2, 0)), [0], spec, Policy(bounds="clip"))

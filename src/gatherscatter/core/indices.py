@@ -21,6 +21,7 @@ from .shape import IndexSpec
 __all__ = ["format_position", "resolve"]
 
 _I64_MAX = np.iinfo(np.int64).max
+_MASKING = (Bounds.FILL, Bounds.DROP)
 
 
 def format_position(name: str, pos: tuple[int, ...]) -> str:
@@ -92,7 +93,8 @@ def _component(
         if hi_v < size:
             return comp.astype(np.int64), None, False
         if size == 0:
-            return np.zeros(comp.shape, np.int64), np.ones(comp.shape, bool), True
+            # no index is valid: an error unless the policy fills or drops
+            return np.zeros(comp.shape, np.int64), np.ones(comp.shape, bool), bounds not in _MASKING
         if bounds is Bounds.WRAP:
             return (comp % np.array(size, comp.dtype)).astype(np.int64), None, False
         if bounds is Bounds.CLIP:
@@ -115,7 +117,7 @@ def _component(
     if not out.any():
         return c, None, False
     if size == 0:
-        return np.zeros(c.shape, np.int64), out, True
+        return np.zeros(c.shape, np.int64), out, bounds not in _MASKING
     if bounds is Bounds.WRAP:
         return np.mod(c, size), None, False
     if bounds is Bounds.CLIP:

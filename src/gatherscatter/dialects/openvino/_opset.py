@@ -1,0 +1,165 @@
+"""OpenVINO versions, element types and argument checks shared by the OpenVINO ops.
+
+Every op takes ``version=`` (the op's own version number, e.g. ``Gather-8``),
+defaulting to the newest one, which is the version listed by every operation
+set up to opset17 (OpenVINO 2026.4). Messages read
+``openvino.Gather (Gather-8): ...`` and use the OpenVINO input names
+(``data``, ``indices``, ``updates``, ``axis``, ``batch_dims``).
+
+The rule for indices outside a spec's range: when the spec says what happens
+(Gather-8 fills zeros; ScatterElementsUpdate-3 raises) we do that; when it only
+says where indices must lie (``[0, s-1]`` in GatherElements-6, GatherND-5,
+ScatterNDUpdate-3, Gather-1/7) we raise, even where the CPU plugin is lenient,
+and record the plugin's behaviour as a known divergence (DESIGN.md: follow the
+spec and the plugin's documented behaviour, not its accidents).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.context import OpContext
+from ...core.policy import Reduction
+from ...core.shape import dtype_name, normalize_axis, to_int
+from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from .._common import INTS, NUMERIC, UINTS
+from .._registry import divergence
+
+__all__ = [
+    "ANY_INT",
+    "ELEMENT_TYPES",
+    "GATHER_TYPES",
+    "INT32_INT64",
+    "axis_input",
+    "check_data",
+    "check_rank",
+    "ov_context",
+    "ov_version",
+    "parse_reduction",
+    "precision_divergence",
+]
+
+ANY_INT = INTS | UINTS
+"""Index element types of Gather, GatherND, ScatterElementsUpdate and ScatterUpdate."""
+
+INT32_INT64 = frozenset({"int32", "int64"})
+"""Index element types of GatherElements-6 and ScatterNDUpdate-3/15."""
+
+ELEMENT_TYPES = NUMERIC | frozenset({"bool", "bfloat16"})
+"""Data types the CPU plugin runs for these ops (no complex, no string)."""
+
+GATHER_TYPES = ELEMENT_TYPES | frozenset({"str", "bytes"})
+"""Gather also moves string tensors (OpenVINO ``string`` element type)."""
+
+_OPSETS = {
+    "Gather": {1: "opset1 to opset6", 7: "opset7", 8: "opset8 to opset17"},
+    "GatherElements": {6: "opset6 to opset17"},
+    "GatherND": {5: "opset5 to opset7", 8: "opset8 to opset17"},
+    "ScatterElementsUpdate": {3: "opset3 to opset11", 12: "opset12 to opset17"},
+    "ScatterNDUpdate": {3: "opset4 to opset14", 15: "opset15 to opset17"},
+    "ScatterUpdate": {3: "opset3 to opset17"},
+}
+
+
+def ov_version(name: str, version: Any) -> int:
+    """The op version asked for (``None``: the newest), checked against the versions the op has."""
+    known = _OPSETS[name]
+    if version is None:
+        return max(known)
+    v = to_int(OpContext(op=f"openvino.{name}"), "version", version)
+    if v not in known:
+        listed = "; ".join(f"{name}-{k} ({where})" for k, where in known.items())
+        raise UnsupportedError(
+            f"openvino.{name}: there is no {name}-{v}; version must be one of {sorted(known)} "
+            f"(the op's own version, not the opset number): {listed}"
+        )
+    return v
+
+
+def ov_context(name: str, version: int) -> OpContext:
+    """Message naming: ``openvino.Gather (Gather-8)``."""
+    return OpContext(op=f"openvino.{name}", version=f"{name}-{version}")
+
+
+def check_data(ctx: OpContext, arr: np.ndarray[Any, Any], allowed: frozenset[str], *, name: str = "data") -> None:
+    """Reject element types OpenVINO does not run for this op."""
+    got = dtype_name(arr.dtype)
+    if got in allowed:
+        return
+    if arr.dtype.kind == "c":
+        why = "OpenVINO has no complex element type ('Unsupported data type: complex64')"
+    elif got in ("str", "bytes", "object"):
+        why = "the CPU plugin runs no string tensors for this op (only Gather moves strings)"
+    else:
+        why = "not an OpenVINO element type"
+    raise DTypeError(
+        f"{ctx.label}: {name} dtype {got} is not accepted ({why}); expected one of: {', '.join(sorted(allowed))}"
+    )
+
+
+def check_rank(ctx: OpContext, arr: np.ndarray[Any, Any], name: str, rank: int = 1) -> None:
+    """``arr`` must have rank >= ``rank``."""
+    if arr.ndim < rank:
+        raise ShapeError(f"{ctx.label}: {name} must have rank >= {rank}; got rank {arr.ndim} (shape {list(arr.shape)})")
+
+
+def axis_input(ctx: OpContext, axis: Any, rank: int) -> int:
+    """The ``axis`` *input* (a scalar or a 1-D tensor with one element), normalised.
+
+    OpenVINO passes ``axis`` of Gather, ScatterElementsUpdate and ScatterUpdate as a
+    tensor of any integer type; an ``int``, a 0-d array or a 1-element 1-D array
+    are accepted here.
+    """
+    if isinstance(axis, (list, tuple, np.ndarray)) or hasattr(axis, "__array__"):
+        arr = np.asarray(axis)
+        if arr.dtype.kind not in "iu":
+            raise ArgumentError(
+                f"{ctx.label}: axis must have an integer element type; got {dtype_name(arr.dtype)} ({axis!r})"
+            )
+        if arr.ndim > 1 or arr.size != 1:
+            raise ShapeError(
+                f"{ctx.label}: axis must be a scalar or a 1-D tensor with one element; got shape {list(arr.shape)}"
+            )
+        axis = int(arr.reshape(()))
+    return normalize_axis(ctx, axis, rank)
+
+
+def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction], added: str) -> Reduction:
+    """The ``reduction`` attribute by its OpenVINO name (case-insensitive, as OpenVINO parses it).
+
+    ``names`` maps the accepted OpenVINO names to core reductions; ``added``
+    says which version introduced the attribute, for the error of an older version.
+    """
+    if reduction is None:
+        return Reduction.NONE
+    if not isinstance(reduction, str):
+        raise ArgumentError(
+            f"{ctx.label}: reduction must be a string (got {reduction!r} of type {type(reduction).__name__})"
+        )
+    key = reduction.lower()
+    if key in names:
+        return names[key]
+    if len(names) == 1:
+        raise UnsupportedError(
+            f"{ctx.label}: this version has no reduction attribute (only 'none'); got reduction={reduction!r}. {added}"
+        )
+    raise UnsupportedError(
+        f"{ctx.label}: unknown reduction {reduction!r}; expected one of: {', '.join(names)} "
+        f"(OpenVINO: '{reduction}' is not a member of enum Reduction)"
+    )
+
+
+def precision_divergence(op: str) -> None:
+    """Record that the CPU plugin computes f64 in f32 and i64 in i32 while we keep the dtype."""
+    divergence(
+        op=op,
+        case="float64 or int64 data",
+        reference="OpenVINO 2026.4 CPU plugin",
+        theirs="computes float64 in float32 and int64 in int32 (values rounded or saturated, dtype kept)",
+        ours="no demotion: float64 and int64 values are moved and reduced exactly",
+        evidence="behavior-matrix appendix ('CPU plugin computes float64 in float32 and int64 in int32'); "
+        "DESIGN.md OpenVINO rules",
+        kind="choice",
+    )

@@ -1,0 +1,219 @@
+"""OpenVINO ``ScatterElementsUpdate`` (versions 3, 12)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Bounds, Duplicates, MeanRounding, Negative, Policy, Reduction, parse_enum
+from ...core.shape import IndexSpec, as_index_array, as_updates
+from ...errors import ArgumentError, ShapeError, UnsupportedError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._opset import (
+    ANY_INT,
+    ELEMENT_TYPES,
+    axis_input,
+    check_data,
+    ov_context,
+    ov_version,
+    parse_reduction,
+    precision_divergence,
+)
+
+_REDUCTIONS_12 = {
+    "none": Reduction.NONE,
+    "sum": Reduction.ADD,
+    "prod": Reduction.MUL,
+    "min": Reduction.MIN,
+    "max": Reduction.MAX,
+    "mean": Reduction.MEAN,
+}
+_REDUCTIONS_3 = {"none": Reduction.NONE}
+
+divergence(
+    op="openvino.ScatterElementsUpdate",
+    versions="12",
+    case="reduction='mean' on integer data with a negative non-integral mean (e.g. -11/3)",
+    reference="OpenVINO 2026.4 CPU plugin",
+    theirs="truncates toward zero: -11/3 -> -3 (and -5/2 -> -2)",
+    ours="rounds down, as the spec ('rounded down (towards negative infinity)') and the reference "
+    "implementation (FE_DOWNWARD, 'to match torch') do: -11/3 -> -4, as constant folding gives",
+    evidence="scatter-elements-update-12.rst; src/core/reference/.../scatter_elements_update.hpp; "
+    "behavior-matrix §5.8 and 6.7; semantics.md §5.2; re-checked on 2026.4.1 (Parameter -3, Constant -4)",
+    kind="spec",
+)
+divergence(
+    op="openvino.ScatterElementsUpdate",
+    versions="3",
+    case="negative index in [-s, -1]",
+    reference="OpenVINO 2026.4 CPU plugin and constant folding",
+    theirs="wrap it (-1 writes the last element)",
+    ours="IndexOutOfRangeError, as the ScatterElementsUpdate-3 spec says ('If an index ... is negative "
+    "then exception is raised'); use version=12 for negative indices",
+    evidence="scatter-elements-update-3.rst; semantics.md §5.4 and §11.2",
+    kind="spec",
+)
+divergence(
+    op="openvino.ScatterElementsUpdate",
+    case="index below -s (e.g. -4 on an axis of size 3)",
+    reference="OpenVINO 2026.4 CPU plugin",
+    theirs="kills the process (SIGSEGV / SIGABRT, heap corruption); an index >= s raises cleanly",
+    ours="IndexOutOfRangeError",
+    evidence="behavior-matrix §5.1 and 6.10 (3 of 3 runs crashed); DESIGN.md OpenVINO rules",
+    kind="undefined",
+)
+divergence(
+    op="openvino.ScatterElementsUpdate",
+    case="duplicate indices with reduction='none'",
+    reference="OpenVINO spec",
+    theirs="'the order of updating the values is undefined'; the CPU plugin is last-wins (20 of 20 runs)",
+    ours="duplicates='last' (row-major order of indices) by default; 'first' or 'raise' on request",
+    evidence="scatter-elements-update-12.rst; behavior-matrix 6.4 and 6.9",
+    kind="undefined",
+)
+divergence(
+    op="openvino.ScatterElementsUpdate",
+    versions="12",
+    case="NaN in data or updates with reduction='max' or 'min'",
+    reference="OpenVINO 2026.4 CPU plugin and reference implementation",
+    theirs="order-dependent (a > b ? a : b): the CPU kernel keeps a NaN already in data but drops NaN "
+    "updates, constant folding drops both",
+    ours="NaN propagates (IEEE maximum/minimum, as NumPy)",
+    evidence="checked on 2026.4.1: data [nan, 1], updates [2] at 0 and [nan, 3] at 1 -> CPU [nan, 3], "
+    "constant folding [2, 3]",
+    kind="undefined",
+)
+divergence(
+    op="openvino.ScatterElementsUpdate",
+    case="index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)",
+    reference="OpenVINO 2026.4 CPU plugin",
+    theirs="no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread "
+    "count the same inputs raise)",
+    ours="IndexOutOfRangeError, whatever the thread count",
+    evidence="checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py",
+    kind="undefined",
+)
+precision_divergence("openvino.ScatterElementsUpdate")
+
+
+def _neutral_clip(u: np.ndarray[Any, Any], red: Reduction) -> np.ndarray[Any, Any]:
+    """``use_init_val=False`` starts max/min from ``lowest()``/``max()`` (finite), not from -inf/inf.
+
+    The core starts from -inf/+inf; clipping the updates at the finite extreme
+    gives the same result as OpenVINO's finite start (only infinite updates change).
+    """
+    if u.dtype.name == "bfloat16":
+        import ml_dtypes  # present whenever a bfloat16 array exists
+
+        info: Any = ml_dtypes.finfo(u.dtype)  # type: ignore[no-untyped-call]
+    elif u.dtype.kind == "f":
+        info = np.finfo(u.dtype)
+    else:
+        return u
+    with np.errstate(invalid="ignore"):
+        if red is Reduction.MAX and np.any(u == -np.inf):
+            return np.where(u == -np.inf, info.min, u).astype(u.dtype)
+        if red is Reduction.MIN and np.any(u == np.inf):
+            return np.where(u == np.inf, info.max, u).astype(u.dtype)
+    return u
+
+
+@dialect_op(
+    "openvino",
+    "ScatterElementsUpdate",
+    family="scatter_elements",
+    kind="scatter",
+    versions=(3, 12),
+    version_kw="version",
+    differentiable=("data", "updates"),
+)
+def ScatterElementsUpdate(
+    data: Any,
+    indices: Any,
+    updates: Any,
+    axis: Any,
+    reduction: str = "none",
+    use_init_val: bool = True,
+    version: int = 12,
+    *,
+    duplicates: str = "last",
+) -> Lowering:
+    """OpenVINO ScatterElementsUpdate: write (or reduce) one update per index into a copy of ``data``.
+
+    Versions: ScatterElementsUpdate-3 (opset3 to opset11; no attributes, indices in
+    ``[0, s-1]``), -12 (opset12 to opset17: ``reduction`` none, sum, prod, min,
+    max, mean; ``use_init_val``; indices in ``[-s, s-1]``). ``axis`` is an input:
+    an int, a 0-d or a 1-element 1-D integer array.
+
+    ``indices`` and ``updates`` have the same shape and the rank of ``data``; on
+    dims other than ``axis`` they may be shorter than ``data`` (not longer).
+    Indices may have any integer type; outside the range raises. ``use_init_val=False``
+    first writes the reduction's neutral value at every targeted position
+    (0 for sum and mean, 1 for prod, ``lowest()`` for max, ``max()`` for min:
+    finite for floats, as OpenVINO), and ``mean`` then divides by the number of
+    updates only. Integer means round down (spec; the CPU plugin truncates).
+    Booleans: sum = OR, prod = AND, max = OR, min = AND; no mean.
+    Duplicates without a reduction: undefined order in OpenVINO; the last update
+    in row-major order wins here (``duplicates='first'`` / ``'raise'`` on request).
+
+    Equivalent loop::
+
+        Y = copy(data)
+        for j in ndindex(indices.shape):
+            t = j[:axis] + (norm(indices[j]),) + j[axis+1:]
+            Y[t] = updates[j] if reduction == 'none' else f(Y[t], updates[j])
+        # mean: Y[t] = (data[t] + sum of its updates) / (count + 1), floor for integers
+
+    Differs from ONNX ScatterElements (no mean, no use_init_val, names add/mul) and
+    from ``torch.scatter_reduce`` (names amax/amin; torch rejects negative indices).
+
+    >>> import gatherscatter as gs
+    >>> gs.openvino.ScatterElementsUpdate([2, 3, 4, 6], [1, 0, 0, -2, -1, 2], [10, 20, 30, 40, 70, 60], 0,
+    ...                                   reduction="sum").tolist()
+    [52, 13, 104, 76]
+    >>> gs.openvino.ScatterElementsUpdate([-5, -5, -5, -5], [0, 0, 2], [-2, -4, -7], 0, reduction="mean").tolist()
+    [-4, -5, -6, -5]
+    """
+    v = ov_version("ScatterElementsUpdate", version)
+    ctx = ov_context("ScatterElementsUpdate", v)
+    if v == 3:
+        red = parse_reduction(ctx, reduction, _REDUCTIONS_3, "reduction was added in ScatterElementsUpdate-12")
+    else:
+        red = parse_reduction(ctx, reduction, _REDUCTIONS_12, "")
+    if not isinstance(use_init_val, (bool, np.bool_)):
+        raise ArgumentError(
+            f"{ctx.label}: use_init_val must be a bool (got {use_init_val!r} of type {type(use_init_val).__name__})"
+        )
+    if v == 3 and not use_init_val:
+        raise UnsupportedError(
+            f"{ctx.label}: ScatterElementsUpdate-3 has no use_init_val attribute (added in "
+            f"ScatterElementsUpdate-12); got use_init_val=False"
+        )
+    d = data_array(ctx, data)
+    check_data(ctx, d, ELEMENT_TYPES)
+    i = as_index_array(ctx, indices, "indices", ANY_INT)
+    u = as_updates(ctx, updates, d.dtype)
+    a = axis_input(ctx, axis, d.ndim)
+    if i.ndim != d.ndim:
+        raise ShapeError(
+            f"{ctx.label}: indices must have the rank of data ({d.ndim}); got indices shape "
+            f"{list(i.shape)} and data shape {list(d.shape)}"
+        )
+    if u.shape != i.shape:
+        raise ShapeError(
+            f"{ctx.label}: updates must have the shape of indices; got indices shape {list(i.shape)} and "
+            f"updates shape {list(u.shape)}"
+        )
+    if not use_init_val and red in (Reduction.MAX, Reduction.MIN):
+        u = _neutral_clip(u, red)
+    policy = Policy(
+        bounds=Bounds.RAISE,
+        negative=Negative.WRAP if v == 12 else Negative.RAISE,
+        reduction=red,
+        include_self=bool(use_init_val),
+        mean_rounding=MeanRounding.FLOOR,
+        duplicates=parse_enum(Duplicates, duplicates),
+    )
+    return Lowering("scatter", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx, updates=u)

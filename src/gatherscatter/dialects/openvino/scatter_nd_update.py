@@ -1,0 +1,187 @@
+"""OpenVINO ``ScatterNDUpdate`` (versions 3, 15)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Bounds, Duplicates, Negative, Policy, Reduction, parse_enum
+from ...core.shape import IndexSpec, as_index_array, as_updates
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._opset import (
+    ELEMENT_TYPES,
+    INT32_INT64,
+    check_data,
+    check_rank,
+    ov_context,
+    ov_version,
+    parse_reduction,
+    precision_divergence,
+)
+
+_REDUCTIONS_15 = {
+    "none": Reduction.NONE,
+    "sum": Reduction.ADD,
+    "sub": Reduction.SUB,
+    "prod": Reduction.MUL,
+    "min": Reduction.MIN,
+    "max": Reduction.MAX,
+}
+_REDUCTIONS_3 = {"none": Reduction.NONE}
+
+divergence(
+    op="openvino.ScatterNDUpdate",
+    versions="3",
+    case="negative index in [-s, -1]",
+    reference="OpenVINO 2026.4 CPU plugin and constant folding",
+    theirs="wrap it (the ScatterNDUpdate-15 code path); the -3 spec requires [0, s_j - 1]",
+    ours="IndexOutOfRangeError (use version=15 for negative indices)",
+    evidence="scatter-nd-update-3.rst; semantics.md §6.3 ('Observed 2026.4 CPU plugin wraps -1')",
+    kind="spec",
+)
+divergence(
+    op="openvino.ScatterNDUpdate",
+    case="duplicate index tuples with reduction='none'",
+    reference="OpenVINO spec and 2026.4 CPU plugin",
+    theirs="undefined ('the result is undefined' in -3, 'order of updating is undefined' in -15); the CPU "
+    "plugin with 2 threads is last-wins in 14 of 20 runs only",
+    ours="duplicates='last' (row-major order of the index tuples) by default; 'first' or 'raise' on request",
+    evidence="scatter-nd-update-3.rst, -15.rst; behavior-matrix §5.5 and 6.9; openvinotoolkit/openvino#25440",
+    kind="undefined",
+)
+divergence(
+    op="openvino.ScatterNDUpdate",
+    versions="15",
+    case="spec examples: XML 1 (none) and 4 (prod), indices [0, 2, -3, -3, 0] on data [1, 2, 3, 4]; "
+    "text example 1, indices [[4], [3], [1], [7], [-2], [-4]] on data [1..8]",
+    reference="ScatterNDUpdate-15 spec text",
+    theirs="XML 1 shows [50, 20, 20, 4], XML 4 [500, 3600, 40, 4], text 1 [1, 11, 3, 10, 4, 6, 13, 12]: "
+    "no update order produces them",
+    ours="[50, 40, 20, 4], [500, 2400, 60, 4] and [1, 11, 3, 10, 14, 6, 13, 12] (-4 is 4: updated by 9 "
+    "then 14), as the CPU plugin and constant folding compute",
+    evidence="scatter-nd-update-15.rst; semantics.md §6.3 and §10 pitfall 18; checked on 2026.4.1",
+    kind="spec",
+)
+divergence(
+    op="openvino.ScatterNDUpdate",
+    case="indices.shape[-1] == 0 (empty index tuples address the whole data)",
+    reference="OpenVINO 2026.4 CPU plugin",
+    theirs="ignores the updates and returns data unchanged",
+    ours="each empty tuple addresses the whole tensor (updates.shape = indices.shape[:-1] + data.shape), "
+    "as the spec's NumPy snippet does",
+    evidence="scatter-nd-update-15.rst (NumPy snippet); checked on 2026.4.1 (data [1,2,3], indices (2,0), sum)",
+    kind="undefined",
+)
+divergence(
+    op="openvino.ScatterNDUpdate",
+    case="data with a zero-size dimension addressed by the index tuples",
+    reference="OpenVINO 2026.4 CPU plugin",
+    theirs="returns the empty data without looking at the indices",
+    ours="IndexOutOfRangeError: no index is valid on an axis of size 0 (spec: 'If an index points to "
+    "non-existing element then exception is raised')",
+    evidence="scatter-nd-update-15.rst; tests/frameworks/test_openvino.py (data (0, 3), indices [[[1]], [[1]]])",
+    kind="spec",
+)
+divergence(
+    op="openvino.ScatterNDUpdate",
+    case="0-D expected updates given as a tensor with one element",
+    reference="OpenVINO 2026.4 CPU plugin",
+    theirs="rejects it ('do not have matched tensor rank relationship'); constant folding accepts it",
+    ours="accepted, as the spec says ('If expected updates rank is 0D it can be a tensor with single element')",
+    evidence="scatter-nd-update-3.rst, -15.rst; checked on 2026.4.1 (data (2,2), indices [1, 0], updates [5])",
+    kind="spec",
+)
+divergence(
+    op="openvino.ScatterNDUpdate",
+    case="index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)",
+    reference="OpenVINO 2026.4 CPU plugin",
+    theirs="no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread "
+    "count the same inputs raise)",
+    ours="IndexOutOfRangeError, whatever the thread count",
+    evidence="checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py",
+    kind="undefined",
+)
+precision_divergence("openvino.ScatterNDUpdate")
+
+
+@dialect_op(
+    "openvino",
+    "ScatterNDUpdate",
+    family="scatter_nd",
+    kind="scatter",
+    versions=(3, 15),
+    version_kw="version",
+    differentiable=("data", "updates"),
+)
+def ScatterNDUpdate(
+    data: Any,
+    indices: Any,
+    updates: Any,
+    reduction: str = "none",
+    version: int = 15,
+    *,
+    duplicates: str = "last",
+) -> Lowering:
+    """OpenVINO ScatterNDUpdate: write (or reduce) slices addressed by index tuples into a copy of ``data``.
+
+    Versions: ScatterNDUpdate-3 (opset4 to opset14; indices in ``[0, s_j-1]``),
+    -15 (opset15 to opset17: ``reduction`` none, sum, sub, prod, min, max;
+    indices in ``[-s_j, s_j-1]``). Indices are int32 or int64 only.
+
+    With ``k = indices.shape[-1] <= rank(data)``:
+    ``updates.shape == indices.shape[:-1] + data.shape[k:]`` (a 1-element tensor
+    is accepted where that shape is ``()``). A 1-D ``indices`` is one index tuple.
+    Indices outside the range raise. Booleans: sum = OR, sub = XOR, prod = AND,
+    max = OR, min = AND. Duplicates without a reduction: undefined in OpenVINO;
+    the last in row-major order wins here (``duplicates='first'`` / ``'raise'``).
+
+    Equivalent loop::
+
+        Y = copy(data)
+        for i in ndindex(indices.shape[:-1]):
+            t = tuple(norm(x, s_j) for j, x in enumerate(indices[i]))
+            Y[t] = updates[i] if reduction == 'none' else f(Y[t], updates[i])
+
+    Differs from ONNX ScatterND (int64 indices only, no ``sub``, names add/mul)
+    and ``tf.tensor_scatter_nd_*`` (no negative indices).
+
+    >>> import gatherscatter as gs
+    >>> gs.openvino.ScatterNDUpdate([1, 2, 3, 4, 5, 6, 7, 8], [[4], [3], [1], [7]], [9, 10, 11, 12]).tolist()
+    [1, 11, 3, 10, 9, 6, 7, 12]
+    >>> gs.openvino.ScatterNDUpdate([1, 2, 3, 4], [[0], [2], [-3], [-3], [0]], [10, 20, 30, 40, 50], "sub").tolist()
+    [-59, -68, -17, 4]
+    """
+    v = ov_version("ScatterNDUpdate", version)
+    ctx = ov_context("ScatterNDUpdate", v)
+    if v == 3:
+        red = parse_reduction(ctx, reduction, _REDUCTIONS_3, "reduction was added in ScatterNDUpdate-15")
+    else:
+        red = parse_reduction(ctx, reduction, _REDUCTIONS_15, "")
+    d = data_array(ctx, data)
+    check_data(ctx, d, ELEMENT_TYPES)
+    check_rank(ctx, d, "data")
+    i = as_index_array(ctx, indices, "indices", INT32_INT64)
+    check_rank(ctx, i, "indices")
+    u = as_updates(ctx, updates, d.dtype)
+    k = i.shape[-1]
+    if k > d.ndim:
+        raise ShapeError(
+            f"{ctx.label}: indices.shape[-1] (the index tuple length) must be at most rank(data) = {d.ndim}; "
+            f"got {k} (indices shape {list(i.shape)}, data shape {list(d.shape)})"
+        )
+    expected = tuple(i.shape[:-1]) + tuple(d.shape[k:])
+    if expected == () and u.shape != () and u.size == 1:
+        u = u.reshape(())
+    if u.shape != expected:
+        raise ShapeError(
+            f"{ctx.label}: updates must have shape indices.shape[:-1] + data.shape[k:] = {list(expected)} "
+            f"(k = indices.shape[-1] = {k}); got updates shape {list(u.shape)}"
+        )
+    policy = Policy(
+        bounds=Bounds.RAISE,
+        negative=Negative.WRAP if v == 15 else Negative.RAISE,
+        reduction=red,
+        duplicates=parse_enum(Duplicates, duplicates),
+    )
+    return Lowering("scatter", d, i, IndexSpec(axis=0, depth=k, vector=True), policy, ctx, updates=u)

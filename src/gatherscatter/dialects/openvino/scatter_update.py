@@ -1,0 +1,90 @@
+"""OpenVINO ``ScatterUpdate`` (version 3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Bounds, Duplicates, Negative, Policy, parse_enum
+from ...core.shape import IndexSpec, as_index_array, as_updates
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._opset import ANY_INT, ELEMENT_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
+
+divergence(
+    op="openvino.ScatterUpdate",
+    case="index outside [0, s-1] (negative or too large)",
+    reference="OpenVINO 2026.4 CPU plugin",
+    theirs="-1 raises cleanly, but an out-of-range index crashes the process or is silently ignored, "
+    "varying from run to run",
+    ours="IndexOutOfRangeError for every index outside [0, s-1], as the spec says",
+    evidence="scatter-update-3.rst ('If an index points to a non-existing output tensor element or is negative, "
+    "then an exception is raised'); behavior-matrix 6.6 and appendix",
+    kind="undefined",
+)
+divergence(
+    op="openvino.ScatterUpdate",
+    case="0-D (scalar) indices",
+    reference="OpenVINO 2026.4 CPU plugin",
+    theirs="compile_model rejects it ('do not support scalar input'); constant folding computes it",
+    ours="computed as the spec's first example says: data[..., indices, ...] = updates[...]",
+    evidence="scatter-update-3.rst ('indices is a 0D tensor'); checked on 2026.4.1",
+    kind="spec",
+)
+divergence(
+    op="openvino.ScatterUpdate",
+    case="duplicate indices",
+    reference="OpenVINO spec and 2026.4 CPU plugin",
+    theirs="'the order of updating the values is undefined'; with 2 threads the CPU plugin is last-wins "
+    "in 10 of 20 runs",
+    ours="duplicates='last' (row-major order of indices) by default; 'first' or 'raise' on request",
+    evidence="scatter-update-3.rst; behavior-matrix §5.5, 6.6 and 6.9",
+    kind="undefined",
+)
+precision_divergence("openvino.ScatterUpdate")
+
+
+@dialect_op(
+    "openvino",
+    "ScatterUpdate",
+    family="scatter_axis",
+    kind="scatter",
+    versions=(3,),
+    version_kw="version",
+    differentiable=("data", "updates"),
+)
+def ScatterUpdate(
+    data: Any, indices: Any, updates: Any, axis: Any, version: int = 3, *, duplicates: str = "last"
+) -> Lowering:
+    """OpenVINO ScatterUpdate: overwrite whole slices along ``axis`` (the inverse of Gather).
+
+    Version: ScatterUpdate-3 (opset3 to opset17). ``axis`` is an input: an int,
+    a 0-d or a 1-element 1-D integer array.
+
+    ``updates.shape == data.shape[:axis] + indices.shape + data.shape[axis+1:]``;
+    indices of any integer type in ``[0, s-1]`` (a negative or out-of-range index
+    raises, as the spec says). Duplicates: undefined order in OpenVINO; the last
+    in row-major order of ``indices`` wins here (``duplicates='first'`` / ``'raise'``).
+
+    Equivalent loop::
+
+        Y = copy(data)
+        for p in ndindex(data.shape[:axis]), i in ndindex(indices.shape), t in ndindex(data.shape[axis+1:]):
+            Y[p + (indices[i],) + t] = updates[p + i + t]
+
+    Differs from ``torch.index_copy`` (1-D index only, ``dim`` first) and Paddle
+    ``scatter`` (axis 0 only, negative indices wrap).
+
+    >>> import gatherscatter as gs
+    >>> data = [[-1.0, 1.0, -1.0, 3.0, 4.0], [-1.0, 6.0, -1.0, 8.0, 9.0], [-1.0, 11.0, 1.0, 13.0, 14.0]]
+    >>> gs.openvino.ScatterUpdate(data, [0, 2], [[1.0, 1.0], [1.0, 1.0], [1.0, 2.0]], 1).tolist()
+    [[1.0, 1.0, 1.0, 3.0, 4.0], [1.0, 6.0, 1.0, 8.0, 9.0], [1.0, 11.0, 2.0, 13.0, 14.0]]
+    """
+    v = ov_version("ScatterUpdate", version)
+    ctx = ov_context("ScatterUpdate", v)
+    d = data_array(ctx, data)
+    check_data(ctx, d, ELEMENT_TYPES)
+    i = as_index_array(ctx, indices, "indices", ANY_INT)
+    u = as_updates(ctx, updates, d.dtype)
+    a = axis_input(ctx, axis, d.ndim)
+    policy = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE, duplicates=parse_enum(Duplicates, duplicates))
+    return Lowering("scatter", d, i, IndexSpec(axis=a), policy, ctx, updates=u)
