@@ -6,7 +6,11 @@ that the tour can check the library against it.
 
 Seeds: (A) PathPartner, "All About Gather-Scatter Operation in Deep Learning
 Framework" (2020); (B) OpenVINO GatherElements-6 specification; (C) ONNX
-ScatterND-18 operator documentation.
+ScatterND-18 operator documentation. Seed (A) draws its GatherElements and
+ScatterElements examples as pictures only, and cites the ONNX operator
+documentation for them (its reference 1 and 2): those examples are typed from
+that documentation (ONNX GatherElements-13 examples 1 and 2, ScatterElements-18
+example 1).
 """
 
 from __future__ import annotations
@@ -38,34 +42,67 @@ class SeedExample:
     expected_shape: tuple[int, ...] | None = None
     expected_at: tuple[tuple[tuple[int, ...], Any], ...] = ()
     note: str = ""
+    fallback: tuple[str, dict[str, Any]] | None = None
+    """``(op, extra kwargs)`` to run instead while ``op`` is not registered yet."""
 
 
 SEED_EXAMPLES: tuple[SeedExample, ...] = (
     SeedExample(
-        "GatherElements, example 1 (axis 0)",
-        "OpenVINO GatherElements-6 spec, example 1",
-        "gatherscatter.take_along_axis",
-        ([[1, 2], [3, 4]], [[0, 1], [0, 0]], 0),
-        expected=[[1, 4], [1, 2]],
+        "ONNX GatherElements, example 1 (axis 1)",
+        "ONNX GatherElements documentation, example 1 (PathPartner 2020, reference 1)",
+        "onnx.GatherElements",
+        ([[1, 2], [3, 4]], [[0, 0], [1, 0]]),
+        {"axis": 1},
+        expected=[[1, 1], [4, 3]],
+        note="out[i][j] = data[i][indices[i][j]]: the column comes from the index, the row from the position.",
+    ),
+    SeedExample(
+        "ONNX GatherElements, example 2 (axis 0)",
+        "ONNX GatherElements documentation, example 2 (PathPartner 2020, reference 1)",
+        "onnx.GatherElements",
+        ([[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[1, 2, 0], [2, 0, 0]]),
+        {"axis": 0},
+        expected=[[4, 8, 3], [7, 2, 3]],
         note="out[i][j] = data[indices[i][j]][j]: the row comes from the index, the column from the position.",
     ),
     SeedExample(
-        "GatherElements, example 2 (indices longer than data on the axis)",
+        "OpenVINO GatherElements-6, example 1 (axis 0)",
+        "OpenVINO GatherElements-6 spec, example 1",
+        "openvino.GatherElements",
+        ([[1, 2], [3, 4]], [[0, 1], [0, 0]], 0),
+        expected=[[1, 4], [1, 2]],
+        fallback=("onnx.GatherElements", {}),
+        note="out[i][j] = data[indices[i][j]][j]: the row comes from the index, the column from the position.",
+    ),
+    SeedExample(
+        "OpenVINO GatherElements-6, example 2 (indices longer than data on the axis)",
         "OpenVINO GatherElements-6 spec, example 2",
-        "onnx.GatherElements",
-        ([[1, 7], [4, 3]], [[1, 1, 0], [1, 0, 1]]),
-        {"axis": 1},
+        "openvino.GatherElements",
+        ([[1, 7], [4, 3]], [[1, 1, 0], [1, 0, 1]], 1),
         expected=[[7, 7, 1], [3, 4, 3]],
+        fallback=("onnx.GatherElements", {}),
         note="The output has the shape of indices, which may be longer than data along the axis.",
     ),
     SeedExample(
-        "GatherElements, example 3 (indices shorter than data)",
+        "OpenVINO GatherElements-6, example 3 (indices shorter than data)",
         "OpenVINO GatherElements-6 spec, example 3",
-        "onnx.GatherElements",
-        ([[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[1, 0, 1], [1, 2, 0]]),
-        {"axis": 0},
+        "openvino.GatherElements",
+        ([[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[1, 0, 1], [1, 2, 0]], 0),
         expected=[[4, 2, 6], [4, 8, 3]],
+        fallback=("onnx.GatherElements", {}),
         note="Shorter indices read only the leading rows' positions.",
+    ),
+    SeedExample(
+        "ONNX ScatterElements, example 1 (axis 0)",
+        "ONNX ScatterElements documentation, example 1 (PathPartner 2020, reference 2)",
+        "onnx.ScatterElements",
+        (
+            [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]],
+            [[1, 0, 2], [0, 2, 1]],
+            [[1.0, 1.1, 1.2], [2.0, 2.1, 2.2]],
+        ),
+        expected=[[2.0, 1.1, 0.0], [1.0, 0.0, 2.2], [0.0, 2.1, 1.2]],
+        note="output[indices[i][j]][j] = updates[i][j]: each update keeps its column; untouched cells keep data.",
     ),
     SeedExample(
         "ScatterND, example 1 (element updates)",
@@ -102,10 +139,10 @@ SEED_EXAMPLES: tuple[SeedExample, ...] = (
     SeedExample(
         "GatherND, example 2, MXNet layout",
         "PathPartner 2020, GatherND example 2 (MXNet)",
-        "gatherscatter.gather_nd",
+        "mxnet.gather_nd",
         ([[1, 2], [3, 4]], [[-2, 0], [1, 1]]),
-        {"index_axis": 0},
         expected=[2, 2],
+        fallback=("gatherscatter.gather_nd", {"index_axis": 0}),
         note="MXNet reads tuples along the FIRST axis: (-2, 1) -> (0, 1) and (0, 1), so [2, 2].",
     ),
     SeedExample(

@@ -1,0 +1,273 @@
+"""Calling any registered op with neutral arguments (data, indices, updates, axis, ...).
+
+The ``table`` and ``compare`` commands run one probe through every op of a family;
+each op names its arguments in its framework's vocabulary (``params``, ``input``,
+``x``, ``a``; ``index``, ``idx``; ``src``, ``values``; ``dim``). :func:`bind` maps
+the neutral roles onto an op's signature by introspection, with explicit special
+cases for the signatures that do not fit:
+
+* ``tensorflow.scatter_nd(indices, updates, shape)`` has no data: the probe's data
+  gives only the shape (the op starts from zeros);
+* ``mxnet.scatter_nd(data, indices, shape)``: its ``data`` *is* the updates;
+* ``torch.index_put`` (and the JAX ``.at[]`` / NumPy ``ufunc.at`` function forms)
+  take a tuple of index arrays: an index array with tuples on its last axis is split
+  into that tuple;
+* ops with a required parameter no probe provides (JAX ``lax`` dimension numbers,
+  ``torch.scatter_reduce``'s ``reduce``) raise :class:`ProbeError` naming it.
+
+Nothing here imports a framework or knows an op's behaviour: only its parameter names.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+
+from ..dialects._registry import DialectOp, Lowering
+
+__all__ = [
+    "AXIS_NAMES",
+    "DATA_NAMES",
+    "INDEX_NAMES",
+    "UPDATE_NAMES",
+    "Binding",
+    "ProbeError",
+    "Roles",
+    "bind",
+    "bind_call",
+    "parameters",
+]
+
+DATA_NAMES = ("data", "input", "params", "x", "a", "arr", "tensor", "operand", "self")
+INDEX_NAMES = ("indices", "index", "ind", "idx", "indexes")
+UPDATE_NAMES = ("updates", "src", "values", "source", "v", "b", "update")
+AXIS_NAMES = ("axis", "dim")
+
+# Explicit special cases: op -> {role: parameter}. "shape" means: pass data.shape there.
+_ROLE_OVERRIDES: dict[str, dict[str, str]] = {
+    "tensorflow.scatter_nd": {"indices": "indices", "updates": "updates", "shape": "shape"},
+    "mxnet.scatter_nd": {"updates": "data", "indices": "indices", "shape": "shape"},
+}
+_TUPLE_INDEX_OPS = frozenset({"torch.index_put"})
+
+
+def _takes_index_tuple(op: DialectOp) -> bool:
+    info = op.info
+    if info.qualname in _TUPLE_INDEX_OPS:
+        return True
+    if info.framework == "jax" and info.name.startswith("at_"):
+        return True
+    return info.framework == "numpy" and info.name.endswith("_at")
+
+
+class ProbeError(Exception):
+    """The op cannot take this probe; ``str(exc)`` says why (shown in tables)."""
+
+
+@dataclass(frozen=True)
+class Roles:
+    """Neutral arguments: arrays by role, attributes by neutral name (``axis``, ``batch_dims``...)."""
+
+    data: Any = None
+    indices: Any = None
+    updates: Any = None
+    attrs: Mapping[str, Any] = field(default_factory=dict)
+
+
+def parameters(op: DialectOp) -> dict[str, inspect.Parameter]:
+    """The op's own parameters (those of its lowering function), in order."""
+    return dict(inspect.signature(op.lower).parameters)
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One op call: keyword arguments in the op's vocabulary, and which parameter holds which role.
+
+    ``data_param`` is None when the op has no data input (``tf.scatter_nd``);
+    ``index_form`` is ``"tuple"`` when the op takes a tuple of index arrays.
+    """
+
+    op: DialectOp
+    kwargs: Mapping[str, Any]
+    data_param: str | None
+    indices_param: str
+    updates_param: str | None
+    index_form: Literal["array", "tuple"] = "array"
+    notes: tuple[str, ...] = ()
+
+    def _args(self) -> tuple[list[Any], dict[str, Any]]:
+        kw = dict(self.kwargs)
+        args: list[Any] = []
+        for name, p in parameters(self.op).items():
+            if p.kind is inspect.Parameter.POSITIONAL_ONLY and name in kw:
+                args.append(kw.pop(name))
+        return args, kw
+
+    def lower(self) -> Lowering:
+        """The op's lowering for these arguments (raises what the op raises)."""
+        args, kw = self._args()
+        return self.op.lower(*args, **kw)
+
+    def call(self) -> np.ndarray[Any, Any]:
+        """Run the op."""
+        return self.lower().run()
+
+    def with_arrays(self, data: Any = None, updates: Any = None) -> Binding:
+        """The same call with other data and/or updates arrays (same shapes), e.g. cell ids."""
+        kw = dict(self.kwargs)
+        if data is not None and self.data_param is not None:
+            kw[self.data_param] = data
+        if updates is not None and self.updates_param is not None:
+            kw[self.updates_param] = updates
+        return replace(self, kwargs=kw)
+
+    @property
+    def attrs(self) -> dict[str, Any]:
+        """The keyword arguments that are not arrays of a role (axis, opset, mode ...)."""
+        roles = {self.data_param, self.indices_param, self.updates_param}
+        return {k: v for k, v in self.kwargs.items() if k not in roles and k != "shape"}
+
+    @property
+    def indices_array(self) -> np.ndarray[Any, Any]:
+        """The indices as one array (a tuple of index arrays stacked on a last axis)."""
+        value = self.kwargs[self.indices_param]
+        if self.index_form == "tuple":
+            return np.stack([np.asarray(v) for v in np.broadcast_arrays(*value)], axis=-1)
+        return np.asarray(value)
+
+
+def _pick(params: Mapping[str, inspect.Parameter], names: tuple[str, ...], taken: set[str]) -> str | None:
+    for name in params:
+        if name in names and name not in taken:
+            return name
+    return None
+
+
+def _split_tuple(indices: Any) -> tuple[np.ndarray[Any, Any], ...]:
+    arr = np.asarray(indices)
+    if arr.ndim == 0:
+        return (arr,)
+    return tuple(arr[..., j] for j in range(arr.shape[-1]))
+
+
+def bind(
+    op: DialectOp,
+    roles: Roles,
+    *,
+    version: Any = None,
+    index_form: Literal["neutral", "native"] = "neutral",
+) -> Binding:
+    """Map neutral roles onto ``op``'s parameters; :class:`ProbeError` when impossible.
+
+    ``index_form="neutral"``: ``roles.indices`` is one array with index tuples on its last
+    axis (split into a tuple for ops that take one); ``"native"``: it is passed as the op
+    takes it (for a tuple op, a list whose items are the index arrays).
+    Unknown attributes raise :class:`ProbeError` naming the op's parameters.
+    """
+    params = parameters(op)
+    qual = op.info.qualname
+    kwargs: dict[str, Any] = {}
+    notes: list[str] = []
+    taken: set[str] = set()
+    override = _ROLE_OVERRIDES.get(qual, {})
+
+    def param_for(role: str, names: tuple[str, ...]) -> str | None:
+        if override:
+            return override.get(role)
+        return _pick(params, names, taken)
+
+    data_p = param_for("data", DATA_NAMES)
+    if data_p is not None:
+        taken.add(data_p)
+    idx_p = param_for("indices", INDEX_NAMES)
+    if idx_p is None:
+        raise ProbeError(f"no indices parameter (parameters: {', '.join(params)})")
+    taken.add(idx_p)
+    upd_p = param_for("updates", UPDATE_NAMES) if op.info.kind == "scatter" else None
+    if upd_p is not None:
+        taken.add(upd_p)
+
+    if data_p is not None:
+        kwargs[data_p] = roles.data
+    shape_p = override.get("shape")
+    if shape_p is not None:
+        taken.add(shape_p)
+        if roles.data is not None:
+            kwargs[shape_p] = list(np.shape(roles.data))
+            notes.append("no data input: starts from zeros of the data's shape")
+    form: Literal["array", "tuple"] = "array"
+    if _takes_index_tuple(op):
+        form = "tuple"
+        if index_form == "neutral":
+            kwargs[idx_p] = _split_tuple(roles.indices)
+            notes.append("index tuples passed as a tuple of index arrays")
+        else:
+            kwargs[idx_p] = tuple(np.asarray(v) for v in roles.indices)
+    else:
+        kwargs[idx_p] = roles.indices
+    if upd_p is not None:
+        if roles.updates is None:
+            raise ProbeError(f"{upd_p} is required (no updates given)")
+        kwargs[upd_p] = roles.updates
+    elif op.info.kind == "scatter" and "value" in params and roles.updates is not None:
+        # a scatter of one scalar (torch.index_fill): the first update is the value
+        kwargs["value"] = np.asarray(roles.updates).reshape(-1)[0].item() if np.size(roles.updates) else 0
+        taken.add("value")
+        notes.append("takes one scalar value: the first update")
+
+    for name, value in roles.attrs.items():
+        target = name
+        if name not in params and name in AXIS_NAMES:
+            target = next((n for n in AXIS_NAMES if n in params), name)
+        if target not in params or target in taken:
+            raise ProbeError(f"no {name} parameter")
+        kwargs[target] = value
+        taken.add(target)
+
+    vkw = op.info.version_kw
+    if version is not None:
+        if vkw is None:
+            raise ProbeError(f"{qual} has no versions to select")
+        kwargs[vkw] = version
+        taken.add(vkw)
+
+    missing = [
+        n
+        for n, p in params.items()
+        if p.default is inspect.Parameter.empty
+        and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+        and n not in kwargs
+    ]
+    if missing:
+        raise ProbeError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} required")
+    return Binding(op, kwargs, data_p, idx_p, upd_p, form, tuple(notes))
+
+
+def bind_call(op: DialectOp, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Binding:
+    """A :class:`Binding` for a call written in the op's own terms (``op(*args, **kwargs)``)."""
+    sig = inspect.signature(op.lower)
+    bound = sig.bind(*args, **kwargs)
+    values = dict(bound.arguments)
+    params = sig.parameters
+    override = _ROLE_OVERRIDES.get(op.info.qualname, {})
+    taken: set[str] = set()
+
+    def role(r: str, names: tuple[str, ...]) -> str | None:
+        if override:
+            return override.get(r)
+        p = _pick(params, names, taken)
+        if p is not None:
+            taken.add(p)
+        return p
+
+    data_p = role("data", DATA_NAMES)
+    idx_p = role("indices", INDEX_NAMES)
+    upd_p = role("updates", UPDATE_NAMES) if op.info.kind == "scatter" else None
+    if idx_p is None:
+        raise ProbeError(f"{op.info.qualname} has no indices parameter")
+    form: Literal["array", "tuple"] = "tuple" if _takes_index_tuple(op) else "array"
+    return Binding(op, values, data_p if data_p in values else None, idx_p, upd_p if upd_p in values else None, form)

@@ -1,0 +1,77 @@
+"""PNG writer of an explanation picture, drawn with Pillow (the ``cli`` extra), imported lazily.
+
+:func:`png_bytes` raises ImportError when Pillow is not installed.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from .model import Explanation
+from .picture import Picture, picture
+
+__all__ = ["png_bytes", "png_from_picture"]
+
+_SCALE = 2  # draw at twice the layout size, for sharp text
+
+
+def _font(size: float) -> Any:
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.load_default(size=size * _SCALE)
+    except TypeError:  # pragma: no cover - Pillow < 10.1 has no sized default font
+        return ImageFont.load_default()
+
+
+def png_from_picture(pic: Picture) -> bytes:
+    """The shapes of ``pic`` rendered to PNG bytes."""
+    from PIL import Image, ImageDraw
+
+    s = _SCALE
+    img = Image.new("RGB", (int(pic.width * s + 0.5), int(pic.height * s + 0.5)), "#ffffff")
+    draw = ImageDraw.Draw(img)
+    for r in pic.rects:
+        box = (r.x * s, r.y * s, (r.x + r.w) * s, (r.y + r.h) * s)
+        draw.rectangle(box, fill=r.fill)
+        width = max(1, round(r.stroke_width * s))
+        if r.dashed:
+            _dashed(draw, box, r.stroke, width)
+        else:
+            draw.rectangle(box, outline=r.stroke, width=width)
+    fonts: dict[tuple[float, bool], Any] = {}
+    for t in pic.texts:
+        font = fonts.setdefault((t.size, t.bold), _font(t.size))
+        anchor = "ms" if t.anchor == "middle" else "ls"
+        draw.text(
+            (t.x * s, t.y * s),
+            t.text,
+            fill=t.fill,
+            font=font,
+            anchor=anchor,
+            stroke_width=1 if t.bold else 0,
+            stroke_fill=t.fill if t.bold else None,
+        )
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def _dashed(draw: Any, box: tuple[float, float, float, float], colour: str, width: int) -> None:
+    x0, y0, x1, y1 = box
+    dash = 10.0
+    for a, b, fixed, horizontal in ((x0, x1, y0, True), (x0, x1, y1, True), (y0, y1, x0, False), (y0, y1, x1, False)):
+        p = a
+        while p < b:
+            q = min(p + dash, b)
+            if horizontal:
+                draw.line((p, fixed, q, fixed), fill=colour, width=width)
+            else:
+                draw.line((fixed, p, fixed, q), fill=colour, width=width)
+            p += 2 * dash
+
+
+def png_bytes(exp: Explanation) -> bytes:
+    """The picture of ``exp`` as PNG bytes (needs Pillow)."""
+    return png_from_picture(picture(exp))
