@@ -8,6 +8,7 @@ Commands::
                           [--ATTR VALUE ...] [--opset N | --version N] [--svg FILE] [--png FILE]
     gatherscatter compare FAMILY --data JSON --indices JSON [--updates JSON] [--axis N ...]
     gatherscatter list [--framework F] [--family X]
+    gatherscatter compat [--out docs/compatibility.md]
 
 With no command, ``gatherscatter`` runs the tour. This module only parses arguments
 and renders: the explanation model, tables and pictures live in
@@ -347,7 +348,24 @@ def _parser() -> _Parser:
     ls.add_argument("--framework")
     ls.add_argument("--family", choices=(*FAMILIES, "general"))
     ls.add_argument("--brief", action="store_true", help="without the one-line summaries")
+    cp = sub.add_parser("compat", help="the generated compatibility page (tables + divergences)", parents=[common])
+    cp.add_argument("--out", help="file to write (default: standard output)")
     return p
+
+
+def _cmd_compat(args: argparse.Namespace, stream: TextIO) -> int:
+    from ..explain.compat import compatibility_markdown
+
+    text = compatibility_markdown()
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.out}: {exc.strerror}") from None
+    else:
+        stream.write(text)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -369,6 +387,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return _cmd_explain(args, extra, out)
         if args.command == "compare":
             return _cmd_compare(args, extra, out)
+        if args.command == "compat":
+            return _cmd_compat(args, out_stream)
         return _cmd_list(args, out)
     except CliError as exc:
         err_stream.write(f"gatherscatter: error: {exc}\n")
