@@ -21,6 +21,7 @@ gather's output shape.
 
 from __future__ import annotations
 
+import functools
 import operator
 from dataclasses import dataclass
 from typing import Any
@@ -121,6 +122,7 @@ _NAMES = {
 }
 
 
+@functools.lru_cache(maxsize=256)
 def dtype_name(dtype: np.dtype[Any]) -> str:
     """Short dtype name: ``int64``, ``float16``, ``bfloat16``, ``bool``, ``str``, ``object``."""
     if dtype.kind in _NAMES:
