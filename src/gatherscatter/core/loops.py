@@ -64,6 +64,7 @@ def _moves(
     for y in np.ndindex(*out_shape):
         if spec.elementwise:
             ipos = y
+            ok = valid is None or bool(valid[ipos])
             src = y[:a] + (int(lin[ipos]),) + y[a + 1 :]
         else:
             beta = y[:b]
@@ -72,9 +73,9 @@ def _moves(
             m = y[a : a + nm]
             r = y[a + nm :]
             ipos = beta + m
-            comps = tuple(int(c) for c in np.unravel_index(int(lin[ipos]), sizes)) if k else ()
+            ok = valid is None or bool(valid[ipos])
+            comps = tuple(int(c) for c in np.unravel_index(int(lin[ipos]), sizes)) if k and ok else (0,) * k
             src = beta + p + comps + r
-        ok = valid is None or bool(valid[ipos])
         if spec.vector:
             ipos = ipos + (0,)
         yield Move(source=src if ok else None, target=y, index_pos=ipos)
