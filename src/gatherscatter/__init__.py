@@ -25,6 +25,7 @@ from .errors import (
     ShapeError,
     UnsupportedError,
 )
+from .grad import vjp
 
 __version__ = "0.1.0"
 
@@ -68,4 +69,5 @@ __all__ = [
     "take_along_axis",
     "tensorflow",
     "torch",
+    "vjp",
 ]
