@@ -32,7 +32,7 @@ def _bits(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 def _set_threads(nbytes: int) -> int:
     import numba
 
-    n = min(threads_for(nbytes), numba.config.NUMBA_NUM_THREADS)
+    n = min(threads_for(nbytes), int(numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     numba.set_num_threads(n)
     return n
 

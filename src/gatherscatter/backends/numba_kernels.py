@@ -35,7 +35,7 @@ OPS = {"none": NONE, "add": ADD, "sub": SUB, "mul": MUL, "max": MAX, "min": MIN,
 _OPTS: dict[str, Any] = {"parallel": True, "cache": True, "nogil": True, "boundscheck": False}
 
 
-@nb.njit(**_OPTS)
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_rows(data: Any, rows: Any, out: Any) -> None:  # pragma: no cover - compiled
     """out[i, :] = data[rows[i], :]  (data, out 2-D; rows int64 in range)."""
     n = rows.shape[0]
@@ -50,7 +50,7 @@ def gather_rows(data: Any, rows: Any, out: Any) -> None:  # pragma: no cover - c
                 out[i, j] = data[src, j]
 
 
-@nb.njit(**_OPTS)
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_mid(data: Any, idx: Any, out: Any) -> None:  # pragma: no cover - compiled
     """out[p, m, :] = data[p, idx[m], :]  (data (P, S, R), out (P, M, R))."""
     p_n = data.shape[0]
@@ -70,7 +70,7 @@ def gather_mid(data: Any, idx: Any, out: Any) -> None:  # pragma: no cover - com
                     out[p, m, j] = data[p, src, j]
 
 
-@nb.njit(**_OPTS)
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_elements3(data: Any, idx: Any, out: Any) -> None:  # pragma: no cover - compiled
     """out[a, j, c] = data[a, idx[a, j, c], c]  (idx smaller than data on a and c is allowed)."""
     a_n, m_n, c_n = idx.shape
@@ -119,7 +119,7 @@ def _combine(op: int, x: Any, u: Any) -> Any:  # pragma: no cover - compiled
     return x if x <= u else u
 
 
-@nb.njit(**_OPTS)
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int) -> None:  # pragma: no cover - compiled
     """out[rows[i], :] = f(out[rows[i], :], upd[i, :]) for i in order (owner computes by row block)."""
     n_rows = out.shape[0]
@@ -148,7 +148,7 @@ def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int) -> None:
                     out[t, j] = _combine(op, out[t, j], upd[i, j])
 
 
-@nb.njit(**_OPTS)
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int) -> None:  # pragma: no cover
     """out[a, idx[a,j,c], c] = f(., upd[a,j,c]) in row-major order (owner: slices a, or column blocks)."""
     a_n, m_n, c_n = idx.shape
@@ -186,8 +186,8 @@ def warm_up() -> float:
         gather_rows(d, np.zeros(2, np.int64), np.zeros((2, 3), dt))
         gather_mid(d.reshape(1, 4, 3), np.zeros(2, np.int64), np.zeros((1, 2, 3), dt))
         gather_elements3(d.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.zeros((1, 2, 3), dt))
-    for dt in (np.float32, np.float64, np.int32, np.int64):
-        o = np.zeros((4, 3), dt)
-        scatter_rows(o, np.zeros(2, np.int64), np.ones((2, 3), dt), ADD, 1)
-        scatter_elements3(o.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.ones((1, 2, 3), dt), ADD, 1)
+    for rdt in (np.float32, np.float64, np.int32, np.int64):
+        o = np.zeros((4, 3), rdt)
+        scatter_rows(o, np.zeros(2, np.int64), np.ones((2, 3), rdt), ADD, 1)
+        scatter_elements3(o.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.ones((1, 2, 3), rdt), ADD, 1)
     return time.perf_counter() - t0
