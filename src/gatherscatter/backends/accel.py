@@ -17,7 +17,7 @@ from . import threads_for
 __all__ = ["gather", "scatter_elements", "scatter_rows"]
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.uint64}
-_REDUCE_OK = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64".split())
+_REDUCE_OK = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"])
 
 
 def _bits_ok(dtype: np.dtype[Any]) -> bool:
