@@ -42,12 +42,18 @@ def spec_and_arrays(draw, scatter_op=False):
         lead = dshape[:b] + draw(shapes(min_dims=0, max_dims=2, max_side=3))
         comps = [draw(index_arrays(lead, dshape[a + j])) for j in range(k)]
         idx = np.stack(comps, -1) if k else np.zeros((*lead, 0), np.int64)
-    dtype = draw(st.sampled_from([np.float64, np.int32, np.uint8, np.int64]))
+    dtype = draw(st.sampled_from([np.float64, np.int32, np.uint8, np.int64, np.complex128, np.float16, np.bool_]))
     data = (np.arange(int(np.prod(dshape))).reshape(dshape) % 9 + 1).astype(dtype)
+    if dtype is np.complex128:
+        data = data * (1 + 2j)
     upd = None
     if scatter_op:
         ushape = gather_shape(dshape, idx.shape, spec)
         upd = np.asarray(np.arange(int(np.prod(ushape))).reshape(ushape) % 7 + 2).astype(dtype)
+        if dtype is np.complex128:
+            upd = upd * (3 - 1j)
+        if draw(st.booleans()) and upd.size:
+            upd = np.broadcast_to(upd.reshape(-1)[:1].reshape((1,) * upd.ndim), upd.shape)  # zero-stride updates
     return data, idx, upd, spec
 
 
@@ -241,3 +247,14 @@ def test_zero_size_axis_fills_or_drops_under_masking_policies():
     assert out.shape == (2, 0)
     with pytest.raises(errors.IndexOutOfRangeError, match="size 0"):
         gather(np.zeros((2, 0)), [0], spec, Policy(bounds="clip"))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_complex128_elementwise_and_broadcast_updates(backend):
+    # regressions found through gs.torch: 16-byte items in elementwise kernels, zero-stride updates
+    with using_backend(backend):
+        out = gather(np.array([1 + 2j, 3 + 4j, 5 + 6j]), [0, 0, 2], IndexSpec(axis=0, elementwise=True))
+        assert out.tolist() == [1 + 2j, 1 + 2j, 5 + 6j]
+        upd = np.broadcast_to(np.array([1.5 + 0j]), (4, 2))
+        out = scatter(np.zeros((5, 2), complex), [[4], [0], [1], [0]], upd, IndexSpec(axis=0, vector=True))
+        assert out[:, 0].tolist() == [1.5, 1.5, 0, 0, 1.5]

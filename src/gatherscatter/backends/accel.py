@@ -67,7 +67,8 @@ def gather(
     a = spec.axis
     if spec.elementwise:
         shapes = _elementwise_3d(d.shape, lin.shape, a)
-        if shapes is None:
+        if shapes is None or d.dtype.itemsize > 8:
+            # 16-byte items are two uint64 words: the index would address half-items
             return None
         d3, i3 = shapes
         _set_threads(out.nbytes + lin.nbytes)
@@ -103,9 +104,10 @@ def scatter_rows(
     if op is None:
         return False
     n = _set_threads(o2.nbytes // max(1, o2.shape[0]) * rows.size * 2 + rows.nbytes)
+    u2 = np.ascontiguousarray(u2)  # broadcast (zero-stride) updates cannot be re-viewed
     if op == k.NONE:
         o2, u2 = _bits(o2), _bits(u2)
-    k.scatter_rows(o2, _c(rows), np.ascontiguousarray(u2), op, n)
+    k.scatter_rows(o2, _c(rows), u2, op, n)
     return True
 
 
@@ -122,7 +124,7 @@ def scatter_elements(
     if op is None:
         return False
     shapes = _elementwise_3d(out.shape, lin.shape, axis)
-    if shapes is None:
+    if shapes is None or out.dtype.itemsize > 8:
         return False
     d3, i3 = shapes
     n = _set_threads(u.nbytes * 3 + lin.nbytes)

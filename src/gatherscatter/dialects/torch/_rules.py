@@ -1,0 +1,305 @@
+"""PyTorch rules shared by the torch ops: dtypes, ``dim``, scalars, 0-d tensors, counts.
+
+Everything here was checked against torch 2.13.0 (CPU build) by running the ops:
+
+* data dtypes: every op runs on bool, uint8, int8, int16, int32, int64, float16,
+  bfloat16, float32, float64, complex64 and complex128; uint16, uint32 and uint64
+  raise ``NotImplementedError`` ("... not implemented for 'UInt64'"), and torch has no
+  string/object tensors. ``index_reduce`` also refuses bool and complex; the
+  ``amax``/``amin`` reductions refuse complex and ``mean`` refuses bool.
+* index dtypes: int32 or int64 (``gather``, ``scatter*``, ``index_select``,
+  ``index_add``, ``index_reduce``, ``index_put``, ``take_along_dim(dim=None)``);
+  int64 only (``take``, ``take_along_dim`` with a ``dim``, ``index_copy``,
+  ``index_fill``).
+* ``gather``/``scatter*`` treat a 0-d tensor as a 1-d tensor of size 1 when they
+  compare ranks and wrap ``dim``; so do the ``index_*`` ops for ``dim``.
+* Python scalars (``value=``, ``alpha=``) are converted to the tensor's dtype with
+  c10's overflow check ("value cannot be converted to type ... without overflow").
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ...core.context import OpContext
+from ...core.indices import format_position
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name, to_int
+from ...errors import ArgumentError, AxisError, DTypeError, IndexOutOfRangeError, ShapeError
+from .._registry import Lowering
+
+__all__ = [
+    "DATA_DTYPES",
+    "INDEX_INT32_INT64",
+    "INDEX_INT64",
+    "REAL_DTYPES",
+    "SMALL_COUNT_DTYPES",
+    "TENSOR_DTYPES",
+    "VERSION",
+    "as_bool",
+    "check_dtype",
+    "count_in_dtype",
+    "divide_by_count",
+    "flat_gather",
+    "from_accumulator",
+    "index_vector",
+    "norm_dim",
+    "src_array",
+    "to_scalar",
+    "torch_context",
+]
+
+VERSION = "2.13"
+"""The torch release whose CPU behaviour these ops reproduce."""
+
+DATA_DTYPES = frozenset(
+    {
+        "bool",
+        "uint8",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    }
+)
+"""Data dtypes torch 2.13 CPU kernels implement for every op here (no uint16/32/64)."""
+
+TENSOR_DTYPES = DATA_DTYPES | frozenset({"uint16", "uint32", "uint64"})
+"""Dtypes a torch tensor can hold at all (some ops return early on empty inputs of any of them)."""
+
+REAL_DTYPES = frozenset({"uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"})
+"""``index_reduce``: no bool, no complex (checked on 2.13 CPU; integers do work)."""
+
+SMALL_COUNT_DTYPES = frozenset({"uint8", "int8", "int16", "float16", "bfloat16"})
+"""Dtypes whose ``mean`` count (kept in the data dtype by torch) can wrap or round."""
+
+INDEX_INT32_INT64 = frozenset({"int32", "int64"})
+INDEX_INT64 = frozenset({"int64"})
+
+_FLOAT_MAX = {
+    "float16": 65504.0,
+    "bfloat16": 3.3895313892515355e38,
+    "float32": 3.4028234663852886e38,
+    "float64": 1.7976931348623157e308,
+}
+
+
+def torch_context(name: str, *, indices: str = "index", updates: str = "src", data: str = "input") -> OpContext:
+    """Message naming: ``torch.gather (2.13)``, with torch's argument names."""
+    return OpContext(op=f"torch.{name}", version=VERSION, data=data, indices=indices, updates=updates, axis="dim")
+
+
+def check_dtype(
+    ctx: OpContext,
+    arr: np.ndarray[Any, Any],
+    allowed: frozenset[str] = DATA_DTYPES,
+    *,
+    name: str = "input",
+    what: str = "",
+) -> None:
+    """Reject a dtype torch does not implement for this op (torch: NotImplementedError)."""
+    got = dtype_name(arr.dtype)
+    if got not in allowed:
+        raise DTypeError(
+            f"{ctx.label}: {name} dtype {got} is not supported{what} (torch {VERSION} CPU has no kernel for it); "
+            f"expected one of: {', '.join(sorted(allowed))}"
+        )
+
+
+def norm_dim(ctx: OpContext, dim: Any, ndim: int) -> int:
+    """``dim`` wrapped into ``[0, max(ndim, 1) - 1]``; a 0-d input counts as 1-d, as in torch."""
+    if isinstance(dim, (bool, np.bool_)):
+        raise ArgumentError(f"{ctx.label}: dim must be an int, not bool (got {dim!r})")
+    d = to_int(ctx, "dim", dim)
+    r = max(ndim, 1)
+    if not -r <= d < r:
+        note = " (torch treats a 0-d input as 1-d here)" if ndim == 0 else ""
+        raise AxisError(
+            f"{ctx.label}: dim {d} is out of range for input of rank {ndim}; dim must be in [{-r}, {r - 1}]{note}"
+        )
+    return d + r if d < 0 else d
+
+
+def as_bool(ctx: OpContext, name: str, value: Any) -> bool:
+    """A Python bool (torch refuses ints and NumPy bools for bool arguments)."""
+    if not isinstance(value, bool):
+        raise ArgumentError(f"{ctx.label}: {name} must be a bool (got {value!r} of type {type(value).__name__})")
+    return value
+
+
+def index_vector(ctx: OpContext, index: Any, allowed: frozenset[str], *, rule: str) -> np.ndarray[Any, Any]:
+    """A 0-d or 1-d index of an allowed dtype (the ``index_*`` ops); ``rule`` words the error."""
+    i = as_index_array(ctx, index, "index", allowed)
+    if i.ndim > 1:
+        raise ShapeError(f"{ctx.label}: index must be a vector ({rule}); got index shape {list(i.shape)}")
+    return i
+
+
+def src_array(ctx: OpContext, src: Any, dtype: np.dtype[Any], name: str) -> np.ndarray[Any, Any]:
+    """An updates-like array: arrays must have the input dtype; lists and scalars take it."""
+    if isinstance(src, np.ndarray):
+        if src.dtype != dtype:
+            raise DTypeError(
+                f"{ctx.label}: {name} dtype {dtype_name(src.dtype)} must equal input dtype {dtype_name(dtype)} "
+                f"(torch requires self.dtype == {name}.dtype)"
+            )
+        return src
+    arr = as_array(ctx, src, name)
+    if arr.dtype.kind not in "biufc" and arr.dtype != dtype:
+        raise DTypeError(f"{ctx.label}: {name} of dtype {dtype_name(arr.dtype)} cannot be read as {dtype_name(dtype)}")
+    try:
+        with np.errstate(all="ignore"):
+            return arr.astype(dtype)
+    except (ValueError, TypeError) as exc:  # pragma: no cover - numeric casts do not fail
+        raise DTypeError(f"{ctx.label}: {name} cannot be read as {dtype_name(dtype)} ({exc})") from None
+
+
+def to_scalar(ctx: OpContext, value: Any, dtype: np.dtype[Any], name: str = "value") -> np.ndarray[Any, Any]:
+    """A Python number (or 0-d array) as a 0-d array of ``dtype``, with torch's overflow check.
+
+    c10 rules: bool targets take any number (non-zero is True); a complex number
+    with a non-zero imaginary part does not convert to a real dtype; floats convert
+    to integers by truncation and must lie within the integer range (NaN and inf
+    never do); integers must fit the target, except that unsigned targets accept
+    negatives down to ``-max`` (two's complement wrap: ``-1`` is 255 in uint8);
+    finite numbers beyond a float dtype's maximum overflow; inf and NaN do not.
+    """
+    v = as_array(ctx, value, name) if isinstance(value, (list, tuple)) else value
+    if isinstance(v, np.ndarray):
+        if v.ndim != 0:
+            raise ShapeError(
+                f"{ctx.label}: {name} must be a number or a 0-d array; got an array of shape {list(v.shape)}"
+            )
+        v = v.item()
+    elif isinstance(v, np.generic):
+        v = v.item()
+    if not isinstance(v, (bool, int, float, complex)):
+        raise ArgumentError(f"{ctx.label}: {name} must be a number (got {value!r} of type {type(value).__name__})")
+    target = dtype_name(dtype)
+    kind = dtype.kind
+    if isinstance(v, int) and not isinstance(v, bool) and not -(2**63) <= v < 2**64:
+        raise ArgumentError(f"{ctx.label}: {name} {v} does not fit in a 64-bit torch Scalar")
+
+    def overflow() -> DTypeError:
+        return DTypeError(
+            f"{ctx.label}: {name} {value!r} cannot be converted to {target} without overflow (torch's rule for "
+            f"Python scalars)"
+        )
+
+    if kind == "b":
+        return np.array(bool(v))
+    if isinstance(v, complex):
+        if kind != "c" and v.imag != 0:
+            raise DTypeError(
+                f"{ctx.label}: {name} {value!r} is complex; torch does not convert a complex scalar with a "
+                f"non-zero imaginary part to {target}"
+            )
+        if kind != "c":
+            v = v.real
+    if kind in "iu":
+        assert not isinstance(v, complex)  # converted to its real part above
+        info = np.iinfo(dtype)
+        if isinstance(v, float):
+            if math.isnan(v) or math.isinf(v) or v < info.min or v > info.max:
+                raise overflow()
+            n = int(v)  # truncation toward zero
+        else:
+            n = int(v)
+            if kind == "u":
+                if n > info.max or (n < 0 and -n > info.max):
+                    raise overflow()
+                n %= 2 ** (8 * dtype.itemsize)
+            elif not info.min <= n <= info.max:
+                raise overflow()
+        return np.array(n, dtype)
+    limit = _FLOAT_MAX.get(target.replace("complex64", "float32").replace("complex128", "float64"))
+    parts = (v.real, v.imag) if isinstance(v, complex) else (float(v),)
+    if limit is not None:
+        for p in parts:
+            if math.isfinite(p) and abs(p) > limit:
+                raise overflow()
+    with np.errstate(all="ignore"):
+        return np.asarray(v).astype(dtype)
+
+
+def count_in_dtype(exact: np.ndarray[Any, Any], dtype: np.dtype[Any], *, sequential: bool) -> np.ndarray[Any, Any]:
+    """The ``mean`` divisor as torch keeps it: a count tensor of the data dtype.
+
+    torch builds ``count = ones_like(out)`` (or zeros without ``include_self``),
+    adds one per contribution with ``scatter_add_``/``index_add_`` in the data
+    dtype, then replaces 0 by 1. Integers wrap (int8 holds 200 as -56); float16 and
+    bfloat16 either round the exact count once (kernels that accumulate in float32)
+    or, with ``sequential=True`` (``index_add_`` on a 1-d tensor), stop growing at
+    2048 / 256 where ``n + 1`` rounds back to ``n``.
+    """
+    name = dtype_name(dtype)
+    if dtype.kind in "iu":
+        with np.errstate(all="ignore"):
+            c = exact.astype(dtype)
+    elif sequential and name in ("float16", "bfloat16"):
+        c = np.minimum(exact, 2048 if name == "float16" else 256).astype(dtype)
+    else:
+        c = exact.astype(np.float32).astype(dtype)
+    c[c == 0] = 1
+    return c
+
+
+def divide_by_count(y: np.ndarray[Any, Any], count: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """torch's ``out.div_(count)`` (floats, complex) or ``out.div_(count, 'floor')`` (integers), in y's dtype."""
+    with np.errstate(all="ignore"):
+        if y.dtype.kind in "iu":
+            return np.asarray(np.floor_divide(y, count))
+        return np.asarray(y / count).astype(y.dtype)
+
+
+def flat_gather(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], *, negative: bool) -> Lowering:
+    """Gather from ``d`` flattened (``torch.take``, ``take_along_dim(dim=None)``) without copying ``d``.
+
+    A contiguous ``d`` is read through its flat view; any other ``d`` (a
+    transposed or broadcast view, which ``reshape(-1)`` would copy) is read with
+    the flat indices unravelled into coordinates, after checking them here.
+    """
+    policy = Policy(bounds="raise", negative="wrap" if negative else "raise")
+    if d.flags.c_contiguous or d.ndim <= 1:
+        return Lowering("gather", d.reshape(-1), i, IndexSpec(axis=0), policy, ctx)
+    n = d.size
+    lin = i.astype(np.int64, copy=False)
+    lo = -n if negative else 0
+    bad = (lin < lo) | (lin >= n)
+    if bad.any():
+        flat = int(np.argmax(bad.reshape(-1)))
+        pos = tuple(int(p) for p in np.unravel_index(flat, i.shape)) if i.ndim else ()
+        value = int(lin.reshape(-1)[flat])
+        where = format_position(ctx.indices, pos)
+        if n == 0:
+            raise IndexOutOfRangeError(
+                f"{ctx.label}: {where} = {value} is out of range: {ctx.data} has size 0, so no index is valid",
+                value=value, position=pos, valid=None,
+            )
+        rule = "" if negative or value >= 0 else f"; {ctx.op} does not accept negative indices"
+        raise IndexOutOfRangeError(
+            f"{ctx.label}: {where} = {value} is out of range for {ctx.data} with size {n}; valid range is "
+            f"[{lo}, {n - 1}]{rule}",
+            value=value, position=pos, valid=(lo, n - 1),
+        )
+    lin = np.where(lin < 0, lin + n, lin)
+    coords = np.stack(np.unravel_index(lin, d.shape), axis=-1).astype(np.int64)
+    return Lowering("gather", d, coords, IndexSpec(axis=0, depth=d.ndim, vector=True), policy, ctx)
+
+
+def from_accumulator(y: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """Round a float32 accumulator (float16/bfloat16 sums done in float32, as torch) to ``dtype``.
+
+    Arrays of any other dtype pass through: the gradient code probes ``post``
+    with float64 arrays, and the cast's derivative is the identity.
+    """
+    return y.astype(dtype) if y.dtype == np.float32 and dtype != np.float32 else y

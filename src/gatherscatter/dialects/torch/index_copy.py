@@ -1,0 +1,91 @@
+"""PyTorch ``torch.index_copy`` (2.13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Duplicates, Policy, parse_enum
+from ...core.shape import IndexSpec, prod
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._rules import INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, src_array, torch_context
+
+divergence(
+    op="torch.index_copy",
+    case="duplicate indices",
+    reference="torch 2.13 CPU with several threads",
+    theirs="'nondeterministic since it depends on which copy occurs last'; last-wins in only 2 of 20 runs of 50k "
+    "updates into 16 rows (small inputs are last-wins)",
+    ours="duplicates='last' (index order), deterministic; 'first' or 'raise' on request",
+    evidence="behavior-matrix §5 surprise 5, 6.6 and 6.9; semantics.md §6.4",
+    kind="undefined",
+)
+
+
+def _without(shape: tuple[int, ...], a: int) -> tuple[int, ...]:
+    return shape[:a] + shape[a + 1 :] if shape else ()
+
+
+@dialect_op(
+    "torch", "index_copy", family="scatter_axis", kind="scatter", versions=(VERSION,),
+    differentiable=("input", "source"),
+)
+def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str = "last") -> Lowering:
+    """torch.index_copy: copy ``source`` slices into a copy of ``input`` at ``index`` along ``dim``.
+
+    Provenance: ``torch.index_copy(input, dim, index, source)`` /
+    ``Tensor.index_copy_``, torch 2.13 CPU. ``index`` is int64 only (int32
+    raises), 0-d or 1-d, in ``[0, s-1]`` (negative indices raise). ``source`` has
+    ``input``'s dtype and the same slice shape (``input.shape`` without ``dim``),
+    with ``len(index)`` entries along ``dim``; a 0-d ``source`` or ``input``
+    counts as one slice. As in torch, an ``input`` whose slices (its shape
+    without ``dim``) are empty is returned without index checks. Duplicates are nondeterministic in
+    torch with several threads; here the last in index order wins
+    (``duplicates='first'``/``'raise'`` on request).
+
+    Equivalent loop::
+
+        out = copy(input)
+        for k in range(len(index)):
+            out[(:,) * dim + (index[k],)] = source[(:,) * dim + (k,)]
+
+    Differs from ``torch.index_put`` (index tuples, negatives wrap, broadcasting)
+    and OpenVINO ``ScatterUpdate`` (any index rank).
+
+    >>> import gatherscatter as gs
+    >>> gs.torch.index_copy([[0, 0], [0, 0], [0, 0]], 0, [2, 0], [[1, 2], [3, 4]]).tolist()
+    [[3, 4], [0, 0], [1, 2]]
+    """
+    ctx = torch_context("index_copy", updates="source")
+    d = data_array(ctx, input)
+    check_dtype(ctx, d)
+    i = index_vector(ctx, index, INDEX_INT64, rule="0-d or 1-d")
+    a = norm_dim(ctx, dim, d.ndim)
+    dup = parse_enum(Duplicates, duplicates)
+    s = src_array(ctx, source, d.dtype, "source")
+    if s.ndim and d.ndim and s.ndim != d.ndim:
+        raise ShapeError(
+            f"{ctx.label}: source and input must have the same number of dims unless one is 0-d; got source shape "
+            f"{list(s.shape)} and input shape {list(d.shape)}"
+        )
+    n = s.shape[a] if s.ndim else 1
+    if i.size != n:
+        raise ShapeError(f"{ctx.label}: the number of indices ({i.size}) must equal source.shape[{a}] ({n})")
+    if _without(s.shape, a) != _without(d.shape, a):
+        raise ShapeError(
+            f"{ctx.label}: source and input must have the same slice shape (their shape without dim {a}); got "
+            f"source shape {list(s.shape)} and input shape {list(d.shape)}"
+        )
+    d1 = d.reshape(1) if d.ndim == 0 else d
+    i1 = i.reshape(-1)
+    ushape = d1.shape[:a] + (i1.size,) + d1.shape[a + 1 :]
+    policy = Policy(bounds="raise", negative="raise", duplicates=dup)
+    low = Lowering("scatter", d1, i1, IndexSpec(axis=a), policy, ctx, updates=s.reshape(ushape))
+    if prod(d1.shape[:a] + d1.shape[a + 1 :]) == 0:  # torch loops over empty slices: no index check
+        low.result = np.array(d, copy=True)
+    elif d.ndim == 0:
+        low.post = lambda y: y.reshape(())
+    return low

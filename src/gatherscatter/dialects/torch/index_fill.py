@@ -1,0 +1,68 @@
+"""PyTorch ``torch.index_fill`` (2.13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, dtype_name, prod
+from ...errors import DTypeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op
+from ._rules import INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, to_scalar, torch_context
+
+_POLICY = Policy(bounds="raise", negative="wrap")
+
+
+@dialect_op(
+    "torch", "index_fill", family="scatter_axis", kind="scatter", versions=(VERSION,), differentiable=("input",)
+)
+def index_fill(input: Any, dim: int, index: Any, value: Any) -> Lowering:
+    """torch.index_fill: set whole slices of a copy of ``input`` at ``index`` along ``dim`` to ``value``.
+
+    Provenance: ``torch.index_fill(input, dim, index, value)`` /
+    ``Tensor.index_fill_``, torch 2.13 CPU. ``index`` is int64 only, 0-d or 1-d;
+    unlike ``index_copy``/``index_add``, **negative indices wrap** once; outside
+    ``[-s, s-1]`` raises. ``value`` is a number or a 0-d array, converted to
+    ``input``'s dtype with torch's overflow check (a complex value does not
+    convert to a real dtype, even with a zero imaginary part). As in torch, an ``input`` whose slices (its shape
+    without ``dim``) are empty is returned without index checks.
+
+    Equivalent loop::
+
+        out = copy(input)
+        for k in index:
+            out[(:,) * dim + (k + s if k < 0 else k,)] = value
+
+    Differs from ``torch.index_copy`` (copies source slices, negatives raise)
+    and ``torch.scatter(value=)`` (one element per index entry).
+
+    >>> import gatherscatter as gs
+    >>> gs.torch.index_fill([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], 1, [0, -1], -1.0).tolist()
+    [[-1.0, 2.0, -1.0], [-1.0, 5.0, -1.0]]
+    """
+    ctx = torch_context("index_fill")
+    d = data_array(ctx, input)
+    check_dtype(ctx, d)
+    i = index_vector(ctx, index, INDEX_INT64, rule="0-d or 1-d")
+    a = norm_dim(ctx, dim, d.ndim)
+    is_complex = isinstance(value, complex) or (
+        isinstance(value, (np.ndarray, np.generic)) and np.asarray(value).dtype.kind == "c"
+    )
+    if d.dtype.kind != "c" and is_complex:
+        raise DTypeError(
+            f"{ctx.label}: value {value!r} is complex; index_fill does not convert a complex number to "
+            f"{dtype_name(d.dtype)} input (even with a zero imaginary part)"
+        )
+    v = to_scalar(ctx, value, d.dtype, "value")
+    d1 = d.reshape(1) if d.ndim == 0 else d
+    i1 = i.reshape(-1)
+    ushape = d1.shape[:a] + (i1.size,) + d1.shape[a + 1 :]
+    low = Lowering("scatter", d1, i1, IndexSpec(axis=a), _POLICY, ctx, updates=np.broadcast_to(v, ushape))
+    if prod(d1.shape[:a] + d1.shape[a + 1 :]) == 0:  # torch loops over empty slices: no index check
+        low.result = np.array(d, copy=True)
+    elif d.ndim == 0:
+        low.post = lambda y: y.reshape(())
+    return low

@@ -1,0 +1,68 @@
+"""PyTorch ``torch.index_select`` (2.13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Policy
+from ...core.shape import IndexSpec
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op
+from ._rules import (
+    DATA_DTYPES,
+    INDEX_INT32_INT64,
+    TENSOR_DTYPES,
+    VERSION,
+    check_dtype,
+    index_vector,
+    norm_dim,
+    torch_context,
+)
+
+_POLICY = Policy(bounds="raise", negative="raise")
+
+
+@dialect_op(
+    "torch", "index_select", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",)
+)
+def index_select(input: Any, dim: int, index: Any) -> Lowering:
+    """torch.index_select: whole slices of ``input`` along ``dim``.
+
+    Provenance: ``torch.index_select(input, dim, index)``, torch 2.13 CPU.
+    ``index`` is int32 or int64 and 0-d or 1-d; the result has ``input``'s rank:
+    ``input.shape[:dim] + (len(index),) + input.shape[dim+1:]``. A 0-d ``index``
+    **keeps** a size-1 dim (unlike ONNX/NumPy/TF scalar indices). Indices must be
+    in ``[0, s-1]``: negative indices raise. A 0-d ``input`` takes exactly one
+    index (``0``) and returns a 0-d result. Data dtypes: torch copies raw slices
+    of rank >= 2 inputs (uint16/32/64 work there) but has no rank-1 kernel for
+    uint16/32/64; both are reproduced.
+
+    Equivalent loop::
+
+        for p in ndindex(input.shape[:dim]), k in range(len(index)), r in ndindex(input.shape[dim+1:]):
+            out[p + (k,) + r] = input[p + (index[k],) + r]     # 0 <= index[k] < s
+
+    Differs from ONNX ``Gather`` / ``np.take`` (any index rank, a scalar index
+    drops the axis, negative indices wrap).
+
+    >>> import gatherscatter as gs
+    >>> gs.torch.index_select([[1, 2, 3], [4, 5, 6]], 1, [2, 0]).tolist()
+    [[3, 1], [6, 4]]
+    >>> gs.torch.index_select([[1, 2, 3], [4, 5, 6]], 1, 2).tolist()
+    [[3], [6]]
+    """
+    ctx = torch_context("index_select")
+    d = data_array(ctx, input)
+    # rank >= 2 copies raw bytes (any tensor dtype); rank <= 1 dispatches on the dtype
+    check_dtype(ctx, d, TENSOR_DTYPES if d.ndim >= 2 else DATA_DTYPES)
+    i = index_vector(ctx, index, INDEX_INT32_INT64, rule="0-d or 1-d")
+    a = norm_dim(ctx, dim, d.ndim)
+    i1 = i.reshape(-1)
+    if d.ndim == 0:
+        if i1.size != 1:
+            raise ShapeError(
+                f"{ctx.label}: index into a 0-d input must hold exactly 1 value; got {i1.size} value(s)"
+            )
+        return Lowering("gather", d.reshape(1), i1, IndexSpec(axis=0), _POLICY, ctx, post=lambda y: y.reshape(()))
+    return Lowering("gather", d, i1, IndexSpec(axis=a), _POLICY, ctx)

@@ -1,0 +1,225 @@
+"""PyTorch ``torch.scatter`` (2.13), and the lowering shared with ``scatter_add`` / ``scatter_reduce``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ...core.context import OpContext
+from ...core.gather import element_offsets
+from ...core.policy import Duplicates, Policy, Reduction, parse_enum
+from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name
+from ...errors import ArgumentError, ShapeError, UnsupportedError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._rules import (
+    INDEX_INT32_INT64,
+    SMALL_COUNT_DTYPES,
+    TENSOR_DTYPES,
+    VERSION,
+    check_dtype,
+    count_in_dtype,
+    divide_by_count,
+    from_accumulator,
+    norm_dim,
+    src_array,
+    to_scalar,
+    torch_context,
+)
+from .gather import elementwise_rank_check
+
+divergence(
+    op="torch.scatter",
+    case="duplicate indices without reduce",
+    reference="torch 2.13 docs (CUDA behaviour)",
+    theirs="'non-deterministic (one of the values from src will be picked arbitrarily)'; CPU: last wins "
+    "(20/20 runs of 200k updates); CUDA picks another one",
+    ours="duplicates='last' (row-major order of index) by default, as torch CPU; 'first' or 'raise' on request",
+    evidence="behavior-matrix 6.4 and 6.9; semantics.md §5.3; pytorch/pytorch#88096, #133204",
+    kind="undefined",
+)
+divergence(
+    op="torch.scatter",
+    case="reduce='add'/'multiply' with a Tensor src",
+    reference="torch 2.13",
+    theirs="deprecated since 2.0: emits a UserWarning ('use scatter_reduce instead')",
+    ours="computed the same way, without a warning (the deprecation is documented)",
+    evidence="semantics.md §5.4 and §5.5; pytorch/pytorch#94082, #94282",
+    kind="choice",
+)
+divergence(
+    op="torch.scatter",
+    case="reduce='multiply' on complex128 input",
+    reference="torch 2.13 CPU (scalar kernel compiled with fused multiply-add)",
+    theirs="the product's real and imaginary parts are rounded once (fma)",
+    ours="NumPy's complex multiply (may differ by 1 ulp)",
+    evidence="torch 2.13.0 CPU runs (see torch.scatter_reduce, same kernel)",
+    kind="device",
+)
+
+_REDUCE = {None: Reduction.NONE, "add": Reduction.ADD, "multiply": Reduction.MUL}
+_UPCAST = frozenset({"float16", "bfloat16"})
+
+
+def _is_scalar(x: Any) -> bool:
+    return isinstance(x, (bool, int, float, complex, np.generic))
+
+
+def lower_elementwise_scatter(
+    ctx: OpContext,
+    input: Any,
+    dim: Any,
+    index: Any,
+    *,
+    src: Any = None,
+    value: Any = None,
+    reduction: Reduction,
+    include_self: bool = True,
+    duplicates: Any = "last",
+    check: Callable[[np.ndarray[Any, Any]], None] | None = None,
+    early_check: Callable[[np.ndarray[Any, Any]], None] | None = None,
+) -> Lowering:
+    """The lowering of ``scatter``/``scatter_add``/``scatter_reduce`` (src or a scalar value).
+
+    torch rules reproduced: ``index`` int32/int64 with the rank of ``input`` (0-d
+    counts as 1-d); ``index.shape[d] <= src.shape[d]`` on every dim and
+    ``<= input.shape[d]`` except ``dim`` (only the leading ``index``-shaped block
+    of ``src`` is read); ``src.dtype == input.dtype``; negative indices raise; an
+    empty ``index`` returns ``input`` unchanged without shape or dtype checks
+    (``early_check`` runs even then, ``check`` only for a non-empty index).
+
+    Numerics as torch's CPU kernels: float16/bfloat16 sums and products run on
+    float32 copies (``post`` rounds once). ``mean`` on uint8/int8/int16/float16/
+    bfloat16 lowers to an ``add`` scatter whose ``post`` divides by the count
+    torch keeps in the data dtype (it wraps or rounds); other dtypes use the
+    core's ``mean`` (exact count).
+    """
+    d = data_array(ctx, input)
+    check_dtype(ctx, d, TENSOR_DTYPES)
+    a = norm_dim(ctx, dim, d.ndim)
+    dup = parse_enum(Duplicates, duplicates)
+    if value is None:
+        s = src_array(ctx, src, d.dtype, "src")
+    else:
+        v = to_scalar(ctx, value, d.dtype, "value")
+    if early_check is not None:
+        early_check(d)
+    if as_array(ctx, index, "index").size == 0:
+        # torch returns at once: no index-dtype, data-dtype or shape checks
+        return Lowering("scatter", d, np.zeros(0, np.int64), IndexSpec(axis=0), Policy(), ctx,
+                        result=np.array(d, copy=True))
+    check_dtype(ctx, d)
+    if check is not None:
+        check(d)
+    i = as_index_array(ctx, index, "index", INDEX_INT32_INT64)
+    elementwise_rank_check(ctx, d, i)
+    d1 = d.reshape(1) if d.ndim == 0 else d
+    i1 = i.reshape(1) if i.ndim == 0 else i
+    for k in range(i1.ndim):
+        if k != a and i1.shape[k] > d1.shape[k]:
+            raise ShapeError(
+                f"{ctx.label}: index.shape[{k}] = {i1.shape[k]} must be <= input.shape[{k}] = {d1.shape[k]} on "
+                f"every dim except dim {a}; got index shape {list(i.shape)} and input shape {list(d.shape)}"
+            )
+    if value is None:
+        elementwise_rank_check(ctx, d, s, "src")
+        s1 = s.reshape(1) if s.ndim == 0 else s
+        for k in range(i1.ndim):
+            if i1.shape[k] > s1.shape[k]:
+                raise ShapeError(
+                    f"{ctx.label}: index.shape[{k}] = {i1.shape[k]} must be <= src.shape[{k}] = {s1.shape[k]} "
+                    f"(only the leading index-shaped block of src is read); got index shape {list(i.shape)} "
+                    f"and src shape {list(s.shape)}"
+                )
+        u = s1[tuple(slice(0, n) for n in i1.shape)]
+    else:
+        u = np.broadcast_to(v, i1.shape)
+    dtype = d.dtype
+    name = dtype_name(dtype)
+    spec = IndexSpec(axis=a, batch=a, elementwise=True)
+    shape0 = d.shape
+    restore = (lambda y: y.reshape(shape0)) if d.ndim == 0 else None
+    mean_by_count = reduction is Reduction.MEAN and name in SMALL_COUNT_DTYPES
+    upcast = name in _UPCAST and reduction in (Reduction.ADD, Reduction.MUL, Reduction.MEAN)
+    red = Reduction.ADD if mean_by_count else reduction
+    policy = Policy(bounds="raise", negative="raise", reduction=red, include_self=include_self, duplicates=dup)
+    if not (upcast or mean_by_count):
+        return Lowering("scatter", d1, i1, spec, policy, ctx, updates=u, post=restore)
+    if upcast:
+        d1, u = d1.astype(np.float32), u.astype(np.float32)
+
+    def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        y = from_accumulator(y, dtype)
+        if mean_by_count:
+            flat = element_offsets(y.shape, i1.astype(np.int64), a).reshape(-1)
+            exact = np.bincount(flat, minlength=y.size).reshape(y.shape) + (1 if include_self else 0)
+            y = divide_by_count(y, count_in_dtype(exact, dtype, sequential=False))
+        out: np.ndarray[Any, Any] = y.reshape(shape0)
+        return out
+
+    return Lowering("scatter", d1, i1, spec, policy, ctx, updates=u, post=post)
+
+
+@dialect_op(
+    "torch", "scatter", family="scatter_elements", kind="scatter", versions=(VERSION,),
+    differentiable=("input", "src"),
+)
+def scatter(
+    input: Any, dim: int, index: Any, src: Any = None, value: Any = None, reduce: str | None = None,
+    *, duplicates: str = "last",
+) -> Lowering:
+    """torch.scatter: write ``src`` (or a scalar ``value``) into a copy of ``input`` along ``dim``.
+
+    Provenance: ``torch.scatter`` / ``Tensor.scatter_(dim, index, src | value, *,
+    reduce=None)``, torch 2.13 CPU; int32 indices since 2.8. Give ``src`` (an
+    array with ``input``'s dtype) or ``value`` (a number, converted to the dtype
+    with torch's overflow check); a number passed as ``src`` is read as ``value``,
+    as torch's overloads do. ``reduce``: ``None``, ``'add'`` or ``'multiply'``.
+    **Deprecated** in torch (since 2.0) with a Tensor ``src``: torch warns "use
+    scatter_reduce"; we compute the same result without a warning.
+
+    ``index`` has the rank of ``input`` (no broadcasting); ``index.shape[d] <=
+    src.shape[d]`` everywhere and ``<= input.shape[d]`` except along ``dim``; only
+    the leading ``index``-shaped block of ``src`` is read. Negative indices raise.
+    Duplicates without ``reduce`` are non-deterministic in torch (CUDA); torch CPU
+    and we apply updates in row-major order of ``index``, so the last wins
+    (``duplicates='first'``/``'raise'`` on request). float16/bfloat16 reductions
+    accumulate in float32 and round once, as torch's CPU kernel.
+
+    Equivalent loop::
+
+        out = copy(input)
+        for j in ndindex(index.shape):                      # row-major
+            t = j[:dim] + (index[j],) + j[dim+1:]           # 0 <= index[j] < s
+            u = src[j] if src is given else value
+            out[t] = u  (reduce None) | out[t] + u ('add') | out[t] * u ('multiply')
+
+    Differs from ``torch.scatter_reduce`` (sum/prod/mean/amax/amin, ``include_self``)
+    and ONNX ``ScatterElements`` (``updates`` must equal the indices' shape;
+    negative indices wrap).
+
+    >>> import gatherscatter as gs
+    >>> gs.torch.scatter([[0, 0, 0], [0, 0, 0]], 1, [[2, 0]], src=[[5, 6, 7]]).tolist()
+    [[6, 0, 5], [0, 0, 0]]
+    >>> gs.torch.scatter([1.0, 2.0, 3.0], 0, [1, 1], value=10.0, reduce="add").tolist()
+    [1.0, 22.0, 3.0]
+    """
+    ctx = torch_context("scatter")
+    if src is not None and value is not None:
+        raise ArgumentError(f"{ctx.label}: pass src or value, not both")
+    if src is None and value is None:
+        raise ArgumentError(f"{ctx.label}: pass src (an array) or value (a number)")
+    if src is not None and _is_scalar(src):
+        src, value = None, src
+    if reduce is not None and not isinstance(reduce, str):
+        raise ArgumentError(f"{ctx.label}: reduce must be a string or None (got {reduce!r})")
+    if reduce not in _REDUCE:
+        hint = " (use torch.scatter_reduce for sum, prod, mean, amax, amin)" if isinstance(reduce, str) else ""
+        raise UnsupportedError(
+            f"{ctx.label}: reduce argument must be either 'add' or 'multiply' (or None); got {reduce!r}{hint}"
+        )
+    return lower_elementwise_scatter(
+        ctx, input, dim, index, src=src, value=value, reduction=_REDUCE[reduce], duplicates=duplicates
+    )

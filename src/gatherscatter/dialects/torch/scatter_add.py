@@ -1,0 +1,43 @@
+"""PyTorch ``torch.scatter_add`` (2.13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Reduction
+from .._registry import Lowering, dialect_op
+from ._rules import VERSION, torch_context
+from .scatter import lower_elementwise_scatter
+
+
+@dialect_op(
+    "torch", "scatter_add", family="scatter_elements", kind="scatter", versions=(VERSION,),
+    differentiable=("input", "src"),
+)
+def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Lowering:
+    """torch.scatter_add: add every ``src`` element into a copy of ``input`` along ``dim``.
+
+    Provenance: ``torch.scatter_add`` / ``Tensor.scatter_add_(dim, index, src)``,
+    torch 2.13 CPU (int32 indices since 2.8). The shape rules of
+    :func:`scatter`: ``index`` has the rank of ``input``, ``index.shape[d] <=
+    src.shape[d]`` everywhere and ``<= input.shape[d]`` except along ``dim``;
+    ``src.dtype == input.dtype``; negative indices raise. Duplicates accumulate
+    in row-major order of ``index`` (torch CPU's order); float16/bfloat16 sums
+    accumulate in float32 and round once; bool adds are logical or.
+
+    Equivalent loop::
+
+        out = copy(input)
+        for j in ndindex(index.shape):
+            out[j[:dim] + (index[j],) + j[dim+1:]] += src[j]
+
+    Differs from ONNX ``ScatterElements(reduction='add')`` (negative indices wrap,
+    ``updates`` has exactly the indices' shape) and ``torch.index_add`` (whole
+    slices, 1-D index).
+
+    >>> import gatherscatter as gs
+    >>> gs.torch.scatter_add([1, 1, 1, 1], 0, [1, 1, 2], [10, 20, 30]).tolist()
+    [1, 31, 31, 1]
+    """
+    ctx = torch_context("scatter_add")
+    return lower_elementwise_scatter(ctx, input, dim, index, src=src, reduction=Reduction.ADD)
