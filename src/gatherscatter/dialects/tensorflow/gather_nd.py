@@ -1,0 +1,164 @@
+"""TensorFlow ``tf.gather_nd`` (op ``GatherNd``), TF 2.21, on CPU, GPU (documented) and XLA."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, gather_shape, prod, to_int
+from ...errors import AxisError, ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._tf import (
+    DATA_ALL,
+    INDEX_I16_I32_I64,
+    TF_VERSION,
+    check_data,
+    check_tuple_bounds,
+    index_array,
+    parse_bad_indices_policy,
+    parse_device,
+    shape_text,
+    tf_context,
+)
+
+_RAISE = Policy(bounds="raise", negative="raise")
+_ZERO = Policy(bounds="fill", negative="bounds")
+_CLIP = Policy(bounds="clip", negative="bounds")
+
+divergence(
+    op="tensorflow.gather_nd",
+    case="negative or out-of-range index tuple",
+    reference="TF 2.21 CPU / GPU / XLA",
+    theirs="bad_indices_policy ''/'DEFAULT': CPU raises, GPU returns 0; 'ERROR': CPU raises (GPU unsupported); "
+    "'IGNORE': 0 everywhere; XLA clamps every component into [0, s-1] unless 'IGNORE'",
+    ours="the same, selected by device= and bad_indices_policy=",
+    evidence="behavior-matrix 6.3; semantics.md §4.3; tf.raw_ops.GatherNd docstring (bad_indices_policy)",
+    kind="device",
+)
+divergence(
+    op="tensorflow.gather_nd",
+    case="batch_dims > 0 with batch dims of params and indices that differ but have the same product",
+    reference="TF 2.21 (tf.gather_nd Python wrapper)",
+    theirs="reshapes indices to params' batch size and silently pairs the wrong batches "
+    "(params [2,3,4], indices [3,2,1], batch_dims=2 runs); other mismatches fail inside a Reshape",
+    ours="ShapeError: the first batch_dims dims of params and indices must be equal",
+    evidence="observed, TF 2.21 eager and XLA; array_ops.batch_gather_nd",
+    kind="undefined",
+)
+divergence(
+    op="tensorflow.gather_nd",
+    case="device='xla' with an empty params and at least one index tuple",
+    reference="TF 2.21 XLA CPU",
+    theirs="zeros of a wrong shape (params [0,3], indices [4,1] gives shape [3]) or an XLA internal error "
+    "(with bad_indices_policy='IGNORE')",
+    ours="zeros of the documented shape indices.shape[:-1] + params.shape[batch_dims+k:]",
+    evidence="observed with tf.function(jit_compile=True), TF 2.21",
+    kind="undefined",
+)
+
+divergence(
+    op="tensorflow.gather_nd",
+    case="device='xla' with bad_indices_policy='IGNORE' and slices of rank >= 2, k = 0 or no index tuple",
+    reference="TF 2.21 XLA CPU",
+    theirs="fails to compile ('Indices rank must be equal to output rank (with channel dimension) or 1 less'); "
+    "with k = 0 it can abort the whole process",
+    ours="the documented result: 0 for the slices of bad index tuples",
+    evidence="observed with tf.function(jit_compile=True), TF 2.21: gather_nd(arange(24.).reshape(2, 3, 4), "
+    "[[1]], bad_indices_policy='IGNORE')",
+    kind="undefined",
+)
+
+
+@dialect_op(
+    "tensorflow",
+    "gather_nd",
+    family="gather_nd",
+    kind="gather",
+    versions=(TF_VERSION,),
+    differentiable=("params",),
+)
+def gather_nd(
+    params: Any, indices: Any, batch_dims: int = 0, device: str = "cpu", *, bad_indices_policy: str = ""
+) -> Lowering:
+    """TensorFlow ``tf.gather_nd`` (op ``GatherNd``): gather slices addressed by index tuples.
+
+    Provenance: ``tf.gather_nd(params, indices, batch_dims=0, name=None,
+    bad_indices_policy='')``, TensorFlow 2.21 (eager CPU and XLA CPU observed).
+
+    The index tuples lie on the last axis of ``indices`` (``k = indices.shape[-1]``,
+    ``0 <= k <= rank(params) - batch_dims``; ``k = 0`` selects whole slices).
+    ``Y.shape = indices.shape[:-1] + params.shape[batch_dims + k:]``; the first
+    ``batch_dims`` dims of ``params`` and ``indices`` are shared
+    (``0 <= batch_dims < min(rank(params), rank(indices))``). Indices are
+    int16, int32 or int64. ``params`` may hold strings (not under XLA).
+
+    Bad indices: ``bad_indices_policy`` ``''``/``'DEFAULT'`` raise on CPU and
+    give 0 on GPU, ``'ERROR'`` raises (CPU only), ``'IGNORE'`` gives 0 for the
+    whole slice on every device. ``device='xla'`` clamps every component into
+    ``[0, s-1]`` (``-1`` reads 0) unless the policy is ``'IGNORE'``. On CPU and
+    GPU an empty ``params`` with at least one index tuple is an error.
+
+    Equivalent loop (``b = batch_dims``)::
+
+        for β, i in ndindex(I.shape[:b], I.shape[b:-1]):
+            Y[β + i] = params[β + tuple(I[β + i])]            # a slice when k < rank - b
+
+    Differs from ONNX ``GatherND`` (negative indices wrap there, ``k >= 1``)
+    and from MXNet ``gather_nd`` (tuples on the first axis).
+
+    >>> import gatherscatter as gs
+    >>> gs.tensorflow.gather_nd([["a", "b"], ["c", "d"]], [[0, 0], [1, 1]]).tolist()
+    ['a', 'd']
+    >>> gs.tensorflow.gather_nd([[[0, 1], [2, 3]], [[4, 5], [6, 7]]], [[1], [0]], batch_dims=1).tolist()
+    [[2, 3], [4, 5]]
+    >>> gs.tensorflow.gather_nd([1, 2, 3], [[0], [5]], bad_indices_policy="IGNORE").tolist()
+    [1, 0]
+    """
+    dev = parse_device("gather_nd", device)
+    ctx = tf_context("gather_nd", dev)
+    mode = parse_bad_indices_policy(ctx, bad_indices_policy, dev)
+    p = data_array(ctx, params)
+    check_data(ctx, p, DATA_ALL, dev)
+    i = index_array(ctx, indices, INDEX_I16_I32_I64, dev)
+    b = to_int(ctx, "batch_dims", batch_dims)
+    r, q = p.ndim, i.ndim
+    if b < 0:
+        raise AxisError(f"{ctx.label}: tf.gather_nd does not allow negative batch_dims (got {b})")
+    if b > 0:
+        if b >= q:
+            raise AxisError(f"{ctx.label}: Argument `batch_dims` = {b} must be less than rank(`indices`) = {q}")
+        if b >= r:
+            raise AxisError(f"{ctx.label}: Argument `batch_dims` = {b} must be less than rank(`params`) = {r}")
+    if r < 1:
+        raise ShapeError(f"{ctx.label}: params must be at least a vector; got a 0-d array")
+    if q < 1:
+        raise ShapeError(f"{ctx.label}: indices must be at least a vector; got a 0-d array")
+    k = i.shape[-1]
+    if b + k > r:
+        raise ShapeError(
+            f"{ctx.label}: index innermost dimension length must be <= params rank; saw: {k} vs. {r - b} "
+            f"(indices shape {list(i.shape)}, params shape {list(p.shape)}, batch_dims={b})"
+        )
+    if tuple(i.shape[:b]) != tuple(p.shape[:b]):
+        raise ShapeError(
+            f"{ctx.label}: the first batch_dims={b} dims of params and indices must be equal; got params "
+            f"shape {list(p.shape)} and indices shape {list(i.shape)}"
+        )
+    spec = IndexSpec(axis=b, depth=k, batch=b, vector=True)
+    if prod(i.shape[:-1]) > 0 and p.size == 0:
+        if dev != "xla":
+            raise ShapeError(
+                f"{ctx.label}: Requested more than 0 entries, but params is empty. Params shape: "
+                f"{shape_text(p.shape)} (indices shape {list(i.shape)})"
+            )
+        out = np.zeros(gather_shape(p.shape, i.shape, spec), p.dtype)
+        return Lowering("gather", p, i, spec, _ZERO, ctx, result=out)
+    if mode == "raise":
+        check_tuple_bounds(ctx, i, tuple(p.shape[b : b + k]), shape_text(p.shape), scatter=False)
+        return Lowering("gather", p, i, spec, _RAISE, ctx)
+    if mode == "ignore" or dev == "gpu":
+        return Lowering("gather", p, i, spec, _ZERO, ctx)
+    return Lowering("gather", p, i, spec, _CLIP, ctx)

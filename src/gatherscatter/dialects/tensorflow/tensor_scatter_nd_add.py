@@ -1,0 +1,91 @@
+"""TensorFlow ``tf.tensor_scatter_nd_add`` (op ``TensorScatterAdd``), TF 2.21."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._registry import Lowering, dialect_op, divergence
+from ._scatter import lower_tensor_scatter
+from ._tf import DATA_NUMERIC, INDEX_I32_I64, TF_VERSION
+
+_DATA_XLA = DATA_NUMERIC | frozenset({"bool"})
+
+divergence(
+    op="tensorflow.tensor_scatter_nd_add",
+    case="negative or out-of-range index tuple",
+    reference="TF 2.21 CPU / GPU / XLA",
+    theirs="bad_indices_policy ''/'DEFAULT': CPU raises, GPU drops the update; 'ERROR': CPU raises (GPU "
+    "unsupported); 'IGNORE': drops everywhere; XLA always drops",
+    ours="the same, selected by device= and bad_indices_policy=",
+    evidence="behavior-matrix §5 surprise 3 and 6.5; tf.raw_ops.TensorScatterAdd docstring",
+    kind="device",
+)
+
+divergence(
+    op="tensorflow.tensor_scatter_nd_add",
+    case="device='xla', k = 0 (empty index tuples) and an output of exactly one element",
+    reference="TF 2.21 XLA CPU",
+    theirs="only the LAST update is applied "
+    "(tensor_scatter_nd_add([100], zeros((3, 0)), [[5], [6], [7]]) gives [107], not [118])"
+    "; with more output elements, or k >= 1, every update is",
+    ours="every update is applied, as the op is documented (and as XLA does for larger outputs)",
+    evidence="observed with tf.function(jit_compile=True), TF 2.21",
+    kind="undefined",
+)
+
+
+@dialect_op(
+    "tensorflow",
+    "tensor_scatter_nd_add",
+    family="scatter_nd",
+    kind="scatter",
+    versions=(TF_VERSION,),
+    differentiable=("tensor", "updates"),
+)
+def tensor_scatter_nd_add(
+    tensor: Any, indices: Any, updates: Any, device: str = "cpu", *, bad_indices_policy: str = ""
+) -> Lowering:
+    """TensorFlow ``tf.tensor_scatter_nd_add``: add ``updates`` into a copy of ``tensor``.
+
+    Provenance: ``tf.tensor_scatter_nd_add(tensor, indices, updates,
+    bad_indices_policy='', name=None)`` (op ``TensorScatterAdd``), TensorFlow
+    2.21, eager CPU and XLA CPU observed. Returns a new array.
+
+    Index tuples lie on the last axis of ``indices`` (at least 2 axes on
+    CPU/GPU, ``k = indices.shape[-1] <= rank(tensor)``);
+    ``updates.shape == indices.shape[:-1] + tensor.shape[k:]``. Indices are
+    int32 or int64. Numeric data (booleans only under XLA, where add is OR; no
+    strings). Duplicates are all added (ACCUM).
+    Bad tuples: ``bad_indices_policy`` ``''``/``'DEFAULT'`` raise on CPU and
+    drop on GPU, ``'ERROR'`` raises (CPU only), ``'IGNORE'`` drops everywhere;
+    ``device='xla'`` always drops.
+
+    Equivalent loop::
+
+        Y = copy(tensor)
+        for i in ndindex(indices.shape[:-1]):                 # row-major order
+            t = tuple(indices[i])
+            Y[t] += updates[i]
+
+    Differs from ``tf.scatter_nd`` (starts from zeros) and ONNX ``ScatterND(reduction='add')``
+    (negative indices wrap there).
+
+    >>> import gatherscatter as gs
+    >>> gs.tensorflow.tensor_scatter_nd_add([1, 1, 1, 1, 1, 1, 1, 1], [[4], [3], [1], [7]], [9, 10, 11, 12]).tolist()
+    [1, 12, 1, 11, 10, 1, 1, 13]
+    >>> gs.tensorflow.tensor_scatter_nd_add([1, 1, 1, 1], [[1], [1], [2]], [10, 20, 30]).tolist()
+    [1, 31, 31, 1]
+    """
+    return lower_tensor_scatter(
+        "tensor_scatter_nd_add",
+        "add",
+        tensor,
+        indices,
+        updates,
+        device,
+        bad_indices_policy,
+        data=DATA_NUMERIC,
+        data_xla=_DATA_XLA,
+        index=INDEX_I32_I64,
+        index_xla=INDEX_I32_I64,
+    )
