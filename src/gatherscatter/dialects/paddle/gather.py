@@ -1,0 +1,97 @@
+"""Paddle ``paddle.gather(x, index, axis=None)`` (3.3.1, CPU)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, normalize_axis
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._common import check_paddle_dtype, empty_like_shape, index_array, paddle_context
+
+_POLICY = Policy(bounds="raise", negative="wrap")
+
+# CPU kernel registry of paddle 3.3.1 (measured): no float16 kernel on CPU
+_DTYPES = frozenset(
+    {"bool", "int8", "uint8", "int16", "int32", "int64", "bfloat16", "float32", "float64", "complex64", "complex128"}
+)
+
+divergence(
+    op="paddle.gather",
+    case="float16 x",
+    reference="paddle 3.3.1 GPU",
+    theirs="GPU has a float16 kernel (the docstring lists 'float16 (only for GPU)'); CPU raises NotFound",
+    ours="DTypeError, as paddle on CPU: the missing CPU kernel is documented, so it is a rule of the CPU op",
+    evidence="behavior-matrix §5 surprise 11 and 6.1 data dtypes; paddle.gather docstring (3.3.1)",
+    kind="device",
+)
+divergence(
+    op="paddle.gather",
+    case="axis < -rank(x) (e.g. axis=-3 on a 2-D x)",
+    reference="paddle 3.3.1 CPU",
+    theirs="not checked (only axis >= rank is): returns uninitialised memory of a wrongly shaped output",
+    ours="AxisError: axis must be in [-rank, rank-1] (the range paddle's own message states)",
+    evidence="probe: paddle.gather(3x2 x, [1], axis=-3) -> shape (1, 3, 2) of garbage; axis=2 raises OutOfRange",
+    kind="undefined",
+)
+divergence(
+    op="paddle.gather",
+    case="x.shape[axis] == 0 with a non-empty index and a non-empty output",
+    reference="paddle 3.3.1 CPU",
+    theirs="no error; the output holds uninitialised memory",
+    ours="IndexOutOfRangeError (no index is valid on an axis of size 0)",
+    evidence="probe: paddle.gather(zeros((0, 2)), [0]) -> (1, 2) of garbage",
+    kind="undefined",
+)
+
+
+@dialect_op(
+    "paddle", "gather", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
+)
+def gather(x: Any, index: Any, axis: int | None = None) -> Lowering:
+    """Paddle gather: whole slices of ``x`` along ``axis`` (``None`` means 0).
+
+    Provenance: PaddlePaddle 3.3.1 ``paddle.gather(x, index, axis=None)`` on CPU
+    (the original signature; Paddle 3.x also overloads ``paddle.gather(input,
+    dim, index)`` as torch-style ``take_along_axis``, which is not this op).
+
+    ``index`` is int32/int64 and 1-D, 0-D (drops ``axis``) or 2-D with last
+    dim 1 (read as 1-D). ``Y.shape = x.shape[:axis] + index.shape + x.shape[axis+1:]``.
+    Negative indices wrap once; outside ``[-s, s-1]`` raises. When the output
+    has no element no index is checked (as Paddle). ``x`` dtypes: the CPU
+    kernels of 3.3.1 (no float16).
+
+    Equivalent loop::
+
+        for p in ndindex(x.shape[:axis]), i in ndindex(index.shape), r in ndindex(x.shape[axis+1:]):
+            k = index[i]; k = k + s if k < 0 else k
+            Y[p + i + r] = x[p + (k,) + r]
+
+    Differs from ``torch.gather`` / the overloaded ``paddle.gather(input, dim,
+    index)`` (element-wise: that is ``take_along_axis``), from ``tf.gather``
+    (rejects negative indices on CPU) and from ONNX ``Gather`` (any index rank).
+
+    >>> import gatherscatter as gs
+    >>> gs.paddle.gather([[1, 2], [3, 4], [5, 6]], [1, 2]).tolist()
+    [[3, 4], [5, 6]]
+    >>> gs.paddle.gather([[1, 2], [3, 4], [5, 6]], -1, axis=1).tolist()
+    [2, 4, 6]
+    """
+    ctx = paddle_context("gather")
+    d = data_array(ctx, x)
+    check_paddle_dtype(ctx, d, _DTYPES)
+    i = index_array(ctx, index)
+    if d.ndim == 0:
+        raise ShapeError(f"{ctx.label}: x must have rank >= 1; got a 0-d x")
+    a = 0 if axis is None else normalize_axis(ctx, axis, d.ndim)
+    if i.ndim == 2 and i.shape[1] in (0, 1):
+        i = i.reshape(-1)
+    elif i.ndim > 1:
+        raise ShapeError(
+            f"{ctx.label}: index must be 0-D or 1-D (or 2-D with last dim 1); got index shape {list(i.shape)}"
+        )
+    spec = IndexSpec(axis=a)
+    empty = empty_like_shape(d.shape[:a] + i.shape + d.shape[a + 1 :], d.dtype)
+    return Lowering("gather", d, i, spec, _POLICY, ctx, result=empty)

@@ -1,0 +1,61 @@
+"""Paddle ``paddle.index_select(x, index, axis=0)`` (3.3.1, CPU)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, normalize_axis
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op
+from ._common import check_paddle_dtype, empty_like_shape, index_array, paddle_context
+
+_POLICY = Policy(bounds="raise", negative="wrap")
+
+# CPU kernel registry of paddle 3.3.1 for index_select (measured)
+_DTYPES = frozenset({"bool", "int32", "int64", "bfloat16", "float32", "float64", "complex64", "complex128"})
+
+
+@dialect_op(
+    "paddle", "index_select", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
+)
+def index_select(x: Any, index: Any, axis: int = 0) -> Lowering:
+    """Paddle index_select: rows of ``x`` along ``axis`` picked by a 1-D ``index``.
+
+    Provenance: PaddlePaddle 3.3.1 ``paddle.index_select(x, index, axis=0)`` on
+    CPU. ``index`` is int32/int64 and 1-D (a 2-D ``[n, 1]`` index is read as
+    1-D; a 0-D index is rejected); the output keeps the rank of ``x`` with
+    ``Y.shape[axis] = len(index)``. Negative indices wrap once; outside
+    ``[-s, s-1]`` raises. ``x`` dtypes: bool, int32, int64, bfloat16, float32,
+    float64, complex64, complex128 (the CPU kernels; no int8/int16/uint8/float16).
+
+    Equivalent loop::
+
+        for p in ndindex(x.shape[:axis]), n in range(len(index)), r in ndindex(x.shape[axis+1:]):
+            k = index[n]; k = k + s if k < 0 else k
+            Y[p + (n,) + r] = x[p + (k,) + r]
+
+    Differs from ``torch.index_select`` (rejects negative indices; keeps a
+    size-1 dim for a 0-d index, which Paddle rejects) and from
+    ``paddle.gather`` (accepts 0-D indices and more dtypes).
+
+    >>> import gatherscatter as gs
+    >>> gs.paddle.index_select([[1, 2, 3], [4, 5, 6]], [2, -3], axis=1).tolist()
+    [[3, 1], [6, 4]]
+    """
+    ctx = paddle_context("index_select")
+    d = data_array(ctx, x)
+    check_paddle_dtype(ctx, d, _DTYPES)
+    i = index_array(ctx, index)
+    if d.ndim == 0:
+        raise ShapeError(f"{ctx.label}: x must have rank >= 1; got a 0-d x")
+    a = normalize_axis(ctx, axis, d.ndim)
+    if i.ndim == 2 and i.shape[1] == 1:
+        i = i.reshape(-1)
+    elif i.ndim != 1:
+        raise ShapeError(
+            f"{ctx.label}: index must be a 1-D tensor (or 2-D with last dim 1); got index shape {list(i.shape)}"
+        )
+    empty = empty_like_shape(d.shape[:a] + i.shape + d.shape[a + 1 :], d.dtype)
+    return Lowering("gather", d, i, IndexSpec(axis=a), _POLICY, ctx, result=empty)

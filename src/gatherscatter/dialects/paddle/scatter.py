@@ -1,0 +1,109 @@
+"""Paddle ``paddle.scatter(x, index, updates, overwrite=True)`` (3.3.1, CPU)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, as_updates
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._common import check_bool, check_paddle_dtype, index_array, paddle_context
+
+# CPU kernel registry of paddle 3.3.1 for scatter (measured)
+_DTYPES = frozenset({"int32", "int64", "float32", "float64"})
+
+_OVERWRITE = Policy(bounds="raise", negative="wrap", duplicates="last")
+# overwrite=False: every targeted row is first set to 0, then the updates are summed into it
+_ACCUMULATE = Policy(bounds="raise", negative="wrap", reduction="add", include_self=False)
+
+divergence(
+    op="paddle.scatter",
+    case="duplicate indices with overwrite=True",
+    reference="paddle.scatter docstring (3.3.1)",
+    theirs="'the output will be nondeterministic if index contains duplicates'; CPU: last wins (20/20 runs)",
+    ours="the last update in index order wins (duplicates='last')",
+    evidence="behavior-matrix 6.6 and 6.9 (paddle.scatter(overwrite=True) last-wins 20/20); semantics.md §6.7",
+    kind="undefined",
+)
+
+
+@dialect_op(
+    "paddle", "scatter", family="scatter_axis", kind="scatter", versions=("3.3.1",),
+    differentiable=("x", "updates"),
+)
+def scatter(x: Any, index: Any, updates: Any, overwrite: bool = True) -> Lowering:
+    """Paddle scatter: write rows of ``updates`` into rows ``index`` of a copy of ``x``.
+
+    Provenance: PaddlePaddle 3.3.1 ``paddle.scatter(x, index, updates,
+    overwrite=True)`` on CPU (the original signature; the torch-style overload
+    ``paddle.scatter(input, dim, index, src)`` is ``put_along_axis``).
+
+    ``index`` is int32/int64 and 1-D (or 2-D ``[n, 1]``): ``updates`` has the
+    rank of ``x``, at least ``n`` rows (only the first ``n`` are read) and
+    ``updates.shape[1:] == x.shape[1:]``; a 0-D index writes one row and
+    ``updates.shape == x.shape[1:]``. Negative indices wrap once; outside
+    ``[-s, s-1]`` raises (an empty ``x`` is returned unchanged unchecked).
+
+    * ``overwrite=True``: the last update for a row wins (Paddle documents
+      duplicates as nondeterministic; every CPU run measured is last-wins).
+    * ``overwrite=False``: every targeted row is first set to **zero**, then
+      all its updates are summed: the original row is NOT included.
+
+    ``x`` dtypes: int32, int64, float32, float64.
+
+    Equivalent loop::
+
+        Y = copy(x)
+        if not overwrite:
+            for n in range(len(index)): Y[index[n]] = 0
+        for n in range(len(index)):
+            Y[index[n]] = updates[n] if overwrite else Y[index[n]] + updates[n]
+
+    Differs from ``scatter_nd_add`` (which adds onto ``x``) and from torch
+    ``index_add`` / ``index_copy`` (any dim; index_add keeps the original row).
+
+    >>> import gatherscatter as gs
+    >>> x = [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]
+    >>> upd = [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0], [4.0, 4.0]]
+    >>> gs.paddle.scatter(x, [2, 1, 0, 1], upd).tolist()
+    [[3.0, 3.0], [4.0, 4.0], [1.0, 1.0]]
+    >>> gs.paddle.scatter(x, [2, 1, 0, 1], upd, overwrite=False).tolist()
+    [[3.0, 3.0], [6.0, 6.0], [1.0, 1.0]]
+    """
+    ctx = paddle_context("scatter")
+    ow = check_bool(ctx, "overwrite", overwrite)
+    d = data_array(ctx, x)
+    check_paddle_dtype(ctx, d, _DTYPES)
+    i = index_array(ctx, index)
+    u = as_updates(ctx, updates, d.dtype)
+    if d.ndim == 0:
+        raise ShapeError(f"{ctx.label}: x must have rank >= 1; got a 0-d x")
+    if i.ndim == 0:
+        if u.shape != d.shape[1:]:
+            raise ShapeError(
+                f"{ctx.label}: with a 0-D index, updates must have shape x.shape[1:] = {list(d.shape[1:])}; "
+                f"got {list(u.shape)}"
+            )
+        i, u = i.reshape(1), u.reshape((1, *d.shape[1:]))
+    else:
+        if i.ndim == 2 and i.shape[1] == 1:
+            i = i.reshape(-1)
+        elif i.ndim != 1:
+            raise ShapeError(
+                f"{ctx.label}: index must be 0-D, 1-D or 2-D with last dim 1; got index shape {list(i.shape)}"
+            )
+        if u.ndim != d.ndim or u.shape[1:] != d.shape[1:]:
+            raise ShapeError(
+                f"{ctx.label}: updates must have the rank of x and updates.shape[1:] == x.shape[1:] = "
+                f"{list(d.shape[1:])}; got updates shape {list(u.shape)} for x shape {list(d.shape)}"
+            )
+        if u.shape[0] < i.shape[0]:
+            raise ShapeError(
+                f"{ctx.label}: updates must have at least len(index) = {i.shape[0]} rows; got {u.shape[0]}"
+            )
+        u = u[: i.shape[0]]
+    policy = _OVERWRITE if ow else _ACCUMULATE
+    result = d.copy() if d.size == 0 else None
+    return Lowering("scatter", d, i, IndexSpec(axis=0), policy, ctx, updates=u, result=result)

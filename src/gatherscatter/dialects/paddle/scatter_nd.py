@@ -1,0 +1,95 @@
+"""Paddle ``paddle.scatter_nd(index, updates, shape)`` (3.3.1, CPU)."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from ...core.shape import as_array
+from ...errors import ArgumentError, ShapeError
+from .._registry import Lowering, dialect_op, divergence
+from ._common import check_paddle_dtype, index_array, paddle_context
+from .scatter_nd_add import ND_DTYPES, lower_nd_add
+
+divergence(
+    op="paddle.scatter_nd",
+    case="index with no elements: no index tuples (index.shape[:-1] has a 0) or k = 0 with index rank >= 2",
+    reference="paddle 3.3.1 CPU",
+    theirs="zeros(shape) + updates by broadcasting: 'Broadcast dimension mismatch' errors, or a "
+    "wrongly shaped result [M, *shape] for M empty tuples (k = 0); "
+    "the kernel (and its dtype check: bool, int8 ... pass) is skipped",
+    ours="the documented semantics (= scatter_nd_add(zeros(shape), index, updates)): zeros when there is "
+    "no tuple, the sum of the M whole updates for k = 0",
+    evidence="behavior-matrix §5 surprise 11 and 6.5 (empty indices: Broadcast dimension mismatch)",
+    kind="spec",
+)
+
+
+def _shape(ctx: Any, shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, np.ndarray):
+        if shape.ndim != 1 or shape.dtype.kind not in "iu":
+            raise ArgumentError(f"{ctx.label}: shape must be a 1-D integer array or a list of ints (got {shape!r})")
+        items: list[Any] = shape.tolist()
+    elif isinstance(shape, (list, tuple)):
+        items = list(shape)
+    else:
+        raise ArgumentError(f"{ctx.label}: shape must be a list or tuple of ints (got {shape!r})")
+    out = []
+    for n, v in enumerate(items):
+        if isinstance(v, (bool, np.bool_)):
+            raise ArgumentError(f"{ctx.label}: shape[{n}] must be an int (got {v!r})")
+        try:
+            iv = operator.index(v)
+        except TypeError:
+            raise ArgumentError(f"{ctx.label}: shape[{n}] must be an int (got {v!r})") from None
+        if iv < 0:
+            raise ShapeError(
+                f"{ctx.label}: each value of shape must be no less than 0; got shape[{n}] = {iv} (shape {items})"
+            )
+        out.append(iv)
+    return tuple(out)
+
+
+@dialect_op(
+    "paddle", "scatter_nd", family="scatter_nd", kind="scatter", versions=("3.3.1",), differentiable=("updates",),
+)
+def scatter_nd(index: Any, updates: Any, shape: Any) -> Lowering:
+    """Paddle scatter_nd: sum slices of ``updates`` at index tuples into ``zeros(shape)``.
+
+    Provenance: PaddlePaddle 3.3.1 ``paddle.scatter_nd(index, updates, shape)``
+    on CPU, which is ``scatter_nd_add(zeros(shape, updates.dtype), index,
+    updates)``: duplicates are **summed**, never overwritten. With
+    ``k = index.shape[-1] <= len(shape)``: ``updates.shape == index.shape[:-1]
+    + shape[k:]``. Negative indices wrap once; outside ``[-s, s-1]`` raises. The
+    output dtype is the dtype of ``updates``: int32, int64, uint8, float32 or
+    float64. ``shape`` is a list/tuple (or 1-D integer array) of ints ``>= 0``.
+
+    Equivalent loop::
+
+        Y = zeros(shape, updates.dtype)
+        for i in ndindex(index.shape[:-1]):
+            Y[tuple(index[i])] += updates[i]
+
+    Differs from ONNX ``ScatterND`` (overwrite) and MXNet ``scatter_nd``
+    (overwrite, last wins, tuples on the first axis); the same as
+    ``tf.scatter_nd`` except that Paddle wraps negative indices.
+
+    >>> import gatherscatter as gs
+    >>> gs.paddle.scatter_nd([[1], [1], [-1]], [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [3, 2]).tolist()
+    [[0.0, 0.0], [4.0, 6.0], [5.0, 6.0]]
+    """
+    ctx = paddle_context("scatter_nd")
+    out_shape = _shape(ctx, shape)
+    i = index_array(ctx, index)
+    u = as_array(ctx, updates, "updates")
+    check_paddle_dtype(ctx, u, ND_DTYPES, name="updates")
+    if i.ndim >= 1 and i.shape[-1] <= len(out_shape):
+        want = i.shape[:-1] + out_shape[i.shape[-1] :]
+        if u.shape != want:  # checked before zeros(shape) is allocated
+            raise ShapeError(
+                f"{ctx.label}: updates must have shape index.shape[:-1] + shape[index.shape[-1]:] = "
+                f"{list(want)}; got {list(u.shape)}"
+            )
+    return lower_nd_add(ctx, np.zeros(out_shape, u.dtype), i, u)
