@@ -1,0 +1,169 @@
+"""NumPy 2.4 conventions shared by the ``gs.numpy`` ops: naming, index and value conversion.
+
+NumPy converts its arguments differently from op to op, and the dialect keeps
+each rule (measured on NumPy 2.4.6):
+
+* ``np.take`` and ``np.put`` read an index *ndarray* by casting it to ``intp``
+  (``take``: ``same_kind``, so uint64 wraps and bool reads as 0/1;
+  ``put``: ``safe``, so uint64 and floats are refused), but convert any other
+  object with ``np.array(x, dtype=intp)``, which truncates Python floats
+  (``np.take(a, [1.5])`` reads index 1).
+* ``take_along_axis`` / ``put_along_axis`` need an integer array (bool is not
+  an integer here); uint64 wraps to int64 as in fancy indexing.
+* Values written by ``put`` / ``put_along_axis`` are cast to the array's dtype
+  as ``a[idx] = v`` does: arrays unsafely (300 -> 44 in int8), Python objects
+  through ``np.asarray(v, dtype)`` (Python 300 into int8 is an OverflowError).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ...core.context import OpContext
+from ...core.indices import format_position
+from ...core.policy import Policy
+from ...core.shape import as_array, dtype_name
+from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError
+
+__all__ = [
+    "MODES",
+    "VERSION",
+    "along_indices",
+    "broadcast_along",
+    "cast_values",
+    "check_bounds",
+    "mode_policy",
+    "np_context",
+    "put_indices",
+    "take_indices",
+]
+
+VERSION = "2.4"
+
+MODES = {
+    "raise": Policy(bounds="raise", negative="wrap"),
+    "wrap": Policy(bounds="wrap", negative="bounds"),
+    "clip": Policy(bounds="clip", negative="bounds"),
+}
+
+
+def np_context(name: str, **names: str) -> OpContext:
+    """``numpy.take (numpy 2.4)`` with NumPy's argument names."""
+    return OpContext(op=f"numpy.{name}", version=f"numpy {VERSION}", **names)
+
+
+def mode_policy(ctx: OpContext, mode: Any) -> Policy:
+    """NumPy's ``mode`` (``None`` reads as 'raise', as NumPy's clipmode converter does)."""
+    if mode is None:
+        mode = "raise"
+    if not isinstance(mode, str):
+        raise ArgumentError(f"{ctx.label}: mode must be 'raise', 'wrap' or 'clip' (got {mode!r})")
+    try:
+        return MODES[mode]
+    except KeyError:
+        raise ArgumentError(
+            f"{ctx.label}: clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})"
+        ) from None
+
+
+def _from_object(ctx: OpContext, value: Any, name: str) -> np.ndarray[Any, Any]:
+    """``np.array(value, dtype=intp)`` with typed errors (Python floats truncate)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return np.asarray(value, dtype=np.int64)
+    except OverflowError:
+        raise DTypeError(f"{ctx.label}: {name} holds an integer too large for int64 ({value!r})") from None
+    except (TypeError, ValueError) as exc:
+        raise DTypeError(f"{ctx.label}: {name} cannot be read as integers ({exc})") from None
+
+
+def take_indices(ctx: OpContext, value: Any, name: str = "indices") -> np.ndarray[Any, Any]:
+    """Indices as ``np.take`` reads them: arrays cast ``same_kind`` to int64, other objects truncated."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "iub":
+            return value.astype(np.int64) if value.dtype != np.int64 else value
+        raise DTypeError(
+            f"{ctx.label}: {name} must be an integer array; cannot cast {dtype_name(value.dtype)} to int64 "
+            f"under the 'same_kind' rule"
+        )
+    return _from_object(ctx, value, name)
+
+
+def put_indices(ctx: OpContext, value: Any, name: str = "ind") -> np.ndarray[Any, Any]:
+    """Indices as ``np.put`` reads them: arrays cast ``safe`` to int64 (no uint64, no float)."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind == "b" or (value.dtype.kind in "iu" and np.can_cast(value.dtype, np.int64, "safe")):
+            return value.astype(np.int64) if value.dtype != np.int64 else value
+        raise DTypeError(
+            f"{ctx.label}: {name} must be an integer array castable to int64 under the 'safe' rule; "
+            f"got {dtype_name(value.dtype)}"
+        )
+    return _from_object(ctx, value, name)
+
+
+def along_indices(ctx: OpContext, value: Any, name: str = "indices") -> np.ndarray[Any, Any]:
+    """Indices of ``take_along_axis`` / ``put_along_axis``: an integer array (uint64 wraps)."""
+    arr = as_array(ctx, value, name)
+    if arr.size == 0 and arr.dtype.kind == "f" and not isinstance(value, np.ndarray):
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind not in "iu":
+        raise DTypeError(f"{ctx.label}: `{name}` must be an integer array; got {dtype_name(arr.dtype)}")
+    return arr.astype(np.int64) if arr.dtype != np.int64 else arr
+
+
+def cast_values(ctx: OpContext, value: Any, dtype: np.dtype[Any], name: str) -> np.ndarray[Any, Any]:
+    """Values as ``a[idx] = value`` converts them to ``dtype``."""
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            if isinstance(value, np.ndarray):
+                if value.dtype == dtype:
+                    return value
+                return value.astype(dtype, casting="unsafe")
+            return np.asarray(value, dtype=dtype)
+    except OverflowError as exc:
+        raise DTypeError(f"{ctx.label}: {name} does not fit {dtype_name(dtype)} ({exc})") from None
+    except (TypeError, ValueError) as exc:
+        raise DTypeError(f"{ctx.label}: {name} cannot be converted to {dtype_name(dtype)} ({exc})") from None
+
+
+def check_bounds(ctx: OpContext, idx: np.ndarray[Any, Any], size: int, axis: int, name: str) -> None:
+    """Raise for the first index outside ``[-size, size-1]`` (row-major), naming its position."""
+    if idx.size == 0:
+        return
+    if int(idx.min()) >= -size and int(idx.max()) < size:
+        return
+    bad = (idx < -size) | (idx >= size)
+    flat = int(np.argmax(bad.reshape(-1)))
+    pos = tuple(int(p) for p in np.unravel_index(flat, idx.shape)) if idx.ndim else ()
+    value = int(idx.reshape(-1)[flat])
+    where = format_position(name, pos)
+    if size == 0:
+        raise IndexOutOfRangeError(
+            f"{ctx.label}: {where} = {value} is out of bounds: axis {axis} of {ctx.data} has size 0, "
+            f"so no index is valid",
+            value=value, position=pos,
+        )
+    raise IndexOutOfRangeError(
+        f"{ctx.label}: {where} = {value} is out of bounds for axis {axis} of {ctx.data} with size {size}; "
+        f"valid range is [{-size}, {size - 1}]",
+        value=value, position=pos, valid=(-size, size - 1),
+    )
+
+
+def broadcast_along(
+    ctx: OpContext, ishape: tuple[int, ...], dshape: tuple[int, ...], axis: int
+) -> tuple[int, ...]:
+    """Shape of ``arr[_make_along_axis_idx(...)]``: indices broadcast against ``arr`` off the axis."""
+    other = dshape[:axis] + (1,) + dshape[axis + 1 :]
+    try:
+        return tuple(np.broadcast_shapes(ishape, other))
+    except ValueError:
+        raise ShapeError(
+            f"{ctx.label}: shape mismatch: {ctx.indices} of shape {list(ishape)} cannot be broadcast against "
+            f"{ctx.data} of shape {list(dshape)} on the dims other than axis {axis}"
+        ) from None

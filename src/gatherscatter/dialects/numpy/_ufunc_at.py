@@ -1,0 +1,210 @@
+"""``np.<ufunc>.at(a, indices, b)`` for add, subtract, multiply, maximum, minimum (NumPy 2.4).
+
+NumPy's ``ufunc.at`` (``ufunc_at`` in ``numpy/_core/src/umath/ufunc_object.c``)
+applies ``a[t] = cast_a(f(cast_L(a[t]), cast_L(b_j)))`` once per selected
+element, unbuffered, in row-major order of ``a[indices]``:
+
+* ``b`` is read with ``np.asarray`` and broadcast to the shape of ``a[indices]``;
+* the loop dtype ``L`` comes from promoting ``a.dtype`` with ``b.dtype``, where a
+  0-d ``b`` against an n-d ``a`` (or the reverse) uses legacy value-based
+  promotion (``np.min_scalar_type``) when its kind is not above the array's:
+  a Python ``0.1`` keeps float32 in float32, Python ``300`` widens int8 to int32;
+* the result is cast back to ``a.dtype`` with ``casting='unsafe'`` after every
+  single update.
+
+The scatter primitive applies one reduction in one dtype. The lowering is
+exact whenever that per-update cast back cannot change the outcome (``L`` is
+``a.dtype``; integer add/sub/mul are modular; float max/min round
+monotonically; ``b`` holds values ``a.dtype`` represents and ``L`` carries at
+least ``2p+2`` bits, so the double rounding is innocuous). Otherwise it runs
+in ``L`` and casts the result back, which is exact when no element is selected
+twice; with repeated elements it raises :class:`UnsupportedError`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Policy, Reduction
+from ...core.shape import IndexSpec, as_array, dtype_name
+from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from .._common import data_array
+from .._registry import Lowering, divergence
+from ._index import flat_offsets
+from ._np import np_context
+
+__all__ = ["lower_at"]
+
+_CAT = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 2}
+
+for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
+    divergence(
+        op=f"numpy.{_name}_at",
+        case="a of object, str or bytes dtype",
+        reference="NumPy 2.4",
+        theirs=f"np.{_name}.at applies the Python operator (object) or the string ufunc, truncating to "
+        "the array's itemsize",
+        ours="UnsupportedError: the gatherscatter scatter primitive has no reductions for object/str/bytes",
+        evidence="core/scatter.py reduction_ufunc; measured np.add.at(np.array(['a', 'bb']), [0], 'c') -> ['ac', 'bb']",
+        kind="choice",
+        tags=("core-gap",),
+    )
+    divergence(
+        op=f"numpy.{_name}_at",
+        case="b promotes a to a wider loop dtype that the per-update cast back can change, with an element "
+        "selected twice (e.g. float64 b with inexact values into float32 a, float b into int a)",
+        reference="NumPy 2.4",
+        theirs="rounds / truncates back to a.dtype after every single update",
+        ours="UnsupportedError naming the cast to make (b.astype(a.dtype)); exact without repeated elements",
+        evidence="numpy/_core/src/umath/ufunc_object.c ufunc_at (NPY_UNSAFE_CASTING, one element at a time); "
+        "measured np.add.at(np.zeros(1, int), [0, 0], [0.6, 0.6]) -> [0]",
+        kind="choice",
+    )
+divergence(
+    op="numpy.maximum_at",
+    case="complex a",
+    reference="NumPy 2.4",
+    theirs="orders complex numbers lexicographically (real part, then imaginary)",
+    ours="UnsupportedError: the core's max/min reductions refuse complex data",
+    evidence="core/scatter.py reduction_ufunc; measured np.maximum.at(zeros(3, complex), [0, 0], [1+2j, 2]) -> 2",
+    kind="choice",
+    tags=("core-gap",),
+)
+divergence(
+    op="numpy.minimum_at",
+    case="complex a",
+    reference="NumPy 2.4",
+    theirs="orders complex numbers lexicographically (real part, then imaginary)",
+    ours="UnsupportedError: the core's max/min reductions refuse complex data",
+    evidence="core/scatter.py reduction_ufunc",
+    kind="choice",
+    tags=("core-gap",),
+)
+
+
+def _bits(dt: np.dtype[Any]) -> int:
+    """Significand bits of a float or complex dtype (per component)."""
+    if dt.kind == "c":
+        dt = np.dtype(f"f{dt.itemsize // 2}")
+    return int(np.finfo(dt).nmant) + 1
+
+
+def _representable(b: np.ndarray[Any, Any], dt: np.dtype[Any]) -> bool:
+    """Every value of ``b`` survives a round trip through ``dt``."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        back = b.astype(dt, casting="unsafe").astype(b.dtype, casting="unsafe")
+        eq = back == b
+        if b.dtype.kind in "fc":
+            eq |= np.isnan(b) & np.isnan(back)
+    return bool(np.all(eq))
+
+
+def _promote(ctx: Any, ufunc: np.ufunc, a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> tuple[Any, ...]:
+    da, db = a.dtype, b.dtype
+    if (a.ndim == 0) != (b.ndim == 0) and da.kind in _CAT and db.kind in _CAT:
+        if b.ndim == 0 and _CAT[db.kind] <= _CAT[da.kind]:
+            db = np.min_scalar_type(b)
+        elif a.ndim == 0 and _CAT[da.kind] <= _CAT[db.kind]:
+            da = np.min_scalar_type(a)
+    try:
+        return tuple(ufunc.resolve_dtypes((da, db, None), casting="unsafe"))
+    except TypeError as exc:
+        raise DTypeError(
+            f"{ctx.label}: no {ufunc.__name__} loop for a dtype {dtype_name(a.dtype)} and b dtype "
+            f"{dtype_name(b.dtype)} ({exc})"
+        ) from None
+
+
+def _exact_in_a(red: Reduction, a: np.dtype[Any], loop: np.dtype[Any], b: np.ndarray[Any, Any]) -> bool:
+    """Whether computing in ``a.dtype`` with ``b`` cast first equals NumPy's per-update casts."""
+    ka, kl = a.kind, loop.kind
+    if ka in "iu" and kl in "iu" and red in (Reduction.ADD, Reduction.SUB, Reduction.MUL):
+        return True  # modular arithmetic
+    if ka == "f" and kl == "f" and red in (Reduction.MAX, Reduction.MIN):
+        return True  # rounding is monotone
+    if ka not in "biufc" or kl not in "biufc" or not _representable(b, a):
+        return False
+    if red in (Reduction.MAX, Reduction.MIN):
+        return ka != "c"
+    if ka in "biu" and kl in "biu":
+        return True
+    if ka == kl == "f" or (ka == kl == "c" and red in (Reduction.ADD, Reduction.SUB)):
+        return _bits(loop) >= 2 * _bits(a) + 2
+    return False
+
+
+def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b: Any) -> Lowering:
+    """The lowering shared by ``add_at`` ... ``minimum_at``: a flat scatter with reduction ``red``."""
+    ctx = np_context(f"{name}_at", data="a", updates="b")
+    ctx = ctx.with_(op=f"numpy.{name}.at")
+    d = data_array(ctx, a)
+    if b is None:
+        raise ArgumentError(f"{ctx.label}: second operand needed for ufunc (b is None)")
+    bb = as_array(ctx, b, "b")
+    kind = d.dtype.kind
+    # NumPy resolves the loop first (no loop: TypeError), then builds the index (IndexError, ...)
+    in0, in1, out = _promote(ctx, ufunc, d, bb)
+    offsets = flat_offsets(ctx, d.shape, indices)
+    rshape = offsets.shape
+    if kind in "OUST" or bb.dtype.kind in "OUST":
+        got = dtype_name(d.dtype) if kind in "OUST" else dtype_name(bb.dtype)
+        raise UnsupportedError(
+            f"{ctx.label}: {got} operands are not supported: the gatherscatter scatter primitive has no "
+            f"reductions for object, str or bytes data (NumPy applies the Python/string operator)"
+        )
+    if kind == "c" and red in (Reduction.MAX, Reduction.MIN):
+        raise UnsupportedError(
+            f"{ctx.label}: complex a is not supported: NumPy orders complex numbers lexicographically, and the "
+            f"gatherscatter max/min reductions refuse complex data"
+        )
+    try:
+        bshaped = np.broadcast_to(bb, rshape)
+    except ValueError:
+        raise ShapeError(
+            f"{ctx.label}: b of shape {list(bb.shape)} is not broadcastable to the shape of a[indices], "
+            f"{list(rshape)}"
+        ) from None
+    policy = Policy(bounds="raise", negative="raise", reduction=red)
+    spec = IndexSpec(axis=0)
+    shape = d.shape
+    flat = d.reshape(-1)
+    if not (in0 == in1 == out):
+        raise UnsupportedError(
+            f"{ctx.label}: the {ufunc.__name__} loop for a dtype {dtype_name(d.dtype)} and b dtype "
+            f"{dtype_name(bb.dtype)} takes mixed operand dtypes ({in0}, {in1} -> {out}); gatherscatter "
+            f"scatters need one dtype"
+        )
+    loop = np.dtype(out)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # complex -> real casts discard the imaginary part, as NumPy does
+        b_loop = bshaped.astype(loop, casting="unsafe") if bshaped.dtype != loop else bshaped
+        if loop == d.dtype or _exact_in_a(red, d.dtype, loop, b_loop):
+            upd = b_loop if loop == d.dtype else b_loop.astype(d.dtype, casting="unsafe")
+            return Lowering("scatter", flat, offsets, spec, policy, ctx, updates=upd, post=lambda y: y.reshape(shape))
+        hint = f"cast b to {dtype_name(d.dtype)} first (b.astype(a.dtype)) if that is what you mean"
+        if offsets.size > 1 and np.unique(offsets.reshape(-1)).size < offsets.size:
+            raise UnsupportedError(
+                f"{ctx.label}: a has dtype {dtype_name(d.dtype)} but the {ufunc.__name__} loop runs in "
+                f"{dtype_name(loop)} (b has dtype {dtype_name(bb.dtype)}) and some element is selected more "
+                f"than once: NumPy casts back to {dtype_name(d.dtype)} after every single update, which one "
+                f"scatter cannot reproduce; {hint}"
+            )
+        wide = flat.astype(loop, casting="unsafe")
+        if not _representable(flat, loop):
+            raise UnsupportedError(
+                f"{ctx.label}: a has dtype {dtype_name(d.dtype)} but the {ufunc.__name__} loop runs in "
+                f"{dtype_name(loop)}, which cannot hold every value of a exactly; {hint}"
+            )
+    dt = d.dtype
+
+    def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res: np.ndarray[Any, Any] = y.astype(dt, casting="unsafe").reshape(shape)
+            return res
+
+    return Lowering("scatter", wide, offsets, spec, policy, ctx, updates=b_loop, post=post)

@@ -1,0 +1,51 @@
+"""NumPy ``add.at`` (NumPy 2.4), returning a new array."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Reduction
+from .._registry import Lowering, dialect_op
+from ._ufunc_at import lower_at
+
+
+@dialect_op(
+    "numpy", "add_at", family="general", kind="scatter", versions=("2.4",), differentiable=("a", "b"),
+)
+def add_at(a: Any, indices: Any, b: Any) -> Lowering:
+    """NumPy add.at: unbuffered ``a[t] + b`` at every element ``a[indices]`` selects.
+
+    Provenance: ``numpy.add.at(a, indices, b)`` (``ufunc.at``), NumPy 2.4;
+    NumPy works in place, gatherscatter returns the updated copy.
+
+    ``indices`` is any NumPy index expression: an int, a slice, ``...``,
+    ``None``, an integer or boolean array (lists are arrays), or a tuple of
+    these; negative entries count from the back, anything outside
+    ``[-n, n-1]`` raises. ``b`` is broadcast to the shape of ``a[indices]``.
+    Every selected element is updated once per time it is selected, in
+    row-major order of ``a[indices]`` (repeated elements accumulate). Dtypes
+    follow NumPy: the loop dtype promotes ``a`` with ``b`` (a scalar ``b`` by
+    value) and the result is cast back to ``a.dtype`` unsafely after each
+    update (see ``gatherscatter.dialects.numpy._ufunc_at``).
+
+    Equivalent loop::
+
+        Y = a.copy()
+        sel = arange(a.size).reshape(a.shape)[indices]      # flat positions, any index expression
+        for j in ndindex(sel.shape):
+            t = unravel_index(sel[j], a.shape)
+            Y[t] = Y[t] + b_j                   # b_j = broadcast(b, sel.shape)[j]
+
+    Differs from ``a[indices] += b`` (a repeated element is incremented once),
+    from ``torch.index_put(accumulate=True)`` (no slices, no dtype promotion) and
+    from ``jax.numpy``'s ``x.at[idx].add`` (drops out-of-range updates).
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.add_at([1, 2, 3, 4], [0, 1, 2, 2], 1).tolist()
+    [2, 3, 5, 4]
+    >>> gs.numpy.add_at([[0, 0, 0], [0, 0, 0]], (slice(None), [0, 0]), 1).tolist()
+    [[2, 0, 0], [2, 0, 0]]
+    """
+    return lower_at("add", np.add, Reduction.ADD, a, indices, b)

@@ -1,0 +1,120 @@
+"""NumPy ``put_along_axis`` (NumPy 2.4), returning a new array."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, normalize_axis, prod
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._np import along_indices, broadcast_along, cast_values, check_bounds, np_context
+
+_POLICY = Policy(bounds="raise", negative="wrap", duplicates="last")
+
+divergence(
+    op="numpy.put_along_axis",
+    case="duplicate targets with indices or values that are not C-contiguous",
+    reference="NumPy 2.4 (fancy assignment arr[idx] = values)",
+    theirs="the iteration order follows memory layout (an F-ordered index applies column by column), so "
+    "another duplicate may win; NumPy documents no order for repeated assignments",
+    ours="duplicates='last' in row-major (C) order of the broadcast index, whatever the layout",
+    evidence="measured on NumPy 2.4.6: indices [[0,1],[1,0]] F-ordered into zeros((3,1)) gives rows [4,3] "
+    "where C order gives [4,2]; NumPy user guide, 'assigning values to indexed arrays'",
+    kind="undefined",
+)
+divergence(
+    op="numpy.put_along_axis",
+    case="arr or indices given as a Python list",
+    reference="NumPy 2.4",
+    theirs="AttributeError: arr and indices must be ndarrays (and arr is modified in place)",
+    ours="read with np.asarray; a new array is returned and the input is never modified",
+    evidence="measured on NumPy 2.4.6; DESIGN.md 'mutating framework functions return a new array'",
+    kind="choice",
+)
+
+
+@dialect_op(
+    "numpy", "put_along_axis", family="scatter_elements", kind="scatter", versions=("2.4",),
+    differentiable=("arr", "values"),
+)
+def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None) -> Lowering:
+    """NumPy put_along_axis: write ``values`` at one index per element; a new array is returned.
+
+    Provenance: ``numpy.put_along_axis(arr, indices, values, axis)``, NumPy 2.4
+    (``numpy/lib/_shape_base_impl.py``); NumPy writes into ``arr`` in place,
+    gatherscatter returns the written copy and leaves ``arr`` untouched.
+
+    ``indices`` (integer, rank of ``arr``) broadcasts against ``arr`` off the
+    axis as in :func:`take_along_axis`; ``values`` broadcasts to that shape and
+    is cast to ``arr.dtype`` as ``arr[idx] = values`` does (arrays unsafely,
+    Python numbers must fit). ``axis=None`` writes into the flattened array
+    (1-d indices). Negative indices wrap once; outside ``[-s, s-1]`` raises.
+    Duplicate targets: the last in row-major order wins.
+
+    Equivalent loop (after broadcasting)::
+
+        Y = arr.copy()
+        for j in ndindex(indices.shape):
+            Y[j[:axis] + (norm(indices[j]),) + j[axis+1:]] = values[j]
+
+    Differs from ``onnx.ScatterElements`` / ``torch.scatter`` (no broadcasting)
+    and from ``jax.numpy.put_along_axis`` (drops out-of-range updates).
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.put_along_axis([[10, 30, 20], [60, 40, 50]], [[1], [0]], 99, axis=1).tolist()
+    [[10, 99, 20], [99, 40, 50]]
+    >>> gs.numpy.put_along_axis([0, 0, 0, 0], [1, 1, 1], [10, 20, 30], axis=0).tolist()
+    [0, 30, 0, 0]
+    """
+    ctx = np_context("put_along_axis", data="arr", updates="values")
+    d = data_array(ctx, arr)
+    i = along_indices(ctx, indices)
+    out_shape = d.shape
+    if axis is None:
+        if i.ndim != 1:
+            raise ShapeError(
+                f"{ctx.label}: when axis=None, `indices` must have a single dimension; got shape {list(i.shape)}"
+            )
+        d = d.reshape(-1)
+        a = 0
+    else:
+        a = normalize_axis(ctx, axis, d.ndim)
+        if i.ndim != d.ndim:
+            raise ShapeError(
+                f"{ctx.label}: `indices` and `arr` must have the same number of dimensions; got indices "
+                f"shape {list(i.shape)} and arr shape {list(d.shape)}"
+            )
+    shape = broadcast_along(ctx, i.shape, d.shape, a)
+    v = cast_values(ctx, values, d.dtype, "values")
+    try:
+        vb = np.broadcast_to(v, shape)
+    except ValueError:
+        raise ShapeError(
+            f"{ctx.label}: shape mismatch: value array of shape {list(v.shape)} could not be broadcast to "
+            f"indexing result of shape {list(shape)}"
+        ) from None
+    if prod(shape):
+        check_bounds(ctx, i, d.shape[a], a, "indices")
+    ib = np.broadcast_to(i, shape)
+    # dims where arr has size 1 but the index does not: every update along them lands on
+    # the same slice; fold them into the axis (keeping their row-major order) so that the
+    # scatter sees indices no larger than arr
+    fold = [k for k in range(d.ndim) if k != a and d.shape[k] != shape[k]]
+    spec = IndexSpec(axis=a, batch=a, elementwise=True)
+    if fold:
+        group = sorted([*fold, a])
+        keep = [k for k in range(d.ndim) if k not in group]
+        p = sum(1 for k in keep if k < a)
+        perm = keep[:p] + group + keep[p:]
+        merged = prod([shape[k] for k in group])
+        new = [shape[k] for k in keep[:p]] + [merged] + [shape[k] for k in keep[p:]]
+        ib = ib.transpose(perm).reshape(new)
+        vb = vb.transpose(perm).reshape(new)
+        d = d.reshape([d.shape[k] for k in keep[:p]] + [d.shape[a]] + [d.shape[k] for k in keep[p:]])
+        spec = IndexSpec(axis=p, batch=p, elementwise=True)
+    post = None if d.shape == out_shape else (lambda y: y.reshape(out_shape))
+    return Lowering("scatter", d, ib, spec, _POLICY, ctx, updates=vb, post=post)

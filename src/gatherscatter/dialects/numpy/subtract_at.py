@@ -1,0 +1,49 @@
+"""NumPy ``subtract.at`` (NumPy 2.4), returning a new array."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Reduction
+from .._registry import Lowering, dialect_op
+from ._ufunc_at import lower_at
+
+
+@dialect_op(
+    "numpy", "subtract_at", family="general", kind="scatter", versions=("2.4",), differentiable=("a", "b"),
+)
+def subtract_at(a: Any, indices: Any, b: Any) -> Lowering:
+    """NumPy subtract.at: unbuffered ``a[t] - b`` at every element ``a[indices]`` selects.
+
+    Provenance: ``numpy.subtract.at(a, indices, b)`` (``ufunc.at``), NumPy 2.4;
+    NumPy works in place, gatherscatter returns the updated copy.
+
+    ``indices`` is any NumPy index expression: an int, a slice, ``...``,
+    ``None``, an integer or boolean array (lists are arrays), or a tuple of
+    these; negative entries count from the back, anything outside
+    ``[-n, n-1]`` raises. ``b`` is broadcast to the shape of ``a[indices]``.
+    Every selected element is updated once per time it is selected, in
+    row-major order of ``a[indices]`` (repeated elements accumulate). Dtypes
+    follow NumPy: the loop dtype promotes ``a`` with ``b`` (a scalar ``b`` by
+    value) and the result is cast back to ``a.dtype`` unsafely after each
+    update (see ``gatherscatter.dialects.numpy._ufunc_at``).
+
+    Equivalent loop::
+
+        Y = a.copy()
+        sel = arange(a.size).reshape(a.shape)[indices]      # flat positions, any index expression
+        for j in ndindex(sel.shape):
+            t = unravel_index(sel[j], a.shape)
+            Y[t] = Y[t] - b_j                   # b_j = broadcast(b, sel.shape)[j]
+
+    Differs from ``a[indices] -= b`` (a repeated element is decremented once);
+    bool data is refused, as NumPy refuses boolean subtract (OpenVINO/ONNX
+    style XOR is not what NumPy does).
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.subtract_at([1, 2, 3, 4], [0, 1, 2, 2], 1).tolist()
+    [0, 1, 1, 4]
+    """
+    return lower_at("subtract", np.subtract, Reduction.SUB, a, indices, b)

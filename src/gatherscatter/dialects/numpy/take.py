@@ -1,0 +1,91 @@
+"""NumPy ``take`` (NumPy 2.4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.shape import IndexSpec, normalize_axis, prod
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._np import mode_policy, np_context, take_indices
+
+divergence(
+    op="numpy.take",
+    case="mode='wrap' with an index far outside [-s, s-1] (e.g. -2**63)",
+    reference="NumPy 2.4 (npy_fasttake, item_selection.c)",
+    theirs="wraps by adding or subtracting s in a loop, one step per multiple of s: -2**63 on an axis of size 5 "
+    "runs for hours",
+    ours="the same value, i mod s, computed at once",
+    evidence="measured: np.take(np.arange(5), [-2**63], mode='wrap') did not finish in 60 s",
+    kind="choice",
+)
+divergence(
+    op="numpy.take",
+    case="mode='wrap' on an axis of size 0 when the result is empty (e.g. a of shape (0, 0), axis=0)",
+    reference="NumPy 2.4 (npy_fasttake)",
+    theirs="loops forever (adds the axis size 0 until the index is non-negative)",
+    ours="returns the empty result, as mode='clip' does",
+    evidence="measured: np.take(np.zeros((0, 0)), [[-1]], axis=0, mode='wrap') did not return",
+    kind="undefined",
+)
+
+
+@dialect_op("numpy", "take", family="gather", kind="gather", versions=("2.4",), differentiable=("a",))
+def take(a: Any, indices: Any, axis: int | None = None, mode: str = "raise") -> Lowering:
+    """NumPy take: whole slices of ``a`` along ``axis`` (``axis=None``: of the flattened array).
+
+    Provenance: ``numpy.take(a, indices, axis=None, out=None, mode='raise')``,
+    NumPy 2.4 (``numpy/_core/fromnumeric.py``); ``out`` is not offered (the
+    result is always a new array).
+
+    ``Y.shape = a.shape[:axis] + indices.shape + a.shape[axis+1:]``; a scalar
+    index drops the axis (a 0-d result is a 0-d array). Modes: ``'raise'``
+    (negative indices wrap once, anything outside ``[-s, s-1]`` raises),
+    ``'wrap'`` (``i mod s``), ``'clip'`` (clamp to ``[0, s-1]``: ``-1`` reads
+    element 0). ``mode=None`` reads as ``'raise'``. An index *array* must be
+    integer or bool (cast to int64 ``same_kind``: uint64 wraps, True reads 1);
+    other objects are converted as ``np.array(x, dtype=intp)``, so Python floats
+    truncate (``[1.5]`` reads index 1). A 0-d ``a`` reads as 1-d along axis 0.
+    As in NumPy, indices are not checked when no row is read (a zero-size dim
+    before ``axis``), and a size-0 axis raises unless the result is empty.
+    Any dtype NumPy has (strings, objects, datetimes, records) is taken.
+
+    Equivalent loop::
+
+        a = a.ravel() if axis is None else a; axis = 0 if axis is None else axis
+        for p in ndindex(a.shape[:axis]), i in ndindex(indices.shape), r in ndindex(a.shape[axis+1:]):
+            Y[p + i + r] = a[p + (norm(indices[i]),) + r]        # norm per mode
+
+    Differs from ``mxnet.take`` (default ``mode='clip'``, ``axis=0``), ``torch.take``
+    (always flat, no modes) and ``jax.numpy.take`` (fills out-of-range with NaN
+    by default).
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.take([4, 3, 5, 7, 6, 8], [0, 1, 4]).tolist()
+    [4, 3, 6]
+    >>> gs.numpy.take([[4, 3, 5], [7, 6, 8]], [[0, 1], [1, 2]]).tolist()
+    [[4, 3], [3, 5]]
+    >>> gs.numpy.take([10, 20, 30], [-1, 3], mode="clip").tolist()
+    [10, 30]
+    """
+    ctx = np_context("take", data="a")
+    policy = mode_policy(ctx, mode)
+    d = data_array(ctx, a)
+    i = take_indices(ctx, indices)
+    if axis is None:
+        d, ax = d.reshape(-1), 0
+    else:
+        if d.ndim == 0:
+            d = d.reshape(1)
+        ax = normalize_axis(ctx, axis, d.ndim)
+    out_shape = d.shape[:ax] + i.shape + d.shape[ax + 1 :]
+    never_read = prod(d.shape[:ax]) == 0 or (d.shape[ax] == 0 and not prod(out_shape) and mode in ("wrap", "clip"))
+    if i.size and never_read:
+        # NumPy's loop never reads an index here (no outer rows; or nothing to copy and a mode that
+        # cannot fail): the result is empty and nothing is checked
+        return Lowering(
+            "gather", d, i.reshape(-1)[:0], IndexSpec(axis=ax), policy, ctx, result=np.empty(out_shape, d.dtype)
+        )
+    return Lowering("gather", d, i, IndexSpec(axis=ax), policy, ctx)

@@ -1,0 +1,86 @@
+"""NumPy ``take_along_axis`` (NumPy 2.4; default ``axis=-1`` since 2.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, normalize_axis, prod
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._np import along_indices, broadcast_along, check_bounds, np_context
+
+_POLICY = Policy(bounds="raise", negative="wrap")
+
+divergence(
+    op="numpy.take_along_axis",
+    case="arr or indices given as a Python list",
+    reference="NumPy 2.4",
+    theirs="AttributeError ('list' object has no attribute 'dtype' / 'ndim'): both must be ndarrays",
+    ours="read with np.asarray, like every gatherscatter input (a list of floats is still refused)",
+    evidence="measured on NumPy 2.4.6 (np.take_along_axis([[1, 2]], np.array([[1]]), axis=1))",
+    kind="choice",
+)
+
+
+@dialect_op(
+    "numpy", "take_along_axis", family="gather_elements", kind="gather", versions=("2.4",),
+    differentiable=("arr",),
+)
+def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Lowering:
+    """NumPy take_along_axis: one element of ``arr`` per index, indices broadcast against ``arr``.
+
+    Provenance: ``numpy.take_along_axis(arr, indices, axis=-1)``, NumPy 2.4
+    (``numpy/lib/_shape_base_impl.py``); the default ``axis=-1`` dates from
+    NumPy 2.3 (gh-28615; before it ``axis`` was required).
+
+    ``indices`` is an integer array (not bool) with the rank of ``arr``; on
+    every dim but ``axis`` it broadcasts against ``arr`` (size 1 against n).
+    The output has the broadcast shape with ``indices.shape[axis]`` on the
+    axis. ``axis=None`` works on the flattened array and needs 1-d indices.
+    Negative indices wrap once; outside ``[-s, s-1]`` raises.
+
+    Equivalent loop (after broadcasting)::
+
+        for j in ndindex(Y.shape):
+            Y[j] = arr[j[:axis] + (norm(indices[j]),) + j[axis+1:]]
+
+    Differs from ``onnx.GatherElements`` / ``torch.gather`` (no broadcasting;
+    torch rejects negatives) and from ``jax.numpy.take_along_axis`` (fills
+    out-of-range with NaN by default).
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.take_along_axis([[10, 30, 20], [60, 40, 50]], [[0], [1]], axis=1).tolist()
+    [[10], [40]]
+    >>> gs.numpy.take_along_axis([[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[2, 0]]).tolist()
+    [[3, 1], [6, 4], [9, 7]]
+    """
+    ctx = np_context("take_along_axis", data="arr")
+    d = data_array(ctx, arr)
+    i = along_indices(ctx, indices)
+    if axis is None:
+        if i.ndim != 1:
+            raise ShapeError(
+                f"{ctx.label}: when axis=None, `indices` must have a single dimension; got shape {list(i.shape)}"
+            )
+        d = d.reshape(-1)
+        a = 0
+    else:
+        a = normalize_axis(ctx, axis, d.ndim)
+        if i.ndim != d.ndim:
+            raise ShapeError(
+                f"{ctx.label}: `indices` and `arr` must have the same number of dimensions; got indices "
+                f"shape {list(i.shape)} and arr shape {list(d.shape)}"
+            )
+    shape = broadcast_along(ctx, i.shape, d.shape, a)
+    if prod(shape):
+        check_bounds(ctx, i, d.shape[a], a, "indices")
+    if i.shape != shape:
+        i = np.broadcast_to(i, shape)
+    dshape = shape[:a] + (d.shape[a],) + shape[a + 1 :]
+    if d.shape != dshape:
+        d = np.broadcast_to(d, dshape)
+    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), _POLICY, ctx)
