@@ -1,3 +1,36 @@
-"""jax gather and scatter ops (being written: see issue 3)."""
+"""JAX gather and scatter ops (jax 0.10, as JAX behaves with ``jax_enable_x64=True``).
 
-__all__: list[str] = []
+``take`` and ``take_along_axis`` (``jax.numpy``), ``at(x)[idx].get/set/add/multiply/min/max``
+(``x.at[idx]``, with function forms ``at_get`` ... ``at_max``) and the general
+``lax.gather`` / ``lax.scatter*`` with dimension numbers.
+
+>>> import gatherscatter as gs
+>>> gs.jax.take([10.0, 20.0, 30.0], [2, 5]).tolist()
+[30.0, nan]
+>>> gs.jax.at([10, 20, 30])[5].get().tolist()
+30
+"""
+
+from . import lax
+from .at import at
+from .at_add import at_add
+from .at_get import at_get
+from .at_max import at_max
+from .at_min import at_min
+from .at_multiply import at_multiply
+from .at_set import at_set
+from .take import take
+from .take_along_axis import take_along_axis
+
+__all__ = [
+    "at",
+    "at_add",
+    "at_get",
+    "at_max",
+    "at_min",
+    "at_multiply",
+    "at_set",
+    "lax",
+    "take",
+    "take_along_axis",
+]

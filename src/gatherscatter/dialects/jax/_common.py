@@ -1,0 +1,324 @@
+"""What every JAX op shares: naming, dtypes, fill values, modes, type promotion, casts.
+
+JAX ops here behave as JAX with ``jax_enable_x64=True`` (64-bit dtypes kept).
+Checked against jax/jaxlib 0.10.2 on CPU (sources read at 0.10.2:
+``jax/_src/numpy/indexing.py``, ``jax/_src/lax/slicing.py``, ``jax/_src/ops/scatter.py``,
+``jax/_src/dtypes.py``).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from typing import Any
+
+import numpy as np
+
+from ...core.context import OpContext
+from ...core.shape import dtype_name
+from ...errors import ArgumentError, DTypeError, UnsupportedError
+from .._common import COMPLEX, NUMERIC, data_array
+from .._registry import divergence
+
+__all__ = [
+    "JAX_DTYPES",
+    "JAX_VERSION",
+    "GatherScatterMode",
+    "check_data",
+    "common_divergences",
+    "default_fill",
+    "fill_value_of",
+    "int32_index_divergence",
+    "jax_cast",
+    "jax_context",
+    "narrow_index_divergence",
+    "parse_mode",
+    "promote",
+]
+
+JAX_VERSION = "jax 0.10"
+"""The JAX version these ops reproduce (observed: jax/jaxlib 0.10.2, CPU, x64)."""
+
+JAX_DTYPES = NUMERIC | COMPLEX | frozenset({"bool", "bfloat16"})
+
+
+def jax_context(op: str, **names: str) -> OpContext:
+    """Message naming: ``jax.numpy.take (jax 0.10)`` with JAX's argument names."""
+    return OpContext(op=op, version=JAX_VERSION, **names)
+
+
+def check_data(ctx: OpContext, value: Any, name: str | None = None) -> np.ndarray[Any, Any]:
+    """The data argument as an array of a dtype JAX accepts (strings and objects do not stage)."""
+    arr = data_array(ctx, value, name)
+    got = dtype_name(arr.dtype)
+    if got not in JAX_DTYPES:
+        raise DTypeError(
+            f"{ctx.label}: {name or ctx.data} dtype {got} is not a JAX array dtype; expected one of: "
+            f"{', '.join(sorted(JAX_DTYPES))}"
+        )
+    return arr
+
+
+def _kind(dtype: np.dtype[Any]) -> str:
+    """NumPy kind letter, with bfloat16 (kind 'V' in ml_dtypes) read as a float."""
+    return "f" if dtype_name(dtype) == "bfloat16" else dtype.kind
+
+
+def default_fill(dtype: np.dtype[Any]) -> Any:
+    """JAX's gather fill value: NaN (inexact), iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
+    k = _kind(dtype)
+    if k in "fc":
+        return np.nan
+    if k == "i":
+        return int(np.iinfo(dtype).min)
+    if k == "u":
+        return int(np.iinfo(dtype).max)
+    return True
+
+
+def fill_value_of(ctx: OpContext, dtype: np.dtype[Any], value: Any) -> Any:
+    """The fill value a fill-mode gather uses (``None``: :func:`default_fill`).
+
+    JAX converts it as ``numpy.asarray(value).astype(dtype)`` (1.5 -> 1, 300 -> 44
+    for uint8); a complex value for real data and non-scalars are refused.
+    """
+    if value is None:
+        return default_fill(dtype)
+    arr = np.asarray(value)
+    if arr.ndim != 0:
+        raise ArgumentError(f"{ctx.label}: fill_value must be a scalar; got shape {list(arr.shape)}")
+    if arr.dtype == object and isinstance(value, int):
+        raise DTypeError(f"{ctx.label}: fill_value {value!r} does not fit a 64-bit integer")
+    if arr.dtype.kind not in "biufc" and dtype_name(arr.dtype) != "bfloat16":
+        raise DTypeError(f"{ctx.label}: fill_value must be a number or bool; got {value!r}")
+    if arr.dtype.kind == "c" and _kind(dtype) != "c":
+        raise DTypeError(f"{ctx.label}: fill_value {value!r} is complex but the data dtype is {dtype_name(dtype)}")
+    return arr.item()
+
+
+class GatherScatterMode(enum.Enum):
+    """``jax.lax.GatherScatterMode``: how gathers and scatters treat out-of-bounds indices.
+
+    ``CLIP``: clamp so the whole window is in range. ``FILL_OR_DROP``: a gather
+    window with any out-of-bounds element is entirely filled; a scatter window with
+    any out-of-bounds element is entirely dropped. ``PROMISE_IN_BOUNDS``: a promise;
+    XLA on CPU clamps gathers and drops scatters. ``ONE_HOT``: only
+    ``jnp.take_along_axis`` (not supported here).
+    """
+
+    CLIP = enum.auto()
+    FILL_OR_DROP = enum.auto()
+    PROMISE_IN_BOUNDS = enum.auto()
+    ONE_HOT = enum.auto()
+
+    @staticmethod
+    def from_any(s: Any) -> GatherScatterMode:
+        """Parse a mode like JAX: ``'clip'``, ``'fill'``/``'drop'``/None, ``'promise_in_bounds'``, ``'one_hot'``."""
+        if isinstance(s, GatherScatterMode):
+            return s
+        name = getattr(s, "name", None)
+        if isinstance(name, str) and name in GatherScatterMode.__members__ and type(s).__name__ == "GatherScatterMode":
+            return GatherScatterMode[name]  # a real jax.lax.GatherScatterMode
+        if s == "clip":
+            return GatherScatterMode.CLIP
+        if s is None or s == "fill" or s == "drop":
+            return GatherScatterMode.FILL_OR_DROP
+        if s == "promise_in_bounds":
+            return GatherScatterMode.PROMISE_IN_BOUNDS
+        if s == "one_hot":
+            return GatherScatterMode.ONE_HOT
+        raise UnsupportedError(
+            f'Unknown gather mode "{s}"; expected one of: clip, fill, drop, promise_in_bounds, '
+            "one_hot (or a GatherScatterMode)"
+        )
+
+
+def parse_mode(ctx: OpContext, mode: Any, *, default: GatherScatterMode) -> GatherScatterMode:
+    """A gather/scatter ``mode`` argument (``None``: ``default``), errors naming the op."""
+    if mode is None:
+        return default
+    try:
+        return GatherScatterMode.from_any(mode)
+    except UnsupportedError as exc:
+        raise UnsupportedError(f"{ctx.label}: {exc}") from None
+
+
+# ---------------------------------------------------------------------------------------
+# type promotion (jax/_src/dtypes.py, _type_promotion_lattice, strict=False)
+
+_LATTICE: dict[str, tuple[str, ...]] = {
+    "bool": ("i*",),
+    "i*": ("uint8", "int8"),
+    "uint8": ("int16", "uint16"),
+    "uint16": ("int32", "uint32"),
+    "uint32": ("int64", "uint64"),
+    "uint64": ("f*",),
+    "int8": ("int16",),
+    "int16": ("int32",),
+    "int32": ("int64",),
+    "int64": ("f*",),
+    "f*": ("bfloat16", "float16", "c*"),
+    "bfloat16": ("float32",),
+    "float16": ("float32",),
+    "float32": ("float64", "complex64"),
+    "float64": ("complex128",),
+    "c*": ("complex64",),
+    "complex64": ("complex128",),
+    "complex128": (),
+}
+_WEAK_DEFAULT = {"i*": "int64", "f*": "float64", "c*": "complex128"}
+
+
+@functools.cache
+def _upper(t: str) -> frozenset[str]:
+    seen = {t}
+    stack = [t]
+    while stack:
+        for u in _LATTICE[stack.pop()]:
+            if u not in seen:
+                seen.add(u)
+                stack.append(u)
+    return frozenset(seen)
+
+
+@functools.cache
+def _join(a: str, b: str) -> str:
+    common = _upper(a) & _upper(b)
+    # the least upper bound: the common type every other common type lies above
+    for t in common:
+        if common <= _upper(t):
+            return t
+    raise AssertionError(f"no join for {a}, {b}")  # pragma: no cover - the lattice is complete
+
+
+def _np_dtype(name: str) -> np.dtype[Any]:
+    if name == "bfloat16":
+        import ml_dtypes  # only reached with bfloat16 data, which already needs ml_dtypes
+
+        bf16: np.dtype[Any] = np.dtype(ml_dtypes.bfloat16)
+        return bf16
+    return np.dtype(name)
+
+
+def promote(ctx: OpContext, dtype: np.dtype[Any], values: Any) -> tuple[np.ndarray[Any, Any], np.dtype[Any]]:
+    """Values as JAX's ``x.at[idx].op(values)`` reads them, and the dtype the scatter runs in.
+
+    A Python int within the range of an integer ``x`` takes ``x``'s dtype; other
+    Python scalars are *weak* (int, float, complex); arrays and lists keep their
+    NumPy dtype. The scatter runs in the join of ``x``'s dtype and the values'
+    type on JAX's promotion lattice; the result is cast back to ``x``'s dtype.
+    """
+    xname = dtype_name(dtype)
+    if isinstance(values, int) and _kind(dtype) in "iu":
+        info = np.iinfo(dtype)
+        if info.min <= values <= info.max:
+            return np.asarray(values, dtype), dtype
+    weak: str | None = None
+    # only Python scalars are weak (NumPy scalars such as np.float64 are not, although they subclass float)
+    if type(values) is int:
+        if not np.iinfo(np.int64).min <= values <= np.iinfo(np.int64).max:
+            raise DTypeError(f"{ctx.label}: Python int {values} too large to convert to int64")
+        arr, weak = np.asarray(values, np.int64), "i*"
+    elif type(values) is float:
+        arr, weak = np.asarray(values, np.float64), "f*"
+    elif type(values) is complex:
+        arr, weak = np.asarray(values, np.complex128), "c*"
+    else:
+        try:
+            with np.errstate(all="ignore"):
+                arr = np.asarray(values)
+        except (ValueError, TypeError) as exc:
+            raise DTypeError(f"{ctx.label}: {ctx.updates} is not an array NumPy can read ({exc})") from None
+        if dtype_name(arr.dtype) not in JAX_DTYPES:
+            raise DTypeError(f"{ctx.label}: {ctx.updates} dtype {dtype_name(arr.dtype)} is not a JAX array dtype")
+    vname = weak or dtype_name(arr.dtype)
+    joined = _join(xname, vname)
+    out = _np_dtype(_WEAK_DEFAULT.get(joined, joined))
+    return jax_cast(arr, out), out
+
+
+def jax_cast(arr: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """``lax.convert_element_type`` on CPU: complex -> real keeps the real part; float -> int
+    truncates toward zero, saturates at the integer range and maps NaN to 0; int -> int
+    wraps; anything -> bool is ``!= 0``."""
+    if arr.dtype == dtype:
+        return arr
+    src = arr
+    if src.dtype.kind == "c" and _kind(dtype) != "c":
+        src = src.real
+    if _kind(dtype) == "b":
+        return np.asarray(src != 0)
+    sk = _kind(src.dtype)
+    if sk == "f" and _kind(dtype) in "iu":
+        f = src.astype(np.float64)
+        info = np.iinfo(dtype)
+        lo, hi = float(info.min), float(info.max)
+        with np.errstate(all="ignore"):
+            t = np.trunc(np.where(np.isnan(f), 0.0, f))
+            out = np.clip(t, lo, hi).astype(dtype)
+        # float(hi) may round up past the range (2**63, 2**64): saturate explicitly
+        out = np.where(t >= hi, np.array(info.max, dtype), out)
+        return np.asarray(np.where(t <= lo, np.array(info.min, dtype), out), dtype)
+    with np.errstate(all="ignore"):
+        return np.asarray(src.astype(dtype))
+
+
+def common_divergences(op: str) -> None:
+    """Record the divergences every JAX op shares (call at module level in the op's file)."""
+    divergence(
+        op=op,
+        case="JAX's 32-bit default (jax_enable_x64=False)",
+        reference="JAX 0.10 default configuration",
+        theirs="64-bit inputs are silently truncated to 32 bits (int64 -> int32, float64 -> float32, "
+        "uint64 -> uint32); results come back in 32-bit dtypes",
+        ours="64-bit dtypes are kept: we behave as JAX with jax_enable_x64=True",
+        evidence="DESIGN.md (JAX ops behave as JAX with jax_enable_x64=True); behavior-matrix §7",
+        kind="choice",
+    )
+    divergence(
+        op=op,
+        case="Python lists as array arguments",
+        reference="JAX 0.10",
+        theirs="TypeError: jnp/lax functions require arrays or scalars, not lists",
+        ours="anything numpy.asarray accepts is read as an array (lists included)",
+        evidence="jax/_src/numpy/util.py ensure_arraylike; DESIGN.md rules of the API",
+        kind="choice",
+    )
+
+
+def int32_index_divergence(op: str, where: str) -> None:
+    """Record that JAX narrows index values to int32 in ``where`` (we keep their true value)."""
+    divergence(
+        op=op,
+        case="index values outside the int32 range (|i| >= 2**31) with int64/uint64 indices",
+        reference="JAX 0.10 (x64, CPU)",
+        theirs=f"{where} converts the indices to int32 first (the index dtype JAX picks for arrays whose "
+        "dims fit int32), so they wrap modulo 2**32: index 2**32 reads element 0, 2**32+1 element 1",
+        ours="indices keep their true value: anything outside the axis is out of range and follows the "
+        "mode (fill, clamp or drop), as JAX documents for out-of-bounds indices",
+        evidence="jax/_src/lax/slicing.py _gather_fill; jax/_src/numpy/indexing.py _index_to_gather "
+        "(int_dtype_for_shape), take_along_axis (index_dtype_for_axis_size); "
+        "tests/frameworks/test_jax.py::test_known_divergence_int32_indices",
+        kind="spec",
+    )
+
+
+def narrow_index_divergence(op: str, *, raises: bool = False) -> None:
+    """Record that JAX's negative-index wrap misbehaves for narrow signed index dtypes."""
+    theirs = (
+        "OverflowError whenever the axis size does not fit the index dtype (int8 indices on an axis of "
+        "size 300), even for non-negative indices"
+        if raises
+        else "the axis size is added in the index dtype and overflows: an int8 index -1 on an axis of size "
+        "300 reads element 43"
+    )
+    divergence(
+        op=op,
+        case="signed index dtypes narrower than the axis size (int8/int16 indices on a long axis)",
+        reference="JAX 0.10 (x64, CPU)",
+        theirs=theirs,
+        ours="indices are read in exact integer arithmetic (-1 reads the last element)",
+        evidence="jax/_src/numpy/indexing.py _take / NDIndexer.normalize_indices (lax._const(index, size)); "
+        "tests/frameworks/test_jax.py::test_known_divergence_narrow_index_dtype",
+        kind="spec",
+    )

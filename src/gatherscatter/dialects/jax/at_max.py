@@ -1,0 +1,47 @@
+"""JAX ``x.at[idx].max(values)`` (function form ``at_max``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Reduction
+from .._registry import Lowering, dialect_op, divergence
+from ._at import at_context, at_divergences, lower_scatter
+
+at_divergences("jax.at_max")
+divergence(
+    op="jax.at_max",
+    case="complex x or values",
+    reference="JAX 0.10",
+    theirs="complex numbers are ordered lexicographically (real part, then imaginary part), as XLA's max",
+    ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
+    evidence="jax.lax.scatter_max on complex128 (tests/frameworks/test_jax.py::test_known_divergence_complex_minmax)",
+    kind="choice",
+)
+
+
+@dialect_op("jax", "at_max", family="scatter_nd", kind="scatter", versions=("0.10",), differentiable=("x", "values"))
+def at_max(x: Any, idx: Any, values: Any, mode: Any = None) -> Lowering:
+    """JAX ``x.at[idx].max(values)``: a copy of ``x`` where ``x[idx]`` keeps the larger of itself and ``values``.
+
+    Provenance: ``jax.numpy.ndarray.at[...].max`` (``lax.scatter_max``; jax 0.10), with
+    ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].max(values)`` calls this.
+
+    Indexing and modes as :func:`at_set`; duplicates all take part (the
+    maximum over ``x`` and every update); NaN propagates; booleans use
+    OR. Runs in the promoted dtype and casts back.
+
+    Equivalent loop::
+
+        Y = copy(x)
+        for j in ndindex(result_shape):
+            k = wrap_negative(coords(j))
+            if all(0 <= k_d < s_d):  Y[k] = max(Y[k], values[j])
+
+    Differs from NumPy ``np.maximum.at`` (raises on out-of-range indices).
+
+    >>> import gatherscatter as gs
+    >>> gs.jax.at_max([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
+    [5, 5, 7, 5]
+    """
+    return lower_scatter(at_context("max"), Reduction.MAX, x, idx, values, mode)

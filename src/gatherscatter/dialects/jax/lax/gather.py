@@ -1,0 +1,122 @@
+"""JAX ``jax.lax.gather``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ....core.policy import Policy, fill
+from ....core.shape import as_array, to_int
+from ....errors import ArgumentError, DTypeError, UnsupportedError
+from ..._registry import Lowering, dialect_op, divergence
+from .._common import (
+    GatherScatterMode,
+    check_data,
+    common_divergences,
+    fill_value_of,
+    int32_index_divergence,
+    jax_context,
+    parse_mode,
+)
+from ._dnums import _check_indices_rank, gather_coordinates, gather_output_shape, parse_gather_dnums
+
+common_divergences("jax.lax.gather")
+int32_index_divergence("jax.lax.gather", "mode='fill' (_gather_fill)")
+divergence(
+    op="jax.lax.gather",
+    case="out-of-range start indices with mode=None / 'promise_in_bounds'",
+    reference="JAX documentation / StableHLO spec",
+    theirs="implementation-defined (a promise); XLA clamps the start so the whole window fits",
+    ours="clamp the start to [0, operand_dim - slice_size], as XLA",
+    evidence="semantics.md §7.1, §7.3 (observed lax.gather on arange(5) with [[7],[-3]] -> [4, 0])",
+    kind="undefined",
+)
+divergence(
+    op="jax.lax.gather",
+    case="unique_indices=True or indices_are_sorted=True with data that breaks the promise",
+    reference="JAX documentation",
+    theirs="undefined behaviour (unchecked promises)",
+    ours="the promises are ignored: the result is the gather's value either way",
+    evidence="jax.lax.gather docstring; semantics.md §7.2",
+    kind="undefined",
+)
+
+
+def _slice_sizes(ctx: Any, value: Any) -> tuple[int, ...]:
+    try:
+        items = list(value)
+    except TypeError:
+        raise ArgumentError(f"{ctx.label}: slice_sizes must be a sequence of ints (got {value!r})") from None
+    return tuple(to_int(ctx, "slice_sizes", v) for v in items)
+
+
+@dialect_op("jax", "lax.gather", family="general", kind="gather", versions=("0.10",), differentiable=("operand",))
+def gather(
+    operand: Any,
+    start_indices: Any,
+    dimension_numbers: Any,
+    slice_sizes: Any,
+    mode: Any = None,
+    fill_value: Any = None,
+    *,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+) -> Lowering:
+    """JAX ``lax.gather``: XLA's general gather, described by dimension numbers.
+
+    Provenance: ``jax.lax.gather`` (jax 0.10; batching dims since 0.4.31), XLA /
+    StableHLO ``gather`` with ``index_vector_dim`` = the last axis of
+    ``start_indices``; ``jax_enable_x64=True``. ``dimension_numbers`` is a
+    :class:`GatherDimensionNumbers` (JAX's own is accepted too, or a tuple of its
+    fields). ``unique_indices`` / ``indices_are_sorted`` are ignored promises.
+
+    For an output index ``R``: ``G = R[batch dims]``, ``S = start_indices[G]``;
+    the window starts at ``S[k]`` on operand dim ``start_index_map[k]`` and at the
+    paired batch position on ``operand_batching_dims``; ``R[offset_dims]`` is the
+    offset inside the window. Modes: ``None`` / ``'promise_in_bounds'`` /
+    ``'clip'``: the start is clamped so the whole window fits (XLA; no negative
+    wrapping: -1 becomes 0); ``'fill'`` / ``'drop'``: a window with any element
+    out of range is entirely ``fill_value`` (default NaN, ``iinfo.min``,
+    ``iinfo.max`` or True by dtype). Lowered as a core gather over explicit
+    per-element coordinates (whole leading/trailing windows stay rows).
+
+    Equivalent loop::
+
+        for R in ndindex(out_shape):
+            G = R[batch_dims]; S = start_indices[G]
+            start = [clamp(S[k], 0, operand.shape[d] - slice_sizes[d]) for k, d in enumerate(start_index_map)]
+            Y[R] = operand[start + batch(G) + offset(R[offset_dims])]    # fill: fill_value if any S[k] is out
+
+    Differs from ``jnp.take`` / ``x.at[].get`` (they wrap negative indices first)
+    and from StableHLO's per-element text (XLA fills/drops whole windows).
+
+    >>> import gatherscatter as gs
+    >>> dn = gs.jax.lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))
+    >>> gs.jax.lax.gather([0.0, 1.0, 2.0, 3.0, 4.0], [[7], [-3]], dn, (1,)).tolist()
+    [4.0, 0.0]
+    >>> gs.jax.lax.gather([0.0, 1.0, 2.0, 3.0, 4.0], [[7], [1]], dn, (1,), mode="fill").tolist()
+    [nan, 1.0]
+    >>> win = gs.jax.lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(), start_index_map=(0,))
+    >>> gs.jax.lax.gather([0, 1, 2, 3, 4], [[4]], win, (2,), mode="clip").tolist()
+    [[3, 4]]
+    """
+    ctx = jax_context("jax.lax.gather", data="operand", indices="start_indices")
+    d = check_data(ctx, operand, "operand")
+    i = as_array(ctx, start_indices, "start_indices")
+    if i.dtype.kind not in "iu":
+        raise DTypeError(f"{ctx.label}: start_indices must have an integer type; got {i.dtype}")
+    dn = parse_gather_dnums(ctx, dimension_numbers)
+    sizes = _slice_sizes(ctx, slice_sizes)
+    m = parse_mode(ctx, mode, default=GatherScatterMode.PROMISE_IN_BOUNDS)
+    if m is GatherScatterMode.ONE_HOT:
+        raise UnsupportedError(f"{ctx.label}: mode='one_hot' is only defined for jnp.take_along_axis")
+    _check_indices_rank(ctx, i)
+    out_shape = gather_output_shape(ctx, d.shape, i.shape, dn, sizes)
+    if m is GatherScatterMode.FILL_OR_DROP:
+        policy = Policy(bounds=fill(fill_value_of(ctx, d.dtype, fill_value)), negative="bounds")
+    else:
+        policy = Policy(bounds="clip", negative="bounds")
+    tuples, spec = gather_coordinates(d.shape, i, dn, sizes, out_shape, m)
+    result = np.zeros(out_shape, d.dtype) if 0 in out_shape else None
+    return Lowering("gather", d, tuples, spec, policy, ctx, result=result)
