@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     print(md)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    stem = "quick" if args.quick else "full"
+    stem = ("quick" if args.quick else "full") if not only else "partial"  # a subset never overwrites a full run
     (out / f"{stem}.md").write_text(md)
     (out / f"{stem}.json").write_text(json.dumps({"env": env, "records": records}, indent=1, default=float))
     bad = [r["name"] + ":" + k for r in records for k, ok in r["checks"].items() if not ok]

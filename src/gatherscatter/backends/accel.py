@@ -72,7 +72,11 @@ def gather(
             return None
         d3, i3 = shapes
         _set_threads(out.nbytes + lin.nbytes)
-        k.gather_elements3(_bits(d.reshape(d3)), _c(lin).reshape(i3), _bits(out.reshape(i3)))
+        if i3[2] == 1 and i3[0] >= 8:
+            d2, i2 = (d3[0], d3[1]), (i3[0], i3[1])
+            k.gather_elements2(_bits(d.reshape(d2)), _c(lin).reshape(i2), _bits(out.reshape(i2)))
+        else:
+            k.gather_elements3(_bits(d.reshape(d3)), _c(lin).reshape(i3), _bits(out.reshape(i3)))
         return out
     if spec.batch == 0 and a > 0 and not spec.vector:
         P, S, R = prod(d.shape[:a]), d.shape[a], prod(d.shape[a + 1 :])
@@ -132,5 +136,8 @@ def scatter_elements(
     u3 = np.ascontiguousarray(u).reshape(i3)
     if op == k.NONE:
         o3, u3 = _bits(o3), _bits(u3)
-    k.scatter_elements3(o3, _c(lin).reshape(i3), u3, op, n)
+    if i3[2] == 1 and i3[0] >= n:
+        k.scatter_elements2(o3[:, :, 0], _c(lin).reshape(i3[:2]), u3[:, :, 0], op)
+    else:
+        k.scatter_elements3(o3, _c(lin).reshape(i3), u3, op, n)
     return True

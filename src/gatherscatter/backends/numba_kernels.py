@@ -22,9 +22,11 @@ import numpy as np
 
 __all__ = [
     "OPS",
+    "gather_elements2",
     "gather_elements3",
     "gather_mid",
     "gather_rows",
+    "scatter_elements2",
     "scatter_elements3",
     "scatter_rows",
 ]
@@ -68,6 +70,15 @@ def gather_mid(data: Any, idx: Any, out: Any) -> None:  # pragma: no cover - com
             for p in range(p_n):
                 for j in range(r):
                     out[p, m, j] = data[p, src, j]
+
+
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
+def gather_elements2(data: Any, idx: Any, out: Any) -> None:  # pragma: no cover - compiled
+    """out[a, j] = data[a, idx[a, j]]  (the last-axis case: one row per task, kept in cache)."""
+    a_n, m_n = idx.shape
+    for a in nb.prange(a_n):
+        for j in range(m_n):
+            out[a, j] = data[a, idx[a, j]]
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
@@ -146,6 +157,16 @@ def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int) -> None:
             if lo <= t < hi:
                 for j in range(r):
                     out[t, j] = _combine(op, out[t, j], upd[i, j])
+
+
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
+def scatter_elements2(out: Any, idx: Any, upd: Any, op: int) -> None:  # pragma: no cover - compiled
+    """out[a, idx[a, j]] = f(., upd[a, j]) in order: the last-axis case, one row per task."""
+    a_n, m_n = idx.shape
+    for a in nb.prange(a_n):
+        for j in range(m_n):
+            t = idx[a, j]
+            out[a, t] = _combine(op, out[a, t], upd[a, j])
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
