@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import render  # noqa: E402
+from run import render
 
 
 def combine(paths: list[str]) -> str:

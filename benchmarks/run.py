@@ -34,9 +34,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import gatherscatter as gs  # noqa: E402
-from gatherscatter import backends  # noqa: E402
-from workloads import WORKLOADS, Workload  # noqa: E402
+from workloads import WORKLOADS, Workload
+
+import gatherscatter as gs
+from gatherscatter import backends
 
 CAP_S = 5.0
 
@@ -132,7 +133,7 @@ def ref_time(w: Workload, a: dict[str, np.ndarray]) -> tuple[float | None, bool,
             t0 = time.perf_counter()
             ev.run(None, feeds)
             t = time.perf_counter() - t0
-        except Exception as exc:  # noqa: BLE001 - the reference fails on some shapes (perf-anchors §8)
+        except Exception as exc:
             return None, False, f"fails: {type(exc).__name__}: {str(exc)[:60]}"
         est = t * full / m
         if m >= full:
@@ -186,7 +187,7 @@ def compile_times() -> dict[str, float | None]:
                     env={**os.environ, **env}, check=True,
                 )
                 res[label] = float(out.stdout.strip().splitlines()[-1])
-            except Exception:  # noqa: BLE001 - numba absent or failing
+            except Exception:
                 res[label] = None
     return res
 
