@@ -159,7 +159,6 @@ def bandwidth(quick: bool) -> dict[str, float]:
     idx = np.random.default_rng(1).integers(0, rows.shape[0], rows.shape[0] // 2)
     t2 = timeit(lambda: np.take(rows, idx, axis=0), min_time=0.2, min_reps=3)
     gather = (idx.nbytes + 2 * idx.size * 256) / t2 / 1e9
-    del dst, src
     return {"copy_GBps": copy, "random_row_gather_GBps": gather}
 
 
@@ -325,8 +324,8 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
                      f"cached {c.get('warm_s')} s.")
     cols = ["ours_numpy1"] + [f"ours_numba{t}" for t in threads] + [f"ort{t}" for t in threads]
     cols += [f"torch{t}" for t in threads] + ["numpy", "ref"]
-    lines += ["", "| workload | MB moved | " + " | ".join(cols) + " | best peer | GB/s (ours best) | mem peak / limit MB |",
-              "|---" * (len(cols) + 5) + "|"]
+    head = "| workload | MB moved | " + " | ".join(cols) + " | best peer | GB/s (ours best) | mem peak / limit MB |"
+    lines += ["", head, "|---" * (len(cols) + 5) + "|"]
     for r in records:
         t = r["times"]
         ok = r["checks"]
@@ -353,7 +352,7 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
     for r in records:
         t, ok = r["times"], r["checks"]
 
-        def best(th: int) -> float | None:
+        def best(th: int, t: dict[str, Any] = t, ok: dict[str, bool] = ok) -> float | None:
             vals = [t[k] for k in (f"ort{th}", f"torch{th}") if t.get(k) and ok.get(k, True)]
             return min(vals) if vals else None
 

@@ -88,7 +88,8 @@ def gathernd_elem(q: int) -> Arrays:
     r = _rng(5)
     n = _d(8192, int(q**0.5) or 1)
     m = _d(4_000_000, q)
-    return {"data": r.random((n, 8192), np.float32), "indices": np.stack([r.integers(0, n, m), r.integers(0, 8192, m)], -1)}
+    idx = np.stack([r.integers(0, n, m), r.integers(0, 8192, m)], -1)
+    return {"data": r.random((n, 8192), np.float32), "indices": idx}
 
 
 def gathernd_rows(q: int) -> Arrays:
@@ -126,7 +127,8 @@ def scatter_elements_axis0(q: int, *, zeros: bool) -> Arrays:
 def scatter_elements_add_last(q: int) -> Arrays:
     r = _rng(11)
     n = _d(4096, q)
-    return {"data": _zeros((n, 1024)), "indices": r.integers(0, 1024, (n, 4096)), "updates": r.random((n, 4096), np.float32)}
+    idx = r.integers(0, 1024, (n, 4096))
+    return {"data": _zeros((n, 1024)), "indices": idx, "updates": r.random((n, 4096), np.float32)}
 
 
 def scatternd_none_rows(q: int) -> Arrays:
@@ -164,10 +166,7 @@ def scatternd_add_elem(q: int) -> Arrays:
 def np_scatter_elements(a: Arrays, axis: int, ufunc: np.ufunc | None) -> np.ndarray:
     d, i, u = a["data"], a["indices"], a["updates"]
     out = d.copy()
-    if axis == 0:
-        flat = i * d.shape[1] + np.arange(i.shape[1])
-    else:
-        flat = i + (np.arange(i.shape[0]) * d.shape[1])[:, None]
+    flat = i * d.shape[1] + np.arange(i.shape[1]) if axis == 0 else i + (np.arange(i.shape[0]) * d.shape[1])[:, None]
     if ufunc is None:
         out.reshape(-1)[flat.reshape(-1)] = u.reshape(-1)
     else:
@@ -221,7 +220,8 @@ def np_gather_elements(a: Arrays) -> np.ndarray:
 def _t_gathernd_flat(t: Any, a: dict[str, Any]) -> Any:
     d, i = a["data"], a["indices"]
     flat = i[:, 0] * d.shape[1] + i[:, 1]
-    return t.index_select(d.reshape(d.shape[0] * d.shape[1], -1), 0, flat).reshape(tuple(i.shape[:-1]) + tuple(d.shape[2:]))
+    out = t.index_select(d.reshape(d.shape[0] * d.shape[1], -1), 0, flat)
+    return out.reshape(tuple(i.shape[:-1]) + tuple(d.shape[2:]))
 
 
 def _t_gathernd_batch1(t: Any, a: dict[str, Any]) -> Any:
@@ -291,7 +291,8 @@ WORKLOADS: list[Workload] = [
              numpy=lambda a: np_scatter_elements(a, 0, np.maximum),
              torch=lambda t, a: a["data"].scatter_reduce(0, a["indices"], a["updates"], "amax"),
              onnx_inputs=("data", "indices", "updates")),
-    Workload("scatter_elements_add_last", "ScatterElements", {"axis": -1, "reduction": "add"}, scatter_elements_add_last,
+    Workload("scatter_elements_add_last", "ScatterElements", {"axis": -1, "reduction": "add"},
+             scatter_elements_add_last,
              ours=lambda a: gs.onnx.ScatterElements(a["data"], a["indices"], a["updates"], axis=-1, reduction="add"),
              numpy=lambda a: np_scatter_elements(a, 1, np.add),
              torch=lambda t, a: a["data"].scatter_add(1, a["indices"], a["updates"]), exact=False,
