@@ -47,9 +47,7 @@ def gather_rows(data: Any, rows: Any, out: Any) -> None:  # pragma: no cover - c
             out[i, 0] = data[rows[i], 0]
     else:
         for i in nb.prange(n):
-            src = rows[i]
-            for j in range(r):
-                out[i, j] = data[src, j]
+            out[i, :] = data[rows[i], :]
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
@@ -61,15 +59,12 @@ def gather_mid(data: Any, idx: Any, out: Any) -> None:  # pragma: no cover - com
     if p_n >= m_n:
         for p in nb.prange(p_n):
             for m in range(m_n):
-                src = idx[m]
-                for j in range(r):
-                    out[p, m, j] = data[p, src, j]
+                out[p, m, :] = data[p, idx[m], :]
     else:
         for m in nb.prange(m_n):
             src = idx[m]
             for p in range(p_n):
-                for j in range(r):
-                    out[p, m, j] = data[p, src, j]
+                out[p, m, :] = data[p, src, :]
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
