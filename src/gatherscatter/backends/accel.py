@@ -78,17 +78,20 @@ def gather(
         else:
             k.gather_elements3(_bits(d.reshape(d3)), _c(lin).reshape(i3), _bits(out.reshape(i3)))
         return out
-    if spec.batch == 0 and a > 0 and not spec.vector:
-        P, S, R = prod(d.shape[:a]), d.shape[a], prod(d.shape[a + 1 :])
+    if spec.batch == 0 and a > 0:
+        # (P, S, R) with S the indexed block: no grid of row ids
+        P, S, R = prod(d.shape[:a]), prod(d.shape[a : a + spec.depth]), prod(d.shape[a + spec.depth :])
         M = lin.size
         _set_threads(out.nbytes + lin.nbytes)
         k.gather_mid(_bits(d.reshape(P, S, R)), _c(lin).reshape(-1), _bits(out.reshape(P, M, R)))
         return out
-    from ..core.gather import row_offsets
+    from ..core.gather import piece_size, row_pieces
 
-    rows, R = row_offsets(d.shape, lin, spec)
-    _set_threads(out.nbytes + rows.nbytes)
-    k.gather_rows(_bits(d.reshape(-1, R)), _c(rows), _bits(out.reshape(-1, R)))
+    R = prod(d.shape[a + spec.depth :])
+    dbits, obits = _bits(d.reshape(-1, R)), _bits(out.reshape(-1, R))
+    _set_threads(out.nbytes + lin.nbytes)
+    for first, rows in row_pieces(d.shape, lin, spec, piece_size(obits.shape[0])):
+        k.gather_rows(dbits, _c(rows), obits[first : first + rows.size])
     return out
 
 

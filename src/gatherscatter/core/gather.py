@@ -9,6 +9,7 @@ contiguous row. Loops over elements or index tuples never run in Python.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -21,9 +22,23 @@ from .indices import resolve
 from .policy import Bounds, Policy
 from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape, prod
 
-__all__ = ["element_offsets", "fill_scalar", "gather", "owned", "row_offsets"]
+__all__ = ["element_offsets", "fill_scalar", "gather", "owned", "piece_size", "row_offsets", "row_pieces"]
 
 _DEFAULT = Policy()
+
+MAX_PIECE = 1 << 20
+"""Most elements (rows or offsets) one work piece of the primitives holds: bounds temporaries."""
+MIN_PIECE = 1 << 16
+"""Fewest elements per work piece (below it, per-piece overhead would dominate)."""
+
+
+def piece_size(total: int) -> int:
+    """Elements per work piece for a call over ``total`` elements.
+
+    At most an eighth of ``total`` (so temporary index arrays stay a small
+    fraction of the output), at least :data:`MIN_PIECE`, at most :data:`MAX_PIECE`.
+    """
+    return min(MAX_PIECE, max(MIN_PIECE, total // 8))
 
 
 def fill_scalar(dtype: np.dtype[Any], value: Any) -> np.ndarray[Any, Any]:
@@ -56,6 +71,31 @@ def row_offsets(
         return lin.reshape(-1), R
     rows = np.arange(B * P, dtype=np.int64).reshape(B, P, 1) * S + lin.reshape(B, 1, M)
     return rows.reshape(-1), R
+
+
+def row_pieces(
+    dshape: tuple[int, ...], lin: np.ndarray[Any, Any], spec: IndexSpec, piece: int
+) -> Iterator[tuple[int, np.ndarray[Any, Any]]]:
+    """:func:`row_offsets` in consecutive pieces: ``(first, rows)`` with ``rows`` the ids of
+    output rows ``first .. first + rows.size - 1``.
+
+    Without leading (batch or pre-axis) dims the rows are ``lin`` itself (one
+    piece). Otherwise each piece covers whole ``(β, p)`` blocks, about ``piece``
+    rows, so the grid of row ids (``B * P`` times the indices) never exists whole.
+    """
+    b, a, k = spec.batch, spec.axis, spec.depth
+    B, P, S = prod(dshape[:b]), prod(dshape[b:a]), prod(dshape[a : a + k])
+    M = prod(lin.shape[b:])
+    if B * P == 1:
+        yield 0, lin.reshape(-1)
+        return
+    lin2 = lin.reshape(B, M)
+    step = max(1, piece // max(1, M))
+    for bp0 in range(0, B * P, step):
+        bp = np.arange(bp0, min(B * P, bp0 + step), dtype=np.int64)
+        rows = lin2[bp // P] if B > 1 else np.broadcast_to(lin2, (bp.size, M)).copy()
+        rows += (bp * S)[:, None]
+        yield bp0 * M, rows.reshape(-1)
 
 
 def element_offsets(dshape: tuple[int, ...], lin: np.ndarray[Any, Any], axis: int) -> np.ndarray[Any, Any]:
@@ -159,20 +199,24 @@ def gather(
             res = _fancy(d, lin, spec)
             return _apply_fill(res, valid, d.shape, spec, policy)
         d = np.ascontiguousarray(d)
-    k = backends.kernels(n_out * d.itemsize + lin.nbytes)
-    if k is not None:
-        fast = accel.gather(k, d, lin, spec, out_shape)
+    kern = backends.kernels(n_out * d.itemsize + lin.nbytes)
+    if kern is not None:
+        fast = accel.gather(kern, d, lin, spec, out_shape)
         if fast is not None:
             return _apply_fill(fast, valid, d.shape, spec, policy)
     if spec.elementwise:
         flat = element_offsets(d.shape, lin, a)
         res = np.take(d.reshape(-1), flat, mode="wrap")
-    elif spec.batch == 0 and spec.axis > 0 and k == 1 and not spec.vector:
-        P, S, R = prod(d.shape[:a]), d.shape[a], prod(d.shape[a + 1 :])
+    elif spec.batch == 0 and a > 0:
+        # (P, S, R) with S the indexed block: no grid of row ids at all
+        P, S, R = prod(d.shape[:a]), prod(sizes), prod(d.shape[a + k :])
         res = np.take(d.reshape(P, S, R), lin.reshape(-1), axis=1, mode="wrap")
     else:
-        rows, R = row_offsets(d.shape, lin, spec)
-        res = np.take(d.reshape(-1, R), rows, axis=0, mode="wrap")
+        R = prod(d.shape[a + k :])
+        d2 = d.reshape(-1, R)
+        res = np.empty((n_out // R, R), d.dtype)
+        for first, rows in row_pieces(d.shape, lin, spec, piece_size(n_out // R)):
+            np.take(d2, rows, axis=0, mode="wrap", out=res[first : first + rows.size])
     res = np.asarray(res).reshape(out_shape)
     return _apply_fill(res, valid, d.shape, spec, policy)
 

@@ -144,24 +144,25 @@ def resolve(
         lead = indices.shape[:-1]
         if k == 0:
             return np.zeros(lead, np.int64), None
+        # row-major offset by Horner's rule, in place: ((i0 * s1 + i1) * s2 + i2) ...
+        # one int64 array of the offsets' size, never one per component
         lin: np.ndarray[Any, Any] | None = None
         bads: list[np.ndarray[Any, Any] | None] = []
         must_raise = False
-        stride = 1
-        parts = []
-        for j in range(k - 1, -1, -1):
+        for j in range(k):
             idx, bad, mr = _component(indices[..., j], sizes[j], policy)
-            parts.append((j, idx, stride))
             bads.append(bad)
             must_raise = must_raise or (mr and bad is not None)
-            stride *= sizes[j]
-        bads.reverse()
+            if must_raise:
+                continue  # the error is raised below; no need to finish the offsets
+            if lin is None:
+                lin = np.array(idx, dtype=np.int64, copy=True)
+            else:
+                lin *= sizes[j]
+                lin += idx
         if must_raise:
             bad_full = np.stack([b if b is not None else np.zeros(lead, bool) for b in bads], axis=-1)
             _raise_bad(ctx, indices, bad_full, spec, sizes, policy)
-        for _, idx, st in parts:
-            term = idx * st if st != 1 else idx
-            lin = term.copy() if lin is None and term is idx else (term if lin is None else lin + term)
         assert lin is not None
         valid = None
         if any(b is not None for b in bads):

@@ -22,7 +22,7 @@ from .. import backends
 from ..backends import accel
 from ..errors import DTypeError, DuplicateIndexError, ShapeError, UnsupportedError
 from .context import NEUTRAL, OpContext
-from .gather import element_offsets, row_offsets
+from .gather import element_offsets, piece_size, row_pieces
 from .indices import format_position, resolve
 from .policy import Bounds, Duplicates, MeanRounding, Policy, Reduction
 from .shape import IndexSpec, as_array, as_index_array, as_updates, check_spec, dtype_name, gather_shape, prod
@@ -181,22 +181,22 @@ def scatter(
     np.copyto(out, d)
     if u.size == 0 or out.size == 0:
         return out
-    k = backends.kernels(u.nbytes + lin.nbytes)
+    kern = backends.kernels(u.nbytes + lin.nbytes)
     if (
-        k is not None
+        kern is not None
         and spec.elementwise
         and valid is None
         and red is not Reduction.MEAN
         and (policy.include_self or red is Reduction.NONE)
         and (red is not Reduction.NONE or policy.duplicates is Duplicates.LAST)
-        and accel.scatter_elements(k, out, lin, u, a, red.value)
+        and accel.scatter_elements(kern, out, lin, u, a, red.value)
     ):
         return out
     o2 = out.reshape(-1, R_of(d.shape, spec))
-    pieces = list(_pieces(d.shape, lin, valid, u, spec)) if _small(lin, spec) else None
 
     def each() -> Iterator[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any] | None]]:
-        return iter(pieces) if pieces is not None else _pieces(d.shape, lin, valid, u, spec)
+        # regenerated on every pass: the pieces never exist all at once
+        return _pieces(d.shape, lin, valid, u, spec)
 
     if ufunc is None:
         if policy.duplicates is Duplicates.RAISE:
@@ -205,7 +205,7 @@ def scatter(
         for rows, u2, _ in parts:
             if policy.duplicates is Duplicates.FIRST:
                 rows, u2 = rows[::-1], u2[::-1]
-            if k is not None and accel.scatter_rows(k, o2, rows, u2, "none"):
+            if kern is not None and accel.scatter_rows(kern, o2, rows, u2, "none"):
                 continue
             o2[rows] = u2
         return out
@@ -218,14 +218,14 @@ def scatter(
     flat_out = out.reshape(-1)
     for rows, u2, _ in each():
         if counts is not None:
-            counts += np.bincount(rows, minlength=o2.shape[0])
-        if k is not None and accel.scatter_rows(k, o2, rows, u2, red.value):
+            np.add.at(counts, rows, 1)  # in place: no count array per piece
+        if kern is not None and accel.scatter_rows(kern, o2, rows, u2, red.value):
             continue
         with np.errstate(all="ignore"):
             if R == 1:
                 ufunc.at(flat_out, rows, u2.reshape(-1))
             else:
-                step = max(1, _CHUNK // R)
+                step = max(1, piece_size(rows.size * R) // R)
                 cols = np.arange(R, dtype=np.int64)
                 for s0 in range(0, rows.size, step):
                     el = (rows[s0 : s0 + step, None] * R + cols).reshape(-1)
@@ -235,17 +235,9 @@ def scatter(
     return out
 
 
-_CHUNK = 1 << 20
-"""Elements per piece of the NumPy scatter path: bounds the temporary index arrays."""
-
-
 def R_of(dshape: tuple[int, ...], spec: IndexSpec) -> int:
     """Row length of the scatter's 2-D view of the output (1 for elementwise specs)."""
     return 1 if spec.elementwise else prod(dshape[spec.axis + spec.depth :])
-
-
-def _small(lin: np.ndarray[Any, Any], spec: IndexSpec) -> bool:
-    return not spec.elementwise or lin.size <= _CHUNK
 
 
 def _pieces(
@@ -259,15 +251,15 @@ def _pieces(
 
     ``rows`` index the output's 2-D view; invalid (dropped) updates are removed
     and ``positions`` then maps each kept update to its place in the full update
-    space (None when nothing was dropped). Elementwise specs are cut into pieces
-    of about :data:`_CHUNK` elements along dim 0, so the flat offsets never need
-    an int64 array as large as the updates.
+    space (None when nothing was dropped). Pieces hold about
+    :func:`~gatherscatter.core.gather.piece_size` updates (at most an eighth of
+    them), so the flat offsets never need an int64 array as large as the updates.
     """
     a = spec.axis
     if spec.elementwise:
         n0 = lin.shape[0]
         per = max(1, prod(lin.shape[1:]))
-        step = max(1, _CHUNK // per)
+        step = max(1, piece_size(lin.size) // per)
         stride0 = prod(dshape[1:]) if a != 0 else 0
         for s0 in range(0, n0, step):
             part = lin[s0 : s0 + step]
@@ -282,16 +274,20 @@ def _pieces(
                 keep = keep + s0 * per
             yield rows, u2, keep
         return
-    rows, R = row_offsets(dshape, lin, spec)
-    u2 = u.reshape(-1, R)
-    keep = None
-    if valid is not None:
-        b = spec.batch
-        B, P, M = prod(dshape[:b]), prod(dshape[b:a]), prod(lin.shape[b:])
-        vmask = np.broadcast_to(valid.reshape(B, 1, M), (B, P, M)).reshape(-1)
-        keep = np.flatnonzero(vmask)
-        rows, u2 = rows[keep], u2[keep]
-    yield rows, u2, keep
+    R = R_of(dshape, spec)
+    uall = u.reshape(-1, R)
+    b = spec.batch
+    B, P, M = prod(dshape[:b]), prod(dshape[b:a]), prod(lin.shape[b:])
+    valid2 = None if valid is None else valid.reshape(B, M)
+    for first, rows in row_pieces(dshape, lin, spec, piece_size(uall.shape[0])):
+        u2 = uall[first : first + rows.size]
+        keep = None
+        if valid2 is not None:
+            bp = np.arange(first // M, (first + rows.size) // M)
+            keep = np.flatnonzero(valid2[bp // P])
+            rows, u2 = rows[keep], u2[keep]
+            keep = keep + first
+        yield rows, u2, keep
 
 
 def _check_duplicates(
@@ -317,7 +313,14 @@ def _check_duplicates(
 
 
 def _finish_mean(o2: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], policy: Policy) -> None:
-    """Divide each targeted row's sum by its count (+1 with include_self)."""
-    hit = np.flatnonzero(counts)
-    denom = counts[hit] + (1 if policy.include_self else 0)
-    o2[hit] = _mean_divide(o2[hit], denom[:, None], policy.mean_rounding)
+    """Divide each targeted row's sum by its count (+1 with include_self), in pieces of rows."""
+    extra = 1 if policy.include_self else 0
+    n = o2.shape[0]
+    step = max(1, piece_size(o2.size) // max(1, o2.shape[1]))
+    for r0 in range(0, n, step):
+        c = counts[r0 : r0 + step]
+        hit = np.flatnonzero(c)
+        if hit.size == 0:
+            continue
+        rows = hit + r0
+        o2[rows] = _mean_divide(o2[rows], (c[hit] + extra)[:, None], policy.mean_rounding)
