@@ -135,7 +135,7 @@ def scatter_nd(data: Any, indices: Any, shape: Any) -> Lowering:
         pos = first_bad(big)
         raise_bad(ctx, i, pos, f"is out of range for axis {pos[0]} of the output with size {out_shape[pos[0]]}; "
                   f"MXNet 1.9.1 scatter_nd does not check and writes out of bounds or into another row")
-    zeros = np.zeros(out_shape, u.dtype)
+    zeros = np.broadcast_to(np.zeros((), u.dtype), out_shape)  # read-only view: the scatter copies it once
     return Lowering(
         "scatter", zeros, np.moveaxis(t, 0, -1), IndexSpec(axis=0, depth=m, vector=True), _POLICY, ctx, updates=u,
     )

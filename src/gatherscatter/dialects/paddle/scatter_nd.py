@@ -92,4 +92,5 @@ def scatter_nd(index: Any, updates: Any, shape: Any) -> Lowering:
                 f"{ctx.label}: updates must have shape index.shape[:-1] + shape[index.shape[-1]:] = "
                 f"{list(want)}; got {list(u.shape)}"
             )
-    return lower_nd_add(ctx, np.zeros(out_shape, u.dtype), i, u)
+    # zeros as a read-only broadcast view: the scatter copies it once into its output
+    return lower_nd_add(ctx, np.broadcast_to(np.zeros((), u.dtype), out_shape), i, u)

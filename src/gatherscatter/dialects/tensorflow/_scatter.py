@@ -88,13 +88,17 @@ def check_bad_tuples(
 
 
 def zeros_like_updates(updates: np.ndarray[Any, Any], dims: tuple[int, ...]) -> np.ndarray[Any, Any]:
-    """``tf.zeros(shape, updates.dtype)``; the zero of a string is the empty string."""
+    """``tf.zeros(shape, updates.dtype)``; the zero of a string is the empty string.
+
+    Numeric zeros are a read-only broadcast view (the scatter copies it once
+    into its output): no second output-sized array.
+    """
     if updates.dtype.kind == "O":
         zero: Any = b""
         if updates.size and isinstance(updates.reshape(-1)[0], str):
             zero = ""
         return np.full(dims, zero, dtype=object)
-    return np.zeros(dims, updates.dtype)
+    return np.broadcast_to(np.zeros((), updates.dtype), dims)
 
 
 def _targets(indices: np.ndarray[Any, Any], dims: tuple[int, ...]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
