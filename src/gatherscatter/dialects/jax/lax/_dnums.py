@@ -292,7 +292,7 @@ def _starts(indices: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """Index vectors as int64 (unsigned values above the int64 range saturate: still out of range)."""
     if indices.dtype.kind == "u" and indices.dtype.itemsize == 8:
         indices = np.minimum(indices, np.uint64(_I64_MAX))
-    return indices.astype(np.int64)
+    return indices.astype(np.int64, copy=False)
 
 
 def _place(values: np.ndarray[Any, Any], dims: Sequence[int], rank: int) -> np.ndarray[Any, Any]:
@@ -335,9 +335,10 @@ def gather_coordinates(
     mrank = len(mid_shape)
     starts = _starts(indices)
     valid: np.ndarray[Any, Any] | None = None
-    comps = []
-    for d in range(lead, r - trail):
-        c: Any = np.zeros((1,) * mrank, np.int64)
+    # the coordinate grid is written in place, one component at a time (no per-component copies)
+    tuples = np.zeros((*mid_shape, r - lead - trail), np.int64)
+    for j, d in enumerate(range(lead, r - trail)):
+        c = tuples[..., j]
         if d in sim:
             s = starts[..., sim.index(d)]
             hi = oshape[d] - slice_sizes[d]
@@ -346,18 +347,16 @@ def gather_coordinates(
                 valid = ok if valid is None else valid & ok
             else:
                 s = np.clip(s, 0, max(hi, 0))
-            c = c + _place(s, [b - lead for b in batch_out], mrank)
+            c += _place(s, [b - lead for b in batch_out], mrank)
         if d in obd:
             t = ibd[obd.index(d)]
-            c = c + _place(np.arange(indices.shape[t], dtype=np.int64), [batch_out[t] - lead], mrank)
+            c += _place(np.arange(indices.shape[t], dtype=np.int64), [batch_out[t] - lead], mrank)
         if d in off_of:
-            c = c + _place(np.arange(slice_sizes[d], dtype=np.int64), [off_of[d] - lead], mrank)
-        comps.append(np.broadcast_to(c, mid_shape))
+            c += _place(np.arange(slice_sizes[d], dtype=np.int64), [off_of[d] - lead], mrank)
     if valid is not None and not valid.all():
         first = next(d for d in range(lead, r - trail) if d in sim) - lead
-        bad = np.broadcast_to(_place(~valid, [b - lead for b in batch_out], mrank), mid_shape)
-        comps[first] = np.where(bad, -1, comps[first])
-    tuples = np.stack(comps, axis=-1) if comps else np.zeros((*mid_shape, 0), np.int64)
+        bad = _place(~valid, [b - lead for b in batch_out], mrank)
+        np.copyto(tuples[..., first], -1, where=bad)
     return tuples, IndexSpec(axis=lead, depth=r - lead - trail, vector=True)
 
 
@@ -400,9 +399,10 @@ def scatter_coordinates(
     mrank = len(mid_shape)
     starts = _starts(indices)
     valid: np.ndarray[Any, Any] | None = None
-    comps = []
+    # the coordinate grid is written in place, one component at a time (no per-component copies)
+    tuples = np.zeros((*mid_shape, r - trail), np.int64)
     for d in range(r - trail):
-        c: Any = np.zeros((1,) * mrank, np.int64)
+        c = tuples[..., d]
         if d in sdod:
             s = starts[..., sdod.index(d)]
             hi = oshape[d] - wsize.get(d, 1)
@@ -410,16 +410,14 @@ def scatter_coordinates(
                 s = np.minimum(np.maximum(s, 0), hi)  # XLA clamp: hi < 0 keeps the window out of range
             ok = (s >= 0) & (s <= hi)
             valid = ok if valid is None else valid & ok
-            c = c + _place(s, range(nb), mrank)
+            c += _place(s, range(nb), mrank)
         if d in obd:
             t = ibd[obd.index(d)]
-            c = c + _place(np.arange(indices.shape[t], dtype=np.int64), [t], mrank)
+            c += _place(np.arange(indices.shape[t], dtype=np.int64), [t], mrank)
         if d in wpos:
-            c = c + _place(np.arange(wsize[d], dtype=np.int64), [wpos[d]], mrank)
-        comps.append(np.broadcast_to(c, mid_shape))
+            c += _place(np.arange(wsize[d], dtype=np.int64), [wpos[d]], mrank)
     if valid is not None and not valid.all():
         first = next(d for d in range(r - trail) if d in sdod)
-        bad = np.broadcast_to(_place(~valid, range(nb), mrank), mid_shape)
-        comps[first] = np.where(bad, -1, comps[first])
-    tuples = np.stack(comps, axis=-1) if comps else np.zeros((*mid_shape, 0), np.int64)
+        bad = _place(~valid, range(nb), mrank)
+        np.copyto(tuples[..., first], -1, where=bad)
     return tuples, perm, IndexSpec(axis=0, depth=r - trail, vector=True)
