@@ -29,7 +29,7 @@ from ...core.context import OpContext
 from ...core.shape import dtype_name, prod
 from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError
 
-__all__ = ["flat_offsets"]
+__all__ = ["flat_offsets", "row_offsets"]
 
 _ONLY = (
     "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
@@ -108,6 +108,24 @@ def _scalar(ctx: OpContext, value: int, size: int, axis: int, k: int) -> int:
 
 def flat_offsets(ctx: OpContext, shape: tuple[int, ...], index: Any) -> np.ndarray[Any, Any]:
     """C-order offsets into an array of ``shape`` of every element ``a[index]`` selects."""
+    return _offsets(ctx, shape, index, rows=False)[0]
+
+
+def row_offsets(ctx: OpContext, shape: tuple[int, ...], index: Any) -> tuple[np.ndarray[Any, Any], tuple[int, ...]]:
+    """Like :func:`flat_offsets`, but trailing axes that ``index`` takes whole stay rows.
+
+    Returns ``(rows, tail)``: ``tail`` is the shape of the trailing data axes
+    selected whole (as the last dims of ``a[index]``, e.g. the implicit ``...``
+    of ``a[idx]``), and ``rows`` the offsets into ``a.reshape(-1, prod(tail))``,
+    with the shape of ``a[index]`` without ``tail``: ``rows.shape + tail ==
+    a[index].shape``. The offsets array is then ``prod(tail)`` times smaller.
+    """
+    return _offsets(ctx, shape, index, rows=True)
+
+
+def _offsets(
+    ctx: OpContext, shape: tuple[int, ...], index: Any, *, rows: bool
+) -> tuple[np.ndarray[Any, Any], tuple[int, ...]]:
     r = len(shape)
     raw = list(index) if isinstance(index, tuple) else [index]
     items = [_classify(ctx, e, k) for k, e in enumerate(raw)]
@@ -170,6 +188,7 @@ def flat_offsets(ctx: OpContext, shape: tuple[int, ...], index: Any) -> np.ndarr
     strides = [prod(shape[j + 1 :]) for j in range(r)]
     out_dims: list[int] = []
     terms: list[tuple[int, np.ndarray[Any, Any]]] = []  # (first result dim, term) for slices
+    whole: dict[int, int] = {}  # result dim -> data axis, for slices that take a whole axis in order
     const = 0
     adv_term: np.ndarray[Any, Any] | int = 0
     adv_at = 0 if not adjacent else None
@@ -191,6 +210,8 @@ def flat_offsets(ctx: OpContext, shape: tuple[int, ...], index: Any) -> np.ndarr
         else:  # slice
             start, stop, step = v.indices(shape[ax])
             n = len(range(start, stop, step))
+            if start == 0 and step == 1 and n == shape[ax]:
+                whole[len(out_dims)] = ax
             terms.append((len(out_dims), (start + step * np.arange(n, dtype=np.int64)) * strides[ax]))
             out_dims.append(n)
     if not adjacent:
@@ -198,17 +219,34 @@ def flat_offsets(ctx: OpContext, shape: tuple[int, ...], index: Any) -> np.ndarr
         nb = len(bshape)
         out_dims = list(bshape) + out_dims
         terms = [(q + nb, t) for q, t in terms]
+        whole = {q + nb: ax for q, ax in whole.items()}
         adv_at = 0
+    # trailing result dims that are whole trailing data axes, in order, stay rows of length R
+    t = 0
+    if rows and 0 not in shape:
+        nd = len(out_dims)
+        while t < nd and whole.get(nd - 1 - t) == r - 1 - t:
+            t += 1
+    tail = tuple(shape[r - t :])
+    R = prod(tail)
+    if t:
+        out_dims = out_dims[: len(out_dims) - t]
+        terms = [(q, term // R) for q, term in terms if q < len(out_dims)]
+        const //= R
+        if not isinstance(adv_term, int):
+            adv_term = np.asarray(adv_term, np.int64) // R
+        else:
+            adv_term //= R
     out = np.full(tuple(out_dims), const, dtype=np.int64)
     if out.size == 0:
-        return out
+        return out, tail
     nd = len(out_dims)
-    for q, t in terms:
-        out += t.reshape((1,) * q + (t.size,) + (1,) * (nd - q - 1))
+    for q, term in terms:
+        out += term.reshape((1,) * q + (term.size,) + (1,) * (nd - q - 1))
     if adv and not isinstance(adv_term, int):
         assert adv_at is not None
         a_t = np.broadcast_to(np.asarray(adv_term, np.int64), bshape)
         out += a_t.reshape((1,) * adv_at + bshape + (1,) * (nd - adv_at - len(bshape)))
     elif adv and adv_term:
         out += adv_term
-    return out
+    return out, tail

@@ -29,11 +29,11 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Policy, Reduction
-from ...core.shape import IndexSpec, as_array, dtype_name
+from ...core.shape import IndexSpec, as_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._registry import Lowering, divergence
-from ._index import flat_offsets
+from ._index import row_offsets
 from ._np import np_context
 
 __all__ = ["lower_at"]
@@ -148,8 +148,9 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
     kind = d.dtype.kind
     # NumPy resolves the loop first (no loop: TypeError), then builds the index (IndexError, ...)
     in0, in1, out = _promote(ctx, ufunc, d, bb)
-    offsets = flat_offsets(ctx, d.shape, indices)
-    rshape = offsets.shape
+    # trailing axes taken whole stay rows: the offsets cover a[index] without them
+    offsets, tail = row_offsets(ctx, d.shape, indices)
+    rshape = offsets.shape + tail
     if kind in "OUST" or bb.dtype.kind in "OUST":
         got = dtype_name(d.dtype) if kind in "OUST" else dtype_name(bb.dtype)
         raise UnsupportedError(
@@ -171,7 +172,8 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
     policy = Policy(bounds="raise", negative="raise", reduction=red)
     spec = IndexSpec(axis=0)
     shape = d.shape
-    flat = d.reshape(-1)
+    flat = d.reshape(-1, prod(tail)) if tail else d.reshape(-1)
+    ushape = offsets.shape + ((prod(tail),) if tail else ())
     if not (in0 == in1 == out):
         raise UnsupportedError(
             f"{ctx.label}: the {ufunc.__name__} loop for a dtype {dtype_name(d.dtype)} and b dtype "
@@ -184,7 +186,8 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
         b_loop = bshaped.astype(loop, casting="unsafe") if bshaped.dtype != loop else bshaped
         if loop == d.dtype or _exact_in_a(red, d.dtype, loop, b_loop):
             upd = b_loop if loop == d.dtype else b_loop.astype(d.dtype, casting="unsafe")
-            return Lowering("scatter", flat, offsets, spec, policy, ctx, updates=upd, post=lambda y: y.reshape(shape))
+            u2 = upd.reshape(ushape)
+            return Lowering("scatter", flat, offsets, spec, policy, ctx, updates=u2, post=lambda y: y.reshape(shape))
         hint = f"cast b to {dtype_name(d.dtype)} first (b.astype(a.dtype)) if that is what you mean"
         if offsets.size > 1 and np.unique(offsets.reshape(-1)).size < offsets.size:
             raise UnsupportedError(
@@ -207,4 +210,4 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
             res: np.ndarray[Any, Any] = y.astype(dt, casting="unsafe").reshape(shape)
             return res
 
-    return Lowering("scatter", wide, offsets, spec, policy, ctx, updates=b_loop, post=post)
+    return Lowering("scatter", wide, offsets, spec, policy, ctx, updates=b_loop.reshape(ushape), post=post)
