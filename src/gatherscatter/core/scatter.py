@@ -213,7 +213,9 @@ def scatter(
         ident = identity_of(red, d.dtype)
         for rows, _, _ in each():
             o2[rows] = ident
-    counts = np.zeros(o2.shape[0], np.int64) if red is Reduction.MEAN else None
+    # a count per output row: int32 holds any count below 2**31 updates (half an int64 array)
+    count_dtype = np.int32 if u.size // max(1, o2.shape[1]) < 2**31 else np.int64
+    counts = np.zeros(o2.shape[0], count_dtype) if red is Reduction.MEAN else None
     R = o2.shape[1]
     flat_out = out.reshape(-1)
     for rows, u2, _ in each():
