@@ -21,11 +21,43 @@ def has(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
+def mem_available() -> int | None:
+    """MemAvailable of /proc/meminfo in bytes (None where there is no /proc/meminfo)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def _truthy(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Opt-in suites (framework markers, slow) run only when selected with -m."""
+    """Opt-in suites (framework markers, slow) run only when selected with -m.
+
+    A ``bigmem(nbytes)`` test is skipped unless MemAvailable holds ``3 * nbytes``;
+    when it does and ``CI`` is set, it also runs without ``-m slow`` (the 64-bit
+    tests run in CI when they fit the machine).
+    """
     selected = config.getoption("-m") or ""
     optin = ("tensorflow", "openvino", "paddle", "mxnet", "slow")
+    ci = _truthy(os.environ.get("CI"))
+    avail = mem_available()
     for item in items:
+        big = item.get_closest_marker("bigmem")
+        if big is not None:
+            need = 3 * int(big.args[0])
+            if avail is None or avail < need:
+                have = "unknown" if avail is None else f"{avail / 2**30:.1f} GiB"
+                item.add_marker(pytest.mark.skip(reason=f"needs {need / 2**30:.1f} GiB available memory; have {have}"))
+                continue
+            if ci:
+                continue
         for name in optin:
             if item.get_closest_marker(name) is not None and name not in selected:
                 item.add_marker(pytest.mark.skip(reason=f"opt-in suite: run with -m {name}"))
