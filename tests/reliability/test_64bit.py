@@ -114,11 +114,13 @@ def test_flat_gather(buf: np.ndarray[Any, Any], backend: str, op: str) -> None:
 
 
 @pytest.mark.parametrize("op", ["onnx.Gather", "jax.take", "gatherscatter.take"])
-def test_flat_gather_negative_wraps_to_the_far_end(buf: np.ndarray[Any, Any], backend: str, op: str) -> None:
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_flat_gather_negative_wraps_to_the_far_end(buf: np.ndarray[Any, Any], backend: str, op: str, dtype: Any) -> None:
     gather = FLAT_GATHERS[op]
+    far = -(2**31) if dtype is np.int32 else -(N - 3)  # N - 2**31 = 17 is not in the pattern; N - (N - 3) = 3 is
     with pattern(flat(buf), FLAT) as d:
-        got = gather(d, np.array([-1, -2, -(N - 3)], np.int64))  # N - 1, N - 2 and 3
-    assert got.tolist() == [11, 22, 66]
+        got = gather(d, np.array([-1, -2, far], dtype))  # an int32 -1 must wrap to N - 1, past int32
+    assert got.tolist() == [11, 22, 0 if dtype is np.int32 else 66]
 
 
 def test_flat_gather_bool(buf: np.ndarray[Any, Any], backend: str) -> None:
