@@ -80,7 +80,7 @@ def _check(ctx: OpContext, arr: np.ndarray[Any, Any], size: int, axis: int, k: i
     bad = (arr < -size) | (arr >= size)
     pos = tuple(int(p) for p in np.unravel_index(int(np.argmax(bad)), arr.shape)) if arr.ndim else ()
     value = int(arr[pos]) if pos else int(arr)
-    where = f"index entry {k}" + (f" at position {list(pos)}" if pos else "")
+    where = f"{ctx.indices} entry {k}" + (f" at position {list(pos)}" if pos else "")
     if size == 0:
         raise IndexOutOfRangeError(
             f"{ctx.label}: index {value} is out of bounds for axis {axis} with size 0 ({where}); "
@@ -100,7 +100,7 @@ def _scalar(ctx: OpContext, value: int, size: int, axis: int, k: int) -> int:
     if -(2**63) <= value < 2**63:
         return int(_check(ctx, np.array(value, np.int64), size, axis, k))
     raise IndexOutOfRangeError(
-        f"{ctx.label}: index {value} is out of bounds for axis {axis} with size {size} (index entry {k}); "
+        f"{ctx.label}: index {value} is out of bounds for axis {axis} with size {size} ({ctx.indices} entry {k}); "
         f"valid range is [{-size}, {size - 1}]",
         value=value, position=(), valid=(-size, size - 1),
     )

@@ -65,7 +65,8 @@ def mode_policy(ctx: OpContext, mode: Any) -> Policy:
         return MODES[mode]
     except KeyError:
         raise ArgumentError(
-            f"{ctx.label}: clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})"
+            f"{ctx.label}: mode must be one of 'clip', 'raise', or 'wrap' (got {mode!r}; NumPy: 'clipmode must be "
+            f"one of ...')"
         ) from None
 
 
