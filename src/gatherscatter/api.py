@@ -21,13 +21,21 @@ from .core.context import OpContext
 from .core.policy import Policy
 from .core.shape import IndexSpec, as_array, as_index_array, as_updates, normalize_axis, to_int
 from .dialects._registry import Lowering, dialect_op
-from .errors import AxisError, ShapeError
+from .errors import ArgumentError, AxisError, ShapeError, UnsupportedError
 
 __all__ = ["gather_nd", "scatter_along_axis", "scatter_nd", "take", "take_along_axis"]
 
 
 def _ctx(name: str) -> OpContext:
     return OpContext(op=f"gatherscatter.{name}")
+
+
+def _policy(ctx: OpContext, **fields: Any) -> Policy:
+    """``Policy(**fields)``; a bad policy value is reported with the op's name."""
+    try:
+        return Policy(**fields)
+    except (UnsupportedError, ArgumentError) as exc:
+        raise type(exc)(f"{ctx.label}: {exc}") from None
 
 
 def _batch(ctx: OpContext, batch_dims: Any, limit: int, what: str) -> int:
@@ -73,7 +81,7 @@ def take(
     else:
         a = normalize_axis(ctx, axis, d.ndim)
     b = _batch(ctx, batch_dims, min(a, i.ndim), "at most axis and rank(indices)")
-    policy = Policy(bounds=bounds, negative=negative, fill_value=fill_value)
+    policy = _policy(ctx, bounds=bounds, negative=negative, fill_value=fill_value)
     return Lowering("gather", d, i, IndexSpec(axis=a, batch=b), policy, ctx)
 
 
@@ -132,7 +140,7 @@ def take_along_axis(
     i = as_index_array(ctx, indices, "indices")
     a = normalize_axis(ctx, axis, d.ndim)
     d, i = _along_axis_arrays(ctx, d, i, a, broadcast)
-    policy = Policy(bounds=bounds, negative=negative, fill_value=fill_value)
+    policy = _policy(ctx, bounds=bounds, negative=negative, fill_value=fill_value)
     return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx)
 
 
@@ -152,8 +160,8 @@ def _nd_arrays(
     k = i.shape[-1]
     if b + k > d.ndim:
         raise ShapeError(
-            f"{ctx.label}: index tuples of length {k} after {b} batch dims need data of rank >= "
-            f"{b + k}; got data shape {list(d.shape)}"
+            f"{ctx.label}: indices hold index tuples of length {k} (their last dim) and, after {b} batch dims, "
+            f"need data of rank >= {b + k}; got data shape {list(d.shape)} and indices shape {list(i.shape)}"
         )
     return d, i, IndexSpec(axis=b, depth=k, batch=b, vector=True)
 
@@ -187,7 +195,7 @@ def gather_nd(
     """
     ctx = _ctx("gather_nd")
     d, i, spec = _nd_arrays(ctx, data, indices, batch_dims, index_axis)
-    policy = Policy(bounds=bounds, negative=negative, fill_value=fill_value)
+    policy = _policy(ctx, bounds=bounds, negative=negative, fill_value=fill_value)
     return Lowering("gather", d, i, spec, policy, ctx)
 
 
@@ -255,7 +263,8 @@ def scatter_along_axis(
         raise ShapeError(
             f"{ctx.label}: updates must have the shape of indices; got {list(u.shape)} and {list(i.shape)}"
         )
-    policy = Policy(
+    policy = _policy(
+        ctx,
         reduction=reduction,
         include_self=include_self,
         duplicates=duplicates,
@@ -301,7 +310,8 @@ def scatter_nd(
     ctx = _ctx("scatter_nd")
     d, i, spec = _nd_arrays(ctx, data, indices, batch_dims, index_axis)
     u = as_updates(ctx, updates, d.dtype)
-    policy = Policy(
+    policy = _policy(
+        ctx,
         reduction=reduction,
         include_self=include_self,
         duplicates=duplicates,
