@@ -70,8 +70,10 @@ def jax_index_plan(ctx: OpContext, shape: tuple[int, ...], idx: Any) -> IndexPla
     for d, ax in enumerate(plan.axes):
         if ax.kind == "int" and shape[d] == 0:
             raise IndexOutOfRangeError(
-                f"{ctx.label}: index {int(ax.values)} is out of bounds for axis {d} with size 0",
+                f"{ctx.label}: index {int(ax.values)} in idx is out of bounds for axis {d} with size 0 "
+                f"(axis {d} of x is empty: no index is valid)",
                 value=int(ax.values),
+                position=(),
             )
     return plan
 

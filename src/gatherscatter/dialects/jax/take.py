@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
+from ...core.indices import format_position
 from ...core.policy import Policy, fill
 from ...core.shape import IndexSpec, as_array, normalize_axis
 from ...errors import DTypeError, IndexOutOfRangeError, UnsupportedError
@@ -128,7 +129,8 @@ def take(
         if i.size:
             raise IndexOutOfRangeError(
                 f"{ctx.label}: cannot do a non-empty take from an empty axis: axis {ax} of a has size 0 "
-                f"and indices has shape {list(i.shape)}",
+                f"and indices has shape {list(i.shape)} ({format_position('indices', (0,) * i.ndim)} = "
+                f"{int(i.reshape(-1)[0])} has no element to read)",
                 value=int(i.reshape(-1)[0]),
                 position=tuple(0 for _ in i.shape),
             )
