@@ -9,6 +9,17 @@ can use it, never when gatherscatter is imported.
 Control: ``gs.set_backend('auto' | 'numpy' | 'numba')`` (environment variable
 ``GATHERSCATTER_BACKEND``), ``gs.set_num_threads(n)`` / ``gs.get_num_threads()``
 (default: every core; calls moving less than :data:`SMALL_BYTES` run on one thread).
+
+Threads. Every op may be called from many threads at once: ops keep no mutable
+state between calls, never write into their inputs, and return new arrays;
+numba's own thread count is set per calling thread, and where numba runs on its
+``workqueue`` threading layer (not thread-safe: it aborts the process on
+concurrent parallel launches) kernel launches are serialised with a lock
+(``omp`` and ``tbb`` launch concurrently). ``set_backend`` and
+``set_num_threads`` are **process-wide** settings, not thread- or
+context-local: set them once at start-up. Changing them while other threads run
+ops is safe but applies to those threads' next primitive calls too; it never
+changes a result, since both backends are bit-identical, only speed.
 """
 
 from __future__ import annotations
@@ -45,7 +56,10 @@ _compile_seconds: float | None = None
 
 
 def set_backend(name: str) -> None:
-    """Choose the backend: ``'auto'`` (numba when installed), ``'numpy'`` or ``'numba'``."""
+    """Choose the backend: ``'auto'`` (numba when installed), ``'numpy'`` or ``'numba'``.
+
+    Process-wide (every thread sees it), not thread-local; see the module docstring.
+    """
     global _backend
     if name not in ("auto", "numpy", "numba"):
         raise UnsupportedError(f"unknown backend {name!r}; expected one of: auto, numpy, numba")
@@ -60,7 +74,7 @@ def get_backend() -> str:
 
 
 def set_num_threads(n: int) -> None:
-    """Threads for the accelerated kernels (``n >= 1``)."""
+    """Threads for the accelerated kernels (``n >= 1``); process-wide, like :func:`set_backend`."""
     global _threads
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ArgumentError(f"set_num_threads: n must be an int >= 1 (got {n!r})")
@@ -116,8 +130,10 @@ def warm_up() -> float | None:
     k = _load()
     if k is None:
         return None
+    from .accel import launch
+
     t0 = time.perf_counter()
-    k.warm_up()
+    launch(k.warm_up)  # its kernels run in parallel regions: serialised like any other launch
     _compile_seconds = time.perf_counter() - t0
     return _compile_seconds
 

@@ -7,6 +7,8 @@ resolved and in range.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -14,7 +16,39 @@ import numpy as np
 from ..core.shape import IndexSpec, prod
 from . import threads_for
 
-__all__ = ["gather", "scatter_elements", "scatter_rows"]
+__all__ = ["gather", "launch", "scatter_elements", "scatter_rows"]
+
+_launch_lock = threading.Lock()
+_serial: bool | None = None
+"""Whether parallel kernel launches must be serialised: None until the first launch tells.
+
+numba's ``workqueue`` threading layer (the fallback when neither TBB nor an
+OpenMP runtime is available) aborts the whole process when two Python threads
+launch parallel kernels at the same time ("Concurrent access has been
+detected"). Under that layer every launch holds :data:`_launch_lock`; the
+``omp`` and ``tbb`` layers are thread-safe and launch freely.
+"""
+
+
+def _layer_is_serial() -> bool | None:
+    import numba
+
+    try:
+        return str(numba.threading_layer()) == "workqueue"  # type: ignore[attr-defined]
+    except ValueError:  # no parallel region has run yet
+        return None
+
+
+def launch(kernel: Callable[..., Any], *args: Any) -> None:
+    """Run a parallel kernel, serialised under numba's non-thread-safe ``workqueue`` layer."""
+    global _serial
+    if _serial is False:
+        kernel(*args)
+        return
+    with _launch_lock:
+        kernel(*args)
+        if _serial is None:
+            _serial = _layer_is_serial()
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.uint64}
 _REDUCE_OK = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"])
@@ -74,16 +108,16 @@ def gather(
         _set_threads(out.nbytes + lin.nbytes)
         if i3[2] == 1 and i3[0] >= 8:
             d2, i2 = (d3[0], d3[1]), (i3[0], i3[1])
-            k.gather_elements2(_bits(d.reshape(d2)), _c(lin).reshape(i2), _bits(out.reshape(i2)))
+            launch(k.gather_elements2, _bits(d.reshape(d2)), _c(lin).reshape(i2), _bits(out.reshape(i2)))
         else:
-            k.gather_elements3(_bits(d.reshape(d3)), _c(lin).reshape(i3), _bits(out.reshape(i3)))
+            launch(k.gather_elements3, _bits(d.reshape(d3)), _c(lin).reshape(i3), _bits(out.reshape(i3)))
         return out
     if spec.batch == 0 and a > 0:
         # (P, S, R) with S the indexed block: no grid of row ids
         P, S, R = prod(d.shape[:a]), prod(d.shape[a : a + spec.depth]), prod(d.shape[a + spec.depth :])
         M = lin.size
         _set_threads(out.nbytes + lin.nbytes)
-        k.gather_mid(_bits(d.reshape(P, S, R)), _c(lin).reshape(-1), _bits(out.reshape(P, M, R)))
+        launch(k.gather_mid, _bits(d.reshape(P, S, R)), _c(lin).reshape(-1), _bits(out.reshape(P, M, R)))
         return out
     from ..core.gather import piece_size, row_pieces
 
@@ -91,7 +125,7 @@ def gather(
     dbits, obits = _bits(d.reshape(-1, R)), _bits(out.reshape(-1, R))
     _set_threads(out.nbytes + lin.nbytes)
     for first, rows in row_pieces(d.shape, lin, spec, piece_size(obits.shape[0])):
-        k.gather_rows(dbits, _c(rows), obits[first : first + rows.size])
+        launch(k.gather_rows, dbits, _c(rows), obits[first : first + rows.size])
     return out
 
 
@@ -114,7 +148,7 @@ def scatter_rows(
     u2 = np.ascontiguousarray(u2)  # broadcast (zero-stride) updates cannot be re-viewed
     if op == k.NONE:
         o2, u2 = _bits(o2), _bits(u2)
-    k.scatter_rows(o2, _c(rows), u2, op, n)
+    launch(k.scatter_rows, o2, _c(rows), u2, op, n)
     return True
 
 
@@ -140,7 +174,7 @@ def scatter_elements(
     if op == k.NONE:
         o3, u3 = _bits(o3), _bits(u3)
     if i3[2] == 1 and i3[0] >= n:
-        k.scatter_elements2(o3[:, :, 0], _c(lin).reshape(i3[:2]), u3[:, :, 0], op)
+        launch(k.scatter_elements2, o3[:, :, 0], _c(lin).reshape(i3[:2]), u3[:, :, 0], op)
     else:
-        k.scatter_elements3(o3, _c(lin).reshape(i3), u3, op, n)
+        launch(k.scatter_elements3, o3, _c(lin).reshape(i3), u3, op, n)
     return True
