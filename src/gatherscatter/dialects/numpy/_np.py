@@ -17,7 +17,6 @@ each rule (measured on NumPy 2.4.6):
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -70,12 +69,42 @@ def mode_policy(ctx: OpContext, mode: Any) -> Policy:
         ) from None
 
 
+def _has_python_complex(value: Any) -> bool:
+    if type(value) is complex:
+        return True
+    return isinstance(value, (list, tuple)) and any(_has_python_complex(v) for v in value)
+
+
+def _real_part(value: Any, dtype: np.dtype[Any]) -> Any:
+    """``value`` ready for a cast to ``dtype``: complex values become their real part when ``dtype`` is real.
+
+    NumPy's complex -> real casts keep the real part and emit a ComplexWarning;
+    taking ``.real`` first gives the same values without the warning, so no
+    (process-global, thread-unsafe) ``warnings.catch_warnings`` is needed.
+    Python ``complex`` objects are left alone: NumPy refuses them (TypeError).
+    """
+    if np.dtype(dtype).kind not in "iuf":
+        return value
+    if isinstance(value, np.ndarray):
+        return value.real if value.dtype.kind == "c" else value
+    arr = np.asarray(value)
+    if arr.dtype.kind != "c" or _has_python_complex(value):
+        return value
+    return arr.real
+
+
+def quiet_cast(x: np.ndarray[Any, Any], dtype: Any) -> np.ndarray[Any, Any]:
+    """``x.astype(dtype, casting='unsafe')`` as NumPy casts (complex keeps its real part), with no warnings."""
+    with np.errstate(all="ignore"):
+        res: np.ndarray[Any, Any] = _real_part(x, dtype).astype(dtype, casting="unsafe")
+        return res
+
+
 def _from_object(ctx: OpContext, value: Any, name: str) -> np.ndarray[Any, Any]:
     """``np.array(value, dtype=intp)`` with typed errors (Python floats truncate)."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return np.asarray(value, dtype=np.int64)
+        with np.errstate(all="ignore"):
+            return np.asarray(_real_part(value, np.dtype(np.int64)), dtype=np.int64)
     except OverflowError:
         raise DTypeError(f"{ctx.label}: {name} holds an integer too large for int64 ({value!r})") from None
     except (TypeError, ValueError) as exc:
@@ -119,13 +148,12 @@ def along_indices(ctx: OpContext, value: Any, name: str = "indices") -> np.ndarr
 def cast_values(ctx: OpContext, value: Any, dtype: np.dtype[Any], name: str) -> np.ndarray[Any, Any]:
     """Values as ``a[idx] = value`` converts them to ``dtype``."""
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            if isinstance(value, np.ndarray):
-                if value.dtype == dtype:
-                    return value
-                return value.astype(dtype, casting="unsafe")
-            return np.asarray(value, dtype=dtype)
+        if isinstance(value, np.ndarray):
+            if value.dtype == dtype:
+                return value
+            return quiet_cast(value, dtype)
+        with np.errstate(all="ignore"):
+            return np.asarray(_real_part(value, dtype), dtype=dtype)
     except OverflowError as exc:
         raise DTypeError(f"{ctx.label}: {name} does not fit {dtype_name(dtype)} ({exc})") from None
     except (TypeError, ValueError) as exc:

@@ -23,7 +23,6 @@ twice; with repeated elements it raises :class:`UnsupportedError`.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -34,7 +33,7 @@ from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._registry import Lowering, divergence
 from ._index import row_offsets
-from ._np import np_context
+from ._np import np_context, quiet_cast
 
 __all__ = ["lower_at"]
 
@@ -94,9 +93,8 @@ def _bits(dt: np.dtype[Any]) -> int:
 
 def _representable(b: np.ndarray[Any, Any], dt: np.dtype[Any]) -> bool:
     """Every value of ``b`` survives a round trip through ``dt``."""
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        back = b.astype(dt, casting="unsafe").astype(b.dtype, casting="unsafe")
+    back = quiet_cast(quiet_cast(b, dt), b.dtype)
+    with np.errstate(all="ignore"):
         eq = back == b
         if b.dtype.kind in "fc":
             eq |= np.isnan(b) & np.isnan(back)
@@ -181,11 +179,11 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
             f"scatters need one dtype"
         )
     loop = np.dtype(out)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # complex -> real casts discard the imaginary part, as NumPy does
-        b_loop = bshaped.astype(loop, casting="unsafe") if bshaped.dtype != loop else bshaped
+    # complex -> real casts discard the imaginary part, as NumPy does (quiet_cast: no global warning filters)
+    with np.errstate(all="ignore"):
+        b_loop = quiet_cast(bshaped, loop) if bshaped.dtype != loop else bshaped
         if loop == d.dtype or _exact_in_a(red, d.dtype, loop, b_loop):
-            upd = b_loop if loop == d.dtype else b_loop.astype(d.dtype, casting="unsafe")
+            upd = b_loop if loop == d.dtype else quiet_cast(b_loop, d.dtype)
             u2 = upd.reshape(ushape)
             return Lowering("scatter", flat, offsets, spec, policy, ctx, updates=u2, post=lambda y: y.reshape(shape))
         hint = f"cast b to {dtype_name(d.dtype)} first (b.astype(a.dtype)) if that is what you mean"
@@ -196,7 +194,7 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
                 f"than once: NumPy casts back to {dtype_name(d.dtype)} after every single update, which one "
                 f"scatter cannot reproduce; {hint}"
             )
-        wide = flat.astype(loop, casting="unsafe")
+        wide = quiet_cast(flat, loop)
         if not _representable(flat, loop):
             raise UnsupportedError(
                 f"{ctx.label}: a has dtype {dtype_name(d.dtype)} but the {ufunc.__name__} loop runs in "
@@ -205,9 +203,7 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
     dt = d.dtype
 
     def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            res: np.ndarray[Any, Any] = y.astype(dt, casting="unsafe").reshape(shape)
-            return res
+        res: np.ndarray[Any, Any] = quiet_cast(y, dt).reshape(shape)
+        return res
 
     return Lowering("scatter", wide, offsets, spec, policy, ctx, updates=b_loop.reshape(ushape), post=post)
