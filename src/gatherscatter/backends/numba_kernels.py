@@ -55,7 +55,6 @@ def gather_mid(data: Any, idx: Any, out: Any) -> None:  # pragma: no cover - com
     """out[p, m, :] = data[p, idx[m], :]  (data (P, S, R), out (P, M, R))."""
     p_n = data.shape[0]
     m_n = idx.shape[0]
-    r = data.shape[2]
     if p_n >= m_n:
         for p in nb.prange(p_n):
             for m in range(m_n):
