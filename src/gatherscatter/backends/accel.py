@@ -58,18 +58,24 @@ def _elementwise_3d(
 
 
 def gather(
-    k: Any, d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], spec: IndexSpec, out_shape: tuple[int, ...]
+    k: Any,
+    d: np.ndarray[Any, Any],
+    lin: np.ndarray[Any, Any],
+    spec: IndexSpec,
+    out_shape: tuple[int, ...],
+    out: np.ndarray[Any, Any] | None = None,
 ) -> np.ndarray[Any, Any] | None:
-    """The gather on the kernels, or None when they do not apply."""
+    """The gather on the kernels (into ``out`` when given), or None when they do not apply."""
     if not _bits_ok(d.dtype):
         return None
-    out = np.empty(out_shape, d.dtype)
     a = spec.axis
-    if spec.elementwise:
-        shapes = _elementwise_3d(d.shape, lin.shape, a)
-        if shapes is None or d.dtype.itemsize > 8:
-            # 16-byte items are two uint64 words: the index would address half-items
-            return None
+    shapes = _elementwise_3d(d.shape, lin.shape, a) if spec.elementwise else None
+    if spec.elementwise and (shapes is None or d.dtype.itemsize > 8):
+        # 16-byte items are two uint64 words: the index would address half-items
+        return None
+    if out is None:
+        out = np.empty(out_shape, d.dtype)
+    if shapes is not None:
         d3, i3 = shapes
         _set_threads(out.nbytes + lin.nbytes)
         if i3[2] == 1 and i3[0] >= 8:

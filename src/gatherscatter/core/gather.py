@@ -18,6 +18,7 @@ from ..backends import accel
 from ..errors import UnsupportedError
 from .context import NEUTRAL, OpContext
 from .indices import resolve
+from .out import check_out
 from .policy import Bounds, Policy
 from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape, prod
 
@@ -129,6 +130,7 @@ def gather(
     spec: IndexSpec,
     policy: Policy = _DEFAULT,
     ctx: OpContext = NEUTRAL,
+    out: np.ndarray[Any, Any] | None = None,
 ) -> np.ndarray[Any, Any]:
     """Gather ``data`` at ``indices`` as described by ``spec``, under ``policy``.
 
@@ -137,7 +139,8 @@ def gather(
         for β, p, i, r in ndindex(B, P, M, R):
             Y[β, p, i, r] = D[β, p, norm(I[β, i]), r]      # fill_value if invalid
 
-    Returns a new C-ordered array (never a view of ``data``; 0-d stays 0-d).
+    Returns a new C-ordered array (never a view of ``data``; 0-d stays 0-d), or
+    ``out`` filled with the result (see :mod:`gatherscatter.core.out` for its rules).
     """
     d = as_array(ctx, data, ctx.data)
     idx = as_index_array(ctx, indices, ctx.indices)
@@ -145,35 +148,47 @@ def gather(
     if policy.bounds is Bounds.DROP:
         raise UnsupportedError(f"{ctx.label}: bounds policy 'drop' applies to scatters; use 'fill' for gathers")
     out_shape = gather_shape(d.shape, idx.shape, spec)
+    if out is not None:
+        check_out(ctx, out, out_shape, d.dtype, {ctx.data: d, ctx.indices: idx})
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
     lin, valid = resolve(ctx, idx, sizes, spec, policy)
     n_out = prod(out_shape)
     if n_out == 0:
-        return np.empty(out_shape, d.dtype)
+        return np.empty(out_shape, d.dtype) if out is None else out
     if prod(sizes) == 0 or (d.size == 0):
         # every index is invalid (a raising policy has raised already)
-        return np.full(out_shape, fill_scalar(d.dtype, policy.fill_value), d.dtype)
+        value = fill_scalar(d.dtype, policy.fill_value)
+        if out is None:
+            return np.full(out_shape, value, d.dtype)
+        out[...] = value
+        return out
     if not d.flags.c_contiguous:
         if d.size > 2 * n_out:
-            res = _fancy(d, lin, spec)
-            return _apply_fill(res, valid, d.shape, spec, policy)
+            res = _apply_fill(_fancy(d, lin, spec), valid, d.shape, spec, policy)
+            if out is None:
+                return res
+            np.copyto(out, res)
+            return out
         d = np.ascontiguousarray(d)
-    k = backends.kernels(n_out * d.itemsize + lin.nbytes)
-    if k is not None:
-        fast = accel.gather(k, d, lin, spec, out_shape)
+    kern = backends.kernels(n_out * d.itemsize + lin.nbytes)
+    if kern is not None:
+        fast = accel.gather(kern, d, lin, spec, out_shape, out)
         if fast is not None:
             return _apply_fill(fast, valid, d.shape, spec, policy)
     if spec.elementwise:
         flat = element_offsets(d.shape, lin, a)
-        res = np.take(d.reshape(-1), flat, mode="wrap")
+        res = np.take(d.reshape(-1), flat, mode="wrap", out=None if out is None else out.reshape(flat.shape))
     elif spec.batch == 0 and spec.axis > 0 and k == 1 and not spec.vector:
         P, S, R = prod(d.shape[:a]), d.shape[a], prod(d.shape[a + 1 :])
-        res = np.take(d.reshape(P, S, R), lin.reshape(-1), axis=1, mode="wrap")
+        M = lin.size
+        res = np.take(
+            d.reshape(P, S, R), lin.reshape(-1), axis=1, mode="wrap", out=None if out is None else out.reshape(P, M, R)
+        )
     else:
         rows, R = row_offsets(d.shape, lin, spec)
-        res = np.take(d.reshape(-1, R), rows, axis=0, mode="wrap")
-    res = np.asarray(res).reshape(out_shape)
+        res = np.take(d.reshape(-1, R), rows, axis=0, mode="wrap", out=None if out is None else out.reshape(-1, R))
+    res = np.asarray(res).reshape(out_shape) if out is None else out
     return _apply_fill(res, valid, d.shape, spec, policy)
 
 

@@ -24,6 +24,7 @@ from ..errors import DTypeError, DuplicateIndexError, ShapeError, UnsupportedErr
 from .context import NEUTRAL, OpContext
 from .gather import element_offsets, row_offsets
 from .indices import format_position, resolve
+from .out import check_out
 from .policy import Bounds, Duplicates, MeanRounding, Policy, Reduction
 from .shape import IndexSpec, as_array, as_index_array, as_updates, check_spec, dtype_name, gather_shape, prod
 
@@ -146,6 +147,7 @@ def scatter(
     spec: IndexSpec,
     policy: Policy = _DEFAULT,
     ctx: OpContext = NEUTRAL,
+    out: np.ndarray[Any, Any] | None = None,
 ) -> np.ndarray[Any, Any]:
     """Scatter ``updates`` into a copy of ``data`` at ``indices`` (``spec``, ``policy``).
 
@@ -159,6 +161,10 @@ def scatter(
     ``include_self=False`` first writes the reduction's neutral element at every
     targeted position; ``mean`` divides each targeted sum by its count (+1 with
     ``include_self``), rounding integers per ``mean_rounding``.
+
+    With ``out`` the result is written there and ``out`` is returned (rules in
+    :mod:`gatherscatter.core.out`); ``out`` may be ``data`` itself (the same
+    memory and layout), which updates ``data`` in place: the copy is skipped.
     """
     d = as_array(ctx, data, ctx.data)
     idx = as_index_array(ctx, indices, ctx.indices)
@@ -174,11 +180,18 @@ def scatter(
         )
     red = policy.reduction
     ufunc = reduction_ufunc(ctx, red, d.dtype) if red is not Reduction.NONE else None
+    inplace = False
+    if out is not None:
+        inplace = check_out(
+            ctx, out, d.shape, d.dtype, {ctx.data: d, ctx.indices: idx, ctx.updates: u}, inplace=ctx.data
+        )
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
     lin, valid = resolve(ctx, idx, sizes, spec, policy)
-    out = np.empty(d.shape, d.dtype)
-    np.copyto(out, d)
+    if out is None:
+        out = np.empty(d.shape, d.dtype)
+    if not inplace:
+        np.copyto(out, d)
     if u.size == 0 or out.size == 0:
         return out
     k = backends.kernels(u.nbytes + lin.nbytes)
