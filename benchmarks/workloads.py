@@ -33,10 +33,13 @@ class Workload:
     exact: bool = True  # gathers, none and max compare exactly; sums with allclose
     streaming: bool = False  # a streaming gather (bandwidth target applies)
     onnx_inputs: tuple[str, ...] = ("data", "indices")
+    inplace: bool = False  # updates data in place (out=data): no ONNX peer; checked on fresh copies
     notes: str = field(default="")
 
     def moved(self, a: Arrays, out: np.ndarray) -> int:
         """Compulsory traffic: indices + data actually needed + output (+ data copy for scatters)."""
+        if self.inplace:
+            return a["indices"].nbytes + 2 * a["updates"].nbytes  # read the updates, write the rows
         n = a["indices"].nbytes + out.nbytes
         if "updates" in a:
             n += a["updates"].nbytes + 2 * a["data"].nbytes  # read + write of the data copy
@@ -201,6 +204,12 @@ def np_scatternd_none_rows(a: Arrays) -> np.ndarray:
     return out
 
 
+def np_scatternd_none_rows_inplace(a: Arrays) -> np.ndarray:
+    d = a["data"]
+    d[a["indices"][:, 0]] = a["updates"]
+    return d
+
+
 def np_gathernd_batch1(a: Arrays) -> np.ndarray:
     d, i = a["data"], a["indices"]
     b, s = d.shape[0], d.shape[1]
@@ -246,6 +255,11 @@ def _t_scatternd_add_elem(t: Any, a: dict[str, Any]) -> Any:
 def _t_scatternd_none_rows(t: Any, a: dict[str, Any]) -> Any:
     d, i, u = a["data"], a["indices"], a["updates"]
     return d.index_copy(0, i[:, 0], u)
+
+
+def _t_scatternd_none_rows_inplace(t: Any, a: dict[str, Any]) -> Any:
+    d, i, u = a["data"], a["indices"], a["updates"]
+    return d.index_copy_(0, i[:, 0], u)
 
 
 WORKLOADS: list[Workload] = [
@@ -301,6 +315,11 @@ WORKLOADS: list[Workload] = [
              ours=lambda a: gs.onnx.ScatterND(a["data"], a["indices"], a["updates"]),
              numpy=np_scatternd_none_rows, torch=_t_scatternd_none_rows,
              onnx_inputs=("data", "indices", "updates")),
+    Workload("scatternd_none_rows_inplace", "ScatterND", {}, scatternd_none_rows,
+             ours=lambda a: gs.scatter_nd(a["data"], a["indices"], a["updates"], out=a["data"]),
+             numpy=np_scatternd_none_rows_inplace, torch=_t_scatternd_none_rows_inplace,
+             onnx_inputs=("data", "indices", "updates"), inplace=True,
+             notes="the KV-cache write in place (out=data); ONNX has no in-place form"),
     Workload("scatternd_add_rows", "ScatterND", {"reduction": "add"}, scatternd_add_rows,
              ours=lambda a: gs.onnx.ScatterND(a["data"], a["indices"], a["updates"], reduction="add"),
              numpy=np_scatternd_add_rows, torch=_t_scatternd_add_rows, exact=False,
