@@ -19,7 +19,7 @@ from ..errors import UnsupportedError
 from .context import NEUTRAL, OpContext
 from .indices import resolve
 from .out import check_out
-from .policy import Bounds, Policy
+from .policy import Bounds, Negative, Policy
 from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape, prod
 
 __all__ = ["element_offsets", "fill_scalar", "gather", "owned", "row_offsets"]
@@ -152,8 +152,15 @@ def gather(
         check_out(ctx, out, out_shape, d.dtype, {ctx.data: d, ctx.indices: idx})
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
-    lin, valid = resolve(ctx, idx, sizes, spec, policy)
     n_out = prod(out_shape)
+    kern = backends.kernels(n_out * d.itemsize + idx.nbytes)
+    if kern is not None and n_out and prod(sizes) and d.flags.c_contiguous and accel.raw_ok(idx):
+        # the caller's indices straight to the kernels, checked there; a bad one sends us below
+        wrap = policy.negative is Negative.WRAP
+        fast = accel.gather(kern, d, idx, spec, out_shape, out, raw=True, wrap=wrap)
+        if fast is not None:
+            return fast
+    lin, valid = resolve(ctx, idx, sizes, spec, policy)
     if n_out == 0:
         return np.empty(out_shape, d.dtype) if out is None else out
     if prod(sizes) == 0 or (d.size == 0):
@@ -171,7 +178,6 @@ def gather(
             np.copyto(out, res)
             return out
         d = np.ascontiguousarray(d)
-    kern = backends.kernels(n_out * d.itemsize + lin.nbytes)
     if kern is not None:
         fast = accel.gather(kern, d, lin, spec, out_shape, out)
         if fast is not None:

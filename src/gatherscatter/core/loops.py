@@ -120,10 +120,13 @@ def scatter_loop(
     ctx: OpContext = NEUTRAL,
 ) -> np.ndarray[Any, Any]:
     """The scatter, one update element at a time, in row-major update order."""
+    red = policy.reduction
+    if red is not Reduction.NONE:
+        # a reduction the dtype does not have is an error whatever the indices (as in the primitive)
+        reduction_ufunc(ctx, red, np.asarray(data).dtype)
     d, i, lin, valid = _resolved(ctx, data, indices, spec, policy)
     u = np.asarray(updates).astype(d.dtype)
     out: np.ndarray[Any, Any] = d.copy()
-    red = policy.reduction
     moves = [m for m in _moves(d.shape, i.shape, lin, valid, spec) if m.source is not None]
     if red is Reduction.NONE:
         if policy.duplicates is Duplicates.FIRST:

@@ -25,7 +25,7 @@ from .context import NEUTRAL, OpContext
 from .gather import element_offsets, row_offsets
 from .indices import format_position, resolve
 from .out import check_out
-from .policy import Bounds, Duplicates, MeanRounding, Policy, Reduction
+from .policy import Bounds, Duplicates, MeanRounding, Negative, Policy, Reduction
 from .shape import IndexSpec, as_array, as_index_array, as_updates, check_spec, dtype_name, gather_shape, prod
 
 __all__ = ["identity_of", "reduction_ufunc", "scatter"]
@@ -187,33 +187,52 @@ def scatter(
         )
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
-    lin, valid = resolve(ctx, idx, sizes, spec, policy)
-    if out is None:
-        out = np.empty(d.shape, d.dtype)
-    if not inplace:
-        np.copyto(out, d)
-    if u.size == 0 or out.size == 0:
-        return out
-    k = backends.kernels(u.nbytes + lin.nbytes)
-    if (
-        k is not None
-        and spec.elementwise
-        and valid is None
+    kern = backends.kernels(u.nbytes + idx.nbytes)
+    fast_ok = (
+        kern is not None
         and red is not Reduction.MEAN
         and (policy.include_self or red is Reduction.NONE)
         and (red is not Reduction.NONE or policy.duplicates is Duplicates.LAST)
-        and accel.scatter_elements(k, out, lin, u, a, red.value)
-    ):
-        return out
-    o2 = out.reshape(-1, R_of(d.shape, spec))
-    pieces = list(_pieces(d.shape, lin, valid, u, spec)) if _small(lin, spec) else None
+    )
+    mine: np.ndarray[Any, Any] | None = None
+    if fast_ok and u.size and d.size and prod(sizes) and accel.raw_ok(idx) and d.flags.c_contiguous:
+        # the caller's indices straight to the kernels, checked there; a bad one sends us below
+        mine = np.empty(d.shape, d.dtype) if out is None else None
+        target = out if out is not None else mine
+        assert target is not None
+        done = accel.scatter(
+            kern, target, idx, u, spec, red.value, raw=True, wrap=policy.negative is Negative.WRAP,
+            data=None if inplace else d,
+        )
+        if done:
+            return target
+    lin, valid = resolve(ctx, idx, sizes, spec, policy)
+    empty = u.size == 0 or d.size == 0
+    pieces = list(_pieces(d.shape, lin, valid, u, spec)) if not empty and _small(lin, spec) else None
 
     def each() -> Iterator[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any] | None]]:
         return iter(pieces) if pieces is not None else _pieces(d.shape, lin, valid, u, spec)
 
+    if not empty and ufunc is None and policy.duplicates is Duplicates.RAISE:
+        # every error before the first write (out= may be the caller's array)
+        _check_duplicates(ctx, list(each()), idx.shape, d.shape, spec, R_of(d.shape, spec))
+    if out is None:
+        out = mine if mine is not None else np.empty(d.shape, d.dtype)
+    if not inplace:
+        np.copyto(out, d)
+    if empty:
+        return out
+    k = kern
+    if (
+        k is not None
+        and fast_ok
+        and spec.elementwise
+        and valid is None
+        and accel.scatter(k, out, lin, u, spec, red.value, raw=False)
+    ):
+        return out
+    o2 = out.reshape(-1, R_of(d.shape, spec))
     if ufunc is None:
-        if policy.duplicates is Duplicates.RAISE:
-            _check_duplicates(ctx, list(each()), idx.shape, d.shape, spec, o2.shape[1])
         parts = list(each())[::-1] if policy.duplicates is Duplicates.FIRST else each()
         for rows, u2, _ in parts:
             if policy.duplicates is Duplicates.FIRST:
