@@ -124,6 +124,30 @@ def _fancy(data: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], spec: IndexSpe
     return owned(res, data)
 
 
+_CHUNK = 1 << 17
+"""Index elements per piece of the elementwise NumPy gather (its offsets stay in cache)."""
+
+
+def _take_elements(d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], axis: int, res: np.ndarray[Any, Any]) -> None:
+    """``res[j] = d[j with lin[j] on axis]`` (C-contiguous ``d`` and ``res``), in pieces along dim 0.
+
+    Flat offsets for the whole index would be an int64 array as large as the
+    output, written to memory and read back; per piece they stay in cache.
+    """
+    flat_d = d.reshape(-1)
+    if lin.ndim == 0:
+        np.take(flat_d, element_offsets(d.shape, lin, axis), mode="wrap", out=res)
+        return
+    n0 = lin.shape[0]
+    step = max(1, _CHUNK // max(1, prod(lin.shape[1:])))
+    stride0 = prod(d.shape[1:]) if axis != 0 else 0
+    for s0 in range(0, n0, step):
+        flat = element_offsets(d.shape, lin[s0 : s0 + step], axis)
+        if s0 and stride0:
+            flat = flat + s0 * stride0
+        np.take(flat_d, flat, mode="wrap", out=res[s0 : s0 + step])
+
+
 def gather(
     data: Any,
     indices: Any,
@@ -183,8 +207,8 @@ def gather(
         if fast is not None:
             return _apply_fill(fast, valid, d.shape, spec, policy)
     if spec.elementwise:
-        flat = element_offsets(d.shape, lin, a)
-        res = np.take(d.reshape(-1), flat, mode="wrap", out=None if out is None else out.reshape(flat.shape))
+        res = out if out is not None else np.empty(out_shape, d.dtype)
+        _take_elements(d, lin, a, res)
     elif spec.batch == 0 and spec.axis > 0 and k == 1 and not spec.vector:
         P, S, R = prod(d.shape[:a]), d.shape[a], prod(d.shape[a + 1 :])
         M = lin.size
