@@ -63,7 +63,7 @@ def _elementwise_3d(
 
 def raw_ok(idx: np.ndarray[Any, Any]) -> bool:
     """Whether ``idx`` can go to the kernels unresolved (int64; others are converted by the core)."""
-    return idx.dtype == np.int64
+    return bool(idx.dtype == np.int64)
 
 
 def _nd_rows(

@@ -26,8 +26,9 @@ from typing import Any
 
 import numba as nb
 import numpy as np
-from llvmlite import ir
-from numba.core import cgutils, types
+from llvmlite import ir  # type: ignore[import-untyped]  # llvmlite ships no type hints
+from numba.core import cgutils as _cgutils
+from numba.core import types
 from numba.extending import intrinsic
 
 __all__ = [
@@ -48,11 +49,13 @@ OPS = {"none": NONE, "add": ADD, "sub": SUB, "mul": MUL, "max": MAX, "min": MIN,
 PREFETCH = 16
 """Rows ahead whose first cache line a row gather prefetches."""
 
+cgutils: Any = _cgutils  # untyped numba internals used by the intrinsic below
+
 _OPTS: dict[str, Any] = {"parallel": True, "cache": True, "nogil": True, "boundscheck": False}
 
 
-@intrinsic  # type: ignore[untyped-decorator]  # numba ships no type hints
-def _prefetch(typingctx: Any, arr: Any, i: Any) -> Any:  # pragma: no cover - compiled
+@intrinsic
+def _prefetch_row(typingctx: Any, arr: Any, i: Any) -> Any:  # pragma: no cover - compiled
     """Prefetch the first cache line of row ``i`` of a 2-D array (no fault, no effect on results)."""
     sig = types.void(arr, i)
 
@@ -78,6 +81,9 @@ def _prefetch(typingctx: Any, arr: Any, i: Any) -> Any:  # pragma: no cover - co
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+_prefetch: Any = _prefetch_row  # called from kernels as _prefetch(arr, i)
 
 
 @nb.njit(inline="always")
@@ -169,7 +175,7 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
     """out[p, m, :] = data[p, idx[m], :]  (data (P, S, R), out (P, M, R)); returns bad count (nothing written then)."""
     p_n, size = data.shape[0], data.shape[1]
     m_n = idx.shape[0]
-    bad = count_bad(idx, size, wrap)
+    bad: int = count_bad(idx, size, wrap)
     if bad:
         return bad
     if p_n >= 8 or p_n >= m_n:
