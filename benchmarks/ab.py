@@ -65,14 +65,14 @@ def contestants(w: Workload, a: dict[str, np.ndarray], threads: list[int]) -> li
 
 def check(w: Workload, a: dict[str, np.ndarray], threads: list[int]) -> None:
     backends.set_backend("numpy")
-    ref = w.ours({k: v.copy() for k, v in a.items()} if w.inplace else a)
+    ref = w.ours({k: v.copy() for k, v in a.items()} if w.inplace or w.out_buffer else a)
     for t in threads:
         backends.set_backend("numba")
         backends.set_num_threads(t)
-        got = w.ours({k: v.copy() for k, v in a.items()} if w.inplace else a)
+        got = w.ours({k: v.copy() for k, v in a.items()} if w.inplace or w.out_buffer else a)
         if not np.array_equal(got, ref):
             raise SystemExit(f"{w.name}: numba path at {t} threads differs from the NumPy path")
-    if not agree(w, ref, w.numpy({k: v.copy() for k, v in a.items()} if w.inplace else a)):
+    if not agree(w, ref, w.numpy({k: v.copy() for k, v in a.items()} if w.inplace or w.out_buffer else a)):
         raise SystemExit(f"{w.name}: the plain NumPy formulation disagrees")
 
 

@@ -211,8 +211,8 @@ def run_workload(w: Workload, q: int, threads: list[int], have: dict[str, bool],
     backends.set_backend("numpy")
 
     def fresh() -> dict[str, np.ndarray]:
-        # in-place workloads modify their data: each check gets its own copy
-        return {k: v.copy() for k, v in a.items()} if w.inplace else a
+        # in-place and out= workloads write into their inputs: each check gets its own copy
+        return {k: v.copy() for k, v in a.items()} if w.inplace or w.out_buffer else a
 
     ours = w.ours(fresh())
     if w.inplace:

@@ -34,12 +34,15 @@ class Workload:
     streaming: bool = False  # a streaming gather (bandwidth target applies)
     onnx_inputs: tuple[str, ...] = ("data", "indices")
     inplace: bool = False  # updates data in place (out=data): no ONNX peer; checked on fresh copies
+    out_buffer: bool = False  # writes into a["out"], allocated once (like ORT's arena); checked on fresh copies
     notes: str = field(default="")
 
     def moved(self, a: Arrays, out: np.ndarray) -> int:
         """Compulsory traffic: indices + data actually needed + output (+ data copy for scatters)."""
         if self.inplace:
             return a["indices"].nbytes + 2 * a["updates"].nbytes  # read the updates, write the rows
+        if self.out_buffer:
+            a = {k: v for k, v in a.items() if k != "out"}
         n = a["indices"].nbytes + out.nbytes
         if "updates" in a:
             n += a["updates"].nbytes + 2 * a["data"].nbytes  # read + write of the data copy
@@ -79,6 +82,18 @@ def gather_elements_last(q: int) -> Arrays:
     r = _rng(3)
     n = _d(4096, q)
     return {"data": r.random((n, 4096), np.float32), "indices": r.integers(0, 4096, (n, 4096))}
+
+
+def with_out(build: Callable[[int], Arrays], shape: Callable[[Arrays], tuple[int, ...]]) -> Callable[[int], Arrays]:
+    """The same inputs plus a touched output buffer ``out`` (reused by every call)."""
+
+    def inputs(q: int) -> Arrays:
+        a = build(q)
+        out = np.empty(shape(a), a["data"].dtype)
+        out.fill(0)
+        return {**a, "out": out}
+
+    return inputs
 
 
 def gather_elements_topk(q: int) -> Arrays:
@@ -275,6 +290,19 @@ WORKLOADS: list[Workload] = [
              ours=lambda a: gs.onnx.GatherElements(a["data"], a["indices"], axis=-1),
              numpy=np_gather_elements,
              torch=lambda t, a: t.gather(a["data"], 1, a["indices"]), streaming=True),
+    Workload("gather_rows_out", "Gather", {"axis": 0},
+             with_out(gather_rows, lambda a: a["indices"].shape + a["data"].shape[1:]),
+             ours=lambda a: gs.take(a["data"], a["indices"], axis=0, out=a["out"]),
+             numpy=lambda a: np.take(a["data"], a["indices"], axis=0, mode="wrap", out=a["out"]),
+             torch=lambda t, a: t.index_select(a["data"], 0, a["indices"], out=a["out"]), streaming=True,
+             out_buffer=True, notes="gather_rows into a reused output (out=), as ORT's arena"),
+    Workload("gather_elements_last_out", "GatherElements", {"axis": -1},
+             with_out(gather_elements_last, lambda a: a["indices"].shape),
+             ours=lambda a: gs.take_along_axis(a["data"], a["indices"], axis=-1, out=a["out"]),
+             numpy=lambda a: np.take(a["data"].reshape(-1), a["indices"] + (np.arange(a["indices"].shape[0])
+                                     * a["data"].shape[1])[:, None], mode="wrap", out=a["out"]),
+             torch=lambda t, a: t.gather(a["data"], 1, a["indices"], out=a["out"]), streaming=True,
+             out_buffer=True, notes="gather_elements_last into a reused output (out=), as ORT's arena"),
     Workload("gather_elements_topk", "GatherElements", {"axis": -1}, gather_elements_topk,
              ours=lambda a: gs.onnx.GatherElements(a["data"], a["indices"], axis=-1),
              numpy=np_gather_elements,
