@@ -45,6 +45,14 @@ def _c(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
+def _copy(k: Any, out: np.ndarray[Any, Any], data: np.ndarray[Any, Any]) -> None:
+    """``out[...] = data`` (bits); large C-contiguous copies on the kernels (fresh pages fault in parallel blocks)."""
+    if data.nbytes >= (1 << 22) and data.flags.c_contiguous and _bits_ok(data.dtype):
+        k.copy_blocks(_bits(out.reshape(-1)), _bits(data.reshape(-1)))
+    else:
+        np.copyto(out, data)
+
+
 def _elementwise_3d(
     dshape: tuple[int, ...], ishape: tuple[int, ...], axis: int
 ) -> tuple[tuple[int, int, int], tuple[int, int, int]] | None:
@@ -211,7 +219,7 @@ def scatter(
         if raw and k.count_bad(ic.reshape(-1), d3[1], wrap):
             return None
         if data is not None:
-            np.copyto(out, data)
+            _copy(k, out, data)
         o3 = out.reshape(d3)
         u3 = np.ascontiguousarray(u).reshape(i3)
         if op == k.NONE:
@@ -243,7 +251,7 @@ def scatter(
     else:
         return False
     if data is not None:
-        np.copyto(out, data)
+        _copy(k, out, data)
     o2 = out.reshape(-1, R)
     u2 = np.ascontiguousarray(u).reshape(-1, R)
     if op == k.NONE:

@@ -33,6 +33,7 @@ from numba.extending import intrinsic
 
 __all__ = [
     "OPS",
+    "copy_blocks",
     "count_bad",
     "gather_elements2",
     "gather_elements3",
@@ -94,6 +95,17 @@ def _norm(t: Any, size: Any, wrap: Any) -> Any:  # pragma: no cover - compiled
     if t < 0 or t >= size:
         return -1
     return t
+
+
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
+def copy_blocks(dst: Any, src: Any) -> None:  # pragma: no cover - compiled
+    """dst[:] = src[:] (1-D) in 256 KiB blocks: a fresh destination's page faults interleave with the copy."""
+    n = src.shape[0]
+    blk = (1 << 18) // src.itemsize
+    for b in nb.prange((n + blk - 1) // blk):
+        lo = b * blk
+        hi = min(n, lo + blk)
+        dst[lo:hi] = src[lo:hi]
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
@@ -361,6 +373,8 @@ def warm_up() -> float:
     t0 = time.perf_counter()
     i1 = np.zeros(2, np.int64)
     count_bad(i1, 3, True)
+    for cdt in (np.uint32, np.uint64):
+        copy_blocks(np.zeros(4, cdt), np.ones(4, cdt))
     nd_rows(np.zeros((1, 2, 2), np.int64), np.array([2, 2], np.int64), 4, True, np.zeros((1, 2), np.int64))
     for dt in (np.uint32, np.uint64):
         d = np.zeros((4, 3), dt)
