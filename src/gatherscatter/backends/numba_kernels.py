@@ -14,9 +14,9 @@ path bit for bit:
   inner columns) and scans every update in row-major order, so duplicates resolve
   and floating sums accumulate in exactly the sequential order, with no atomics.
 
-The reduction is a run-time op code tested inside the loop; LLVM hoists the
-(loop-invariant) switch: specialising a kernel per op measured no faster and
-multiplied the compile time. Row gathers prefetch the source row :data:`PREFETCH` rows ahead (random row reads
+``add`` and ``none`` scatter loops are specialised (the op a constant, no switch
+per element); the other reductions share a loop with a run-time op code, which
+keeps the compile time down. Row gathers prefetch the source row :data:`PREFETCH` rows ahead (random row reads
 are latency-bound).
 """
 
@@ -284,6 +284,20 @@ def _combine(op: int, x: Any, u: Any) -> Any:  # pragma: no cover - compiled
     return x if x <= u else u
 
 
+@nb.njit(inline="always")
+def _rows_apply(out: Any, rows: Any, upd: Any, wrap: bool, op: int, lo: int, hi: int) -> None:  # pragma: no cover
+    """Rows in [lo, hi) of ``out`` get their updates, in order (inlined with a constant ``op``)."""
+    n_rows = out.shape[0]
+    r = out.shape[1]
+    for i in range(rows.shape[0]):
+        t = rows[i]
+        if t < 0 and wrap:
+            t += n_rows
+        if lo <= t < hi:
+            for j in range(r):
+                out[t, j] = _combine(op, out[t, j], upd[i, j])
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> None:  # pragma: no cover
     """out[rows[i], :] = f(out[rows[i], :], upd[i, :]) for i in order (owner computes by row block).
@@ -291,41 +305,43 @@ def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bo
     ``rows`` are checked (in range after wrapping negatives when ``wrap``).
     """
     n_rows = out.shape[0]
-    r = out.shape[1]
-    n = rows.shape[0]
-    if nthreads == 1:
-        for i in range(n):
-            t = rows[i]
-            if t < 0 and wrap:
-                t += n_rows
-            for j in range(r):
-                out[t, j] = _combine(op, out[t, j], upd[i, j])
-        return
     blocks = max(1, min(nthreads, n_rows))
     step = (n_rows + blocks - 1) // blocks
     for b in nb.prange(blocks):
         lo = b * step
         hi = min(n_rows, lo + step)
-        for i in range(n):
-            t = rows[i]
-            if t < 0 and wrap:
-                t += n_rows
-            if lo <= t < hi:
-                for j in range(r):
-                    out[t, j] = _combine(op, out[t, j], upd[i, j])
+        if op == ADD:
+            _rows_apply(out, rows, upd, wrap, ADD, lo, hi)
+        elif op == NONE:
+            _rows_apply(out, rows, upd, wrap, NONE, lo, hi)
+        else:
+            _rows_apply(out, rows, upd, wrap, op, lo, hi)
+
+
+@nb.njit(inline="always")
+def _elem_row(out: Any, idx: Any, upd: Any, a: int, wrap: bool, op: int) -> None:  # pragma: no cover - compiled
+    size = out.shape[1]
+    for j in range(idx.shape[1]):
+        t = idx[a, j]
+        if t < 0 and wrap:
+            t += size
+        out[a, t] = _combine(op, out[a, t], upd[a, j])
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def scatter_elements2(out: Any, idx: Any, upd: Any, op: int, wrap: bool) -> None:  # pragma: no cover - compiled
-    """out[a, idx[a, j]] = f(., upd[a, j]) in order: the last-axis case, one row per task (indices checked)."""
-    a_n, m_n = idx.shape
-    size = out.shape[1]
-    for a in nb.prange(a_n):
-        for j in range(m_n):
-            t = idx[a, j]
-            if t < 0 and wrap:
-                t += size
-            out[a, t] = _combine(op, out[a, t], upd[a, j])
+    """out[a, idx[a, j]] = f(., upd[a, j]) in order: the last-axis case, one row per task (indices checked).
+
+    ``add`` and ``none`` get loops of their own (a constant op: no switch per
+    element, measured 1.3-1.4x faster on the add); other reductions share one.
+    """
+    for a in nb.prange(idx.shape[0]):
+        if op == ADD:
+            _elem_row(out, idx, upd, a, wrap, ADD)
+        elif op == NONE:
+            _elem_row(out, idx, upd, a, wrap, NONE)
+        else:
+            _elem_row(out, idx, upd, a, wrap, op)
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
