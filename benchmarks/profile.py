@@ -35,7 +35,9 @@ from run import Ort, torch_call
 from workloads import WORKLOADS, Workload
 
 from gatherscatter import backends
+from gatherscatter.core import IndexSpec
 from gatherscatter.core.gather import element_offsets
+from gatherscatter.core.scatter import _CHUNK, _pieces
 
 Part = tuple[str, Callable[[], Any]]
 
@@ -146,26 +148,30 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
     ufunc = {"add": np.add, "max": np.maximum}.get(red)
     if w.op == "ScatterElements":
         axis = w.attrs["axis"] % d.ndim
-
-        def offsets() -> np.ndarray:
-            if axis == 0:
-                return i * d.shape[1] + np.arange(i.shape[1])
-            return i + (np.arange(i.shape[0]) * d.shape[1])[:, None]
-
-        el = offsets().reshape(-1)
-        res.append(("np offsets", offsets))
-        uf = u.reshape(-1)
+        spec = IndexSpec(axis=axis, batch=axis, elementwise=True)
+        # the core's pieces of about 2^20 elements, offsets computed per piece
+        res.append(("np offsets", lambda: list(_pieces(d.shape, i, None, u, spec))))
+        el = element_offsets(d.shape, i, axis).reshape(-1)
     elif i.shape[-1] == 1:
         R = d.shape[1]
-        el = (i[:, 0:1] * R + np.arange(R)).reshape(-1)
-        res.append(("np offsets", lambda: (i[:, 0:1] * R + np.arange(R))))
-        uf = u.reshape(-1)
+        step = max(1, _CHUNK // R)
+        cols = np.arange(R, dtype=np.int64)
+        rows = i[:, 0]
+
+        def row_elements() -> None:
+            for s0 in range(0, rows.size, step):
+                (rows[s0 : s0 + step, None] * R + cols).reshape(-1)
+
+        res.append(("np offsets", row_elements if ufunc is not None else lambda: None))
+        el = (i[:, 0:1] * R + cols).reshape(-1) if ufunc is not None else rows
     else:
         el = i[:, 0] * d.shape[1] + i[:, 1]
         res.append(("np offsets", lambda: i[:, 0] * d.shape[1] + i[:, 1]))
-        uf = u.reshape(-1)
+    uf = u.reshape(-1)
     wf = work.reshape(-1)
-    if ufunc is None:
+    if ufunc is None and w.op == "ScatterND":
+        res.append(("np assign", lambda: work.__setitem__(el, u)))  # whole rows
+    elif ufunc is None:
         res.append(("np assign", lambda: wf.__setitem__(el, uf)))
     else:
         res.append(("np at", lambda: ufunc.at(wf, el, uf)))
