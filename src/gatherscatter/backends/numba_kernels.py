@@ -121,28 +121,53 @@ def count_bad(idx: Any, size: int, wrap: bool) -> int:  # pragma: no cover - com
     return bad
 
 
+@nb.njit(inline="always")
+def _tuple_row(idx: Any, b: int, m: int, sizes: Any, wrap: bool) -> int:  # pragma: no cover - compiled
+    """Row-major offset of the tuple idx[b, m, :] in ``sizes``, or -1 when a component is bad."""
+    off = 0
+    for j in range(idx.shape[2]):
+        t = idx[b, m, j]
+        s = sizes[j]
+        if t < 0 and wrap:
+            t += s
+        if t < 0 or t >= s:
+            return -1
+        off = off * s + t
+    return off
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def nd_rows(idx: Any, sizes: Any, block: int, wrap: bool, rows: Any) -> int:  # pragma: no cover - compiled
     """rows[b, m] = b * block + the row-major offset of the tuple idx[b, m, :] in ``sizes``; returns bad count."""
-    b_n, m_n, k_n = idx.shape
+    b_n, m_n, _ = idx.shape
     bad = 0
-    for q in nb.prange(b_n * m_n):
-        b = q // m_n
-        m = q - b * m_n
-        off = 0
-        ok = True
-        for j in range(k_n):
-            t = _norm(idx[b, m, j], sizes[j], wrap)
-            if t < 0:
-                ok = False
-                t = 0
-            off = off * sizes[j] + t
-        if ok:
-            rows[b, m] = b * block + off
-        else:
-            rows[b, m] = 0
-            bad += 1
+    if b_n == 1:
+        for m in nb.prange(m_n):
+            off = _tuple_row(idx, 0, m, sizes, wrap)
+            if off < 0:
+                bad += 1
+                off = 0
+            rows[0, m] = off
+    else:
+        for b in nb.prange(b_n):
+            row_bad = 0
+            for m in range(m_n):
+                off = _tuple_row(idx, b, m, sizes, wrap)
+                if off < 0:
+                    row_bad += 1
+                    off = 0
+                rows[b, m] = b * block + off
+            bad += row_bad
     return bad
+
+
+@nb.njit(inline="always")
+def _clamp(t: Any, size: Any, wrap: Any) -> tuple[Any, Any]:  # pragma: no cover - compiled
+    """(index to read, 0 or 1 for bad): branch-free, a bad index reads element 0."""
+    if wrap:
+        t = t + size if t < 0 else t
+    ok = (t >= 0) & (t < size)
+    return (t if ok else 0), (0 if ok else 1)
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
@@ -150,13 +175,20 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool) -> int:  # pragma: n
     """out[i, :] = data[rows[i], :]  (data, out 2-D; raw rows against data.shape[0]); returns bad count.
 
     Rows of 128 words or more are copied as slice assignments (numba's vectorised
-    copy measured fastest there), shorter ones by an element loop.
+    copy measured fastest there), shorter ones by an element loop; rows of several
+    words prefetch the row ``PREFETCH`` ahead, single elements do not.
     """
     n = rows.shape[0]
     size = data.shape[0]
     r = data.shape[1]
     bad = 0
-    if r >= 128:
+    if r == 1:
+        # single elements: branch-free check, no prefetch (measured slower there)
+        for i in nb.prange(n):
+            t, b = _clamp(rows[i], size, wrap)
+            bad += b
+            out[i, 0] = data[t, 0]
+    elif r >= 128:
         for i in nb.prange(n):
             if i + PREFETCH < n:
                 t = rows[i + PREFETCH]
@@ -206,15 +238,6 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
             for p in range(p_n):
                 out[p, m, :] = data[p, s, :]
     return 0
-
-
-@nb.njit(inline="always")
-def _clamp(t: Any, size: Any, wrap: Any) -> tuple[Any, Any]:  # pragma: no cover - compiled
-    """(index to read, 0 or 1 for bad): branch-free, a bad index reads element 0."""
-    if wrap:
-        t = t + size if t < 0 else t
-    ok = (t >= 0) & (t < size)
-    return (t if ok else 0), (0 if ok else 1)
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
@@ -289,6 +312,14 @@ def _rows_apply(out: Any, rows: Any, upd: Any, wrap: bool, op: int, lo: int, hi:
     """Rows in [lo, hi) of ``out`` get their updates, in order (inlined with a constant ``op``)."""
     n_rows = out.shape[0]
     r = out.shape[1]
+    if r == 1:  # a trip-count-1 inner loop costs up to 4x on element scatters
+        for i in range(rows.shape[0]):
+            t = rows[i]
+            if t < 0 and wrap:
+                t += n_rows
+            if lo <= t < hi:
+                out[t, 0] = _combine(op, out[t, 0], upd[i, 0])
+        return
     for i in range(rows.shape[0]):
         t = rows[i]
         if t < 0 and wrap:
@@ -298,6 +329,16 @@ def _rows_apply(out: Any, rows: Any, upd: Any, wrap: bool, op: int, lo: int, hi:
                 out[t, j] = _combine(op, out[t, j], upd[i, j])
 
 
+@nb.njit(inline="always")
+def _elements_serial(o1: Any, rows: Any, u1: Any, wrap: bool, op: int) -> None:  # pragma: no cover - compiled
+    n = o1.shape[0]
+    for i in range(rows.shape[0]):
+        t = rows[i]
+        if t < 0 and wrap:
+            t += n
+        o1[t] = _combine(op, o1[t], u1[i])
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> None:  # pragma: no cover
     """out[rows[i], :] = f(out[rows[i], :], upd[i, :]) for i in order (owner computes by row block).
@@ -305,6 +346,15 @@ def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bo
     ``rows`` are checked (in range after wrapping negatives when ``wrap``).
     """
     n_rows = out.shape[0]
+    if nthreads == 1 and out.shape[1] == 1:
+        # element scatters on one thread: plain 1-D loops (1.7x faster than the blocked form)
+        if op == ADD:
+            _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, ADD)
+        elif op == NONE:
+            _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, NONE)
+        else:
+            _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, op)
+        return
     blocks = max(1, min(nthreads, n_rows))
     step = (n_rows + blocks - 1) // blocks
     for b in nb.prange(blocks):
