@@ -209,9 +209,17 @@ def run_workload(w: Workload, q: int, threads: list[int], have: dict[str, bool],
     a = w.inputs(q)
     rec: dict[str, Any] = {"name": w.name, "times": {}, "checks": {}}
     backends.set_backend("numpy")
-    ours = w.ours(a)
+
+    def fresh() -> dict[str, np.ndarray]:
+        # in-place and out= workloads write into their inputs: each check gets its own copy
+        return {k: v.copy() for k, v in a.items()} if w.inplace or w.out_buffer else a
+
+    ours = w.ours(fresh())
+    if w.inplace:
+        # in place must equal the out-of-place op (same values, data untouched there)
+        rec["checks"]["out_of_place"] = agree(w, ours, gs.onnx.ScatterND(a["data"], a["indices"], a["updates"]))
     rec["MB_moved"] = w.moved(a, ours) / 1e6
-    rec["checks"]["numpy"] = agree(w, ours, w.numpy(a))
+    rec["checks"]["numpy"] = agree(w, ours, w.numpy(fresh()))
     rec["times"]["ours_numpy1"] = timeit(lambda: w.ours(a))
     rec["times"]["numpy"] = timeit(lambda: w.numpy(a))
     limit = ours.nbytes + a["indices"].nbytes + 8 * ours.size
@@ -221,10 +229,10 @@ def run_workload(w: Workload, q: int, threads: list[int], have: dict[str, bool],
         backends.set_backend("numba")
         for t in threads:
             backends.set_num_threads(t)
-            rec["checks"][f"numba{t}"] = agree(w, ours, w.ours(a)) and bool(np.array_equal(ours, w.ours(a)))
+            rec["checks"][f"numba{t}"] = agree(w, ours, w.ours(fresh())) and bool(np.array_equal(ours, w.ours(fresh())))
             rec["times"][f"ours_numba{t}"] = timeit(lambda: w.ours(a))
         backends.set_backend("numpy")
-    if have["onnxruntime"]:
+    if have["onnxruntime"] and not w.inplace:
         for t in threads:
             ort = Ort(w, a, t)
             rec["checks"][f"ort{t}"] = agree(w, ours, ort.result())
@@ -236,9 +244,9 @@ def run_workload(w: Workload, q: int, threads: list[int], have: dict[str, bool],
         call = torch_call(w, a)
         for t in threads:
             torch.set_num_threads(t)
-            rec["checks"][f"torch{t}"] = agree(w, ours, call().numpy())
+            rec["checks"][f"torch{t}"] = agree(w, ours, torch_call(w, fresh())().numpy())
             rec["times"][f"torch{t}"] = timeit(call)
-    if with_ref and have["onnx"]:
+    if with_ref and have["onnx"] and not w.inplace:
         t_ref, approx, note = ref_time(w, a)
         rec["times"]["ref"] = t_ref
         rec["ref_extrapolated"] = approx

@@ -33,10 +33,16 @@ class Workload:
     exact: bool = True  # gathers, none and max compare exactly; sums with allclose
     streaming: bool = False  # a streaming gather (bandwidth target applies)
     onnx_inputs: tuple[str, ...] = ("data", "indices")
+    inplace: bool = False  # updates data in place (out=data): no ONNX peer; checked on fresh copies
+    out_buffer: bool = False  # writes into a["out"], allocated once (like ORT's arena); checked on fresh copies
     notes: str = field(default="")
 
     def moved(self, a: Arrays, out: np.ndarray) -> int:
         """Compulsory traffic: indices + data actually needed + output (+ data copy for scatters)."""
+        if self.inplace:
+            return a["indices"].nbytes + 2 * a["updates"].nbytes  # read the updates, write the rows
+        if self.out_buffer:
+            a = {k: v for k, v in a.items() if k != "out"}
         n = a["indices"].nbytes + out.nbytes
         if "updates" in a:
             n += a["updates"].nbytes + 2 * a["data"].nbytes  # read + write of the data copy
@@ -76,6 +82,18 @@ def gather_elements_last(q: int) -> Arrays:
     r = _rng(3)
     n = _d(4096, q)
     return {"data": r.random((n, 4096), np.float32), "indices": r.integers(0, 4096, (n, 4096))}
+
+
+def with_out(build: Callable[[int], Arrays], shape: Callable[[Arrays], tuple[int, ...]]) -> Callable[[int], Arrays]:
+    """The same inputs plus a touched output buffer ``out`` (reused by every call)."""
+
+    def inputs(q: int) -> Arrays:
+        a = build(q)
+        out = np.empty(shape(a), a["data"].dtype)
+        out.fill(0)
+        return {**a, "out": out}
+
+    return inputs
 
 
 def gather_elements_topk(q: int) -> Arrays:
@@ -201,6 +219,12 @@ def np_scatternd_none_rows(a: Arrays) -> np.ndarray:
     return out
 
 
+def np_scatternd_none_rows_inplace(a: Arrays) -> np.ndarray:
+    d = a["data"]
+    d[a["indices"][:, 0]] = a["updates"]
+    return d
+
+
 def np_gathernd_batch1(a: Arrays) -> np.ndarray:
     d, i = a["data"], a["indices"]
     b, s = d.shape[0], d.shape[1]
@@ -248,6 +272,11 @@ def _t_scatternd_none_rows(t: Any, a: dict[str, Any]) -> Any:
     return d.index_copy(0, i[:, 0], u)
 
 
+def _t_scatternd_none_rows_inplace(t: Any, a: dict[str, Any]) -> Any:
+    d, i, u = a["data"], a["indices"], a["updates"]
+    return d.index_copy_(0, i[:, 0], u)
+
+
 WORKLOADS: list[Workload] = [
     Workload("gather_rows", "Gather", {"axis": 0}, gather_rows,
              ours=lambda a: gs.onnx.Gather(a["data"], a["indices"], axis=0),
@@ -261,6 +290,19 @@ WORKLOADS: list[Workload] = [
              ours=lambda a: gs.onnx.GatherElements(a["data"], a["indices"], axis=-1),
              numpy=np_gather_elements,
              torch=lambda t, a: t.gather(a["data"], 1, a["indices"]), streaming=True),
+    Workload("gather_rows_out", "Gather", {"axis": 0},
+             with_out(gather_rows, lambda a: a["indices"].shape + a["data"].shape[1:]),
+             ours=lambda a: gs.take(a["data"], a["indices"], axis=0, out=a["out"]),
+             numpy=lambda a: np.take(a["data"], a["indices"], axis=0, mode="wrap", out=a["out"]),
+             torch=lambda t, a: t.index_select(a["data"], 0, a["indices"], out=a["out"]), streaming=True,
+             out_buffer=True, notes="gather_rows into a reused output (out=), as ORT's arena"),
+    Workload("gather_elements_last_out", "GatherElements", {"axis": -1},
+             with_out(gather_elements_last, lambda a: a["indices"].shape),
+             ours=lambda a: gs.take_along_axis(a["data"], a["indices"], axis=-1, out=a["out"]),
+             numpy=lambda a: np.take(a["data"].reshape(-1), a["indices"] + (np.arange(a["indices"].shape[0])
+                                     * a["data"].shape[1])[:, None], mode="wrap", out=a["out"]),
+             torch=lambda t, a: t.gather(a["data"], 1, a["indices"], out=a["out"]), streaming=True,
+             out_buffer=True, notes="gather_elements_last into a reused output (out=), as ORT's arena"),
     Workload("gather_elements_topk", "GatherElements", {"axis": -1}, gather_elements_topk,
              ours=lambda a: gs.onnx.GatherElements(a["data"], a["indices"], axis=-1),
              numpy=np_gather_elements,
@@ -301,6 +343,11 @@ WORKLOADS: list[Workload] = [
              ours=lambda a: gs.onnx.ScatterND(a["data"], a["indices"], a["updates"]),
              numpy=np_scatternd_none_rows, torch=_t_scatternd_none_rows,
              onnx_inputs=("data", "indices", "updates")),
+    Workload("scatternd_none_rows_inplace", "ScatterND", {}, scatternd_none_rows,
+             ours=lambda a: gs.scatter_nd(a["data"], a["indices"], a["updates"], out=a["data"]),
+             numpy=np_scatternd_none_rows_inplace, torch=_t_scatternd_none_rows_inplace,
+             onnx_inputs=("data", "indices", "updates"), inplace=True,
+             notes="the KV-cache write in place (out=data); ONNX has no in-place form"),
     Workload("scatternd_add_rows", "ScatterND", {"reduction": "add"}, scatternd_add_rows,
              ours=lambda a: gs.onnx.ScatterND(a["data"], a["indices"], a["updates"], reduction="add"),
              numpy=np_scatternd_add_rows, torch=_t_scatternd_add_rows, exact=False,

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .core.context import OpContext
+from .core.out import check_out_inputs
 from .core.policy import Policy
 from .core.shape import IndexSpec, as_array, as_index_array, as_updates, normalize_axis, to_int
 from .dialects._registry import Lowering, dialect_op
@@ -38,6 +39,16 @@ def _policy(ctx: OpContext, **fields: Any) -> Policy:
         raise type(exc)(f"{ctx.label}: {exc}") from None
 
 
+def _check_out(ctx: OpContext, out: Any, **inputs: Any) -> None:
+    """``out=`` rules against the arrays exactly as the caller passed them (before any view or copy).
+
+    A scatter's ``out`` may be its ``data`` itself (in-place update); the core
+    checks shape and dtype once the result's are known.
+    """
+    if out is not None:
+        check_out_inputs(ctx, out, inputs, inplace="data" if "updates" in inputs else None)
+
+
 def _batch(ctx: OpContext, batch_dims: Any, limit: int, what: str) -> int:
     b = to_int(ctx, "batch_dims", batch_dims)
     if not 0 <= b <= limit:
@@ -55,6 +66,7 @@ def take(
     bounds: Any = "raise",
     negative: str = "wrap",
     fill_value: Any = None,
+    out: Any = None,
 ) -> Lowering:
     """Take whole slices along ``axis`` (``None``: of the flattened data).
 
@@ -72,8 +84,13 @@ def take(
     [[3, 1], [6, 4]]
     >>> gs.take([10, 20, 30], [0, 5], bounds="fill", fill_value=-1).tolist()
     [10, -1]
+    >>> import numpy as np
+    >>> buf = np.empty(2, np.int64)
+    >>> gs.take(np.array([10, 20, 30]), [2, 0], out=buf) is buf, buf.tolist()
+    (True, [30, 10])
     """
     ctx = _ctx("take")
+    _check_out(ctx, out, data=data, indices=indices)
     d = as_array(ctx, data, "data")
     i = as_index_array(ctx, indices, "indices")
     if axis is None:
@@ -82,7 +99,7 @@ def take(
         a = normalize_axis(ctx, axis, d.ndim)
     b = _batch(ctx, batch_dims, min(a, i.ndim), "at most axis and rank(indices)")
     policy = _policy(ctx, bounds=bounds, negative=negative, fill_value=fill_value)
-    return Lowering("gather", d, i, IndexSpec(axis=a, batch=b), policy, ctx)
+    return Lowering("gather", d, i, IndexSpec(axis=a, batch=b), policy, ctx, out=out)
 
 
 def _along_axis_arrays(
@@ -119,12 +136,18 @@ def take_along_axis(
     bounds: Any = "raise",
     negative: str = "wrap",
     fill_value: Any = None,
+    out: Any = None,
 ) -> Lowering:
     """One element per index along ``axis``; output shape = indices shape.
 
     Without ``broadcast`` the indices may be shorter than the data on the other
     dims (ONNX GatherElements / ``torch.gather``); with ``broadcast=True`` the
     two are broadcast against each other there (``np.take_along_axis``).
+
+    ``out=``: a caller-provided array (C-contiguous, writeable, of exactly the
+    result's shape and dtype, sharing no memory with any input) that receives the
+    result and is returned; else :class:`~gatherscatter.ArgumentError` naming the
+    rule, before anything is written.
 
     Equivalent loop::
 
@@ -136,12 +159,13 @@ def take_along_axis(
     [[30], [60]]
     """
     ctx = _ctx("take_along_axis")
+    _check_out(ctx, out, data=data, indices=indices)
     d = as_array(ctx, data, "data")
     i = as_index_array(ctx, indices, "indices")
     a = normalize_axis(ctx, axis, d.ndim)
     d, i = _along_axis_arrays(ctx, d, i, a, broadcast)
     policy = _policy(ctx, bounds=bounds, negative=negative, fill_value=fill_value)
-    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx)
+    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx, out=out)
 
 
 def _nd_arrays(
@@ -176,11 +200,17 @@ def gather_nd(
     bounds: Any = "raise",
     negative: str = "wrap",
     fill_value: Any = None,
+    out: Any = None,
 ) -> Lowering:
     """Gather slices addressed by index tuples (on the last axis, or the first: ``index_axis=0``).
 
     ``Y.shape = indices.shape[:-1] + data.shape[batch_dims + k:]`` with
     ``k = indices.shape[-1]``; ``k = 0`` selects whole slices.
+
+    ``out=``: a caller-provided array (C-contiguous, writeable, of exactly the
+    result's shape and dtype, sharing no memory with any input) that receives the
+    result and is returned; else :class:`~gatherscatter.ArgumentError` naming the
+    rule, before anything is written.
 
     Equivalent loop::
 
@@ -194,9 +224,10 @@ def gather_nd(
     [3, 4]
     """
     ctx = _ctx("gather_nd")
+    _check_out(ctx, out, data=data, indices=indices)
     d, i, spec = _nd_arrays(ctx, data, indices, batch_dims, index_axis)
     policy = _policy(ctx, bounds=bounds, negative=negative, fill_value=fill_value)
-    return Lowering("gather", d, i, spec, policy, ctx)
+    return Lowering("gather", d, i, spec, policy, ctx, out=out)
 
 
 @dialect_op(
@@ -219,12 +250,21 @@ def scatter_along_axis(
     negative: str = "wrap",
     mean_rounding: str = "floor",
     broadcast: bool = False,
+    out: Any = None,
 ) -> Lowering:
     """One update per index along ``axis``, into a copy of ``data`` (inverse of :func:`take_along_axis`).
 
     ``updates`` has the shape of ``indices`` (after broadcasting with
     ``broadcast=True``, where ``indices`` and ``updates`` are broadcast
     together and against ``data`` on the other dims).
+
+    ``out=``: a caller-provided array (C-contiguous, writeable, of exactly the
+    result's shape and dtype) that receives the result and is returned. It must
+    share no memory with any input, except that ``out=data`` (the data array
+    itself) updates ``data`` in place, skipping the copy: the one way
+    gatherscatter modifies an array the caller passed, because the caller asked.
+    A broken rule raises :class:`~gatherscatter.ArgumentError` before anything is
+    written.
 
     Equivalent loop::
 
@@ -241,6 +281,7 @@ def scatter_along_axis(
     [3, 6, 5, 4]
     """
     ctx = _ctx("scatter_along_axis")
+    _check_out(ctx, out, data=data, indices=indices, updates=updates)
     d = as_array(ctx, data, "data")
     i = as_index_array(ctx, indices, "indices")
     u = as_updates(ctx, updates, d.dtype)
@@ -272,7 +313,8 @@ def scatter_along_axis(
         negative=negative,
         mean_rounding=mean_rounding,
     )
-    return Lowering("scatter", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx, updates=u)
+    spec = IndexSpec(axis=a, batch=a, elementwise=True)
+    return Lowering("scatter", d, i, spec, policy, ctx, updates=u, out=out)
 
 
 @dialect_op("gatherscatter", "scatter_nd", family="scatter_nd", kind="scatter", differentiable=("data", "updates"))
@@ -289,10 +331,19 @@ def scatter_nd(
     bounds: str = "raise",
     negative: str = "wrap",
     mean_rounding: str = "floor",
+    out: Any = None,
 ) -> Lowering:
     """Write (or reduce) slices addressed by index tuples into a copy of ``data`` (inverse of :func:`gather_nd`).
 
     ``updates.shape == indices.shape[:-1] + data.shape[batch_dims + k:]``.
+
+    ``out=``: a caller-provided array (C-contiguous, writeable, of exactly the
+    result's shape and dtype) that receives the result and is returned. It must
+    share no memory with any input, except that ``out=data`` (the data array
+    itself) updates ``data`` in place, skipping the copy: the one way
+    gatherscatter modifies an array the caller passed, because the caller asked.
+    A broken rule raises :class:`~gatherscatter.ArgumentError` before anything is
+    written.
 
     Equivalent loop::
 
@@ -306,8 +357,18 @@ def scatter_nd(
     [0, 30, 0, 30]
     >>> gs.scatter_nd([0, 0, 0, 0], [[1], [1], [3]], [10, 20, 30]).tolist()
     [0, 20, 0, 30]
+
+    In place (a KV-cache write: no copy of the cache):
+
+    >>> import numpy as np
+    >>> cache = np.zeros((4, 2), np.float32)
+    >>> gs.scatter_nd(cache, [[3], [1]], [[1, 2], [3, 4]], out=cache) is cache
+    True
+    >>> cache.tolist()
+    [[0.0, 0.0], [3.0, 4.0], [0.0, 0.0], [1.0, 2.0]]
     """
     ctx = _ctx("scatter_nd")
+    _check_out(ctx, out, data=data, indices=indices, updates=updates)
     d, i, spec = _nd_arrays(ctx, data, indices, batch_dims, index_axis)
     u = as_updates(ctx, updates, d.dtype)
     policy = _policy(
@@ -319,4 +380,4 @@ def scatter_nd(
         negative=negative,
         mean_rounding=mean_rounding,
     )
-    return Lowering("scatter", d, i, spec, policy, ctx, updates=u)
+    return Lowering("scatter", d, i, spec, policy, ctx, updates=u, out=out)

@@ -1,8 +1,12 @@
 """Glue between the core primitives and the numba kernels.
 
-Each function returns None when the accelerated path does not apply (dtype,
-layout), and the core then runs its NumPy path. Indices reaching here are
-resolved and in range.
+Each function says when the accelerated path does not apply (dtype, layout,
+policy), and the core then runs its NumPy path. Indices reach here either
+resolved by the core (in range) or *raw* (``raw=True``: the caller's int64
+indices, checked here in the same pass as the work when the output is ours to
+discard, or by one checking pass before any write when it is not); when a raw
+index is bad the functions report it and the core takes its resolving path,
+which raises or applies the policy.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import numpy as np
 from ..core.shape import IndexSpec, prod
 from . import threads_for
 
-__all__ = ["gather", "launch", "scatter_elements", "scatter_rows"]
+__all__ = ["gather", "launch", "raw_ok", "scatter", "scatter_rows"]
 
 _launch_lock = threading.Lock()
 _serial: bool | None = None
@@ -39,16 +43,16 @@ def _layer_is_serial() -> bool | None:
         return None
 
 
-def launch(kernel: Callable[..., Any], *args: Any) -> None:
-    """Run a parallel kernel, serialised under numba's non-thread-safe ``workqueue`` layer."""
+def launch(kernel: Callable[..., Any], *args: Any) -> Any:
+    """Run a parallel kernel (returning its result), serialised under numba's non-thread-safe ``workqueue`` layer."""
     global _serial
     if _serial is False:
-        kernel(*args)
-        return
+        return kernel(*args)
     with _launch_lock:
-        kernel(*args)
+        result = kernel(*args)
         if _serial is None:
             _serial = _layer_is_serial()
+        return result
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.uint64}
 _REDUCE_OK = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"])
@@ -75,6 +79,14 @@ def _c(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
+def _copy(k: Any, out: np.ndarray[Any, Any], data: np.ndarray[Any, Any]) -> None:
+    """``out[...] = data`` (bits); large C-contiguous copies on the kernels (fresh pages fault in parallel blocks)."""
+    if data.nbytes >= (1 << 22) and data.flags.c_contiguous and _bits_ok(data.dtype):
+        launch(k.copy_blocks, _bits(out.reshape(-1)), _bits(data.reshape(-1)))
+    else:
+        np.copyto(out, data)
+
+
 def _elementwise_3d(
     dshape: tuple[int, ...], ishape: tuple[int, ...], axis: int
 ) -> tuple[tuple[int, int, int], tuple[int, int, int]] | None:
@@ -91,42 +103,102 @@ def _elementwise_3d(
     )
 
 
+def raw_ok(idx: np.ndarray[Any, Any]) -> bool:
+    """Whether ``idx`` can go to the kernels unresolved (int64; others are converted by the core)."""
+    return bool(idx.dtype == np.int64)
+
+
+def _nd_rows(
+    k: Any, idx: np.ndarray[Any, Any], dshape: tuple[int, ...], spec: IndexSpec, wrap: bool
+) -> tuple[np.ndarray[Any, Any], int] | None:
+    """Flat rows (B*M,) into data.reshape(B*T, R) from raw index tuples, and R; None when one is bad."""
+    b, a, kd = spec.batch, spec.axis, spec.depth
+    B, T, R = prod(dshape[:b]), prod(dshape[a : a + kd]), prod(dshape[a + kd :])
+    M = prod(idx.shape[b:-1])
+    rows = np.empty((B, M), np.int64)
+    sizes = np.array(dshape[a : a + kd], np.int64)
+    if launch(k.nd_rows, _c(idx).reshape(B, M, kd), sizes, T, wrap, rows):
+        return None
+    return rows.reshape(-1), R
+
+
 def gather(
-    k: Any, d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], spec: IndexSpec, out_shape: tuple[int, ...]
+    k: Any,
+    d: np.ndarray[Any, Any],
+    idx: np.ndarray[Any, Any],
+    spec: IndexSpec,
+    out_shape: tuple[int, ...],
+    out: np.ndarray[Any, Any] | None = None,
+    *,
+    raw: bool = False,
+    wrap: bool = False,
 ) -> np.ndarray[Any, Any] | None:
-    """The gather on the kernels, or None when they do not apply."""
+    """The gather on the kernels (into ``out`` when given), or None when they do not apply.
+
+    With ``raw``, ``idx`` is the caller's index array (int64, every policy's
+    in-range case); None then also means a bad index was found: nothing usable
+    was produced and ``out`` (when given) was not written.
+    """
     if not _bits_ok(d.dtype):
         return None
-    out = np.empty(out_shape, d.dtype)
     a = spec.axis
-    if spec.elementwise:
-        shapes = _elementwise_3d(d.shape, lin.shape, a)
-        if shapes is None or d.dtype.itemsize > 8:
-            # 16-byte items are two uint64 words: the index would address half-items
-            return None
+    shapes = _elementwise_3d(d.shape, idx.shape, a) if spec.elementwise else None
+    if spec.elementwise and (shapes is None or d.dtype.itemsize > 8):
+        # 16-byte items are two uint64 words: the index would address half-items
+        return None
+    if raw and spec.vector and spec.depth == 0:
+        return None
+    mine = out is None
+    res = np.empty(out_shape, d.dtype) if out is None else out
+    _set_threads(res.nbytes + idx.nbytes)
+    ic = _c(idx)
+    if raw and not mine and not spec.vector and launch(k.count_bad, ic.reshape(-1), d.shape[a], wrap):
+        return None  # checked before writing into the caller's array
+    if shapes is not None:
         d3, i3 = shapes
-        _set_threads(out.nbytes + lin.nbytes)
         if i3[2] == 1 and i3[0] >= 8:
-            d2, i2 = (d3[0], d3[1]), (i3[0], i3[1])
-            launch(k.gather_elements2, _bits(d.reshape(d2)), _c(lin).reshape(i2), _bits(out.reshape(i2)))
+            d2, i2 = d3[:2], i3[:2]
+            bad = launch(k.gather_elements2, _bits(d.reshape(d2)), ic.reshape(i2), _bits(res.reshape(i2)), wrap)
         else:
-            launch(k.gather_elements3, _bits(d.reshape(d3)), _c(lin).reshape(i3), _bits(out.reshape(i3)))
-        return out
-    if spec.batch == 0 and a > 0:
-        # (P, S, R) with S the indexed block: no grid of row ids
-        P, S, R = prod(d.shape[:a]), prod(d.shape[a : a + spec.depth]), prod(d.shape[a + spec.depth :])
-        M = lin.size
-        _set_threads(out.nbytes + lin.nbytes)
-        launch(k.gather_mid, _bits(d.reshape(P, S, R)), _c(lin).reshape(-1), _bits(out.reshape(P, M, R)))
-        return out
+            bad = launch(k.gather_elements3, _bits(d.reshape(d3)), ic.reshape(i3), _bits(res.reshape(i3)), wrap)
+        return None if bad else res
+    b = spec.batch
+    B, P = prod(d.shape[:b]), prod(d.shape[b:a])
+    if spec.vector and raw:
+        if P != 1:
+            return None
+        if spec.depth == 1 and B == 1:
+            S, R = d.shape[a], prod(d.shape[a + 1 :])
+            rows = ic.reshape(-1)
+        else:
+            found = _nd_rows(k, idx, d.shape, spec, wrap)
+            if found is None:
+                return None
+            rows, R = found
+            wrap = False
+            S = d.size // R if R else 0
+        if not mine and launch(k.count_bad, rows, S, wrap):
+            return None
+        bad = launch(k.gather_rows, _bits(d.reshape(S, R)), rows, _bits(res.reshape(-1, R)), wrap)
+        return None if bad else res
+    if not spec.vector and B * P == 1:
+        S, R = d.shape[a], prod(d.shape[a + 1 :])
+        bad = launch(k.gather_rows, _bits(d.reshape(S, R)), ic.reshape(-1), _bits(res.reshape(-1, R)), wrap)
+        return None if bad else res
+    if not spec.vector and B == 1:
+        S, R = d.shape[a], prod(d.shape[a + 1 :])
+        M = idx.size
+        bad = launch(k.gather_mid, _bits(d.reshape(P, S, R)), ic.reshape(-1), _bits(res.reshape(P, M, R)), wrap)
+        return None if bad else res
+    if raw:
+        return None
     from ..core.gather import piece_size, row_pieces
 
     R = prod(d.shape[a + spec.depth :])
-    dbits, obits = _bits(d.reshape(-1, R)), _bits(out.reshape(-1, R))
-    _set_threads(out.nbytes + lin.nbytes)
-    for first, rows in row_pieces(d.shape, lin, spec, piece_size(obits.shape[0])):
-        launch(k.gather_rows, dbits, _c(rows), obits[first : first + rows.size])
-    return out
+    dbits, obits = _bits(d.reshape(-1, R)), _bits(res.reshape(-1, R))
+    for first, rows in row_pieces(d.shape, idx, spec, piece_size(obits.shape[0])):
+        launch(k.gather_rows, dbits, _c(rows), obits[first : first + rows.size], False)
+    return res
 
 
 def _opcode(k: Any, reduction: str, dtype: np.dtype[Any]) -> int | None:
@@ -140,7 +212,7 @@ def _opcode(k: Any, reduction: str, dtype: np.dtype[Any]) -> int | None:
 def scatter_rows(
     k: Any, o2: np.ndarray[Any, Any], rows: np.ndarray[Any, Any], u2: np.ndarray[Any, Any], reduction: str
 ) -> bool:
-    """``o2[rows[i]] = f(o2[rows[i]], u2[i])`` in order on the kernels; False if not applicable."""
+    """``o2[rows[i]] = f(o2[rows[i]], u2[i])`` in order on the kernels (rows resolved); False if not applicable."""
     op = _opcode(k, reduction, o2.dtype)
     if op is None:
         return False
@@ -148,33 +220,78 @@ def scatter_rows(
     u2 = np.ascontiguousarray(u2)  # broadcast (zero-stride) updates cannot be re-viewed
     if op == k.NONE:
         o2, u2 = _bits(o2), _bits(u2)
-    launch(k.scatter_rows, o2, _c(rows), u2, op, n)
+    launch(k.scatter_rows, o2, _c(rows), u2, op, n, False)
     return True
 
 
-def scatter_elements(
+def scatter(
     k: Any,
     out: np.ndarray[Any, Any],
-    lin: np.ndarray[Any, Any],
+    idx: np.ndarray[Any, Any],
     u: np.ndarray[Any, Any],
-    axis: int,
+    spec: IndexSpec,
     reduction: str,
-) -> bool:
-    """The elementwise scatter on an (A, s, C) view; False if not applicable."""
+    *,
+    raw: bool,
+    wrap: bool = False,
+    data: np.ndarray[Any, Any] | None = None,
+) -> bool | None:
+    """The scatter into ``out`` on the kernels; ``data`` (when given) is first copied into ``out``.
+
+    Returns True when done, False when the kernels do not apply, None when
+    ``raw`` indices hold a bad index; in both cases nothing was written.
+    Resolved (``raw=False``) calls take elementwise specs only.
+    """
     op = _opcode(k, reduction, out.dtype)
     if op is None:
         return False
-    shapes = _elementwise_3d(out.shape, lin.shape, axis)
-    if shapes is None or out.dtype.itemsize > 8:
+    a = spec.axis
+    if spec.elementwise:
+        shapes = _elementwise_3d(out.shape, idx.shape, a)
+        if shapes is None or out.dtype.itemsize > 8:
+            return False
+        d3, i3 = shapes
+        n = _set_threads(u.nbytes * 3 + idx.nbytes)
+        ic = _c(idx)
+        if raw and launch(k.count_bad, ic.reshape(-1), d3[1], wrap):
+            return None
+        if data is not None:
+            _copy(k, out, data)
+        o3 = out.reshape(d3)
+        u3 = np.ascontiguousarray(u).reshape(i3)
+        if op == k.NONE:
+            o3, u3 = _bits(o3), _bits(u3)
+        if i3[2] == 1 and i3[0] >= n:
+            launch(k.scatter_elements2, o3[:, :, 0], ic.reshape(i3[:2]), u3[:, :, 0], op, wrap and raw)
+        else:
+            launch(k.scatter_elements3, o3, ic.reshape(i3), u3, op, n, wrap and raw)
+        return True
+    if not raw:
         return False
-    d3, i3 = shapes
-    n = _set_threads(u.nbytes * 3 + lin.nbytes)
-    o3 = out.reshape(d3)
-    u3 = np.ascontiguousarray(u).reshape(i3)
-    if op == k.NONE:
-        o3, u3 = _bits(o3), _bits(u3)
-    if i3[2] == 1 and i3[0] >= n:
-        launch(k.scatter_elements2, o3[:, :, 0], _c(lin).reshape(i3[:2]), u3[:, :, 0], op)
+    b, kd = spec.batch, spec.depth
+    B, P = prod(out.shape[:b]), prod(out.shape[b:a])
+    if spec.vector and (kd == 0 or P != 1):
+        return False
+    if spec.vector and not (kd == 1 and B == 1):
+        n = _set_threads(u.nbytes * 2 + idx.nbytes)
+        found = _nd_rows(k, idx, out.shape, spec, wrap)
+        if found is None:
+            return None
+        rows, R = found
+        wrap = False
+    elif B * P == 1:
+        R = prod(out.shape[a + 1 :])
+        rows = _c(idx).reshape(-1)
+        n = _set_threads(u.nbytes * 2 + idx.nbytes)
+        if launch(k.count_bad, rows, out.shape[a], wrap):
+            return None
     else:
-        launch(k.scatter_elements3, o3, _c(lin).reshape(i3), u3, op, n)
+        return False
+    if data is not None:
+        _copy(k, out, data)
+    o2 = out.reshape(-1, R)
+    u2 = np.ascontiguousarray(u).reshape(-1, R)
+    if op == k.NONE:
+        o2, u2 = _bits(o2), _bits(u2)
+    launch(k.scatter_rows, o2, rows, u2, op, n, wrap)
     return True

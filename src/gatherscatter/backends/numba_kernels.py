@@ -1,16 +1,23 @@
 """numba kernels for the accelerated path (imported only when numba is installed and used).
 
-Every kernel receives indices that the core has already resolved and checked
-(int64, in range), so kernels never see a bad index: bounds are checked before
-entering. Each kernel reproduces the NumPy path bit for bit:
+Kernels take int64 indices either already resolved by the core (in range) or
+*raw*: then a negative index is wrapped (``wrap=True``) and every index that is
+still outside ``[0, size)`` is counted and never dereferenced; a kernel that
+returns a nonzero count has produced no usable result, and the core re-runs the
+call on its resolving path (which raises, or applies the fill/drop/clip policy).
+Scatters only run on indices already checked (:func:`count_bad`, one parallel
+pass), so a bad index never leaves a half-written output. Each kernel reproduces the NumPy
+path bit for bit:
 
 * gathers copy bits (data viewed as unsigned integers of its item size);
 * scatters are *owner-computes*: each thread owns a block of output rows (or of
   inner columns) and scans every update in row-major order, so duplicates resolve
   and floating sums accumulate in exactly the sequential order, with no atomics.
 
-Reductions are compile-time constants (one kernel per op code), keeping the
-switch out of the inner loop.
+``add`` and ``none`` scatter loops are specialised (the op a constant, no switch
+per element); the other reductions share a loop with a run-time op code, which
+keeps the compile time down. Row gathers prefetch the source row :data:`PREFETCH` rows ahead (random row reads
+are latency-bound).
 """
 
 from __future__ import annotations
@@ -19,13 +26,20 @@ from typing import Any
 
 import numba as nb
 import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]  # llvmlite ships no type hints
+from numba.core import cgutils as _cgutils
+from numba.core import types
+from numba.extending import intrinsic
 
 __all__ = [
     "OPS",
+    "copy_blocks",
+    "count_bad",
     "gather_elements2",
     "gather_elements3",
     "gather_mid",
     "gather_rows",
+    "nd_rows",
     "scatter_elements2",
     "scatter_elements3",
     "scatter_rows",
@@ -33,71 +47,240 @@ __all__ = [
 
 NONE, ADD, SUB, MUL, MAX, MIN = 0, 1, 2, 3, 4, 5
 OPS = {"none": NONE, "add": ADD, "sub": SUB, "mul": MUL, "max": MAX, "min": MIN, "mean": ADD}
+PREFETCH = 16
+"""Rows ahead whose first cache line a row gather prefetches."""
+
+cgutils: Any = _cgutils  # untyped numba internals used by the intrinsic below
 
 _OPTS: dict[str, Any] = {"parallel": True, "cache": True, "nogil": True, "boundscheck": False}
 
 
+@intrinsic
+def _prefetch_row(typingctx: Any, arr: Any, i: Any) -> Any:  # pragma: no cover - compiled
+    """Prefetch the first cache line of row ``i`` of a 2-D array (no fault, no effect on results)."""
+    sig = types.void(arr, i)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        aryty = sig.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        ptr = cgutils.get_item_pointer2(
+            context,
+            builder,
+            data=ary.data,
+            shape=cgutils.unpack_tuple(builder, ary.shape),
+            strides=cgutils.unpack_tuple(builder, ary.strides),
+            layout=aryty.layout,
+            inds=[args[1], zero],
+            wraparound=False,
+        )
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_prefetch: Any = _prefetch_row  # called from kernels as _prefetch(arr, i)
+
+
+@nb.njit(inline="always")
+def _norm(t: Any, size: Any, wrap: Any) -> Any:  # pragma: no cover - compiled
+    """The index in [0, size), or -1 when it is outside under the policy."""
+    if t < 0 and wrap:
+        t += size
+    if t < 0 or t >= size:
+        return -1
+    return t
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def gather_rows(data: Any, rows: Any, out: Any) -> None:  # pragma: no cover - compiled
-    """out[i, :] = data[rows[i], :]  (data, out 2-D; rows int64 in range)."""
+def copy_blocks(dst: Any, src: Any) -> None:  # pragma: no cover - compiled
+    """dst[:] = src[:] (1-D) in 256 KiB blocks: a fresh destination's page faults interleave with the copy."""
+    n = src.shape[0]
+    blk = (1 << 18) // src.itemsize
+    for b in nb.prange((n + blk - 1) // blk):
+        lo = b * blk
+        hi = min(n, lo + blk)
+        dst[lo:hi] = src[lo:hi]
+
+
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
+def count_bad(idx: Any, size: int, wrap: bool) -> int:  # pragma: no cover - compiled
+    """How many of the (1-D) raw indices fall outside [0, size) (after wrapping negatives)."""
+    bad = 0
+    for i in nb.prange(idx.shape[0]):
+        t = idx[i]
+        if t < 0 and wrap:
+            t += size
+        if t < 0 or t >= size:
+            bad += 1
+    return bad
+
+
+@nb.njit(inline="always")
+def _tuple_row(idx: Any, b: int, m: int, sizes: Any, wrap: bool) -> int:  # pragma: no cover - compiled
+    """Row-major offset of the tuple idx[b, m, :] in ``sizes``, or -1 when a component is bad."""
+    off = 0
+    for j in range(idx.shape[2]):
+        t = idx[b, m, j]
+        s = sizes[j]
+        if t < 0 and wrap:
+            t += s
+        if t < 0 or t >= s:
+            return -1
+        off = off * s + t
+    return off
+
+
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
+def nd_rows(idx: Any, sizes: Any, block: int, wrap: bool, rows: Any) -> int:  # pragma: no cover - compiled
+    """rows[b, m] = b * block + the row-major offset of the tuple idx[b, m, :] in ``sizes``; returns bad count."""
+    b_n, m_n, _ = idx.shape
+    bad = 0
+    if b_n == 1:
+        for m in nb.prange(m_n):
+            off = _tuple_row(idx, 0, m, sizes, wrap)
+            if off < 0:
+                bad += 1
+                off = 0
+            rows[0, m] = off
+    else:
+        for b in nb.prange(b_n):
+            row_bad = 0
+            for m in range(m_n):
+                off = _tuple_row(idx, b, m, sizes, wrap)
+                if off < 0:
+                    row_bad += 1
+                    off = 0
+                rows[b, m] = b * block + off
+            bad += row_bad
+    return bad
+
+
+@nb.njit(inline="always")
+def _clamp(t: Any, size: Any, wrap: Any) -> tuple[Any, Any]:  # pragma: no cover - compiled
+    """(index to read, 0 or 1 for bad): branch-free, a bad index reads element 0."""
+    if wrap:
+        t = t + size if t < 0 else t
+    ok = (t >= 0) & (t < size)
+    return (t if ok else 0), (0 if ok else 1)
+
+
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
+def gather_rows(data: Any, rows: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
+    """out[i, :] = data[rows[i], :]  (data, out 2-D; raw rows against data.shape[0]); returns bad count.
+
+    Rows of 128 words or more are copied as slice assignments (numba's vectorised
+    copy measured fastest there), shorter ones by an element loop; rows of several
+    words prefetch the row ``PREFETCH`` ahead, single elements do not.
+    """
     n = rows.shape[0]
+    size = data.shape[0]
     r = data.shape[1]
+    bad = 0
     if r == 1:
+        # single elements: branch-free check, no prefetch (measured slower there)
         for i in nb.prange(n):
-            out[i, 0] = data[rows[i], 0]
+            t, b = _clamp(rows[i], size, wrap)
+            bad += b
+            out[i, 0] = data[t, 0]
+    elif r >= 128:
+        for i in nb.prange(n):
+            if i + PREFETCH < n:
+                t = rows[i + PREFETCH]
+                if 0 <= t < size:
+                    _prefetch(data, t)
+            s = _norm(rows[i], size, wrap)
+            if s < 0:
+                bad += 1
+            else:
+                out[i, :] = data[s, :]
     else:
         for i in nb.prange(n):
-            out[i, :] = data[rows[i], :]
+            if i + PREFETCH < n:
+                t = rows[i + PREFETCH]
+                if 0 <= t < size:
+                    _prefetch(data, t)
+            s = _norm(rows[i], size, wrap)
+            if s < 0:
+                bad += 1
+            else:
+                for j in range(r):
+                    out[i, j] = data[s, j]
+    return bad
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def gather_mid(data: Any, idx: Any, out: Any) -> None:  # pragma: no cover - compiled
-    """out[p, m, :] = data[p, idx[m], :]  (data (P, S, R), out (P, M, R))."""
-    p_n = data.shape[0]
+def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
+    """out[p, m, :] = data[p, idx[m], :]  (data (P, S, R), out (P, M, R)); returns bad count (nothing written then)."""
+    p_n, size = data.shape[0], data.shape[1]
     m_n = idx.shape[0]
-    if p_n >= m_n:
+    bad: int = count_bad(idx, size, wrap)
+    if bad:
+        return bad
+    if p_n >= 8 or p_n >= m_n:
+        # whole output slabs per task: sequential writes, reads within one data slab
         for p in nb.prange(p_n):
             for m in range(m_n):
-                out[p, m, :] = data[p, idx[m], :]
+                s = idx[m]
+                if s < 0:
+                    s += size
+                out[p, m, :] = data[p, s, :]
     else:
         for m in nb.prange(m_n):
-            src = idx[m]
+            s = idx[m]
+            if s < 0:
+                s += size
             for p in range(p_n):
-                out[p, m, :] = data[p, src, :]
+                out[p, m, :] = data[p, s, :]
+    return 0
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def gather_elements2(data: Any, idx: Any, out: Any) -> None:  # pragma: no cover - compiled
-    """out[a, j] = data[a, idx[a, j]]  (the last-axis case: one row per task, kept in cache)."""
+def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
+    """out[a, j] = data[a, idx[a, j]]  (the last-axis case: one row per task, kept in cache); bad count."""
     a_n, m_n = idx.shape
+    size = data.shape[1]
+    bad = 0
     for a in nb.prange(a_n):
+        row_bad = 0
         for j in range(m_n):
-            out[a, j] = data[a, idx[a, j]]
+            t, b = _clamp(idx[a, j], size, wrap)
+            row_bad += b
+            out[a, j] = data[a, t]
+        bad += row_bad
+    return bad
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def gather_elements3(data: Any, idx: Any, out: Any) -> None:  # pragma: no cover - compiled
-    """out[a, j, c] = data[a, idx[a, j, c], c]  (idx smaller than data on a and c is allowed)."""
+def gather_elements3(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
+    """out[a, j, c] = data[a, idx[a, j, c], c]  (idx smaller than data on a and c is allowed); bad count."""
     a_n, m_n, c_n = idx.shape
-    if c_n == 1:
-        if a_n >= 8:
-            for a in nb.prange(a_n):
-                for j in range(m_n):
-                    out[a, j, 0] = data[a, idx[a, j, 0], 0]
-        else:
-            for j in nb.prange(m_n):
-                for a in range(a_n):
-                    out[a, j, 0] = data[a, idx[a, j, 0], 0]
-    elif a_n >= 8:
+    size = data.shape[1]
+    bad = 0
+    if a_n >= 8:
         for a in nb.prange(a_n):
+            row_bad = 0
             for j in range(m_n):
                 for c in range(c_n):
-                    out[a, j, c] = data[a, idx[a, j, c], c]
+                    t, b = _clamp(idx[a, j, c], size, wrap)
+                    row_bad += b
+                    out[a, j, c] = data[a, t, c]
+            bad += row_bad
     else:
         for j in nb.prange(m_n):
+            row_bad = 0
             for a in range(a_n):
                 for c in range(c_n):
-                    out[a, j, c] = data[a, idx[a, j, c], c]
+                    t, b = _clamp(idx[a, j, c], size, wrap)
+                    row_bad += b
+                    out[a, j, c] = data[a, t, c]
+            bad += row_bad
+    return bad
 
 
 @nb.njit(inline="always")
@@ -124,59 +307,115 @@ def _combine(op: int, x: Any, u: Any) -> Any:  # pragma: no cover - compiled
     return x if x <= u else u
 
 
-@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int) -> None:  # pragma: no cover - compiled
-    """out[rows[i], :] = f(out[rows[i], :], upd[i, :]) for i in order (owner computes by row block)."""
+@nb.njit(inline="always")
+def _rows_apply(out: Any, rows: Any, upd: Any, wrap: bool, op: int, lo: int, hi: int) -> None:  # pragma: no cover
+    """Rows in [lo, hi) of ``out`` get their updates, in order (inlined with a constant ``op``)."""
     n_rows = out.shape[0]
     r = out.shape[1]
-    n = rows.shape[0]
-    if nthreads == 1:
-        if r == 1:
-            for i in range(n):
-                t = rows[i]
+    if r == 1:  # a trip-count-1 inner loop costs up to 4x on element scatters
+        for i in range(rows.shape[0]):
+            t = rows[i]
+            if t < 0 and wrap:
+                t += n_rows
+            if lo <= t < hi:
                 out[t, 0] = _combine(op, out[t, 0], upd[i, 0])
+        return
+    for i in range(rows.shape[0]):
+        t = rows[i]
+        if t < 0 and wrap:
+            t += n_rows
+        if lo <= t < hi:
+            for j in range(r):
+                out[t, j] = _combine(op, out[t, j], upd[i, j])
+
+
+@nb.njit(inline="always")
+def _elements_serial(o1: Any, rows: Any, u1: Any, wrap: bool, op: int) -> None:  # pragma: no cover - compiled
+    n = o1.shape[0]
+    for i in range(rows.shape[0]):
+        t = rows[i]
+        if t < 0 and wrap:
+            t += n
+        o1[t] = _combine(op, o1[t], u1[i])
+
+
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
+def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> None:  # pragma: no cover
+    """out[rows[i], :] = f(out[rows[i], :], upd[i, :]) for i in order (owner computes by row block).
+
+    ``rows`` are checked (in range after wrapping negatives when ``wrap``).
+    """
+    n_rows = out.shape[0]
+    if nthreads == 1 and out.shape[1] == 1:
+        # element scatters on one thread: plain 1-D loops (1.7x faster than the blocked form)
+        if op == ADD:
+            _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, ADD)
+        elif op == NONE:
+            _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, NONE)
         else:
-            for i in range(n):
-                t = rows[i]
-                for j in range(r):
-                    out[t, j] = _combine(op, out[t, j], upd[i, j])
+            _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, op)
         return
     blocks = max(1, min(nthreads, n_rows))
     step = (n_rows + blocks - 1) // blocks
     for b in nb.prange(blocks):
         lo = b * step
         hi = min(n_rows, lo + step)
-        for i in range(n):
-            t = rows[i]
-            if lo <= t < hi:
-                for j in range(r):
-                    out[t, j] = _combine(op, out[t, j], upd[i, j])
+        if op == ADD:
+            _rows_apply(out, rows, upd, wrap, ADD, lo, hi)
+        elif op == NONE:
+            _rows_apply(out, rows, upd, wrap, NONE, lo, hi)
+        else:
+            _rows_apply(out, rows, upd, wrap, op, lo, hi)
+
+
+@nb.njit(inline="always")
+def _elem_row(out: Any, idx: Any, upd: Any, a: int, wrap: bool, op: int) -> None:  # pragma: no cover - compiled
+    size = out.shape[1]
+    for j in range(idx.shape[1]):
+        t = idx[a, j]
+        if t < 0 and wrap:
+            t += size
+        out[a, t] = _combine(op, out[a, t], upd[a, j])
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def scatter_elements2(out: Any, idx: Any, upd: Any, op: int) -> None:  # pragma: no cover - compiled
-    """out[a, idx[a, j]] = f(., upd[a, j]) in order: the last-axis case, one row per task."""
-    a_n, m_n = idx.shape
-    for a in nb.prange(a_n):
-        for j in range(m_n):
-            t = idx[a, j]
-            out[a, t] = _combine(op, out[a, t], upd[a, j])
+def scatter_elements2(out: Any, idx: Any, upd: Any, op: int, wrap: bool) -> None:  # pragma: no cover - compiled
+    """out[a, idx[a, j]] = f(., upd[a, j]) in order: the last-axis case, one row per task (indices checked).
+
+    ``add`` and ``none`` get loops of their own (a constant op: no switch per
+    element, measured 1.3-1.4x faster on the add); other reductions share one.
+    """
+    for a in nb.prange(idx.shape[0]):
+        if op == ADD:
+            _elem_row(out, idx, upd, a, wrap, ADD)
+        elif op == NONE:
+            _elem_row(out, idx, upd, a, wrap, NONE)
+        else:
+            _elem_row(out, idx, upd, a, wrap, op)
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int) -> None:  # pragma: no cover
-    """out[a, idx[a,j,c], c] = f(., upd[a,j,c]) in row-major order (owner: slices a, or column blocks)."""
+def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> None:  # pragma: no cover
+    """out[a, idx[a,j,c], c] = f(., upd[a,j,c]) in row-major order (owner: slices a, or column blocks).
+
+    The indices must be checked already (in range after wrapping negatives when ``wrap``).
+    """
     a_n, m_n, c_n = idx.shape
+    size = out.shape[1]
     if c_n == 1:
         for a in nb.prange(a_n):
             for j in range(m_n):
                 t = idx[a, j, 0]
+                if t < 0 and wrap:
+                    t += size
                 out[a, t, 0] = _combine(op, out[a, t, 0], upd[a, j, 0])
     elif a_n >= nthreads or c_n < 2 * nthreads:
         for a in nb.prange(a_n):
             for j in range(m_n):
                 for c in range(c_n):
                     t = idx[a, j, c]
+                    if t < 0 and wrap:
+                        t += size
                     out[a, t, c] = _combine(op, out[a, t, c], upd[a, j, c])
     else:
         blocks = nthreads
@@ -188,6 +427,8 @@ def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int) -> N
                 for j in range(m_n):
                     for c in range(lo, hi):
                         t = idx[a, j, c]
+                        if t < 0 and wrap:
+                            t += size
                         out[a, t, c] = _combine(op, out[a, t, c], upd[a, j, c])
 
 
@@ -196,13 +437,20 @@ def warm_up() -> float:
     import time
 
     t0 = time.perf_counter()
+    i1 = np.zeros(2, np.int64)
+    count_bad(i1, 3, True)
+    for cdt in (np.uint32, np.uint64):
+        copy_blocks(np.zeros(4, cdt), np.ones(4, cdt))
+    nd_rows(np.zeros((1, 2, 2), np.int64), np.array([2, 2], np.int64), 4, True, np.zeros((1, 2), np.int64))
     for dt in (np.uint32, np.uint64):
         d = np.zeros((4, 3), dt)
-        gather_rows(d, np.zeros(2, np.int64), np.zeros((2, 3), dt))
-        gather_mid(d.reshape(1, 4, 3), np.zeros(2, np.int64), np.zeros((1, 2, 3), dt))
-        gather_elements3(d.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.zeros((1, 2, 3), dt))
+        gather_rows(d, i1, np.zeros((2, 3), dt), True)
+        gather_mid(d.reshape(1, 4, 3), i1, np.zeros((1, 2, 3), dt), True)
+        gather_elements2(d, np.zeros((4, 2), np.int64), np.zeros((4, 2), dt), True)
+        gather_elements3(d.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.zeros((1, 2, 3), dt), True)
     for rdt in (np.float32, np.float64, np.int32, np.int64):
         o = np.zeros((4, 3), rdt)
-        scatter_rows(o, np.zeros(2, np.int64), np.ones((2, 3), rdt), ADD, 1)
-        scatter_elements3(o.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.ones((1, 2, 3), rdt), ADD, 1)
+        scatter_rows(o, i1, np.ones((2, 3), rdt), ADD, 1, True)
+        scatter_elements2(o, np.zeros((4, 2), np.int64), np.ones((4, 2), rdt), ADD, True)
+        scatter_elements3(o.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.ones((1, 2, 3), rdt), ADD, 1, True)
     return time.perf_counter() - t0

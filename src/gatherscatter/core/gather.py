@@ -19,7 +19,8 @@ from ..backends import accel
 from ..errors import UnsupportedError
 from .context import NEUTRAL, OpContext
 from .indices import resolve
-from .policy import Bounds, Policy
+from .out import check_out
+from .policy import Bounds, Negative, Policy
 from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape, prod
 
 __all__ = ["element_offsets", "fill_scalar", "gather", "owned", "piece_size", "row_offsets", "row_pieces"]
@@ -163,12 +164,37 @@ def _fancy(data: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], spec: IndexSpe
     return owned(res, data)
 
 
+_CHUNK = 1 << 17
+"""Index elements per piece of the elementwise NumPy gather (its offsets stay in cache)."""
+
+
+def _take_elements(d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], axis: int, res: np.ndarray[Any, Any]) -> None:
+    """``res[j] = d[j with lin[j] on axis]`` (C-contiguous ``d`` and ``res``), in pieces along dim 0.
+
+    Flat offsets for the whole index would be an int64 array as large as the
+    output, written to memory and read back; per piece they stay in cache.
+    """
+    flat_d = d.reshape(-1)
+    if lin.ndim == 0:
+        np.take(flat_d, element_offsets(d.shape, lin, axis), mode="wrap", out=res)
+        return
+    n0 = lin.shape[0]
+    step = max(1, _CHUNK // max(1, prod(lin.shape[1:])))
+    stride0 = prod(d.shape[1:]) if axis != 0 else 0
+    for s0 in range(0, n0, step):
+        flat = element_offsets(d.shape, lin[s0 : s0 + step], axis)
+        if s0 and stride0:
+            flat = flat + s0 * stride0
+        np.take(flat_d, flat, mode="wrap", out=res[s0 : s0 + step])
+
+
 def gather(
     data: Any,
     indices: Any,
     spec: IndexSpec,
     policy: Policy = _DEFAULT,
     ctx: OpContext = NEUTRAL,
+    out: np.ndarray[Any, Any] | None = None,
 ) -> np.ndarray[Any, Any]:
     """Gather ``data`` at ``indices`` as described by ``spec``, under ``policy``.
 
@@ -177,7 +203,8 @@ def gather(
         for β, p, i, r in ndindex(B, P, M, R):
             Y[β, p, i, r] = D[β, p, norm(I[β, i]), r]      # fill_value if invalid
 
-    Returns a new C-ordered array (never a view of ``data``; 0-d stays 0-d).
+    Returns a new C-ordered array (never a view of ``data``; 0-d stays 0-d), or
+    ``out`` filled with the result (see :mod:`gatherscatter.core.out` for its rules).
     """
     d = as_array(ctx, data, ctx.data)
     idx = as_index_array(ctx, indices, ctx.indices)
@@ -185,39 +212,57 @@ def gather(
     if policy.bounds is Bounds.DROP:
         raise UnsupportedError(f"{ctx.label}: bounds policy 'drop' applies to scatters; use 'fill' for gathers")
     out_shape = gather_shape(d.shape, idx.shape, spec)
+    if out is not None:
+        check_out(ctx, out, out_shape, d.dtype, {ctx.data: d, ctx.indices: idx})
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
-    lin, valid = resolve(ctx, idx, sizes, spec, policy)
     n_out = prod(out_shape)
+    kern = backends.kernels(n_out * d.itemsize + idx.nbytes)
+    if kern is not None and n_out and prod(sizes) and d.flags.c_contiguous and accel.raw_ok(idx):
+        # the caller's indices straight to the kernels, checked there; a bad one sends us below
+        wrap = policy.negative is Negative.WRAP
+        fast = accel.gather(kern, d, idx, spec, out_shape, out, raw=True, wrap=wrap)
+        if fast is not None:
+            return fast
+    lin, valid = resolve(ctx, idx, sizes, spec, policy)
     if n_out == 0:
-        return np.empty(out_shape, d.dtype)
+        return np.empty(out_shape, d.dtype) if out is None else out
     if prod(sizes) == 0 or (d.size == 0):
         # every index is invalid (a raising policy has raised already)
-        return np.full(out_shape, fill_scalar(d.dtype, policy.fill_value), d.dtype)
+        value = fill_scalar(d.dtype, policy.fill_value)
+        if out is None:
+            return np.full(out_shape, value, d.dtype)
+        out[...] = value
+        return out
     if not d.flags.c_contiguous:
         if d.size > 2 * n_out:
-            res = _fancy(d, lin, spec)
-            return _apply_fill(res, valid, d.shape, spec, policy)
+            res = _apply_fill(_fancy(d, lin, spec), valid, d.shape, spec, policy)
+            if out is None:
+                return res
+            np.copyto(out, res)
+            return out
         d = np.ascontiguousarray(d)
-    kern = backends.kernels(n_out * d.itemsize + lin.nbytes)
     if kern is not None:
-        fast = accel.gather(kern, d, lin, spec, out_shape)
+        fast = accel.gather(kern, d, lin, spec, out_shape, out)
         if fast is not None:
             return _apply_fill(fast, valid, d.shape, spec, policy)
     if spec.elementwise:
-        flat = element_offsets(d.shape, lin, a)
-        res = np.take(d.reshape(-1), flat, mode="wrap")
+        res = out if out is not None else np.empty(out_shape, d.dtype)
+        _take_elements(d, lin, a, res)
     elif spec.batch == 0 and a > 0:
         # (P, S, R) with S the indexed block: no grid of row ids at all
         P, S, R = prod(d.shape[:a]), prod(sizes), prod(d.shape[a + k :])
-        res = np.take(d.reshape(P, S, R), lin.reshape(-1), axis=1, mode="wrap")
+        res = np.take(
+            d.reshape(P, S, R), lin.reshape(-1), axis=1, mode="wrap",
+            out=None if out is None else out.reshape(P, lin.size, R),
+        )
     else:
         R = prod(d.shape[a + k :])
         d2 = d.reshape(-1, R)
-        res = np.empty((n_out // R, R), d.dtype)
+        res = np.empty((n_out // R, R), d.dtype) if out is None else out.reshape(-1, R)
         for first, rows in row_pieces(d.shape, lin, spec, piece_size(n_out // R)):
             np.take(d2, rows, axis=0, mode="wrap", out=res[first : first + rows.size])
-    res = np.asarray(res).reshape(out_shape)
+    res = np.asarray(res).reshape(out_shape) if out is None else out
     return _apply_fill(res, valid, d.shape, spec, policy)
 
 

@@ -22,6 +22,7 @@ __all__ = ["format_position", "resolve"]
 
 _I64_MAX = np.iinfo(np.int64).max
 _MASKING = (Bounds.FILL, Bounds.DROP)
+_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 def format_position(name: str, pos: tuple[int, ...]) -> str:
@@ -101,6 +102,10 @@ def _component(
             return np.minimum(comp, np.array(size - 1, comp.dtype)).astype(np.int64), None, False
         bad = comp >= np.array(size, comp.dtype)
         return np.where(bad, 0, comp).astype(np.int64), bad, bounds is Bounds.RAISE
+    # one pass decides the common case: viewed as unsigned, a negative index is
+    # huge, so the maximum is below size exactly when every index is in [0, size)
+    if int(comp.view(_UNSIGNED[comp.dtype.itemsize]).max()) < size:
+        return (comp if comp.dtype == np.int64 else comp.astype(np.int64)), None, False
     c = comp if comp.dtype == np.int64 else comp.astype(np.int64)
     lo_v, hi_v = int(c.min()), int(c.max())
     if lo_v >= 0 and hi_v < size:

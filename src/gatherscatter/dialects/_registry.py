@@ -22,6 +22,7 @@ import numpy as np
 
 from ..core.context import OpContext
 from ..core.gather import gather, owned
+from ..core.out import check_out
 from ..core.policy import Policy
 from ..core.scatter import scatter
 from ..core.shape import IndexSpec
@@ -60,7 +61,9 @@ class Lowering:
     reshaped or transposed: never written to); ``post`` adapts the primitive's
     result to the framework's output (a reshape, an axis move, a dtype the
     framework returns) and must be linear in the result; ``result`` short-cuts
-    ops that need no primitive call (for example an empty tensor).
+    ops that need no primitive call (for example an empty tensor); ``out``
+    (the neutral API's ``out=``) receives the result of :meth:`run` (rules in
+    :mod:`gatherscatter.core.out`; a scatter may be given its own ``data``).
     """
 
     primitive: Literal["gather", "scatter"]
@@ -72,21 +75,30 @@ class Lowering:
     updates: np.ndarray[Any, Any] | None = None
     post: Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]] | None = None
     result: np.ndarray[Any, Any] | None = None
+    out: np.ndarray[Any, Any] | None = None
 
-    def run_primitive(self) -> np.ndarray[Any, Any]:
-        """The primitive's own output, before ``post``."""
+    def run_primitive(self, out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
+        """The primitive's own output, before ``post`` (written into ``out`` when given)."""
         if self.primitive == "gather":
-            return gather(self.data, self.indices, self.spec, self.policy, self.ctx)
-        return scatter(self.data, self.indices, self.updates, self.spec, self.policy, self.ctx)
+            return gather(self.data, self.indices, self.spec, self.policy, self.ctx, out=out)
+        return scatter(self.data, self.indices, self.updates, self.spec, self.policy, self.ctx, out=out)
 
     def run(self) -> np.ndarray[Any, Any]:
-        """The framework op's output: a new array, never a view of an input."""
+        """The framework op's output: a new array, never a view of an input (or ``self.out``)."""
+        if self.out is not None and self.result is None and self.post is None:
+            return self.run_primitive(self.out)
         if self.result is not None:
-            return self.result
-        out = self.run_primitive()
-        if self.post is not None:
-            out = owned(self.post(out), *self._inputs())
-        return out
+            res = self.result
+        else:
+            res = self.run_primitive()
+            if self.post is not None:
+                res = owned(self.post(res), *self._inputs())
+        if self.out is None:
+            return res
+        names = (self.ctx.data, self.ctx.indices, self.ctx.updates)
+        check_out(self.ctx, self.out, res.shape, res.dtype, dict(zip(names, self._inputs(), strict=False)))
+        np.copyto(self.out, res)
+        return self.out
 
     def _inputs(self) -> list[np.ndarray[Any, Any]]:
         return [x for x in (self.data, self.indices, self.updates) if x is not None]

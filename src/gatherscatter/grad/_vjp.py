@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core.policy import Bounds, Reduction
 from ..dialects._registry import DialectOp, Lowering, get_op
-from ..errors import ShapeError, UnsupportedError
+from ..errors import ArgumentError, ShapeError, UnsupportedError
 from ._probe import AffineMap, learn_map, transpose
 from .rules import MATH, Convention, element_positions, gather_vjp, scatter_vjp
 
@@ -157,6 +157,8 @@ def vjp(op: Any, *args: Any, **kwargs: Any) -> tuple[Array, Pullback]:
     sig = inspect.signature(dop.lower)
     bound = sig.bind(*args, **kwargs)
     bound.apply_defaults()
+    if bound.arguments.get("out") is not None:
+        raise ArgumentError(f"{label}: vjp does not take out= (it returns a new output and a pullback)")
     low = dop.lower(*args, **kwargs)
     out = low.run()
     if out.dtype.kind != "f":

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import gatherscatter as gs
-from tests.oracles import onnx as oracle
 from tests.conftest import BACKENDS, using_backend
+from tests.oracles import onnx as oracle
 from tests.strategies import index_arrays, shapes
 
 OPSETS = [1, 9, 11, 12, 13, 18, 28, None]

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import gatherscatter as gs
-from tests.oracles import onnx as oracle
 from tests.conftest import BACKENDS, using_backend
+from tests.oracles import onnx as oracle
 from tests.strategies import index_arrays, shapes
 
 D3 = [[[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]]] * 4

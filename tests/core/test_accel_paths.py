@@ -1,0 +1,160 @@
+"""The accelerated path's own branches, at sizes the small property examples never reach.
+
+Raw int64 indices go to the kernels unresolved (negatives wrapped there, bad ones
+counted, then the core's resolving path takes over); large scatters copy ``data``
+in parallel blocks. Each case must equal the NumPy path bit for bit, or raise the
+same error; the NumPy path is itself tested against loop oracles.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gatherscatter as gs
+from gatherscatter.core import IndexSpec, Policy, gather
+from tests.conftest import has, using_backend
+
+pytestmark = pytest.mark.skipif(not has("numba"), reason="numba not installed")
+
+RNG = np.random.default_rng(20261122)
+BIG = (1 << 20) + 3  # > 4 MB of float32: the block copy and multi-threaded kernels
+
+
+def _both(fn):
+    with using_backend("numpy"):
+        try:
+            expected = fn()
+        except gs.GatherScatterError as exc:
+            error = exc
+        else:
+            error = None
+    if error is not None:
+        with using_backend("numba"), pytest.raises(type(error)) as info:
+            fn()
+        assert str(info.value) == str(error)
+        return None
+    with using_backend("numba"):
+        got = fn()
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    assert got.tobytes() == expected.tobytes()  # bits, NaN payloads included
+    return got
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128, np.int8])
+@pytest.mark.parametrize("reduction", ["none", "add", "max"])
+def test_scatter_nd_rows_large_data(dtype, reduction):
+    if dtype is np.complex128 and reduction == "max":
+        pytest.skip("no ordering for complex")
+    data = (RNG.standard_normal((BIG // 8, 8)) * 10).astype(dtype)
+    idx = RNG.integers(-data.shape[0], data.shape[0], (5000, 1))  # negatives wrapped in the kernel
+    upd = (RNG.standard_normal((5000, 8)) * 10).astype(dtype)
+    out = _both(lambda: gs.scatter_nd(data, idx, upd, reduction=reduction))
+    assert out is not None
+
+
+def test_scatter_nd_rows_in_place_large():
+    data = RNG.standard_normal((BIG // 4, 4)).astype(np.float32)
+    idx = RNG.permutation(data.shape[0])[:300, None]
+    upd = RNG.standard_normal((300, 4)).astype(np.float32)
+    expected = gs.scatter_nd(data, idx, upd)
+    for backend in ("numpy", "numba"):
+        cache = data.copy()
+        with using_backend(backend):
+            assert gs.scatter_nd(cache, idx, upd, out=cache) is cache
+        np.testing.assert_array_equal(cache, expected)
+
+
+@pytest.mark.parametrize("negative", ["wrap", "raise", "bounds"])
+@pytest.mark.parametrize("bounds", ["raise", "clip", "fill"])
+def test_gather_raw_indices_with_bad_ones(negative, bounds):
+    data = RNG.standard_normal((5000, 16)).astype(np.float32)
+    idx = RNG.integers(0, 5000, 20000)
+    idx[7] = -3
+    idx[11] = 5000 if bounds != "raise" else 4999
+    policy = Policy(bounds=bounds, negative=negative, fill_value=1.5)
+    _both(lambda: gather(data, idx, IndexSpec(axis=0), policy))
+    _both(lambda: gather(data.reshape(50, 100, 16), idx[:300] % 100 - (idx[:300] % 2) * 100, IndexSpec(axis=1), policy))
+
+
+def test_gather_elements_raw_and_fallback():
+    data = RNG.standard_normal((300, 4096)).astype(np.float32)
+    idx = RNG.integers(-4096, 4096, (300, 4096))
+    _both(lambda: gs.take_along_axis(data, idx, axis=1))
+    bad = idx.copy()
+    bad[299, 4095] = 4096
+    _both(lambda: gs.take_along_axis(data, bad, axis=1))
+    _both(lambda: gs.take_along_axis(data, bad, axis=1, bounds="fill", fill_value=-1))
+    out = np.zeros_like(data)
+    with using_backend("numba"), pytest.raises(gs.IndexOutOfRangeError):
+        gs.take_along_axis(data, bad, axis=1, out=out)
+    assert not out.any()  # checked before the first write into the caller's array
+
+
+@pytest.mark.parametrize("batch_dims", [0, 1])
+def test_gather_nd_tuples_raw(batch_dims):
+    data = RNG.standard_normal((6, 300, 40, 8)).astype(np.float32)
+    lead = (6, 4000) if batch_dims else (4000,)
+    idx = np.stack([RNG.integers(-300, 300, lead), RNG.integers(-40, 40, lead)], -1)
+    if not batch_dims:
+        idx = np.concatenate([RNG.integers(0, 6, lead + (1,)), idx], -1)
+    _both(lambda: gs.gather_nd(data, idx, batch_dims=batch_dims))
+    idx[..., -1].reshape(-1)[5] = 40
+    _both(lambda: gs.gather_nd(data, idx, batch_dims=batch_dims))
+    _both(lambda: gs.scatter_nd(data, idx, np.ones(idx.shape[:-1] + data.shape[batch_dims + idx.shape[-1]:],
+                                                    np.float32), batch_dims=batch_dims, reduction="add"))
+
+
+@pytest.mark.parametrize("reduction", ["none", "add", "mul", "min"])
+def test_scatter_elements_raw(reduction):
+    data = RNG.standard_normal((64, 1024)).astype(np.float32)
+    idx = RNG.integers(-1024, 1024, (64, 4096))
+    upd = RNG.standard_normal((64, 4096)).astype(np.float32)
+    _both(lambda: gs.scatter_along_axis(data, idx, upd, 1, reduction=reduction))
+    _both(lambda: gs.scatter_along_axis(data.T.copy(), idx.T.copy() // 16, upd.T.copy(), 0, reduction=reduction))
+    idx[3, 5] = 1024
+    _both(lambda: gs.scatter_along_axis(data, idx, upd, 1, reduction=reduction))
+    _both(lambda: gs.scatter_along_axis(data, idx, upd, 1, reduction=reduction, bounds="drop"))
+
+
+def test_scatter_elements_nan_max_bits():
+    data = np.full((64, 512), np.nan, np.float32)
+    data[::2] = 0.0
+    idx = RNG.integers(0, 512, (64, 2048))
+    upd = RNG.standard_normal((64, 2048)).astype(np.float32)
+    upd[:, ::7] = np.nan
+    _both(lambda: gs.scatter_along_axis(data, idx, upd, 1, reduction="max"))
+
+
+def test_raw_paths_are_taken(monkeypatch):
+    """The kernels get the caller's indices unresolved when they are int64 and in range, else the core resolves."""
+    from gatherscatter.backends import accel
+
+    calls = []
+    real_gather, real_scatter = accel.gather, accel.scatter
+
+    def spy_gather(*args, **kw):
+        res = real_gather(*args, **kw)
+        calls.append(("gather", kw.get("raw", False), res is not None))
+        return res
+
+    def spy_scatter(*args, **kw):
+        res = real_scatter(*args, **kw)
+        calls.append(("scatter", kw.get("raw", False), bool(res)))
+        return res
+
+    monkeypatch.setattr(accel, "gather", spy_gather)
+    monkeypatch.setattr(accel, "scatter", spy_scatter)
+    data = np.arange(40.0).reshape(10, 4)
+    with using_backend("numba"):
+        gs.take(data, [1, -1])
+        gs.scatter_nd(data, [[2], [-2]], np.ones((2, 4)), reduction="add")
+        gs.take(data, [1, 10], bounds="clip")
+        gs.take(data, np.array([1, 2], np.int32))
+    assert calls == [
+        ("gather", True, True),
+        ("scatter", True, True),
+        ("gather", True, False),  # 10 is bad: resolved (clipped) below
+        ("gather", False, True),
+        ("gather", False, True),  # int32: resolved to int64 first
+    ]
