@@ -104,8 +104,9 @@ def _elementwise_3d(
 
 
 def raw_ok(idx: np.ndarray[Any, Any]) -> bool:
-    """Whether ``idx`` can go to the kernels unresolved (int64; others are converted by the core)."""
-    return bool(idx.dtype == np.int64)
+    """Whether ``idx`` can go to the kernels unresolved: C-contiguous int64 (no copy of the
+    caller's indices; other dtypes and layouts are resolved by the core first)."""
+    return bool(idx.dtype == np.int64 and idx.flags.c_contiguous)
 
 
 def _nd_rows(

@@ -208,7 +208,7 @@ def scatter(
             return target
     lin, valid = resolve(ctx, idx, sizes, spec, policy)
     empty = u.size == 0 or d.size == 0
-    pieces = list(_pieces(d.shape, lin, valid, u, spec)) if not empty and _small(lin, spec) else None
+    pieces = list(_pieces(d.shape, lin, valid, u, spec)) if not empty and _small(u) else None
 
     def each() -> Iterator[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any] | None]]:
         # small index sets are cut once; large ones are regenerated on every pass, so that
@@ -279,9 +279,10 @@ def R_of(dshape: tuple[int, ...], spec: IndexSpec) -> int:
     return 1 if spec.elementwise else prod(dshape[spec.axis + spec.depth :])
 
 
-def _small(lin: np.ndarray[Any, Any], spec: IndexSpec) -> bool:
-    """Few enough index rows to cut the pieces once and keep them (they are walked up to three times)."""
-    return lin.size <= 1 << 16
+def _small(u: np.ndarray[Any, Any]) -> bool:
+    """Few enough updates to cut the pieces once and keep them (they are walked up to three times);
+    larger scatters regenerate them, so that their row ids never exist all at once."""
+    return u.size <= 1 << 16
 
 
 def _pieces(
