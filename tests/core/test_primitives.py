@@ -258,3 +258,15 @@ def test_complex128_elementwise_and_broadcast_updates(backend):
         upd = np.broadcast_to(np.array([1.5 + 0j]), (4, 2))
         out = scatter(np.zeros((5, 2), complex), [[4], [0], [1], [0]], upd, IndexSpec(axis=0, vector=True))
         assert out[:, 0].tolist() == [1.5, 1.5, 0, 0, 1.5]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("dtype", "size"), [(np.int8, 127), (np.int8, 128), (np.int8, 129), (np.int8, 300),
+                                             (np.int16, 40000), (np.int32, 5)])
+def test_small_signed_index_dtypes_wrap_negatives(backend, dtype, size):
+    # the one-pass range check views indices as unsigned: -1 as uint8 is 255, which is
+    # a valid index on an axis longer than 255, so the check must not accept it there
+    with using_backend(backend):
+        low = -min(size, 128)  # the most negative index every case's dtype holds
+        got = gather(np.arange(size), np.array([-1, 0, low], dtype), IndexSpec(axis=0))
+    assert got.tolist() == [size - 1, 0, size + low]

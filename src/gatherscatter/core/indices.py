@@ -102,9 +102,10 @@ def _component(
             return np.minimum(comp, np.array(size - 1, comp.dtype)).astype(np.int64), None, False
         bad = comp >= np.array(size, comp.dtype)
         return np.where(bad, 0, comp).astype(np.int64), bad, bounds is Bounds.RAISE
-    # one pass decides the common case: viewed as unsigned, a negative index is
-    # huge, so the maximum is below size exactly when every index is in [0, size)
-    if int(comp.view(_UNSIGNED[comp.dtype.itemsize]).max()) < size:
+    # one pass decides the common case: viewed as unsigned, a negative index is at
+    # least 2**(bits-1), so when size is not above that the maximum is below size
+    # exactly when every index is in [0, size)
+    if size <= 1 << (8 * comp.dtype.itemsize - 1) and int(comp.view(_UNSIGNED[comp.dtype.itemsize]).max()) < size:
         return (comp if comp.dtype == np.int64 else comp.astype(np.int64)), None, False
     c = comp if comp.dtype == np.int64 else comp.astype(np.int64)
     lo_v, hi_v = int(c.min()), int(c.max())
