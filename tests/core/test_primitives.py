@@ -258,3 +258,33 @@ def test_complex128_elementwise_and_broadcast_updates(backend):
         upd = np.broadcast_to(np.array([1.5 + 0j]), (4, 2))
         out = scatter(np.zeros((5, 2), complex), [[4], [0], [1], [0]], upd, IndexSpec(axis=0, vector=True))
         assert out[:, 0].tolist() == [1.5, 1.5, 0, 0, 1.5]
+
+
+# ---- found by the fuzzer (python -m gatherscatter.fuzz)
+
+
+@pytest.mark.parametrize("indices", [[5], [1]])
+def test_fill_value_that_is_not_a_scalar_of_the_dtype_raises_dtype_error(indices):
+    # fill 'x' on float data: a DTypeError whether or not an index is out of range (was a bare ValueError,
+    # or silently accepted when every index was in range)
+    with pytest.raises(errors.DTypeError, match=r"fill_value 'x' cannot be read as float64"):
+        gather(np.array([1.0, 2.0]), np.array(indices), IndexSpec(), Policy(bounds="fill", fill_value="x"))
+    with pytest.raises(errors.DTypeError, match=r"fill_value must be a scalar"):
+        gather(np.array([1.0, 2.0]), np.array(indices), IndexSpec(), Policy(bounds="fill", fill_value=[1, 2]))
+
+
+def test_fill_value_still_fills():
+    out = gather(np.array([1.0, 2.0]), np.array([5, 1]), IndexSpec(), Policy(bounds="fill", fill_value=-7))
+    assert out.tolist() == [-7.0, 2.0]
+
+
+def test_output_too_large_to_allocate_is_a_shape_error_not_memory_error():
+    import gatherscatter as gs
+
+    # a zero-stride view of 2**44 float32 (64 TiB): a scatter must return a copy of that size, which no
+    # machine here can allocate; the answer is a typed error naming the op, never a MemoryError
+    big = np.broadcast_to(np.float32(1), (2**44,))
+    with pytest.raises(errors.ShapeError, match=r"onnx.ScatterElements: this call needs an array that cannot be"):
+        gs.onnx.ScatterElements(big, np.array([0]), np.array([2.0], np.float32))
+    # ... while a gather from the same view needs no copy: three elements
+    assert gs.onnx.Gather(big, np.array([0, 5, -1])).tolist() == [1.0, 1.0, 1.0]

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import backends
 from ..backends import accel
-from ..errors import UnsupportedError
+from ..errors import DTypeError, UnsupportedError
 from .context import NEUTRAL, OpContext
 from .indices import resolve
 from .policy import Bounds, Policy
@@ -26,12 +26,21 @@ __all__ = ["element_offsets", "fill_scalar", "gather", "owned", "row_offsets"]
 _DEFAULT = Policy()
 
 
-def fill_scalar(dtype: np.dtype[Any], value: Any) -> np.ndarray[Any, Any]:
-    """``value`` as a 0-d array of ``dtype`` (``None``: the zero of the dtype)."""
+def fill_scalar(dtype: np.dtype[Any], value: Any, ctx: OpContext = NEUTRAL) -> np.ndarray[Any, Any]:
+    """``value`` as a 0-d array of ``dtype`` (``None``: the zero of the dtype).
+
+    A value that is not one scalar of ``dtype`` raises :class:`DTypeError`.
+    """
     if value is None:
         return np.zeros((), dtype)
-    with np.errstate(all="ignore"):
-        return np.asarray(value).astype(dtype)
+    try:
+        with np.errstate(all="ignore"):
+            arr = np.asarray(value).astype(dtype)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise DTypeError(f"{ctx.label}: fill_value {value!r} cannot be read as {dtype} ({exc})") from None
+    if arr.ndim != 0:
+        raise DTypeError(f"{ctx.label}: fill_value must be a scalar; got shape {list(arr.shape)}")
+    return arr
 
 
 def owned(res: Any, *inputs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -144,6 +153,8 @@ def gather(
     check_spec(ctx, d.shape, idx.shape, spec)
     if policy.bounds is Bounds.DROP:
         raise UnsupportedError(f"{ctx.label}: bounds policy 'drop' applies to scatters; use 'fill' for gathers")
+    if policy.bounds is Bounds.FILL:
+        fill_scalar(d.dtype, policy.fill_value, ctx)  # a bad fill_value is an error even when no index is out
     out_shape = gather_shape(d.shape, idx.shape, spec)
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
@@ -153,7 +164,7 @@ def gather(
         return np.empty(out_shape, d.dtype)
     if prod(sizes) == 0 or (d.size == 0):
         # every index is invalid (a raising policy has raised already)
-        return np.full(out_shape, fill_scalar(d.dtype, policy.fill_value), d.dtype)
+        return np.full(out_shape, fill_scalar(d.dtype, policy.fill_value, ctx), d.dtype)
     if not d.flags.c_contiguous:
         if d.size > 2 * n_out:
             res = _fancy(d, lin, spec)
