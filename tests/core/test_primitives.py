@@ -288,3 +288,21 @@ def test_output_too_large_to_allocate_is_a_shape_error_not_memory_error():
         gs.onnx.ScatterElements(big, np.array([0]), np.array([2.0], np.float32))
     # ... while a gather from the same view needs no copy: three elements
     assert gs.onnx.Gather(big, np.array([0, 5, -1])).tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("reduction", ["max", "min"])
+def test_max_min_ties_between_signed_zeros_keep_the_update(backend, reduction):
+    # found by the fuzzer: the numba kernels kept the current value on a tie (0.0 vs -0.0) where NumPy's
+    # np.maximum / np.minimum (and so the NumPy backend) return the update: the backends disagreed in the sign
+    data = np.array([0.0, -0.0, 0.0], np.float32)
+    with using_backend(backend):
+        out = scatter(data, np.array([0, 1]), np.array([-0.0, 0.0], np.float32), IndexSpec(),
+                      Policy(reduction=reduction))
+    assert np.signbit(out).tolist() == [True, False, False]
+
+
+def test_gather_loop_ignores_fill_value_unless_bounds_is_fill():
+    # found by the fuzzer: the loop version read fill_value (and failed on [1, 2]) under bounds='raise'
+    out = gather_loop(np.array([1.0, 2.0]), np.array([1]), IndexSpec(), Policy(fill_value=[1, 2]))
+    assert out.tolist() == [2.0]

@@ -18,7 +18,7 @@ import numpy as np
 from .context import NEUTRAL, OpContext
 from .gather import fill_scalar
 from .indices import resolve
-from .policy import Duplicates, MeanRounding, Policy, Reduction
+from .policy import Bounds, Duplicates, MeanRounding, Policy, Reduction
 from .scatter import identity_of, reduction_ufunc
 from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape
 
@@ -95,7 +95,7 @@ def gather_loop(
     """The gather, one output element at a time."""
     d, i, lin, valid = _resolved(ctx, data, indices, spec, policy)
     out = np.empty(gather_shape(d.shape, i.shape, spec), d.dtype)
-    fill = fill_scalar(d.dtype, policy.fill_value)
+    fill = fill_scalar(d.dtype, policy.fill_value, ctx) if policy.bounds is Bounds.FILL else None
     for mv in _moves(d.shape, i.shape, lin, valid, spec):
         assert mv.target is not None
         out[mv.target] = fill if mv.source is None else d[mv.source]
