@@ -306,3 +306,25 @@ def test_gather_loop_ignores_fill_value_unless_bounds_is_fill():
     # found by the fuzzer: the loop version read fill_value (and failed on [1, 2]) under bounds='raise'
     out = gather_loop(np.array([1.0, 2.0]), np.array([1]), IndexSpec(), Policy(fill_value=[1, 2]))
     assert out.tolist() == [2.0]
+
+
+def test_full_depth_0d_index_on_a_strided_array_keeps_the_dtype():
+    # found by the fuzzer: NumPy fancy indexing returns a scalar here (native byte order, bytes trimmed to
+    # their length), so a non-contiguous '>f4' gave '<f4' and 'S2' gave 'S1'
+    spec = IndexSpec(axis=0, depth=2, vector=True)
+    be = np.arange(6, dtype=">f4").reshape(2, 3)[:, ::-1]
+    out = gather(be, np.array([1, 0]), spec)
+    assert out.dtype.str == ">f4" and out.shape == () and out.tolist() == 5.0
+    s = np.array([[b"a", b"bb"], [b"c", b"dd"]], "S2")[::-1, ::-1]
+    out = gather(s, np.array([0, 1]), spec)
+    assert out.dtype.str == "|S2" and out.tolist() == b"c"
+
+
+def test_gather_with_an_enormous_broadcast_output_fails_fast():
+    import gatherscatter as gs
+
+    # found by the fuzzer: take_along_axis broadcasts (1, 1, 1) indices to the data's 2**38 positions and read
+    # them all (hours) before the output allocation failed; the output is checked first now
+    big = np.broadcast_to(np.int64(1), (2**19, 2**19, 2**19))
+    with pytest.raises(errors.ShapeError, match="numpy.take_along_axis"):
+        gs.numpy.take_along_axis(big, np.zeros((1, 1, 1), np.int64), axis=1)

@@ -19,7 +19,7 @@ from ..errors import DTypeError, UnsupportedError
 from .context import NEUTRAL, OpContext
 from .indices import resolve
 from .policy import Bounds, Policy
-from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape, prod
+from .shape import IndexSpec, as_array, as_index_array, check_allocatable, check_spec, gather_shape, prod
 
 __all__ = ["element_offsets", "fill_scalar", "gather", "owned", "row_offsets"]
 
@@ -125,7 +125,9 @@ def _fancy(data: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], spec: IndexSpe
             res = res.reshape((1,) * nl + data.shape)
         return owned(np.broadcast_to(res, out_shape), data)
     key = tuple(batch) + (slice(None),) * (a - b) + tuple(comps)
-    res = data[key]
+    # a full-depth 0-d index makes NumPy return a scalar, in native byte order and (bytes/str) trimmed
+    # length: keep the data's dtype
+    res = np.asarray(data[key], dtype=data.dtype)
     if b > 0 and a > b:
         # advanced indices separated by slices: NumPy puts the index dims first
         res = np.moveaxis(res, tuple(range(b, nl)), tuple(range(a, a + nl - b)))
@@ -156,6 +158,10 @@ def gather(
     if policy.bounds is Bounds.FILL:
         fill_scalar(d.dtype, policy.fill_value, ctx)  # a bad fill_value is an error even when no index is out
     out_shape = gather_shape(d.shape, idx.shape, spec)
+    # fail fast (ShapeError, or MemoryError that the op turns into one) before any work on the indices:
+    # a broadcast (zero-stride) index view of enormous size would take hours to read
+    check_allocatable(ctx, out_shape, d.dtype)
+    np.empty(out_shape, d.dtype)
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
     lin, valid = resolve(ctx, idx, sizes, spec, policy)
