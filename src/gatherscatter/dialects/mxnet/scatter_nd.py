@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Policy
-from ...core.shape import IndexSpec, prod
+from ...core.shape import IndexSpec, check_allocatable
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._registry import Lowering, dialect_op, divergence
 from ._mx import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
@@ -106,6 +106,7 @@ def scatter_nd(data: Any, indices: Any, shape: Any) -> Lowering:
     u = mx_array(ctx, data, "data", DATA)
     i = mx_array(ctx, indices, "indices", INDEX | {"bool"})
     out_shape = _shape(ctx, shape)
+    check_allocatable(ctx, out_shape, u.dtype, "shape")  # NumPy's limit: refuse before allocating
     if i.ndim < 2:
         raise ShapeError(
             f"{ctx.label}: scatter_nd requires index tensor to have at least 2 dimensions (got shape "
@@ -135,10 +136,6 @@ def scatter_nd(data: Any, indices: Any, shape: Any) -> Lowering:
         pos = first_bad(big)
         raise_bad(ctx, i, pos, f"is out of range for axis {pos[0]} of the output with size {out_shape[pos[0]]}; "
                   f"MXNet 1.9.1 scatter_nd does not check and writes out of bounds or into another row")
-    if prod(out_shape) * u.dtype.itemsize > 2**63 - 1:  # NumPy's limit: refuse before allocating
-        raise ShapeError(
-            f"{ctx.label}: shape {list(out_shape)} of {u.dtype} would need more than 2**63 - 1 bytes"
-        )
     zeros = np.zeros(out_shape, u.dtype)
     return Lowering(
         "scatter", zeros, np.moveaxis(t, 0, -1), IndexSpec(axis=0, depth=m, vector=True), _POLICY, ctx, updates=u,

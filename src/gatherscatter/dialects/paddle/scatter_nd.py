@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.shape import as_array, prod
+from ...core.shape import as_array, check_allocatable
 from ...errors import ArgumentError, ShapeError
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_paddle_dtype, index_array, paddle_context
@@ -92,8 +92,5 @@ def scatter_nd(index: Any, updates: Any, shape: Any) -> Lowering:
                 f"{ctx.label}: updates must have shape index.shape[:-1] + shape[index.shape[-1]:] = "
                 f"{list(want)}; got {list(u.shape)}"
             )
-    if prod(out_shape) * u.dtype.itemsize > 2**63 - 1:  # NumPy's limit: refuse before allocating
-        raise ShapeError(
-            f"{ctx.label}: shape {list(out_shape)} of {u.dtype} would need more than 2**63 - 1 bytes"
-        )
+    check_allocatable(ctx, out_shape, u.dtype, "shape")  # NumPy's limit: refuse before allocating
     return lower_nd_add(ctx, np.zeros(out_shape, u.dtype), i, u)
