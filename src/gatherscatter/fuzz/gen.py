@@ -797,8 +797,11 @@ def mutate_data(g: G, a: Any) -> Any:
         # enormous (and so never allocatable) as soon as two grown dims meet; one grown dim alone is small
         r = max(a.ndim, 1)
         side = 2**45 if r == 1 else 2**19
-        grown = tuple(max(n, side) if d < 3 else n for d, n in enumerate(a.shape if a.ndim else (1,)))
-        return np.broadcast_to(g.values((1,) * r, a.dtype), grown)
+        while True:
+            grown = tuple(max(n, side) if d < 3 else n for d, n in enumerate(a.shape if a.ndim else (1,)))
+            if int(np.prod([max(n, 1) for n in grown], dtype=object)) * a.itemsize < 2**61:
+                return np.broadcast_to(g.values((1,) * r, a.dtype), grown)
+            side //= 2
     if how == "object":
         o = np.empty(a.shape, object)
         o.reshape(-1)[:] = a.reshape(-1).tolist()

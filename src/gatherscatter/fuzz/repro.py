@@ -115,6 +115,12 @@ def _dtype_source(dt: np.dtype[Any]) -> str:
 def array_source(a: Array, name: str, buf: str | None = None, offset: int = 0) -> str:
     """Source lines that rebuild ``a`` as ``name`` (on buffer ``buf`` at ``offset`` when given)."""
     lines = []
+    if a.dtype.hasobject and any(s == 0 for s in a.strides) and a.size > 64:
+        # a zero-stride object view: rebuild its distinct cells, then broadcast
+        cells = a[tuple(slice(0, 1) if s == 0 else slice(None) for s in a.strides)]
+        lines.append(array_source(np.array(cells), f"{name}_cells"))
+        lines.append(f"{name} = np.broadcast_to({name}_cells, {a.shape!r})")
+        return "\n".join(lines)
     if a.dtype.hasobject:
         items = ", ".join(value_source(x, {}) for x in a.reshape(-1).tolist()) if a.size else ""
         lines.append(f"{name} = np.empty({a.shape!r}, dtype=object)")

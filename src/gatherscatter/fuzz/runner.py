@@ -141,9 +141,15 @@ def worker_main(memory_limit: int | None = None) -> int:
         stop = job.get("stop")
         while (stop is None or n < stop) and (job.get("seconds") is None or time.monotonic() - t0 < job["seconds"]):
             send(f"S {n}")
-            case = generate(job["op"], op, int(job["seed"]), n)
-            res = run_case(op, case.args, case.kwargs, expect=case.expect, loops=job.get("loops", True),
-                           numba=job.get("numba", True), twin=case.twin)
+            try:
+                case = generate(job["op"], op, int(job["seed"]), n)
+                res = run_case(op, case.args, case.kwargs, expect=case.expect, loops=job.get("loops", True),
+                               numba=job.get("numba", True), twin=case.twin)
+            except Exception as exc:  # noqa: BLE001 - the fuzzer's own failure, reported like any other
+                import traceback
+
+                res = Outcome("failure", error=type(exc).__name__, kind="fuzzer-error", message=str(exc)[:300],
+                              detail=traceback.format_exc())
             send(f"R {n} {_outcome_json(res)}")
             n += 1
         send(f"D {n}")
