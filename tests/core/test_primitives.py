@@ -328,3 +328,30 @@ def test_gather_with_an_enormous_broadcast_output_fails_fast():
     big = np.broadcast_to(np.int64(1), (2**19, 2**19, 2**19))
     with pytest.raises(errors.ShapeError, match="numpy.take_along_axis"):
         gs.numpy.take_along_axis(big, np.zeros((1, 1, 1), np.int64), axis=1)
+
+
+def test_scatter_into_an_enormous_broadcast_fails_fast():
+    import gatherscatter as gs
+
+    # found by the fuzzer: the scatter read its (broadcast) indices before allocating the output copy
+    big = np.broadcast_to(np.int64(0), (2**18, 2**18, 2**18, 2))
+    with pytest.raises(errors.ShapeError, match="numpy.put_along_axis"):
+        gs.numpy.put_along_axis(big, np.ones((1, 1, 1, 2), np.int64), 2, axis=3)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_gather_elements_with_a_shorter_trailing_dim(backend):
+    # found by the fuzzer: the numba 2-D fast path reshaped data (3, 3, 4, 3) as (9, 4) when the indices'
+    # trailing dim (1) was shorter than the data's (3): ValueError on the numba backend only
+    data = np.arange(108.0).reshape(3, 3, 4, 3)
+    idx = np.ones((3, 3, 2, 1), np.int64)
+    want = np.array([[[[i * 36 + j * 12 + 3.0]] * 2 for j in range(3)] for i in range(3)])
+    with using_backend(backend):
+        out = gather(data, idx, IndexSpec(axis=2, batch=2, elementwise=True))
+    assert out.tolist() == want.tolist()
+
+
+def test_gather_loop_fills_object_arrays_with_the_scalar():
+    # found by the fuzzer: the loop stored the 0-d fill array itself in an object output
+    out = gather_loop(np.array([1, "a"], dtype=object), np.array([5, 0]), IndexSpec(), Policy(bounds="fill"))
+    assert out.tolist() == [0, 1] and type(out[0]) is int

@@ -72,7 +72,7 @@ def gather(
             return None
         d3, i3 = shapes
         _set_threads(out.nbytes + lin.nbytes)
-        if i3[2] == 1 and i3[0] >= 8:
+        if i3[2] == 1 and d3[2] == 1 and i3[0] >= 8:  # (a trailing dim of indices shorter than data's: 3-D)
             d2, i2 = (d3[0], d3[1]), (i3[0], i3[1])
             k.gather_elements2(_bits(d.reshape(d2)), _c(lin).reshape(i2), _bits(out.reshape(i2)))
         else:

@@ -95,7 +95,8 @@ def gather_loop(
     """The gather, one output element at a time."""
     d, i, lin, valid = _resolved(ctx, data, indices, spec, policy)
     out = np.empty(gather_shape(d.shape, i.shape, spec), d.dtype)
-    fill = fill_scalar(d.dtype, policy.fill_value, ctx) if policy.bounds is Bounds.FILL else None
+    # a scalar, not a 0-d array: an object array would store the 0-d array itself
+    fill = fill_scalar(d.dtype, policy.fill_value, ctx)[()] if policy.bounds is Bounds.FILL else None
     for mv in _moves(d.shape, i.shape, lin, valid, spec):
         assert mv.target is not None
         out[mv.target] = fill if mv.source is None else d[mv.source]

@@ -25,7 +25,17 @@ from .context import NEUTRAL, OpContext
 from .gather import element_offsets, row_offsets
 from .indices import format_position, resolve
 from .policy import Bounds, Duplicates, MeanRounding, Policy, Reduction
-from .shape import IndexSpec, as_array, as_index_array, as_updates, check_spec, dtype_name, gather_shape, prod
+from .shape import (
+    IndexSpec,
+    as_array,
+    as_index_array,
+    as_updates,
+    check_allocatable,
+    check_spec,
+    dtype_name,
+    gather_shape,
+    prod,
+)
 
 __all__ = ["identity_of", "reduction_ufunc", "scatter"]
 
@@ -176,8 +186,9 @@ def scatter(
     ufunc = reduction_ufunc(ctx, red, d.dtype) if red is not Reduction.NONE else None
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
+    check_allocatable(ctx, d.shape, d.dtype)
+    out = np.empty(d.shape, d.dtype)  # before the indices are read: fail fast on an enormous (broadcast) data
     lin, valid = resolve(ctx, idx, sizes, spec, policy)
-    out = np.empty(d.shape, d.dtype)
     np.copyto(out, d)
     if u.size == 0 or out.size == 0:
         return out
