@@ -101,7 +101,7 @@ def check_data(
     if arr.dtype.kind == "O" and arr.size:
         # an object array is a tf.string tensor only when it holds str or bytes (read its distinct cells only:
         # a zero-stride view may be enormous)
-        cells = arr[tuple(slice(0, 1) if s == 0 else slice(None) for s in arr.strides)]
+        cells = np.asarray(arr[tuple(slice(0, 1) if s == 0 else slice(None) for s in arr.strides)])
         bad = next((x for x in cells.flat if not isinstance(x, (str, bytes))), None)
         if bad is not None:
             raise DTypeError(
