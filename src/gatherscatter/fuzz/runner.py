@@ -145,7 +145,7 @@ def worker_main(memory_limit: int | None = None) -> int:
                 case = generate(job["op"], op, int(job["seed"]), n)
                 res = run_case(op, case.args, case.kwargs, expect=case.expect, loops=job.get("loops", True),
                                numba=job.get("numba", True), twin=case.twin)
-            except Exception as exc:  # noqa: BLE001 - the fuzzer's own failure, reported like any other
+            except Exception as exc:  # the fuzzer's own failure, reported like any other
                 import traceback
 
                 res = Outcome("failure", error=type(exc).__name__, kind="fuzzer-error", message=str(exc)[:300],
