@@ -393,7 +393,7 @@ def _write_reproducers(report: Report, seed: int, out_dir: str | None) -> None:
         case = generate(f.op, op, seed, f.case)
         header = (
             f"gatherscatter fuzz: {f.op}, seed {seed}, case {f.case} ({case.kind}); "
-            f"{f.count} case(s) with this failure\n{f.kind}: {f.error}: {f.message}"
+            f"{f.count} case(s) with this failure\n{f.kind}: " + (f"{f.error}: " if f.error else "") + f.message
         )
         f.reproducer = reproducer(f.op, case.args, case.kwargs, header=header,
                                   expect=f.expect if f.expect != "any" else case.expect)
