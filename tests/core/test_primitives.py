@@ -270,3 +270,107 @@ def test_small_signed_index_dtypes_wrap_negatives(backend, dtype, size):
         low = -min(size, 128)  # the most negative index every case's dtype holds
         got = gather(np.arange(size), np.array([-1, 0, low], dtype), IndexSpec(axis=0))
     assert got.tolist() == [size - 1, 0, size + low]
+
+
+# ---- found by the fuzzer (python -m gatherscatter.fuzz)
+
+
+@pytest.mark.parametrize("indices", [[5], [1]])
+def test_fill_value_that_is_not_a_scalar_of_the_dtype_raises_dtype_error(indices):
+    # fill 'x' on float data: a DTypeError whether or not an index is out of range (was a bare ValueError,
+    # or silently accepted when every index was in range)
+    with pytest.raises(errors.DTypeError, match=r"fill_value 'x' cannot be read as float64"):
+        gather(np.array([1.0, 2.0]), np.array(indices), IndexSpec(), Policy(bounds="fill", fill_value="x"))
+    with pytest.raises(errors.DTypeError, match=r"fill_value must be a scalar"):
+        gather(np.array([1.0, 2.0]), np.array(indices), IndexSpec(), Policy(bounds="fill", fill_value=[1, 2]))
+
+
+def test_fill_value_still_fills():
+    out = gather(np.array([1.0, 2.0]), np.array([5, 1]), IndexSpec(), Policy(bounds="fill", fill_value=-7))
+    assert out.tolist() == [-7.0, 2.0]
+
+
+def test_output_too_large_to_allocate_is_a_shape_error_not_memory_error():
+    import gatherscatter as gs
+
+    # a zero-stride view of 2**44 float32 (64 TiB): a scatter must return a copy of that size, which no
+    # machine here can allocate; the answer is a typed error naming the op, never a MemoryError
+    big = np.broadcast_to(np.float32(1), (2**44,))
+    with pytest.raises(errors.ShapeError, match=r"onnx.ScatterElements: this call needs an array that cannot be"):
+        gs.onnx.ScatterElements(big, np.array([0]), np.array([2.0], np.float32))
+    # ... while a gather from the same view needs no copy: three elements
+    assert gs.onnx.Gather(big, np.array([0, 5, -1])).tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("reduction", ["max", "min"])
+def test_max_min_ties_between_signed_zeros_keep_the_update(backend, reduction):
+    # found by the fuzzer: the numba kernels kept the current value on a tie (0.0 vs -0.0) where NumPy's
+    # np.maximum / np.minimum (and so the NumPy backend) return the update: the backends disagreed in the sign
+    data = np.array([0.0, -0.0, 0.0], np.float32)
+    with using_backend(backend):
+        out = scatter(data, np.array([0, 1]), np.array([-0.0, 0.0], np.float32), IndexSpec(),
+                      Policy(reduction=reduction))
+    assert np.signbit(out).tolist() == [True, False, False]
+
+
+def test_gather_loop_ignores_fill_value_unless_bounds_is_fill():
+    # found by the fuzzer: the loop version read fill_value (and failed on [1, 2]) under bounds='raise'
+    out = gather_loop(np.array([1.0, 2.0]), np.array([1]), IndexSpec(), Policy(fill_value=[1, 2]))
+    assert out.tolist() == [2.0]
+
+
+def test_full_depth_0d_index_on_a_strided_array_keeps_the_dtype():
+    # found by the fuzzer: NumPy fancy indexing returns a scalar here (native byte order, bytes trimmed to
+    # their length), so a non-contiguous '>f4' gave '<f4' and 'S2' gave 'S1'
+    spec = IndexSpec(axis=0, depth=2, vector=True)
+    be = np.arange(6, dtype=">f4").reshape(2, 3)[:, ::-1]
+    out = gather(be, np.array([1, 0]), spec)
+    assert out.dtype.str == ">f4" and out.shape == () and out.tolist() == 5.0
+    s = np.array([[b"a", b"bb"], [b"c", b"dd"]], "S2")[::-1, ::-1]
+    out = gather(s, np.array([0, 1]), spec)
+    assert out.dtype.str == "|S2" and out.tolist() == b"c"
+
+
+def test_gather_with_an_enormous_broadcast_output_fails_fast():
+    import gatherscatter as gs
+
+    # found by the fuzzer: take_along_axis broadcasts (1, 1, 1) indices to the data's 2**38 positions and read
+    # them all (hours) before the output allocation failed; the output is checked first now
+    big = np.broadcast_to(np.int64(1), (2**19, 2**19, 2**19))
+    with pytest.raises(errors.ShapeError, match=r"numpy\.take_along_axis"):
+        gs.numpy.take_along_axis(big, np.zeros((1, 1, 1), np.int64), axis=1)
+
+
+def test_scatter_into_an_enormous_broadcast_fails_fast():
+    import gatherscatter as gs
+
+    # found by the fuzzer: the scatter read its (broadcast) indices before allocating the output copy
+    big = np.broadcast_to(np.int64(0), (2**18, 2**18, 2**18, 2))
+    with pytest.raises(errors.ShapeError, match=r"numpy\.put_along_axis"):
+        gs.numpy.put_along_axis(big, np.ones((1, 1, 1, 2), np.int64), 2, axis=3)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_gather_elements_with_a_shorter_trailing_dim(backend):
+    # found by the fuzzer: the numba 2-D fast path reshaped data (3, 3, 4, 3) as (9, 4) when the indices'
+    # trailing dim (1) was shorter than the data's (3): ValueError on the numba backend only
+    data = np.arange(108.0).reshape(3, 3, 4, 3)
+    idx = np.ones((3, 3, 2, 1), np.int64)
+    want = np.array([[[[i * 36 + j * 12 + 3.0]] * 2 for j in range(3)] for i in range(3)])
+    with using_backend(backend):
+        out = gather(data, idx, IndexSpec(axis=2, batch=2, elementwise=True))
+    assert out.tolist() == want.tolist()
+
+
+def test_gather_loop_fills_object_arrays_with_the_scalar():
+    # found by the fuzzer: the loop stored the 0-d fill array itself in an object output
+    out = gather_loop(np.array([1, "a"], dtype=object), np.array([5, 0]), IndexSpec(), Policy(bounds="fill"))
+    assert out.tolist() == [0, 1] and type(out[0]) is int
+
+
+def test_gather_loop_with_an_empty_output_beside_an_enormous_dim():
+    # found by the fuzzer: np.ndindex(0, 2**40) raises MemoryError; an empty output has no element to visit
+    d = np.broadcast_to(np.float32(1), (3, 2**40))
+    out = gather_loop(d, np.zeros((0,), np.int64), IndexSpec())
+    assert out.shape == (0, 2**40) and out.dtype == np.float32

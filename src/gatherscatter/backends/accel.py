@@ -157,7 +157,7 @@ def gather(
         return None  # checked before writing into the caller's array
     if shapes is not None:
         d3, i3 = shapes
-        if i3[2] == 1 and i3[0] >= 8:
+        if i3[2] == 1 and d3[2] == 1 and i3[0] >= 8:  # (a trailing dim of indices shorter than data's: 3-D)
             d2, i2 = d3[:2], i3[:2]
             bad = launch(k.gather_elements2, _bits(d.reshape(d2)), ic.reshape(i2), _bits(res.reshape(i2)), wrap)
         else:

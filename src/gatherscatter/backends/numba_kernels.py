@@ -299,12 +299,13 @@ def _combine(op: int, x: Any, u: Any) -> Any:  # pragma: no cover - compiled
             return x
         if u != u:
             return u
-        return x if x >= u else u
+        # ties (0.0 and -0.0) keep the update, as np.maximum (x86-64 SIMD: the second operand)
+        return x if x > u else u
     if u != u:
         return u
     if x != x:
         return x
-    return x if x <= u else u
+    return x if x < u else u
 
 
 @nb.njit(inline="always")

@@ -16,12 +16,12 @@ import numpy as np
 
 from .. import backends
 from ..backends import accel
-from ..errors import UnsupportedError
+from ..errors import DTypeError, UnsupportedError
 from .context import NEUTRAL, OpContext
 from .indices import resolve
 from .out import check_out
 from .policy import Bounds, Negative, Policy
-from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape, prod
+from .shape import IndexSpec, as_array, as_index_array, check_allocatable, check_spec, gather_shape, prod
 
 __all__ = ["element_offsets", "fill_scalar", "gather", "owned", "piece_size", "row_offsets", "row_pieces"]
 
@@ -42,12 +42,21 @@ def piece_size(total: int) -> int:
     return min(MAX_PIECE, max(MIN_PIECE, total // 8))
 
 
-def fill_scalar(dtype: np.dtype[Any], value: Any) -> np.ndarray[Any, Any]:
-    """``value`` as a 0-d array of ``dtype`` (``None``: the zero of the dtype)."""
+def fill_scalar(dtype: np.dtype[Any], value: Any, ctx: OpContext = NEUTRAL) -> np.ndarray[Any, Any]:
+    """``value`` as a 0-d array of ``dtype`` (``None``: the zero of the dtype).
+
+    A value that is not one scalar of ``dtype`` raises :class:`DTypeError`.
+    """
     if value is None:
         return np.zeros((), dtype)
-    with np.errstate(all="ignore"):
-        return np.asarray(value).astype(dtype)
+    try:
+        with np.errstate(all="ignore"):
+            arr = np.asarray(value).astype(dtype)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise DTypeError(f"{ctx.label}: fill_value {value!r} cannot be read as {dtype} ({exc})") from None
+    if arr.ndim != 0:
+        raise DTypeError(f"{ctx.label}: fill_value must be a scalar; got shape {list(arr.shape)}")
+    return arr
 
 
 def owned(res: Any, *inputs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -157,7 +166,9 @@ def _fancy(data: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], spec: IndexSpe
             res = res.reshape((1,) * nl + data.shape)
         return owned(np.broadcast_to(res, out_shape), data)
     key = tuple(batch) + (slice(None),) * (a - b) + tuple(comps)
-    res = data[key]
+    # a full-depth 0-d index makes NumPy return a scalar, in native byte order and (bytes/str) trimmed
+    # length: keep the data's dtype
+    res = np.asarray(data[key], dtype=data.dtype)
     if b > 0 and a > b:
         # advanced indices separated by slices: NumPy puts the index dims first
         res = np.moveaxis(res, tuple(range(b, nl)), tuple(range(a, a + nl - b)))
@@ -211,9 +222,16 @@ def gather(
     check_spec(ctx, d.shape, idx.shape, spec)
     if policy.bounds is Bounds.DROP:
         raise UnsupportedError(f"{ctx.label}: bounds policy 'drop' applies to scatters; use 'fill' for gathers")
+    if policy.bounds is Bounds.FILL:
+        fill_scalar(d.dtype, policy.fill_value, ctx)  # a bad fill_value is an error even when no index is out
     out_shape = gather_shape(d.shape, idx.shape, spec)
     if out is not None:
         check_out(ctx, out, out_shape, d.dtype, {ctx.data: d, ctx.indices: idx})
+    else:
+        # fail fast (ShapeError, or MemoryError that the op turns into one) before any work on the indices:
+        # a broadcast (zero-stride) index view of enormous size would take hours to read
+        check_allocatable(ctx, out_shape, d.dtype)
+        np.empty(out_shape, d.dtype)
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
     n_out = prod(out_shape)
@@ -229,7 +247,7 @@ def gather(
         return np.empty(out_shape, d.dtype) if out is None else out
     if prod(sizes) == 0 or (d.size == 0):
         # every index is invalid (a raising policy has raised already)
-        value = fill_scalar(d.dtype, policy.fill_value)
+        value = fill_scalar(d.dtype, policy.fill_value, ctx)
         if out is None:
             return np.full(out_shape, value, d.dtype)
         out[...] = value

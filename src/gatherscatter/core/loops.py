@@ -18,9 +18,9 @@ import numpy as np
 from .context import NEUTRAL, OpContext
 from .gather import fill_scalar
 from .indices import resolve
-from .policy import Duplicates, MeanRounding, Policy, Reduction
+from .policy import Bounds, Duplicates, MeanRounding, Policy, Reduction
 from .scatter import identity_of, reduction_ufunc
-from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape
+from .shape import IndexSpec, as_array, as_index_array, check_spec, gather_shape, prod
 
 __all__ = ["Move", "gather_loop", "gather_trace", "scatter_loop", "scatter_trace"]
 
@@ -61,6 +61,8 @@ def _moves(
     b, a, k = spec.batch, spec.axis, spec.depth
     sizes = dshape[a : a + k]
     out_shape = gather_shape(dshape, ishape, spec)
+    if prod(out_shape) == 0:
+        return  # (np.ndindex fails on an empty shape with enormous dims)
     for y in np.ndindex(*out_shape):
         if spec.elementwise:
             ipos = y
@@ -95,7 +97,8 @@ def gather_loop(
     """The gather, one output element at a time."""
     d, i, lin, valid = _resolved(ctx, data, indices, spec, policy)
     out = np.empty(gather_shape(d.shape, i.shape, spec), d.dtype)
-    fill = fill_scalar(d.dtype, policy.fill_value)
+    # a scalar, not a 0-d array: an object array would store the 0-d array itself
+    fill = fill_scalar(d.dtype, policy.fill_value, ctx)[()] if policy.bounds is Bounds.FILL else None
     for mv in _moves(d.shape, i.shape, lin, valid, spec):
         assert mv.target is not None
         out[mv.target] = fill if mv.source is None else d[mv.source]

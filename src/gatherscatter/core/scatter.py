@@ -26,7 +26,17 @@ from .gather import element_offsets, piece_size, row_pieces
 from .indices import format_position, resolve
 from .out import check_out
 from .policy import Bounds, Duplicates, MeanRounding, Negative, Policy, Reduction
-from .shape import IndexSpec, as_array, as_index_array, as_updates, check_spec, dtype_name, gather_shape, prod
+from .shape import (
+    IndexSpec,
+    as_array,
+    as_index_array,
+    as_updates,
+    check_allocatable,
+    check_spec,
+    dtype_name,
+    gather_shape,
+    prod,
+)
 
 __all__ = ["identity_of", "reduction_ufunc", "scatter"]
 
@@ -187,6 +197,9 @@ def scatter(
         )
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
+    check_allocatable(ctx, d.shape, d.dtype)
+    # the output before the indices are read: fail fast on an enormous (broadcast) data
+    mine: np.ndarray[Any, Any] | None = np.empty(d.shape, d.dtype) if out is None else None
     kern = backends.kernels(u.nbytes + idx.nbytes)
     fast_ok = (
         kern is not None
@@ -194,10 +207,8 @@ def scatter(
         and (policy.include_self or red is Reduction.NONE)
         and (red is not Reduction.NONE or policy.duplicates is Duplicates.LAST)
     )
-    mine: np.ndarray[Any, Any] | None = None
     if fast_ok and u.size and d.size and prod(sizes) and accel.raw_ok(idx) and d.flags.c_contiguous:
         # the caller's indices straight to the kernels, checked there; a bad one sends us below
-        mine = np.empty(d.shape, d.dtype) if out is None else None
         target = out if out is not None else mine
         assert target is not None
         done = accel.scatter(

@@ -36,6 +36,7 @@ __all__ = [
     "as_array",
     "as_index_array",
     "as_updates",
+    "check_allocatable",
     "check_spec",
     "dtype_name",
     "gather_shape",
@@ -238,3 +239,25 @@ def as_updates(ctx: OpContext, updates: Any, dtype: np.dtype[Any]) -> np.ndarray
             return arr.astype(dtype)
     except (ValueError, TypeError) as exc:
         raise DTypeError(f"{ctx.label}: {ctx.updates} cannot be read as {dtype_name(dtype)} ({exc})") from None
+
+
+def check_allocatable(ctx: OpContext, shape: tuple[int, ...], dtype: Any, name: str = "output shape") -> None:
+    """:class:`ShapeError` when NumPy cannot even describe an array of ``shape`` and ``dtype``.
+
+    NumPy refuses (with a bare ``ValueError``) arrays of more than ``2**63 - 1``
+    bytes, counting every dim as at least 1; ask before allocating.
+
+    >>> check_allocatable(OpContext(op="x"), (0, 2**62), "float64")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gatherscatter.errors.ShapeError: x: output shape [0, 4611686018427387904] of float64 would need more ...
+    """
+    dt = np.dtype(dtype)
+    n = dt.itemsize
+    for d in shape:
+        n *= max(int(d), 1)
+    if n > 2**63 - 1:
+        raise ShapeError(
+            f"{ctx.label}: {name} {[int(d) for d in shape]} of {dtype_name(dt)} would need more than "
+            f"2**63 - 1 bytes"
+        )

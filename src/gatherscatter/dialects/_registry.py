@@ -26,7 +26,7 @@ from ..core.out import check_out
 from ..core.policy import Policy
 from ..core.scatter import scatter
 from ..core.shape import IndexSpec
-from ..errors import UnsupportedError
+from ..errors import ShapeError, UnsupportedError
 
 __all__ = [
     "FAMILIES",
@@ -158,7 +158,15 @@ def dialect_op(
     def deco(lower: Callable[..., Lowering]) -> DialectOp:
         @functools.wraps(lower)
         def public(*args: Any, **kwargs: Any) -> np.ndarray[Any, Any]:
-            return lower(*args, **kwargs).run()
+            try:
+                return lower(*args, **kwargs).run()
+            except MemoryError as exc:
+                # a MemoryError is never the answer (DESIGN.md): an output (or a view's copy) too large for
+                # this machine is a shape the caller can fix
+                raise ShapeError(
+                    f"{info.qualname}: this call needs an array that cannot be allocated ({exc}); "
+                    f"the output (or a copy of an input) is too large"
+                ) from None
 
         doc = (lower.__doc__ or "").strip()
         info = OpInfo(

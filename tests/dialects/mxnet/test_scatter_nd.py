@@ -100,3 +100,12 @@ def test_property_matches_loop_oracle(args):
     out = gs.mxnet.scatter_nd(upd, idx, shape)
     assert out.shape == expected.shape and out.dtype == expected.dtype
     np.testing.assert_array_equal(out, expected)
+
+
+def test_shape_beyond_numpy_size_limit_is_a_shape_error():
+    # found by the fuzzer: np.zeros(shape) raised a bare ValueError ("array is too big")
+    with pytest.raises(gs.ShapeError, match=r"mxnet.scatter_nd .*would need more than 2\*\*63 - 1 bytes"):
+        gs.mxnet.scatter_nd(np.ones((1, 2**31)), np.zeros((1, 1)), (2**32, 2**31))
+    # a dim beyond int64 (was an OverflowError)
+    with pytest.raises(gs.ShapeError, match=r"shape \[18446744073709551616\] of float64 would need"):
+        gs.mxnet.scatter_nd(np.ones(1), np.zeros((1, 1)), (2**64,))

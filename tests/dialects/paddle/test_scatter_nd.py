@@ -137,3 +137,11 @@ def test_scatter_nd_add_property(args):
 def test_scatter_nd_property(args):
     x, index, updates = args
     agree(lambda: oracle.scatter_nd(index, updates, x.shape), lambda: gs.paddle.scatter_nd(index, updates, x.shape))
+
+
+@pytest.mark.parametrize("shape", [[2**62, 2**62], [2**31, 2**31, 2**31], [0, 2**62]])
+def test_scatter_nd_shape_beyond_numpy_size_limit_is_a_shape_error(shape):
+    # found by the fuzzer: index.shape[-1] (3) > len(shape) skipped the updates check and np.zeros(shape)
+    # raised a bare ValueError ("array is too big")
+    with pytest.raises(gs.ShapeError, match=r"paddle.scatter_nd .*would need more than 2\*\*63 - 1 bytes"):
+        gs.paddle.scatter_nd([[0, 0, 0]], [1.0], shape)

@@ -173,3 +173,9 @@ def test_matches_oracle(case):
     out = gs.tensorflow.gather(params, indices, axis, batch_dims, device)
     assert out.shape == expected.shape and out.dtype == expected.dtype
     np.testing.assert_array_equal(out, expected)
+
+
+def test_zero_d_object_params_must_hold_a_string():
+    # found by the fuzzer: a 0-d object array broke the string check (AttributeError)
+    with pytest.raises(gs.DTypeError, match=r"params is an object array holding int"):
+        gs.tensorflow.gather(np.array(5, dtype=object), [0])

@@ -166,3 +166,20 @@ def test_matches_oracle(case):
 @given(scatter_cases(strings=True))
 def test_strings_match_oracle(case):
     _check(case)
+
+
+def test_shape_of_more_bytes_than_numpy_can_describe_is_a_shape_error():
+    # found by the fuzzer: 2**62 float32 elements pass TF's int64 element check but np.zeros raised a bare
+    # ValueError ("array is too big"); TF itself runs out of memory
+    with pytest.raises(gs.ShapeError, match=r"shape \[2147483647, 2147483647\] of float32 would need more than"):
+        gs.tensorflow.scatter_nd(np.zeros((1, 2), np.int32), np.ones(1, np.float32),
+                                 np.array([2**31 - 1, 2**31 - 1], np.int32))
+
+
+def test_object_updates_must_hold_strings():
+    # found by the fuzzer: an object array of ints was summed as strings (bare TypeError)
+    upd = np.array([1, 0, 3, 2], dtype=object)
+    with pytest.raises(gs.DTypeError, match=r"updates is an object array holding int values"):
+        gs.tensorflow.scatter_nd(np.zeros((4, 1), np.int64), upd, [1])
+    out = gs.tensorflow.scatter_nd(np.zeros((2, 1), np.int64), np.array([b"a", b"b"], dtype=object), [1])
+    assert out.tolist() == [b"ab"]

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Policy
-from ...core.shape import IndexSpec
+from ...core.shape import IndexSpec, check_allocatable
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._registry import Lowering, dialect_op, divergence
 from ._mx import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
@@ -106,6 +106,7 @@ def scatter_nd(data: Any, indices: Any, shape: Any) -> Lowering:
     u = mx_array(ctx, data, "data", DATA)
     i = mx_array(ctx, indices, "indices", INDEX | {"bool"})
     out_shape = _shape(ctx, shape)
+    check_allocatable(ctx, out_shape, u.dtype, "shape")  # NumPy's limit: refuse before allocating
     if i.ndim < 2:
         raise ShapeError(
             f"{ctx.label}: scatter_nd requires index tensor to have at least 2 dimensions (got shape "

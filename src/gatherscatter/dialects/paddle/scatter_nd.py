@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.shape import as_array
+from ...core.shape import as_array, check_allocatable
 from ...errors import ArgumentError, ShapeError
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_paddle_dtype, index_array, paddle_context
@@ -92,5 +92,6 @@ def scatter_nd(index: Any, updates: Any, shape: Any) -> Lowering:
                 f"{ctx.label}: updates must have shape index.shape[:-1] + shape[index.shape[-1]:] = "
                 f"{list(want)}; got {list(u.shape)}"
             )
+    check_allocatable(ctx, out_shape, u.dtype, "shape")  # NumPy's limit: refuse before allocating
     # zeros as a read-only broadcast view: the scatter copies it once into its output
     return lower_nd_add(ctx, np.broadcast_to(np.zeros((), u.dtype), out_shape), i, u)

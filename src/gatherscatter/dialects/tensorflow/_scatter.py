@@ -95,7 +95,7 @@ def zeros_like_updates(updates: np.ndarray[Any, Any], dims: tuple[int, ...]) -> 
     """
     if updates.dtype.kind == "O":
         zero: Any = b""
-        if updates.size and isinstance(updates.reshape(-1)[0], str):
+        if updates.size and isinstance(updates.flat[0], str):
             zero = ""
         return np.full(dims, zero, dtype=object)
     return np.broadcast_to(np.zeros((), updates.dtype), dims)

@@ -98,6 +98,16 @@ def check_data(
             f"{ctx.label}: {label} dtype {got} has no TensorFlow kernel for this op; expected one of: "
             f"{', '.join(sorted(allowed))}"
         )
+    if arr.dtype.kind == "O" and arr.size:
+        # an object array is a tf.string tensor only when it holds str or bytes (read its distinct cells only:
+        # a zero-stride view may be enormous)
+        cells = np.asarray(arr[tuple(slice(0, 1) if s == 0 else slice(None) for s in arr.strides)])
+        bad = next((x for x in cells.flat if not isinstance(x, (str, bytes))), None)
+        if bad is not None:
+            raise DTypeError(
+                f"{ctx.label}: {label} is an object array holding {type(bad).__name__} values; TensorFlow reads "
+                f"object arrays as tf.string and needs str or bytes (pass a numeric dtype for numbers)"
+            )
     if is_string(arr) and device == "xla":
         raise DTypeError(
             f"{ctx.label}: {label} dtype {got}: XLA (jit_compile=True) cannot compile string tensors "

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.shape import IndexSpec, as_array, to_int
+from ...core.shape import IndexSpec, as_array, check_allocatable, to_int
 from ...errors import DTypeError, ShapeError
 from .._common import data_array
 from .._registry import Lowering, dialect_op, divergence
@@ -142,6 +142,7 @@ def scatter_nd(
     if not dims:
         raise ShapeError(f"{ctx.label}: Output must be at least 1-D, got shape: []")
     check_int_overflow(ctx, dims, "shape")
+    check_allocatable(ctx, dims, u.dtype, "shape")  # more bytes than NumPy can describe: TF runs out of memory
     check_scatter_shapes(ctx, i, u, dims, dev, what="shape")
     spec = IndexSpec(axis=0, depth=i.shape[-1], vector=True)
     out = zeros_like_updates(u, dims)
