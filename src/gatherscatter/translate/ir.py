@@ -156,7 +156,7 @@ def _clip_index(i: Array, data: Array, *, axis: int | None = None, batch_dims: i
     """``clip(i, 0, s - 1)`` (NumPy/MXNet ``mode='clip'``, XLA clamp)."""
     i = np.asarray(i)
     s = _sizes(np.asarray(data), axis, batch_dims, i.shape[-1] if i.ndim else 0)
-    return np.clip(i, 0, np.maximum(np.asarray(s, dtype=i.dtype) - 1, 0))
+    return np.asarray(np.clip(i, 0, np.maximum(np.asarray(s, dtype=i.dtype) - 1, 0)))
 
 
 @_adapter("wrap_index", "i", "data")
@@ -164,7 +164,7 @@ def _wrap_index(i: Array, data: Array, *, axis: int | None = None, batch_dims: i
     """``i mod s`` (NumPy ``mode='wrap'``)."""
     i = np.asarray(i)
     s = _sizes(np.asarray(data), axis, batch_dims, i.shape[-1] if i.ndim else 0)
-    return np.mod(i, np.asarray(s, dtype=i.dtype))
+    return np.asarray(np.mod(i, np.asarray(s, dtype=i.dtype)))
 
 
 @_adapter("valid_mask", "i", "data")
@@ -235,14 +235,14 @@ def _negative(x: Array) -> Array:
     if x.dtype.kind == "b":
         raise UnsupportedError("negative: bool has no additive inverse (a bool 'sub' scatter is XOR)")
     with np.errstate(over="ignore"):
-        return np.negative(x)
+        return np.asarray(np.negative(x))
 
 
 @_adapter("scale", "x")
 def _scale(x: Array, *, alpha: Any) -> Array:
     """``alpha * x`` (torch ``index_add(alpha=)``), in ``x``'s dtype."""
     x = np.asarray(x)
-    return (x * np.asarray(alpha).astype(x.dtype)).astype(x.dtype)
+    return np.asarray(x * np.asarray(alpha).astype(x.dtype)).astype(x.dtype)
 
 
 @_adapter("divide_counts", "total", "count", "data")
@@ -265,7 +265,7 @@ def _divide_counts(total: Array, count: Array, data: Array, *, rounding: str = "
 def _coordinates(i: Array, *, axis: int) -> Array:
     """Full index tuples for an element-wise index (E4): ``C[..., a] = i``, ``C[..., d] = iota_d`` elsewhere."""
     i = np.asarray(i)
-    grids = list(np.indices(i.shape, dtype=np.int64)) if i.ndim else []
+    grids: list[Array] = list(np.indices(i.shape, dtype=np.int64)) if i.ndim else []
     if i.ndim:
         grids[axis] = i.astype(np.int64)
     return np.stack(grids, axis=-1) if grids else np.zeros((0,), np.int64)

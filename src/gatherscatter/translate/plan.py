@@ -163,7 +163,9 @@ def decompose_reduction(
     sub -> add of the negated updates; mean -> sum / count (E11); include_self=False ->
     pre-fill the targeted positions with the identity (E10), unless the target has the switch.
     """
-    r, steps, res = c.reduction, [], []
+    r = c.reduction
+    steps: list[Step] = []
+    res: list[Residual] = []
     u = updates
     if r == "sub" and "sub" not in native:
         n = names("u")

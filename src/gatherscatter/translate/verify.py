@@ -129,8 +129,9 @@ def verify(
     for case in sample_cases(source, n=n, seed=seed):
         report.total += 1
         report.kinds[case.kind] += 1
-        a = _outcome(lambda: run_source(**case.args))
-        b = _outcome(lambda: program.run(case.args))
+        args = case.args
+        a = _outcome(lambda: run_source(**args))  # noqa: B023 - called at once
+        b = _outcome(lambda: program.run(args))  # noqa: B023
         if compare(a, b):
             report.agree += 1
             report.both_raise += a[0] == "error"

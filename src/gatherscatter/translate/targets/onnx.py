@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-DEFAULT_OPSET = 18
-"""The default target opset: these ops last changed at 18, and every runtime loads it."""
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, Residual, TargetPlan
 from ..plan import Names, adapt_indices, decompose_reduction, duplicates_residual, gather_post
 from . import target
+
+DEFAULT_OPSET = 18
+"""The default target opset: these ops last changed at 18, and every runtime loads it."""
 
 _REDUCTIONS = {11: frozenset({"none"}), 16: frozenset({"none", "add", "mul"}), 18: frozenset(
     {"none", "add", "mul", "max", "min"})}
@@ -94,7 +95,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
             tp.steps.append(Step.adapt("broadcast_data", m, u, n, axis=None, why="updates take the indices' shape"))
             i, u = n, m
         onnx_op = "onnx.ScatterElements" if fam == "scatter_elements" else "onnx.ScatterND"
-        extra = {"axis": c.axis} if fam == "scatter_elements" else {}
+        extra: dict[str, Any] = {"axis": c.axis} if fam == "scatter_elements" else {}
 
         def call(data: str, indices: str, updates: str, reduction: str, out: str) -> list[Step]:
             return [Step.op(onnx_op, out, {"data": data, "indices": indices, "updates": updates},
