@@ -31,6 +31,8 @@ WHEN = {
     "dtype": "the data or index dtype is outside the common set",
     "float_index": "indices are floating point",
     "empty": "an input is empty",
+    "nonfinite": "a floating-point input holds NaN or an infinity",
+    "scalar": "an index is 0-d or a single index tuple (a 0-d result is possible)",
     "always": "always",
 }
 
@@ -58,7 +60,8 @@ class Residual:
             raise ValueError(f"unknown residual condition {self.when!r}")
 
     def __str__(self) -> str:
-        text = f"differs when {WHEN[self.when]}: source {self.source}, target {self.target}"
+        cond = "always differs" if self.when == "always" else f"differs when {WHEN[self.when]}"
+        text = f"{cond}: source {self.source}, target {self.target}"
         return f"{text} ({self.note})" if self.note else text
 
 
@@ -139,7 +142,9 @@ class Source:
     arguments such as ``tf.scatter_nd``'s ``shape``); ``attrs`` its fixed
     keyword arguments. ``residuals`` are differences inherent to the source
     that no target can reproduce (MXNet's float-index rounding, torch's
-    float16 accumulation ...). ``sample`` overrides the generic input generator.
+    float16 accumulation ...). ``layout`` tunes the generic input generator
+    (its keys are listed in :mod:`gatherscatter.translate.verify`); ``sample``
+    replaces it.
     """
 
     op: str

@@ -54,4 +54,4 @@ def canonical(family: str, *, data: str = "data", indices: str = "indices", upda
 
 
 def _load() -> None:
-    from . import mxnet, neutral, onnx, tensorflow, torch  # noqa: F401
+    from . import caffe2, jax, mxnet, neutral, numpy, onnx, openvino, paddle, tensorflow, torch  # noqa: F401
