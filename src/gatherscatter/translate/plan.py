@@ -29,6 +29,7 @@ _BOUNDS_TEXT = {
     "unchecked": "reads or writes out of bounds (undefined)",
 }
 _EMPTY_AXIS = Residual("empty", "fills/drops every index of a size-0 axis", "raises (no valid index to clamp to)")
+_DROP_REDUCTIONS = ("add", "sub", "mul", "max", "min")
 _NEG_TEXT = {"wrap": "wraps it once (i + s)", "raise": "raises", "bounds": "treats it as out of range"}
 
 
@@ -88,8 +89,11 @@ def adapt_indices(
         why = "the target does not wrap negative indices" if negative != "wrap" else "wrap negatives first"
         out.pre.append(Step.adapt("normalize_negative", n, i, c.data, why=why + ": add the axis size once", **kw))
         i = n
-    elif src_neg == "raise" and negative != "raise":
-        out.residuals.append(Residual("negative", "raises", _NEG_TEXT[negative]))
+    elif src_neg == "raise" and (negative != "raise" or src_b in ("clip", "wrap", "fill")
+                                 or (src_b == "drop" and c.reduction in _DROP_REDUCTIONS and c.include_self)):
+        # the clip/wrap/fill/drop adapters below also apply to negative indices, so the target never sees one
+        what = _BOUNDS_TEXT[src_b] if src_b != "raise" else _NEG_TEXT[negative]
+        out.residuals.append(Residual("negative", "raises", what))
     elif src_neg == "bounds" and negative == "wrap" and src_b == "raise":
         out.residuals.append(Residual("negative", "raises (negative indices are out of range)", _NEG_TEXT["wrap"]))
     if src_b == "raise":
@@ -114,7 +118,7 @@ def adapt_indices(
             out.post_mask, i = m, n
             out.residuals.append(_EMPTY_AXIS)
     elif src_b == "drop":
-        if c.reduction in ("add", "sub", "mul", "max", "min") and c.include_self:
+        if c.reduction in _DROP_REDUCTIONS and c.include_self:
             m, n, u = names("valid"), names("i"), names("u")
             assert c.updates is not None
             out.pre += [
@@ -130,6 +134,9 @@ def adapt_indices(
                                           f"no exact adapter for drop with reduction {c.reduction!r}"
                                           + ("" if c.include_self else " and include_self=False")))
     out.indices = i
+    if src_neg == "bounds":  # a negative index is out of range in the source: the same residuals hold for it
+        out.residuals += [Residual("negative", r.source, r.target, r.note or "negative indices are out of range "
+                                   "in the source") for r in out.residuals if r.when == "out_of_range"]
     return out
 
 
@@ -139,7 +146,11 @@ def gather_post(c: Canonical, names: Names, result: str, ad: IndexAdaptation) ->
         return []
     # gather: the indices' dims sit at ``axis`` in the output (at 0 when batch dims lead both)
     lead = (c.axis or 0) if c.family == "gather" and c.batch_dims == 0 else 0
-    return [Step.adapt("mask_result", c.out, result, ad.post_mask, lead=lead, value=c.fill_value,
+    where: dict[str, int] = {"lead": lead}
+    if lead < 0:  # a negative axis: -axis-1 data dims follow the indices' dims
+        where = {"trail": -lead - 1}
+    value = 0 if c.fill_value is None else c.fill_value  # the neutral API fills 0 by default
+    return [Step.adapt("mask_result", c.out, result, ad.post_mask, **where, value=value,
                        why=f"out-of-range indices read the fill value {c.fill_value!r}")]
 
 

@@ -43,4 +43,4 @@ def plan_target(framework: str, c: Canonical, names: Names, version: Any = None)
 
 
 def _load() -> None:
-    from . import neutral, onnx  # noqa: F401
+    from . import caffe2, jax, mxnet, neutral, numpy, onnx, openvino, paddle, tensorflow, torch  # noqa: F401

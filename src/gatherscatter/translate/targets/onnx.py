@@ -24,6 +24,10 @@ _REDUCTIONS = {11: frozenset({"none"}), 16: frozenset({"none", "add", "mul"}), 1
     {"none", "add", "mul", "max", "min"})}
 
 
+_K0 = Residual("empty", "accepts index tuples of length k = 0 if it does (TF, Paddle, the neutral API: each one "
+               "selects all of data)", "rejects k = 0 (GatherND/ScatterND need 1 <= k; pitfall 14)")
+
+
 def reductions(opset: int) -> frozenset[str]:
     """The ScatterElements/ScatterND reductions of ``opset``."""
     return _REDUCTIONS[max(v for v in _REDUCTIONS if v <= max(opset, 11))]
@@ -36,35 +40,40 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         raise UnsupportedError(f"translate to onnx: opset {opset} is not supported (the gather/scatter ops "
                                "with negative indices and GatherND/ScatterND need opset >= 11)")
     tp = TargetPlan("onnx", [])
+    n = names("i")
+    if c.index_dtype == "int":  # integer indices: cast first, so the index adapters compute in int64
+        why = "ONNX GatherND/ScatterND take int64 indices only (pitfall 1)" if c.family in (
+            "gather_nd", "scatter_nd") else "ONNX takes int32/int64 indices only (pitfall 1: int8/int16/uint8 sources)"
+        tp.steps.append(Step.adapt("cast", n, c.indices, dtype="int64", why=why))
+        c = c.with_(indices=n)
     ad = adapt_indices(c, names, negative="wrap", bounds="raise")
     tp.steps += ad.pre
     tp.residuals += ad.residuals
     i = ad.indices
-    if c.index_dtype != "int" or c.family in ("gather_nd", "scatter_nd"):
-        n = names("i")
-        why = "ONNX GatherND/ScatterND take int64 indices only" if c.index_dtype == "int" else \
-            "ONNX indices are integers"
-        tp.steps.append(Step.adapt("cast", n, i, dtype="int64", why=why))
+    if c.index_dtype != "int":  # float indices (MXNet): their policies first, then the cast truncates
+        tp.steps.append(Step.adapt("cast", n, i, dtype="int64", why="ONNX indices are integers"))
         i = n
     fam = c.family
+    if fam in ("gather_nd", "scatter_nd"):
+        tp.residuals.append(_K0)
     if fam == "gather":
         res = names("y") if ad.post_mask else c.out
         if c.batch_dims == 0:
             tp.steps.append(Step.op("onnx.Gather", res, {"data": c.data, "indices": i}, axis=c.axis, opset=opset))
-        elif c.axis == c.batch_dims:
-            if opset < 12:
-                raise UnsupportedError("translate to onnx: Gather with batch_dims needs GatherND with batch_dims "
-                                       "(opset >= 12)")
+        elif c.axis == c.batch_dims and opset >= 12:
             n = names("i")
             tp.steps.append(Step.adapt("expand_dims", n, i, axis=-1, why="one-component index tuples (E7)"))
-            tp.steps.append(Step.adapt("cast", names("i"), n, dtype="int64", why="GatherND takes int64"))
-            tp.steps.append(Step.op("onnx.GatherND", res, {"data": c.data, "indices": tp.steps[-1].out},
+            tp.steps.append(Step.op("onnx.GatherND", res, {"data": c.data, "indices": n},
                                     batch_dims=c.batch_dims, opset=opset))
         else:
-            raise UnsupportedError(
-                f"translate to onnx: a gather with batch_dims={c.batch_dims} < axis={c.axis} needs a Transpose of "
-                "data to put the axis after the batch dims and one of the result back (E7); not planned yet"
-            )
+            # ONNX Gather has no batch_dims, and GatherND's batch dims (opset >= 12) must come right before the
+            # gathered axis: gather single elements at their full coordinates instead (E1/E7)
+            n = names("i")
+            tp.steps.append(Step.adapt("take_coordinates", n, i, c.data, axis=c.axis, batch_dims=c.batch_dims,
+                                       why="gather with batch_dims < axis (or opset < 12): read each output "
+                                       "element at its coordinates (E1/E7)"))
+            tp.steps.append(Step.op("onnx.GatherND", res, {"data": c.data, "indices": n}, batch_dims=0,
+                                    opset=opset))
         tp.steps += gather_post(c, names, res, ad)
     elif fam == "gather_elements":
         d = c.data
@@ -79,15 +88,24 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         tp.steps += gather_post(c, names, res, ad)
     elif fam == "gather_nd":
         res = names("y") if ad.post_mask else c.out
-        tp.steps.append(Step.op("onnx.GatherND", res, {"data": c.data, "indices": i}, batch_dims=c.batch_dims,
-                                opset=opset))
+        b = c.batch_dims
+        if b and opset < 12:  # GatherND's batch_dims arrived in opset 12: element coordinates instead
+            n = names("i")
+            tp.steps.append(Step.adapt("nd_coordinates", n, i, c.data, batch_dims=b,
+                                       why="GatherND has no batch_dims before opset 12: read single elements at "
+                                       "their full coordinates"))
+            i, b = n, 0
+        tp.steps.append(Step.op("onnx.GatherND", res, {"data": c.data, "indices": i}, batch_dims=b, opset=opset))
         tp.steps += gather_post(c, names, res, ad)
     elif fam in ("scatter_elements", "scatter_nd"):
-        if fam == "scatter_nd" and c.batch_dims:
-            raise UnsupportedError("translate to onnx: ScatterND has no batch_dims; give the index tuples their "
-                                   "batch coordinates first (not planned yet)")
         assert ad.updates is not None
         u = ad.updates
+        if fam == "scatter_nd" and c.batch_dims:
+            n = names("i")
+            tp.steps.append(Step.adapt("nd_coordinates", n, i, c.data, batch_dims=c.batch_dims,
+                                       why="ScatterND has no batch_dims: scatter single elements at their full "
+                                       "coordinates (the updates already have that shape)"))
+            i = n
         if fam == "scatter_elements" and c.broadcast:
             n, m = names("i"), names("u")
             tp.steps.append(Step.adapt("broadcast_indices", n, i, c.data, axis=c.axis,
