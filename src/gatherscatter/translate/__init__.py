@@ -22,6 +22,7 @@ framework) on generated inputs, edge cases included.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,7 +143,7 @@ class Translation:
         return self.plan_text()
 
 
-def translate(op: Any, to: str, *, version: Any = None, **attrs: Any) -> Translation:
+def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, **attrs: Any) -> Translation:
     """Translate ``op`` (``'mxnet.gather_nd'`` or ``gs.mxnet.gather_nd``) called with ``attrs`` into ``to``.
 
     ``to`` is a framework (``onnx``, ``torch``, ``tensorflow``, ``jax``,
@@ -150,13 +151,82 @@ def translate(op: Any, to: str, *, version: Any = None, **attrs: Any) -> Transla
     ``gatherscatter`` for the neutral API); ``version`` picks the target's
     version where it matters (an ONNX opset; default: the newest).
     ``attrs`` are the source op's non-tensor arguments (``axis``, ``dim``,
-    ``reduce``, ``include_self``, ``batch_dims``, ``mode`` ...).
+    ``reduce``, ``include_self``, ``batch_dims``, ``mode`` ...); the source
+    op's own version (OpenVINO ``version=8``) is ``op_version`` since
+    ``version`` is the target's (ONNX sources take ``opset=``).
+
+    >>> import gatherscatter as gs
+    >>> t = gs.translate("tensorflow.scatter_nd", to="onnx")
+    >>> t.ops
+    ['onnx.ScatterND']
+    >>> [s.name for s in t.steps]
+    ['zeros', 'cast', 'onnx.ScatterND']
+    >>> t.steps[-1].attr_map["reduction"]
+    'add'
+    >>> gs.translate(gs.torch.gather, to="onnx", dim=0).divergences
+    ['differs when an index is negative: source raises, target wraps it once (i + s)']
+    >>> gs.translate("torch.gather", to="onnx", axis=0)
+    Traceback (most recent call last):
+    ...
+    gatherscatter.errors.ArgumentError: translate torch.gather: unknown attribute 'axis'; its attributes are: dim
     """
+    if op_version is not None:
+        attrs = {**attrs, "version": op_version}
+    _check_attrs(op, attrs)
     src = describe(op, attrs)
     names = Names()
     plan = plan_target(to, src.canonical, names, version)
-    program = Program(src.inputs, src.pre + plan.steps + src.post)
+    program = Program(src.inputs, _drop_repeated_casts(src.pre + plan.steps + src.post))
     return Translation(src, to, version, plan, program)
+
+
+def _drop_repeated_casts(steps: list[Step]) -> list[Step]:
+    """Drop a ``cast`` of a value a ``cast`` to the same dtype produced (the source's layout adapters and the
+    target planner may both cast indices to int64); later steps read the first cast's value."""
+    from dataclasses import replace
+
+    produced: dict[str, Step] = {}
+    rename: dict[str, str] = {}
+    out: list[Step] = []
+    for step in steps:
+        step = replace(step, args=tuple((k, rename.get(v, v)) for k, v in step.args))
+        if step.kind == "adapter" and step.name == "cast":
+            prev = produced.get(step.arg_map["x"])
+            if prev is not None and prev.kind == "adapter" and prev.name == "cast" and \
+                    prev.attr_map.get("dtype") == step.attr_map.get("dtype"):
+                rename[step.out] = step.arg_map["x"]
+                continue
+        produced[step.out] = step
+        out.append(step)
+    if steps and steps[-1].out in rename:  # the output was a dropped cast: the first cast binds its name
+        first = rename[steps[-1].out]
+        out = [replace(s, out=steps[-1].out) if s.out == first else
+               replace(s, args=tuple((k, steps[-1].out if v == first else v) for k, v in s.args)) for s in out]
+    return out
+
+
+def _check_attrs(op: Any, attrs: dict[str, Any]) -> None:
+    """Unknown or missing attributes: an ArgumentError naming them and the op's attributes."""
+    from .sources import SOURCES, _load
+
+    _load()
+    qual = get_op(op).info.qualname
+    fn = SOURCES.get(qual)
+    if fn is None:
+        return  # describe() says there is no description
+    params = inspect.signature(fn).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return
+    known = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    listed = ", ".join(known) if known else "none"
+    unknown = [k for k in attrs if k not in known]
+    if unknown:
+        raise ArgumentError(f"translate {qual}: unknown attribute {', '.join(map(repr, unknown))}; "
+                            f"its attributes are: {listed}")
+    missing = [n for n in known if params[n].default is inspect.Parameter.empty and n not in attrs]
+    if missing:
+        raise ArgumentError(f"translate {qual}: attribute {', '.join(map(repr, missing))} is required "
+                            f"(its attributes are: {listed})")
 
 
 def frameworks() -> list[str]:

@@ -384,7 +384,7 @@ def _ravel_tuples(i: Array, data: Array) -> Array:
     for d in range(k - 2, -1, -1):
         strides[d] = strides[d + 1] * s[d + 1]
     off = (np.where(ok[..., None], i, 0) * strides).sum(axis=-1, dtype=np.int64)
-    return np.where(ok, off, np.int64(np.prod(s, dtype=np.int64)))
+    return np.asarray(np.where(ok, off, np.int64(np.prod(s, dtype=np.int64))))
 
 
 @_adapter("slice_to_index", "x", "i")
@@ -408,7 +408,8 @@ def _combine(x: Array, y: Array, *, reduction: str) -> Array:
     """Element-wise ``x (op) y`` for ``reduction`` add/sub/mul/max/min, in ``x``'s dtype (integers wrap,
     bool add/max is or, mul/min is and; max/min propagate NaN)."""
     x, y = np.asarray(x), np.asarray(y)
-    fn = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maximum, "min": np.minimum}[reduction]
+    fn: Any = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maximum,
+               "min": np.minimum}[reduction]
     if x.dtype.kind == "b":
         fn = {"add": np.logical_or, "max": np.logical_or, "mul": np.logical_and, "min": np.logical_and,
               "sub": np.logical_xor}[reduction]
