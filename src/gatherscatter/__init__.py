@@ -26,6 +26,7 @@ from .errors import (
     UnsupportedError,
 )
 from .grad import vjp
+from .translate import Translation, translate
 
 __version__ = "0.1.0"
 
@@ -44,6 +45,7 @@ __all__ = [
     "Policy",
     "Reduction",
     "ShapeError",
+    "Translation",
     "UnsupportedError",
     "__version__",
     "caffe2",
@@ -69,5 +71,6 @@ __all__ = [
     "take_along_axis",
     "tensorflow",
     "torch",
+    "translate",
     "vjp",
 ]

@@ -9,6 +9,9 @@ Commands::
     gatherscatter compare FAMILY --data JSON --indices JSON [--updates JSON] [--axis N ...]
     gatherscatter list [--framework F] [--family X]
     gatherscatter compat [--out docs/compatibility.md]
+    gatherscatter translate FRAMEWORK.OP --to TARGET [--ATTR VALUE ...] [--version V]
+                            [--verify N] [--format text|json] [--no-code]
+    gatherscatter translate --matrix [--out docs/translation.md]
 
 With no command, ``gatherscatter`` runs the tour. This module only parses arguments
 and renders: the explanation model, tables and pictures live in
@@ -120,6 +123,8 @@ def _json_array(name: str, text: str | None, *, required: bool = True) -> np.nda
 def _attr_value(text: str) -> Any:
     if text in ("None", "none", "null"):
         return None
+    if text in ("True", "False"):
+        return text == "True"
     try:
         return json.loads(text)
     except json.JSONDecodeError:
@@ -301,6 +306,127 @@ def _cmd_list(args: argparse.Namespace, out: _Out) -> int:
     return 0
 
 
+def _cmd_translate(args: argparse.Namespace, extra: Sequence[str], out: _Out) -> int:
+    if args.matrix:
+        if args.op or args.to or extra:
+            raise CliError("--matrix takes no op, --to or attributes")
+        from ..translate.coverage import translation_markdown
+
+        _emit_text(translation_markdown(), args.out, out.stream)
+        return 0
+    if args.out:
+        raise CliError("--out is for --matrix")
+    if not args.op:
+        raise CliError("translate needs an op (FRAMEWORK.OP) or --matrix")
+    if not args.to:
+        raise CliError("translate needs --to TARGET (e.g. --to onnx)")
+    if args.verify is not None and args.verify < 1:
+        raise CliError(f"--verify needs a positive number of cases; got {args.verify}")
+    from ..errors import GatherScatterError
+    from ..translate import translate
+
+    op = _get_op(args.op)
+    attrs = _extra_attrs(extra)
+    notes = _default_axis(op.info.qualname, attrs)
+    version = _attr_value(args.version) if args.version is not None else None
+    try:
+        t = translate(op, to=args.to, version=version, **attrs)
+    except GatherScatterError as exc:
+        raise CliError(_one_line(exc)) from None
+    code: str | None = None
+    code_error: str | None = None
+    if not args.no_code:
+        try:
+            code = t.code
+        except ImportError as exc:
+            code_error = f"code not generated: {args.to} code needs the {exc.name or 'onnx'} package"
+        except GatherScatterError as exc:
+            code_error = f"code not generated: {_one_line(exc)}"
+    report = t.verify(n=args.verify) if args.verify is not None else None
+    if args.format == "json":
+        data = {"notes": notes, **_translation_json(t, code, code_error, report)}
+        out.stream.write(json.dumps(data, indent=1, default=str) + "\n")
+    else:
+        out.stream.write("".join(f"note: {n}\n" for n in notes) + _translation_text(t, code, code_error, report))
+    return 1 if report is not None and not report.ok else 0
+
+
+def _default_axis(qualname: str, attrs: dict[str, Any]) -> list[str]:
+    """A required ``dim``/``axis`` the command line left out is 0 (said in a note)."""
+    import inspect
+
+    from ..translate.sources import SOURCES, _load
+
+    _load()
+    fn = SOURCES.get(qualname)
+    if fn is None:
+        return []
+    notes = []
+    params = inspect.signature(fn).parameters
+    for name in ("dim", "axis"):
+        p = params.get(name)
+        if p is not None and p.default is inspect.Parameter.empty and name not in attrs:
+            attrs[name] = 0
+            notes.append(f"--{name} not given: translating {qualname} with {name}=0")
+    return notes
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+def _emit_text(text: str, path: str | None, stream: TextIO) -> None:
+    if path:
+        _write(path, text)
+    else:
+        stream.write(text)
+
+
+def _translation_text(t: Any, code: str | None, code_error: str | None, report: Any) -> str:
+    parts = [t.plan_text(), ""]
+    parts.append("exact: yes" if t.exact else "exact: no (the closest translation; see the divergences)")
+    if report is not None:
+        parts += ["", f"verify: {report}"]
+    if code is not None:
+        parts += ["", f"code ({t.target}):", code.rstrip("\n")]
+    elif code_error is not None:
+        parts += ["", code_error]
+    return "\n".join(parts) + "\n"
+
+
+def _translation_json(t: Any, code: str | None, code_error: str | None, report: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "source": t.source.op,
+        "attrs": t.source.attrs,
+        "target": t.target,
+        "version": t.version,
+        "meaning": t.source.canonical.describe(),
+        "steps": [
+            {"out": s.out, "kind": s.kind, "name": s.name, "args": s.arg_map, "attrs": s.attr_map, "why": s.why}
+            for s in t.steps
+        ],
+        "ops": t.ops,
+        "exact": t.exact,
+        "divergences": t.divergences,
+        "residuals": [{"when": r.when, "source": r.source, "target": r.target, "note": r.note} for r in t.residuals],
+    }
+    if code is not None:
+        data["code"] = code
+    if code_error is not None:
+        data["code_error"] = code_error
+    if report is not None:
+        data["verify"] = {
+            "total": report.total,
+            "agree": report.agree,
+            "both_raise": report.both_raise,
+            "source_rejects": report.source_rejects,
+            "explained": dict(report.explained),
+            "failures": [str(m) for m in report.failures],
+            "ok": report.ok,
+        }
+    return data
+
+
 def _parser() -> _Parser:
     common = _Parser(add_help=False)
     common.add_argument(
@@ -350,6 +476,22 @@ def _parser() -> _Parser:
     ls.add_argument("--brief", action="store_true", help="without the one-line summaries")
     cp = sub.add_parser("compat", help="the generated compatibility page (tables + divergences)", parents=[common])
     cp.add_argument("--out", help="file to write (default: standard output)")
+    tr = sub.add_parser(
+        "translate",
+        help="translate one op call into another framework: plan, divergences, code (other --ATTR VALUE are "
+        "the op's attributes)",
+        parents=[common],
+    )
+    tr.add_argument("op", nargs="?", help="FRAMEWORK.OP, e.g. torch.scatter_reduce (see `gatherscatter list`)")
+    tr.add_argument("--to", help="target framework: onnx, torch, tensorflow, jax, numpy, paddle, openvino, mxnet, "
+                    "caffe2 or gatherscatter")
+    tr.add_argument("--version", help="target version (an ONNX opset; default: the newest); the source op's own "
+                    "version attribute is --op-version")
+    tr.add_argument("--verify", type=int, metavar="N", help="also run source and translation on N generated cases")
+    tr.add_argument("--format", choices=("text", "json"), default="text")
+    tr.add_argument("--no-code", action="store_true", help="leave out the generated code")
+    tr.add_argument("--matrix", action="store_true", help="print the coverage matrix page (docs/translation.md)")
+    tr.add_argument("--out", help="with --matrix: file to write (default: standard output)")
     return p
 
 
@@ -376,7 +518,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     parser = _parser()
     try:
         args, extra = parser.parse_known_args(argv)
-        if extra and args.command not in ("explain", "compare"):
+        if extra and args.command not in ("explain", "compare", "translate"):
             raise CliError(f"unrecognized arguments: {' '.join(extra)}")
         out = _Out(out_stream, _width(getattr(args, "width", None)), getattr(args, "color", "auto"))
         if args.command in (None, "tour"):
@@ -389,6 +531,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return _cmd_compare(args, extra, out)
         if args.command == "compat":
             return _cmd_compat(args, out_stream)
+        if args.command == "translate":
+            return _cmd_translate(args, extra, out)
         return _cmd_list(args, out)
     except CliError as exc:
         err_stream.write(f"gatherscatter: error: {exc}\n")

@@ -1,0 +1,593 @@
+"""OpenVINO code for a translation: a script that builds an ``ov.Model`` from ``openvino.opset15`` calls.
+
+The model's Parameters take the ranks and element types of an example call
+(dims are dynamic, except the last dim of integer inputs: index tuples need a
+static length); a source
+argument given as a tuple of arrays becomes one Parameter per array, and a
+shape argument (a tuple of ints) a 1-D int64 Parameter. Every step is one
+opset call or a small helper written in opset calls (shape arithmetic with
+``ShapeOf``/``Gather``/``Concat``, coordinates with ``Range``/``Broadcast``),
+defined in the script. The script compiles the model for the CPU and defines
+``translated(<source inputs>)`` which runs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import UnsupportedError
+from .codegen import HELPERS, Emit, emit_step, emitter, helpers_for
+from .codegen_python import lit
+from .ir import Step
+
+if TYPE_CHECKING:
+    from . import Translation
+
+__all__ = ["build", "script"]
+
+A = dict[str, str]
+K = dict[str, Any]
+T = "openvino"
+
+HEADER = "import math\n\nimport numpy as np\nimport openvino as ov\nimport openvino.opset15 as ops"
+
+_BASE = {
+    "_rank": '''def _rank(x):
+    """The static rank of a node's output."""
+    return x.get_output_partial_shape(0).rank.get_length()
+''',
+    "_dtype": '''def _dtype(x):
+    """The NumPy dtype of a node's output element type."""
+    return np.dtype(x.get_output_element_type(0).to_dtype())
+''',
+    "_c": '''def _c(value, like):
+    """A constant of ``like``'s element type (a NumPy dtype or a node)."""
+    dt = like if isinstance(like, np.dtype) else _dtype(like)
+    return ops.constant(np.asarray(value).astype(dt))
+''',
+    "_i64": '''def _i64(values):
+    """An int64 constant (a list or a number)."""
+    return ops.constant(np.asarray(values, dtype=np.int64))
+''',
+    "_shape": '''def _shape(x, lo=None, hi=None):
+    """``x.shape[lo:hi]`` as a 1-D int64 node."""
+    s = ops.shape_of(x, "i64")
+    if lo is None and hi is None:
+        return s
+    r = _rank(x)
+    lo = 0 if lo is None else (lo % r if lo < 0 else lo)
+    hi = r if hi is None else (hi % r if hi < 0 else min(hi, r))
+    if hi <= lo:
+        return _i64(np.zeros(0, np.int64))
+    return ops.slice(s, _i64([lo]), _i64([hi]), _i64([1]))
+''',
+    "_concat": '''def _concat(parts):
+    """Concatenate 1-D int64 shape nodes (``None`` parts skipped; nothing left: an empty shape)."""
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        return _i64(np.zeros(0, np.int64))
+    return parts[0] if len(parts) == 1 else ops.concat(parts, 0)
+''',
+    "_dim": '''def _dim(x, d):
+    """``x.shape[d]`` as a 0-d int64 node."""
+    return ops.gather(ops.shape_of(x, "i64"), _i64(d % _rank(x)), _i64(0))
+''',
+    "_sizes": '''def _sizes(data, i, axis=None, batch_dims=0):
+    """The addressed axis size(s) in ``i``'s element type: 0-d for ``axis``, ``data.shape[b:b+k]`` for tuples."""
+    if axis is not None:
+        return ops.convert(_dim(data, axis), _dtype(i))
+    k = i.get_output_partial_shape(0)[-1].get_length()
+    return ops.convert(_shape(data, batch_dims, batch_dims + k), _dtype(i))
+''',
+    "_grid": '''def _grid(shape, rank):
+    """Index grids (int64) over a runtime shape (1-D node) of static rank: ``grid[d][..., j, ...] = j``."""
+    grids = []
+    for d in range(rank):
+        n = ops.gather(shape, _i64(d), _i64(0))
+        r = ops.range(_i64(0), n, _i64(1), "i64")
+        r = ops.reshape(r, _i64([1] * d + [-1] + [1] * (rank - d - 1)), False)
+        grids.append(ops.broadcast(r, shape))
+    return grids
+''',
+    "_stack_last": '''def _stack_last(seq):
+    """Stack same-shaped nodes along a new last axis (broadcast first, int dtype promoted)."""
+    dt = np.result_type(*[_dtype(a) for a in seq])
+    seq = [ops.convert(a, dt) if _dtype(a) != dt else a for a in seq]
+    total = seq[0]
+    for a in seq[1:]:
+        total = ops.add(total, a)
+    shape = ops.shape_of(total, "i64")
+    return ops.concat([ops.unsqueeze(ops.broadcast(a, shape), _i64([-1])) for a in seq], -1)
+''',
+    "_align": '''def _align(mask, y, lead):
+    """``mask`` with size-1 dims added so its dims sit at dim ``lead`` of ``y``."""
+    axes = list(range(lead)) + list(range(lead + _rank(mask), _rank(y)))
+    return ops.unsqueeze(mask, _i64(axes)) if axes else mask
+''',
+    "_identity": '''def _identity(dtype, reduction):
+    """The neutral element of a scatter reduction in a dtype (what an include_self=False pre-fill writes)."""
+    dt = np.dtype(dtype)
+    if reduction in ("add", "sub", "mean"):
+        return 0
+    if reduction == "mul":
+        return 1
+    if dt.kind == "b":
+        return reduction == "min"
+    if dt.kind in "iu":
+        return int(np.iinfo(dt).min if reduction == "max" else np.iinfo(dt).max)
+    return float("-inf") if reduction == "max" else float("inf")
+''',
+    "_default_fill": '''def _default_fill(dtype):
+    """JAX's fill value for out-of-range reads: NaN, iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
+    dt = np.dtype(dtype)
+    if dt.kind in "fc":
+        return float("nan")
+    if dt.kind == "b":
+        return True
+    return int(np.iinfo(dt).min if dt.kind == "i" else np.iinfo(dt).max)
+''',
+    "_fill_like": '''def _fill_like(x, value):
+    """``full_like(x, value)``."""
+    return ops.broadcast(_c(value, x), ops.shape_of(x, "i64"))
+''',
+    "_perm": '''def _perm(rank, source, destination):
+    """The Transpose order of np.moveaxis(x, source, destination) for an x of this rank."""
+    src = [s % rank for s in np.atleast_1d(source)]
+    dst = [d % rank for d in np.atleast_1d(destination)]
+    order = [n for n in range(rank) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return order
+''',
+    "_moveaxis": '''def _moveaxis(x, source, destination):
+    """np.moveaxis as a Transpose (static rank)."""
+    return ops.transpose(x, _i64(_perm(_rank(x), source, destination)))
+''',
+    "_replace_axis": '''def _replace_axis(shape, axis, value, rank):
+    """A 1-D shape node with entry ``axis`` replaced by the 1-element node ``value``."""
+    a = axis % rank
+    return _concat([ops.slice(shape, _i64([0]), _i64([a]), _i64([1])) if a else None, value,
+                    ops.slice(shape, _i64([a + 1]), _i64([rank]), _i64([1])) if a + 1 < rank else None])
+''',
+    "_broadcast_off_axis": '''def _broadcast_off_axis(x, other, axis):
+    """Broadcast ``x`` against ``other`` on every dim but ``axis`` (equal ranks), keeping ``x``'s axis size."""
+    r = _rank(x)
+    sx, so = ops.shape_of(x, "i64"), ops.shape_of(other, "i64")
+    target = ops.select(ops.equal(sx, _i64(1)), so, sx)
+    keep = ops.slice(sx, _i64([axis % r]), _i64([axis % r + 1]), _i64([1]))
+    return ops.broadcast(x, _replace_axis(target, axis, keep, r))
+''',
+    "_divide_counts": '''def _divide_counts(total, count, data, rounding):
+    """Mean = total / count where count > 0 (integers: floor or trunc), data where count == 0."""
+    none = ops.equal(count, _c(0, count))
+    safe = ops.select(none, _c(1, count), count)
+    q = ops.divide(total, safe)
+    if _dtype(total).kind in "iu":
+        # integer Divide rounds one way or the other: fix it up from the remainder
+        rest = ops.subtract(total, ops.multiply(q, safe))
+        inexact = ops.not_equal(rest, _c(0, rest))
+        neg_rest = ops.less(rest, _c(0, rest))
+        other = ops.less(safe if rounding == "floor" else total, _c(0, total))
+        fix = ops.logical_and(inexact, ops.logical_xor(neg_rest, other))
+        step = _c(-1 if rounding == "floor" else 1, q)
+        q = ops.select(fix, ops.add(q, step), q)
+    return ops.select(none, data, q)
+''',
+    "_coordinates": '''def _coordinates(i, axis):
+    """Full index tuples (last axis) for an element-wise index along ``axis`` (E4/E16)."""
+    r = _rank(i)
+    if r == 0:
+        return _i64(np.zeros(0, np.int64))
+    grids = _grid(ops.shape_of(i, "i64"), r)
+    grids[axis % r] = ops.convert(i, np.int64)
+    return ops.concat([ops.unsqueeze(g, _i64([-1])) for g in grids], -1)
+''',
+    "_take_coordinates": '''def _take_coordinates(i, data, axis, batch_dims):
+    """Element coordinates (last axis) of a gather along ``axis`` with ``batch_dims`` (E1/E7)."""
+    r, q = _rank(data), _rank(i)
+    a = axis % r
+    b = batch_dims % q if batch_dims < 0 else batch_dims
+    out = _concat([_shape(data, 0, a) if a else None, _shape(i, b, q) if q > b else None,
+                   _shape(data, a + 1, r) if a + 1 < r else None])
+    rank = a + (q - b) + (r - a - 1)
+    grids = _grid(out, rank)
+    ii = ops.convert(i, np.int64)
+    ones = [_i64([1] * (a - b))] if a > b else []
+    tail = [_i64([1] * (r - a - 1))] if r - a - 1 else []
+    ii = ops.reshape(ii, _concat([_shape(i, 0, b) if b else None] + ones + [_shape(i, b, q) if q > b else None]
+                                 + tail), False)
+    comps = grids[:a] + [ops.broadcast(ii, out)] + [grids[a + q - b + t] for t in range(r - a - 1)]
+    return ops.concat([ops.unsqueeze(g, _i64([-1])) for g in comps], -1)
+''',
+    "_nd_coordinates": '''def _nd_coordinates(i, data, batch_dims):
+    """Element coordinates (last axis) of index tuples with ``batch_dims`` shared leading dims."""
+    b, r, q = batch_dims, _rank(data), _rank(i)
+    k = i.get_output_partial_shape(0)[-1].get_length()
+    out = _concat([_shape(i, 0, q - 1) if q > 1 else None, _shape(data, b + k, r) if b + k < r else None])
+    rank = (q - 1) + (r - b - k)
+    grids = _grid(out, rank)
+    ii = ops.convert(i, np.int64)
+    lead = _shape(i, 0, q - 1) if q > 1 else None
+    comps = grids[:b]
+    for c in range(k):
+        comp = ops.gather(ii, _i64(c), _i64(q - 1))
+        if r - b - k:
+            comp = ops.reshape(comp, _concat([lead, _i64([1] * (r - b - k))]), False)
+        comps.append(ops.broadcast(comp, out) if rank else comp)
+    comps += [grids[q - 1 + t] for t in range(r - b - k)]
+    return ops.concat([ops.unsqueeze(g, _i64([-1])) for g in comps], -1)
+''',
+    "_ravel_tuples": '''def _ravel_tuples(i, data):
+    """Row-major flat offsets of index tuples (last axis); a tuple out of range maps one past the end."""
+    q = _rank(i)
+    k = i.get_output_partial_shape(0)[-1].get_length()
+    ii = ops.convert(i, np.int64)
+    ok, off, total = None, None, _i64(1)
+    for d in range(k):
+        c = ops.gather(ii, _i64(d), _i64(q - 1))
+        n = _dim(data, d)
+        good = ops.logical_and(ops.greater_equal(c, _i64(0)), ops.less(c, n))
+        ok = good if ok is None else ops.logical_and(ok, good)
+        c = ops.select(good, c, _i64(0))
+        off = c if off is None else ops.add(ops.multiply(off, n), c)
+        total = ops.multiply(total, n)
+    return ops.select(ok, off, total)
+''',
+    "_slice_like": '''def _slice_like(x, like):
+    """The leading ``like``-shaped block of ``x``."""
+    if _rank(x) == 0 or _rank(like) == 0:
+        return ops.reshape(x, ops.shape_of(like, "i64"), False)
+    r = _rank(like)
+    return ops.strided_slice(x, _i64([0] * r), ops.shape_of(like, "i64"), _i64([1] * r), [0] * r, [0] * r)
+''',
+    "_slice_to_index": '''def _slice_to_index(x, i, axis):
+    """The block of ``x`` an element-wise index covers: ``i``'s size on every dim but ``axis``."""
+    r = _rank(x)
+    keep = ops.slice(ops.shape_of(x, "i64"), _i64([axis % r]), _i64([axis % r + 1]), _i64([1]))
+    stop = _replace_axis(ops.shape_of(i, "i64"), axis, keep, r)
+    # StridedSlice, not Slice-8: the 2026.4 CPU plugin drops a Slice-8 feeding GatherElements
+    return ops.strided_slice(x, _i64([0] * r), stop, _i64([1] * r), [0] * r, [0] * r)
+''',
+    "_unflatten_index": '''def _unflatten_index(y, i, axis):
+    """Axis ``axis`` of ``y`` was read with the flattened index ``i``: give it ``i``'s shape back."""
+    r = _rank(y)
+    a = axis % r
+    shape = _concat([_shape(y, 0, a) if a else None, ops.shape_of(i, "i64") if _rank(i) else None,
+                     _shape(y, a + 1, r) if a + 1 < r else None])
+    return ops.reshape(y, shape, False)
+''',
+    "_combine": '''def _combine(x, y, reduction):
+    """Element-wise ``x (reduction) y`` (bool: or / and / xor)."""
+    if _dtype(x).kind == "b":
+        return {"add": ops.logical_or, "max": ops.logical_or, "mul": ops.logical_and, "min": ops.logical_and,
+                "sub": ops.logical_xor}[reduction](x, y)
+    out = {"add": ops.add, "sub": ops.subtract, "mul": ops.multiply, "max": ops.maximum,
+           "min": ops.minimum}[reduction](x, y)
+    if reduction in ("max", "min") and _dtype(x).kind == "f":  # Maximum/Minimum drop a NaN: propagate it
+        out = ops.select(ops.logical_or(ops.is_nan(x), ops.is_nan(y)), ops.add(x, y), out)
+    return out
+''',
+    "_nd_update_shape": '''def _nd_update_shape(i, data, batch_dims):
+    """``i.shape[:-1] + data.shape[b + k:]`` as a 1-D int64 node."""
+    q, r = _rank(i), _rank(data)
+    k = i.get_output_partial_shape(0)[-1].get_length()
+    return _concat([_shape(i, 0, q - 1) if q > 1 else None,
+                    _shape(data, batch_dims + k, r) if batch_dims + k < r else None])
+''',
+    "_cycle_to": '''def _cycle_to(v, i):
+    """``v`` flattened, repeated cyclically (or cut) to ``i``'s number of elements (NumPy put)."""
+    n = ops.reduce_prod(ops.shape_of(i, "i64"), _i64([0]), True) if _rank(i) else _i64([1])
+    flat = ops.reshape(v, _i64([-1]), False)
+    m = ops.shape_of(flat, "i64")
+    reps = ops.divide(ops.subtract(ops.add(n, m), _i64([1])), ops.maximum(m, _i64([1])))
+    return ops.slice(ops.tile(flat, reps), _i64([0]), n, _i64([1]))
+''',
+    "_merge_leading": '''def _merge_leading(x, count):
+    """Merge the first ``count`` dims into one."""
+    if count <= 1:
+        return x
+    head = ops.reduce_prod(_shape(x, 0, count), _i64([0]), True)
+    return ops.reshape(x, _concat([head, _shape(x, count, _rank(x)) if count < _rank(x) else None]), False)
+''',
+    "_moveaxis_block": '''def _moveaxis_block(x, i, data, axis):
+    """Move the ``i``-rank block of dims of ``x`` starting at ``axis`` to the front."""
+    a = axis % _rank(data) if _rank(data) else 0
+    q = _rank(i)
+    return ops.transpose(x, _i64(_perm(_rank(x), list(range(a, a + q)), list(range(q)))))
+''',
+}
+
+
+def _size(a: A, k: K) -> str:
+    if k.get("axis") is not None:
+        return f"_sizes({a['data']}, {a['i']}, axis={k['axis']})"
+    return f"_sizes({a['data']}, {a['i']}, batch_dims={k.get('batch_dims') or 0})"
+
+
+def _register() -> None:
+    HELPERS[T] = dict(_BASE)
+
+    def em(name: str) -> Callable[[Emit], Emit]:
+        return emitter(T, name)
+
+    @em("moveaxis")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_moveaxis({a['x']}, {k['source']}, {k['destination']})"
+
+    @em("expand_dims")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.unsqueeze({a['x']}, _i64([{k['axis']}]))"
+
+    @em("squeeze")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.squeeze({a['x']}, _i64([{k['axis']}]))"
+
+    @em("flatten")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.reshape({a['x']}, _i64([-1]), False)"
+
+    @em("cast")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.convert({a['x']}, np.{k['dtype']})"
+
+    @em("normalize_negative")
+    def _(s: Step, a: A, k: K) -> str:
+        i = a["i"]
+        return f"ops.select(ops.less({i}, _c(0, {i})), ops.add({i}, {_size(a, k)}), {i})"
+
+    @em("clip_index")
+    def _(s: Step, a: A, k: K) -> str:
+        i = a["i"]
+        top = f"ops.maximum(ops.subtract({_size(a, k)}, _c(1, {i})), _c(0, {i}))"
+        return f"ops.maximum(ops.minimum({i}, {top}), _c(0, {i}))"
+
+    @em("wrap_index")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.floor_mod({a['i']}, {_size(a, k)})"
+
+    @em("valid_mask")
+    def _(s: Step, a: A, k: K) -> str:
+        i = a["i"]
+        ok = f"ops.logical_and(ops.greater_equal({i}, _c(0, {i})), ops.less({i}, {_size(a, k)}))"
+        return ok if k.get("axis") is not None else f"ops.reduce_logical_and({ok}, _i64(-1), False)"
+
+    @em("mask_result")
+    def _(s: Step, a: A, k: K) -> str:
+        y, m = a["y"], a["mask"]
+        v = k.get("value")
+        value = f"_identity(_dtype({y}), {k['reduction']!r})" if v is None and k.get("reduction") else lit(v)
+        lead = str(k.get("lead") or 0) if k.get("trail") is None else f"_rank({y}) - _rank({m}) - {k['trail']}"
+        return f"ops.select(_align({m}, {y}, {lead}), {y}, _c({value}, {y}))"
+
+    @em("mask_fill_default")
+    def _(s: Step, a: A, k: K) -> str:
+        y, m = a["y"], a["mask"]
+        lead = str(k.get("lead", 0)) if k.get("trail") is None else f"_rank({y}) - _rank({m}) - {k['trail']}"
+        return f"ops.select(_align({m}, {y}, {lead}), {y}, _c(_default_fill(_dtype({y})), {y}))"
+
+    @em("zeros")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.broadcast(_c(0, {a['like']}), {a['shape']})"
+
+    @em("zeros_like")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_fill_like({a['x']}, 0)"
+
+    @em("ones_like")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_fill_like({a['x']}, 1)"
+
+    @em("identity_like")
+    def _(s: Step, a: A, k: K) -> str:
+        x = a["x"]
+        return f"_fill_like({x}, _identity(_dtype({x}), {k['reduction']!r}))"
+
+    @em("full_updates")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.broadcast(_c({lit(k['value'])}, {a['data']}), ops.shape_of({a['i']}, 'i64'))"
+
+    @em("full_slices")
+    def _(s: Step, a: A, k: K) -> str:
+        i, d = a["i"], a["data"]
+        return f"ops.broadcast(_c({lit(k['value'])}, {d}), _nd_update_shape({i}, {d}, {k.get('batch_dims') or 0}))"
+
+    @em("broadcast_updates")
+    def _(s: Step, a: A, k: K) -> str:
+        i, d = a["i"], a["data"]
+        return f"ops.broadcast({a['u']}, _nd_update_shape({i}, {d}, {k.get('batch_dims') or 0}))"
+
+    @em("negative")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.negative({a['x']})"
+
+    @em("scale")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.multiply({a['x']}, _c({lit(k['alpha'])}, {a['x']}))"
+
+    @em("divide_counts")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_divide_counts({a['total']}, {a['count']}, {a['data']}, {k.get('rounding', 'floor')!r})"
+
+    @em("slice_like")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_slice_like({a['x']}, {a['like']})"
+
+    @em("coordinates")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_coordinates({a['i']}, {k['axis']})"
+
+    @em("stack_last")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_stack_last({a['seq']})"
+
+    @em("unstack_last")
+    def _(s: Step, a: A, k: K) -> str:
+        i = a["i"]
+        return f"tuple(ops.gather({i}, _i64(j), _i64(-1)) for j in range({i}.get_output_partial_shape(0)[-1]" \
+               ".get_length()))"
+
+    @em("broadcast_indices")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_broadcast_off_axis({a['i']}, {a['data']}, {k['axis']})"
+
+    @em("broadcast_data")
+    def _(s: Step, a: A, k: K) -> str:
+        if k.get("axis") is None:
+            return f"ops.broadcast({a['x']}, ops.shape_of({a['i']}, 'i64'))"
+        return f"_broadcast_off_axis({a['x']}, {a['i']}, {k['axis']})"
+
+    @em("unflatten_index")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_unflatten_index({a['y']}, {a['i']}, {k['axis']})"
+
+    @em("take_coordinates")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_take_coordinates({a['i']}, {a['data']}, {k['axis']}, {k.get('batch_dims') or 0})"
+
+    @em("nd_coordinates")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_nd_coordinates({a['i']}, {a['data']}, {k.get('batch_dims') or 0})"
+
+    @em("ravel_tuples")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_ravel_tuples({a['i']}, {a['data']})"
+
+    @em("reshape_like")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.reshape({a['x']}, ops.shape_of({a['like']}, 'i64'), False)"
+
+    @em("slice_to_index")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_slice_to_index({a['x']}, {a['i']}, {k['axis']})"
+
+    @em("select")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.select(ops.convert({a['mask']}, np.bool_), {a['x']}, {a['y']})"
+
+    @em("combine")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_combine({a['x']}, {a['y']}, {k['reduction']!r})"
+
+    @em("shape_of")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.shape_of({a['x']}, 'i64')"
+
+    @em("cycle_to")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_cycle_to({a['v']}, {a['i']})"
+
+    @em("merge_leading")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_merge_leading({a['x']}, {k['count']})"
+
+    @em("moveaxis_block")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_moveaxis_block({a['x']}, {a['i']}, {a['data']}, {k['axis']})"
+
+    # ops --------------------------------------------------------------------------------------------
+
+    @emitter(T, "openvino.Gather", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.gather({a['data']}, {a['indices']}, _i64({lit(k['axis'])}), " \
+               f"batch_dims={lit(k.get('batch_dims') or 0)})"
+
+    @emitter(T, "openvino.GatherElements", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.gather_elements({a['data']}, {a['indices']}, axis={lit(k['axis'])})"
+
+    @emitter(T, "openvino.GatherND", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.gather_nd({a['data']}, {a['indices']}, batch_dims={lit(k.get('batch_dims') or 0)})"
+
+    @emitter(T, "openvino.ScatterElementsUpdate", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.scatter_elements_update({a['data']}, {a['indices']}, {a['updates']}, _i64({lit(k['axis'])}), " \
+               f"reduction={lit(k.get('reduction', 'none'))}, use_init_val={lit(k.get('use_init_val', True))})"
+
+    @emitter(T, "openvino.ScatterNDUpdate", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"ops.scatter_nd_update({a['data']}, {a['indices']}, {a['updates']}, " \
+               f"reduction={lit(k.get('reduction', 'none'))})"
+
+
+_register()
+
+
+# ------------------------------------------------------------------------------------------------- scripts
+
+
+def _np_type(v: Any) -> str:
+    return f"np.{np.asarray(v).dtype.name}"
+
+
+def _nd_inputs(t: Translation) -> set[str]:
+    c = t.source.canonical
+    if c.family not in ("gather_nd", "scatter_nd"):
+        return set()
+    return {n for n in t.source.inputs if n in ("indices", "index", "idx") or n == c.indices}
+
+
+def script(t: Translation, example: dict[str, Any] | None = None) -> str:
+    """Python source that builds ``t`` as an ``ov.Model`` for ``example``'s ranks and dtypes, compiles it for
+    the CPU and defines ``translated(<source inputs>)`` (default example: the first in-range generated case)."""
+    if t.target != T:
+        raise UnsupportedError(f"openvino codegen: the translation targets {t.target}, not openvino")
+    if example is None:
+        from .onnx_export import default_example
+
+        example = default_example(t)
+    nd = _nd_inputs(t)
+    params: list[str] = []
+    feed: list[str] = []
+    for name in t.source.inputs:
+        v = example[name]
+        if isinstance(v, (tuple, list)) and all(isinstance(x, (int, np.integer)) for x in v):  # a shape
+            params.append(f"    {name} = ops.parameter([{len(v)}], np.int64, name='{name}')")
+            feed.append(f"np.asarray({name}, dtype=np.int64)")
+        elif isinstance(v, (tuple, list)):  # a tuple of index arrays: one Parameter each
+            parts = []
+            for j, x in enumerate(v):
+                params.append(f"    {name}_{j} = ops.parameter({[-1] * np.ndim(x)}, {_np_type(x)}, name='{name}_{j}')")
+                parts.append(f"{name}_{j}")
+                feed.append(f"np.asarray({name}[{j}])")
+            params.append(f"    {name} = ({', '.join(parts)}{',' if len(parts) == 1 else ''})")
+        else:
+            arr = np.asarray(v)
+            dims = [-1] * arr.ndim
+            if (name in nd or arr.dtype.kind in "iu") and arr.ndim:
+                # index tuples need a static length (MXNet-style sources keep them on the first axis)
+                at = 0 if name in nd and t.source.layout.get("index_axis") == 0 else -1
+                dims[at] = int(arr.shape[at])
+            params.append(f"    {name} = ops.parameter({dims}, {_np_type(arr)}, name='{name}')")
+            feed.append(f"np.asarray({name})")
+    body: list[str] = []
+    for step in t.steps:
+        if step.why:
+            body.append(f"    # {step.why}")
+        body += [f"    {line}" for line in emit_step(T, step)]
+    text = "\n".join(body)
+    names = [n for n in params if " = ops.parameter(" in n]
+    plist = ", ".join(line.split(" = ")[0].strip() for line in names)
+    attrs = ", ".join(f"{k}={v!r}" for k, v in t.source.attrs.items())
+    lines = [HEADER, ""]
+    for h in helpers_for(T, text):
+        lines += ["", h.rstrip("\n"), ""]
+    lines += ["", "def build_model():",
+              f'    """{t.source.op}({attrs}) in OpenVINO opset15, generated by gatherscatter.translate."""']
+    lines += params + body
+    lines += [f"    return ov.Model([{t.program.output}], [{plist}], 'translated')", "", "",
+              "compiled = ov.compile_model(build_model(), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})", "", "",
+              f"def translated({', '.join(t.source.inputs)}):",
+              '    """Run the compiled model on the source op\'s arguments."""',
+              f"    return compiled([{', '.join(feed)}])[0]", ""]
+    return "\n".join(lines)
+
+
+def build(t: Translation, example: dict[str, Any]) -> Any:
+    """Execute :func:`script` for ``example`` and return its ``translated`` function (needs ``openvino``)."""
+    from .codegen import compile_function
+
+    return compile_function(script(t, example))

@@ -1,0 +1,881 @@
+"""Python emitters for every adapter, per target (NumPy, the neutral API, JAX, torch, TensorFlow, Paddle, MXNet).
+
+The adapters are written once against a small :class:`Api` (``where``,
+``reshape``, ``astype`` ...) that each target implements with its own
+functions, so the generated code calls the framework's real API
+(``torch.where``, ``tf.cast``, ``paddle.unsqueeze`` ...). Axis sizes are read
+from the data at run time, so the code is rank- and shape-generic. Adapters
+too long for one expression call a helper function written in the target's
+API; :func:`..codegen.function_code` defines the helpers a function uses.
+MXNet code runs the adapters in NumPy on the host (``asnumpy()``) and the ops
+in ``mx.nd`` (MXNet 1.9 has no 0-d or empty arrays and few index utilities).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .codegen import EPILOGUE, HEADER, HELPERS, MODULE, PROLOGUE, Emit, emitter
+from .ir import Step
+
+A = dict[str, str]
+K = dict[str, Any]
+
+
+def lit(v: Any) -> str:
+    """A Python literal for an attribute value (NaN and infinities included)."""
+    if isinstance(v, (bool, np.bool_)):
+        return repr(bool(v))
+    if isinstance(v, (int, np.integer)):
+        return repr(int(v))
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        if math.isnan(f):
+            return "float('nan')"
+        if math.isinf(f):
+            return "float('inf')" if f > 0 else "float('-inf')"
+        return repr(f)
+    if isinstance(v, np.ndarray):
+        return lit(v.item()) if v.ndim == 0 else repr(v.tolist())
+    return repr(v)
+
+
+class Api:
+    """Code snippets of one target's array API (this base class: NumPy)."""
+
+    m = "np"
+
+    def dt(self, name: str) -> str:
+        return f"{self.m}.{name}"
+
+    def astype(self, x: str, dtype: str) -> str:
+        return f"{x}.astype({dtype})"
+
+    def const(self, v: str, dtype: str) -> str:
+        return f"{self.m}.asarray({v}).astype({dtype})"
+
+    def where(self, c: str, x: str, y: str) -> str:
+        return f"{self.m}.where({c}, {x}, {y})"
+
+    def reshape(self, x: str, shape: str) -> str:
+        return f"{self.m}.reshape({x}, {shape})"
+
+    def moveaxis(self, x: str, s: Any, d: Any) -> str:
+        return f"{self.m}.moveaxis({x}, {s}, {d})"
+
+    def expand_dims(self, x: str, a: Any) -> str:
+        return f"{self.m}.expand_dims({x}, {a})"
+
+    def squeeze(self, x: str, a: Any) -> str:
+        return f"{self.m}.squeeze({x}, {a})"
+
+    def stack(self, seq: str, axis: Any) -> str:
+        return f"{self.m}.stack({seq}, axis={axis})"
+
+    def broadcast_to(self, x: str, shape: str) -> str:
+        return f"{self.m}.broadcast_to({x}, {shape})"
+
+    def zeros(self, shape: str, dtype: str) -> str:
+        return f"{self.m}.zeros({shape}, dtype={dtype})"
+
+    def zeros_like(self, x: str) -> str:
+        return f"{self.m}.zeros_like({x})"
+
+    def ones_like(self, x: str) -> str:
+        return f"{self.m}.ones_like({x})"
+
+    def full_like(self, x: str, v: str) -> str:
+        return f"{self.m}.full_like({x}, {v})"
+
+    def all_last(self, x: str) -> str:
+        return f"{self.m}.all({x}, axis=-1)"
+
+    def minimum(self, x: str, y: str) -> str:
+        return f"{self.m}.minimum({x}, {y})"
+
+    def maximum(self, x: str, y: str) -> str:
+        return f"{self.m}.maximum({x}, {y})"
+
+    def clip(self, x: str, lo: str, hi: str) -> str:
+        """Clamp with Python-int bounds."""
+        return f"{self.m}.clip({x}, {lo}, {hi})"
+
+    def grid(self, shape: str) -> str:
+        """A list of int64 index grids over the Python tuple ``shape`` (one per dim)."""
+        return f"list({self.m}.indices({shape}, dtype={self.m}.int64))"
+
+    def dtype_name(self, x: str) -> str:
+        return f"{x}.dtype.name"
+
+    def is_int(self, x: str) -> str:
+        return f"{x}.dtype.kind in 'iu'"
+
+    def is_bool(self, x: str) -> str:
+        return f"{x}.dtype.kind == 'b'"
+
+    def as_bool(self, x: str) -> str:
+        return f"{x}.astype(bool)"
+
+    def trunc_div(self, t: str, c: str) -> str:
+        return f"{self.m}.trunc({t} / {c}).astype({t}.dtype)"
+
+    def true_div(self, t: str, c: str) -> str:
+        return f"({t} / {c}).astype({t}.dtype)"
+
+    def logical(self, op: str, x: str, y: str) -> str:
+        return f"{self.m}.logical_{op}({x}, {y})"
+
+    def flat(self, x: str) -> str:
+        return self.reshape(x, "(-1,)")
+
+    def tile(self, x: str, n: str) -> str:
+        return f"{self.m}.tile({x}, {n})"
+
+    def concat0(self, seq: str) -> str:
+        return f"{self.m}.concatenate({seq}, axis=0)"
+
+
+class JaxApi(Api):
+    m = "jnp"
+
+    def const(self, v: str, dtype: str) -> str:
+        return f"jnp.asarray({v}).astype({dtype})"
+
+    def grid(self, shape: str) -> str:
+        return f"list(jnp.indices({shape}, dtype=jnp.int64))"
+
+
+class TorchApi(Api):
+    m = "torch"
+
+    def astype(self, x: str, dtype: str) -> str:
+        return f"{x}.to({dtype})"
+
+    def const(self, v: str, dtype: str) -> str:
+        return f"torch.as_tensor(np.asarray({v})).to({dtype})"
+
+    def expand_dims(self, x: str, a: Any) -> str:
+        return f"torch.unsqueeze({x}, {a})"
+
+    def stack(self, seq: str, axis: Any) -> str:
+        return f"torch.stack({seq}, dim={axis})"
+
+    def all_last(self, x: str) -> str:
+        return f"torch.all({x}, dim=-1)"
+
+    def clip(self, x: str, lo: str, hi: str) -> str:
+        return f"torch.clamp({x}, {lo}, {hi})"
+
+    def grid(self, shape: str) -> str:
+        return f"[g for g in torch.meshgrid(*[torch.arange(n) for n in {shape}], indexing='ij')] if {shape} else []"
+
+    def dtype_name(self, x: str) -> str:
+        return f"str({x}.dtype).split('.')[-1]"
+
+    def is_int(self, x: str) -> str:
+        return f"not ({x}.dtype.is_floating_point or {x}.dtype.is_complex or {x}.dtype == torch.bool)"
+
+    def is_bool(self, x: str) -> str:
+        return f"{x}.dtype == torch.bool"
+
+    def as_bool(self, x: str) -> str:
+        return f"{x}.to(torch.bool)"
+
+    def trunc_div(self, t: str, c: str) -> str:
+        return f"torch.div({t}, {c}, rounding_mode='trunc')"
+
+    def true_div(self, t: str, c: str) -> str:
+        return f"({t} / {c}).to({t}.dtype)"
+
+    def tile(self, x: str, n: str) -> str:
+        return f"{x}.repeat({n})"
+
+    def concat0(self, seq: str) -> str:
+        return f"torch.cat({seq}, dim=0)"
+
+
+class TfApi(Api):
+    m = "tf"
+
+    def astype(self, x: str, dtype: str) -> str:
+        return f"tf.cast({x}, {dtype})"
+
+    def const(self, v: str, dtype: str) -> str:
+        return f"tf.cast(np.asarray({v}), {dtype})"
+
+    def reshape(self, x: str, shape: str) -> str:
+        return f"tf.reshape({x}, {shape})"
+
+    def moveaxis(self, x: str, s: Any, d: Any) -> str:
+        return f"tf.experimental.numpy.moveaxis({x}, {s}, {d})"
+
+    def squeeze(self, x: str, a: Any) -> str:
+        return f"tf.squeeze({x}, axis={a})"
+
+    def full_like(self, x: str, v: str) -> str:
+        return f"tf.fill(tf.shape({x}), tf.cast(np.asarray({v}), {x}.dtype))"
+
+    def all_last(self, x: str) -> str:
+        return f"tf.reduce_all({x}, axis=-1)"
+
+    def clip(self, x: str, lo: str, hi: str) -> str:
+        return f"tf.clip_by_value({x}, {lo}, {hi})"
+
+    def grid(self, shape: str) -> str:
+        return f"tf.meshgrid(*[tf.range(n, dtype=tf.int64) for n in {shape}], indexing='ij') if {shape} else []"
+
+    def is_int(self, x: str) -> str:
+        return f"{x}.dtype.is_integer"
+
+    def is_bool(self, x: str) -> str:
+        return f"{x}.dtype.is_bool"
+
+    def as_bool(self, x: str) -> str:
+        return f"tf.cast({x}, tf.bool)"
+
+    def trunc_div(self, t: str, c: str) -> str:
+        return f"tf.truncatediv({t}, {c})"
+
+    def true_div(self, t: str, c: str) -> str:
+        return f"tf.cast({t} / {c}, {t}.dtype)"
+
+    def logical(self, op: str, x: str, y: str) -> str:
+        return f"tf.math.logical_{op}({x}, {y})"
+
+    def tile(self, x: str, n: str) -> str:
+        return f"tf.tile({x}, [{n}])"
+
+    def concat0(self, seq: str) -> str:
+        return f"tf.concat({seq}, axis=0)"
+
+
+class PaddleApi(Api):
+    m = "paddle"
+
+    def astype(self, x: str, dtype: str) -> str:
+        return f"paddle.cast({x}, {dtype})"
+
+    def const(self, v: str, dtype: str) -> str:
+        return f"paddle.cast(paddle.to_tensor(np.asarray({v})), {dtype})"
+
+    def reshape(self, x: str, shape: str) -> str:
+        return f"paddle.reshape({x}, list({shape}))"
+
+    def expand_dims(self, x: str, a: Any) -> str:
+        return f"paddle.unsqueeze({x}, {a})"
+
+    def broadcast_to(self, x: str, shape: str) -> str:
+        return f"paddle.broadcast_to({x}, list({shape}))"
+
+    def full_like(self, x: str, v: str) -> str:
+        return self.broadcast_to(self.const(v, f"{x}.dtype"), f"{x}.shape")
+
+    def where(self, c: str, x: str, y: str) -> str:
+        return f"_where({c}, {x}, {y})"
+
+    def zeros(self, shape: str, dtype: str) -> str:
+        return f"paddle.zeros(list({shape}), dtype={dtype})"
+
+    def grid(self, shape: str) -> str:
+        return f"list(paddle.meshgrid(*[paddle.arange(n, dtype='int64') for n in {shape}])) if {shape} else []"
+
+    def dtype_name(self, x: str) -> str:
+        return f"str({x}.dtype).split('.')[-1]"
+
+    def is_int(self, x: str) -> str:
+        return f"not (paddle.is_floating_point({x}) or paddle.is_complex({x}) or {x}.dtype == paddle.bool)"
+
+    def is_bool(self, x: str) -> str:
+        return f"{x}.dtype == paddle.bool"
+
+    def as_bool(self, x: str) -> str:
+        return f"paddle.cast({x}, 'bool')"
+
+    def trunc_div(self, t: str, c: str) -> str:
+        return f"paddle.cast(paddle.trunc(paddle.cast({t}, 'float64') / paddle.cast({c}, 'float64')), {t}.dtype)"
+
+    def true_div(self, t: str, c: str) -> str:
+        return f"paddle.cast({t} / {c}, {t}.dtype)"
+
+    def tile(self, x: str, n: str) -> str:
+        return f"paddle.tile({x}, [{n}])"
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+
+
+def _helpers(api: Api) -> dict[str, str]:
+    """Helper functions for the adapters too long for one expression, in ``api``'s framework."""
+    m = api.m
+    h: dict[str, str] = {}
+    h["_identity"] = '''def _identity(dtype, reduction):
+    """The neutral element of a scatter reduction in a dtype (what an include_self=False pre-fill writes)."""
+    dt = np.dtype(dtype)
+    if reduction in ("add", "sub", "mean"):
+        return 0
+    if reduction == "mul":
+        return 1
+    if dt.kind == "b":
+        return reduction == "min"
+    if dt.kind in "iu":
+        return int(np.iinfo(dt).min if reduction == "max" else np.iinfo(dt).max)
+    return float("-inf") if reduction == "max" else float("inf")
+'''
+    h["_default_fill"] = '''def _default_fill(dtype):
+    """JAX's fill value for out-of-range reads: NaN, iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
+    dt = np.dtype(dtype)
+    if dt.kind in "fc":
+        return float("nan")
+    if dt.kind == "b":
+        return True
+    return int(np.iinfo(dt).min if dt.kind == "i" else np.iinfo(dt).max)
+'''
+    h["_align"] = f'''def _align(mask, y, lead):
+    """``mask`` reshaped so its dims sit at dim ``lead`` of ``y`` (size-1 dims elsewhere)."""
+    shape = (1,) * lead + tuple(mask.shape) + (1,) * (len(y.shape) - lead - len(mask.shape))
+    return {api.reshape("mask", "shape")}
+'''
+    h["_sizes"] = f'''def _sizes(data, i, batch_dims):
+    """The sizes of the data dims the index tuples (last axis of ``i``) address, in ``i``'s dtype."""
+    return {api.const("list(data.shape)[batch_dims:batch_dims + i.shape[-1]]", "i.dtype")}
+'''
+    h["_slice_like"] = f'''def _slice_like(x, like):
+    """The leading ``like``-shaped block of ``x`` (torch reads only the index-shaped block of src)."""
+    if len(x.shape) == 0 or len(like.shape) == 0:
+        return {api.reshape("x", "tuple(like.shape)")} if math.prod(x.shape) == math.prod(like.shape) else x
+    return x[tuple(slice(0, n) for n in like.shape)]
+'''
+    h["_divide_counts"] = f'''def _divide_counts(total, count, data, rounding):
+    """Mean = total / count where count > 0 (floor or trunc for integers), data where count == 0."""
+    none = count == 0
+    safe = {api.where("none", api.ones_like("count"), "count")}
+    if {api.is_int("total")}:
+        q = total // safe if rounding == "floor" else {api.trunc_div("total", "safe")}
+    else:
+        q = {api.true_div("total", "safe")}
+    return {api.where("none", "data", "q")}
+'''
+    h["_coordinates"] = f'''def _coordinates(i, axis):
+    """Full index tuples (last axis) for an element-wise index along ``axis`` (E4/E16)."""
+    grids = {api.grid("tuple(i.shape)")}
+    if not grids:
+        return {api.zeros("(0,)", api.dt("int64"))}
+    grids[axis] = {api.astype("i", api.dt("int64"))}
+    return {api.stack("grids", -1)}
+'''
+    h["_broadcast_arrays"] = f'''def _broadcast_arrays(seq):
+    """The arrays of ``seq`` broadcast to one shape."""
+    shape = tuple(np.broadcast_shapes(*[tuple(a.shape) for a in seq]))
+    return [{api.broadcast_to("a", "shape")} for a in seq]
+'''
+    h["_stack_last"] = f'''def _stack_last(seq):
+    """Index tuples (last axis) from a sequence of index arrays, broadcast together (E12, E15)."""
+    dt = np.result_type(*[np.dtype({api.dtype_name("a")}) for a in seq]).name
+    return {api.stack(f"[{api.astype('a', f'getattr({m}, dt)')} for a in _broadcast_arrays(seq)]", -1)}
+'''
+    if m == "paddle":
+        h["_where"] = '''def _where(c, x, y):
+    """paddle.where, also for the integer dtypes its kernel lacks (int8/int16/uint8: computed in int64)."""
+    if x.dtype in (paddle.int8, paddle.int16, paddle.uint8):
+        return paddle.cast(paddle.where(c, paddle.cast(x, "int64"), paddle.cast(y, "int64")), x.dtype)
+    return paddle.where(c, x, y)
+'''
+    h["_off_axis_shape"] = '''def _off_axis_shape(a, b, axis):
+    """Broadcast ``a`` and ``b`` on every dim but ``axis``; ``a``'s size on ``axis``."""
+    ax = axis % len(a.shape)
+    off_a = tuple(a.shape[:ax]) + tuple(a.shape[ax + 1:])
+    rest = np.broadcast_shapes(off_a, tuple(b.shape[:ax]) + tuple(b.shape[ax + 1:]))
+    return tuple(rest[:ax]) + (a.shape[ax],) + tuple(rest[ax:])
+'''
+    h["_unflatten_index"] = f'''def _unflatten_index(y, i, axis):
+    """Axis ``axis`` of ``y`` was read with the flattened index ``i``: give it ``i``'s shape back."""
+    a = axis % len(y.shape)
+    return {api.reshape("y", "tuple(y.shape[:a]) + tuple(i.shape) + tuple(y.shape[a + 1:])")}
+'''
+    h["_take_coordinates"] = f'''def _take_coordinates(i, data, axis, batch_dims):
+    """Element coordinates (last axis) of a gather along ``axis`` with ``batch_dims`` shared leading dims (E1/E7)."""
+    r, q = len(data.shape), len(i.shape)
+    a = axis % r
+    b = batch_dims % q if batch_dims < 0 else batch_dims
+    out = tuple(data.shape[:a]) + tuple(i.shape[b:]) + tuple(data.shape[a + 1:])
+    grids = {api.grid("out")}
+    ii = {api.reshape(api.astype("i", api.dt("int64")),
+                      "tuple(i.shape[:b]) + (1,) * (a - b) + tuple(i.shape[b:]) + (1,) * (r - a - 1)")}
+    comps = grids[:a] + [{api.broadcast_to("ii", "out")}] + [grids[a + q - b + t] for t in range(r - a - 1)]
+    return {api.stack("comps", -1)}
+'''
+    h["_nd_coordinates"] = f'''def _nd_coordinates(i, data, batch_dims):
+    """Element coordinates (last axis) of index tuples with ``batch_dims`` shared leading dims."""
+    b, k, r = batch_dims, i.shape[-1], len(data.shape)
+    out = tuple(i.shape[:-1]) + tuple(data.shape[b + k:])
+    grids = {api.grid("out")}
+    ii = {api.astype("i", api.dt("int64"))}
+    comps = grids[:b]
+    comps += [{api.broadcast_to(api.reshape("ii[..., c]", "tuple(i.shape[:-1]) + (1,) * (r - b - k)"), "out")}
+              for c in range(k)]
+    comps += [grids[len(i.shape) - 1 + t] for t in range(r - b - k)]
+    return {api.stack("comps", -1)}
+'''
+    h["_ravel_tuples"] = f'''def _ravel_tuples(i, data):
+    """Row-major flat offsets of index tuples (last axis); a tuple out of range maps one past the end."""
+    k = i.shape[-1]
+    sizes = [int(n) for n in data.shape[:k]]
+    ii = {api.astype("i", api.dt("int64"))}
+    ok = None
+    off = {api.zeros_like("ii[..., 0]")}
+    for d in range(k):
+        c = ii[..., d]
+        good = (c >= 0) & (c < sizes[d])
+        ok = good if ok is None else ok & good
+        off = off * sizes[d] + {api.where("good", "c", api.zeros_like("c"))}
+    return {api.where("ok", "off", api.full_like("off", "math.prod(sizes)"))}
+'''
+    h["_slice_to_index"] = '''def _slice_to_index(x, i, axis):
+    """The block of ``x`` an element-wise index covers: ``i``'s size on every dim but ``axis``."""
+    a = axis % len(x.shape)
+    return x[tuple(slice(None) if d == a else slice(0, n) for d, n in enumerate(i.shape))]
+'''
+    h["_combine"] = f'''def _combine(x, y, reduction):
+    """Element-wise ``x (reduction) y`` in ``x``'s dtype (bool: or / and / xor)."""
+    if {api.is_bool("x")}:
+        return {{"add": {api.logical("or", "x", "y")}, "max": {api.logical("or", "x", "y")},
+                "mul": {api.logical("and", "x", "y")}, "min": {api.logical("and", "x", "y")},
+                "sub": {api.logical("xor", "x", "y")}}}[reduction]
+    if reduction == "add":
+        return x + y
+    if reduction == "sub":
+        return x - y
+    if reduction == "mul":
+        return x * y
+    return {api.maximum("x", "y")} if reduction == "max" else {api.minimum("x", "y")}
+'''
+    h["_cycle_to"] = f'''def _cycle_to(v, i):
+    """``v`` flattened, repeated cyclically (or cut) to ``i``'s number of elements (NumPy put)."""
+    n = math.prod(i.shape)
+    flat = {api.flat("v")}
+    if n == 0:
+        return flat[:0]
+    if math.prod(v.shape) == 0:
+        raise ValueError("cannot cycle an empty v")
+    return {api.tile("flat", "-(-n // math.prod(v.shape))")}[:n]
+'''
+    h["_merge_leading"] = f'''def _merge_leading(x, count):
+    """Merge the first ``count`` dims into one."""
+    if count <= 1:
+        return x
+    return {api.reshape("x", "(math.prod(x.shape[:count]),) + tuple(x.shape[count:])")}
+'''
+    h["_moveaxis_block"] = f'''def _moveaxis_block(x, i, data, axis):
+    """Move the ``i``-rank block of dims of ``x`` starting at ``axis`` to the front."""
+    a = axis % len(data.shape) if len(data.shape) else 0
+    q = len(i.shape)
+    return {api.moveaxis("x", "list(range(a, a + q))", "list(range(q))")}
+'''
+    return h
+
+
+# ------------------------------------------------------------------------------------------------ adapters
+
+
+def _size(api: Api, data: str, k: K, i: str) -> str:
+    """The addressed size: ``data.shape[axis]`` (a Python int) or the nd sizes as a tensor of ``i``'s dtype."""
+    if k.get("axis") is not None:
+        return f"{data}.shape[{k['axis']}]"
+    return f"_sizes({data}, {i}, {k.get('batch_dims') or 0})"
+
+
+def _top(api: Api, data: str, k: K, i: str) -> str:
+    if k.get("axis") is not None:
+        return f"max({data}.shape[{k['axis']}] - 1, 0)"
+    return api.maximum(f"_sizes({data}, {i}, {k.get('batch_dims') or 0}) - 1", api.zeros_like(i))
+
+
+def register_adapters(target: str, api: Api) -> None:
+    """Register an emitter for every adapter for ``target`` (and its helpers)."""
+    HELPERS[target] = _helpers(api)
+
+    def em(name: str) -> Callable[[Emit], Emit]:
+        return emitter(target, name)
+
+    @em("moveaxis")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.moveaxis(a["x"], k["source"], k["destination"])
+
+    @em("expand_dims")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.expand_dims(a["x"], k["axis"])
+
+    @em("flatten")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.flat(a["x"])
+
+    @em("cast")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.astype(a["x"], api.dt(k["dtype"]))
+
+    @em("normalize_negative")
+    def _(s: Step, a: A, k: K) -> str:
+        i = a["i"]
+        return api.where(f"{i} < 0", f"{i} + {_size(api, a['data'], k, i)}", i)
+
+    @em("clip_index")
+    def _(s: Step, a: A, k: K) -> str:
+        i = a["i"]
+        if k.get("axis") is not None:
+            return api.clip(i, "0", _top(api, a["data"], k, i))
+        return api.maximum(api.minimum(i, _top(api, a["data"], k, i)), api.zeros_like(i))
+
+    @em("wrap_index")
+    def _(s: Step, a: A, k: K) -> str:
+        i = a["i"]
+        return f"{i} % {_size(api, a['data'], k, i)}"
+
+    @em("valid_mask")
+    def _(s: Step, a: A, k: K) -> str:
+        i, size = a["i"], _size(api, a["data"], k, a["i"])
+        ok = f"(({i} >= 0) & ({i} < {size}))"
+        return ok if k.get("axis") is not None else api.all_last(ok)
+
+    @em("mask_result")
+    def _(s: Step, a: A, k: K) -> str:
+        y, mask = a["y"], a["mask"]
+        v = k.get("value")
+        value = f"_identity({api.dtype_name(y)}, {k['reduction']!r})" if v is None and k.get("reduction") else lit(v)
+        lead = str(k.get("lead") or 0) if k.get("trail") is None else \
+            f"len({y}.shape) - len({mask}.shape) - {k['trail']}"
+        return api.where(f"_align({mask}, {y}, {lead})", y, api.const(value, f"{y}.dtype"))
+
+    @em("mask_fill_default")
+    def _(s: Step, a: A, k: K) -> str:
+        y, mask = a["y"], a["mask"]
+        lead = str(k.get("lead", 0)) if k.get("trail") is None else \
+            f"len({y}.shape) - len({mask}.shape) - {k['trail']}"
+        return api.where(f"_align({mask}, {y}, {lead})", y, api.const(f"_default_fill({api.dtype_name(y)})",
+                                                                       f"{y}.dtype"))
+
+    @em("zeros")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.zeros(f"tuple(int(n) for n in {a['shape']})", f"{a['like']}.dtype")
+
+    @em("zeros_like")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.zeros_like(a["x"])
+
+    @em("ones_like")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.ones_like(a["x"])
+
+    @em("identity_like")
+    def _(s: Step, a: A, k: K) -> str:
+        x = a["x"]
+        return api.full_like(x, f"_identity({api.dtype_name(x)}, {k['reduction']!r})")
+
+    @em("negative")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"-{a['x']}"
+
+    @em("scale")
+    def _(s: Step, a: A, k: K) -> str:
+        x = a["x"]
+        return f"{x} * {api.const(lit(k['alpha']), f'{x}.dtype')}"
+
+    @em("divide_counts")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_divide_counts({a['total']}, {a['count']}, {a['data']}, {k.get('rounding', 'floor')!r})"
+
+    @em("slice_like")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_slice_like({a['x']}, {a['like']})"
+
+    @em("full_updates")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.broadcast_to(api.const(lit(k["value"]), f"{a['data']}.dtype"), f"tuple({a['i']}.shape)")
+
+    @em("full_slices")
+    def _(s: Step, a: A, k: K) -> str:
+        i, d, b = a["i"], a["data"], k.get("batch_dims") or 0
+        return api.broadcast_to(api.const(lit(k["value"]), f"{d}.dtype"),
+                                f"tuple({i}.shape[:-1]) + tuple({d}.shape[{b} + {i}.shape[-1]:])")
+
+    @em("broadcast_updates")
+    def _(s: Step, a: A, k: K) -> str:
+        i, d, b = a["i"], a["data"], k.get("batch_dims") or 0
+        return api.broadcast_to(a["u"], f"tuple({i}.shape[:-1]) + tuple({d}.shape[{b} + {i}.shape[-1]:])")
+
+    @em("coordinates")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_coordinates({a['i']}, {k['axis']})"
+
+    @em("stack_last")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_stack_last({a['seq']})"
+
+    @em("unstack_last")
+    def _(s: Step, a: A, k: K) -> str:
+        i = a["i"]
+        return f"tuple({i}[..., j] for j in range({i}.shape[-1]))"
+
+    @em("broadcast_indices")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.broadcast_to(a["i"], f"_off_axis_shape({a['i']}, {a['data']}, {k['axis']})")
+
+    @em("broadcast_data")
+    def _(s: Step, a: A, k: K) -> str:
+        x, i = a["x"], a["i"]
+        if k.get("axis") is None:
+            return api.broadcast_to(x, f"tuple({i}.shape)")
+        return api.broadcast_to(x, f"_off_axis_shape({x}, {i}, {k['axis']})")
+
+    @em("unflatten_index")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_unflatten_index({a['y']}, {a['i']}, {k['axis']})"
+
+    @em("take_coordinates")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_take_coordinates({a['i']}, {a['data']}, {k['axis']}, {k.get('batch_dims') or 0})"
+
+    @em("nd_coordinates")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_nd_coordinates({a['i']}, {a['data']}, {k.get('batch_dims') or 0})"
+
+    @em("ravel_tuples")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_ravel_tuples({a['i']}, {a['data']})"
+
+    @em("reshape_like")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.reshape(a["x"], f"tuple({a['like']}.shape)")
+
+    @em("slice_to_index")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_slice_to_index({a['x']}, {a['i']}, {k['axis']})"
+
+    @em("select")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.where(api.as_bool(a["mask"]), a["x"], a["y"])
+
+    @em("combine")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_combine({a['x']}, {a['y']}, {k['reduction']!r})"
+
+    @em("shape_of")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"tuple({a['x']}.shape)"
+
+    @em("squeeze")
+    def _(s: Step, a: A, k: K) -> str:
+        return api.squeeze(a["x"], k["axis"])
+
+    @em("cycle_to")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_cycle_to({a['v']}, {a['i']})"
+
+    @em("merge_leading")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_merge_leading({a['x']}, {k['count']})"
+
+    @em("moveaxis_block")
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_moveaxis_block({a['x']}, {a['i']}, {a['data']}, {k['axis']})"
+
+
+# --------------------------------------------------------------------------------------------- op emitters
+
+
+def _kw(attrs: K, *names: str, drop_none: bool = True) -> str:
+    parts = [f"{n}={lit(attrs[n])}" for n in names if n in attrs and not (drop_none and attrs[n] is None)]
+    return (", " + ", ".join(parts)) if parts else ""
+
+
+def _numpy_ops() -> None:
+    def inplace(call: str, s: Step, base: str) -> list[str]:
+        return [f"{s.out} = np.array({base}, copy=True)", call]
+
+    @emitter("numpy", "numpy.take", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"np.take({a['a']}, {a['indices']}, axis={lit(k.get('axis'))}, mode={lit(k.get('mode') or 'raise')})"
+
+    @emitter("numpy", "numpy.take_along_axis", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"np.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k.get('axis'))})"
+
+    @emitter("numpy", "numpy.put", op=True)
+    def _(s: Step, a: A, k: K) -> list[str]:
+        return inplace(f"np.put({s.out}, {a['ind']}, {a['v']}, mode={lit(k.get('mode') or 'raise')})", s, a["a"])
+
+    @emitter("numpy", "numpy.put_along_axis", op=True)
+    def _(s: Step, a: A, k: K) -> list[str]:
+        return inplace(f"np.put_along_axis({s.out}, {a['indices']}, {a['values']}, axis={lit(k.get('axis'))})", s,
+                       a["arr"])
+
+    for name, ufunc in (("add_at", "add"), ("subtract_at", "subtract"), ("multiply_at", "multiply"),
+                        ("maximum_at", "maximum"), ("minimum_at", "minimum")):
+
+        def emit(s: Step, a: A, k: K, ufunc: str = ufunc) -> list[str]:
+            return inplace(f"np.{ufunc}.at({s.out}, {a['indices']}, {a['b']})", s, a["a"])
+
+        emitter("numpy", f"numpy.{name}", op=True)(emit)
+
+
+def _jax_ops() -> None:
+    @emitter("jax", "jax.take", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"jnp.take({a['a']}, {a['indices']}, axis={lit(k.get('axis'))}{_kw(k, 'mode', 'fill_value')})"
+
+    @emitter("jax", "jax.take_along_axis", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"jnp.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k.get('axis'))}" \
+               f"{_kw(k, 'mode', 'fill_value')})"
+
+    @emitter("jax", "jax.at_get", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"jnp.asarray({a['x']}).at[{a['idx']}].get({_kw(k, 'mode', 'fill_value')[2:]})"
+
+    for name, method in (("at_set", "set"), ("at_add", "add"), ("at_multiply", "multiply"), ("at_min", "min"),
+                         ("at_max", "max")):
+
+        def emit(s: Step, a: A, k: K, method: str = method) -> str:
+            return f"jnp.asarray({a['x']}).at[{a['idx']}].{method}({a['values']}{_kw(k, 'mode')})"
+
+        emitter("jax", f"jax.{name}", op=True)(emit)
+
+
+def _torch_ops() -> None:
+    @emitter("torch", "torch.index_select", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"torch.index_select({a['input']}, {k['dim']}, {a['index']})"
+
+    @emitter("torch", "torch.gather", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"torch.gather({a['input']}, {k['dim']}, {a['index']})"
+
+    @emitter("torch", "torch.take", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"torch.take({a['input']}, {a['index']})"
+
+    @emitter("torch", "torch.take_along_dim", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"torch.take_along_dim({a['input']}, {a['indices']}, dim={lit(k.get('dim'))})"
+
+    @emitter("torch", "torch.scatter", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"torch.scatter({a['input']}, {k['dim']}, {a['index']}, {a['src']})"
+
+    @emitter("torch", "torch.scatter_reduce", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"torch.scatter_reduce({a['input']}, {k['dim']}, {a['index']}, {a['src']}, " \
+               f"reduce={lit(k['reduce'])}, include_self={lit(k.get('include_self', True))})"
+
+    @emitter("torch", "torch.index_put", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"torch.index_put({a['input']}, {a['indices']}, {a['values']}, " \
+               f"accumulate={lit(k.get('accumulate', False))})"
+
+
+def _tf_ops() -> None:
+    @emitter("tensorflow", "tensorflow.gather", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"tf.gather({a['params']}, {a['indices']}, axis={lit(k.get('axis'))}" \
+               f"{_kw(k, 'batch_dims')})"
+
+    @emitter("tensorflow", "tensorflow.gather_nd", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"tf.gather_nd({a['params']}, {a['indices']}{_kw(k, 'batch_dims')})"
+
+    for name in ("update", "add", "sub", "max", "min"):
+
+        def emit(s: Step, a: A, k: K, name: str = name) -> str:
+            return f"tf.tensor_scatter_nd_{name}({a['tensor']}, {a['indices']}, {a['updates']})"
+
+        emitter("tensorflow", f"tensorflow.tensor_scatter_nd_{name}", op=True)(emit)
+
+
+def _paddle_ops() -> None:
+    @emitter("paddle", "paddle.gather", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"paddle.gather({a['x']}, {a['index']}, axis={lit(k.get('axis'))})"
+
+    @emitter("paddle", "paddle.gather_nd", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"paddle.gather_nd({a['x']}, {a['index']})"
+
+    @emitter("paddle", "paddle.take_along_axis", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"paddle.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k['axis'])}" \
+               f"{_kw(k, 'broadcast')})"
+
+    @emitter("paddle", "paddle.put_along_axis", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"paddle.put_along_axis({a['arr']}, {a['indices']}, {a['values']}, axis={lit(k['axis'])}" \
+               f"{_kw(k, 'reduce', 'include_self', 'broadcast')})"
+
+    @emitter("paddle", "paddle.scatter_nd_add", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"paddle.scatter_nd_add({a['x']}, {a['index']}, {a['updates']})"
+
+
+def _mxnet_ops() -> None:
+    @emitter("mxnet", "mxnet.take", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_np(mx.nd.take(_nd({a['a']}), _nd({a['indices']}), axis={lit(k.get('axis', 0))}, " \
+               f"mode={lit(k.get('mode') or 'clip')}))"
+
+    @emitter("mxnet", "mxnet.gather_nd", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_np(mx.nd.gather_nd(_nd({a['data']}), _nd({a['indices']})))"
+
+    @emitter("mxnet", "mxnet.scatter_nd", op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"_np(mx.nd.scatter_nd(_nd({a['data']}), _nd({a['indices']}), shape={a['shape']}))"
+
+
+_MX_HEADER = '''import math
+
+import mxnet as mx
+import numpy as np
+
+
+def _np(x):
+    """A host NumPy array (MXNet 1.9 index utilities are few: the adapters run in NumPy)."""
+    if isinstance(x, mx.nd.NDArray):
+        return x.asnumpy()
+    if isinstance(x, (tuple, list)):
+        return type(x)(_np(v) for v in x)
+    return np.asarray(x)
+
+
+def _nd(x):
+    """An MXNet NDArray of ``x``'s dtype."""
+    return mx.nd.array(x, dtype=x.dtype)'''
+
+HEADER.update({
+    "numpy": "import math\n\nimport numpy as np",
+    "gatherscatter": "import math\n\nimport numpy as np\n\nimport gatherscatter as gs",
+    "jax": "import math\n\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\n"
+           "jax.config.update(\"jax_enable_x64\", True)",
+    "torch": "import math\n\nimport numpy as np\nimport torch",
+    "tensorflow": "import math\n\nimport numpy as np\nimport tensorflow as tf",
+    "paddle": "import math\n\nimport numpy as np\nimport paddle",
+    "mxnet": _MX_HEADER,
+})
+MODULE.update({"jax": "jnp", "tensorflow": "tf", "paddle": "paddle", "mxnet": "mx.nd"})
+PROLOGUE["mxnet"] = lambda inputs: [f"{n} = _np({n})" for n in inputs]
+EPILOGUE["mxnet"] = lambda out: f"return _nd({out}) if np.ndim({out}) else {out}"
+
+register_adapters("numpy", Api())
+register_adapters("gatherscatter", Api())
+register_adapters("mxnet", Api())
+register_adapters("jax", JaxApi())
+register_adapters("torch", TorchApi())
+register_adapters("tensorflow", TfApi())
+register_adapters("paddle", PaddleApi())
+_numpy_ops()
+_jax_ops()
+_torch_ops()
+_tf_ops()
+_paddle_ops()
+_mxnet_ops()

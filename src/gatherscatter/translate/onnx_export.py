@@ -1,0 +1,785 @@
+"""Export a translation to ONNX with ``onnx.helper`` (checked with ``onnx.checker``).
+
+The graph's inputs are the source op's value arguments, declared with the
+ranks and element types of an example call (dims are symbolic, except the
+index-tuple length of nd indices); a sequence argument (``torch.index_put``'s
+``indices``) becomes one input per array, ``indices_0``, ``indices_1`` ...
+Every step becomes ONNX nodes: op steps the ONNX op itself, adapters small
+subgraphs (``Shape``/``Gather`` to read an axis size at run time, ``Where`` to
+wrap negatives, ``ConstantOfShape`` for identities, ``Range``/``Expand``/
+``Concat`` for coordinate grids (E4) ...). Every adapter of
+:data:`~gatherscatter.translate.ir.ADAPTERS` has an emitter here
+(:data:`ONNX_ADAPTERS`). The model's opset is the one the plan's ops were
+planned for (``version=``, default 18), and nodes take that opset's form:
+``Unsqueeze``/``Squeeze``/``ReduceMin`` axes as attributes before 13/18, no
+``GreaterOrEqual`` or integer ``Max`` before 12, ``Reshape(allowzero=1)`` from
+14 (before, a reshape to a shape holding a 0 copies the input's dim: empty
+results of the reshaping adapters need opset >= 14). Requires the ``onnx``
+package (an optional extra).
+
+>>> import numpy as np, gatherscatter as gs
+>>> t = gs.translate("mxnet.gather_nd", to="onnx")
+>>> m = t.to_onnx(data=np.zeros((2, 3), np.float32), indices=np.zeros((2, 4), np.float32))
+>>> [n.op_type for n in m.graph.node]
+['Transpose', 'Cast', 'GatherND']
+>>> [(i.name, [d.dim_param or d.dim_value for d in i.type.tensor_type.shape.dim]) for i in m.graph.input]
+[('data', ['data_d0', 'data_d1']), ('indices', [2, 'indices_d1'])]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import ArgumentError, UnsupportedError
+from .ir import ADAPTERS, Step, identity_value
+
+if TYPE_CHECKING:
+    from . import Translation
+
+__all__ = ["ONNX_ADAPTERS", "Builder", "build_model", "default_model", "script"]
+
+Array = np.ndarray[Any, Any]
+
+
+class Builder:
+    """Nodes, initializers and fresh names of one graph; ``vals`` holds the example's values."""
+
+    def __init__(self, opset: int) -> None:
+        import onnx
+        from onnx import helper, numpy_helper
+
+        self.onnx, self.helper, self.numpy_helper = onnx, helper, numpy_helper
+        self.opset = opset
+        self.nodes: list[Any] = []
+        self.inits: list[Any] = []
+        self.vals: dict[str, Any] = {}
+        self.tuples: dict[str, list[str]] = {}  # tuple-valued names -> one graph value per component
+        self._n = 0
+
+    def fresh(self, hint: str) -> str:
+        self._n += 1
+        return f"{hint}_{self._n}"
+
+    def node(self, op: str, inputs: list[str], out: str | None = None, **attrs: Any) -> str:
+        out = out or self.fresh(op.lower())
+        self.nodes.append(self.helper.make_node(op, inputs, [out], **attrs))
+        return out
+
+    def const(self, value: Any, dtype: Any = None, hint: str = "c") -> str:
+        arr = np.asarray(value, dtype=dtype)
+        name = self.fresh(hint)
+        self.inits.append(self.numpy_helper.from_array(arr, name))
+        return name
+
+    def elem_type(self, dtype: Any) -> int:
+        return int(self.helper.np_dtype_to_tensor_dtype(np.dtype(dtype)))
+
+    # shape helpers -------------------------------------------------------------------------------
+
+    def axis_size(self, data: str, axis: int, like: str) -> str:
+        """``data.shape[axis]`` as a 0-d tensor of ``like``'s dtype."""
+        shape = self.node("Shape", [data])
+        s = self.node("Gather", [shape, self.const(axis, np.int64)], axis=0)
+        return self.node("Cast", [s], to=self.elem_type(self.vals[like].dtype))
+
+    def nd_sizes(self, data: str, b: int, k: int, like: str) -> str:
+        """``data.shape[b:b+k]`` as a 1-d tensor of ``like``'s dtype."""
+        shape = self.node("Shape", [data])
+        s = self.node("Slice", [shape, self.const([b], np.int64), self.const([b + k], np.int64)])
+        return self.node("Cast", [s], to=self.elem_type(self.vals[like].dtype))
+
+    def sizes(self, args: dict[str, str], attrs: dict[str, Any]) -> str:
+        i = args["i"]
+        if attrs.get("axis") is not None:
+            return self.axis_size(args["data"], attrs["axis"], i)
+        k = int(np.asarray(self.vals[i]).shape[-1])
+        return self.nd_sizes(args["data"], attrs.get("batch_dims") or 0, k, i)
+
+    def fill_like(self, x: str, value: Any, dtype: Any) -> str:
+        shape = self.node("Shape", [x])
+        t = self.numpy_helper.from_array(np.asarray([value], dtype=dtype), self.fresh("v"))
+        return self.node("ConstantOfShape", [shape], value=t)
+
+    # opset-dependent node forms ----------------------------------------------------------------
+
+    def unsqueeze(self, x: str, axes: list[int], out: str | None = None) -> str:
+        """``Unsqueeze`` (axes an attribute before opset 13, an input since)."""
+        if self.opset < 13:
+            return self.node("Unsqueeze", [x], out, axes=axes)
+        return self.node("Unsqueeze", [x, self.const(axes, np.int64)], out)
+
+    def reduce_min(self, x: str, axes: list[int], out: str | None = None) -> str:
+        """``ReduceMin(keepdims=0)`` (axes an attribute before opset 18, an input since)."""
+        if self.opset < 18:
+            return self.node("ReduceMin", [x], out, axes=axes, keepdims=0)
+        return self.node("ReduceMin", [x, self.const(axes, np.int64)], out, keepdims=0)
+
+    def maximum(self, x: str, y: str, out: str | None = None) -> str:
+        """Element-wise max as ``Where(x < y, y, x)`` (integer ``Max`` needs opset 12)."""
+        return self.node("Where", [self.node("Less", [x, y]), y, x], out)
+
+    def minimum(self, x: str, y: str, out: str | None = None) -> str:
+        """Element-wise min as ``Where(y < x, y, x)``."""
+        return self.node("Where", [self.node("Less", [y, x]), y, x], out)
+
+    def greater_equal(self, x: str, y: str) -> str:
+        """``x >= y`` as ``Not(x < y)`` (``GreaterOrEqual`` needs opset 12)."""
+        return self.node("Not", [self.node("Less", [x, y])])
+
+    def squeeze(self, x: str, axes: list[int], out: str | None = None) -> str:
+        """``Squeeze`` (axes an attribute before opset 13, an input since)."""
+        if self.opset < 13:
+            return self.node("Squeeze", [x], out, axes=axes)
+        return self.node("Squeeze", [x, self.const(axes, np.int64)], out)
+
+    def reshape(self, x: str, shape: str, out: str | None = None) -> str:
+        """``Reshape`` to a run-time shape that may hold zeros (``allowzero=1`` since opset 14; before, a 0 in
+        the shape copies the input's dim, so an empty result with a 0 dim needs opset >= 14)."""
+        if self.opset >= 14:
+            return self.node("Reshape", [x, shape], out, allowzero=1)
+        return self.node("Reshape", [x, shape], out)
+
+    def shape_part(self, x: str, start: int, end: int | None = None) -> str:
+        """``x.shape[start:end]`` as a 1-d int64 tensor."""
+        stop = np.iinfo(np.int64).max if end is None else end
+        shape = self.node("Shape", [x])
+        return self.node("Slice", [shape, self.const([start], np.int64), self.const([stop], np.int64)])
+
+    def concat(self, parts: list[str], out: str | None = None) -> str:
+        return self.node("Concat", parts, out, axis=0) if len(parts) != 1 or out else parts[0]
+
+    def as_int64(self, x: str) -> str:
+        return x if self.dtype_of(x) == np.int64 else self.node("Cast", [x], to=self.elem_type(np.int64))
+
+    def iota(self, shape: str, d: int, rank: int) -> str:
+        """The int64 index grid of output dim ``d`` (``np.indices(shape)[d]``), ``shape`` a 1-d shape tensor."""
+        n = self.node("Gather", [shape, self.const(d, np.int64)], axis=0)
+        line = self.node("Range", [self.const(0, np.int64), n, self.const(1, np.int64)])
+        others = [x for x in range(rank) if x != d]
+        return self.node("Expand", [self.unsqueeze(line, others) if others else line, shape])
+
+    def stack_last(self, comps: list[str], out: str | None = None) -> str:
+        """``stack(comps, -1)`` of same-shape tensors."""
+        return self.node("Concat", [self.unsqueeze(c, [-1]) for c in comps], out, axis=-1)
+
+    def dtype_of(self, name: str) -> np.dtype[Any]:
+        return np.asarray(self.vals[name]).dtype
+
+
+OnnxEmit = Callable[[Builder, Step, dict[str, str], dict[str, Any]], str]
+ONNX_ADAPTERS: dict[str, OnnxEmit] = {}
+
+
+def _a(name: str) -> Callable[[OnnxEmit], OnnxEmit]:
+    def deco(fn: OnnxEmit) -> OnnxEmit:
+        ONNX_ADAPTERS[name] = fn
+        return fn
+
+    return deco
+
+
+@_a("moveaxis")
+def _moveaxis(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    r = np.asarray(b.vals[a["x"]]).ndim
+    if r == 0:
+        return b.node("Identity", [a["x"]], s.out)
+    src, dst = k["source"] % r, k["destination"] % r
+    perm = [d for d in range(r) if d != src]
+    perm.insert(dst, src)  # output axis dst is input axis src, the others keep their order
+    return b.node("Transpose", [a["x"]], s.out, perm=perm)
+
+
+@_a("expand_dims")
+def _expand_dims(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    return b.unsqueeze(a["x"], [k["axis"]], s.out)
+
+
+@_a("flatten")
+def _flatten(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    return b.node("Reshape", [a["x"], b.const([-1], np.int64)], s.out)
+
+
+@_a("cast")
+def _cast(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    return b.node("Cast", [a["x"]], s.out, to=b.elem_type(k["dtype"]))
+
+
+@_a("normalize_negative")
+def _normalize_negative(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    i = a["i"]
+    size = b.sizes(a, k)
+    zero = b.const(0, b.vals[i].dtype)
+    neg = b.node("Less", [i, zero])
+    return b.node("Where", [neg, b.node("Add", [i, size]), i], s.out)
+
+
+@_a("clip_index")
+def _clip_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    i = a["i"]
+    dt = b.vals[i].dtype
+    top = b.maximum(b.node("Sub", [b.sizes(a, k), b.const(1, dt)]), b.const(0, dt))
+    return b.maximum(b.minimum(i, top), b.const(0, dt), s.out)
+
+
+@_a("wrap_index")
+def _wrap_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    i = a["i"]
+    size = b.sizes(a, k)  # a size-0 axis: i mod 1 (ORT refuses a zero divisor even for an empty i)
+    zero = b.const(0, b.dtype_of(i))
+    safe = b.node("Where", [b.node("Equal", [size, zero]), b.const(1, b.dtype_of(i)), size])
+    return b.node("Mod", [i, safe], s.out, fmod=0)
+
+
+@_a("valid_mask")
+def _valid_mask(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    i = a["i"]
+    ok = b.node("And", [b.greater_equal(i, b.const(0, b.vals[i].dtype)), b.node("Less", [i, b.sizes(a, k)])])
+    if k.get("axis") is not None:
+        return b.node("Identity", [ok], s.out)
+    # all() over the tuple axis as an And of its k components (ORT reduces an empty tensor to shape [0])
+    kk = int(np.asarray(b.vals[i]).shape[-1])
+    if kk == 0:
+        lead = b.node("Slice", [b.node("Shape", [i]), b.const([0], np.int64), b.const([-1], np.int64)])
+        t = b.numpy_helper.from_array(np.ones(1, np.bool_), b.fresh("v"))
+        return b.node("ConstantOfShape", [lead], s.out, value=t)
+    parts = [b.node("Gather", [ok, b.const(j, np.int64)], axis=-1) for j in range(kk)]
+    acc = parts[0]
+    for p in parts[1:]:
+        acc = b.node("And", [acc, p])
+    return b.node("Identity", [acc], s.out)
+
+
+def _masked(b: Builder, s: Step, y: str, m: str, lead: int, value: Any) -> str:
+    yv, mv = np.asarray(b.vals[y]), np.asarray(b.vals[m])
+    axes = list(range(lead)) + list(range(lead + mv.ndim, yv.ndim))
+    mm = b.unsqueeze(m, axes) if axes else m
+    with np.errstate(all="ignore"):
+        v = np.asarray(value).astype(yv.dtype)
+    return b.node("Where", [mm, y, b.const(v, yv.dtype)], s.out)
+
+
+@_a("mask_result")
+def _mask_result(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    y = a["y"]
+    v = k.get("value")
+    if v is None and k.get("reduction"):
+        v = identity_value(k["reduction"], b.dtype_of(y))
+    lead = k.get("lead") or 0
+    if k.get("trail") is not None:
+        lead = np.asarray(b.vals[y]).ndim - np.asarray(b.vals[a["mask"]]).ndim - k["trail"]
+    return _masked(b, s, y, a["mask"], lead, v)
+
+
+@_a("zeros")
+def _zeros(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    t = b.numpy_helper.from_array(np.zeros(1, np.asarray(b.vals[a["like"]]).dtype), b.fresh("v"))
+    shape = a["shape"]
+    if b.dtype_of(shape) != np.int64:
+        shape = b.node("Cast", [shape], to=b.elem_type(np.int64))
+    return b.node("ConstantOfShape", [shape], s.out, value=t)
+
+
+def _fill(value_of: Callable[[np.dtype[Any]], Any]) -> OnnxEmit:
+    def emit(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+        x = a["x"]
+        dt = np.asarray(b.vals[x]).dtype
+        out = b.fill_like(x, value_of(dt) if k.get("reduction") is None else identity_value(k["reduction"], dt), dt)
+        return b.node("Identity", [out], s.out)
+
+    return emit
+
+
+ONNX_ADAPTERS["zeros_like"] = _fill(lambda dt: 0)
+ONNX_ADAPTERS["ones_like"] = _fill(lambda dt: 1)
+ONNX_ADAPTERS["identity_like"] = _fill(lambda dt: 0)
+
+
+@_a("negative")
+def _negative(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    return b.node("Neg", [a["x"]], s.out)
+
+
+@_a("scale")
+def _scale(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    return b.node("Mul", [a["x"], b.const(k["alpha"], np.asarray(b.vals[a["x"]]).dtype)], s.out)
+
+
+@_a("divide_counts")
+def _divide_counts(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    t, c, d = a["total"], a["count"], a["data"]
+    dt = np.asarray(b.vals[t]).dtype
+    none = b.node("Equal", [c, b.const(0, dt)])
+    safe = b.node("Where", [none, b.const(1, dt), c])
+    if dt.kind in "iu" and k.get("rounding", "floor") == "floor":
+        rem = b.node("Mod", [t, safe], fmod=0)  # Python-style remainder: floor division is exact
+        q = b.node("Div", [b.node("Sub", [t, rem]), safe])
+    else:
+        q = b.node("Div", [t, safe])
+    return b.node("Where", [none, d, q], s.out)
+
+
+@_a("slice_like")
+def _slice_like(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    r = np.asarray(b.vals[a["like"]]).ndim
+    ends = b.node("Shape", [a["like"]])
+    return b.node("Slice", [a["x"], b.const([0] * r, np.int64), ends], s.out)
+
+
+@_a("full_updates")
+def _full_updates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    dt = np.asarray(b.vals[a["data"]]).dtype
+    return b.node("Identity", [b.fill_like(a["i"], k["value"], dt)], s.out)
+
+
+def _broadcast(b: Builder, x: str, ref: str, axis: int | None, keep: str) -> str:
+    """Expand ``x`` to ``ref``'s shape, keeping ``keep``'s size on ``axis``."""
+    if axis is None:
+        return b.node("Expand", [x, b.node("Shape", [ref])])
+    r = np.asarray(b.vals[ref]).ndim
+    ax = axis % r
+    sr, sk = b.node("Shape", [ref]), b.node("Shape", [keep])
+    parts = [b.node("Slice", [sr, b.const([0], np.int64), b.const([ax], np.int64)]),
+             b.node("Slice", [sk, b.const([ax], np.int64), b.const([ax + 1], np.int64)]),
+             b.node("Slice", [sr, b.const([ax + 1], np.int64), b.const([r], np.int64)])]
+    return b.node("Expand", [x, b.node("Concat", parts, axis=0)])
+
+
+@_a("broadcast_indices")
+def _broadcast_indices(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    return b.node("Identity", [_broadcast(b, a["i"], a["data"], k["axis"], a["i"])], s.out)
+
+
+@_a("broadcast_data")
+def _broadcast_data(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    return b.node("Identity", [_broadcast(b, a["x"], a["i"], k["axis"], a["x"])], s.out)
+
+
+@_a("coordinates")
+def _coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    """E4: ``Concat([Expand(Unsqueeze(Range(0, n_d)), Shape(i)) or i, ...], -1)`` (an int64 meshgrid)."""
+    i = a["i"]
+    r = np.asarray(b.vals[i]).ndim
+    if r == 0:
+        return b.node("Identity", [b.const(np.zeros((0,), np.int64), hint="empty")], s.out)
+    ax = k["axis"] % r
+    i64 = i if b.dtype_of(i) == np.int64 else b.node("Cast", [i], to=b.elem_type(np.int64))
+    shape = b.node("Shape", [i])
+    cols = []
+    for d in range(r):
+        if d == ax:
+            g = i64
+        else:
+            n = b.node("Gather", [shape, b.const(d, np.int64)], axis=0)
+            iota = b.node("Range", [b.const(0, np.int64), n, b.const(1, np.int64)])
+            others = [x for x in range(r) if x != d]
+            g = b.node("Expand", [b.unsqueeze(iota, others) if others else iota, shape])
+        cols.append(b.unsqueeze(g, [-1]))
+    return b.node("Concat", cols, s.out, axis=-1)
+
+
+def _components(b: Builder, name: str) -> list[str]:
+    return b.tuples.get(name) or [name]
+
+
+@_a("stack_last")
+def _stack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    """``Concat([Unsqueeze(i_j + z, -1)], -1)``, ``z`` the zeros of the broadcast shape (E12, E15)."""
+    parts = _components(b, a["seq"])
+    dt = b.dtype_of(s.out)
+    parts = [p if b.dtype_of(p) == dt else b.node("Cast", [p], to=b.elem_type(dt)) for p in parts]
+    if len(parts) > 1:
+        zero = b.const(0, dt)
+        z = b.node("Mul", [parts[0], zero])
+        for p in parts[1:]:
+            z = b.node("Add", [z, b.node("Mul", [p, zero])])
+        parts = [b.node("Add", [p, z]) for p in parts]
+    cols = [b.unsqueeze(p, [-1]) for p in parts]
+    return b.node("Concat", cols, s.out, axis=-1)
+
+
+@_a("unstack_last")
+def _unstack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    """One ``Gather(i, j, axis=-1)`` per tuple component: a tuple-valued name ``out_0, out_1 ...``."""
+    i = a["i"]
+    n = int(np.asarray(b.vals[i]).shape[-1])
+    b.tuples[s.out] = [b.node("Gather", [i, b.const(j, np.int64)], f"{s.out}_{j}", axis=-1) for j in range(n)]
+    for j, v in enumerate(ADAPTERS["unstack_last"].run(b.vals[i])):
+        b.vals[f"{s.out}_{j}"] = v
+    return s.out
+
+
+# ------------------------------------------------------------------ adapters of the target planners and sources
+
+
+@_a("unflatten_index")
+def _unflatten_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    y, i = a["y"], a["i"]
+    ax = k["axis"] % np.asarray(b.vals[y]).ndim
+    shape = b.concat([b.shape_part(y, 0, ax), b.node("Shape", [i]), b.shape_part(y, ax + 1)])
+    return b.reshape(y, shape, s.out)
+
+
+@_a("take_coordinates")
+def _take_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    """E1/E7: iotas over the gather's output shape, the index (broadcast) on the gathered axis."""
+    i, data = a["i"], a["data"]
+    r, q = np.asarray(b.vals[data]).ndim, np.asarray(b.vals[i]).ndim
+    ax = k["axis"] % r
+    bd = k.get("batch_dims") or 0
+    bd = bd % q if bd < 0 else bd
+    rank = ax + (q - bd) + (r - ax - 1)
+    shape = b.concat([b.shape_part(data, 0, ax), b.shape_part(i, bd), b.shape_part(data, ax + 1)])
+    ones = list(range(bd, ax)) + list(range(rank - (r - ax - 1), rank))
+    ii = b.as_int64(i)
+    ii = b.node("Expand", [b.unsqueeze(ii, ones) if ones else ii, shape])
+    comps = [b.iota(shape, d, rank) for d in range(ax)] + [ii]
+    comps += [b.iota(shape, ax + q - bd + t, rank) for t in range(r - ax - 1)]
+    return b.stack_last(comps, s.out)
+
+
+@_a("nd_coordinates")
+def _nd_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    i, data = a["i"], a["data"]
+    iv = np.asarray(b.vals[i])
+    bd, kk, r = k.get("batch_dims") or 0, int(iv.shape[-1]), np.asarray(b.vals[data]).ndim
+    lead = iv.ndim - 1
+    rank = lead + (r - bd - kk)
+    shape = b.concat([b.shape_part(i, 0, -1), b.shape_part(data, bd + kk)])
+    if r == 0:
+        zero = b.node("Concat", [shape, b.const([0], np.int64)], axis=0)
+        t = b.numpy_helper.from_array(np.zeros(1, np.int64), b.fresh("v"))
+        return b.node("ConstantOfShape", [zero], s.out, value=t)
+    i64 = b.as_int64(i)
+    comps = [b.iota(shape, d, rank) for d in range(bd)]
+    tail = list(range(lead, rank))
+    for c in range(kk):
+        comp = b.node("Gather", [i64, b.const(c, np.int64)], axis=-1)
+        comps.append(b.node("Expand", [b.unsqueeze(comp, tail) if tail else comp, shape]))
+    comps += [b.iota(shape, lead + t, rank) for t in range(r - bd - kk)]
+    return b.stack_last(comps, s.out)
+
+
+@_a("ravel_tuples")
+def _ravel_tuples(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    i, data = a["i"], a["data"]
+    kk = int(np.asarray(b.vals[i]).shape[-1])
+    i64 = b.as_int64(i)
+    if kk == 0:
+        t = b.numpy_helper.from_array(np.zeros(1, np.int64), b.fresh("v"))
+        return b.node("ConstantOfShape", [b.shape_part(i, 0, -1)], s.out, value=t)
+    shape = b.node("Shape", [data])
+    sizes = [b.node("Gather", [shape, b.const(d, np.int64)], axis=0) for d in range(kk)]
+    comps = [b.node("Gather", [i64, b.const(d, np.int64)], axis=-1) for d in range(kk)]
+    zero = b.const(0, np.int64)
+    ok = None
+    off = None
+    for d in range(kk):
+        inside = b.node("And", [b.greater_equal(comps[d], zero), b.node("Less", [comps[d], sizes[d]])])
+        ok = inside if ok is None else b.node("And", [ok, inside])
+        stride = b.const(1, np.int64)
+        for e in range(d + 1, kk):
+            stride = b.node("Mul", [stride, sizes[e]])
+        term = b.node("Mul", [b.node("Where", [inside, comps[d], zero]), stride])
+        off = term if off is None else b.node("Add", [off, term])
+    total = sizes[0]
+    for e in range(1, kk):
+        total = b.node("Mul", [total, sizes[e]])
+    assert ok is not None
+    assert off is not None
+    return b.node("Where", [ok, off, total], s.out)
+
+
+@_a("reshape_like")
+def _reshape_like(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    return b.reshape(a["x"], b.node("Shape", [a["like"]]), s.out)
+
+
+@_a("slice_to_index")
+def _slice_to_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    x, i = a["x"], a["i"]
+    r = np.asarray(b.vals[x]).ndim
+    ax = k["axis"] % r
+    ends = b.concat([b.shape_part(i, 0, ax), b.const([np.iinfo(np.int64).max], np.int64), b.shape_part(i, ax + 1)])
+    return b.node("Slice", [x, b.const([0] * r, np.int64), ends], s.out)
+
+
+@_a("select")
+def _select(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    m = a["mask"]
+    if b.dtype_of(m) != np.bool_:
+        m = b.node("Not", [b.node("Equal", [m, b.const(0, b.dtype_of(m))])])
+    return b.node("Where", [m, a["x"], a["y"]], s.out)
+
+
+_COMBINE = {"add": "Add", "sub": "Sub", "mul": "Mul", "max": "Max", "min": "Min"}
+_COMBINE_BOOL = {"add": "Or", "max": "Or", "mul": "And", "min": "And", "sub": "Xor"}
+
+
+@_a("combine")
+def _combine(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    x, y = a["x"], a["y"]
+    dx = b.dtype_of(x)
+    r = k["reduction"]
+    if dx == np.bool_:
+        yb = y if b.dtype_of(y) == np.bool_ else b.node("Cast", [y], to=b.elem_type(np.bool_))
+        return b.node(_COMBINE_BOOL[r], [x, yb], s.out)
+    common = np.result_type(dx, b.dtype_of(y))
+    xs, ys = [v if b.dtype_of(v) == common else b.node("Cast", [v], to=b.elem_type(common)) for v in (x, y)]
+    if r in ("max", "min") and b.opset < 12 and common.kind in "iu":
+        z = b.maximum(xs, ys) if r == "max" else b.minimum(xs, ys)  # integer Max/Min need opset 12
+    else:
+        z = b.node(_COMBINE[r], [xs, ys])
+    return b.node("Cast", [z], s.out, to=b.elem_type(dx)) if common != dx else b.node("Identity", [z], s.out)
+
+
+@_a("shape_of")
+def _shape_of(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    return b.node("Shape", [a["x"]], s.out)
+
+
+@_a("squeeze")
+def _squeeze(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    return b.squeeze(a["x"], [k["axis"]], s.out)
+
+
+def _nd_update_shape(b: Builder, i: str, data: str, batch_dims: int) -> str:
+    iv = np.asarray(b.vals[i])
+    kk = int(iv.shape[-1]) if iv.ndim else 0
+    return b.concat([b.shape_part(i, 0, -1), b.shape_part(data, batch_dims + kk)])
+
+
+@_a("broadcast_updates")
+def _broadcast_updates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    shape = _nd_update_shape(b, a["i"], a["data"], k.get("batch_dims") or 0)
+    return b.node("Expand", [a["u"], shape], s.out)
+
+
+@_a("full_slices")
+def _full_slices(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    dt = b.dtype_of(a["data"])
+    shape = _nd_update_shape(b, a["i"], a["data"], k.get("batch_dims") or 0)
+    with np.errstate(all="ignore"):
+        value = np.asarray(k["value"]).astype(dt).reshape(1)
+    t = b.numpy_helper.from_array(value, b.fresh("v"))
+    return b.node("ConstantOfShape", [shape], s.out, value=t)
+
+
+@_a("mask_fill_default")
+def _mask_fill_default(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    from .ir import default_fill_value
+
+    y, m = a["y"], a["mask"]
+    lead = k.get("lead", 0)
+    if k.get("trail") is not None:
+        lead = np.asarray(b.vals[y]).ndim - np.asarray(b.vals[m]).ndim - k["trail"]
+    return _masked(b, s, y, m, lead, default_fill_value(b.dtype_of(y)))
+
+
+@_a("merge_leading")
+def _merge_leading(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    x, count = a["x"], k["count"]
+    if count <= 1:
+        return b.node("Identity", [x], s.out)
+    lead = b.node("ReduceProd", [b.shape_part(x, 0, count)], keepdims=1) if b.opset >= 18 else \
+        b.node("ReduceProd", [b.shape_part(x, 0, count)], keepdims=1, axes=[0])
+    return b.reshape(x, b.concat([lead, b.shape_part(x, count)]), s.out)
+
+
+@_a("moveaxis_block")
+def _moveaxis_block(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    x = a["x"]
+    r = np.asarray(b.vals[x]).ndim
+    dr = np.asarray(b.vals[a["data"]]).ndim
+    ax = k["axis"] % dr if dr else 0
+    q = np.asarray(b.vals[a["i"]]).ndim
+    block = list(range(ax, ax + q))
+    perm = block + [d for d in range(r) if d not in block]
+    return b.node("Transpose", [x], s.out, perm=perm) if r else b.node("Identity", [x], s.out)
+
+
+@_a("cycle_to")
+def _cycle_to(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    """``np.resize(v.ravel(), i.size)``: ``Tile`` the flat ``v`` ceil(n / v.size) times, keep the first n."""
+    flat = b.node("Reshape", [a["v"], b.const([-1], np.int64)])
+    n = b.node("Size", [a["i"]])
+    one = b.const(1, np.int64)
+    m = b.maximum(b.node("Size", [flat]), one)
+    reps = b.node("Div", [b.node("Sub", [b.node("Add", [n, m]), one]), m])
+    tiled = b.node("Tile", [flat, b.node("Reshape", [reps, b.const([1], np.int64)])])
+    end = b.node("Reshape", [n, b.const([1], np.int64)])
+    return b.node("Slice", [tiled, b.const([0], np.int64), end], s.out)
+
+
+_ONNX_ATTRS = {"axis", "batch_dims", "reduction"}
+_ONNX_DEFAULTS: dict[str, Any] = {"batch_dims": 0, "reduction": "none"}
+
+
+def _op(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    if not s.name.startswith("onnx."):
+        raise UnsupportedError(f"onnx export: step {s.name} is not an ONNX op")
+    name = s.name.split(".", 1)[1]
+    order = ["data", "indices", "updates"]
+    # defaults are left out (GatherND has no batch_dims attribute before opset 12, nor reduction before 16)
+    attrs = {key: v for key, v in k.items() if key in _ONNX_ATTRS and v != _ONNX_DEFAULTS.get(key)}
+    return b.node(name, [a[p] for p in order if p in a], s.out, **attrs)
+
+
+def _as_array(v: Any) -> Array:
+    return np.asarray(v)
+
+
+def build_model(t: Translation, example: dict[str, Any]) -> Any:
+    """The ONNX model of ``t`` for an example call (its ranks, dtypes and index-tuple lengths)."""
+    if t.target != "onnx":
+        raise UnsupportedError(f"onnx export: the translation targets {t.target}, not onnx")
+    opset = _opset(t)
+    b = Builder(opset)
+    from ..dialects._registry import get_op
+    from .ir import ADAPTERS as _AD  # noqa: F401  (the NumPy definitions evaluate the example)
+
+    missing = [n for n in t.source.inputs if n not in example]
+    unknown = [n for n in example if n not in t.source.inputs]
+    if missing or unknown:
+        raise ArgumentError(f"onnx export of {t.source.op}: the example takes {', '.join(t.source.inputs)}; "
+                            f"got {', '.join(example) or 'nothing'}")
+    inputs = []
+    seqs = _tuple_inputs(t, example)
+    for name in t.source.inputs:
+        if name in seqs:  # a sequence of index arrays (torch.index_put's indices): one graph input each
+            parts = [_as_array(x) for x in example[name]]
+            b.vals[name] = tuple(parts)
+            b.tuples[name] = [f"{name}_{j}" for j in range(len(parts))]
+            for j, v in enumerate(parts):
+                b.vals[f"{name}_{j}"] = v
+                dims: list[Any] = [f"{name}_{j}_d{d}" for d in range(v.ndim)]
+                inputs.append(b.helper.make_tensor_value_info(f"{name}_{j}", b.elem_type(v.dtype), dims))
+            continue
+        v = _as_array(example[name])
+        if isinstance(example[name], (tuple, list)) and v.size == 0:
+            v = v.astype(np.int64)  # an empty shape argument
+        b.vals[name] = v
+        dims = [f"{name}_d{j}" for j in range(v.ndim)]
+        if v.ndim and name in _nd_index_inputs(t):  # the index-tuple length is part of the graph's meaning
+            ax = int(t.source.layout.get("index_axis", -1)) % v.ndim
+            dims[ax] = int(v.shape[ax])
+        inputs.append(b.helper.make_tensor_value_info(name, b.elem_type(v.dtype), dims))
+    for step in t.steps:
+        args = step.arg_map
+        vals = {p: b.vals[v] for p, v in args.items()}
+        if step.kind == "op":
+            b.vals[step.out] = get_op(step.name)(**vals, **step.attr_map)
+            _op(b, step, args, step.attr_map)
+        else:
+            b.vals[step.out] = ADAPTERS[step.name].run(*vals.values(), **step.attr_map)
+            emit = ONNX_ADAPTERS.get(step.name)
+            if emit is None:
+                raise UnsupportedError(f"onnx export: adapter {step.name} has no ONNX form yet")
+            emit(b, step, args, step.attr_map)
+    out = t.program.output
+    outputs = []
+    for name, value in _outputs(b, out):
+        ov = _as_array(value)
+        if isinstance(value, tuple) and ov.size == 0:
+            ov = ov.astype(np.int64)  # an empty shape
+        dims = [f"{name}_d{j}" for j in range(ov.ndim)]
+        outputs.append(b.helper.make_tensor_value_info(name, b.elem_type(ov.dtype), dims))
+    graph = b.helper.make_graph(b.nodes, "translated", inputs, outputs, b.inits)
+    model = b.helper.make_model(graph, opset_imports=[b.helper.make_opsetid("", opset)],
+                                producer_name="gatherscatter.translate")
+    model.ir_version = min(model.ir_version, 10)
+    b.onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def _outputs(b: Builder, out: str) -> list[tuple[str, Any]]:
+    """The graph outputs: the program's output, or each component of a tuple-valued one."""
+    if out in b.tuples:
+        return list(zip(b.tuples[out], b.vals[out], strict=True))
+    return [(out, b.vals[out])]
+
+
+def _opset(t: Translation) -> int:
+    """The model's opset: the one the plan's ONNX ops were planned for (default 18)."""
+    opsets = [int(s.attr_map["opset"]) for s in t.steps if s.kind == "op" and s.attr_map.get("opset")]
+    if opsets:
+        return max(opsets)
+    return int(t.version) if t.version is not None else 18
+
+
+def _tuple_inputs(t: Translation, example: dict[str, Any]) -> set[str]:
+    """Source inputs that are sequences of index arrays (read by a ``stack_last`` step)."""
+    names = {s.arg_map["seq"] for s in t.steps if s.kind == "adapter" and s.name == "stack_last"}
+    return {n for n in t.source.inputs if n in names and isinstance(example.get(n), (tuple, list))}
+
+
+def _nd_index_inputs(t: Translation) -> set[str]:
+    c = t.source.canonical
+    if c.family not in ("gather_nd", "scatter_nd"):
+        return set()
+    return {n for n in t.source.inputs if n in ("indices", "index", "idx") or n == c.indices}
+
+
+def default_example(t: Translation) -> dict[str, Any]:
+    """The first in-range generated case for ``t``'s source that the source op accepts."""
+    from .verify import sample_cases
+
+    for case in sample_cases(t.source, n=24, seed=0):
+        if case.kind != "plain":
+            continue
+        try:
+            t.run_source(**case.args)
+        except Exception:
+            continue
+        return case.args
+    raise UnsupportedError(f"onnx export: no example input found for {t.source.op}")
+
+
+def default_model(t: Translation) -> Any:
+    """:func:`build_model` for :func:`default_example`."""
+    return build_model(t, default_example(t))
+
+
+def _attr_literal(v: Any) -> Any:
+    return v.decode() if isinstance(v, bytes) else v
+
+
+def script(t: Translation) -> str:
+    """A Python script that rebuilds ``t``'s ONNX graph with onnx.helper (for the default example's ranks)."""
+    model = default_model(t)
+    from onnx import helper
+
+    lines = ["import numpy as np", "import onnx", "from onnx import TensorProto, helper, numpy_helper", "",
+             "nodes = ["]
+    for n in model.graph.node:
+        attrs = ", ".join(f"{a.name}={_attr_literal(helper.get_attribute_value(a))!r}" for a in n.attribute
+                          if a.type != a.TENSOR)
+        tensor = [a for a in n.attribute if a.type == a.TENSOR]
+        if tensor:
+            v = __import__("onnx").numpy_helper.to_array(tensor[0].t)
+            attrs = (attrs + ", " if attrs else "") + \
+                f"value=numpy_helper.from_array(np.array({v.tolist()!r}, dtype=np.{v.dtype}))"
+        lines.append(f"    helper.make_node({n.op_type!r}, {list(n.input)!r}, {list(n.output)!r}"
+                     + (f", {attrs}" if attrs else "") + "),")
+    lines.append("]")
+    lines.append("inits = [")
+    for init in model.graph.initializer:
+        v = __import__("onnx").numpy_helper.to_array(init)
+        lines.append(f"    numpy_helper.from_array(np.array({v.tolist()!r}, dtype=np.{v.dtype}), {init.name!r}),")
+    lines.append("]")
+
+    def vi(x: Any) -> str:
+        tt = x.type.tensor_type
+        dims = [d.dim_param or d.dim_value for d in tt.shape.dim]
+        return f"helper.make_tensor_value_info({x.name!r}, {tt.elem_type}, {dims!r})"
+
+    lines.append("inputs = [" + ", ".join(vi(x) for x in model.graph.input) + "]")
+    lines.append("outputs = [" + ", ".join(vi(x) for x in model.graph.output) + "]")
+    opset = model.opset_import[0].version
+    lines += ["graph = helper.make_graph(nodes, 'translated', inputs, outputs, inits)",
+              f"model = helper.make_model(graph, opset_imports=[helper.make_opsetid('', {opset})])",
+              f"model.ir_version = {model.ir_version}",
+              "onnx.checker.check_model(model, full_check=True)"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,207 @@
+"""Shared machinery of the framework target planners (torch, tensorflow, jax, numpy, ...).
+
+A planner describes its ops by their *index semantics* -- how they read a
+negative index and an out-of-range one, per mode where the op has modes
+(JAX ``mode=``, NumPy ``mode=``, MXNet ``mode=``) -- and :class:`Plan` picks
+the mode that computes the canonical call natively, or adds the adapters of
+:func:`..plan.adapt_indices` around the op's default mode.
+
+Two ways to reach an op:
+
+* *direct*: the target op has the canonical family's shape semantics (a
+  gather along an axis, an element-wise gather, tuples on the last axis);
+  indices are adapted in the canonical form (``axis``/``batch_dims``);
+* *coordinates*: the indices are first expanded to full element coordinates
+  (``coordinates`` E4/E16, ``take_coordinates`` E1/E7, ``nd_coordinates``), so
+  an nd op without ``batch_dims`` -- or a flat op after ``ravel_tuples`` --
+  computes the family; the index policy is then adapted on the coordinates
+  (the extra iota components are always in range, so this is the same policy).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..ir import Step
+from ..model import Canonical, Residual, TargetPlan
+from ..plan import IndexAdaptation, Names, adapt_indices, duplicates_residual, gather_post
+
+__all__ = ["Mode", "Plan", "matches"]
+
+Mode = tuple[str, str]
+"""``(negative, bounds)``: how an op (in one mode) reads negative and out-of-range indices."""
+
+
+def matches(c_neg: str, c_bounds: str, neg: str, bounds: str) -> bool:
+    """True when an op reading indices as ``(neg, bounds)`` computes the policy ``(c_neg, c_bounds)``."""
+    if bounds != c_bounds:
+        return False
+    if neg == c_neg:
+        return True
+    if bounds == "wrap":  # i mod s: a negative index wraps either way
+        return c_neg in ("wrap", "bounds") and neg in ("wrap", "bounds")
+    # a negative index that counts as out of range raises when out-of-range raises
+    return bounds == "raise" and {c_neg, neg} == {"raise", "bounds"}
+
+
+def _fill_zero(c: Canonical) -> bool:
+    v = c.fill_value
+    return v is None or (np.ndim(v) == 0 and not isinstance(v, str) and bool(np.asarray(v) == 0))
+
+
+@dataclass
+class Plan:
+    """A target plan under construction: steps, residuals, fresh names."""
+
+    c: Canonical
+    names: Names
+    tp: TargetPlan
+
+    @classmethod
+    def start(cls, framework: str, c: Canonical, names: Names) -> Plan:
+        return cls(c, names, TargetPlan(framework, []))
+
+    # -------------------------------------------------------------------------------------------- steps
+
+    def adapt(self, name: str, prefix: str, *args: str, why: str, **attrs: Any) -> str:
+        out = self.names(prefix)
+        self.tp.steps.append(Step.adapt(name, out, *args, why=why, **attrs))
+        return out
+
+    def adapt_to(self, out: str, name: str, *args: str, why: str, **attrs: Any) -> str:
+        self.tp.steps.append(Step.adapt(name, out, *args, why=why, **attrs))
+        return out
+
+    def op(self, qualname: str, out: str, args: dict[str, str], why: str = "", **attrs: Any) -> str:
+        self.tp.steps.append(Step.op(qualname, out, args, why=why, **attrs))
+        return out
+
+    def residual(self, when: str, source: str, target: str, note: str = "") -> None:
+        r = Residual(when, source, target, note)
+        if r not in self.tp.residuals:
+            self.tp.residuals.append(r)
+
+    def note(self, text: str) -> None:
+        self.tp.notes.append(text)
+
+    # ------------------------------------------------------------------------------------------ indices
+
+    def float_cast(self, i: str, target: str, dtype: str = "int64") -> str:
+        """Cast float indices (MXNet sources) to integers."""
+        if self.c.index_dtype == "int":
+            return i
+        return self.adapt("cast", "i", i, dtype=dtype, why=f"{target} takes integer indices")
+
+    def index_cast(self, i: str, target: str) -> str:
+        """Cast indices to int64 for a target op that takes int32/int64 only (sources pass int8/int16/uint8
+        or float indices too); int32 and int64 indices are unchanged in value."""
+        why = f"{target} takes integer indices" if self.c.index_dtype != "int" else \
+            f"{target} takes int32/int64 indices only"
+        return self.adapt("cast", "i", i, dtype="int64", why=why)
+
+    def cast(self, i: str, why: str, dtype: str = "int64") -> str:
+        return self.adapt("cast", "i", i, dtype=dtype, why=why)
+
+    def policy(self, c: Canonical, modes: dict[Any, Mode], fallback: Any, *, target: str = "") -> tuple[
+            Any, IndexAdaptation]:
+        """Pick the op mode computing ``c``'s index policy natively, else adapt around ``fallback``.
+
+        ``modes`` maps a mode (the value passed to the op, or ``None`` for an op
+        without modes) to its ``(negative, bounds)``; bounds ``'zero'`` is a fill
+        with 0 (OpenVINO Gather-8), ``'fill'`` a fill with any value the op is given.
+        """
+
+        def ok(neg: str, b: str, c_neg: str) -> bool:
+            if b == "zero":
+                return c.bounds == "fill" and _fill_zero(c) and matches(c_neg, "fill", neg, "fill")
+            return matches(c_neg, c.bounds, neg, b)
+
+        for m, (neg, b) in modes.items():
+            if ok(neg, b, c.negative):
+                return m, IndexAdaptation(indices=c.indices, updates=c.updates)
+        if c.negative == "wrap":
+            # after adding s once to negatives, the rest is the source's policy with negatives out of range
+            for m, (neg, b) in modes.items():
+                if ok(neg, b, "bounds"):
+                    ad = IndexAdaptation(indices=c.indices, updates=c.updates)
+                    n = self.names("i")
+                    ad.pre.append(Step.adapt("normalize_negative", n, c.indices, c.data, why=(
+                        f"{target} does not wrap negative indices{' in this mode' if m is not None else ''}: "
+                        "add the axis size once"), **_index_kw(c)))
+                    ad.indices = n
+                    return m, ad
+        neg, b = modes[fallback]
+        if neg == "bounds" and b == "raise":
+            neg = "raise"
+        ad = adapt_indices(c, self.names, negative=neg, bounds=b)
+        return fallback, ad
+
+    def apply(self, ad: IndexAdaptation) -> tuple[str, str | None]:
+        self.tp.steps += ad.pre
+        for r in ad.residuals:
+            if r not in self.tp.residuals:
+                self.tp.residuals.append(r)
+        return ad.indices, ad.updates
+
+    def finish_gather(self, c: Canonical, result: str, ad: IndexAdaptation) -> None:
+        """Mask the result where fill indices were out of range (the op wrote ``result``)."""
+        self.tp.steps += gather_post(c, self.names, result, ad)
+
+    def out_name(self, ad: IndexAdaptation) -> str:
+        return self.names("y") if ad.post_mask else self.c.out
+
+    # --------------------------------------------------------------------------------------- residuals
+
+    def duplicates(self, c: Canonical, specified: bool, target: str) -> None:
+        """The duplicate-overwrite residual of a target whose overwrite scatter is last-wins (specified or not)."""
+        if not c.is_scatter or c.reduction != "none":
+            return
+        if c.duplicates == "first":
+            self.residual("duplicates", "keeps the first update", f"keeps the last ({target})" if specified else
+                          f"leaves the winner unspecified ({target}; CPU kernels are last-wins)")
+            return
+        for r in duplicates_residual(c, specified, target):
+            if r not in self.tp.residuals:
+                self.tp.residuals.append(r)
+
+    # ------------------------------------------------------------------------------------ coordinates
+
+    def element_coordinates(self, c: Canonical, i: str, data: str, *, why: str = "") -> tuple[Canonical, str]:
+        """Expand ``i`` to element coordinates (int64, one component per data dim) and return the
+        equivalent canonical call over them: an nd call with ``batch_dims=0`` and ``k = rank(data)``."""
+        fam = c.family
+        if fam in ("gather_elements", "scatter_elements"):
+            C = self.adapt("coordinates", "coords", i, why=why or "full index tuples for the element-wise "
+                           "index: its own position on every other axis (E4/E16)", axis=c.axis)
+        elif fam == "gather":
+            C = self.adapt("take_coordinates", "coords", i, data, why=why or "element coordinates of the "
+                           "gather (E1/E7: batch dims and the axis become index tuples)", axis=c.axis,
+                           batch_dims=c.batch_dims)
+        else:
+            C = self.adapt("nd_coordinates", "coords", i, data, why=why or "element coordinates of the index "
+                           "tuples (batch dims and trailing slice dims become components)",
+                           batch_dims=c.batch_dims)
+        nd = "scatter_nd" if c.is_scatter else "gather_nd"
+        return c.with_(family=nd, indices=C, data=data, axis=None, batch_dims=0, broadcast=False), C
+
+    def broadcast_elements(self, c: Canonical, i: str, data: str, updates: str | None,
+                           target: str) -> tuple[str, str, str | None]:
+        """Broadcast indices (and data or updates) for a ``broadcast=True`` element-wise call."""
+        if not c.broadcast:
+            return i, data, updates
+        n = self.adapt("broadcast_indices", "i", i, data, axis=c.axis, why=f"{target} does not broadcast the "
+                       "indices against the data (E14)")
+        if updates is None:
+            d = self.adapt("broadcast_data", "d", data, i, axis=c.axis, why="nor the data against the indices")
+            return n, d, None
+        u = self.adapt("broadcast_data", "u", updates, n, axis=None, why="updates take the indices' shape")
+        return n, data, u
+
+
+def _index_kw(c: Canonical) -> dict[str, Any]:
+    if c.family in ("gather_nd", "scatter_nd"):
+        return {"batch_dims": c.batch_dims}
+    return {"axis": c.axis}

@@ -1,0 +1,60 @@
+"""Target Caffe2 (final source): ``Gather`` (with ``wrap_indices`` and ``match_outer``) -- gathers only.
+
+Caffe2 is no longer shipped, so this target has a plan (verified through the
+dialect) but no code generator. ``Gather(DATA, INDICES, axis, wrap_indices=True)``
+wraps negative indices once and raises out of range; ``match_outer=True`` is
+a gather with ``batch_dims == axis``. Element-wise gathers, nd gathers and
+other batch dims read the flattened data at flat offsets (``ravel_tuples``).
+A size-0 axis makes ``Gather`` return DATA's shape. Caffe2 has no scatter op
+in this library (its ``ScatterAssign``/``ScatterWeightedSum`` are not
+registered), so scatter families raise UnsupportedError.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import UnsupportedError
+from ..model import Canonical, TargetPlan
+from ..plan import Names
+from . import target
+from ._common import Mode, Plan
+
+WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
+RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
+
+
+@target("caffe2")
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    if c.is_scatter:
+        raise UnsupportedError(f"translate to caffe2: Caffe2 has no scatter op here (family {c.family}); only "
+                               "Gather and BatchGather are registered")
+    p = Plan.start("caffe2", c, names)
+    fam = c.family
+    if fam == "gather" and c.batch_dims in (0, c.axis):
+        c = c.with_(indices=p.index_cast(c.indices, "Caffe2 Gather"))
+        _, ad = p.policy(c, WRAP_RAISE, None, target="Caffe2 Gather(wrap_indices=True)")
+        i, _ = p.apply(ad)
+        res = p.out_name(ad)
+        extra = {"match_outer": True} if c.batch_dims else {}
+        p.op("caffe2.Gather", res, {"data": c.data, "indices": i}, axis=c.axis, wrap_indices=True, **extra,
+             why="match_outer=True pairs the leading dims (batch_dims == axis)" if c.batch_dims else "")
+        p.finish_gather(c, res, ad)
+        p.residual("empty", "returns the formula's shape (or raises) for a size-0 axis",
+                   "Caffe2 Gather returns DATA's shape when DATA.shape[axis] == 0")
+    elif fam in ("gather", "gather_elements", "gather_nd"):
+        i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "Caffe2")
+        c2, _ = p.element_coordinates(c.with_(data=d), i, d)
+        _, ad = p.policy(c2, RAISE, None, target="Caffe2 Gather at flat offsets")
+        i, _ = p.apply(ad)
+        off = p.adapt("ravel_tuples", "off", i, d, why="flat offsets (a tuple out of range maps past the end, so "
+                      "Gather raises)")
+        flat = p.adapt("flatten", "flat", d, why="Caffe2 has only Gather: read the flattened data")
+        res = p.out_name(ad)
+        p.op("caffe2.Gather", res, {"data": flat, "indices": off}, axis=0, wrap_indices=False)
+        p.finish_gather(c2, res, ad)
+        p.residual("empty", "reads by its index policy from an empty data tensor",
+                   "Caffe2 Gather returns DATA's shape when DATA is empty")
+    else:
+        raise UnsupportedError(f"translate to caffe2: unknown family {fam!r}")
+    return p.tp

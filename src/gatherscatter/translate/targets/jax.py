@@ -1,0 +1,112 @@
+"""Target JAX 0.10 (``jax_enable_x64``): ``jnp.take``, ``jnp.take_along_axis``, ``x.at[idx].get/set/add/...``.
+
+Native semantics: negative indices wrap once; out-of-range behaviour is a
+*mode*: gathers fill (``'fill'``, with ``fill_value``), clamp (``'clip'``; in
+``jnp.take`` without wrapping negatives first) or wrap (``jnp.take``'s
+``'wrap'``); scatters drop (``'drop'``) or clamp (``'clip'``). JAX cannot
+raise on a bad index (there is no ``'raise'`` mode under jit), so a source
+that raises keeps a residual divergence. Index tuples are a tuple of index
+arrays (``x.at[tuple(idx)]``); element-wise families and batch dims use
+element coordinates. Scatter reductions: set/add/multiply/min/max (sub adds
+the negated updates, mean is E11, ``include_self=False`` E10); duplicate
+``set`` updates leave the winner implementation-defined.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import UnsupportedError
+from ..ir import Step
+from ..model import Canonical, TargetPlan
+from ..plan import Names, decompose_reduction
+from . import target
+from ._common import Mode, Plan
+
+TAKE: dict[Any, Mode] = {"fill": ("wrap", "fill"), "clip": ("bounds", "clip"), "wrap": ("wrap", "wrap")}
+ALONG: dict[Any, Mode] = {"fill": ("wrap", "fill"), "clip": ("wrap", "clip"), "promise_in_bounds": ("bounds", "clip")}
+GET: dict[Any, Mode] = {"fill": ("wrap", "fill"), "clip": ("wrap", "clip")}
+SCATTER: dict[Any, Mode] = {"drop": ("wrap", "drop"), "clip": ("wrap", "clip")}
+_EMPTY = {
+    "gather": "jnp.take returns the data itself for empty indices on a size-0 axis and raises for non-empty ones",
+    "gather_elements": "jnp.take_along_axis returns zeros from a size-0 axis in every mode",
+    "gather_nd": "x.at[idx].get raises on a gather from a size-0 axis (even in fill mode)",
+    "scatter_elements": "x.at[idx].<op> returns x unchanged, checking nothing, when the target x[idx] is empty",
+    "scatter_nd": "x.at[idx].<op> returns x unchanged, checking nothing, when the target x[idx] is empty",
+}
+AT = {"none": "jax.at_set", "add": "jax.at_add", "mul": "jax.at_multiply", "max": "jax.at_max", "min": "jax.at_min"}
+
+
+def _fill_attrs(c: Canonical, mode: Any) -> dict[str, Any]:
+    """``mode`` and, for a fill the source asked for, its value (the source's None means 0; JAX's means NaN)."""
+    attrs: dict[str, Any] = {"mode": mode}
+    if mode == "fill" and c.bounds == "fill":
+        attrs["fill_value"] = 0 if c.fill_value is None else c.fill_value
+    return attrs
+
+
+@target("jax")
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    p = Plan.start("jax", c, names)
+    c = c.with_(indices=p.float_cast(c.indices, "JAX"))
+    fam = c.family
+    if fam == "gather" and c.batch_dims == 0:
+        mode, ad = p.policy(c, TAKE, "fill", target="jnp.take")
+        i, _ = p.apply(ad)
+        res = p.out_name(ad)
+        p.op("jax.take", res, {"a": c.data, "indices": i}, axis=c.axis, **_fill_attrs(c, mode))
+        p.finish_gather(c, res, ad)
+    elif fam == "gather_elements":
+        mode, ad = p.policy(c, ALONG, "fill", target="jnp.take_along_axis")
+        i, _ = p.apply(ad)
+        d = c.data
+        if not c.broadcast:
+            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only the "
+                        "block the index covers (jnp.take_along_axis would broadcast a smaller index)")
+        res = p.out_name(ad)
+        p.op("jax.take_along_axis", res, {"arr": d, "indices": i}, axis=c.axis, **_fill_attrs(c, mode))
+        p.finish_gather(c, res, ad)
+    elif fam in ("gather", "gather_nd"):
+        c2 = c
+        if fam == "gather" or c.batch_dims:
+            c2, _ = p.element_coordinates(c, c.indices, c.data)
+        mode, ad = p.policy(c2, GET, "fill", target="x.at[idx].get")
+        i, _ = p.apply(ad)
+        t = p.adapt("unstack_last", "idx", i, why="x.at[...] takes a tuple of index arrays, one per leading axis")
+        res = p.out_name(ad)
+        p.op("jax.at_get", res, {"x": c.data, "idx": t}, **_fill_attrs(c2, mode))
+        p.finish_gather(c2, res, ad)
+    elif fam in ("scatter_elements", "scatter_nd"):
+        _scatter(p, c)
+    else:
+        raise UnsupportedError(f"translate to jax: unknown family {fam!r}")
+    p.residual("empty", "reads/writes by its policy (raises, fills or drops for each index into a size-0 axis)",
+               _EMPTY[fam if fam != "gather" or c.batch_dims == 0 else "gather_nd"])
+    p.residual("out_of_range", "treats an index beyond the int32 range (e.g. 2**40) by its bounds policy",
+               "JAX narrows int64 indices to int32 when the axis fits, so such an index wraps modulo 2**32 "
+               "(2**40 reads/writes element 0)")
+    if c.bounds == "raise" or c.negative == "raise":
+        p.note("JAX cannot raise on an index (no 'raise' mode under jit): a bad index is filled, clamped or dropped")
+    return p.tp
+
+
+def _scatter(p: Plan, c: Canonical) -> None:
+    assert c.updates is not None
+    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "JAX's element-wise scatter")
+    c = c.with_(indices=i, updates=u0)
+    c2 = c
+    if c.family == "scatter_elements" or c.batch_dims:
+        c2, _ = p.element_coordinates(c, i, d)
+    mode, ad = p.policy(c2, SCATTER, "drop", target="x.at[idx].set")
+    idx, u = p.apply(ad)
+    assert u is not None
+    t = p.adapt("unstack_last", "idx", idx, why="x.at[...] takes a tuple of index arrays, one per leading axis")
+
+    def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
+        return [Step.op(AT[reduction], out, {"x": data, "idx": t, "values": upd}, mode=mode)]
+
+    steps, rs = decompose_reduction(c2, p.names, call, data=d, indices=t, updates=u,
+                                    native=frozenset({"none", "add", "mul", "max", "min"}))
+    p.tp.steps += steps
+    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.duplicates(c, False, "JAX .at[].set")

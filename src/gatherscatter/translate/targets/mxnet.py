@@ -1,0 +1,122 @@
+"""Target MXNet 1.9.1 (``mx.nd``): take, gather_nd, scatter_nd -- index tuples on the FIRST axis.
+
+Native semantics: ``take`` has modes ``'clip'`` (its default: -1 reads
+element 0), ``'wrap'`` (i mod s) and ``'raise'`` (only ``[0, s-1]``: negative
+indices raise); ``gather_nd`` wraps negatives once and raises out of range;
+``scatter_nd(data=updates, indices, shape)`` writes into ZEROS, overwrites,
+and checks no index (a bad index crashes MXNet; the dialect raises). Index
+tuples lie on the first axis of ``indices`` (E6). MXNet has no element-wise
+gather (E4 coordinates + gather_nd) and no accumulating scatter: a scatter
+into ``data`` is ``where(scatter_nd(ones), f(data, scatter_nd(updates)), data)``,
+exact for an overwrite but, for a reduction, only without duplicate indices.
+MXNet 1.9 cannot express empty or 0-d arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import UnsupportedError
+from ..ir import Step
+from ..model import Canonical, TargetPlan
+from ..plan import Names, decompose_reduction
+from . import target
+from ._common import Mode, Plan
+
+TAKE: dict[Any, Mode] = {"raise": ("raise", "raise"), "clip": ("bounds", "clip"), "wrap": ("wrap", "wrap")}
+WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
+RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
+
+
+@target("mxnet")
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    p = Plan.start("mxnet", c, names)
+    fam = c.family
+    if c.index_dtype == "int" and ((fam == "gather" and c.batch_dims == 0) or fam == "gather_nd"):
+        c = c.with_(indices=p.cast(c.indices, "MXNet takes int32/int64 (or float) indices: not int16/uint8", "int64"))
+    if fam == "gather" and c.batch_dims == 0:
+        mode, ad = p.policy(c, TAKE, "raise", target="mx.nd.take")
+        i, _ = p.apply(ad)
+        res = p.out_name(ad)
+        p.op("mxnet.take", res, {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
+        p.finish_gather(c, res, ad)
+    elif fam in ("gather", "gather_elements", "gather_nd"):
+        c2 = c
+        if fam != "gather_nd" or c.batch_dims:
+            i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "MXNet")
+            c2, _ = p.element_coordinates(c.with_(data=d), i, d, why="MXNet has no element-wise gather: full index "
+                                          "tuples for gather_nd (E4)" if fam == "gather_elements" else "")
+        _, ad = p.policy(c2, WRAP_RAISE, None, target="mx.nd.gather_nd")
+        i, _ = p.apply(ad)
+        m = p.adapt("moveaxis", "idx", i, source=-1, destination=0, why="MXNet keeps index tuples on the FIRST "
+                    "axis (E6)")
+        res = p.out_name(ad)
+        p.op("mxnet.gather_nd", res, {"data": c2.data, "indices": m})
+        p.finish_gather(c2, res, ad)
+    elif fam in ("scatter_elements", "scatter_nd"):
+        _scatter(p, c)
+    else:
+        raise UnsupportedError(f"translate to mxnet: unknown family {fam!r}")
+    p.residual("empty", "accepts empty arrays", "MXNet 1.9 cannot express an empty array (a 0 dim means 'unknown')")
+    p.residual("scalar", "accepts 0-d indices and results and a single index tuple",
+               "MXNet 1.9 has no 0-d arrays, and gather_nd/scatter_nd need indices of rank >= 2")
+    return p.tp
+
+
+def _scatter(p: Plan, c: Canonical) -> None:
+    assert c.updates is not None
+    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "MXNet")
+    c = c.with_(indices=i, updates=u0)
+    if c.index_dtype == "int" and c.family == "scatter_nd" and not c.batch_dims:
+        c = c.with_(indices=p.cast(i, "MXNet takes int32/int64 (or float) indices: not int16/uint8", "int64"))
+    c2 = c
+    if c.family == "scatter_elements" or c.batch_dims:
+        c2, _ = p.element_coordinates(c, i, d, why="MXNet scatters take index tuples: full coordinates (E16)"
+                                      if c.family == "scatter_elements" else "")
+    _, ad = p.policy(c2, RAISE, None, target="mx.nd.scatter_nd")
+    idx, u = p.apply(ad)
+    assert u is not None
+    m = p.adapt("moveaxis", "idx", idx, source=-1, destination=0, why="MXNet keeps index tuples on the FIRST axis "
+                "(E6)")
+    shape = p.adapt("shape_of", "shape", d, why="scatter_nd builds a new array of this shape")
+    state: dict[str, str] = {}
+
+    def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
+        steps: list[Step] = []
+        if "mask" not in state:
+            ones, mask = p.names("ones"), p.names("hit")
+            steps += [Step.adapt("ones_like", ones, upd, why="mark the targeted positions ..."),
+                      Step.op("mxnet.scatter_nd", mask, {"data": ones, "indices": m, "shape": shape},
+                              why="... 1 where an index points, 0 elsewhere")]
+            state["mask"] = mask
+        s = p.names("s")
+        steps.append(Step.op("mxnet.scatter_nd", s, {"data": upd, "indices": m, "shape": shape},
+                             why="scatter_nd writes into zeros: the updates alone"))
+        if reduction == "none":
+            steps.append(Step.adapt("select", out, state["mask"], s, data, why="keep data where nothing was written"))
+            return steps
+        f = p.names("f")
+        steps += [Step.adapt("combine", f, data, s, reduction=reduction, why=f"{reduction} with the written update "
+                             "(MXNet has no accumulating scatter: one update per position)"),
+                  Step.adapt("select", out, state["mask"], f, data, why="keep data where nothing was written")]
+        return steps
+
+    steps, rs = decompose_reduction(c2, p.names, call, data=d, indices=m, updates=u,
+                                    native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
+    p.tp.steps += steps
+    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.duplicates(c, False, "mx.nd.scatter_nd")
+    if c.reduction != "none":
+        p.tp.exact = False
+        p.residual("duplicates", "reduces every update", "reduces only one update per position (MXNet scatter_nd "
+                   "overwrites; no accumulating scatter exists)")
+        if c.bounds in ("clip", "wrap", "drop"):
+            whens = ("out_of_range", "negative") if c.negative == "bounds" else ("out_of_range",)
+            for when in whens:
+                p.residual(when, "reduces every update (after its bounds policy)", "reduces only one update per "
+                           "position when the policy makes two indices meet")
+    if c.bounds == "raise":
+        for when in ("out_of_range", "negative"):
+            p.residual(when, "raises" if when == "out_of_range" or c.negative != "wrap" else "wraps it once",
+                       "MXNet scatter_nd checks no index: it crashes or writes out of bounds (gatherscatter's "
+                       "dialect raises)")

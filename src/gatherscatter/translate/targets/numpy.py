@@ -1,0 +1,108 @@
+"""Target NumPy 2.4: ``take``, ``take_along_axis``, ``put``, ``put_along_axis``, ``ufunc.at``.
+
+Native semantics: negative indices wrap once and out-of-range indices raise
+(``np.take`` also has ``mode='wrap'`` (i mod s) and ``mode='clip'``, where -1
+reads element 0). NumPy has no gather_nd and no overwriting scatter_nd
+function: index tuples become element coordinates, raveled to flat offsets
+for ``np.take``/``np.put`` on the flattened array (``ravel_tuples`` maps a tuple
+with a component out of range past the end, so NumPy's bounds check still
+raises). Scatter reductions are ``np.<ufunc>.at`` (add, subtract, multiply,
+maximum, minimum; unbuffered, so duplicates accumulate); mean is E11 and
+``include_self=False`` E10. NumPy works in place: the generated code copies.
+NumPy does not promise an order for repeated indices in an assignment (every
+version measured writes the last).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import UnsupportedError
+from ..ir import Step
+from ..model import Canonical, TargetPlan
+from ..plan import Names, decompose_reduction
+from . import target
+from ._common import Mode, Plan
+
+# np.take's mode='wrap' is left out on purpose: NumPy wraps by repeated subtraction, so one index of 2**40
+# runs for minutes; ``i % s`` (wrap_index) then mode='raise' computes the same at once
+TAKE: dict[Any, Mode] = {"raise": ("wrap", "raise"), "clip": ("bounds", "clip")}
+WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
+FLAT: dict[Any, Mode] = {None: ("raise", "raise")}  # ravel_tuples: negative components count as out of range
+UFUNC = {"add": "numpy.add_at", "sub": "numpy.subtract_at", "mul": "numpy.multiply_at",
+         "max": "numpy.maximum_at", "min": "numpy.minimum_at"}
+
+
+@target("numpy")
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    p = Plan.start("numpy", c, names)
+    c = c.with_(indices=p.float_cast(c.indices, "NumPy"))
+    fam = c.family
+    if fam == "gather" and c.batch_dims == 0:
+        mode, ad = p.policy(c, TAKE, "raise", target="np.take")
+        i, _ = p.apply(ad)
+        res = p.out_name(ad)
+        p.op("numpy.take", res, {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
+        p.finish_gather(c, res, ad)
+    elif fam == "gather_elements":
+        _, ad = p.policy(c, WRAP_RAISE, None, target="np.take_along_axis")
+        i, _ = p.apply(ad)
+        d = c.data
+        if not c.broadcast:
+            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only the "
+                        "block the index covers (np.take_along_axis would broadcast a smaller index)")
+        res = p.out_name(ad)
+        p.op("numpy.take_along_axis", res, {"arr": d, "indices": i}, axis=c.axis)
+        p.finish_gather(c, res, ad)
+    elif fam in ("gather", "gather_nd"):
+        c2, _ = p.element_coordinates(c, c.indices, c.data)
+        _, ad = p.policy(c2, FLAT, None, target="np.take of raveled offsets")
+        i, _ = p.apply(ad)
+        off = p.adapt("ravel_tuples", "off", i, c.data, why="NumPy has no gather_nd: flat offsets into the data "
+                      "(a tuple out of range maps past the end, so np.take raises)")
+        res = p.out_name(ad)
+        p.op("numpy.take", res, {"a": c.data, "indices": off}, axis=None, mode="raise",
+             why="axis=None reads the flattened data")
+        p.finish_gather(c2, res, ad)
+    elif fam in ("scatter_elements", "scatter_nd"):
+        _scatter(p, c)
+    else:
+        raise UnsupportedError(f"translate to numpy: unknown family {fam!r}")
+    return p.tp
+
+
+def _scatter(p: Plan, c: Canonical) -> None:
+    assert c.updates is not None
+    if c.family == "scatter_elements" and c.reduction == "none" and c.broadcast:
+        _, ad = p.policy(c, WRAP_RAISE, None, target="np.put_along_axis")
+        i, u = p.apply(ad)
+        assert u is not None
+        p.op("numpy.put_along_axis", c.out, {"arr": c.data, "indices": i, "values": u}, axis=c.axis,
+             why="np.put_along_axis broadcasts like the source (in place in NumPy: on a copy)")
+        p.duplicates(c, False, "NumPy fancy assignment")
+        return
+    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "the NumPy scatter")
+    c = c.with_(indices=i, updates=u0)
+    c2, _ = p.element_coordinates(c, i, d)
+    _, ad = p.policy(c2, FLAT, None, target="a flat NumPy scatter")
+    coords, u = p.apply(ad)
+    assert u is not None
+    off = p.adapt("ravel_tuples", "off", coords, d, why="flat offsets (a tuple out of range maps past the end, "
+                  "so NumPy raises)")
+    flat = p.adapt("flatten", "flat", d, why="scatter into the flattened data (a copy: NumPy works in place)")
+
+    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
+        if reduction == "none":
+            return [Step.op("numpy.put", out, {"a": data, "ind": idx, "v": upd}, mode="raise",
+                            why="NumPy has no overwriting scatter by tuples: np.put at flat offsets")]
+        fn = UFUNC[reduction]
+        return [Step.op(fn, out, {"a": data, "indices": idx, "b": upd}, why=f"unbuffered "
+                        f"np.{fn.split('.')[1][:-3]}.at: duplicates accumulate")]
+
+    res = p.names("y")
+    steps, rs = decompose_reduction(c2.with_(out=res), p.names, call, data=flat, indices=off, updates=u,
+                                    native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
+    p.tp.steps += steps
+    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.adapt_to(c.out, "reshape_like", res, d, why="back to the data's shape")
+    p.duplicates(c, False, "np.put")

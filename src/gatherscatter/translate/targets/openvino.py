@@ -1,0 +1,163 @@
+"""Target OpenVINO (by opset; default 15): Gather-8, GatherElements-6, GatherND-8, ScatterElementsUpdate-12,
+ScatterNDUpdate-15.
+
+Native semantics: Gather-8 wraps negative indices and returns 0 for
+out-of-range ones (so a zero fill is native, and a source that raises keeps
+a residual); GatherElements-6 takes ``[0, s-1]`` only (the spec; negatives
+are normalised here) and raises out of range; GatherND-8, ScatterElementsUpdate-12
+and ScatterNDUpdate-15 wrap negatives and raise out of range (the CPU plugin's
+GatherND-8 reads garbage memory there instead). Gather and GatherND have
+``batch_dims``; GatherElements does not broadcast and wants the data's shape
+off the axis. ScatterElementsUpdate-12 has sum/prod/min/max/mean with
+``use_init_val`` (its mean is not used: the CPU plugin truncates integer means, so
+mean is E11); ScatterNDUpdate-15 has
+sum/sub/prod/min/max (mean is E11, ``use_init_val=False`` E10). Duplicate
+overwrites update in an undefined order (CPU last-wins). Before opset 15
+(ScatterNDUpdate-3 has no reduction) nd scatters run ScatterElementsUpdate-12
+on the flattened data at flat offsets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import UnsupportedError
+from ..ir import Step
+from ..model import Canonical, TargetPlan
+from ..plan import Names, decompose_reduction
+from . import target
+from ._common import Mode, Plan
+
+DEFAULT_OPSET = 15
+GATHER8: dict[Any, Mode] = {None: ("wrap", "zero")}
+WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
+RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
+SEU = {"none": "none", "add": "sum", "mul": "prod", "max": "max", "min": "min", "mean": "mean"}
+SNDU = {"none": "none", "add": "sum", "sub": "sub", "mul": "prod", "max": "max", "min": "min"}
+
+
+@target("openvino")
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    opset = DEFAULT_OPSET if version is None else int(version)
+    if opset < 12:
+        raise UnsupportedError(f"translate to openvino: opset {opset} is not supported (Gather-8 needs opset 8, "
+                               "ScatterElementsUpdate-12 with negative indices and reductions opset 12)")
+    p = Plan.start("openvino", c, names)
+    c = c.with_(indices=p.float_cast(c.indices, "OpenVINO"))
+    fam = c.family
+    if fam == "gather" and not (c.bounds == "fill" and c.batch_dims and c.axis != c.batch_dims
+                                and not _zero(c)):
+        _, ad = p.policy(c, GATHER8, None, target="Gather-8")
+        i, _ = p.apply(ad)
+        res = p.out_name(ad)
+        p.op("openvino.Gather", res, {"data": c.data, "indices": i}, axis=c.axis, batch_dims=c.batch_dims,
+             version=8)
+        p.finish_gather(c, res, ad)
+        p.residual("empty", "applies its index policy to an index into a size-0 axis (raises, or clamps and "
+                   "then raises)", "Gather-8 returns 0 for every index into a size-0 axis")
+    elif fam == "gather_elements":
+        c = c.with_(indices=p.index_cast(c.indices, "GatherElements-6"))
+        _, ad = p.policy(c, RAISE, None, target="GatherElements-6 (indices in [0, s-1])")
+        i, _ = p.apply(ad)
+        i, d, _ = p.broadcast_elements(c, i, c.data, None, "GatherElements-6")
+        if not c.broadcast:
+            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="GatherElements-6 wants the data's shape off "
+                        "the axis: read only the block the index covers")
+        res = p.out_name(ad)
+        p.op("openvino.GatherElements", res, {"data": d, "indices": i}, axis=c.axis, version=6)
+        p.finish_gather(c, res, ad)
+    elif fam in ("gather", "gather_nd"):
+        c2 = c
+        if fam == "gather":
+            c2, _ = p.element_coordinates(c, c.indices, c.data, why="a fill with batch_dims < axis: element "
+                                          "coordinates, so the fill mask lines up with the result")
+        _, ad = p.policy(c2, WRAP_RAISE, None, target="GatherND-8")
+        i, _ = p.apply(ad)
+        res = p.out_name(ad)
+        p.op("openvino.GatherND", res, {"data": c.data, "indices": i}, batch_dims=c2.batch_dims, version=8)
+        p.finish_gather(c2, res, ad)
+        if c.bounds == "raise":
+            p.note("the CPU plugin's GatherND-8 reads garbage memory for an out-of-range index instead of raising")
+    elif fam == "scatter_elements":
+        _scatter_elements(p, c)
+    elif fam == "scatter_nd":
+        _scatter_nd(p, c, opset)
+    else:
+        raise UnsupportedError(f"translate to openvino: unknown family {fam!r}")
+    return p.tp
+
+
+def _zero(c: Canonical) -> bool:
+    v = c.fill_value
+    return v is None or (not isinstance(v, str) and bool(v == 0))
+
+
+def _self(c: Canonical, reduction: str) -> bool:
+    own = "add" if c.reduction == "sub" else c.reduction
+    return c.include_self if reduction == own else True
+
+
+def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
+    assert c.updates is not None
+    _, ad = p.policy(c, WRAP_RAISE, None, target="ScatterElementsUpdate-12")
+    i, u = p.apply(ad)
+    assert u is not None
+    i, d, u = p.broadcast_elements(c, i, c.data, u, "ScatterElementsUpdate-12")
+    assert u is not None
+
+    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
+        return [Step.op("openvino.ScatterElementsUpdate", out, {"data": data, "indices": idx, "updates": upd},
+                        axis=c.axis, reduction=SEU[reduction],
+                        use_init_val=_self(c, reduction) or reduction in ("max", "min"), version=12)]
+
+    # no native mean: the CPU plugin truncates integer means (the spec rounds down) and divides floats in
+    # another order than sum / count; E11 computes the source's mean on the real plugin too
+    native = {"none", "add", "mul", "max", "min"}
+    # use_init_val=False pre-fills a FINITE lowest()/max() for max/min (an all -inf max would give lowest()):
+    # pre-fill the true identity (-inf/+inf) with E10 instead
+    steps, rs = decompose_reduction(c, p.names, call, data=d, indices=i, updates=u, native=frozenset(native),
+                                    native_include_self=c.reduction not in ("max", "min"))
+    p.tp.steps += steps
+    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.duplicates(c, False, "OpenVINO ScatterElementsUpdate")
+    if c.reduction == "mean":
+        p.note("mean is sum / count (E11), not ScatterElementsUpdate's own mean: the CPU plugin truncates integer "
+               "means toward zero where the spec rounds down")
+
+
+def _scatter_nd(p: Plan, c: Canonical, opset: int) -> None:
+    assert c.updates is not None
+    if opset < 15:
+        c2, _ = p.element_coordinates(c, c.indices, c.data, why="ScatterNDUpdate-3 has no reduction (opset < 15): "
+                                      "scatter elements of the flattened data instead")
+        _, ad = p.policy(c2, RAISE, None, target="ScatterElementsUpdate-12 at flat offsets")
+        i, u = p.apply(ad)
+        assert u is not None
+        off = p.adapt("ravel_tuples", "off", i, c.data, why="flat offsets (out of range -> past the end)")
+        off1 = p.adapt("flatten", "off", off, why="1-D indices")
+        u1 = p.adapt("flatten", "u", u, why="the updates in the same order")
+        flat = p.adapt("flatten", "flat", c.data, why="the flattened data")
+        y = p.names("y")
+        _scatter_elements(p, c2.with_(family="scatter_elements", data=flat, indices=off1, updates=u1, axis=0,
+                                      out=y, negative="wrap", bounds="raise", broadcast=False))
+        p.adapt_to(c.out, "reshape_like", y, c.data, why="back to the data's shape")
+        return
+    c2 = c
+    if c.batch_dims:
+        c2, _ = p.element_coordinates(c, c.indices, c.data, why="ScatterNDUpdate-15 has no batch dims: element "
+                                      "coordinates")
+    else:
+        c2 = c = c.with_(indices=p.index_cast(c.indices, "ScatterNDUpdate-15"))
+    _, ad = p.policy(c2, WRAP_RAISE, None, target="ScatterNDUpdate-15")
+    i, u = p.apply(ad)
+    assert u is not None
+
+    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
+        return [Step.op("openvino.ScatterNDUpdate", out, {"data": data, "indices": idx, "updates": upd},
+                        reduction=SNDU[reduction], version=15)]
+
+    steps, rs = decompose_reduction(c2, p.names, call, data=c.data, indices=i, updates=u,
+                                    native=frozenset(SNDU))
+    p.tp.steps += steps
+    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.duplicates(c, False, "OpenVINO ScatterNDUpdate")

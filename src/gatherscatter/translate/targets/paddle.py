@@ -1,0 +1,145 @@
+"""Target PaddlePaddle 3.3.1 (CPU): gather, gather_nd, take_along_axis, put_along_axis, scatter_nd_add.
+
+Native semantics: negative indices wrap once, out-of-range indices raise,
+int32/int64 indices only. ``paddle.gather`` takes a 1-D index (flattened and
+reshaped back here) and has no batch dims; ``gather_nd`` has no batch dims
+(element coordinates instead). ``put_along_axis`` has the reductions
+assign/add/mul/mean/amin/amax with ``include_self`` (integer means round
+down); ``scatter_nd_add`` adds index tuples into ``x``; other nd scatters run
+``put_along_axis`` on the flattened data at flat offsets. Overwrite scatters
+are documented as nondeterministic for duplicate indices (CPU last-wins).
+``put_along_axis`` takes int16/int32/int64/uint8/float32/float64 data only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import UnsupportedError
+from ..ir import Step
+from ..model import Canonical, TargetPlan
+from ..plan import Names, decompose_reduction
+from . import target
+from ._common import Mode, Plan
+
+WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
+FLAT: dict[Any, Mode] = {None: ("raise", "raise")}
+REDUCE = {"none": "assign", "add": "add", "mul": "mul", "mean": "mean", "max": "amax", "min": "amin"}
+
+
+@target("paddle")
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    p = Plan.start("paddle", c, names)
+    fam = c.family
+    if fam == "gather" and c.batch_dims == 0:
+        c = c.with_(indices=p.index_cast(c.indices, "paddle.gather"))
+        _, ad = p.policy(c, WRAP_RAISE, None, target="paddle.gather")
+        i, _ = p.apply(ad)
+        flat = p.adapt("flatten", "i", i, why="paddle.gather takes a 1-D index")
+        y = p.names("y")
+        p.op("paddle.gather", y, {"x": c.data, "index": flat}, axis=c.axis)
+        res = p.out_name(ad)
+        p.adapt_to(res, "unflatten_index", y, i, axis=c.axis, why="give the axis the index's shape (a 0-d index "
+                   "drops it)")
+        p.finish_gather(c, res, ad)
+    elif fam == "gather_elements":
+        c = c.with_(indices=p.index_cast(c.indices, "paddle.take_along_axis"))
+        _, ad = p.policy(c, WRAP_RAISE, None, target="paddle.take_along_axis")
+        i, _ = p.apply(ad)
+        res = p.out_name(ad)
+        p.op("paddle.take_along_axis", res, {"arr": c.data, "indices": i}, axis=c.axis, broadcast=c.broadcast)
+        p.finish_gather(c, res, ad)
+    elif fam in ("gather", "gather_nd"):
+        if fam == "gather" or c.batch_dims:
+            c2, _ = p.element_coordinates(c, c.indices, c.data, why="" if fam == "gather" else "paddle.gather_nd "
+                                          "has no batch dims: element coordinates")
+        else:
+            c2 = c = c.with_(indices=p.index_cast(c.indices, "paddle.gather_nd"))
+        _, ad = p.policy(c2, WRAP_RAISE, None, target="paddle.gather_nd")
+        i, _ = p.apply(ad)
+        res = p.out_name(ad)
+        p.op("paddle.gather_nd", res, {"x": c.data, "index": i})
+        p.finish_gather(c2, res, ad)
+    elif fam in ("scatter_elements", "scatter_nd"):
+        (_scatter_elements if fam == "scatter_elements" else _scatter_nd)(p, c)
+        p.residual("empty", "checks every index against the data (an index into a size-0 axis raises)",
+                   "Paddle's scatters return an empty x unchanged without checking the indices")
+    else:
+        raise UnsupportedError(f"translate to paddle: unknown family {fam!r}")
+    if not c.is_scatter:
+        p.residual("empty", "raises for an index into a size-0 axis", "Paddle 3.3.1's CPU gathers read "
+                   "uninitialised memory there (gatherscatter's dialect raises)")
+    elif c.reduction in ("max", "min"):
+        p.residual("nonfinite", f"propagates a NaN update ({c.reduction})", f"Paddle 3.3.1's a{c.reduction} "
+                   "keeps the other value (a NaN update is ignored; gatherscatter's dialect propagates it)")
+    return p.tp
+
+
+def _self(c: Canonical, reduction: str) -> bool:
+    own = "add" if c.reduction == "sub" else c.reduction
+    return c.include_self if reduction == own else True
+
+
+def _native(c: Canonical) -> frozenset[str]:
+    return frozenset({"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set()))
+
+
+def _put_residuals(p: Plan, c: Canonical) -> None:
+    p.duplicates(c, False, "paddle.put_along_axis(reduce='assign')")
+    p.residual("dtype", "scatters any data dtype", "paddle.put_along_axis takes int16/int32/int64/uint8/"
+               "float32/float64 data only")
+
+
+def _scatter_elements(p: Plan, c: Canonical) -> None:
+    assert c.updates is not None
+    c = c.with_(indices=p.index_cast(c.indices, "paddle.put_along_axis"))
+    _, ad = p.policy(c, WRAP_RAISE, None, target="paddle.put_along_axis")
+    i, u = p.apply(ad)
+    assert u is not None
+    i, d, u = p.broadcast_elements(c, i, c.data, u, "paddle.put_along_axis(broadcast=False)")
+    assert u is not None
+
+    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
+        return [Step.op("paddle.put_along_axis", out, {"arr": data, "indices": idx, "values": upd}, axis=c.axis,
+                        reduce=REDUCE[reduction], include_self=_self(c, reduction), broadcast=False)]
+
+    steps, rs = decompose_reduction(c, p.names, call, data=d, indices=i, updates=u, native=_native(c),
+                                    native_include_self=True)
+    p.tp.steps += steps
+    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    _put_residuals(p, c)
+
+
+def _scatter_nd(p: Plan, c: Canonical) -> None:
+    assert c.updates is not None
+    if c.reduction in ("add", "sub") and c.include_self and c.batch_dims == 0:
+        c = c.with_(indices=p.index_cast(c.indices, "paddle.scatter_nd_add"))
+        _, ad = p.policy(c, WRAP_RAISE, None, target="paddle.scatter_nd_add")
+        i, u = p.apply(ad)
+        assert u is not None
+        if c.reduction == "sub":
+            u = p.adapt("negative", "u", u, why="no subtracting scatter: add the negated updates")
+        p.op("paddle.scatter_nd_add", c.out, {"x": c.data, "index": i, "updates": u})
+        return
+    c2, _ = p.element_coordinates(c, c.indices, c.data)
+    _, ad = p.policy(c2, FLAT, None, target="paddle.put_along_axis at flat offsets")
+    i, u = p.apply(ad)
+    assert u is not None
+    off = p.adapt("ravel_tuples", "off", i, c.data, why="flat offsets (a tuple out of range maps past the end, so "
+                  "Paddle raises)")
+    off1 = p.adapt("flatten", "off", off, why="put_along_axis on 1-D tensors")
+    u1 = p.adapt("flatten", "u", u, why="the updates in the same order")
+    flat = p.adapt("flatten", "flat", c.data, why="Paddle has no scatter_nd with this reduction: put_along_axis "
+                   "into the flattened data")
+
+    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
+        return [Step.op("paddle.put_along_axis", out, {"arr": data, "indices": idx, "values": upd}, axis=0,
+                        reduce=REDUCE[reduction], include_self=_self(c, reduction), broadcast=False)]
+
+    y = p.names("y")
+    steps, rs = decompose_reduction(c2.with_(out=y), p.names, call, data=flat, indices=off1, updates=u1,
+                                    native=_native(c), native_include_self=True)
+    p.tp.steps += steps
+    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.adapt_to(c.out, "reshape_like", y, c.data, why="back to the data's shape")
+    _put_residuals(p, c)

@@ -1,0 +1,115 @@
+"""Target TensorFlow 2.21 (CPU semantics): tf.gather, tf.gather_nd, tf.tensor_scatter_nd_*.
+
+Native semantics (eager CPU; GPU and XLA differ and are not a target option):
+negative and out-of-range indices raise; ``tf.gather`` and ``tf.gather_nd``
+have ``batch_dims``. TF has no element-wise gather or scatter: the indices
+become full coordinates (E4, E16) for ``tf.gather_nd`` / ``tf.tensor_scatter_nd_*``.
+Scatter reductions: update/add/sub/max/min; mean is E11, ``include_self=False``
+E10; there is no multiplying scatter: ``mul`` gathers, multiplies and writes
+back, which is exact only without duplicate indices. A 1-D ``indices`` is one
+index tuple for TF scatters only with at least 2 axes, so the tuples get a
+leading axis of 1. Duplicate ``tensor_scatter_nd_update`` writes are
+nondeterministic on GPU (CPU last-wins). ``tensor_scatter_nd_max/min`` ignore a
+NaN update.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import UnsupportedError
+from ..ir import Step
+from ..model import Canonical, TargetPlan
+from ..plan import Names, decompose_reduction
+from . import target
+from ._common import Mode, Plan
+
+RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
+SCATTER = {"none": "tensorflow.tensor_scatter_nd_update", "add": "tensorflow.tensor_scatter_nd_add",
+           "sub": "tensorflow.tensor_scatter_nd_sub", "max": "tensorflow.tensor_scatter_nd_max",
+           "min": "tensorflow.tensor_scatter_nd_min"}
+
+
+@target("tensorflow")
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    p = Plan.start("tensorflow", c, names)
+    fam = c.family
+    if fam == "gather" and not (c.bounds == "fill" and c.batch_dims and c.axis != c.batch_dims):
+        c = c.with_(indices=p.index_cast(c.indices, "tf.gather"))
+        _, ad = p.policy(c, RAISE, None, target="tf.gather")
+        i, _ = p.apply(ad)
+        res = p.out_name(ad)
+        extra: dict[str, Any] = {"batch_dims": c.batch_dims} if c.batch_dims else {}
+        p.op("tensorflow.gather", res, {"params": c.data, "indices": i}, axis=c.axis, **extra)
+        p.finish_gather(c, res, ad)
+    elif fam in ("gather", "gather_elements", "gather_nd"):
+        c2 = c
+        if fam == "gather_nd":
+            c2 = c = c.with_(indices=p.index_cast(c.indices, "tf.gather_nd"))
+        else:
+            i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "tf.gather_nd")
+            c2, _ = p.element_coordinates(c.with_(data=d), i, d, why="TF has no element-wise gather: full index "
+                                          "tuples for tf.gather_nd (E4)" if fam != "gather" else "")
+        _, ad = p.policy(c2, RAISE, None, target="tf.gather_nd")
+        i, _ = p.apply(ad)
+        res = p.out_name(ad)
+        extra = {"batch_dims": c2.batch_dims} if c2.batch_dims else {}
+        p.op("tensorflow.gather_nd", res, {"params": c2.data, "indices": i}, **extra)
+        p.finish_gather(c2, res, ad)
+    elif fam in ("scatter_elements", "scatter_nd"):
+        _scatter(p, c)
+    else:
+        raise UnsupportedError(f"translate to tensorflow: unknown family {fam!r}")
+    p.residual("empty", "handles an empty data tensor by its index policy",
+               "raises whenever indices address an empty params/tensor ('params is empty', 'empty output shape')")
+    return p.tp
+
+
+def _scatter(p: Plan, c: Canonical) -> None:
+    assert c.updates is not None
+    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "TF's scatter")
+    c = c.with_(indices=i, updates=u0)
+    if c.family == "scatter_elements" or c.batch_dims:
+        c2, _ = p.element_coordinates(c, i, d, why="TF scatters take index tuples: full coordinates (E16)"
+                                      if c.family == "scatter_elements" else "")
+    else:
+        c2 = c.with_(indices=p.index_cast(i, "tf.tensor_scatter_nd_*"))
+    _, ad = p.policy(c2, RAISE, None, target="tf.tensor_scatter_nd_*")
+    idx, u = p.apply(ad)
+    assert u is not None
+    if c.family == "scatter_nd":
+        idx = p.adapt("expand_dims", "i", idx, axis=0, why="TF scatters need indices of rank >= 2 (a 1-D indices "
+                      "is rejected): add a leading axis of 1 (pitfall 21)")
+        u = p.adapt("expand_dims", "u", u, axis=0, why="and to the updates")
+
+    def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
+        if reduction != "mul":
+            return [Step.op(SCATTER[reduction], out, {"tensor": data, "indices": ix, "updates": upd})]
+        g, m = p.names("g"), p.names("p")
+        return [
+            Step.op("tensorflow.gather_nd", g, {"params": data, "indices": ix},
+                    why="TF has no multiplying scatter: read the targeted values ..."),
+            Step.adapt("combine", m, g, upd, reduction="mul", why="... multiply by the updates ..."),
+            Step.op(SCATTER["none"], out, {"tensor": data, "indices": ix, "updates": m},
+                    why="... and write them back (one factor per position: exact without duplicates)"),
+        ]
+
+    steps, rs = decompose_reduction(c2, p.names, call, data=d, indices=idx, updates=u,
+                                    native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
+    p.tp.steps += steps
+    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.duplicates(c, False, "tf.tensor_scatter_nd_update")
+    if c.reduction == "mul":
+        p.tp.exact = False
+        p.residual("duplicates", "multiplies every update in", "keeps one product per position (TF has no "
+                   "multiplying scatter; gather * updates written back with tensor_scatter_nd_update)")
+        if c.bounds in ("clip", "wrap", "drop"):
+            # the bounds policy can send two updates to one position: a duplicate the raw indices do not show
+            whens = ("out_of_range", "negative") if c.negative == "bounds" else ("out_of_range",)
+            for when in whens:
+                p.residual(when, f"{'drops' if c.bounds == 'drop' else 'multiplies in'} the update at "
+                           f"{'no' if c.bounds == 'drop' else 'the ' + c.bounds + 'ped'} position",
+                           "keeps one product per position when the policy makes two indices meet")
+    if c.reduction in ("max", "min"):
+        p.residual("nonfinite", f"propagates a NaN update ({c.reduction})",
+                   f"ignores it (tf.tensor_scatter_nd_{c.reduction})")

@@ -1,0 +1,175 @@
+"""Target PyTorch 2.13 (CPU): index_select, gather, take, take_along_dim, scatter, scatter_reduce, index_put.
+
+Native semantics: ``index_select``/``gather``/``scatter``/``scatter_reduce``
+reject negative indices and raise out of range; ``take`` and ``index_put``
+wrap negatives once and raise out of range; ``take_along_dim`` (with ``dim``)
+broadcasts and takes every index modulo the axis size. torch has no gather_nd
+function: index tuples become element coordinates and flat offsets for
+``torch.take``. Reductions: ``scatter_reduce`` has sum/prod/mean/amax/amin
+and ``include_self`` (integer means round down), ``index_put`` accumulates
+(``accumulate=True``); sub adds the negated updates. Overwrite scatters leave
+the winner of duplicate indices unspecified (CPU last-wins, CUDA not).
+torch accumulates float16/bfloat16 sums and products in float32.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import UnsupportedError
+from ..ir import Step
+from ..model import Canonical, TargetPlan
+from ..plan import Names, decompose_reduction
+from . import target
+from ._common import Mode, Plan
+
+RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
+WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
+MOD: dict[Any, Mode] = {None: ("wrap", "wrap")}
+REDUCE = {"add": "sum", "mul": "prod", "mean": "mean", "max": "amax", "min": "amin"}
+
+_HALF = ("torch accumulates float16/bfloat16 sums, products and means in float32 and rounds once "
+         "(and keeps the mean count in the data dtype)")
+
+
+@target("torch")
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    p = Plan.start("torch", c, names)
+    fam = c.family
+    if fam == "gather" and c.batch_dims == 0:
+        c = c.with_(indices=p.index_cast(c.indices, "torch.index_select"))
+        _, ad = p.policy(c, RAISE, None, target="torch.index_select")
+        i, _ = p.apply(ad)
+        flat = p.adapt("flatten", "i", i, why="torch.index_select takes a 1-D index")
+        y = p.names("y")
+        p.op("torch.index_select", y, {"input": c.data, "index": flat}, dim=c.axis)
+        res = p.out_name(ad)
+        p.adapt_to(res, "unflatten_index", y, i, axis=c.axis, why="give the axis the index's shape (a 0-d index "
+                   "drops it)")
+        p.finish_gather(c, res, ad)
+    elif fam == "gather_elements":
+        _gather_elements(p, c)
+    elif fam in ("gather", "gather_nd"):
+        c2, _ = p.element_coordinates(c, c.indices, c.data)
+        _, ad = p.policy(c2, RAISE, None, target="torch.take of raveled offsets")
+        i, _ = p.apply(ad)
+        off = p.adapt("ravel_tuples", "off", i, c.data, why="torch has no gather_nd: flat offsets (a tuple out of "
+                      "range maps past the end, so torch.take raises)")
+        res = p.out_name(ad)
+        p.op("torch.take", res, {"input": c.data, "index": off}, why="torch.take reads the flattened input")
+        p.finish_gather(c2, res, ad)
+    elif fam == "scatter_elements":
+        _scatter_elements(p, c)
+    elif fam == "scatter_nd":
+        _scatter_nd(p, c)
+    else:
+        raise UnsupportedError(f"translate to torch: unknown family {fam!r}")
+    return p.tp
+
+
+def _gather_elements(p: Plan, c: Canonical) -> None:
+    if c.bounds == "wrap" and c.negative in ("wrap", "bounds"):
+        i = p.index_cast(c.indices, "torch.take_along_dim")
+        d = c.data
+        if not c.broadcast:
+            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only the "
+                        "block the index covers")
+        p.op("torch.take_along_dim", c.out, {"input": d, "indices": i}, dim=c.axis,
+             why="take_along_dim takes every index modulo the axis size, as the source's wrap mode")
+        return
+    c = c.with_(indices=p.index_cast(c.indices, "torch.gather"))
+    _, ad = p.policy(c, RAISE, None, target="torch.gather")
+    i, _ = p.apply(ad)
+    i, d, _ = p.broadcast_elements(c, i, c.data, None, "torch.gather")
+    res = p.out_name(ad)
+    p.op("torch.gather", res, {"input": d, "index": i}, dim=c.axis)
+    p.finish_gather(c, res, ad)
+
+
+def _self(c: Canonical, reduction: str) -> bool:
+    """``include_self`` of one scatter_reduce call: the source's for its own reduction, True inside E11."""
+    own = "add" if c.reduction == "sub" else c.reduction
+    return c.include_self if reduction == own else True
+
+
+def _dtype_residual(p: Plan, c: Canonical) -> None:
+    if c.reduction in ("add", "sub", "mul", "mean"):
+        p.residual("dtype", "rounds at every step in the data dtype", _HALF)
+
+
+def _scatter_elements(p: Plan, c: Canonical) -> None:
+    assert c.updates is not None
+    c = c.with_(indices=p.index_cast(c.indices, "torch.scatter"))
+    _, ad = p.policy(c, RAISE, None, target="torch.scatter")
+    i, u = p.apply(ad)
+    assert u is not None
+    i, d, u = p.broadcast_elements(c, i, c.data, u, "torch.scatter")
+    assert u is not None
+
+    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
+        if reduction == "none":
+            return [Step.op("torch.scatter", out, {"input": data, "index": idx, "src": upd}, dim=c.axis)]
+        return [Step.op("torch.scatter_reduce", out, {"input": data, "index": idx, "src": upd}, dim=c.axis,
+                        reduce=REDUCE[reduction], include_self=_self(c, reduction))]
+
+    native = {"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set())
+    steps, rs = decompose_reduction(c, p.names, call, data=d, indices=i, updates=u, native=frozenset(native),
+                                    native_include_self=True)
+    p.tp.steps += steps
+    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.duplicates(c, False, "torch.scatter")
+    _dtype_residual(p, c)
+
+
+def _scatter_nd(p: Plan, c: Canonical) -> None:
+    assert c.updates is not None
+    r = c.reduction
+    if r in ("none", "add", "sub"):
+        # index_put: a tuple of index arrays, negative indices wrap, accumulate=True adds every update
+        if c.batch_dims:
+            c2, _ = p.element_coordinates(c, c.indices, c.data)
+        else:
+            c2 = c = c.with_(indices=p.index_cast(c.indices, "torch.index_put"))
+        _, ad = p.policy(c2, WRAP_RAISE, None, target="torch.index_put")
+        i, u = p.apply(ad)
+        assert u is not None
+        t = p.adapt("unstack_last", "idx", i, why="torch.index_put takes a tuple of index tensors, one per "
+                    "leading dim")
+
+        def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
+            return [Step.op("torch.index_put", out, {"input": data, "indices": t, "values": upd},
+                            accumulate=reduction == "add")]
+
+        steps, rs = decompose_reduction(c2, p.names, call, data=c.data, indices=i, updates=u,
+                                        native=frozenset({"none", "add"}))
+        p.tp.steps += steps
+        p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+        p.duplicates(c, False, "torch.index_put")
+        _dtype_residual(p, c)
+        return
+    # other reductions: scatter_reduce on the flattened input at flat offsets
+    c2, _ = p.element_coordinates(c, c.indices, c.data)
+    _, ad = p.policy(c2, RAISE, None, target="torch.scatter_reduce of raveled offsets")
+    i, u = p.apply(ad)
+    assert u is not None
+    off = p.adapt("ravel_tuples", "off", i, c.data, why="flat offsets (a tuple out of range maps past the end, so "
+                  "torch raises)")
+    off1 = p.adapt("flatten", "off", off, why="scatter_reduce on 1-D tensors")
+    u1 = p.adapt("flatten", "u", u, why="the updates in the same order")
+    flat = p.adapt("flatten", "flat", c.data, why="torch has no scatter_nd with these reductions: scatter_reduce "
+                   "into the flattened input")
+
+    def call2(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
+        if reduction == "none":
+            return [Step.op("torch.scatter", out, {"input": data, "index": idx, "src": upd}, dim=0)]
+        return [Step.op("torch.scatter_reduce", out, {"input": data, "index": idx, "src": upd}, dim=0,
+                        reduce=REDUCE[reduction], include_self=_self(c, reduction))]
+
+    native = {"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set())
+    y = p.names("y")
+    steps, rs = decompose_reduction(c2.with_(out=y), p.names, call2, data=flat, indices=off1, updates=u1,
+                                    native=frozenset(native), native_include_self=True)
+    p.tp.steps += steps
+    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.adapt_to(c.out, "reshape_like", y, c.data, why="back to the input's shape")
+    _dtype_residual(p, c)

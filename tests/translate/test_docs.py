@@ -1,0 +1,34 @@
+"""docs/translation.md is generated (coverage matrix included) and kept current."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gatherscatter.translate.coverage import TARGET_ORDER, coverage, translation_markdown
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "translation.md"
+
+
+def test_committed_page_is_current():
+    assert DOC.read_text(encoding="utf-8") == translation_markdown(), (
+        "docs/translation.md is stale: regenerate with `gatherscatter translate --matrix --out docs/translation.md`"
+    )
+
+
+def test_matrix_covers_every_described_op_and_target():
+    text = translation_markdown()
+    for section in ("## How it works", "## The API", "## Coverage matrix", "### By family"):
+        assert section in text
+    rows = coverage()
+    assert len(rows) >= 75
+    for op, _, cells in rows:
+        assert set(cells) == set(TARGET_ORDER), op
+        for target, cell in cells.items():
+            assert cell.status in ("exact", "closest", "none"), (op, target)
+            if cell.status != "exact":
+                assert cell.reason, (op, target)  # every gap says why
+    # the source's own framework can always express the call
+    for op, _, cells in rows:
+        fw = op.split(".")[0]
+        if fw in cells:
+            assert cells[fw].status == "exact", (op, cells[fw])
