@@ -699,7 +699,7 @@ def relayout(g: G, a: Any) -> Any:
     if how == "broadcast" and a.size and a.ndim:
         # a zero-stride view: the same value everywhere (values change; still a legal input)
         return np.broadcast_to(a.reshape(-1)[:1].reshape((1,) * a.ndim), a.shape)
-    if how == "list" and a.dtype.kind in "biuf" and a.dtype.isnative:
+    if how == "list" and a.dtype.kind in "biuf" and a.dtype.isnative and a.size:  # (an empty list loses the shape)
         return a.tolist()
     if how == "offset" and a.size:
         # an unaligned view: one byte into a larger buffer
