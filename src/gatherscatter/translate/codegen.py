@@ -31,9 +31,20 @@ from .ir import Step
 if TYPE_CHECKING:
     from . import Translation
 
-__all__ = ["ADAPTER_EMIT", "HEADER", "HELPERS", "MODULE", "OP_EMIT", "compile_function", "emitter", "function_code",
-           "generate",
-           "plain_call"]
+__all__ = [
+    "ADAPTER_EMIT",
+    "HEADER",
+    "HELPERS",
+    "HELPER_CALLS",
+    "MODULE",
+    "OP_EMIT",
+    "compile_function",
+    "emitter",
+    "function_code",
+    "generate",
+    "plain_call",
+    "register_helper_calls",
+]
 
 Emit = Callable[[Step, dict[str, str], dict[str, Any]], "str | list[str]"]
 """An emitter: ``(step, tensor args, attrs) -> expression`` (or a list of statements binding ``step.out``)."""
@@ -63,6 +74,37 @@ def emitter(target: str, name: str, *, op: bool = False) -> Callable[[Emit], Emi
         return fn
 
     return deco
+
+
+#: adapters written as a call of a generated helper function of the same name, with the same
+#: arguments in every target (each target's ``HELPERS`` defines the function in its own API)
+HELPER_CALLS: dict[str, Callable[[dict[str, str], dict[str, Any]], str]] = {
+    "divide_counts": lambda a, k: f"_divide_counts({a['total']}, {a['count']}, {a['data']}, "
+    f"{k.get('rounding', 'floor')!r})",
+    "slice_like": lambda a, k: f"_slice_like({a['x']}, {a['like']})",
+    "coordinates": lambda a, k: f"_coordinates({a['i']}, {k['axis']})",
+    "stack_last": lambda a, k: f"_stack_last({a['seq']})",
+    "unflatten_index": lambda a, k: f"_unflatten_index({a['y']}, {a['i']}, {k['axis']})",
+    "take_coordinates": lambda a, k: f"_take_coordinates({a['i']}, {a['data']}, {k['axis']}, "
+    f"{k.get('batch_dims') or 0})",
+    "nd_coordinates": lambda a, k: f"_nd_coordinates({a['i']}, {a['data']}, {k.get('batch_dims') or 0})",
+    "ravel_tuples": lambda a, k: f"_ravel_tuples({a['i']}, {a['data']})",
+    "slice_to_index": lambda a, k: f"_slice_to_index({a['x']}, {a['i']}, {k['axis']})",
+    "combine": lambda a, k: f"_combine({a['x']}, {a['y']}, {k['reduction']!r})",
+    "cycle_to": lambda a, k: f"_cycle_to({a['v']}, {a['i']})",
+    "merge_leading": lambda a, k: f"_merge_leading({a['x']}, {k['count']})",
+    "moveaxis_block": lambda a, k: f"_moveaxis_block({a['x']}, {a['i']}, {a['data']}, {k['axis']})",
+}
+
+
+def register_helper_calls(target: str) -> None:
+    """Register the :data:`HELPER_CALLS` emitters for ``target``."""
+    for name, call in HELPER_CALLS.items():
+
+        def emit(step: Step, a: dict[str, str], k: dict[str, Any], call: Any = call) -> str:
+            return str(call(a, k))
+
+        emitter(target, name)(emit)
 
 
 def plain_call(step: Step, args: dict[str, str], attrs: dict[str, Any], module: str, name: str | None = None) -> str:

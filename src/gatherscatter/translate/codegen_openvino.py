@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import UnsupportedError
-from .codegen import HELPERS, Emit, emit_step, emitter, helpers_for
+from .codegen import HELPERS, Emit, emit_step, emitter, helpers_for, register_helper_calls
 from .codegen_python import lit
 from .ir import Step
 
@@ -309,6 +309,7 @@ def _size(a: A, k: K) -> str:
 
 def _register() -> None:
     HELPERS[T] = dict(_BASE)
+    register_helper_calls(T)
 
     def em(name: str) -> Callable[[Emit], Emit]:
         return emitter(T, name)
@@ -407,22 +408,6 @@ def _register() -> None:
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.multiply({a['x']}, _c({lit(k['alpha'])}, {a['x']}))"
 
-    @em("divide_counts")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_divide_counts({a['total']}, {a['count']}, {a['data']}, {k.get('rounding', 'floor')!r})"
-
-    @em("slice_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_slice_like({a['x']}, {a['like']})"
-
-    @em("coordinates")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_coordinates({a['i']}, {k['axis']})"
-
-    @em("stack_last")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_stack_last({a['seq']})"
-
     @em("unstack_last")
     def _(s: Step, a: A, k: K) -> str:
         i = a["i"]
@@ -439,53 +424,17 @@ def _register() -> None:
             return f"ops.broadcast({a['x']}, ops.shape_of({a['i']}, 'i64'))"
         return f"_broadcast_off_axis({a['x']}, {a['i']}, {k['axis']})"
 
-    @em("unflatten_index")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_unflatten_index({a['y']}, {a['i']}, {k['axis']})"
-
-    @em("take_coordinates")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_take_coordinates({a['i']}, {a['data']}, {k['axis']}, {k.get('batch_dims') or 0})"
-
-    @em("nd_coordinates")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_nd_coordinates({a['i']}, {a['data']}, {k.get('batch_dims') or 0})"
-
-    @em("ravel_tuples")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_ravel_tuples({a['i']}, {a['data']})"
-
     @em("reshape_like")
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.reshape({a['x']}, ops.shape_of({a['like']}, 'i64'), False)"
-
-    @em("slice_to_index")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_slice_to_index({a['x']}, {a['i']}, {k['axis']})"
 
     @em("select")
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.select(ops.convert({a['mask']}, np.bool_), {a['x']}, {a['y']})"
 
-    @em("combine")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_combine({a['x']}, {a['y']}, {k['reduction']!r})"
-
     @em("shape_of")
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.shape_of({a['x']}, 'i64')"
-
-    @em("cycle_to")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_cycle_to({a['v']}, {a['i']})"
-
-    @em("merge_leading")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_merge_leading({a['x']}, {k['count']})"
-
-    @em("moveaxis_block")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_moveaxis_block({a['x']}, {a['i']}, {a['data']}, {k['axis']})"
 
     # ops --------------------------------------------------------------------------------------------
 

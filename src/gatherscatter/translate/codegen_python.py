@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .codegen import EPILOGUE, HEADER, HELPERS, MODULE, PROLOGUE, Emit, emitter
+from .codegen import EPILOGUE, HEADER, HELPERS, MODULE, PROLOGUE, Emit, emitter, register_helper_calls
 from .ir import Step
 
 A = dict[str, str]
@@ -497,6 +497,7 @@ def _top(api: Api, data: str, k: K, i: str) -> str:
 def register_adapters(target: str, api: Api) -> None:
     """Register an emitter for every adapter for ``target`` (and its helpers)."""
     HELPERS[target] = _helpers(api)
+    register_helper_calls(target)
 
     def em(name: str) -> Callable[[Emit], Emit]:
         return emitter(target, name)
@@ -583,14 +584,6 @@ def register_adapters(target: str, api: Api) -> None:
         x = a["x"]
         return f"{x} * {api.const(lit(k['alpha']), f'{x}.dtype')}"
 
-    @em("divide_counts")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_divide_counts({a['total']}, {a['count']}, {a['data']}, {k.get('rounding', 'floor')!r})"
-
-    @em("slice_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_slice_like({a['x']}, {a['like']})"
-
     @em("full_updates")
     def _(s: Step, a: A, k: K) -> str:
         return api.broadcast_to(api.const(lit(k["value"]), f"{a['data']}.dtype"), f"tuple({a['i']}.shape)")
@@ -605,14 +598,6 @@ def register_adapters(target: str, api: Api) -> None:
     def _(s: Step, a: A, k: K) -> str:
         i, d, b = a["i"], a["data"], k.get("batch_dims") or 0
         return api.broadcast_to(a["u"], f"tuple({i}.shape[:-1]) + tuple({d}.shape[{b} + {i}.shape[-1]:])")
-
-    @em("coordinates")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_coordinates({a['i']}, {k['axis']})"
-
-    @em("stack_last")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_stack_last({a['seq']})"
 
     @em("unstack_last")
     def _(s: Step, a: A, k: K) -> str:
@@ -630,37 +615,13 @@ def register_adapters(target: str, api: Api) -> None:
             return api.broadcast_to(x, f"tuple({i}.shape)")
         return api.broadcast_to(x, f"_off_axis_shape({x}, {i}, {k['axis']})")
 
-    @em("unflatten_index")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_unflatten_index({a['y']}, {a['i']}, {k['axis']})"
-
-    @em("take_coordinates")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_take_coordinates({a['i']}, {a['data']}, {k['axis']}, {k.get('batch_dims') or 0})"
-
-    @em("nd_coordinates")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_nd_coordinates({a['i']}, {a['data']}, {k.get('batch_dims') or 0})"
-
-    @em("ravel_tuples")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_ravel_tuples({a['i']}, {a['data']})"
-
     @em("reshape_like")
     def _(s: Step, a: A, k: K) -> str:
         return api.reshape(a["x"], f"tuple({a['like']}.shape)")
 
-    @em("slice_to_index")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_slice_to_index({a['x']}, {a['i']}, {k['axis']})"
-
     @em("select")
     def _(s: Step, a: A, k: K) -> str:
         return api.where(api.as_bool(a["mask"]), a["x"], a["y"])
-
-    @em("combine")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_combine({a['x']}, {a['y']}, {k['reduction']!r})"
 
     @em("shape_of")
     def _(s: Step, a: A, k: K) -> str:
@@ -669,18 +630,6 @@ def register_adapters(target: str, api: Api) -> None:
     @em("squeeze")
     def _(s: Step, a: A, k: K) -> str:
         return api.squeeze(a["x"], k["axis"])
-
-    @em("cycle_to")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_cycle_to({a['v']}, {a['i']})"
-
-    @em("merge_leading")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_merge_leading({a['x']}, {k['count']})"
-
-    @em("moveaxis_block")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_moveaxis_block({a['x']}, {a['i']}, {a['data']}, {k['axis']})"
 
 
 # --------------------------------------------------------------------------------------------- op emitters
