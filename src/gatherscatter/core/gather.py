@@ -231,7 +231,8 @@ def gather(
         # fail fast (ShapeError, or MemoryError that the op turns into one) before any work on the indices:
         # a broadcast (zero-stride) index view of enormous size would take hours to read
         check_allocatable(ctx, out_shape, d.dtype)
-        np.empty(out_shape, d.dtype)
+        if prod(out_shape) * d.itemsize > 1 << 30:  # only a large output can fail to allocate
+            np.empty(out_shape, d.dtype)
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
     n_out = prod(out_shape)
