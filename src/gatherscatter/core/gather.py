@@ -108,33 +108,54 @@ def row_pieces(
         yield bp0 * M, rows.reshape(-1)
 
 
-def element_offsets(dshape: tuple[int, ...], lin: np.ndarray[Any, Any], axis: int) -> np.ndarray[Any, Any]:
+def element_offsets(
+    dshape: tuple[int, ...],
+    lin: np.ndarray[Any, Any],
+    axis: int,
+    first: int = 0,
+    out: np.ndarray[Any, Any] | None = None,
+) -> np.ndarray[Any, Any]:
     """Flat element offsets into C-ordered data for an elementwise spec (shape of ``lin``).
 
-    The result may be a view of ``lin`` (when no offset is added): read it only.
+    ``lin`` may be the piece of a larger index starting at ``first`` on dim 0
+    (its offsets then start ``first`` leading rows later; dim 0 must not be
+    ``axis`` unless ``first`` is 0). ``out`` is an optional int64 scratch buffer of
+    at least ``lin.size`` elements, written instead of allocating (pieces reuse
+    one buffer, so their offsets never fault fresh pages). The result may be a
+    view of ``lin`` (when no offset is added) or of ``out``: read it only.
     """
     r = len(dshape)
     ishape = lin.shape
+    shift = first * prod(dshape[1:]) if first and axis != 0 else 0
+    dst = None if out is None else out[: lin.size].reshape(ishape)
     lead_ok = ishape[:axis] == dshape[:axis] or (ishape[1:axis] == dshape[1:axis] and ishape[0] <= dshape[0])
     if lead_ok and ishape[axis + 1 :] == dshape[axis + 1 :]:
         # the leading block may be cut short on dim 0 only: its rows keep data's strides
         A, s, C = prod(ishape[:axis]), dshape[axis], prod(dshape[axis + 1 :])
         m = ishape[axis]
-        flat = lin.reshape(A, m, C)
-        if A > 1:
-            flat = flat + (np.arange(A, dtype=np.int64) * s).reshape(A, 1, 1)
+        lin3 = lin.reshape(A, m, C)
+        if A == 1 and C == 1 and not shift:
+            return lin
+        # offset = lin * C + (leading row * s * C + shift) + c, in one or two passes
+        base = (np.arange(A, dtype=np.int64) * (s * C) + shift).reshape(A, 1, 1)
         if C > 1:
-            flat = flat * C + np.arange(C, dtype=np.int64)
-        out: np.ndarray[Any, Any] = flat.reshape(ishape)
-        return out
+            base = base + np.arange(C, dtype=np.int64)
+            flat = np.multiply(lin3, C, out=None if dst is None else dst.reshape(A, m, C))
+            np.add(flat, base, out=flat)
+        else:
+            flat = np.add(lin3, base, out=None if dst is None else dst.reshape(A, m, C))
+        res: np.ndarray[Any, Any] = flat.reshape(ishape)
+        return res
     strides = [prod(dshape[d + 1 :]) for d in range(r)]
-    flat = lin * strides[axis]
+    offs: np.ndarray[Any, Any] = np.multiply(lin, strides[axis], out=dst)
+    if shift:
+        offs += shift
     for d in range(r):
         if d != axis and ishape[d] > 1:
             shape = [1] * r
             shape[d] = ishape[d]
-            flat = flat + (np.arange(ishape[d], dtype=np.int64) * strides[d]).reshape(shape)
-    return flat
+            offs += (np.arange(ishape[d], dtype=np.int64) * strides[d]).reshape(shape)
+    return offs
 
 
 def _fancy(data: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], spec: IndexSpec) -> np.ndarray[Any, Any]:
@@ -191,11 +212,9 @@ def _take_elements(d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], axis: int
         return
     n0 = lin.shape[0]
     step = max(1, _CHUNK // max(1, prod(lin.shape[1:])))
-    stride0 = prod(d.shape[1:]) if axis != 0 else 0
+    buf = np.empty(min(lin.size, step * max(1, prod(lin.shape[1:]))), np.int64)  # one buffer for every piece
     for s0 in range(0, n0, step):
-        flat = element_offsets(d.shape, lin[s0 : s0 + step], axis)
-        if s0 and stride0:
-            flat = flat + s0 * stride0
+        flat = element_offsets(d.shape, lin[s0 : s0 + step], axis, first=s0, out=buf)
         np.take(flat_d, flat, mode="wrap", out=res[s0 : s0 + step])
 
 

@@ -149,7 +149,9 @@ def scatter_loop(
         assert mv.source is not None
         assert mv.target is not None
         with np.errstate(all="ignore"):
-            out[mv.source] = f(out[mv.source], u[mv.target])
+            # 0-d arrays, not NumPy scalars: the ufunc's own loop combines each element (NumPy's
+            # scalar arithmetic rounds complex products differently)
+            out[mv.source] = f(np.asarray(out[mv.source]), np.asarray(u[mv.target]))
         counts[mv.source] = counts.get(mv.source, 0) + 1
     if red is Reduction.MEAN:
         for pos, n in counts.items():
