@@ -1,6 +1,6 @@
 """Where the time goes: a workload's call split into its parts, timed side by side with the peers.
 
-    python benchmarks/profile.py NAME[,NAME] [--threads 1,2] [--reps 7] [--quick]
+    python benchmarks/parts.py NAME[,NAME] [--threads 1,2] [--reps 7] [--quick]
 
 For each workload and thread count, every part below and every peer is called once
 per round, in turn, for ``--reps`` rounds (a foreign load slows a whole round
@@ -36,8 +36,8 @@ from workloads import WORKLOADS, Workload
 
 from gatherscatter import backends
 from gatherscatter.core import IndexSpec
-from gatherscatter.core.gather import element_offsets
-from gatherscatter.core.scatter import _CHUNK, _pieces
+from gatherscatter.core.gather import element_offsets, piece_size
+from gatherscatter.core.scatter import ROUNDS_MIN_ROW, RowScratch, _pieces, chunk_rows, put_rows, reduce_rows
 
 Part = tuple[str, Callable[[], Any]]
 
@@ -158,9 +158,21 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
         el = element_offsets(d.shape, i, axis).reshape(-1)
     elif i.shape[-1] == 1:
         R = d.shape[1]
-        step = max(1, _CHUNK // R)
-        cols = np.arange(R, dtype=np.int64)
         rows = i[:, 0]
+        if ufunc is not None and R >= ROUNDS_MIN_ROW:
+            # the core's rounds of distinct rows (no element offsets), in chunks of ROUNDS_CHUNK bytes
+            w2 = work.reshape(-1, R)
+            step = chunk_rows(w2)
+            scratch = RowScratch(w2, step)
+
+            def rounds() -> None:
+                for s0 in range(0, rows.size, step):
+                    reduce_rows(ufunc, w2, rows[s0 : s0 + step], u[s0 : s0 + step], scratch)
+
+            res.append(("np rounds", rounds))
+            return res
+        step = max(1, piece_size(rows.size * R) // R)
+        cols = np.arange(R, dtype=np.int64)
 
         def row_elements() -> None:
             for s0 in range(0, rows.size, step):
@@ -174,7 +186,7 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
     uf = u.reshape(-1)
     wf = work.reshape(-1)
     if ufunc is None and w.op == "ScatterND":
-        res.append(("np assign", lambda: work.__setitem__(el, u)))  # whole rows
+        res.append(("np assign", lambda: put_rows(work, el, u)))  # whole rows, as the core
     elif ufunc is None:
         res.append(("np assign", lambda: wf.__setitem__(el, uf)))
     else:
