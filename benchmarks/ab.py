@@ -13,11 +13,8 @@ numbers the targets are about). Results are checked as in run.py first.
 from __future__ import annotations
 
 import argparse
-import gc
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,42 +22,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import Ort, agree, torch_call
+from run import agree, contestants, interleaved, round_ratios
 from workloads import WORKLOADS, Workload
 
 from gatherscatter import backends
-
-Contestant = tuple[str, Callable[[], Any], Callable[[], None]]
-
-
-def contestants(w: Workload, a: dict[str, np.ndarray], threads: list[int]) -> list[Contestant]:
-    """(name, call, setup) triples; setup selects backend/threads outside the timed call."""
-    import numba
-    import torch
-
-    res: list[Contestant] = []
-
-    def numpy_setup() -> None:
-        backends.set_backend("numpy")
-
-    res.append(("ours_numpy1", lambda: w.ours(a), numpy_setup))
-    for t in threads:
-        def numba_setup(t: int = t) -> None:
-            backends.set_backend("numba")
-            backends.set_num_threads(t)
-        res.append((f"ours_numba{t}", lambda: w.ours(a), numba_setup))
-    if not w.inplace:
-        for t in threads:
-            ort = Ort(w, a, t)
-            res.append((f"ort{t}", ort.run, lambda: None))
-    if w.torch is not None:
-        call = torch_call(w, a)
-        for t in threads:
-            def torch_setup(t: int = t) -> None:
-                torch.set_num_threads(t)
-            res.append((f"torch{t}", call, torch_setup))
-    del numba
-    return res
 
 
 def check(w: Workload, a: dict[str, np.ndarray], threads: list[int]) -> None:
@@ -79,37 +44,14 @@ def check(w: Workload, a: dict[str, np.ndarray], threads: list[int]) -> None:
 def ab(w: Workload, q: int, threads: list[int], reps: int) -> dict[str, Any]:
     a = w.inputs(q)
     check(w, a, threads)
-    cs = contestants(w, a, threads)
-    times: dict[str, list[float]] = {n: [] for n, _, _ in cs}
-    for _, call, setup in cs:  # warm-up
-        setup()
-        call()
-    gc.disable()
+    have = {"numba": True, "onnxruntime": True, "torch": True}
     try:
-        for _ in range(reps):
-            for name, call, setup in cs:
-                setup()
-                time.sleep(0.02)  # let the previous contestant's worker threads stop spinning
-                t0 = time.perf_counter()
-                call()
-                times[name].append(time.perf_counter() - t0)
+        times = interleaved(contestants(w, a, threads, have, numpy=False), min_rounds=reps, max_rounds=reps,
+                            min_time=0.0)
     finally:
-        gc.enable()
         backends.set_backend("auto")
-    out: dict[str, Any] = {"name": w.name, "median": {n: statistics.median(v) for n, v in times.items()}}
-    ratios: dict[str, float] = {}
-    for t in threads:
-        peers = [n for n in (f"ort{t}", f"torch{t}") if n in times]
-        if not peers:
-            continue
-        per_round = [min(times[p][r] for p in peers) for r in range(reps)]
-        ratios[f"numba{t}"] = statistics.median(x / y for x, y in zip(times[f"ours_numba{t}"], per_round, strict=True))
-        if t == 1:
-            ratios["numpy1"] = statistics.median(
-                x / y for x, y in zip(times["ours_numpy1"], per_round, strict=True)
-            )
-    out["ratio"] = ratios
-    return out
+    return {"name": w.name, "median": {n: statistics.median(v) for n, v in times.items()},
+            "ratio": round_ratios(times, threads)}
 
 
 def fmt(s: float) -> str:

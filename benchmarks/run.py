@@ -1,6 +1,6 @@
 """Benchmark gatherscatter against onnxruntime, torch, the best plain NumPy and onnx.reference.
 
-    python benchmarks/run.py [--quick] [--threads 1,2] [--only NAME[,NAME]] [--runs N] [--out DIR]
+    python benchmarks/run.py [--quick] [--threads 1,2] [--only NAME[,NAME]] [--out DIR] [--no-ref] [--no-compile]
 
 Each workload (benchmarks/workloads.py; perf-anchors §9) is first checked: every
 peer's result must agree with gatherscatter (exactly for gathers, 'none' and
@@ -57,6 +57,90 @@ def timeit(fn: Any, min_time: float = 0.4, min_reps: int = 5, max_reps: int = 50
         gc.enable()
     time.sleep(0.05)  # let OpenMP / ORT worker threads stop spinning
     return statistics.median(times)
+
+
+Contestant = tuple[str, Any, Any]  # (name, call, setup): setup selects backend / threads, untimed
+
+
+def interleaved(
+    cs: list[Contestant], min_rounds: int = 7, max_rounds: int = 25, min_time: float = 0.4, batch_s: float = 0.02
+) -> dict[str, list[float]]:
+    """Per-call times of every contestant, round by round, side by side.
+
+    Each round calls every contestant in turn (a batch of calls for sub-``batch_s``
+    ones, timed as one and divided), so a foreign load or a change of CPU state
+    slows a round's contestants alike. Rounds continue until ``min_rounds`` and
+    ``min_time`` per contestant, at most ``max_rounds``. GC is off while timing.
+    """
+    batch: dict[str, int] = {}
+    for name, call, setup in cs:  # warm-up, and the batch size of sub-batch_s calls
+        setup()
+        call()
+        t0 = time.perf_counter()
+        call()
+        batch[name] = max(1, min(50, int(batch_s / max(time.perf_counter() - t0, 1e-7))))
+    times: dict[str, list[float]] = {n: [] for n, _, _ in cs}
+    spent = dict.fromkeys(times, 0.0)
+    gc.disable()
+    try:
+        for r in range(max_rounds):
+            if r >= min_rounds and min(spent.values()) >= min_time:
+                break
+            for name, call, setup in cs:
+                setup()
+                time.sleep(0.02)  # let the previous contestant's worker threads stop spinning
+                k = batch[name]
+                t0 = time.perf_counter()
+                for _ in range(k):
+                    call()
+                dt = time.perf_counter() - t0
+                times[name].append(dt / k)
+                spent[name] += dt
+    finally:
+        gc.enable()
+    return times
+
+
+def round_ratios(times: dict[str, list[float]], threads: list[int]) -> dict[str, float]:
+    """Median over rounds of ours / best(ORT, torch) at equal thread count (numpy1: at 1 thread)."""
+    out: dict[str, float] = {}
+    rounds = min(len(v) for v in times.values())
+    for t in threads:
+        peers = [n for n in (f"ort{t}", f"torch{t}") if n in times]
+        if not peers:
+            continue
+        best = [min(times[p][r] for p in peers) for r in range(rounds)]
+        for mine, key in ((f"ours_numba{t}", f"numba{t}"), ("ours_numpy1", "numpy1")):
+            if mine in times and (key != "numpy1" or t == 1):
+                out[key] = statistics.median(times[mine][r] / best[r] for r in range(rounds))
+    return out
+
+
+def contestants(w: Workload, a: dict[str, np.ndarray], threads: list[int], have: dict[str, bool],
+                numpy: bool = True) -> list[Contestant]:
+    """Every implementation of ``w`` on the inputs ``a``, as interleavable contestants."""
+    def on(backend: str, t: int = 1) -> Any:
+        def setup() -> None:
+            backends.set_backend(backend)
+            if backend == "numba":
+                backends.set_num_threads(t)
+        return setup
+
+    none = lambda: None  # noqa: E731
+    cs: list[Contestant] = [("ours_numpy1", lambda: w.ours(a), on("numpy"))]
+    if have.get("numba"):
+        cs += [(f"ours_numba{t}", lambda: w.ours(a), on("numba", t)) for t in threads]
+    if have.get("onnxruntime") and not w.inplace:
+        cs += [(f"ort{t}", Ort(w, a, t).run, none) for t in threads]
+    if have.get("torch") and w.torch is not None:
+        import torch
+
+        call = torch_call(w, a)
+        for t in threads:
+            cs.append((f"torch{t}", call, lambda t=t: torch.set_num_threads(t)))
+    if numpy:
+        cs.append(("numpy", lambda: w.numpy(a), none))
+    return cs
 
 
 def agree(w: Workload, ours: np.ndarray, other: np.ndarray) -> bool:
@@ -194,6 +278,10 @@ def compile_times() -> dict[str, float | None]:
 # ---------------------------------------------------------------- main
 
 
+def _secs(s: float | None) -> str:
+    return "failed" if s is None else f"{s:.1f} s"
+
+
 def fmt_t(s: float | None, approx: bool = False) -> str:
     if s is None:
         return "-"
@@ -220,8 +308,6 @@ def run_workload(w: Workload, q: int, threads: list[int], have: dict[str, bool],
         rec["checks"]["out_of_place"] = agree(w, ours, gs.onnx.ScatterND(a["data"], a["indices"], a["updates"]))
     rec["MB_moved"] = w.moved(a, ours) / 1e6
     rec["checks"]["numpy"] = agree(w, ours, w.numpy(fresh()))
-    rec["times"]["ours_numpy1"] = timeit(lambda: w.ours(a))
-    rec["times"]["numpy"] = timeit(lambda: w.numpy(a))
     limit = ours.nbytes + a["indices"].nbytes + 8 * ours.size
     rec["peak_extra_MB"] = peak_memory(lambda: w.ours(a)) / 1e6
     rec["memory_limit_MB"] = limit / 1e6
@@ -230,22 +316,22 @@ def run_workload(w: Workload, q: int, threads: list[int], have: dict[str, bool],
         for t in threads:
             backends.set_num_threads(t)
             rec["checks"][f"numba{t}"] = agree(w, ours, w.ours(fresh())) and bool(np.array_equal(ours, w.ours(fresh())))
-            rec["times"][f"ours_numba{t}"] = timeit(lambda: w.ours(a))
-        backends.set_backend("numpy")
     if have["onnxruntime"] and not w.inplace:
         for t in threads:
-            ort = Ort(w, a, t)
-            rec["checks"][f"ort{t}"] = agree(w, ours, ort.result())
-            rec["times"][f"ort{t}"] = timeit(ort.run)
-            del ort
+            rec["checks"][f"ort{t}"] = agree(w, ours, Ort(w, a, t).result())
     if have["torch"] and w.torch is not None:
         import torch
 
-        call = torch_call(w, a)
         for t in threads:
             torch.set_num_threads(t)
             rec["checks"][f"torch{t}"] = agree(w, ours, torch_call(w, fresh())().numpy())
-            rec["times"][f"torch{t}"] = timeit(call)
+    times = interleaved(contestants(w, a, threads, have))
+    backends.set_backend("auto")
+    rec["times"].update({k: statistics.median(v) for k, v in times.items()})
+    rec["rounds"] = min(len(v) for v in times.values())
+    # a peer that failed its check is not a reference: drop it from the ratios
+    ok_times = {k: v for k, v in times.items() if rec["checks"].get(k.replace("ours_", ""), True)}
+    rec["ratios"] = round_ratios(ok_times, threads)
     if with_ref and have["onnx"] and not w.inplace:
         t_ref, approx, note = ref_time(w, a)
         rec["times"]["ref"] = t_ref
@@ -261,6 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", default="", help="comma-separated workload names")
     p.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     p.add_argument("--no-ref", action="store_true", help="skip onnx.reference")
+    p.add_argument("--no-compile", action="store_true", help="skip the numba compile-time probe (fresh processes)")
     args = p.parse_args(argv)
     threads = [int(x) for x in args.threads.split(",") if x]
     q = 32 if args.quick else 1
@@ -284,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
         if have[mod]:
             env["versions"][mod] = __import__(mod).__version__
     env["bandwidth"] = bandwidth(args.quick)
-    env["compile"] = compile_times() if have["numba"] else {}
+    env["compile"] = compile_times() if have["numba"] and not args.no_compile else {}
     records = []
     progress = None
     if have["rich"] and not args.quick and sys.stdout.isatty():
@@ -328,8 +415,8 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
     ]
     if env.get("compile"):
         c = env["compile"]
-        lines.append(f"numba kernels, first use in a fresh process: cold compile {c.get('cold_s')} s, "
-                     f"cached {c.get('warm_s')} s.")
+        lines.append(f"numba kernels, first use in a fresh process: cold compile {_secs(c.get('cold_s'))}, "
+                     f"cached {_secs(c.get('warm_s'))}.")
     cols = ["ours_numpy1"] + [f"ours_numba{t}" for t in threads] + [f"ort{t}" for t in threads]
     cols += [f"torch{t}" for t in threads] + ["numpy", "ref"]
     head = "| workload | MB moved | " + " | ".join(cols) + " | best peer | GB/s (ours best) | mem peak / limit MB |"
@@ -353,7 +440,8 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
         best = f"{best_name} {fmt_t(peers[best_name])}" if best_name else "-"
         lines.append(f"| {r['name']} | {r['MB_moved']:.0f} | " + " | ".join(cells)
                      + f" | {best} | {gbps:.1f} | {r['peak_extra_MB']:.0f} / {r['memory_limit_MB']:.0f} |")
-    lines += ["", "Ratios (time / time of the reference peer; < 1 is faster):", "",
+    lines += ["", "Ratios (ours / the faster of onnxruntime and torch at the same thread count, the median over "
+              "rounds of each round's ratio: every contestant runs once per round, in turn; < 1 is faster):", "",
               "| workload | numpy1 / best(ort1, torch1) | " + " | ".join(
                   f"numba{t} / best(ort{t}, torch{t})" for t in threads) + " | ref / ours best | % of copy BW |",
               "|---" * (3 + len(threads) + 1) + "|"]
@@ -364,11 +452,16 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
             vals = [t[k] for k in (f"ort{th}", f"torch{th}") if t.get(k) and ok.get(k, True)]
             return min(vals) if vals else None
 
-        b1 = best(1)
-        row = [f"{t['ours_numpy1'] / b1:.2f}" if b1 else "-"]
-        for th in threads:
-            bt, mine = best(th), t.get(f"ours_numba{th}")
-            row.append(f"{mine / bt:.2f}" if bt and mine else "-")
+        rat = r.get("ratios")
+        if rat is None:  # an older run: ratios of the medians
+            b1 = best(1)
+            rat = {"numpy1": t["ours_numpy1"] / b1} if b1 else {}
+            for th in threads:
+                bt, mine = best(th), t.get(f"ours_numba{th}")
+                if bt and mine:
+                    rat[f"numba{th}"] = mine / bt
+        row = [f"{rat['numpy1']:.2f}" if "numpy1" in rat else "-"]
+        row += [f"{rat[f'numba{th}']:.2f}" if f"numba{th}" in rat else "-" for th in threads]
         ours_best = min(v for k, v in t.items() if k.startswith("ours") and v)
         ref = t.get("ref")
         row.append(f"{ref / ours_best:.0f}" if ref else "-")
