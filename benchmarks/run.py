@@ -246,6 +246,22 @@ def bandwidth(quick: bool) -> dict[str, float]:
     return {"copy_GBps": copy, "random_row_gather_GBps": gather}
 
 
+def cpu_model() -> str:
+    """The CPU's model name (Linux: /proc/cpuinfo, with family/model for generic names), else the arch."""
+    try:
+        info = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return platform.processor() or platform.machine()
+    fields: dict[str, str] = {}
+    for line in info.splitlines():
+        k, _, v = line.partition(":")
+        fields.setdefault(k.strip(), v.strip())
+    name = fields.get("model name", platform.machine())
+    if "cpu family" in fields:
+        name += f" (family {fields['cpu family']} model {fields.get('model', '?')})"
+    return name
+
+
 def peak_memory(fn: Any) -> int:
     gc.collect()
     tracemalloc.start()
@@ -361,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     have = {m: importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnx", "torch", "numba", "rich")}
     env = {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}",
+        "machine": f"{cpu_model()}, {os.cpu_count()} CPUs, {platform.system()}",
         "python": platform.python_version(),
         "versions": {"gatherscatter": gs.__version__, "numpy": np.__version__},
         "quick": args.quick,

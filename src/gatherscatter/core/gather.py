@@ -142,8 +142,8 @@ def element_offsets(
             base = base + np.arange(C, dtype=np.int64)
             flat = np.multiply(lin3, C, out=None if dst is None else dst.reshape(A, m, C))
             np.add(flat, base, out=flat)
-        else:
-            flat = np.add(lin3, base, out=None if dst is None else dst.reshape(A, m, C))
+        else:  # 2-D: a trailing length-1 axis makes NumPy's broadcast add 1.5x slower
+            flat = np.add(lin.reshape(A, m), base.reshape(A, 1), out=None if dst is None else dst.reshape(A, m))
         res: np.ndarray[Any, Any] = flat.reshape(ishape)
         return res
     strides = [prod(dshape[d + 1 :]) for d in range(r)]
