@@ -19,10 +19,8 @@ update (scatters). Parts (numba path unless marked np):
 from __future__ import annotations
 
 import argparse
-import gc
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import Ort, torch_call
+from run import Ort, interleaved, torch_call
 from workloads import WORKLOADS, Workload
 
 from gatherscatter import backends
@@ -212,25 +210,6 @@ def peers(w: Workload, a: dict[str, np.ndarray], t: int) -> list[Part]:
     return res
 
 
-def rounds(named: list[Part], reps: int, setup: Callable[[str], None]) -> dict[str, float]:
-    times: dict[str, list[float]] = {n: [] for n, _ in named}
-    for n, f in named:
-        setup(n)
-        f()
-    gc.disable()
-    try:
-        for _ in range(reps):
-            for n, f in named:
-                setup(n)
-                time.sleep(0.02)
-                t0 = time.perf_counter()
-                f()
-                times[n].append(time.perf_counter() - t0)
-    finally:
-        gc.enable()
-    return {n: statistics.median(v) for n, v in times.items()}
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("names")
@@ -258,7 +237,9 @@ def main(argv: list[str] | None = None) -> int:
                 backends.set_num_threads(t)
                 numba.set_num_threads(t)
 
-            med = rounds(named, args.reps, setup)
+            cs = [(n, f, lambda n=n: setup(n)) for n, f in named]
+            times = interleaved(cs, min_rounds=args.reps, max_rounds=args.reps, min_time=0.0, batch_s=0.0)
+            med = {n: statistics.median(v) for n, v in times.items()}
             backends.set_backend("auto")
             print(f"{name} ({t} thread{'s' if t > 1 else ''}; ns per {unit}):")
             for n, v in med.items():
