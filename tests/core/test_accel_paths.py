@@ -158,3 +158,14 @@ def test_raw_paths_are_taken(monkeypatch):
         ("gather", False, True),
         ("gather", False, True),  # int32: resolved to int64 first
     ]
+
+
+@pytest.mark.parametrize("reduction", ["add", "max", "mul"])
+def test_row_reductions_in_rounds_equal_the_kernels(reduction):
+    # rows of 64: the NumPy path reduces in rounds of distinct rows (several 512 KB chunks,
+    # rows hit up to ~40 times: past MAX_ROUNDS), the kernels in one sequential pass per row
+    data = RNG.standard_normal((3000, 64)).astype(np.float32)
+    idx = RNG.integers(0, 3000, (40000, 1))
+    idx[::5] = 7
+    upd = RNG.standard_normal((40000, 64)).astype(np.float32)
+    _both(lambda: gs.scatter_nd(data, idx, upd, reduction=reduction))
