@@ -43,7 +43,7 @@ class Names:
         return f"{prefix}{next(self._counters.setdefault(prefix, itertools.count(1)))}"
 
 
-def _index_kw(c: Canonical) -> dict[str, Any]:
+def index_kw(c: Canonical) -> dict[str, Any]:
     if c.family in ("gather_nd", "scatter_nd"):
         return {"batch_dims": c.batch_dims}
     return {"axis": c.axis}
@@ -76,7 +76,7 @@ def adapt_indices(
     ``mode=``, NumPy ``mode=``): when the source's mode is among them (and the
     negative handling agrees) no adapter is needed.
     """
-    kw = _index_kw(c)
+    kw = index_kw(c)
     out = IndexAdaptation(indices=c.indices, updates=c.updates)
     i = c.indices
     src_neg, src_b = c.negative, c.bounds

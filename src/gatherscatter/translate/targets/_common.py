@@ -27,7 +27,7 @@ import numpy as np
 
 from ..ir import Step
 from ..model import Canonical, Residual, TargetPlan
-from ..plan import IndexAdaptation, Names, adapt_indices, duplicates_residual, gather_post
+from ..plan import IndexAdaptation, Names, adapt_indices, duplicates_residual, gather_post, index_kw
 
 __all__ = ["Mode", "Plan", "matches"]
 
@@ -130,7 +130,7 @@ class Plan:
                     n = self.names("i")
                     ad.pre.append(Step.adapt("normalize_negative", n, c.indices, c.data, why=(
                         f"{target} does not wrap negative indices{' in this mode' if m is not None else ''}: "
-                        "add the axis size once"), **_index_kw(c)))
+                        "add the axis size once"), **index_kw(c)))
                     ad.indices = n
                     return m, ad
         neg, b = modes[fallback]
@@ -149,6 +149,38 @@ class Plan:
     def finish_gather(self, c: Canonical, result: str, ad: IndexAdaptation) -> None:
         """Mask the result where fill indices were out of range (the op wrote ``result``)."""
         self.tp.steps += gather_post(c, self.names, result, ad)
+
+    def flat_index_gather(self, c: Canonical, modes: dict[Any, Mode], qualname: str, data_kw: str,
+                          axis_kw: str) -> None:
+        """A gather (batch_dims 0) with an op that takes a 1-D index along an axis
+        (``paddle.gather``, ``torch.index_select``): flatten the index, then give the
+        axis the index's shape back."""
+        c = c.with_(indices=self.index_cast(c.indices, qualname))
+        _, ad = self.policy(c, modes, None, target=qualname)
+        i, _ = self.apply(ad)
+        flat = self.adapt("flatten", "i", i, why=f"{qualname} takes a 1-D index")
+        y = self.names("y")
+        attrs: dict[str, Any] = {axis_kw: c.axis}
+        self.op(qualname, y, {data_kw: c.data, "index": flat}, **attrs)
+        res = self.out_name(ad)
+        self.adapt_to(res, "unflatten_index", y, i, axis=c.axis, why="give the axis the index's shape (a 0-d index "
+                      "drops it)")
+        self.finish_gather(c, res, ad)
+
+    def along_axis_gather(self, c: Canonical, modes: dict[Any, Mode], fallback: Any, qualname: str, target: str,
+                          attrs: Any = None) -> None:
+        """A GatherElements with a ``take_along_axis`` that broadcasts (NumPy, JAX): a source
+        that does not broadcast reads only the block the index covers. ``attrs(mode)`` gives
+        the op's attributes besides ``axis``."""
+        mode, ad = self.policy(c, modes, fallback, target=target)
+        i, _ = self.apply(ad)
+        d = c.data
+        if not c.broadcast:
+            d = self.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only "
+                           f"the block the index covers ({target} would broadcast a smaller index)")
+        res = self.out_name(ad)
+        self.op(qualname, res, {"arr": d, "indices": i}, axis=c.axis, **(attrs(mode) if attrs else {}))
+        self.finish_gather(c, res, ad)
 
     def out_name(self, ad: IndexAdaptation) -> str:
         return self.names("y") if ad.post_mask else self.c.out
@@ -199,9 +231,3 @@ class Plan:
             return n, d, None
         u = self.adapt("broadcast_data", "u", updates, n, axis=None, why="updates take the indices' shape")
         return n, data, u
-
-
-def _index_kw(c: Canonical) -> dict[str, Any]:
-    if c.family in ("gather_nd", "scatter_nd"):
-        return {"batch_dims": c.batch_dims}
-    return {"axis": c.axis}

@@ -57,15 +57,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         p.op("jax.take", res, {"a": c.data, "indices": i}, axis=c.axis, **_fill_attrs(c, mode))
         p.finish_gather(c, res, ad)
     elif fam == "gather_elements":
-        mode, ad = p.policy(c, ALONG, "fill", target="jnp.take_along_axis")
-        i, _ = p.apply(ad)
-        d = c.data
-        if not c.broadcast:
-            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only the "
-                        "block the index covers (jnp.take_along_axis would broadcast a smaller index)")
-        res = p.out_name(ad)
-        p.op("jax.take_along_axis", res, {"arr": d, "indices": i}, axis=c.axis, **_fill_attrs(c, mode))
-        p.finish_gather(c, res, ad)
+        p.along_axis_gather(c, ALONG, "fill", "jax.take_along_axis", "jnp.take_along_axis",
+                            lambda mode: _fill_attrs(c, mode))
     elif fam in ("gather", "gather_nd"):
         c2 = c
         if fam == "gather" or c.batch_dims:

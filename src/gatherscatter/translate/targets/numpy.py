@@ -45,15 +45,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         p.op("numpy.take", res, {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
         p.finish_gather(c, res, ad)
     elif fam == "gather_elements":
-        _, ad = p.policy(c, WRAP_RAISE, None, target="np.take_along_axis")
-        i, _ = p.apply(ad)
-        d = c.data
-        if not c.broadcast:
-            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only the "
-                        "block the index covers (np.take_along_axis would broadcast a smaller index)")
-        res = p.out_name(ad)
-        p.op("numpy.take_along_axis", res, {"arr": d, "indices": i}, axis=c.axis)
-        p.finish_gather(c, res, ad)
+        p.along_axis_gather(c, WRAP_RAISE, None, "numpy.take_along_axis", "np.take_along_axis")
     elif fam in ("gather", "gather_nd"):
         c2, _ = p.element_coordinates(c, c.indices, c.data)
         _, ad = p.policy(c2, FLAT, None, target="np.take of raveled offsets")

@@ -32,16 +32,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("paddle", c, names)
     fam = c.family
     if fam == "gather" and c.batch_dims == 0:
-        c = c.with_(indices=p.index_cast(c.indices, "paddle.gather"))
-        _, ad = p.policy(c, WRAP_RAISE, None, target="paddle.gather")
-        i, _ = p.apply(ad)
-        flat = p.adapt("flatten", "i", i, why="paddle.gather takes a 1-D index")
-        y = p.names("y")
-        p.op("paddle.gather", y, {"x": c.data, "index": flat}, axis=c.axis)
-        res = p.out_name(ad)
-        p.adapt_to(res, "unflatten_index", y, i, axis=c.axis, why="give the axis the index's shape (a 0-d index "
-                   "drops it)")
-        p.finish_gather(c, res, ad)
+        p.flat_index_gather(c, WRAP_RAISE, "paddle.gather", "x", "axis")
     elif fam == "gather_elements":
         c = c.with_(indices=p.index_cast(c.indices, "paddle.take_along_axis"))
         _, ad = p.policy(c, WRAP_RAISE, None, target="paddle.take_along_axis")

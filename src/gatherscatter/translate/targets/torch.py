@@ -37,16 +37,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("torch", c, names)
     fam = c.family
     if fam == "gather" and c.batch_dims == 0:
-        c = c.with_(indices=p.index_cast(c.indices, "torch.index_select"))
-        _, ad = p.policy(c, RAISE, None, target="torch.index_select")
-        i, _ = p.apply(ad)
-        flat = p.adapt("flatten", "i", i, why="torch.index_select takes a 1-D index")
-        y = p.names("y")
-        p.op("torch.index_select", y, {"input": c.data, "index": flat}, dim=c.axis)
-        res = p.out_name(ad)
-        p.adapt_to(res, "unflatten_index", y, i, axis=c.axis, why="give the axis the index's shape (a 0-d index "
-                   "drops it)")
-        p.finish_gather(c, res, ad)
+        p.flat_index_gather(c, RAISE, "torch.index_select", "input", "dim")
     elif fam == "gather_elements":
         _gather_elements(p, c)
     elif fam in ("gather", "gather_nd"):
