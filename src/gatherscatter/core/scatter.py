@@ -347,6 +347,7 @@ class RowScratch:
     """
 
     def __init__(self, o2: np.ndarray[Any, Any], chunk_rows: int) -> None:
+        self.out_rows = _row_view(o2)  # o2 as one void item per row, for put
         self.owner = np.empty(o2.shape[0], np.int32)
         self.pos = np.arange(chunk_rows, dtype=np.int32)
         self.got = np.empty(chunk_rows, np.int32)
@@ -405,7 +406,11 @@ def _apply_rows(
     """``o2[rows] = ufunc(o2[rows], u)`` for distinct ``rows``."""
     cur = np.take(o2, rows, axis=0, out=sc.rows[: rows.size], mode="wrap")
     ufunc(cur, u, out=cur)
-    put_rows(o2, rows, cur)
+    cur_rows = _row_view(cur) if sc.out_rows is not None else None  # a leading slice of a C buffer
+    if sc.out_rows is None or cur_rows is None:
+        o2[rows] = cur
+    else:
+        np.put(sc.out_rows, rows, cur_rows)
 
 
 def _reduce_rows_at(
