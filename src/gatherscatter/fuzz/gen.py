@@ -519,7 +519,8 @@ def _gen_cache_update(g: G) -> Draft:
     ushape[axis] = g.randint(0, dshape[axis])
     dt = g.dtype()
     w = g.rng.integers(0, dshape[axis] - ushape[axis] + 1, size=dshape[0]).astype(np.int64)
-    kw = {"past_cache": g.values(tuple(dshape), dt), "update": g.values(tuple(ushape), dt), "write_indices": w}
+    kw: dict[str, Any] = {"past_cache": g.values(tuple(dshape), dt), "update": g.values(tuple(ushape), dt)}
+    kw["write_indices"] = w
     kw["axis"] = axis - rank if g.chance(0.3) else axis
     roles = {"data": "past_cache", "indices": "write_indices", "updates": "update", "axis": "axis"}
     return Draft(kw, roles, dshape[axis], axis)
