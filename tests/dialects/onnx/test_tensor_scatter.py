@@ -8,6 +8,8 @@ onnxruntime (CPU) and onnx.reference.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -296,8 +298,32 @@ def _model(arrays, **attrs):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 24)], ir_version=10), names
 
 
+def _onnx_has_tensor_scatter():
+    onnx = pytest.importorskip("onnx")
+    if not onnx.defs.has("TensorScatter"):
+        pytest.skip(f"onnx {onnx.__version__} has no TensorScatter (opset 24 needs a newer onnx)")
+
+
+@functools.cache
+def _ort_kernel() -> bool:
+    try:
+        _run_ort([np.zeros((1, 2), np.float32), np.ones((1, 1), np.float32)], axis=1)
+    except Exception:  # an onnxruntime without the opset-24 kernel (NOT_IMPLEMENTED) or without opset 24
+        return False
+    return True
+
+
 def run_ort(arrays, **attrs):
     ort = pytest.importorskip("onnxruntime")
+    _onnx_has_tensor_scatter()
+    if not _ort_kernel():
+        pytest.skip(f"onnxruntime {ort.__version__} cannot run TensorScatter-24 (needs a newer onnxruntime)")
+    return _run_ort(arrays, **attrs)
+
+
+def _run_ort(arrays, **attrs):
+    import onnxruntime as ort
+
     model, names = _model(arrays, **attrs)
     so = ort.SessionOptions()
     so.intra_op_num_threads = 1
@@ -307,7 +333,7 @@ def run_ort(arrays, **attrs):
 
 
 def run_ref(arrays, **attrs):
-    pytest.importorskip("onnx")
+    _onnx_has_tensor_scatter()
     from onnx.reference import ReferenceEvaluator
 
     model, names = _model(arrays, **attrs)
