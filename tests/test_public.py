@@ -36,6 +36,7 @@ def test_onnx_ops_registered_with_versions():
         "onnx.Scatter": ("9",),
         "onnx.ScatterElements": ("11", "13", "16", "18"),
         "onnx.ScatterND": ("11", "13", "16", "18"),
+        "onnx.TensorScatter": ("24",),
     }
     assert gs.get_op("onnx.Gather") is gs.onnx.Gather
     assert gs.get_op(gs.onnx.Gather) is gs.onnx.Gather

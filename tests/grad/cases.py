@@ -89,6 +89,8 @@ for _red in ("none", "add", "mul", "max", "min"):
         lambda r, red=_red: ((R(r, 4, 3), I([[1], [3], [1]]), R(r, 3, 3)), {"reduction": red}),
     )
 _add("onnx.Scatter", "basic", lambda r: ((R(r, 3, 3), I([[1, 0, 2], [0, 2, 1]]), R(r, 2, 3)), {"axis": 0}))
+_add("onnx.TensorScatter", "linear", lambda r: ((R(r, 2, 2, 5, 3), R(r, 2, 2, 2, 3), I([3, 0])), {}))
+_add("onnx.TensorScatter", "circular", lambda r: ((R(r, 3, 4, 2), R(r, 3, 3, 2), I([2, 0, 9])), {"axis": 1, "mode": "circular"}))
 
 # ---------------------------------------------------------------- OpenVINO
 _add("openvino.Gather", "axis1", lambda r: ((R(r, 3, 4), I([[1, 1], [3, -4]]), 1), {}))

@@ -100,3 +100,38 @@ def scatter_nd(data: Array, indices: Array, updates: Array, reduction: str = "no
         with np.errstate(all="ignore"):
             out[t] = _combine(reduction, out[t], updates[idx])
     return out
+
+
+def tensor_scatter(
+    past_cache: Array, update: Array, write_indices: Array | None = None, axis: int = -2, mode: str = "linear"
+) -> Array:
+    """TensorScatter-24, one element at a time (onnx/defs/tensor/defs.cc pseudocode and attribute texts).
+
+    present[p, (w[b] + j) (mod S in circular mode), q] = update[p, j, q] for every element of update, b = p[0].
+    The rules the spec states (and ONNX Runtime enforces) raise: a negative write index, or in linear mode
+    ``write_indices[b] + sequence_length > max_sequence_length``, is an ``IndexError``; shapes, axis 0 and
+    unknown modes are a ``ValueError``.
+    """
+    if mode not in ("linear", "circular"):
+        raise ValueError(f"mode {mode!r}")
+    r = past_cache.ndim
+    if r < 2 or update.ndim != r or not (-r < axis < 0 or 0 < axis < r):
+        raise ValueError("rank or axis")
+    a = axis + r if axis < 0 else axis
+    big_s, seq = past_cache.shape[a], update.shape[a]
+    if seq > big_s or any(update.shape[k] != past_cache.shape[k] for k in range(r) if k != a):
+        raise ValueError("shapes")
+    batch = past_cache.shape[0]
+    w = [0] * batch if write_indices is None else [int(v) for v in write_indices]
+    if len(w) != batch:
+        raise ValueError("write_indices shape")
+    for b in range(batch):
+        if w[b] < 0 or (mode == "linear" and w[b] + seq > big_s):
+            raise IndexError(f"write_indices[{b}] = {w[b]}")
+    out = past_cache.copy()
+    for pos in np.ndindex(*update.shape):
+        t = w[pos[0]] + pos[a]
+        if mode == "circular":
+            t = t % big_s
+        out[pos[:a] + (t,) + pos[a + 1 :]] = update[pos]
+    return out

@@ -209,10 +209,13 @@ def _check(op: str, attrs: dict[str, Any], n: int) -> None:
 def test_every_registered_op_has_a_description_and_a_grid() -> None:
     _load()
     names = sorted(op.info.qualname for op in gs.ops())
-    assert len(names) == 75
-    assert [q for q in names if q not in SOURCES] == []
-    assert [q for q in names if q not in GRID] == []
-    assert sorted(GRID) == names
+    assert len(names) == 76
+    # onnx.TensorScatter (opset 24) has no source description yet (translate/sources/onnx.py): strict, so that
+    # adding it fails here until the op leaves this set and gets a grid
+    pending = [gs.onnx.TensorScatter.info.qualname]
+    assert [q for q in names if q not in SOURCES] == pending
+    assert [q for q in names if q not in GRID and q not in pending] == []
+    assert sorted(GRID) == [q for q in names if q not in pending]
 
 
 def test_the_quick_grid_covers_every_attribute_value() -> None:

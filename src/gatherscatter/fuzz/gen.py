@@ -188,7 +188,10 @@ KW_CHOICES: dict[str, dict[str, list[Any]]] = {
         "mode": ["raise", "wrap", "clip", _BAD, "fill"],
         "reduce": ["assign", "add", "mul", "multiply", "mean", "amin", "amax", _BAD, "sum", None],
     },
-    "onnx": {"reduction": ["none", "add", "mul", "max", "min", _BAD, "mean", "sum", None]},
+    "onnx": {
+        "reduction": ["none", "add", "mul", "max", "min", _BAD, "mean", "sum", None],
+        "mode": ["linear", "circular", _BAD, "ring", None],
+    },
     "openvino": {"reduction": ["none", "sum", "prod", "min", "max", "mean", _BAD, "add", None]},
     "torch": {
         "reduce": [None, "add", "multiply", _BAD, "sum", "mean"],
@@ -507,8 +510,26 @@ def gen_scatter_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     return Draft(kw, roles, dshape[b] if b < len(dshape) else 1)
 
 
+def _gen_cache_update(g: G) -> Draft:
+    """A KV-cache update (ONNX TensorScatter's signature): ``update`` differs from ``past_cache`` on one axis."""
+    rank = g.randint(2, 4)
+    dshape = list(g.shape(rank))
+    axis = g.randint(1, rank - 1)
+    ushape = list(dshape)
+    ushape[axis] = g.randint(0, dshape[axis])
+    dt = g.dtype()
+    w = g.rng.integers(0, dshape[axis] - ushape[axis] + 1, size=dshape[0]).astype(np.int64)
+    kw: dict[str, Any] = {"past_cache": g.values(tuple(dshape), dt), "update": g.values(tuple(ushape), dt)}
+    kw["write_indices"] = w
+    kw["axis"] = axis - rank if g.chance(0.3) else axis
+    roles = {"data": "past_cache", "indices": "write_indices", "updates": "update", "axis": "axis"}
+    return Draft(kw, roles, dshape[axis], axis)
+
+
 def gen_scatter_axis(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
+    if "past_cache" in p:
+        return _gen_cache_update(g)
     dn, iname, uname, aname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(UPD_NAMES, p), _first(AXIS_NAMES, p)
     assert dn is not None
     assert iname is not None

@@ -11,5 +11,15 @@ from .gather_elements import GatherElements
 from .gather_nd import GatherND
 from .scatter_elements import Scatter, ScatterElements
 from .scatter_nd import ScatterND
+from .tensor_scatter import TensorScatter
 
-__all__ = ["NEWEST_OPSET", "Gather", "GatherElements", "GatherND", "Scatter", "ScatterElements", "ScatterND"]
+__all__ = [
+    "NEWEST_OPSET",
+    "Gather",
+    "GatherElements",
+    "GatherND",
+    "Scatter",
+    "ScatterElements",
+    "ScatterND",
+    "TensorScatter",
+]

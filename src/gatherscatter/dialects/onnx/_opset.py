@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 NEWEST_OPSET = 28
-"""The newest ai.onnx opset gatherscatter knows (onnx 1.23); these ops last changed at 18."""
+"""The newest ai.onnx opset gatherscatter knows (onnx 1.23); the classic ops last changed at 18, TensorScatter is 24."""
 
 INDEX_INT32_INT64 = frozenset({"int32", "int64"})
 INDEX_INT64 = frozenset({"int64"})

@@ -1,0 +1,255 @@
+"""ONNX ``TensorScatter`` (opset 24): the KV-cache update."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.context import OpContext
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, as_index_array, as_updates, to_int
+from ...errors import ArgumentError, AxisError, IndexOutOfRangeError, ShapeError, UnsupportedError
+from .._common import COMPLEX, NUMERIC, STRINGS, check_data_dtype, data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._opset import INDEX_INT64, onnx_context, op_version
+
+# all_tensor_types_ir12 (onnx/defs/tensor/defs.cc, TensorScatter-24), by their NumPy / ml_dtypes names
+_T = (
+    NUMERIC
+    | COMPLEX
+    | STRINGS
+    | frozenset(
+        {
+            "bool",
+            "bfloat16",
+            "float8_e4m3fn",
+            "float8_e4m3fnuz",
+            "float8_e5m2",
+            "float8_e5m2fnuz",
+            "uint4",
+            "int4",
+            "float4_e2m1fn",
+            "float8_e8m0fnu",
+        }
+    )
+)
+_MODES = ("linear", "circular")
+_I64_MAX = 2**63 - 1
+_LINEAR = Policy(bounds="raise", negative="raise")
+_CIRCULAR = Policy(bounds="wrap", negative="raise")
+
+divergence(
+    op="onnx.TensorScatter",
+    case="mode='linear' with write_indices[b] + sequence_length > max_sequence_length",
+    reference="ONNX spec",
+    theirs="undefined ('linear mode requires write_indices+sequence_length<=max_sequence_length'); "
+    "ONNX Runtime 1.32 CPU raises for every such b, even when sequence_length is 0",
+    ours="IndexOutOfRangeError naming write_indices[b], as ONNX Runtime",
+    evidence="onnx.defs schema TensorScatter-24 (mode); onnxruntime/core/providers/cpu/llm/tensorscatter.cc",
+    kind="undefined",
+)
+divergence(
+    op="onnx.TensorScatter",
+    case="mode='linear' with write_indices[b] + sequence_length > max_sequence_length and sequence_length 0",
+    reference="onnx.reference 1.23",
+    theirs="returns past_cache (no write happens, so nothing is checked)",
+    ours="IndexOutOfRangeError, as ONNX Runtime (the spec's requirement does not depend on the writes)",
+    evidence="onnx/reference/ops/op_tensor_scatter.py",
+    kind="oracle",
+)
+divergence(
+    op="onnx.TensorScatter",
+    case="negative write_indices, mode='linear'",
+    reference="onnx.reference 1.23",
+    theirs="NumPy negative indexing: write_indices[b] = -1 writes at max_sequence_length - 1, then 0, 1, ...",
+    ours="IndexOutOfRangeError (a write index is a position in the cache; ONNX Runtime 1.32 raises too)",
+    evidence="onnx/reference/ops/op_tensor_scatter.py; tensorscatter.cc 'write_indices[b] = -1 is negative'",
+    kind="undefined",
+)
+divergence(
+    op="onnx.TensorScatter",
+    case="negative write_indices, mode='circular'",
+    reference="ONNX spec pseudocode and onnx.reference 1.23",
+    theirs="Python '%': the write index becomes write_indices[b] mod max_sequence_length (floor modulo)",
+    ours="IndexOutOfRangeError, as ONNX Runtime 1.32 CPU ('write_indices[b] = -1 is negative')",
+    evidence="onnx.defs schema TensorScatter-24 pseudocode; onnxruntime tensorscatter.cc",
+    kind="spec",
+)
+divergence(
+    op="onnx.TensorScatter",
+    case="axis 0, or axis outside [-r, r-1]",
+    reference="onnx.reference 1.23",
+    theirs="takes axis % r (any integer); axis 0 then fails with a bare IndexError",
+    ours="AxisError: axis must be in [1, r-1] or [-(r-1), -1] (the schema: 'It cannot be 0'; ONNX Runtime raises)",
+    evidence="onnx/reference/ops/op_tensor_scatter.py; onnx.defs TensorScatter-24 shape inference",
+    kind="oracle",
+)
+divergence(
+    op="onnx.TensorScatter",
+    case="write_indices of a shape other than [batch_size]",
+    reference="onnx.reference 1.23",
+    theirs="reads write_indices[b] for each b: a longer array is accepted, a shorter one fails with IndexError",
+    ours="ShapeError: write_indices must have shape [batch_size] (the schema; ONNX Runtime raises)",
+    evidence="onnx/reference/ops/op_tensor_scatter.py; onnx.defs TensorScatter-24 shape inference",
+    kind="oracle",
+)
+divergence(
+    op="onnx.TensorScatter",
+    case="string, float8, int4/uint4 or float4 data",
+    reference="ONNX Runtime 1.32 CPU",
+    theirs="no kernel ('Could not find an implementation for TensorScatter(24)'); complex and bfloat16 not "
+    "runnable from Python",
+    ours="computed as the spec says (the type constraint is all_tensor_types_ir12); checked against onnx.reference",
+    evidence="onnx.defs schema TensorScatter-24 type constraint T",
+    kind="oracle",
+)
+
+
+@dialect_op(
+    "onnx",
+    "TensorScatter",
+    family="scatter_axis",
+    kind="scatter",
+    versions=(24,),
+    version_kw="opset",
+    differentiable=("past_cache", "update"),
+)
+def TensorScatter(
+    past_cache: Any,
+    update: Any,
+    write_indices: Any = None,
+    axis: int = -2,
+    mode: str = "linear",
+    opset: int | None = None,
+) -> Lowering:
+    """ONNX TensorScatter: write ``update`` into a copy of the cache ``past_cache`` at per-batch positions.
+
+    Versions: TensorScatter-24 (added in opset 24; ``opset=None``: the newest).
+    The KV-cache update of LLM attention: ``past_cache`` has shape
+    ``(batch_size, D1, ..., max_sequence_length, ..., Dn)`` with the sequence
+    dimension at ``axis`` (default -2; it cannot be 0, the batch axis), and
+    ``update`` the same shape except ``sequence_length <= max_sequence_length``
+    at ``axis``. ``write_indices`` (int64, shape ``[batch_size]``, zeros when
+    absent) is where sample ``b``'s update starts. ``mode='linear'`` writes at
+    ``write_indices[b] + j`` and needs ``0 <= write_indices[b] <=
+    max_sequence_length - sequence_length`` (else :class:`IndexOutOfRangeError`;
+    the spec leaves it undefined and ONNX Runtime raises); ``mode='circular'``
+    writes at ``(write_indices[b] + j) mod max_sequence_length``. Negative
+    write indices raise in both modes, as in ONNX Runtime. Every ONNX tensor
+    type is accepted (float8, int4 and float4 as ml_dtypes arrays).
+
+    Lowering: a scatter of whole slices along ``axis`` with one batch axis
+    (``IndexSpec(axis=axis, batch=1)``), indices ``write_indices[b] + j`` of
+    shape ``[batch_size, sequence_length]``; circular mode reduces
+    ``write_indices`` modulo ``max_sequence_length`` first (so the sum cannot
+    overflow) and wraps the rest with ``bounds='wrap'``.
+
+    Equivalent loop (the spec's)::
+
+        present = copy(past_cache)
+        for prefix in ndindex(past_cache.shape[:axis]):
+            b = prefix[0]
+            for j in range(sequence_length):
+                t = write_indices[b] + j
+                if mode == 'circular':
+                    t = t % max_sequence_length
+                present[prefix + (t,)] = update[prefix + (j,)]
+
+    Differs from onnx.reference 1.23 (Python negative indexing of negative
+    write indices, ``axis % rank``, no check of ``write_indices``' shape) and
+    from the spec's pseudocode for negative circular write indices (floor
+    modulo there; an error here and in ONNX Runtime): see the divergence records.
+
+    >>> import gatherscatter as gs
+    >>> cache = [[[0], [0], [0], [0]], [[0], [0], [0], [0]]]
+    >>> gs.onnx.TensorScatter(cache, [[[7], [8]], [[5], [6]]], [1, 2])[..., 0].tolist()
+    [[0, 7, 8, 0], [0, 0, 5, 6]]
+    >>> gs.onnx.TensorScatter(cache, [[[7], [8]], [[5], [6]]], [3, 0], mode="circular")[..., 0].tolist()
+    [[8, 0, 0, 7], [5, 6, 0, 0]]
+    """
+    opset, version = op_version("TensorScatter", (24,), opset)
+    ctx = onnx_context("TensorScatter", opset, version).with_(
+        data="past_cache", indices="write_indices", updates="update"
+    )
+    if not isinstance(mode, str):
+        raise ArgumentError(f"{ctx.label}: mode must be a string, 'linear' or 'circular' (got {mode!r})")
+    if mode not in _MODES:
+        raise UnsupportedError(f"{ctx.label}: unknown mode {mode!r}; TensorScatter accepts 'linear' or 'circular'")
+    d = data_array(ctx, past_cache)
+    check_data_dtype(ctx, d, _T)
+    if d.ndim < 2:
+        raise ShapeError(
+            f"{ctx.label}: past_cache must have rank >= 2 (a batch axis and a sequence axis); "
+            f"got rank {d.ndim} (shape {list(d.shape)})"
+        )
+    u = as_updates(ctx, update, d.dtype)
+    r = d.ndim
+    a = to_int(ctx, "axis", axis)
+    if not (1 <= a <= r - 1 or -(r - 1) <= a <= -1):
+        raise AxisError(
+            f"{ctx.label}: axis {a} is not a sequence axis of past_cache of rank {r}: axis must be in "
+            f"[1, {r - 1}] or [{-(r - 1)}, -1] (it cannot be 0, the batch axis"
+            + (f"; {a} is axis 0 counted from the back" if a == -r else "")
+            + ")"
+        )
+    a = a + r if a < 0 else a
+    if u.ndim != r:
+        raise ShapeError(
+            f"{ctx.label}: update must have the rank of past_cache ({r}); got update shape {list(u.shape)} "
+            f"and past_cache shape {list(d.shape)}"
+        )
+    for k in range(r):
+        if k != a and u.shape[k] != d.shape[k]:
+            raise ShapeError(
+                f"{ctx.label}: update.shape[{k}] must equal past_cache.shape[{k}] on every axis except the "
+                f"sequence axis {a}; got update shape {list(u.shape)} and past_cache shape {list(d.shape)}"
+            )
+    smax, slen = d.shape[a], u.shape[a]
+    if slen > smax:
+        raise ShapeError(
+            f"{ctx.label}: update's sequence_length (update.shape[{a}] = {slen}) must be <= "
+            f"max_sequence_length (past_cache.shape[{a}] = {smax})"
+        )
+    batch = d.shape[0]
+    if write_indices is None:
+        w = np.zeros(batch, np.int64)
+    else:
+        w = as_index_array(ctx, write_indices, "write_indices", INDEX_INT64)
+        if w.shape != (batch,):
+            raise ShapeError(
+                f"{ctx.label}: write_indices must have shape [batch_size] = [{batch}] (past_cache.shape[0]); "
+                f"got shape {list(w.shape)}"
+            )
+    _check_write_indices(ctx, w, mode, smax, slen)
+    if mode == "circular" and smax > 0:
+        start = w % smax
+        policy = _CIRCULAR
+    else:
+        start = w
+        policy = _LINEAR
+    idx = start[:, None] + np.arange(slen, dtype=np.int64)
+    return Lowering("scatter", d, idx, IndexSpec(axis=a, batch=1), policy, ctx, updates=u)
+
+
+def _check_write_indices(ctx: OpContext, w: np.ndarray[Any, Any], mode: str, smax: int, slen: int) -> None:
+    """Negative write indices raise; linear mode also needs ``w[b] + slen <= smax`` (``slen <= smax`` here)."""
+    hi = smax - slen if mode == "linear" else _I64_MAX
+    bad = (w < 0) | (w > hi)
+    if not bad.any():
+        return
+    b = int(np.argmax(bad))
+    value = int(w[b])
+    if value < 0:
+        rule = f"in [0, {hi}]" if mode == "linear" else f"in [0, {smax - 1}] or any larger value, taken mod {smax}"
+        msg = (
+            f"{ctx.label}: write_indices[{b}] = {value} is negative; a write index is a position in the "
+            f"cache and must be >= 0 (mode={mode!r}: {rule})"
+        )
+    else:
+        msg = (
+            f"{ctx.label}: write_indices[{b}] = {value} is out of range for mode='linear': "
+            f"write_indices[b] + sequence_length must be <= max_sequence_length ({value} + {slen} > {smax}); "
+            f"valid range is [0, {hi}] (mode='circular' wraps around instead)"
+        )
+    raise IndexOutOfRangeError(msg, value=value, position=(b,), valid=(0, hi))
