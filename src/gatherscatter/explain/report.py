@@ -10,7 +10,7 @@ import numpy as np
 
 from ..dialects._registry import DialectOp, ops
 from .adapter import ProbeError, Roles, bind
-from .lines import Line, Seg, fmt_value, fmt_values, line, wrap
+from .lines import Line, Seg, fmt_value, fmt_values, line, plain_rst, wrap
 from .model import short_error
 from .table import Table
 from .text import _Cell, _panel, _side_by_side
@@ -231,7 +231,7 @@ def list_lines(
             vers = f"{i.version_kw} {vers}"
         out.append(line(f"{i.framework.ljust(fw)}  {i.name.ljust(nw)}  {i.family.ljust(famw)}  {vers}"))
         if summary and i.summary:
-            out.extend(wrap(i.summary, width, " " * (fw + 4), "dim"))
+            out.extend(wrap(plain_rst(i.summary), width, " " * (fw + 4), "dim"))
     out.append([])
     out.append(line(Seg(f"{len(found)} op(s)", "dim")))
     return out
