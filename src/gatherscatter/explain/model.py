@@ -659,7 +659,7 @@ def explain(
     else:
         exp.output = out
     out_shape = tuple(exp.output.shape) if exp.output is not None else None
-    reshaped = data is None or tuple(low.data.shape) != tuple(data.shape)
+    reshaped = (data is None and f.shape is None) or (data is not None and tuple(low.data.shape) != tuple(data.shape))
     exp.shape_formula = shape_formula(info.kind, low, out_shape, reshaped, names, exp.index_axis)
     if exp.error is not None or exp.output is None or low.result is not None:
         return exp

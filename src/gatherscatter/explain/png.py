@@ -50,9 +50,14 @@ def png_from_picture(pic: Picture) -> bytes:
             fill=t.fill,
             font=font,
             anchor=anchor,
-            stroke_width=1 if t.bold else 0,
+            stroke_width=1 if t.bold and t.size >= 14 else 0,
             stroke_fill=t.fill if t.bold else None,
         )
+        if t.strike:
+            w = draw.textlength(t.text, font=font)
+            x0 = t.x * s if t.anchor != "middle" else t.x * s - w / 2
+            ymid = (t.y - t.size * 0.32) * s
+            draw.line((x0 - 1, ymid, x0 + w + 1, ymid), fill="#d62728", width=max(2, s))
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     return buf.getvalue()
