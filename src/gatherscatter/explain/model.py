@@ -69,9 +69,13 @@ class BadIndex:
         return f"[{lo}, {self.size - 1}]"
 
 
-@dataclass
+@dataclass(repr=False)
 class Explanation:
-    """Everything the renderers draw for one op call (see the module docstring)."""
+    """Everything the renderers draw for one op call (see the module docstring).
+
+    ``str()`` / ``repr()`` give the text explanation; Jupyter shows the picture
+    (``_repr_svg_``, ``_repr_html_``).
+    """
 
     op: str
     label: str
@@ -153,6 +157,45 @@ class Explanation:
                 for i in cells:
                     out.setdefault(i, []).append(u)
         return out
+
+    def text(self, width: int = 100, *, loop: bool = True) -> str:
+        """The plain-text explanation at ``width`` columns."""
+        from .lines import plain
+        from .text import explanation_lines
+
+        return plain(explanation_lines(self, width, loop=loop))
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return self.text(loop=False).rstrip("\n")
+
+    def svg(self) -> str | None:
+        """The picture as an SVG document (None: too large to draw; see ``text()``)."""
+        from .svg import svg_text
+        from .text import too_large
+
+        return None if too_large(self) is not None else svg_text(self)
+
+    def png(self) -> bytes | None:
+        """The picture as PNG bytes (needs Pillow; None: too large to draw)."""
+        from .png import png_bytes
+        from .text import too_large
+
+        return None if too_large(self) is not None else png_bytes(self)
+
+    def _repr_svg_(self) -> str | None:
+        svg = self.svg()
+        return None if svg is None else svg.split("?>", 1)[-1].lstrip()
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        svg = self._repr_svg_()
+        body = svg if svg is not None else ""
+        details = escape(self.text(loop=True))
+        return f'<div class="gatherscatter-explanation">{body}<details><summary>text</summary><pre>{details}</pre></details></div>'
 
     def name(self, tensor: str) -> str:
         """The op's own name of a tensor role (``'params'`` for TF's data)."""
