@@ -23,7 +23,8 @@ primitive output cell ends up in the framework's output.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import warnings
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -480,7 +481,7 @@ def _bad_indices(
             continue
         c = v + s if (v < 0 and pol.negative is Negative.WRAP) else v
         b = pol.bounds
-        if s == 0 or b is Bounds.RAISE:
+        if b is Bounds.RAISE or (s == 0 and b in (Bounds.WRAP, Bounds.CLIP)):
             outcome = "error"
         elif b is Bounds.WRAP:
             outcome = f"wraps to {c % s}"
@@ -637,12 +638,16 @@ def explain(
     elif data_shown is not None:
         data = np.asarray(data_shown)
     updates = np.asarray(binding.kwargs[binding.updates_param]) if binding.updates_param is not None else None
-    if binding.index_form == "array":
-        arr = np.asarray(binding.kwargs[binding.indices_param])
-        if arr.size == 0 and arr.dtype.kind == "f":
-            arr = arr.astype(np.int64)
-        binding = replace(binding, kwargs={**binding.kwargs, binding.indices_param: arr})
-    shown_idx = binding.indices_array
+    raw_idx = binding.kwargs[binding.indices_param]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            shown_idx = binding.indices_array
+        readable = shown_idx.dtype.kind in "biuf"
+    except (ValueError, TypeError):
+        readable = False
+    if not readable:  # an index expression (slice, Ellipsis ...): shown as written, then as lowered
+        shown_idx = np.array(" ".join(repr(raw_idx).split())[:60], dtype=object)
     f = facts(op, binding.attrs)
     names = {"data": f.data or (f"zeros({f.shape})" if f.shape else "data"), "indices": f.indices, "output": "output"}
     if f.updates is not None:
@@ -684,6 +689,9 @@ def explain(
     if binding.index_form == "tuple":
         exp.notes.append(f"{f.indices} is a tuple of index arrays: shown stacked, one index tuple per row")
 
+    if not readable:
+        exp.notes.append(f"{f.indices} = {shown_idx[()]}: shown as the positions the op reads")
+        exp.indices = shown_idx = np.asarray(low.indices)
     idx_map = _layout_map(low.indices, shown_idx, exp.index_axis)
     if idx_map and not _agrees(low, shown_idx, idx_map):
         idx_map = _index_map(low.indices, shown_idx) or {}
@@ -708,6 +716,9 @@ def explain(
         return exp
     if low.indices.size > max_trace or low.data.size > max_trace:
         exp.notes.append("too many cells to follow one by one")
+        return exp
+    if info.kind == "scatter" and updates is None:
+        exp.notes.append("the op writes one value, not an updates tensor: the cells it wrote are not followed")
         return exp
     num = _numbered(binding, data, updates)
     if num is None:
