@@ -24,7 +24,7 @@ primitive output cell ends up in the framework's output.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -709,6 +709,13 @@ def explain(
         exp.error = short_error(exc, 400, op=info.qualname)
     else:
         exp.output = out
+        if low.result is not None or out.size == 0:
+            # nothing is read or written: the op checks no index (every framework skips empty work)
+            exp.bad = [
+                replace(b, outcome="not checked: the op reads nothing (empty output)") if b.outcome.startswith("error")
+                else b
+                for b in exp.bad
+            ]
     out_shape = tuple(exp.output.shape) if exp.output is not None else None
     reshaped = (data is None and f.shape is None) or (data is not None and tuple(low.data.shape) != tuple(data.shape))
     exp.shape_formula = shape_formula(info.kind, low, out_shape, reshaped, names, exp.index_axis)
