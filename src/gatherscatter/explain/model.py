@@ -117,6 +117,8 @@ class Explanation:
     # the axis of the shown indices holding index tuples (None: the last one)
     index_axis: int | None = None
     include_self: bool = True
+    # the op reads the shown indices in another shape (expand_dims, flatten ...): formulas name that I'
+    indices_reshaped: bool = False
     _groups: dict[tuple[str, Pos], int] | None = field(default=None, repr=False, compare=False)
 
     # ---- derived views used by every renderer ----
@@ -373,6 +375,7 @@ def shape_formula(
     reshaped: bool,
     names: dict[str, str] | None = None,
     index_axis: int | None = None,
+    shown_indices: tuple[int, ...] | None = None,
 ) -> list[str]:
     """The output-shape rule of the lowered primitive with the numbers filled in, in the op's own names.
 
@@ -387,6 +390,9 @@ def shape_formula(
     dname = D if not reshaped else f"{D} (as the op lowers it)"
     lines: list[str] = []
     first_axis = spec.vector and index_axis == 0 and spec.batch == 0
+    relaid = shown_indices is not None and tuple(shown_indices) != ishape and not first_axis
+    if relaid:
+        I = f"{I}'"
     if spec.elementwise:
         rule = f"{I}.shape = {_shape(ishape)}"
     else:
@@ -416,6 +422,8 @@ def shape_formula(
             f"k = {I}.shape[-1] = {spec.depth}: each row of {I} (along the last axis) is one index tuple; "
             f"batch_dims = {spec.batch}"
         )
+    if relaid:
+        lines.append(f"{I} = {nm.get('indices', 'indices')} as the op reads it: shape {_shape(ishape)}")
     if reshaped:
         lines.append(f"{D} as the op lowers it: shape {_shape(ds)}")
     if kind == "gather":
@@ -718,7 +726,10 @@ def explain(
             ]
     out_shape = tuple(exp.output.shape) if exp.output is not None else None
     reshaped = (data is None and f.shape is None) or (data is not None and tuple(low.data.shape) != tuple(data.shape))
-    exp.shape_formula = shape_formula(info.kind, low, out_shape, reshaped, names, exp.index_axis)
+    exp.indices_reshaped = tuple(exp.indices.shape) != tuple(np.shape(low.indices)) and exp.index_axis is None
+    exp.shape_formula = shape_formula(
+        info.kind, low, out_shape, reshaped, names, exp.index_axis, tuple(exp.indices.shape)
+    )
     if exp.error is not None or exp.output is None or low.result is not None:
         return exp
     if low.indices.size > max_trace or low.data.size > max_trace:

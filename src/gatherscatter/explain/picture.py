@@ -33,12 +33,30 @@ DARK = "#222222"
 GREY = "#888888"
 VALUE_SIZE = 15
 TAG_SIZE = 11
-CHAR = 0.6  # width of one character in em (DejaVu Sans digits are 0.64 em; letters average less)
+TAG_LINE = 12
+# advance widths of DejaVu Sans (the SVG's first font, and the PNG's when installed), in 1/1000 em,
+# for the printable ASCII characters " " .. "~"
+_WIDTHS = (
+    318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636, 636, 636, 636,
+    636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656,
+    557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500, 500, 613,
+    635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592, 818,
+    592, 592, 525, 636, 337, 636, 838,
+)  # fmt: skip
 
 
-def text_width(text: str, size: float) -> float:
-    """Estimated width in px of ``text`` at font ``size`` (no font metrics needed)."""
-    return len(text) * size * CHAR
+def _em(c: str) -> float:
+    n = ord(c) - 32
+    return _WIDTHS[n] / 1000 if 0 <= n < len(_WIDTHS) else 0.8
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """Width in px of ``text`` at font ``size`` in DejaVu Sans (bold: about 10% wider).
+
+    >>> text_width("10", 10)
+    12.72
+    """
+    return round(sum(_em(c) for c in text) * size * (1.1 if bold else 1.0), 6)
 
 
 @dataclass(frozen=True)
@@ -109,6 +127,35 @@ def _tags(exp: Explanation, name: str, p: Pos, groups: dict[tuple[str, Pos], int
     return [] if n is None else [(tag(n), False)]
 
 
+def _tag_width(ts: list[tuple[str, bool]]) -> float:
+    return sum(text_width(t + "+", TAG_SIZE, True) for t, _ in ts)
+
+
+def _tag_lines(ts: list[tuple[str, bool]], room: float) -> list[list[tuple[str, bool]]]:
+    """Tags wrapped to lines of at most ``room`` px (each line at least one tag)."""
+    out: list[list[tuple[str, bool]]] = [[]]
+    used = 0.0
+    for t in ts:
+        w = text_width(t[0] + "+", TAG_SIZE, True)
+        if out[-1] and used + w > room:
+            out.append([])
+            used = 0.0
+        out[-1].append(t)
+        used += w
+    return out
+
+
+def _wrap_px(text: str, width: float, size: float) -> list[str]:
+    """``text`` wrapped at spaces to lines of at most ``width`` px."""
+    out: list[str] = []
+    for word in text.split():
+        if out and text_width(out[-1] + " " + word, size) <= width:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return out
+
+
 def _legend(exp: Explanation, used: set[str]) -> list[tuple[Rect, str]]:
     """The legend items the picture uses: a sample cell and its meaning."""
     items: list[tuple[Rect, str]] = []
@@ -154,15 +201,28 @@ def picture(exp: Explanation) -> Picture:
         sub = ""
         if name == "indices" and exp.index_axis == 0 and arr.ndim >= 2:
             sub = "one index tuple per column (down the first axis)"
-        elif name == "indices" and exp.index_vector and arr.ndim >= 1:
+        elif name == "indices" and exp.index_vector and arr.ndim >= 2 and not exp.indices_reshaped:
             sub = "one index tuple per row (along the last axis)"
         pic.texts.append(Text(x, top + 14, head, 14, "start", True))
         y = top + 24
         values = {p: fmt_value(arr[p]) for p in np.ndindex(*shape)} if arr.size else {}
-        tagw = {p: sum(text_width(t, TAG_SIZE) + 3 for t, _ in _tags(exp, name, p, groups)) for p in values}
-        cw = max([CELL] + [max(text_width(v, VALUE_SIZE) + 12, tagw[p] + 8) for p, v in values.items()])
+        tags = {p: _tags(exp, name, p, groups) for p in values}
+        counts = {p: f"x{len(collisions[p])}" for p in (collisions if name == "output" else ())}
+        # the width every cell needs for its value and its first tag; more tags wrap onto more lines
+        cw = max([CELL] + [text_width(v, VALUE_SIZE) + 12 for v in values.values()])
+        for p, ts in tags.items():
+            first = text_width(ts[0][0], TAG_SIZE, True) + 8 if ts else 0
+            cw = max(cw, first + (text_width(counts[p], TAG_SIZE, True) + 6 if p in counts else 0))
+        want = [_tag_width(ts) + 8 + (text_width(counts[p], TAG_SIZE, True) + 6 if p in counts else 0)
+                for p, ts in tags.items()]
+        cw = max(cw, min(max(want, default=0), 2.4 * cw))
+        lines = {p: _tag_lines(ts, cw - 8 - (text_width(counts[p], TAG_SIZE, True) + 6 if p in counts else 0))
+                 for p, ts in tags.items()}
+        ch = CELL + TAG_LINE * (max((len(v) for v in lines.values()), default=1) - 1)
         cols = shape[-1] if shape else 1
-        panel_w = max(cols * cw, text_width(head, 14) + 4, text_width(sub, 11) + 4)
+        grid_w = cols * cw
+        sub_lines = _wrap_px(sub, max(grid_w, 200), 11) if sub else []
+        panel_w = max(grid_w, text_width(head, 14, True) + 4, *(text_width(t, 11) + 4 for t in sub_lines))
         if arr.size == 0:
             pic.texts.append(Text(x, y + 20, "(empty)", 13, "start"))
             y += 30
@@ -189,20 +249,23 @@ def picture(exp: Explanation) -> Picture:
                     if name == "output" and p in collisions:
                         stroke, sw = DARK, 3.5
                         used.add("collision")
-                    pic.rects.append(Rect(cx, cy, cw, CELL, fill, stroke, sw, dashed, name, p, values[p], n))
-                    pic.texts.append(Text(cx + cw / 2, cy + CELL / 2 + 10, values[p], VALUE_SIZE))
-                    tx = cx + 4
-                    for t, struck in _tags(exp, name, p, groups):
-                        pic.texts.append(Text(tx, cy + 13, t, TAG_SIZE, "start", True, "#333333", struck))
-                        tx += text_width(t, TAG_SIZE) + 3
-                    if name == "output" and p in collisions:
-                        c = f"x{len(collisions[p])}"
-                        pic.texts.append(Text(cx + cw - 4 - text_width(c, TAG_SIZE), cy + CELL - 5, c, TAG_SIZE, "start", True))
-                y += CELL
+                    pic.rects.append(Rect(cx, cy, cw, ch, fill, stroke, sw, dashed, name, p, values[p], n))
+                    pic.texts.append(Text(cx + cw / 2, cy + ch - CELL / 2 + 10, values[p], VALUE_SIZE))
+                    for k, tag_line in enumerate(lines[p]):
+                        tx = cx + 4
+                        for t, struck in tag_line:
+                            pic.texts.append(Text(tx, cy + 13 + k * TAG_LINE, t, TAG_SIZE, "start", True, "#333333", struck))
+                            tx += text_width(t + "+", TAG_SIZE, True)
+                    if p in counts:
+                        c = counts[p]
+                        pic.texts.append(
+                            Text(cx + cw - 4 - text_width(c, TAG_SIZE, True), cy + 13, c, TAG_SIZE, "start", True)
+                        )
+                y += ch
             y += 8
-        if sub:
-            pic.texts.append(Text(x, y + 8, sub, 11, "start", fill="#555555"))
-            y += 16
+        for t in sub_lines:
+            pic.texts.append(Text(x, y + 8, t, 11, "start", fill="#555555"))
+            y += 15
         bottom = max(bottom, y)
         x += panel_w + GAP
     # legend strip
@@ -211,7 +274,7 @@ def picture(exp: Explanation) -> Picture:
     right = x - GAP
     for sample, text in _legend(exp, used):
         w = sample.w + 6 + text_width(text, 12) + 18
-        if lx > MARGIN and lx + w > max(right, 700):
+        if lx > MARGIN and lx + w > max(right, 760):
             lx = MARGIN
             y += 24
         pic.rects.append(Rect(lx, y, sample.w, sample.h, sample.fill, sample.stroke, sample.stroke_width, sample.dashed))
@@ -237,10 +300,13 @@ def picture(exp: Explanation) -> Picture:
     limit = 18
     if len(notes) > limit:
         notes = notes[: limit - 1] + [f"... and {len(notes) - limit + 1} more lines (see the text output)"]
+    room = max(right, 760) - MARGIN
     for note in notes:
-        pic.texts.append(Text(MARGIN, y, note, 13, "start", fill=RED if note.startswith("error") else DARK))
-        y += 19
-    longest = max((text_width(t.text, t.size) + t.x for t in pic.texts if t.anchor == "start"), default=0)
+        colour = RED if note.startswith("error") else DARK
+        for k, part in enumerate(_wrap_px(note, room, 13)):
+            pic.texts.append(Text(MARGIN + (24 if k else 0), y, part, 13, "start", fill=colour))
+            y += 19
+    longest = max((text_width(t.text, t.size, t.bold) + t.x for t in pic.texts if t.anchor == "start"), default=0)
     pic.width = max(right + MARGIN, longest + MARGIN)
     pic.height = y - 19 + 8 + MARGIN
     return pic

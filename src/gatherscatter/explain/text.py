@@ -219,9 +219,9 @@ def explanation_lines(exp: Explanation, width: int = 100, *, loop: bool = True) 
                 out.append(line(f"  {name}: shape {_shape_str(tuple(arr.shape))}, dtype {arr.dtype}"))
     out.append([])
     for call, why in exp.steps:
-        out.extend(wrap(f"before: {call}" + (f"  ({why})" if why else ""), width, "      ", "dim", first="    "))
+        out.extend(wrap(f"before: {call}" + (f"  ({why})" if why else ""), width, "    ", "dim", first=""))
     for call, why in exp.post_steps:
-        out.extend(wrap(f"after: {call}" + (f"  ({why})" if why else ""), width, "      ", "dim", first="    "))
+        out.extend(wrap(f"after: {call}" + (f"  ({why})" if why else ""), width, "    ", "dim", first=""))
     for f in exp.shape_formula:
         out.extend(wrap(f, width, "    ", first=""))
     for b in exp.bad:
