@@ -62,7 +62,7 @@ def test_an_op_error_is_explained_and_reported_on_stderr():
 
 
 def test_no_command_prints_usage():
-    status, out, err = run_cli()
+    status, out, _ = run_cli()
     assert status == 2
     assert out.startswith("usage: gatherscatter")
     assert "explain" in out and "compare" in out

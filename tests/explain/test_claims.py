@@ -158,7 +158,9 @@ def test_every_claim_of_an_explanation_agrees_with_the_op(qual):
                         acc, terms = ups[contributors[0]], contributors[1:]
                     for u in terms:
                         acc = _combine(exp.reduction, acc, ups[u], dtype)
-                    assert _close(result[o], acc), f"output{list(o)}: {exp.collision_text(o) if len(contributors) > 1 else ''} ({kwargs})"
+                    assert _close(result[o], acc), (
+                        f"output{list(o)}: {exp.collision_text(o) if len(contributors) > 1 else ''} ({kwargs})"
+                    )
             for o, start in exp.initial.items():
                 if o not in exp.contributors and start is not None and data is not None:
                     assert _same(result[o], data[start]), f"untouched output{list(o)} said to keep data{list(start)}"

@@ -14,6 +14,7 @@ Commands::
     gatherscatter translate FRAMEWORK.OP --to TARGET [--ATTR VALUE ...] [--version V]
                             [--verify N] [--format text|json] [--no-code]
     gatherscatter translate --matrix [--out docs/translation.md]
+    gatherscatter gallery [--out docs/gallery] [--check] [--no-png]
 
 With no command, ``gatherscatter`` prints its usage. Bad input is one line on
 standard error and exit status 2; an op that refuses its input is explained on
@@ -251,6 +252,14 @@ def _checked(name: str, value: Any, text: str) -> np.ndarray[Any, Any]:
     return arr
 
 
+def _sub_help(parser: argparse.ArgumentParser, name: str) -> str:
+    """The help text of subcommand ``name``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return str(action.choices[name].format_help())
+    return parser.format_help()  # pragma: no cover - every parser here has subcommands
+
+
 def _op_help(op: Any) -> str:
     """``gatherscatter explain OP --help``: the op's arguments (tensors) and attributes with defaults."""
     import inspect
@@ -303,7 +312,7 @@ def _cmd_explain(args: argparse.Namespace, extra: Sequence[str], out: _Out, err:
 
     if args.op is None:
         if args.help:
-            out.stream.write(_parser()._subparsers._group_actions[0].choices["explain"].format_help())  # type: ignore[union-attr]
+            out.stream.write(_sub_help(_parser(), "explain"))
             return 0
         raise CliError("explain needs an op (FRAMEWORK.OP); `gatherscatter list` shows them")
     op = _get_op(args.op)
@@ -312,7 +321,8 @@ def _cmd_explain(args: argparse.Namespace, extra: Sequence[str], out: _Out, err:
         return 0
     for path, suffix in ((args.svg, ".svg"), (args.png, ".png")):
         if path and not path.lower().endswith(suffix):
-            raise CliError(f"--{suffix[1:]} writes {suffix[1:].upper()}: give a file name ending in {suffix}; got {path}")
+            kind = suffix[1:]
+            raise CliError(f"--{kind} writes {kind.upper()}: give a file name ending in {suffix}; got {path}")
     given = _extra_attrs(extra, raw=True)
     params = parameters(op)
     f = facts(op)
@@ -349,9 +359,8 @@ def _cmd_explain(args: argparse.Namespace, extra: Sequence[str], out: _Out, err:
             raise CliError(f"--{f.indices} for {op.info.qualname} is a list of index arrays, e.g. [[0, 1], [1, 0]]")
         kwargs[f.indices] = tuple(arr[j] for j in range(arr.shape[0]))
     vkw = op.info.version_kw
-    if vkw is not None and vkw in kwargs and op.info.versions and vkw == "version":
-        if str(kwargs[vkw]) not in op.info.versions:
-            raise CliError(f"{op.info.qualname} has versions {', '.join(op.info.versions)}; got --{vkw} {kwargs[vkw]}")
+    if vkw == "version" and vkw in kwargs and op.info.versions and str(kwargs[vkw]) not in op.info.versions:
+        raise CliError(f"{op.info.qualname} has versions {', '.join(op.info.versions)}; got --{vkw} {kwargs[vkw]}")
     import inspect
 
     missing = [
@@ -641,7 +650,18 @@ def _parser() -> _Parser:
     tr.add_argument("--no-code", action="store_true", help="leave out the generated code")
     tr.add_argument("--matrix", action="store_true", help="print the coverage matrix page (docs/translation.md)")
     tr.add_argument("--out", help="with --matrix: file to write (default: standard output)")
+    ga = sub.add_parser("gallery", help="draw the gallery of explained examples (SVG + PNG)", parents=[common])
+    ga.add_argument("--out", default="docs/gallery", help="directory (default: docs/gallery)")
+    ga.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is missing or stale")
+    ga.add_argument("--no-png", action="store_true", help="SVG only (PNG needs Pillow)")
     return p
+
+
+def _cmd_gallery(args: argparse.Namespace) -> int:
+    from ..explain.gallery import main as gallery_main
+
+    argv = ["--out", args.out] + (["--check"] if args.check else []) + (["--no-png"] if args.no_png else [])
+    return gallery_main(argv)
 
 
 def _cmd_compat(args: argparse.Namespace, stream: TextIO) -> int:
@@ -687,6 +707,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return _cmd_compat(args, out_stream)
         if args.command == "translate":
             return _cmd_translate(args, extra, out)
+        if args.command == "gallery":
+            return _cmd_gallery(args)
         return _cmd_list(args, out)
     except CliError as exc:
         err_stream.write(f"gatherscatter: error: {exc}\n")

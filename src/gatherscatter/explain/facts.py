@@ -131,14 +131,16 @@ def facts(op: DialectOp, attrs: dict[str, Any] | None = None) -> Facts:
     """The :class:`Facts` of ``op`` called with the non-tensor ``attrs`` (axis, mode ...)."""
     attrs = dict(attrs or {})
     try:
-        return _facts_cached(op, _freeze(attrs), tuple(attrs.items()))
+        return _facts_cached(op.info.qualname, _freeze(attrs), tuple(attrs.items()))
     except TypeError:  # unhashable attribute values: no cache
         return _facts(op, attrs)
 
 
 @functools.lru_cache(maxsize=512)
-def _facts_cached(op: DialectOp, key: Any, items: tuple[tuple[str, Any], ...]) -> Facts:
-    return _facts(op, dict(items))
+def _facts_cached(qualname: str, key: Any, items: tuple[tuple[str, Any], ...]) -> Facts:
+    from ..dialects._registry import get_op
+
+    return _facts(get_op(qualname), dict(items))
 
 
 def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
@@ -177,10 +179,9 @@ def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
         on_idx = [s for s in pre if idx_p in dict(s.args).values()]
         if any(s.name == "stack_last" for s in on_idx):
             form = "sequence"
-        elif any(s.name == "expand_dims" for s in on_idx) and any(s.name == "broadcast_updates" for s in pre):
-            form = "expression"
-        elif op.info.kind == "gather" and src.layout.get("to_source") is not None and any(
-            s.name == "expand_dims" for s in on_idx
+        elif any(s.name == "expand_dims" for s in on_idx) and (
+            any(s.name == "broadcast_updates" for s in pre)
+            or (op.info.kind == "gather" and src.layout.get("to_source") is not None)
         ):
             form = "expression"
         form = _INDEX_FORM.get(op.info.qualname, form)

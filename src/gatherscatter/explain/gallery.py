@@ -102,8 +102,7 @@ def _index(items: list[tuple[GalleryExample, Any]]) -> str:
     ]
     for ex, exp in items:
         status = "error shown" if exp.error else "ok"
-        lines += [f"## {ex.name}: {ex.title}", "", f"`{exp.label}` ({status})", "",
-                  f"![{ex.title}]({ex.name}.png)", ""]
+        lines += [f"## {ex.name}: {ex.title}", "", f"`{exp.label}` ({status})", "", f"![{ex.title}]({ex.name}.png)", ""]
     return "\n".join(lines)
 
 

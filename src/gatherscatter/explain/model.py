@@ -198,7 +198,10 @@ class Explanation:
         svg = self._repr_svg_()
         body = svg if svg is not None else ""
         details = escape(self.text(loop=True))
-        return f'<div class="gatherscatter-explanation">{body}<details><summary>text</summary><pre>{details}</pre></details></div>'
+        return (
+            f'<div class="gatherscatter-explanation">{body}'
+            f"<details><summary>text</summary><pre>{details}</pre></details></div>"
+        )
 
     def name(self, tensor: str) -> str:
         """The op's own name of a tensor role (``'params'`` for TF's data)."""
@@ -265,7 +268,8 @@ class Explanation:
         ``'A=10, C=30: duplicates=last keeps C=30, A is overwritten'``;
         ``'5 (data) + A=10 + C=30 = 45'``; ``'max(A=1, B=7) = 7'`` (``include_self=False``).
         """
-        assert self.updates is not None and self.output is not None
+        assert self.updates is not None
+        assert self.output is not None
         ups = self.contributors.get(out, [])
         named = [f"{self.tag_of('updates', u) or '?'}={_fmt(self.updates[u])}" for u in ups]
         result = _fmt(self.output[out])
@@ -281,10 +285,7 @@ class Explanation:
         if self.include_self and start is not None and self.data is not None:
             terms.insert(0, f"{_fmt(self.data[start])} ({self.name('data')})")
         sym = {"add": " + ", "sub": " - ", "mul": " * "}.get(self.reduction)
-        if sym is not None:
-            body = sym.join(terms)
-        else:
-            body = f"{self.reduction}({', '.join(terms)})"
+        body = sym.join(terms) if sym is not None else f"{self.reduction}({', '.join(terms)})"
         tail = "" if self.include_self or self.data is None else f" ({self.name('data')} value not included)"
         return f"{body} = {result}{tail}"
 
@@ -383,7 +384,7 @@ def shape_formula(
     indices, so the rule reads ``indices.shape[1:]`` and ``M = indices.shape[0]``.
     """
     nm = names or {}
-    D, I, U = nm.get("data", "data"), nm.get("indices", "indices"), nm.get("updates", "updates")
+    D, Ix, U = nm.get("data", "data"), nm.get("indices", "indices"), nm.get("updates", "updates")
     spec = low.spec
     ds, ishape = tuple(low.data.shape), tuple(low.indices.shape)
     g = gather_shape(ds, ishape, spec)
@@ -392,9 +393,9 @@ def shape_formula(
     first_axis = spec.vector and index_axis == 0 and spec.batch == 0
     relaid = shown_indices is not None and tuple(shown_indices) != ishape and not first_axis
     if relaid:
-        I = f"{I}'"
+        Ix = f"{Ix}'"
     if spec.elementwise:
-        rule = f"{I}.shape = {_shape(ishape)}"
+        rule = f"{Ix}.shape = {_shape(ishape)}"
     else:
         b, a, k = spec.batch, spec.axis, spec.depth
         parts = []
@@ -406,24 +407,24 @@ def shape_formula(
             parts.append(f"{D}.shape[{b}:{a}]")
             nums.append(_shape(ds[b:a]))
         if first_axis:
-            parts.append(f"{I}.shape[1:]")
+            parts.append(f"{Ix}.shape[1:]")
         elif spec.vector:
-            parts.append(f"{I}.shape[{b or ''}:-1]")
+            parts.append(f"{Ix}.shape[{b or ''}:-1]")
         else:
-            parts.append(f"{I}.shape[{b}:]" if b else f"{I}.shape")
+            parts.append(f"{Ix}.shape[{b}:]" if b else f"{Ix}.shape")
         nums.append(_shape(ishape[b:-1] if spec.vector else ishape[b:]))
         parts.append(f"{D}.shape[{'M' if first_axis else a + k}:]")
         nums.append(_shape(ds[a + k :]))
         rule = " + ".join(parts) + " = " + " + ".join(nums) + f" = {_shape(g)}"
     if first_axis:
-        lines.append(f"M = {I}.shape[0] = {spec.depth}: each column of {I} (down the first axis) is one index tuple")
+        lines.append(f"M = {Ix}.shape[0] = {spec.depth}: each column of {Ix} (down the first axis) is one index tuple")
     elif spec.vector:
         lines.append(
-            f"k = {I}.shape[-1] = {spec.depth}: each row of {I} (along the last axis) is one index tuple; "
+            f"k = {Ix}.shape[-1] = {spec.depth}: each row of {Ix} (along the last axis) is one index tuple; "
             f"batch_dims = {spec.batch}"
         )
     if relaid:
-        lines.append(f"{I} = {nm.get('indices', 'indices')} as the op reads it: shape {_shape(ishape)}")
+        lines.append(f"{Ix} = {nm.get('indices', 'indices')} as the op reads it: shape {_shape(ishape)}")
     if reshaped:
         lines.append(f"{D} as the op lowers it: shape {_shape(ds)}")
     if kind == "gather":
@@ -510,7 +511,9 @@ def _reshape_map(low_shape: tuple[int, ...], shown_shape: tuple[int, ...]) -> di
     return m
 
 
-def _layout_map(low_idx: np.ndarray[Any, Any], shown: np.ndarray[Any, Any], index_axis: int | None) -> dict[Pos, Pos] | None:
+def _layout_map(
+    low_idx: np.ndarray[Any, Any], shown: np.ndarray[Any, Any], index_axis: int | None
+) -> dict[Pos, Pos] | None:
     """Lowered index position -> shown position, from the op's index layout (None: identity; {}: unknown)."""
     li = np.asarray(low_idx)
     if li.shape == shown.shape and index_axis is None:

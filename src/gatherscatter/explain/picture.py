@@ -161,7 +161,11 @@ def _legend(exp: Explanation, used: set[str]) -> list[tuple[Rect, str]]:
     items: list[tuple[Rect, str]] = []
     r = 18.0
     if exp.mapped:
-        what = "the data it read, the output it reached" if exp.kind == "gather" else "the updates it sent, where they landed"
+        what = (
+            "the data it read, the output it reached"
+            if exp.kind == "gather"
+            else "the updates it sent, where they landed"
+        )
         items.append((Rect(0, 0, r, r, palette(1)[0]), f"A, B ...: one index (tuple) and {what}"))
     else:
         items.append((Rect(0, 0, r, r, WHITE), "cells not followed (see the notes)"))
@@ -174,7 +178,9 @@ def _legend(exp: Explanation, used: set[str]) -> list[tuple[Rect, str]]:
     if "dropped" in used:
         items.append((Rect(0, 0, r, r, WHITE, RED, 3.0, True), "update dropped"))
     if "collision" in used:
-        how = "tags in order" + (", struck out: overwritten" if exp.reduction == "none" else f", combined by {exp.reduction}")
+        how = "tags in order" + (
+            ", struck out: overwritten" if exp.reduction == "none" else f", combined by {exp.reduction}"
+        )
         items.append((Rect(0, 0, r, r, WHITE, DARK, 3.5), f"xN: N updates collided ({how})"))
     return items
 
@@ -192,9 +198,9 @@ def picture(exp: Explanation) -> Picture:
     attrs = ", ".join(f"{k}={v!r}" for k, v in exp.attrs.items())
     title = exp.label + (f"   {attrs}" if attrs else "")
     pic.texts.append(Text(MARGIN, MARGIN + 16, title, 18, "start", True))
-    top = MARGIN + 34
-    x = MARGIN
-    bottom = top
+    top: float = MARGIN + 34
+    x: float = MARGIN
+    bottom: float = top
     for name, arr in _tensors(exp):
         shape = tuple(arr.shape)
         head = f"{exp.name(name)} {_shape_str(shape)}"
@@ -254,7 +260,8 @@ def picture(exp: Explanation) -> Picture:
                     for k, tag_line in enumerate(lines[p]):
                         tx = cx + 4
                         for t, struck in tag_line:
-                            pic.texts.append(Text(tx, cy + 13 + k * TAG_LINE, t, TAG_SIZE, "start", True, "#333333", struck))
+                            ty = cy + 13 + k * TAG_LINE
+                            pic.texts.append(Text(tx, ty, t, TAG_SIZE, "start", True, "#333333", struck))
                             tx += text_width(t + "+", TAG_SIZE, True)
                     if p in counts:
                         c = counts[p]
@@ -270,14 +277,16 @@ def picture(exp: Explanation) -> Picture:
         x += panel_w + GAP
     # legend strip
     y = bottom + 8
-    lx = MARGIN
+    lx: float = MARGIN
     right = x - GAP
     for sample, text in _legend(exp, used):
         w = sample.w + 6 + text_width(text, 12) + 18
         if lx > MARGIN and lx + w > max(right, 760):
             lx = MARGIN
             y += 24
-        pic.rects.append(Rect(lx, y, sample.w, sample.h, sample.fill, sample.stroke, sample.stroke_width, sample.dashed))
+        pic.rects.append(
+            Rect(lx, y, sample.w, sample.h, sample.fill, sample.stroke, sample.stroke_width, sample.dashed)
+        )
         if sample.fill != WHITE:
             pic.texts.append(Text(lx + 3, y + 13, "A", TAG_SIZE, "start", True, "#333333"))
         pic.texts.append(Text(lx + sample.w + 6, y + 14, text, 12, "start", fill="#444444"))

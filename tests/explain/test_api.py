@@ -1,0 +1,67 @@
+"""``gs.explain(op, *args, **kwargs)``: the explanation object, in a console and in a real Jupyter kernel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gatherscatter as gs
+
+
+def test_explain_takes_the_op_call_as_written():
+    # torch.gather(input, dim, index): out[i][j] = input[i][index[i][j]] (by hand: [[1, 1], [4, 3]])
+    for op in ("torch.gather", gs.torch.gather):
+        e = gs.explain(op, [[1, 2], [3, 4]], 1, [[0, 0], [1, 0]])
+        assert e.output.tolist() == [[1, 1], [4, 3]]
+        assert e.sources == {(0, 0): (0, 0), (0, 1): (0, 0), (1, 0): (1, 1), (1, 1): (1, 0)}
+    e = gs.explain("tensorflow.gather", params=[5, 6, 7], indices=[2, 0])
+    assert e.output.tolist() == [7, 5]
+    assert e.names["data"] == "params"
+
+
+def test_text_repr_and_notebook_reprs():
+    e = gs.explain("onnx.ScatterND", [0, 0, 0], [[1], [1]], [10, 20], reduction="add")
+    text = repr(e)
+    assert text.startswith("onnx.ScatterND (opset")
+    assert "collision at output[1]: 0 (data) + A=10 + B=20 = 30" in text
+    assert "equivalent loop" not in text and "equivalent loop" in str(e)
+    svg = e._repr_svg_()
+    assert svg is not None and svg.startswith("<svg ") and 'data-tensor="output"' in svg
+    html = e._repr_html_()
+    assert "<svg " in html and "collision at output[1]" in html
+
+
+def test_an_op_error_is_recorded_not_raised():
+    e = gs.explain("onnx.Gather", [10, 20, 30], [0, 3])
+    assert e.output is None
+    assert e.error.startswith("IndexOutOfRangeError: indices[1] = 3")
+    assert "error: IndexOutOfRangeError" in repr(e)
+
+
+def test_too_large_to_draw_shows_text_only():
+    e = gs.explain("onnx.Gather", np.arange(300), [1, 2])
+    assert e._repr_svg_() is None
+    assert "picture not drawn: data has 300 cells" in e._repr_html_()
+
+
+def test_a_real_kernel_shows_the_svg_inline():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    src = Path(gs.__file__).resolve().parents[1]
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(f"import sys; sys.path.insert(0, {str(src)!r})\nimport gatherscatter as gs"),
+        nbformat.v4.new_code_cell('gs.explain("torch.gather", [[1, 2], [3, 4]], 1, [[0, 0], [1, 0]])'),
+    ]
+    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3")
+    client.execute()
+    outputs = nb.cells[1].outputs
+    assert len(outputs) == 1 and outputs[0].output_type == "execute_result"
+    data = outputs[0].data
+    assert data["image/svg+xml"].startswith("<svg ")
+    assert 'data-tensor="output"' in data["image/svg+xml"]
+    assert "<svg " in data["text/html"]
+    assert data["text/plain"].startswith("torch.gather (2.13)  dim=1")
