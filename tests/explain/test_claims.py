@@ -120,6 +120,19 @@ def test_every_claim_of_an_explanation_agrees_with_the_op(qual):
             continue
         assert exp.error is None, (kwargs, exp.error)
         assert _same(exp.output, result), kwargs
+        # the policy line agrees with what happened to each index
+        pol = exp.policy
+        for b in exp.bad:
+            if b.outcome.startswith("clipped"):
+                assert "bounds=clip" in pol or "the op itself clips" in pol, (pol, b)
+            elif b.outcome == "filled":
+                assert "bounds=fill" in pol, (pol, b)
+            elif b.outcome == "dropped":
+                assert "bounds=drop" in pol or "bounds=fill" in pol, (pol, b)
+            elif b.outcome.startswith("wraps") and b.value < 0 and b.value >= -b.size:
+                assert "negative=wrap" in pol or "bounds=wrap" in pol or "itself wraps negative" in pol, (pol, b)
+            elif b.outcome.startswith("wraps"):
+                assert "bounds=wrap" in pol, (pol, b)
         said_refused = [b for b in exp.bad if b.outcome.startswith("error")]
         assert not said_refused, f"{said_refused[0]} said refused, but the op returned ({kwargs})"
         if not exp.mapped:

@@ -94,7 +94,11 @@ def _source(op: DialectOp, attrs: dict[str, Any]) -> Any:
     if fn is None:
         return None
     sig = inspect.signature(fn).parameters
-    kw = {k: v for k, v in attrs.items() if k in sig}
+    # the op's own defaults for what the call leaves out (jax.take's mode=None is not the describer's)
+    defaults = {
+        n: p.default for n, p in parameters(op).items() if p.default is not inspect.Parameter.empty and n in sig
+    }
+    kw = {**defaults, **{k: v for k, v in attrs.items() if k in sig}}
     try:
         return describe(op, kw)
     except (GatherScatterError, TypeError, ValueError):
@@ -186,7 +190,9 @@ def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
             form = "expression"
         form = _INDEX_FORM.get(op.info.qualname, form)
         c = src.canonical
-        policy = {
+        # a description with steps after the canonical call (JAX's fill masks) is a program: its canonical
+        # policy alone is not the op's; the lowered policy is shown then
+        policy = None if src.post else {
             "negative": c.negative,
             "bounds": c.bounds,
             "fill_value": c.fill_value,
@@ -219,12 +225,21 @@ def policy_text(f: Facts, kind: str, lowered: Any) -> str:
     ``negative=raise``): the canonical description states the op's behaviour.
     """
     p = f.policy
-    if p is None:
-        return str(lowered.describe())
+    if p is None:  # the lowered primitive's policy (a fill value None is the dtype's zero there)
+        p = {
+            "negative": lowered.negative.value,
+            "bounds": lowered.bounds.value,
+            "fill_value": 0 if lowered.fill_value is None else lowered.fill_value,
+            "reduction": lowered.reduction.value,
+            "include_self": lowered.include_self,
+            "duplicates": lowered.duplicates.value,
+            "duplicates_specified": True,
+            "mean_rounding": lowered.mean_rounding.value,
+        }
     bounds = p["bounds"]
     if bounds == "fill":
         value = p["fill_value"] if p["fill_value"] is not None else lowered.fill_value
-        bounds += f"({value!r})" if value is not None else ""
+        bounds += f"({value!r})" if value is not None else "(0)"
     neg = p["negative"]
     parts = [f"bounds={bounds}", "negative=" + ("treated by bounds" if neg == "bounds" else neg)]
     parts.append(f"reduction={p['reduction']}")

@@ -61,6 +61,8 @@ class BadIndex:
     outcome: str
     negative_only: bool = False
     accepts_negative: bool = True
+    by_op: bool = False
+    """The op itself moved the index before indexing (``numpy.add_at`` wraps, ``lax`` clamps)."""
     """Whether the op accepts negative indices (``[-size, size-1]``) or only ``[0, size-1]``."""
 
     @property
@@ -479,7 +481,7 @@ def _bad_indices(
         if adapted and 0 <= low_v < s:
             how = "wraps" if low_v == v + s else ("clipped" if low_v in (0, s - 1) else "moves")
             out.append(BadIndex(at, v, s, axis, f"{how} to {low_v}", negative_only=v < 0 and low_v == v + s,
-                                accepts_negative=accepts_negative))
+                                accepts_negative=accepts_negative, by_op=True))
             continue
         v = low_v
         if -s <= v < 0 and pol.negative is Negative.WRAP:
@@ -502,6 +504,13 @@ def _bad_indices(
             outcome = "dropped"
         out.append(BadIndex(at, v, s, axis, outcome, accepts_negative=pol.negative is Negative.WRAP))
     return out
+
+
+_VERB = {
+    "wraps": "wraps negative indices",
+    "clipped": "clips out-of-range indices",
+    "moves": "moves out-of-range indices",
+}
 
 
 def _reshape_map(low_shape: tuple[int, ...], shown_shape: tuple[int, ...]) -> dict[Pos, Pos]:
@@ -709,6 +718,9 @@ def explain(
     if idx_map and exp.index_axis == 0:
         exp.notes.append(f"{f.indices} holds one index tuple per column (down the first axis), as given")
     exp.bad = _bad_indices(low, idx_map if idx_map else None, shown_idx, (f.policy or {}).get("negative"))
+    moved = sorted({b.outcome.split()[0] for b in exp.bad if b.by_op})
+    if moved:
+        exp.policy += f"; before that the op itself {' and '.join(_VERB[m] for m in moved)}"
     if idx_map == {}:
         exp.notes.append(f"{f.indices} shown as the op lowers them (shape {list(low.indices.shape)})")
         exp.indices = np.asarray(low.indices)
