@@ -170,7 +170,7 @@ def _legend(exp: Explanation, used: set[str]) -> list[tuple[Rect, str]]:
     else:
         items.append((Rect(0, 0, r, r, WHITE), "cells not followed (see the notes)"))
     if "bad" in used:
-        items.append((Rect(0, 0, r, r, WHITE, RED, 3.0), "index out of range"))
+        items.append((Rect(0, 0, r, r, WHITE, RED, 3.0), "index out of range (or refused)"))
     if "neg" in used:
         items.append((Rect(0, 0, r, r, WHITE, RED, 3.0, True), "negative index, wrapped"))
     if "filled" in used:
@@ -195,7 +195,7 @@ def picture(exp: Explanation) -> Picture:
     dropped = {u for u, o in exp.landing.items() if o is None}
     used: set[str] = set()
     pic = Picture(0, 0)
-    attrs = ", ".join(f"{k}={v!r}" for k, v in exp.attrs.items())
+    attrs = ", ".join(f"{k}={v!r}" for k, v in exp.attrs.items() if f"{k}={v!r}" not in exp.label)
     title = exp.label + (f"   {attrs}" if attrs else "")
     pic.texts.append(Text(MARGIN, MARGIN + 16, title, 18, "start", True))
     top: float = MARGIN + 34
