@@ -110,6 +110,8 @@ def _index(items: list[tuple[GalleryExample, Any]]) -> str:
 
 def write(out: Path, *, png: bool = True, check: bool = False) -> list[str]:
     """Write (or, with ``check``, compare) every picture; returns the stale or written file names."""
+    if check and not out.is_dir():
+        return ["(the directory does not exist)"]
     out.mkdir(parents=True, exist_ok=True)
     changed: list[str] = []
     items = []

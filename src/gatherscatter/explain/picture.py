@@ -209,6 +209,8 @@ def picture(exp: Explanation) -> Picture:
             sub = "one index tuple per column (down the first axis)"
         elif name == "indices" and exp.index_vector and arr.ndim >= 2 and not exp.indices_reshaped:
             sub = "one index tuple per row (along the last axis)"
+        elif name == "indices" and exp.index_vector and arr.ndim == 1 and not exp.indices_reshaped:
+            sub = "one index tuple"
         pic.texts.append(Text(x, top + 14, head, 14, "start", True))
         y = top + 24
         values = {p: fmt_value(arr[p]) for p in np.ndindex(*shape)} if arr.size else {}
