@@ -181,7 +181,8 @@ def picture_lines(exp: Explanation, width: int) -> list[Line]:
 
 
 def _attrs(exp: Explanation) -> str:
-    return ", ".join(f"{k}={v!r}" for k, v in exp.attrs.items())
+    """The call's attributes, without those the op's label already shows (``device='gpu'``)."""
+    return ", ".join(f"{k}={v!r}" for k, v in exp.attrs.items() if f"{k}={v!r}" not in exp.label)
 
 
 def explanation_lines(exp: Explanation, width: int = 100, *, loop: bool = True) -> list[Line]:
