@@ -54,6 +54,10 @@ CASES = {
         "explain", "gatherscatter.scatter_nd", "--data", "[0,0,0,0]", "--indices", "[[1],[1],[3]]",
         "--updates", "[10,20,30]", "--reduction", "add",
     ),
+    "compare_across_families_with_errors": (
+        "compare", "onnx.Gather", "gatherscatter.take", "gatherscatter.take_along_axis", "onnx.GatherElements",
+        "--data", "[10,20,30]", "--indices", "[-1,2]", "--axis", "0", "--negative", "raise",
+    ),
     "compare_across_families": (
         "compare", "onnx.Gather", "onnx.GatherElements", "gatherscatter.take_along_axis", "--data", "[[1,2,3],[4,5,6]]",
         "--indices", "[[0,2],[1,0]]", "--axis", "1",
