@@ -65,3 +65,14 @@ def test_a_real_kernel_shows_the_svg_inline():
     assert 'data-tensor="output"' in data["image/svg+xml"]
     assert "<svg " in data["text/html"]
     assert data["text/plain"].startswith("torch.gather (2.13)  dim=1")
+
+
+def test_hostile_calls_are_explained_not_crashed():
+    # ragged data, an index expression, a 0-d index: each op's own error (or result) is explained
+    e = gs.explain("onnx.Gather", [[1, 2], [3]], [0])
+    assert e.output is None and e.error is not None
+    e = gs.explain("numpy.add_at", np.zeros(4), slice(1, 3), 1.0)
+    assert e.output.tolist() == [0.0, 1.0, 1.0, 0.0]  # a[1:3] += 1, by hand
+    assert any("shown as the positions the op reads" in n for n in e.notes)
+    e = gs.explain("onnx.Gather", [10, 20, 30], 2)
+    assert e.output.tolist() == 30 and e.sources == {(): (2,)}

@@ -572,6 +572,16 @@ def _index_map(low_idx: np.ndarray[Any, Any], shown: np.ndarray[Any, Any]) -> di
 # ---------------------------------------------------------------- cell following
 
 
+def _array(value: Any) -> np.ndarray[Any, Any] | None:
+    """``value`` as an array to draw (None when NumPy cannot read it: ragged lists; the op says why)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return np.asarray(value)
+    except (ValueError, TypeError):
+        return None
+
+
 def _agrees(low: Lowering, shown: np.ndarray[Any, Any], m: dict[Pos, Pos]) -> bool:
     """Whether ``m`` puts every lowered index on a shown index of the same value (or one the op adapted)."""
     li = np.asarray(low.indices)
@@ -654,10 +664,10 @@ def explain(
     info = op.info
     data = None
     if binding.data_param is not None:
-        data = np.asarray(binding.kwargs[binding.data_param])
+        data = _array(binding.kwargs[binding.data_param])
     elif data_shown is not None:
-        data = np.asarray(data_shown)
-    updates = np.asarray(binding.kwargs[binding.updates_param]) if binding.updates_param is not None else None
+        data = _array(data_shown)
+    updates = _array(binding.kwargs[binding.updates_param]) if binding.updates_param is not None else None
     raw_idx = binding.kwargs[binding.indices_param]
     try:
         with warnings.catch_warnings():
