@@ -76,3 +76,14 @@ def test_hostile_calls_are_explained_not_crashed():
     assert any("shown as the positions the op reads" in n for n in e.notes)
     e = gs.explain("onnx.Gather", [10, 20, 30], 2)
     assert e.output.tolist() == 30 and e.sources == {(): (2,)}
+
+
+def test_numpy_tuple_index_rows_share_a_colour():
+    # np.add.at(a, ([0, 1], [1, 1]), [10, 20]) on [[1, 2], [3, 4]]: a[0, 1] += 10, a[1, 1] += 20 (by hand)
+    e = gs.explain("numpy.add_at", np.array([[1, 2], [3, 4]]), (np.array([0, 1]), np.array([1, 1])), np.array([10, 20]))
+    assert e.output.tolist() == [[1, 12], [3, 24]]
+    assert e.indices.tolist() == [[0, 1], [1, 1]]  # shown stacked: one tuple per row
+    g = e.colour_groups()
+    assert g[("indices", (0, 0))] == g[("indices", (0, 1))] == g[("updates", (0,))] == g[("output", (0, 1))]
+    assert g[("indices", (1, 0))] == g[("updates", (1,))] == g[("output", (1, 1))]
+    assert g[("updates", (0,))] != g[("updates", (1,))]

@@ -41,6 +41,8 @@ IndexForm = Literal["array", "sequence", "expression"]
 # ``.at[idx].get()`` takes NumPy's index forms (one array, or a tuple of arrays) like the
 # other ``.at[]`` function forms.
 _INDEX_FORM: dict[str, IndexForm] = {"jax.at_get": "expression"}
+# the description's argument naming the index form ("array" | "tuple") of ops taking NumPy's index forms
+_FORM_ARG = "form"
 # ---- end of the table ----
 
 
@@ -131,9 +133,15 @@ def _freeze(attrs: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, repr(v)) for k, v in attrs.items()))
 
 
-def facts(op: DialectOp, attrs: dict[str, Any] | None = None) -> Facts:
-    """The :class:`Facts` of ``op`` called with the non-tensor ``attrs`` (axis, mode ...)."""
+def facts(op: DialectOp, attrs: dict[str, Any] | None = None, *, index_tuple: bool = False) -> Facts:
+    """The :class:`Facts` of ``op`` called with the non-tensor ``attrs`` (axis, mode ...).
+
+    ``index_tuple``: the call passes a tuple of index arrays (NumPy's ``a[I0, I1]`` form);
+    descriptions that take the index form as a ``form`` argument describe that form.
+    """
     attrs = dict(attrs or {})
+    if index_tuple:
+        attrs[_FORM_ARG] = "tuple"
     try:
         return _facts_cached(op.info.qualname, _freeze(attrs), tuple(attrs.items()))
     except TypeError:  # unhashable attribute values: no cache

@@ -678,7 +678,7 @@ def explain(
         readable = False
     if not readable:  # an index expression (slice, Ellipsis ...): shown as written, then as lowered
         shown_idx = np.array(" ".join(repr(raw_idx).split())[:60], dtype=object)
-    f = facts(op, binding.attrs)
+    f = facts(op, binding.attrs, index_tuple=binding.index_form == "tuple")
     names = {"data": f.data or (f"zeros({f.shape})" if f.shape else "data"), "indices": f.indices, "output": "output"}
     if f.updates is not None:
         names["updates"] = f.updates
@@ -722,12 +722,26 @@ def explain(
     if not readable:
         exp.notes.append(f"{f.indices} = {shown_idx[()]}: shown as the positions the op reads")
         exp.indices = shown_idx = np.asarray(low.indices)
-    idx_map = _layout_map(low.indices, shown_idx, exp.index_axis)
+    # a tuple of index arrays the op reads as one flat position each (NumPy's a[I0, I1] on a flattened a):
+    # every component of a shown tuple row drove that position
+    collapsed = (
+        binding.index_form == "tuple"
+        and readable
+        and shown_idx.ndim >= 1
+        and not low.spec.vector
+        and tuple(np.shape(low.indices)) == tuple(shown_idx.shape[:-1])
+        and shown_idx.shape[-1] > 1
+    )
+    idx_map = None if collapsed else _layout_map(low.indices, shown_idx, exp.index_axis)
+    if collapsed:
+        exp.indices_reshaped = True
+        exp.notes.append(f"the op reads each row of {f.indices} (one index tuple) as one flat position")
     if idx_map and not _agrees(low, shown_idx, idx_map):
         idx_map = _index_map(low.indices, shown_idx) or {}
     if idx_map and exp.index_axis == 0:
         exp.notes.append(f"{f.indices} holds one index tuple per column (down the first axis), as given")
-    exp.bad = _bad_indices(low, idx_map if idx_map else None, shown_idx, (f.policy or {}).get("negative"))
+    op_negative = (f.policy or {}).get("negative")
+    exp.bad = [] if collapsed else _bad_indices(low, idx_map if idx_map else None, shown_idx, op_negative)
     moved = sorted({b.outcome.split()[0] for b in exp.bad if b.by_op})
     if moved:
         exp.policy += f"; before that the op itself {' and '.join(_VERB[m] for m in moved)}"
@@ -751,7 +765,9 @@ def explain(
             ]
     out_shape = tuple(exp.output.shape) if exp.output is not None else None
     reshaped = (data is None and f.shape is None) or (data is not None and tuple(low.data.shape) != tuple(data.shape))
-    exp.indices_reshaped = tuple(exp.indices.shape) != tuple(np.shape(low.indices)) and exp.index_axis is None
+    exp.indices_reshaped = collapsed or (
+        tuple(exp.indices.shape) != tuple(np.shape(low.indices)) and exp.index_axis is None
+    )
     exp.shape_formula = shape_formula(
         info.kind, low, out_shape, reshaped, names, exp.index_axis, tuple(exp.indices.shape)
     )
@@ -781,6 +797,8 @@ def explain(
         return p if omap is None else omap[p]
 
     def shown_index(ip: Pos) -> list[Pos]:
+        if collapsed:
+            return [ip + (j,) for j in range(exp.indices.shape[-1])]
         cells = [ip[:-1] + (j,) for j in range(spec.depth)] if spec.vector else [ip]
         return [c if idx_map is None else idx_map.get(c, c) for c in cells]
 
