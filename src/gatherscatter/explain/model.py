@@ -387,10 +387,13 @@ def shape_formula(
     """
     nm = names or {}
     D, Ix, U = nm.get("data", "data"), nm.get("indices", "indices"), nm.get("updates", "updates")
+    user_d = D
+    if reshaped:
+        D = f"{D}'"
     spec = low.spec
     ds, ishape = tuple(low.data.shape), tuple(low.indices.shape)
     g = gather_shape(ds, ishape, spec)
-    dname = D if not reshaped else f"{D} (as the op lowers it)"
+    dname = D
     lines: list[str] = []
     first_axis = spec.vector and index_axis == 0 and spec.batch == 0
     relaid = shown_indices is not None and tuple(shown_indices) != ishape and not first_axis
@@ -428,13 +431,16 @@ def shape_formula(
     if relaid:
         lines.append(f"{Ix} = {nm.get('indices', 'indices')} as the op reads it: shape {_shape(ishape)}")
     if reshaped:
-        lines.append(f"{D} as the op lowers it: shape {_shape(ds)}")
+        lines.append(f"{D} = {user_d} as the op lowers it: shape {_shape(ds)}")
     if kind == "gather":
         lines.insert(0, f"output.shape = {rule}")
         if out_shape is not None and tuple(out_shape) != g:
             lines.append(f"then reshaped by the op to {_shape(tuple(out_shape))}")
     else:
-        lines.insert(0, f"output.shape = {dname}.shape = {_shape(ds)}")
+        if reshaped and out_shape is not None and tuple(out_shape) != ds:
+            lines.insert(0, f"output.shape = {user_d}.shape = {_shape(tuple(out_shape))} (written as {D})")
+        else:
+            lines.insert(0, f"output.shape = {dname}.shape = {_shape(ds)}")
         lines.insert(1, f"{U}.shape = {rule}")
     return lines
 
