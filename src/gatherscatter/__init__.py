@@ -25,6 +25,7 @@ from .errors import (
     ShapeError,
     UnsupportedError,
 )
+from .explain import explain
 from .grad import vjp
 from .translate import Translation, translate
 
@@ -51,6 +52,7 @@ __all__ = [
     "caffe2",
     "dialects",
     "divergences",
+    "explain",
     "fill",
     "gather_nd",
     "get_backend",

@@ -98,7 +98,7 @@ BAD = [
     (("translate", "--to", "onnx"), "translate needs an op"),
     (("translate", "torch.gather", "--to", "tflite"), "unknown target framework 'tflite'; expected one of"),
     (("translate", "torch.gather", "--to", "onnx", "--axis", "0"), "unknown attribute 'axis'; its attributes are: dim"),
-    (("translate", "torch.gather", "--to", "onnx", "--dim"), "attribute --dim needs a value"),
+    (("translate", "torch.gather", "--to", "onnx", "--dim"), "--dim needs a value"),
     (("translate", "torch.gather", "--to", "onnx", "--verify", "0"), "--verify needs a positive number"),
     (("translate", "torch.gather", "--to", "onnx", "--verify", "x"), "invalid int value"),
     (("translate", "torch.gather", "--to", "onnx", "--version", "9"), "opset >= 11"),

@@ -66,3 +66,82 @@ def test_three_d_tensors_are_drawn_as_slices():
     assert "[1, :, :]" in svg
     # by hand: output[1, 0, :] = data[1, 0, :]
     assert cells[("output", (1, 0, 1))]["fill"] == cells[("data", (1, 0, 1))]["fill"]
+
+
+def test_cells_carry_value_and_colour_group():
+    e = gs.explain("onnx.GatherElements", [[1, 2], [3, 4]], [[0, 1], [0, 0]])
+    cells = _cells(svg_text(e))
+    assert cells[("data", (1, 1))]["data-value"] == "4"
+    assert cells[("output", (0, 1))]["data-value"] == "4"
+    # output[0, 1] <- data[1, 1] (by hand): same group, same tag
+    assert cells[("output", (0, 1))]["data-group"] == cells[("data", (1, 1))]["data-group"]
+    assert cells[("output", (0, 1))]["data-tag"] == cells[("data", (1, 1))]["data-tag"]
+    assert "data-group" not in cells[("data", (1, 0))]  # never read
+
+
+def test_slice_gather_colours_index_data_slice_and_output_slice_alike():
+    # ONNX Gather axis 0, indices [2, 0]: index 2 picks row [7, 8, 9] (by hand) -> output row 0
+    e = gs.explain("onnx.Gather", [[1, 2, 3], [4, 5, 6], [7, 8, 9]], [2, 0])
+    cells = _cells(svg_text(e))
+    g = cells[("indices", (0,))]["data-group"]
+    assert {cells[("data", (2, j))]["data-group"] for j in range(3)} == {g}
+    assert {cells[("output", (0, j))]["data-group"] for j in range(3)} == {g}
+    h = cells[("indices", (1,))]["data-group"]
+    assert h != g
+    assert {cells[("data", (0, j))]["data-group"] for j in range(3)} == {h}
+    assert "data-group" not in cells[("data", (1, 0))]
+
+
+def test_mxnet_indices_are_drawn_as_given_with_tuples_down_the_first_axis():
+    # MXNet gather_nd: indices [[0, 1], [2, 2]] hold the tuples (0, 2) and (1, 2) (columns; by hand)
+    e = gs.explain("mxnet.gather_nd", [[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[0, 1], [2, 2]])
+    svg = svg_text(e)
+    cells = _cells(svg)
+    assert [cells[("indices", p)]["data-value"] for p in [(0, 0), (0, 1), (1, 0), (1, 1)]] == ["0", "1", "2", "2"]
+    assert e.output.tolist() == [3, 6]
+    # column 0 = (0, 2) read data[0, 2] = 3 -> output[0]
+    assert cells[("indices", (0, 0))]["data-group"] == cells[("indices", (1, 0))]["data-group"]
+    assert cells[("indices", (0, 0))]["data-group"] == cells[("data", (0, 2))]["data-group"]
+    assert cells[("output", (0,))]["data-group"] == cells[("data", (0, 2))]["data-group"]
+    assert "indices.shape[1:]" in svg and "M = indices.shape[0] = 2" in svg
+    assert "one index tuple per column" in svg
+
+
+def test_every_collision_contributor_is_drawn_and_the_loser_struck_out():
+    # ScatterND rows 1, 1: update 10 then 20 (by hand: 20 kept, 10 overwritten)
+    e = gs.explain("onnx.ScatterND", [0, 0, 0], [[1], [1]], [10, 20])
+    svg = svg_text(e)
+    assert svg.count('text-decoration="line-through"') == 1
+    assert "A=10, B=20: duplicates=last keeps B=20; A=10 is overwritten" in svg
+    e = gs.explain("tensorflow.scatter_nd", [[1], [0], [1]], [10, 30, 30], [3])
+    svg = svg_text(e)
+    assert "A=10 + C=30 = 40" in svg  # tf.scatter_nd sums into zeros
+    assert 'text-decoration="line-through"' not in svg
+
+
+def test_every_picture_has_a_legend():
+    for e in (
+        gs.explain("onnx.Gather", [10, 20, 30], [0, 3]),  # an error: still a legend
+        gs.explain("numpy.take", [10, 20, 30], [0, 5], mode="clip"),
+        gs.explain("jax.at_add", np.zeros(3), np.array([0, 4, 0]), np.array([1.0, 2, 3])),
+    ):
+        svg = svg_text(e)
+        assert "A, B ...: one index" in svg or "cells not followed" in svg
+    svg = svg_text(gs.explain("jax.at_add", np.zeros(3), np.array([0, 4, 0]), np.array([1.0, 2, 3])))
+    assert "update dropped" in svg and "index out of range" in svg and "N updates collided" in svg
+
+
+def test_cells_grow_with_their_text_and_tags_stay_legible():
+    from gatherscatter.explain.picture import TAG_SIZE, picture, text_width
+
+    e = gs.explain("onnx.Gather", [22222222.5, 1.0], [0, 1])
+    pic = picture(e)
+    rect = next(r for r in pic.rects if r.tensor == "data" and r.pos == (0,))
+    assert rect.w >= text_width("2.222e+07", 15) + 8
+    # 144 groups: every tag at the same legible size, every colour distinct
+    big = gs.explain("torch.gather", np.arange(144).reshape(12, 12), 1, np.tile(np.arange(12), (12, 1)))
+    pic = picture(big)
+    tags = [t for t in pic.texts if t.size == TAG_SIZE and t.bold and t.text.isalpha()]
+    assert len({t.text for t in tags}) == 144 and TAG_SIZE >= 11
+    fills = {r.fill for r in pic.rects if r.tensor == "data"}
+    assert len(fills) == 144

@@ -4,16 +4,21 @@ Commands::
 
     gatherscatter tour                          the seed documents' worked examples, explained and checked
     gatherscatter table [--family F] [--framework FW ...] [--format text|md|json]
-    gatherscatter explain FRAMEWORK.OP --data JSON --indices JSON [--updates JSON]
-                          [--ATTR VALUE ...] [--opset N | --version N] [--svg FILE] [--png FILE]
-    gatherscatter compare FAMILY --data JSON --indices JSON [--updates JSON] [--axis N ...]
+    gatherscatter explain FRAMEWORK.OP --ARG VALUE ... [--svg FILE] [--png FILE]
+                          (the op's own argument names, e.g. --params/--indices for tensorflow.gather,
+                          --indices/--updates/--shape for tensorflow.scatter_nd; --data/--indices/--updates
+                          work for every op; `gatherscatter explain OP --help` lists them)
+    gatherscatter compare FAMILY | OP OP ... --data JSON --indices JSON [--updates JSON] [--axis N ...]
     gatherscatter list [--framework F] [--family X]
     gatherscatter compat [--out docs/compatibility.md]
     gatherscatter translate FRAMEWORK.OP --to TARGET [--ATTR VALUE ...] [--version V]
                             [--verify N] [--format text|json] [--no-code]
     gatherscatter translate --matrix [--out docs/translation.md]
+    gatherscatter gallery [--out docs/gallery] [--check] [--no-png]
 
-With no command, ``gatherscatter`` runs the tour. This module only parses arguments
+With no command, ``gatherscatter`` prints its usage. Bad input is one line on
+standard error and exit status 2; an op that refuses its input is explained on
+standard output, its error on standard error, exit status 1. This module only parses arguments
 and renders: the explanation model, tables and pictures live in
 :mod:`gatherscatter.explain`. ``rich`` (the ``cli`` extra) is imported only when
 colour output is used; without it, or when output is not a terminal, or with
@@ -43,7 +48,8 @@ class CliError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise CliError(f"{self.prog}: {message}")
+        sub = self.prog.split(" ", 1)[1] if " " in self.prog else ""
+        raise CliError(f"{sub}: {message}" if sub else message)
 
 
 def run_tour(out: TextIO, width: int = 100) -> int:
@@ -64,10 +70,13 @@ class _Out:
         self.stream = stream
         self.width = width
         self.rich = False
+        self.warning = ""
         if color == "always" or (color == "auto" and _isatty(stream) and not os.environ.get("NO_COLOR")):
             from ..explain.terminal import rich_available
 
             self.rich = rich_available()
+            if color == "always" and not self.rich:
+                self.warning = "--color always needs rich (pip install 'gatherscatter[cli]'): writing plain text"
         self.force = color == "always"
 
     def emit(self, lines: list[Any]) -> None:
@@ -90,7 +99,9 @@ def _isatty(stream: TextIO) -> bool:
 
 def _width(arg: int | None) -> int:
     if arg is not None:
-        return max(40, arg)
+        if arg < 20:
+            raise CliError(f"--width must be at least 20 columns; got {arg}")
+        return arg
     env = os.environ.get("COLUMNS", "")
     if env.isdigit():
         return max(40, int(env))
@@ -113,7 +124,7 @@ def _json_array(name: str, text: str | None, *, required: bool = True) -> np.nda
         arr = np.asarray(value)
     except ValueError:
         raise CliError(f"--{name} is not a rectangular array (rows of different lengths): {text!r}") from None
-    if arr.dtype == object:
+    if arr.dtype.kind not in "biuf":
         raise CliError(f"--{name} must be a (nested) list of numbers or booleans: {text!r}")
     if name in ("indices",) and arr.size == 0:
         arr = arr.astype(np.int64)
@@ -131,8 +142,8 @@ def _attr_value(text: str) -> Any:
         return text
 
 
-def _extra_attrs(extra: Sequence[str]) -> dict[str, Any]:
-    """``--name value`` / ``--name=value`` pairs left over by argparse."""
+def _extra_attrs(extra: Sequence[str], *, raw: bool = False) -> dict[str, Any]:
+    """``--name value`` / ``--name=value`` pairs left over by argparse (``raw``: values as given)."""
     attrs: dict[str, Any] = {}
     items = list(extra)
     while items:
@@ -142,9 +153,12 @@ def _extra_attrs(extra: Sequence[str]) -> dict[str, Any]:
         name, eq, val = tok[2:].partition("=")
         if not eq:
             if not items or (items[0].startswith("--") and not _is_number(items[0])):
-                raise CliError(f"attribute --{name} needs a value")
+                raise CliError(f"--{name} needs a value")
             val = items.pop(0)
-        attrs[name.replace("-", "_")] = _attr_value(val)
+        key = name.replace("-", "_")
+        if key in attrs:
+            raise CliError(f"--{name} is given twice")
+        attrs[key] = val if raw else _attr_value(val)
     return attrs
 
 
@@ -212,37 +226,164 @@ def _get_op(name: str) -> Any:
         raise CliError(f"unknown op {name!r}; `gatherscatter list` shows every op (as FRAMEWORK.OP)") from None
 
 
-def _cmd_explain(args: argparse.Namespace, extra: Sequence[str], out: _Out) -> int:
-    from ..explain.adapter import ProbeError, Roles, bind, parameters
+def _tensor(name: str, text: str, *, allow_tuple: bool = False) -> Any:
+    """A tensor argument: JSON (or, where the op takes NumPy's index forms, a Python tuple of lists)."""
+    if allow_tuple and text.lstrip().startswith("("):
+        import ast
+
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            raise CliError(f"--{name} is not a tuple of index lists: {text!r}") from None
+        if isinstance(value, tuple):
+            return tuple(_checked(name, v, text) for v in value)
+    arr = _json_array(name, text)
+    assert arr is not None
+    return arr
+
+
+def _checked(name: str, value: Any, text: str) -> np.ndarray[Any, Any]:
+    try:
+        arr = np.asarray(value)
+    except ValueError:
+        raise CliError(f"--{name} is not a rectangular array (rows of different lengths): {text!r}") from None
+    if arr.dtype.kind not in "biuf":
+        raise CliError(f"--{name} must be a (nested) list of numbers or booleans: {text!r}")
+    return arr
+
+
+def _sub_help(parser: argparse.ArgumentParser, name: str) -> str:
+    """The help text of subcommand ``name``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return str(action.choices[name].format_help())
+    return parser.format_help()  # pragma: no cover - every parser here has subcommands
+
+
+def _op_help(op: Any) -> str:
+    """``gatherscatter explain OP --help``: the op's arguments (tensors) and attributes with defaults."""
+    import inspect
+
+    from ..explain.facts import attribute_params, facts
+
+    f = facts(op)
+    roles = {f.data: "data tensor", f.indices: "indices", f.updates: "updates", f.shape: "output shape (a list)"}
+    lines = [f"usage: gatherscatter explain {op.info.qualname} --ARG VALUE ... [--svg FILE] [--png FILE]", ""]
+    if op.info.summary:
+        lines += [_plain_summary(op.info.summary), ""]
+    lines.append("arguments (JSON arrays):")
+    for n in f.inputs:
+        if n in roles and n is not None:
+            extra = ""
+            if n == f.indices and f.index_form == "sequence":
+                extra = "; a list of index arrays, one per indexed axis"
+            elif n == f.indices and f.index_form == "expression":
+                extra = "; NumPy's index forms: one array (rows along the first axis) or a tuple '([..], [..])'"
+            elif n == f.indices and f.index_axis == 0:
+                extra = "; index tuples run down the FIRST axis"
+            lines.append(f"  --{n:<12} {roles[n]}{extra}")
+    lines.append("attributes:")
+    attrs = attribute_params(op)
+    if not [n for n in attrs if n != "out"]:
+        lines.append("  (none)")
+    for n, p in attrs.items():
+        if p.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD) or n == "out":
+            continue
+        default = "required" if p.default is inspect.Parameter.empty else f"default {p.default!r}"
+        vers = ""
+        if n == op.info.version_kw and op.info.versions:
+            vers = f"; one of {', '.join(op.info.versions)}"
+        lines.append(f"  --{n:<12} {default}{vers}")
+    lines += ["", "--data, --indices, --updates are accepted for every op (mapped to the op's own arguments)."]
+    return "\n".join(lines) + "\n"
+
+
+def _plain_summary(text: str) -> str:
+    from ..explain.lines import plain_rst
+
+    return plain_rst(text)
+
+
+def _cmd_explain(args: argparse.Namespace, extra: Sequence[str], out: _Out, err: TextIO) -> int:
+    from ..explain.adapter import ProbeError, bind_call
+    from ..explain.facts import facts, parameters
     from ..explain.model import explain
     from ..explain.text import explanation_lines, too_large
 
+    if args.op is None:
+        if args.help:
+            out.stream.write(_sub_help(_parser(), "explain"))
+            return 0
+        raise CliError("explain needs an op (FRAMEWORK.OP); `gatherscatter list` shows them")
     op = _get_op(args.op)
-    attrs = _extra_attrs(extra)
+    if args.help:
+        out.stream.write(_op_help(op))
+        return 0
+    for path, suffix in ((args.svg, ".svg"), (args.png, ".png")):
+        if path and not path.lower().endswith(suffix):
+            kind = suffix[1:]
+            raise CliError(f"--{kind} writes {kind.upper()}: give a file name ending in {suffix}; got {path}")
+    given = _extra_attrs(extra, raw=True)
     params = parameters(op)
-    for name in attrs:
-        if name not in params and not (name in ("axis", "dim") and ({"axis", "dim"} & set(params))):
-            raise CliError(f"{op.info.qualname} has no attribute --{name}; its parameters are: {', '.join(params)}")
-    version = args.version if args.version is not None else args.opset
-    if version is not None and op.info.version_kw is None:
-        raise CliError(f"{op.info.qualname} has one version only: --opset/--version do not apply")
-    if version is not None:
-        known = op.info.versions
-        if op.info.version_kw == "version" and str(version) not in known:
-            raise CliError(f"{op.info.qualname} has versions {', '.join(known)}; got --version {version}")
-    kind = op.info.kind
-    data = _json_array("data", args.data, required=False)
-    indices = _json_array("indices", args.indices)
-    updates = _json_array("updates", args.updates, required=kind == "scatter" and "value" not in params)
-    if data is None and "shape" not in attrs:
-        raise CliError("--data is required")
-    if isinstance(indices, np.ndarray) and op.info.qualname in ("torch.index_put",) and indices.ndim == 0:
-        raise CliError("--indices for torch.index_put is a list of index arrays, e.g. [[0, 1], [1, 0]]")
+    f = facts(op)
+    neutral = {"data": f.data, "indices": f.indices, "updates": f.updates}
+    tensors = {n for n in (f.data, f.indices, f.updates) if n is not None}
+    kwargs: dict[str, Any] = {}
+    for name, text in given.items():
+        target = name
+        if name not in params:
+            if name in neutral and neutral[name] is not None:
+                target = neutral[name]  # type: ignore[assignment]
+            elif name in ("axis", "dim") and ({"axis", "dim"} & set(params)):
+                target = next(n for n in ("axis", "dim") if n in params)
+            elif name == "shape" and f.shape is None and f.data is not None:
+                raise CliError(f"{op.info.qualname} has no --shape: it takes a data tensor --{f.data}")
+            elif name == "data" and f.shape is not None:
+                raise CliError(f"{op.info.qualname} has no data tensor: give --{f.shape} (the output's shape)")
+            else:
+                raise CliError(
+                    f"{op.info.qualname} has no argument --{name}; its arguments are: "
+                    + ", ".join("--" + n for n in params if n != "out")
+                )
+        if target in kwargs:
+            raise CliError(f"--{name} is given twice (as --{target})")
+        if target in tensors:
+            kwargs[target] = _tensor(name, text, allow_tuple=target == f.indices and f.index_form != "array")
+            if target == f.indices and isinstance(kwargs[target], np.ndarray) and kwargs[target].size == 0:
+                kwargs[target] = kwargs[target].astype(np.int64)
+        else:
+            kwargs[target] = _attr_value(text)
+    if f.indices in kwargs and f.index_form == "sequence" and isinstance(kwargs[f.indices], np.ndarray):
+        arr = kwargs[f.indices]
+        if arr.ndim == 0:
+            raise CliError(f"--{f.indices} for {op.info.qualname} is a list of index arrays, e.g. [[0, 1], [1, 0]]")
+        kwargs[f.indices] = tuple(arr[j] for j in range(arr.shape[0]))
+    vkw = op.info.version_kw
+    if vkw == "version" and vkw in kwargs and op.info.versions and str(kwargs[vkw]) not in op.info.versions:
+        raise CliError(f"{op.info.qualname} has versions {', '.join(op.info.versions)}; got --{vkw} {kwargs[vkw]}")
+    import inspect
+
+    missing = [
+        n
+        for n, p in params.items()
+        if p.default is inspect.Parameter.empty
+        and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+        and n not in kwargs
+    ]
+    if missing:
+        raise CliError(
+            f"{op.info.qualname} needs " + ", ".join("--" + n for n in missing)
+            + f" (`gatherscatter explain {op.info.qualname} --help` lists its arguments)"
+        )
     try:
-        binding = bind(op, Roles(data, indices, updates, attrs), version=version, index_form="native")
+        binding = bind_call(op, (), kwargs)
+        exp = explain(binding)
     except ProbeError as exc:
         raise CliError(f"{op.info.qualname}: {exc}") from None
-    exp = explain(binding, data_shown=data)
+    except CliError:
+        raise
+    except Exception as exc:  # an input the explanation cannot follow: one line, never a traceback
+        raise CliError(f"{op.info.qualname}: {_one_line(exc)}") from None
     if args.svg or args.png:
         reason = too_large(exp)
         if reason is not None:
@@ -263,7 +404,10 @@ def _cmd_explain(args: argparse.Namespace, extra: Sequence[str], out: _Out) -> i
     for path in (args.svg, args.png):
         if path:
             out.stream.write(f"wrote {path}\n")
-    return 0 if exp.error is None else 1
+    if exp.error is not None:
+        err.write(f"gatherscatter: error: {exp.error}\n")
+        return 1
+    return 0
 
 
 def _write(path: str, payload: str | bytes) -> None:
@@ -285,12 +429,24 @@ def _cmd_compare(args: argparse.Namespace, extra: Sequence[str], out: _Out) -> i
     attrs = _extra_attrs(extra)
     if args.axis is not None:
         attrs = {"axis": args.axis, **attrs}
+    names = list(args.family)
     data = _json_array("data", args.data)
     indices = _json_array("indices", args.indices)
-    updates = _json_array("updates", args.updates, required=args.family.startswith("scatter"))
-    cmp = compare(args.family, Roles(data, indices, updates, attrs), frameworks=_frameworks(args.framework))
-    if not cmp.results:
-        raise CliError(f"no op of family {args.family!r} matches")
+    if len(names) == 1 and names[0] in FAMILIES:
+        family = names[0]
+        updates = _json_array("updates", args.updates, required=family.startswith("scatter"))
+        cmp = compare(family, Roles(data, indices, updates, attrs), frameworks=_frameworks(args.framework))
+        if not cmp.results:
+            raise CliError(f"no op of family {family!r} matches")
+    else:
+        fams = [n for n in names if n in FAMILIES]
+        if fams:
+            raise CliError(f"compare takes one family ({fams[0]}) or op names (FRAMEWORK.OP), not both")
+        op_list = [_get_op(n) for n in names]
+        needs_updates = any(op.info.kind == "scatter" for op in op_list)
+        updates = _json_array("updates", args.updates, required=needs_updates)
+        cmp = compare(", ".join(op.info.qualname for op in op_list), Roles(data, indices, updates, attrs),
+                      frameworks=_frameworks(args.framework), op_list=op_list)
     out.emit(compare_lines(cmp, out.width))
     return 0
 
@@ -451,20 +607,22 @@ def _parser() -> _Parser:
     t.add_argument("--format", choices=("text", "md", "json"), default="text")
     e = sub.add_parser(
         "explain",
-        help="draw which cell goes where for one call (other --ATTR VALUE are op attributes)",
+        help="draw which cell goes where for one call, arguments by the op's own names",
         parents=[common],
+        add_help=False,
+        epilog="The op's own arguments are given as --NAME VALUE (tensors as JSON arrays); "
+        "`gatherscatter explain OP --help` lists them. --data/--indices/--updates work for every op.",
     )
-    e.add_argument("op", help="FRAMEWORK.OP, e.g. onnx.GatherND (see `gatherscatter list`)")
-    e.add_argument("--data", help="JSON array")
-    e.add_argument("--indices", help="JSON array (torch.index_put: a list of index arrays)")
-    e.add_argument("--updates", help="JSON array (scatters)")
-    g = e.add_mutually_exclusive_group()
-    g.add_argument("--opset", type=int, help="ONNX opset")
-    g.add_argument("--version", type=int, help="op version (OpenVINO)")
+    e.add_argument("op", nargs="?", help="FRAMEWORK.OP, e.g. onnx.GatherND (see `gatherscatter list`)")
+    e.add_argument("-h", "--help", action="store_true", help="show this help, or the op's arguments with OP")
     e.add_argument("--svg", metavar="FILE", help="also write the picture as SVG")
     e.add_argument("--png", metavar="FILE", help="also write the picture as PNG (needs Pillow)")
-    c = sub.add_parser("compare", help="one input through every op of a family, side by side", parents=[common])
-    c.add_argument("family", choices=FAMILIES)
+    c = sub.add_parser(
+        "compare",
+        help="one input through every op of a family, or through the ops named, side by side",
+        parents=[common],
+    )
+    c.add_argument("family", nargs="+", metavar="FAMILY|OP", help=f"a family ({', '.join(FAMILIES)}) or ops")
     c.add_argument("--data", required=True)
     c.add_argument("--indices", required=True)
     c.add_argument("--updates")
@@ -492,7 +650,18 @@ def _parser() -> _Parser:
     tr.add_argument("--no-code", action="store_true", help="leave out the generated code")
     tr.add_argument("--matrix", action="store_true", help="print the coverage matrix page (docs/translation.md)")
     tr.add_argument("--out", help="with --matrix: file to write (default: standard output)")
+    ga = sub.add_parser("gallery", help="draw the gallery of explained examples (SVG + PNG)", parents=[common])
+    ga.add_argument("--out", default="docs/gallery", help="directory (default: docs/gallery)")
+    ga.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is missing or stale")
+    ga.add_argument("--no-png", action="store_true", help="SVG only (PNG needs Pillow)")
     return p
+
+
+def _cmd_gallery(args: argparse.Namespace) -> int:
+    from ..explain.gallery import main as gallery_main
+
+    argv = ["--out", args.out] + (["--check"] if args.check else []) + (["--no-png"] if args.no_png else [])
+    return gallery_main(argv)
 
 
 def _cmd_compat(args: argparse.Namespace, stream: TextIO) -> int:
@@ -521,18 +690,25 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         if extra and args.command not in ("explain", "compare", "translate"):
             raise CliError(f"unrecognized arguments: {' '.join(extra)}")
         out = _Out(out_stream, _width(getattr(args, "width", None)), getattr(args, "color", "auto"))
-        if args.command in (None, "tour"):
+        if out.warning:
+            err_stream.write(f"gatherscatter: warning: {out.warning}\n")
+        if args.command is None:
+            out_stream.write(parser.format_help())
+            return 2
+        if args.command == "tour":
             return _cmd_tour(args, out)
         if args.command == "table":
             return _cmd_table(args, out)
         if args.command == "explain":
-            return _cmd_explain(args, extra, out)
+            return _cmd_explain(args, extra, out, err_stream)
         if args.command == "compare":
             return _cmd_compare(args, extra, out)
         if args.command == "compat":
             return _cmd_compat(args, out_stream)
         if args.command == "translate":
             return _cmd_translate(args, extra, out)
+        if args.command == "gallery":
+            return _cmd_gallery(args)
         return _cmd_list(args, out)
     except CliError as exc:
         err_stream.write(f"gatherscatter: error: {exc}\n")

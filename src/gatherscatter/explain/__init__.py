@@ -1,6 +1,7 @@
 """Explanations: which source cell went where, the seed tables computed live, the tour.
 
-* :func:`explain` (``model``): the pure explanation model of one op call;
+* :func:`explain` (``api``): ``explain(op, *args, **kwargs)``, the explanation of one
+  call (``model``: the pure explanation model; it shows itself in Jupyter);
 * ``text`` / ``terminal`` / ``svg`` / ``png``: its renderers (plain text, rich
   terminal colours, SVG, PNG with Pillow; rich and Pillow are imported lazily);
 * :func:`make_table` (``table``): the seed documents' comparison tables, computed by
@@ -10,11 +11,30 @@
 * ``adapter``: how neutral arguments (data, indices, updates, axis) reach each op.
 """
 
+from typing import Any
+
 from .adapter import Binding, ProbeError, Roles, bind, bind_call
-from .model import BadIndex, Explanation, explain
-from .report import Comparison, compare
-from .seeds import SEED_EXAMPLES, SeedExample
-from .table import Table, make_table
+from .api import explain
+from .model import BadIndex, Explanation
+
+_LAZY = {
+    "Comparison": "report",
+    "compare": "report",
+    "SEED_EXAMPLES": "seeds",
+    "SeedExample": "seeds",
+    "Table": "table",
+    "make_table": "table",
+}
+
+
+def __getattr__(name: str) -> Any:
+    # the table and compare machinery loads on first use (``import gatherscatter`` stays light)
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "SEED_EXAMPLES",

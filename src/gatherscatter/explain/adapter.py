@@ -3,19 +3,20 @@
 The ``table`` and ``compare`` commands run one probe through every op of a family;
 each op names its arguments in its framework's vocabulary (``params``, ``input``,
 ``x``, ``a``; ``index``, ``idx``; ``src``, ``values``; ``dim``). :func:`bind` maps
-the neutral roles onto an op's signature by introspection, with explicit special
-cases for the signatures that do not fit:
+the neutral roles onto an op's parameters as :func:`~gatherscatter.explain.facts.facts`
+states them:
 
-* ``tensorflow.scatter_nd(indices, updates, shape)`` has no data: the probe's data
-  gives only the shape (the op starts from zeros);
-* ``mxnet.scatter_nd(data, indices, shape)``: its ``data`` *is* the updates;
-* ``torch.index_put`` (and the JAX ``.at[]`` / NumPy ``ufunc.at`` function forms)
-  take a tuple of index arrays: an index array with tuples on its last axis is split
-  into that tuple;
+* an op with no data tensor (``tensorflow.scatter_nd(indices, updates, shape)``)
+  gets the probe data's shape (the op starts from zeros);
+* a role held by an unusual parameter (``mxnet.scatter_nd(data, indices, shape)``:
+  its ``data`` *is* the updates) follows the facts;
+* ops taking a tuple of index arrays (``torch.index_put``, the JAX ``.at[]`` and
+  NumPy ``ufunc.at`` function forms) get an index array with tuples on its last
+  axis split into that tuple;
 * ops with a required parameter no probe provides (JAX ``lax`` dimension numbers,
   ``torch.scatter_reduce``'s ``reduce``) raise :class:`ProbeError` naming it.
 
-Nothing here imports a framework or knows an op's behaviour: only its parameter names.
+Nothing here imports a framework or branches on an op's name.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..dialects._registry import DialectOp, Lowering
+from .facts import facts
 
 __all__ = [
     "AXIS_NAMES",
@@ -47,23 +49,6 @@ INDEX_NAMES = ("indices", "index", "ind", "idx", "indexes")
 UPDATE_NAMES = ("updates", "src", "values", "source", "v", "b", "update")
 AXIS_NAMES = ("axis", "dim")
 
-# Explicit special cases: op -> {role: parameter}. "shape" means: pass data.shape there.
-_ROLE_OVERRIDES: dict[str, dict[str, str]] = {
-    "tensorflow.scatter_nd": {"indices": "indices", "updates": "updates", "shape": "shape"},
-    "mxnet.scatter_nd": {"updates": "data", "indices": "indices", "shape": "shape"},
-}
-_TUPLE_INDEX_OPS = frozenset({"torch.index_put"})
-
-
-def _takes_index_tuple(op: DialectOp) -> bool:
-    info = op.info
-    if info.qualname in _TUPLE_INDEX_OPS:
-        return True
-    if info.framework == "jax" and info.name.startswith("at_"):
-        return True
-    return info.framework == "numpy" and info.name.endswith("_at")
-
-
 class ProbeError(Exception):
     """The op cannot take this probe; ``str(exc)`` says why (shown in tables)."""
 
@@ -80,7 +65,9 @@ class Roles:
 
 def parameters(op: DialectOp) -> dict[str, inspect.Parameter]:
     """The op's own parameters (those of its lowering function), in order."""
-    return dict(inspect.signature(op.lower).parameters)
+    from .facts import parameters as _parameters
+
+    return _parameters(op)
 
 
 @dataclass(frozen=True)
@@ -98,6 +85,7 @@ class Binding:
     updates_param: str | None
     index_form: Literal["array", "tuple"] = "array"
     notes: tuple[str, ...] = ()
+    shape_param: str | None = None
 
     def _args(self) -> tuple[list[Any], dict[str, Any]]:
         kw = dict(self.kwargs)
@@ -128,8 +116,8 @@ class Binding:
     @property
     def attrs(self) -> dict[str, Any]:
         """The keyword arguments that are not arrays of a role (axis, opset, mode ...)."""
-        roles = {self.data_param, self.indices_param, self.updates_param}
-        return {k: v for k, v in self.kwargs.items() if k not in roles and k != "shape"}
+        roles = {self.data_param, self.indices_param, self.updates_param, self.shape_param}
+        return {k: v for k, v in self.kwargs.items() if k not in roles}
 
     @property
     def indices_array(self) -> np.ndarray[Any, Any]:
@@ -173,40 +161,28 @@ def bind(
     kwargs: dict[str, Any] = {}
     notes: list[str] = []
     taken: set[str] = set()
-    override = _ROLE_OVERRIDES.get(qual, {})
-
-    def param_for(role: str, names: tuple[str, ...]) -> str | None:
-        if override:
-            return override.get(role)
-        return _pick(params, names, taken)
-
-    data_p = param_for("data", DATA_NAMES)
-    if data_p is not None:
-        taken.add(data_p)
-    idx_p = param_for("indices", INDEX_NAMES)
-    if idx_p is None:
-        raise ProbeError(f"no indices parameter (parameters: {', '.join(params)})")
-    taken.add(idx_p)
-    upd_p = param_for("updates", UPDATE_NAMES) if op.info.kind == "scatter" else None
-    if upd_p is not None:
-        taken.add(upd_p)
-
+    f = facts(op, dict(roles.attrs))
+    data_p, idx_p, shape_p = f.data, f.indices, f.shape
+    upd_p = f.updates if op.info.kind == "scatter" else None
+    for p in (data_p, idx_p, upd_p, shape_p):
+        if p is not None:
+            taken.add(p)
     if data_p is not None:
         kwargs[data_p] = roles.data
-    shape_p = override.get("shape")
-    if shape_p is not None:
-        taken.add(shape_p)
-        if roles.data is not None:
-            kwargs[shape_p] = list(np.shape(roles.data))
-            notes.append("no data input: starts from zeros of the data's shape")
+    if shape_p is not None and roles.data is not None:
+        kwargs[shape_p] = list(np.shape(roles.data))
+        notes.append("no data input: starts from zeros of the data's shape")
     form: Literal["array", "tuple"] = "array"
-    if _takes_index_tuple(op):
+    if f.index_form != "array":
         form = "tuple"
         if index_form == "neutral":
             kwargs[idx_p] = _split_tuple(roles.indices)
             notes.append("index tuples passed as a tuple of index arrays")
-        else:
+        elif isinstance(roles.indices, tuple) or f.index_form == "sequence":
             kwargs[idx_p] = tuple(np.asarray(v) for v in roles.indices)
+        else:  # NumPy's one-array form: rows along the first axis
+            form = "array"
+            kwargs[idx_p] = roles.indices
     else:
         kwargs[idx_p] = roles.indices
     if upd_p is not None:
@@ -244,7 +220,7 @@ def bind(
     ]
     if missing:
         raise ProbeError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} required")
-    return Binding(op, kwargs, data_p, idx_p, upd_p, form, tuple(notes))
+    return Binding(op, kwargs, data_p, idx_p, upd_p, form, tuple(notes), shape_p)
 
 
 def bind_call(op: DialectOp, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Binding:
@@ -252,22 +228,12 @@ def bind_call(op: DialectOp, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -
     sig = inspect.signature(op.lower)
     bound = sig.bind(*args, **kwargs)
     values = dict(bound.arguments)
-    params = sig.parameters
-    override = _ROLE_OVERRIDES.get(op.info.qualname, {})
-    taken: set[str] = set()
-
-    def role(r: str, names: tuple[str, ...]) -> str | None:
-        if override:
-            return override.get(r)
-        p = _pick(params, names, taken)
-        if p is not None:
-            taken.add(p)
-        return p
-
-    data_p = role("data", DATA_NAMES)
-    idx_p = role("indices", INDEX_NAMES)
-    upd_p = role("updates", UPDATE_NAMES) if op.info.kind == "scatter" else None
-    if idx_p is None:
-        raise ProbeError(f"{op.info.qualname} has no indices parameter")
-    form: Literal["array", "tuple"] = "tuple" if _takes_index_tuple(op) else "array"
-    return Binding(op, values, data_p if data_p in values else None, idx_p, upd_p if upd_p in values else None, form)
+    f = facts(op)
+    roles = {f.data, f.indices, f.updates, f.shape}
+    f = facts(op, {k: v for k, v in values.items() if k not in roles})
+    form: Literal["array", "tuple"] = "array"
+    if f.index_form == "sequence" or (f.index_form == "expression" and isinstance(values.get(f.indices), tuple)):
+        form = "tuple"
+    data_p = f.data if f.data in values else None
+    upd_p = f.updates if f.updates in values else None
+    return Binding(op, values, data_p, f.indices, upd_p, form, (), f.shape if f.shape in values else None)

@@ -23,6 +23,7 @@ __all__ = [
     "fmt_values",
     "line",
     "plain",
+    "plain_rst",
     "tag",
     "width_of",
     "wrap",
@@ -114,9 +115,23 @@ def fmt_values(arr: Any, limit: int = 400) -> str:
     if a.size > limit:
         return f"<array of shape {tuple(a.shape)}, dtype {a.dtype}>"
 
-    def rec(x: np.ndarray[Any, Any]) -> str:
+    def rec(x: Any) -> str:
+        if not isinstance(x, np.ndarray):
+            return fmt_value(x)
         if x.ndim == 0:
             return fmt_value(x[()])
         return "[" + ", ".join(rec(x[i]) for i in range(x.shape[0])) + "]"
 
     return rec(a)
+
+
+def plain_rst(text: str) -> str:
+    """``text`` without reStructuredText markup: ````x```` and ``:func:`x``` become ``x``.
+
+    >>> plain_rst("take slices of ``data`` (= :func:`numpy.take`)")
+    'take slices of data (= numpy.take)'
+    """
+    import re
+
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", text)
+    return re.sub(r"`+([^`]+)`+", r"\1", text)

@@ -23,6 +23,7 @@ primitive output cell ends up in the framework's output.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -34,6 +35,10 @@ from ..core.shape import IndexSpec, gather_shape
 from ..dialects._registry import Lowering
 from ..errors import GatherScatterError
 from .adapter import Binding
+from .facts import facts, policy_text
+from .lines import fmt_value as _fmt
+from .lines import fmt_values
+from .lines import tag as _tag
 
 __all__ = ["BadIndex", "Explanation", "Pos", "explain", "loop_text", "short_error"]
 
@@ -55,11 +60,25 @@ class BadIndex:
     axis: int
     outcome: str
     negative_only: bool = False
+    accepts_negative: bool = True
+    by_op: bool = False
+    """The op itself moved the index before indexing (``numpy.add_at`` wraps, ``lax`` clamps)."""
+    """Whether the op accepts negative indices (``[-size, size-1]``) or only ``[0, size-1]``."""
+
+    @property
+    def valid(self) -> str:
+        """The indices the axis accepts: ``'[-3, 2]'`` or ``'[0, 2]'``."""
+        lo = -self.size if self.accepts_negative else 0
+        return f"[{lo}, {self.size - 1}]"
 
 
-@dataclass
+@dataclass(repr=False)
 class Explanation:
-    """Everything the renderers draw for one op call (see the module docstring)."""
+    """Everything the renderers draw for one op call (see the module docstring).
+
+    ``str()`` / ``repr()`` give the text explanation; Jupyter shows the picture
+    (``_repr_svg_``, ``_repr_html_``).
+    """
 
     op: str
     label: str
@@ -92,6 +111,17 @@ class Explanation:
     loop: str = ""
     notes: list[str] = field(default_factory=list)
     mapped: bool = False
+    # the op's own names of the tensors (``{"data": "params", "indices": "indices", ...}``)
+    names: dict[str, str] = field(default_factory=dict)
+    # adapter steps the op runs before / after the primitive: (call, why)
+    steps: list[tuple[str, str]] = field(default_factory=list)
+    post_steps: list[tuple[str, str]] = field(default_factory=list)
+    # the axis of the shown indices holding index tuples (None: the last one)
+    index_axis: int | None = None
+    include_self: bool = True
+    # the op reads the shown indices in another shape (expand_dims, flatten ...): formulas name that I'
+    indices_reshaped: bool = False
+    _groups: dict[tuple[str, Pos], int] | None = field(default=None, repr=False, compare=False)
 
     # ---- derived views used by every renderer ----
 
@@ -132,6 +162,138 @@ class Explanation:
                 for i in cells:
                     out.setdefault(i, []).append(u)
         return out
+
+    def text(self, width: int = 100, *, loop: bool = True) -> str:
+        """The plain-text explanation at ``width`` columns."""
+        from .lines import plain
+        from .text import explanation_lines
+
+        return plain(explanation_lines(self, width, loop=loop))
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return self.text(loop=False).rstrip("\n")
+
+    def svg(self) -> str | None:
+        """The picture as an SVG document (None: too large to draw; see ``text()``)."""
+        from .svg import svg_text
+        from .text import too_large
+
+        return None if too_large(self) is not None else svg_text(self)
+
+    def png(self) -> bytes | None:
+        """The picture as PNG bytes (needs Pillow; None: too large to draw)."""
+        from .png import png_bytes
+        from .text import too_large
+
+        return None if too_large(self) is not None else png_bytes(self)
+
+    def _repr_svg_(self) -> str | None:
+        svg = self.svg()
+        return None if svg is None else svg.split("?>", 1)[-1].lstrip()
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        svg = self._repr_svg_()
+        body = svg if svg is not None else ""
+        details = escape(self.text(loop=True))
+        return (
+            f'<div class="gatherscatter-explanation">{body}'
+            f"<details><summary>text</summary><pre>{details}</pre></details></div>"
+        )
+
+    def name(self, tensor: str) -> str:
+        """The op's own name of a tensor role (``'params'`` for TF's data)."""
+        return self.names.get(tensor, tensor)
+
+    def colour_groups(self) -> dict[tuple[str, Pos], int]:
+        """``(tensor, position) -> colour group`` for every coloured cell.
+
+        A group is what one index (tuple) moved: for a gather, the data cells read
+        through the same set of index cells (a whole slice for Gather / GatherND rows,
+        one cell for the element ops), the output cells they reached and those index
+        cells; for a scatter, the updates sent by the same index cells and the output
+        cells they landed on. Groups are numbered in row-major order of their first
+        source cell.
+        """
+        if self._groups is not None:
+            return self._groups
+        out: dict[tuple[str, Pos], int] = {}
+        if not self.mapped:
+            return out
+        self._groups = out
+        key: dict[Pos, frozenset[Pos]] = {}
+        if self.kind == "gather":
+            readers: dict[Pos, set[Pos]] = {}
+            for o, s in self.sources.items():
+                if s is not None:
+                    readers.setdefault(s, set()).update(self.index_of.get(o, []))
+            key = {s: frozenset(v) for s, v in readers.items()}
+            src_tensor = "data"
+        else:
+            for u in set(self.landing) | {p for ps in self.contributors.values() for p in ps}:
+                key[u] = frozenset(self.update_index.get(u, []))
+            src_tensor = "updates"
+        number: dict[frozenset[Pos], int] = {}
+        for cell in sorted(key):
+            number.setdefault(key[cell], len(number))
+        for cell, k in key.items():
+            out[(src_tensor, cell)] = number[k]
+        if self.kind == "gather":
+            for o, s in self.sources.items():
+                if s is not None:
+                    out[("output", o)] = number[key[s]]
+        else:
+            for o, ups in self.contributors.items():
+                w = self.winner(o)
+                out[("output", o)] = number[key[w if w is not None else ups[-1]]]
+        index_groups: dict[Pos, set[int]] = {}
+        for k, n in number.items():
+            for i in k:
+                index_groups.setdefault(i, set()).add(n)
+        for i, ns in index_groups.items():
+            if len(ns) == 1:
+                out[("indices", i)] = next(iter(ns))
+        return out
+
+    def tag_of(self, tensor: str, pos: Pos) -> str | None:
+        """The letter tag of a cell's colour group (None: not coloured)."""
+        n = self.colour_groups().get((tensor, pos))
+        return None if n is None else _tag(n)
+
+    def collision_text(self, out: Pos) -> str:
+        """What happened at an output cell several updates reached, every contributor in order.
+
+        ``'A=10, C=30: duplicates=last keeps C=30, A is overwritten'``;
+        ``'5 (data) + A=10 + C=30 = 45'``; ``'max(A=1, B=7) = 7'`` (``include_self=False``).
+        """
+        assert self.updates is not None
+        assert self.output is not None
+        ups = self.contributors.get(out, [])
+        named = [f"{self.tag_of('updates', u) or '?'}={_fmt(self.updates[u])}" for u in ups]
+        result = _fmt(self.output[out])
+        if self.reduction == "none":
+            w = self.winner(out)
+            wi = ups.index(w) if w in ups else len(ups) - 1
+            losers = [n for i, n in enumerate(named) if i != wi]
+            return f"{', '.join(named)}: duplicates={self.duplicates} keeps {named[wi]}; " + (
+                f"{', '.join(losers)} {'is' if len(losers) == 1 else 'are'} overwritten"
+            )
+        terms = list(named)
+        start = self.initial.get(out)
+        if self.include_self and start is not None and self.data is not None:
+            terms.insert(0, f"{_fmt(self.data[start])} ({self.name('data')})")
+        sym = {"add": " + ", "sub": " - ", "mul": " * "}.get(self.reduction)
+        body = sym.join(terms) if sym is not None else f"{self.reduction}({', '.join(terms)})"
+        tail = "" if self.include_self or self.data is None else f" ({self.name('data')} value not included)"
+        return f"{body} = {result}{tail}"
+
+    def group_count(self) -> int:
+        """How many colour groups the picture uses."""
+        return len(set(self.colour_groups().values()))
 
     @property
     def ok(self) -> bool:
@@ -209,76 +371,134 @@ def _shape(t: tuple[int, ...]) -> str:
     return "(" + ", ".join(str(n) for n in t) + ("," if len(t) == 1 else "") + ")"
 
 
-def shape_formula(kind: str, low: Lowering, out_shape: tuple[int, ...] | None, reshaped: bool) -> list[str]:
-    """The output-shape rule of the lowered primitive with the numbers filled in."""
+def shape_formula(
+    kind: str,
+    low: Lowering,
+    out_shape: tuple[int, ...] | None,
+    reshaped: bool,
+    names: dict[str, str] | None = None,
+    index_axis: int | None = None,
+    shown_indices: tuple[int, ...] | None = None,
+) -> list[str]:
+    """The output-shape rule of the lowered primitive with the numbers filled in, in the op's own names.
+
+    ``index_axis=0`` (MXNet): the index tuples run down the first axis of the caller's
+    indices, so the rule reads ``indices.shape[1:]`` and ``M = indices.shape[0]``.
+    """
+    nm = names or {}
+    D, Ix, U = nm.get("data", "data"), nm.get("indices", "indices"), nm.get("updates", "updates")
+    user_d = D
+    if reshaped:
+        D = f"{D}'"
     spec = low.spec
     ds, ishape = tuple(low.data.shape), tuple(low.indices.shape)
     g = gather_shape(ds, ishape, spec)
-    dname = "data" if not reshaped else "data (as the op lowers it)"
+    dname = D
     lines: list[str] = []
+    first_axis = spec.vector and index_axis == 0 and spec.batch == 0
+    relaid = shown_indices is not None and tuple(shown_indices) != ishape and not first_axis
+    if relaid:
+        Ix = f"{Ix}'"
     if spec.elementwise:
-        rule = f"indices.shape = {_shape(ishape)}"
+        rule = f"{Ix}.shape = {_shape(ishape)}"
     else:
         b, a, k = spec.batch, spec.axis, spec.depth
         parts = []
         nums = []
         if b:
-            parts.append(f"data.shape[:{b}]")
+            parts.append(f"{D}.shape[:{b}]")
             nums.append(_shape(ds[:b]))
         if a > b:
-            parts.append(f"data.shape[{b}:{a}]")
+            parts.append(f"{D}.shape[{b}:{a}]")
             nums.append(_shape(ds[b:a]))
-        if spec.vector:
-            parts.append(f"indices.shape[{b or ''}:-1]")
+        if first_axis:
+            parts.append(f"{Ix}.shape[1:]")
+        elif spec.vector:
+            parts.append(f"{Ix}.shape[{b or ''}:-1]")
         else:
-            parts.append(f"indices.shape[{b}:]" if b else "indices.shape")
+            parts.append(f"{Ix}.shape[{b}:]" if b else f"{Ix}.shape")
         nums.append(_shape(ishape[b:-1] if spec.vector else ishape[b:]))
-        parts.append(f"data.shape[{a + k}:]")
+        parts.append(f"{D}.shape[{'M' if first_axis else a + k}:]")
         nums.append(_shape(ds[a + k :]))
         rule = " + ".join(parts) + " = " + " + ".join(nums) + f" = {_shape(g)}"
-    if spec.vector:
-        lines.append(f"k = indices.shape[-1] = {spec.depth} index components per tuple; batch_dims = {spec.batch}")
+    if first_axis:
+        lines.append(f"M = {Ix}.shape[0] = {spec.depth}: each column of {Ix} (down the first axis) is one index tuple")
+    elif spec.vector:
+        lines.append(
+            f"k = {Ix}.shape[-1] = {spec.depth}: each row of {Ix} (along the last axis) is one index tuple; "
+            f"batch_dims = {spec.batch}"
+        )
+    if relaid:
+        lines.append(f"{Ix} = {nm.get('indices', 'indices')} as the op reads it: shape {_shape(ishape)}")
     if reshaped:
-        lines.append(f"data as the op lowers it: shape {_shape(ds)}")
+        lines.append(f"{D} = {user_d} as the op lowers it: shape {_shape(ds)}")
     if kind == "gather":
         lines.insert(0, f"output.shape = {rule}")
         if out_shape is not None and tuple(out_shape) != g:
             lines.append(f"then reshaped by the op to {_shape(tuple(out_shape))}")
     else:
-        lines.insert(0, f"output.shape = {dname}.shape = {_shape(ds)}")
-        lines.insert(1, f"updates.shape = {rule}")
+        if reshaped and out_shape is not None and tuple(out_shape) != ds:
+            lines.insert(0, f"output.shape = {user_d}.shape = {_shape(tuple(out_shape))} (written as {D})")
+        else:
+            lines.insert(0, f"output.shape = {dname}.shape = {_shape(ds)}")
+        lines.insert(1, f"{U}.shape = {rule}")
     return lines
 
 
 # ---------------------------------------------------------------- index analysis
 
 
-def _bad_indices(low: Lowering, to_display: dict[Pos, Pos] | None) -> list[BadIndex]:
+def _bad_indices(
+    low: Lowering, to_display: dict[Pos, Pos] | None, shown: np.ndarray[Any, Any], op_negative: str | None
+) -> list[BadIndex]:
+    """Every negative or out-of-range index and its fate, at its shown position with its shown value.
+
+    The shown value can differ from the lowered one when the op adapts its indices first
+    (``numpy.add_at`` wraps negatives, then lowers with ``negative=raise``): the outcome is
+    what happens to the shown value.
+    """
     spec, pol = low.spec, low.policy
     ind = np.asarray(low.indices)
     sizes = tuple(low.data.shape[spec.axis : spec.axis + spec.depth])
     out: list[BadIndex] = []
     if ind.dtype.kind not in "iu" or ind.size == 0 or ind.size > 100_000:
         return out
+    shown_ok = shown.dtype.kind in "iu" or (shown.dtype.kind == "f" and shown.size > 0)
     for pos in np.ndindex(*ind.shape):
-        v = int(ind[pos])
+        low_v = int(ind[pos])
         j = pos[-1] if spec.vector else 0
         if j >= len(sizes):
             continue
         s = sizes[j]
+        at = to_display.get(pos, pos) if to_display is not None else pos
+        v = low_v
+        if shown_ok and at is not None and len(at) == shown.ndim:
+            try:
+                v = int(shown[at])
+            except (IndexError, ValueError, OverflowError):
+                v = low_v
+        adapted = v != low_v
+        accepts_negative = pol.negative is Negative.WRAP or (adapted and v < 0 and low_v == v + s)
+        if op_negative in ("raise",) and not adapted:
+            accepts_negative = False
         if 0 <= v < s:
             continue
-        shown = to_display.get(pos, pos) if to_display is not None else pos
         axis = spec.axis + j
+        if adapted and 0 <= low_v < s:
+            how = "wraps" if low_v == v + s else ("clipped" if low_v in (0, s - 1) else "moves")
+            out.append(BadIndex(at, v, s, axis, f"{how} to {low_v}", negative_only=v < 0 and low_v == v + s,
+                                accepts_negative=accepts_negative, by_op=True))
+            continue
+        v = low_v
         if -s <= v < 0 and pol.negative is Negative.WRAP:
-            out.append(BadIndex(shown, v, s, axis, f"wraps to {v + s}", negative_only=True))
+            out.append(BadIndex(at, v, s, axis, f"wraps to {v + s}", negative_only=True))
             continue
         if v < 0 and pol.negative is Negative.RAISE:
-            out.append(BadIndex(shown, v, s, axis, "error (negative indices are refused)"))
+            out.append(BadIndex(at, v, s, axis, "error (negative indices are refused)", accepts_negative=False))
             continue
         c = v + s if (v < 0 and pol.negative is Negative.WRAP) else v
         b = pol.bounds
-        if s == 0 or b is Bounds.RAISE:
+        if b is Bounds.RAISE or (s == 0 and b in (Bounds.WRAP, Bounds.CLIP)):
             outcome = "error"
         elif b is Bounds.WRAP:
             outcome = f"wraps to {c % s}"
@@ -288,8 +508,51 @@ def _bad_indices(low: Lowering, to_display: dict[Pos, Pos] | None) -> list[BadIn
             outcome = "filled" if low.primitive == "gather" else "dropped"
         else:
             outcome = "dropped"
-        out.append(BadIndex(shown, v, s, axis, outcome))
+        out.append(BadIndex(at, v, s, axis, outcome, accepts_negative=pol.negative is Negative.WRAP))
     return out
+
+
+_VERB = {
+    "wraps": "wraps negative indices",
+    "clipped": "clips out-of-range indices",
+    "moves": "moves out-of-range indices",
+}
+
+
+def _reshape_map(low_shape: tuple[int, ...], shown_shape: tuple[int, ...]) -> dict[Pos, Pos]:
+    m: dict[Pos, Pos] = {}
+    for flat, pos in enumerate(np.ndindex(*low_shape)):
+        m[pos] = tuple(int(x) for x in np.unravel_index(flat, shown_shape))
+    return m
+
+
+def _layout_map(
+    low_idx: np.ndarray[Any, Any], shown: np.ndarray[Any, Any], index_axis: int | None
+) -> dict[Pos, Pos] | None:
+    """Lowered index position -> shown position, from the op's index layout (None: identity; {}: unknown)."""
+    li = np.asarray(low_idx)
+    if li.shape == shown.shape and index_axis is None:
+        return None
+    if index_axis is not None and shown.ndim >= 1:
+        moved = np.moveaxis(np.empty(shown.shape, dtype=np.int8), index_axis, -1).shape
+        if tuple(moved) == tuple(li.shape):
+            perm = list(range(shown.ndim))
+            ax = perm.pop(index_axis)
+            perm.append(ax)  # lowered axis n is shown axis perm[n]
+            m: dict[Pos, Pos] = {}
+            for pos in np.ndindex(*li.shape):
+                q = [0] * shown.ndim
+                for n, pv in enumerate(pos):
+                    q[perm[n]] = pv
+                m[pos] = tuple(q)
+            return m
+        if li.shape == shown.shape:
+            return None
+    if li.size == shown.size and li.size:
+        if li.shape == shown.shape:
+            return None
+        return _reshape_map(tuple(li.shape), tuple(shown.shape))
+    return {}
 
 
 def _index_map(low_idx: np.ndarray[Any, Any], shown: np.ndarray[Any, Any]) -> dict[Pos, Pos] | None:
@@ -313,6 +576,38 @@ def _index_map(low_idx: np.ndarray[Any, Any], shown: np.ndarray[Any, Any]) -> di
 
 
 # ---------------------------------------------------------------- cell following
+
+
+def _array(value: Any) -> np.ndarray[Any, Any] | None:
+    """``value`` as an array to draw (None when NumPy cannot read it: ragged lists; the op says why)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return np.asarray(value)
+    except (ValueError, TypeError):
+        return None
+
+
+def _agrees(low: Lowering, shown: np.ndarray[Any, Any], m: dict[Pos, Pos]) -> bool:
+    """Whether ``m`` puts every lowered index on a shown index of the same value (or one the op adapted)."""
+    li = np.asarray(low.indices)
+    if li.dtype.kind not in "iu" or shown.dtype.kind not in "iuf":
+        return True
+    spec = low.spec
+    sizes = tuple(low.data.shape[spec.axis : spec.axis + spec.depth])
+    for pos, at in m.items():
+        lv = int(li[pos])
+        try:
+            sv = shown[at]
+        except IndexError:
+            return False
+        if float(sv) == lv:
+            continue
+        j = pos[-1] if spec.vector else 0
+        size = sizes[j] if j < len(sizes) else 0
+        if not (float(sv) < 0 or float(sv) >= size or not float(sv).is_integer()):
+            return False
+    return True
 
 
 def _ids(shape: tuple[int, ...], dtype: Any) -> np.ndarray[Any, Any]:
@@ -375,16 +670,24 @@ def explain(
     info = op.info
     data = None
     if binding.data_param is not None:
-        data = np.asarray(binding.kwargs[binding.data_param])
+        data = _array(binding.kwargs[binding.data_param])
     elif data_shown is not None:
-        data = np.asarray(data_shown)
-    updates = np.asarray(binding.kwargs[binding.updates_param]) if binding.updates_param is not None else None
-    if binding.index_form == "array":
-        arr = np.asarray(binding.kwargs[binding.indices_param])
-        if arr.size == 0 and arr.dtype.kind == "f":
-            arr = arr.astype(np.int64)
-        binding = replace(binding, kwargs={**binding.kwargs, binding.indices_param: arr})
-    shown_idx = binding.indices_array
+        data = _array(data_shown)
+    updates = _array(binding.kwargs[binding.updates_param]) if binding.updates_param is not None else None
+    raw_idx = binding.kwargs[binding.indices_param]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            shown_idx = binding.indices_array
+        readable = shown_idx.dtype.kind in "biuf"
+    except (ValueError, TypeError):
+        readable = False
+    if not readable:  # an index expression (slice, Ellipsis ...): shown as written, then as lowered
+        shown_idx = np.array(" ".join(repr(raw_idx).split())[:60], dtype=object)
+    f = facts(op, binding.attrs, index_tuple=binding.index_form == "tuple")
+    names = {"data": f.data or (f"zeros({f.shape})" if f.shape else "data"), "indices": f.indices, "output": "output"}
+    if f.updates is not None:
+        names["updates"] = f.updates
     exp = Explanation(
         op=info.qualname,
         label=info.qualname,
@@ -396,7 +699,15 @@ def explain(
         index_vector=False,
         updates=updates,
         notes=list(binding.notes),
+        names=names,
+        steps=list(f.steps),
+        post_steps=list(f.post),
+        index_axis=f.index_axis if binding.index_form == "array" else None,
     )
+    if f.shape is not None:
+        shape_value = binding.kwargs.get(f.shape)
+        if shape_value is not None:
+            exp.notes.append(f"no data tensor: the output starts from zeros of shape {fmt_values(shape_value)}")
     try:
         low = binding.lower()
     except GatherScatterError as exc:
@@ -406,23 +717,44 @@ def explain(
     exp.label = low.ctx.label
     exp.index_vector = low.spec.vector
     pol: Policy = low.policy
-    exp.policy = pol.describe()
+    exp.policy = policy_text(f, info.kind, pol)
     exp.reduction = pol.reduction.value
     exp.duplicates = pol.duplicates.value
+    exp.include_self = pol.include_self
     exp.loop = loop_text(op.lower.__doc__) or _generic_loop(info.kind, low.spec, pol)
     if binding.index_form == "tuple":
-        exp.notes.append("indices shown stacked: one index tuple per row of the last axis")
+        exp.notes.append(f"{f.indices} is a tuple of index arrays: shown stacked, one index tuple per row")
 
-    idx_map = _index_map(low.indices, shown_idx)
-    if idx_map:
-        exp.notes.append(
-            f"the op reads these indices rearranged to shape {list(low.indices.shape)}, index tuples on the last "
-            "axis: the shape formula uses that"
-        )
-    exp.bad = _bad_indices(low, idx_map if idx_map else None)
+    if not readable:
+        exp.notes.append(f"{f.indices} = {shown_idx[()]}: shown as the positions the op reads")
+        exp.indices = shown_idx = np.asarray(low.indices)
+    # a tuple of index arrays the op reads as one flat position each (NumPy's a[I0, I1] on a flattened a):
+    # every component of a shown tuple row drove that position
+    collapsed = (
+        binding.index_form == "tuple"
+        and readable
+        and shown_idx.ndim >= 1
+        and not low.spec.vector
+        and tuple(np.shape(low.indices)) == tuple(shown_idx.shape[:-1])
+        and shown_idx.shape[-1] > 1
+    )
+    idx_map = None if collapsed else _layout_map(low.indices, shown_idx, exp.index_axis)
+    if collapsed:
+        exp.indices_reshaped = True
+        exp.notes.append(f"the op reads each row of {f.indices} (one index tuple) as one flat position")
+    if idx_map and not _agrees(low, shown_idx, idx_map):
+        idx_map = _index_map(low.indices, shown_idx) or {}
+    if idx_map and exp.index_axis == 0:
+        exp.notes.append(f"{f.indices} holds one index tuple per column (down the first axis), as given")
+    op_negative = (f.policy or {}).get("negative")
+    exp.bad = [] if collapsed else _bad_indices(low, idx_map if idx_map else None, shown_idx, op_negative)
+    moved = sorted({b.outcome.split()[0] for b in exp.bad if b.by_op})
+    if moved:
+        exp.policy += f"; before that the op itself {' and '.join(_VERB[m] for m in moved)}"
     if idx_map == {}:
-        exp.notes.append(f"indices shown as the op lowers them (shape {list(low.indices.shape)})")
+        exp.notes.append(f"{f.indices} shown as the op lowers them (shape {list(low.indices.shape)})")
         exp.indices = np.asarray(low.indices)
+        exp.index_axis = None
         idx_map = None
     try:
         out = low.run()
@@ -430,13 +762,28 @@ def explain(
         exp.error = short_error(exc, 400, op=info.qualname)
     else:
         exp.output = out
+        if low.result is not None or out.size == 0:
+            # nothing is read or written: the op checks no index (every framework skips empty work)
+            exp.bad = [
+                replace(b, outcome="not checked: the op reads nothing (empty output)") if b.outcome.startswith("error")
+                else b
+                for b in exp.bad
+            ]
     out_shape = tuple(exp.output.shape) if exp.output is not None else None
-    reshaped = data is None or tuple(low.data.shape) != tuple(data.shape)
-    exp.shape_formula = shape_formula(info.kind, low, out_shape, reshaped)
+    reshaped = (data is None and f.shape is None) or (data is not None and tuple(low.data.shape) != tuple(data.shape))
+    exp.indices_reshaped = collapsed or (
+        tuple(exp.indices.shape) != tuple(np.shape(low.indices)) and exp.index_axis is None
+    )
+    exp.shape_formula = shape_formula(
+        info.kind, low, out_shape, reshaped, names, exp.index_axis, tuple(exp.indices.shape)
+    )
     if exp.error is not None or exp.output is None or low.result is not None:
         return exp
     if low.indices.size > max_trace or low.data.size > max_trace:
         exp.notes.append("too many cells to follow one by one")
+        return exp
+    if info.kind == "scatter" and updates is None:
+        exp.notes.append("the op writes one value, not an updates tensor: the cells it wrote are not followed")
         return exp
     num = _numbered(binding, data, updates)
     if num is None:
@@ -456,6 +803,8 @@ def explain(
         return p if omap is None else omap[p]
 
     def shown_index(ip: Pos) -> list[Pos]:
+        if collapsed:
+            return [ip + (j,) for j in range(exp.indices.shape[-1])]
         cells = [ip[:-1] + (j,) for j in range(spec.depth)] if spec.vector else [ip]
         return [c if idx_map is None else idx_map.get(c, c) for c in cells]
 
@@ -483,7 +832,8 @@ def explain(
                     continue
                 tgt = None if mv.target is None else out_pos(mv.target)
                 exp.landing[u] = tgt
-                exp.update_index[u] = shown_index(mv.index_pos)
+                exp.update_index.setdefault(u, [])
+                exp.update_index[u] += [c for c in shown_index(mv.index_pos) if c not in exp.update_index[u]]
                 if tgt is not None:
                     exp.contributors.setdefault(tgt, []).append(u)
     except (GatherScatterError, KeyError, IndexError):

@@ -16,9 +16,13 @@ __all__ = ["png_bytes", "png_from_picture"]
 _SCALE = 2  # draw at twice the layout size, for sharp text
 
 
-def _font(size: float) -> Any:
+def _font(size: float, bold: bool = False) -> Any:
     from PIL import ImageFont
 
+    try:  # the SVG's font, whose widths the layout uses, when the system has it
+        return ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", round(size * _SCALE))
+    except OSError:
+        pass
     try:
         return ImageFont.load_default(size=size * _SCALE)
     except TypeError:  # pragma: no cover - Pillow < 10.1 has no sized default font
@@ -42,7 +46,9 @@ def png_from_picture(pic: Picture) -> bytes:
             draw.rectangle(box, outline=r.stroke, width=width)
     fonts: dict[tuple[float, bool], Any] = {}
     for t in pic.texts:
-        font = fonts.setdefault((t.size, t.bold), _font(t.size))
+        font = fonts.get((t.size, t.bold))
+        if font is None:
+            font = fonts[(t.size, t.bold)] = _font(t.size, t.bold)
         anchor = "ms" if t.anchor == "middle" else "ls"
         draw.text(
             (t.x * s, t.y * s),
@@ -50,9 +56,12 @@ def png_from_picture(pic: Picture) -> bytes:
             fill=t.fill,
             font=font,
             anchor=anchor,
-            stroke_width=1 if t.bold else 0,
-            stroke_fill=t.fill if t.bold else None,
         )
+        if t.strike:
+            w = draw.textlength(t.text, font=font)
+            x0 = t.x * s if t.anchor != "middle" else t.x * s - w / 2
+            ymid = (t.y - t.size * 0.32) * s
+            draw.line((x0 - 1, ymid, x0 + w + 1, ymid), fill="#d62728", width=max(2, s))
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     return buf.getvalue()

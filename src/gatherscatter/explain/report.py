@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from ..dialects._registry import DialectOp, ops
-from .adapter import ProbeError, Roles, bind
-from .lines import Line, Seg, fmt_value, fmt_values, line, wrap
+from .adapter import AXIS_NAMES, ProbeError, Roles, bind, parameters
+from .lines import Line, Seg, fmt_value, fmt_values, line, plain_rst, wrap
 from .model import short_error
 from .table import Table
 from .text import _Cell, _panel, _side_by_side
@@ -90,20 +90,33 @@ def _same(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> bool:
 def compare(
     family: str, roles: Roles, *, frameworks: Sequence[str] | None = None, op_list: Sequence[DialectOp] | None = None
 ) -> Comparison:
-    """Run ``roles`` through every op of ``family`` (newest version of each)."""
+    """Run ``roles`` through every op of ``family`` (newest version of each), or through ``op_list``.
+
+    With ``op_list`` (ops of any families, side by side) an attribute an op does not have
+    is left out for that op, and said so in its notes; within a family such an op cannot
+    take the probe.
+    """
     cmp = Comparison(family, roles)
     for op in op_list if op_list is not None else ops(family=family):
         info = op.info
         if frameworks and info.framework not in frameworks:
             continue
         r = OpResult(info.qualname, info.qualname)
+        own = roles
+        dropped: list[str] = []
+        if op_list is not None:
+            params = parameters(op)
+            axis_ok = bool(set(AXIS_NAMES) & set(params))
+            keep = {k: v for k, v in roles.attrs.items() if k in params or (k in AXIS_NAMES and axis_ok)}
+            dropped = [k for k in roles.attrs if k not in keep]
+            own = Roles(roles.data, roles.indices, roles.updates, keep)
         try:
-            b = bind(op, roles)
+            b = bind(op, own)
         except ProbeError as exc:
             r.na = str(exc)
             cmp.results.append(r)
             continue
-        r.notes = b.notes
+        r.notes = b.notes + tuple(f"has no {k}: left out" for k in dropped)
         try:
             low = b.lower()
             r.label = low.ctx.label
@@ -231,7 +244,7 @@ def list_lines(
             vers = f"{i.version_kw} {vers}"
         out.append(line(f"{i.framework.ljust(fw)}  {i.name.ljust(nw)}  {i.family.ljust(famw)}  {vers}"))
         if summary and i.summary:
-            out.extend(wrap(i.summary, width, " " * (fw + 4), "dim"))
+            out.extend(wrap(plain_rst(i.summary), width, " " * (fw + 4), "dim"))
     out.append([])
     out.append(line(Seg(f"{len(found)} op(s)", "dim")))
     return out

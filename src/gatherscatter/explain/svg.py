@@ -1,13 +1,16 @@
 """SVG writer of an explanation picture (no dependency: the SVG is built as text).
 
-Every cell is a ``<rect>`` carrying ``data-tensor`` (data, indices, updates, output)
-and ``data-pos`` (``"1,0"``) so that tests and tools can read the mapping back.
+Every cell is a ``<rect>`` carrying ``data-tensor`` (data, indices, updates, output),
+``data-pos`` (``"1,0"``), ``data-value`` (the value as drawn) and, when coloured,
+``data-group`` / ``data-tag`` (its colour group: ``0`` / ``A``), so that tests and tools
+can read the mapping back.
 """
 
 from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from .lines import tag
 from .model import Explanation
 from .picture import Picture, picture
 
@@ -39,10 +42,16 @@ def svg_from_picture(pic: Picture) -> str:
             attrs.append(f"data-tensor={quoteattr(r.tensor)}")
         if r.pos is not None:
             attrs.append(f"data-pos={quoteattr(','.join(str(p) for p in r.pos))}")
+        if r.value is not None:
+            attrs.append(f"data-value={quoteattr(r.value)}")
+        if r.group is not None:
+            attrs.append(f'data-group="{r.group}" data-tag="{tag(r.group)}"')
         out.append(f"<rect {' '.join(attrs)}/>")
     for t in pic.texts:
         anchor = "middle" if t.anchor == "middle" else "start"
         weight = ' font-weight="bold"' if t.bold else ""
+        if t.strike:
+            weight += ' text-decoration="line-through"'
         out.append(
             f'<text x="{t.x:g}" y="{t.y:g}" font-size="{t.size:g}" text-anchor="{anchor}" '
             f'fill="{t.fill}"{weight}>{escape(t.text)}</text>'

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from .lines import PALETTE, Line
+from .lines import Line
 
 __all__ = ["rich_available", "rich_write", "style_of"]
 
@@ -39,7 +39,10 @@ def style_of(name: str | None) -> str:
     if name is None:
         return ""
     if name.startswith("c") and name[1:].isdigit():
-        return f"black on {PALETTE[int(name[1:]) % len(PALETTE)]}"
+        from .picture import palette
+
+        n = int(name[1:])
+        return f"black on {palette(n + 1)[n]}"
     return _STYLES.get(name, "")
 
 

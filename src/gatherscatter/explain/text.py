@@ -129,40 +129,29 @@ def _pos(p: Pos) -> str:
 
 def picture_lines(exp: Explanation, width: int) -> list[Line]:
     """The panels of ``exp`` (assumes :func:`too_large` said no)."""
-    colour = exp.colour_index()
+    groups = exp.colour_groups()
     bad_at = {b.position: b for b in exp.bad}
 
-    def styled(p: Pos | None, value: str, mark: str = "") -> _Cell:
-        if p is None or p not in colour:
+    def styled(tensor: str, p: Pos, value: str, mark: str = "") -> _Cell:
+        n = groups.get((tensor, p))
+        if n is None:
             return _Cell(value + mark, "bad" if mark == "!" else None)
-        n = colour[p]
-        return _Cell(f"{tag(n)}:{value}{mark}", f"c{n}")
-
-    keys = exp.index_keys()
+        return _Cell(f"{tag(n)}:{value}{mark}", "bad" if mark == "!" else f"c{n}")
 
     def index_cell(p: Pos) -> _Cell:
-        assert exp.indices is not None
         v = fmt_value(exp.indices[p])
         b = bad_at.get(p)
         mark = "" if b is None else ("~" if b.negative_only else "!")
-        srcs = keys.get(p, [])
-        if len(srcs) == 1 and exp.mapped:
-            c = styled(srcs[0], v, mark)
-            if mark == "!":
-                c.style = "bad"
-            return c
-        return _Cell(v + mark, "bad" if mark == "!" else None)
+        return styled("indices", p, v, mark)
 
     def data_cell(p: Pos) -> _Cell:
         assert exp.data is not None
-        v = fmt_value(exp.data[p])
-        return styled(p, v) if exp.kind == "gather" else _Cell(v)
+        return styled("data", p, fmt_value(exp.data[p]))
 
     def updates_cell(p: Pos) -> _Cell:
         assert exp.updates is not None
-        v = fmt_value(exp.updates[p])
         dropped = p in exp.landing and exp.landing[p] is None
-        return styled(p, v, "!" if dropped else "")
+        return styled("updates", p, fmt_value(exp.updates[p]), "!" if dropped else "")
 
     def output_cell(p: Pos) -> _Cell:
         assert exp.output is not None
@@ -172,28 +161,28 @@ def picture_lines(exp: Explanation, width: int) -> list[Line]:
         if exp.kind == "gather":
             if p in exp.sources and exp.sources[p] is None:
                 return _Cell(v + "!", "bad")
-            return styled(exp.sources.get(p), v)
+            return styled("output", p, v)
         ups = exp.contributors.get(p, [])
         if not ups:
             return _Cell(v)
         if exp.reduction == "none":
-            w = exp.winner(p)
-            c = styled(w, v, "*" if len(ups) > 1 else "")
-            return c
-        tags = "+".join(tag(colour[u]) for u in ups)
-        return _Cell(f"{tags}:{v}", f"c{colour[ups[-1]]}")
+            return styled("output", p, v, "*" if len(ups) > 1 else "")
+        tags = "+".join(exp.tag_of("updates", u) or "?" for u in ups)
+        n = groups.get(("output", p))
+        return _Cell(f"{tags}:{v}", None if n is None else f"c{n}")
 
-    panels = [_panel("data", exp.data, data_cell)]
-    panels.append(_panel("indices", exp.indices, index_cell))
+    panels = [_panel(exp.name("data"), exp.data, data_cell)]
+    panels.append(_panel(exp.name("indices"), exp.indices, index_cell))
     if exp.kind == "scatter":
-        panels.append(_panel("updates", exp.updates, updates_cell))
+        panels.append(_panel(exp.name("updates"), exp.updates, updates_cell))
     if exp.output is not None:
         panels.append(_panel("output", exp.output, output_cell))
     return _side_by_side(panels, width)
 
 
 def _attrs(exp: Explanation) -> str:
-    return ", ".join(f"{k}={v!r}" for k, v in exp.attrs.items())
+    """The call's attributes, without those the op's label already shows (``device='gpu'``)."""
+    return ", ".join(f"{k}={v!r}" for k, v in exp.attrs.items() if f"{k}={v!r}" not in exp.label)
 
 
 def explanation_lines(exp: Explanation, width: int = 100, *, loop: bool = True) -> list[Line]:
@@ -210,11 +199,13 @@ def explanation_lines(exp: Explanation, width: int = 100, *, loop: bool = True) 
         if exp.mapped:
             legend = "tags/colours: "
             legend += (
-                "each output cell shows the data cell it was read from"
+                "an index, the data it read and the output it reached share a tag"
                 if exp.kind == "gather"
-                else "each update and the output cell it landed on"
+                else "an index, the updates it sent and the output they reached share a tag"
             )
-            legend += "; ! out of range; ~ negative index wrapped" + ("; * collision" if exp.kind == "scatter" else "")
+            legend += "; ! out of range; ~ negative index wrapped" + (
+                "; * several updates collided" if exp.kind == "scatter" else ""
+            )
             out.append([])
             out.extend(wrap(legend, width, "  ", "dim", first=""))
     else:
@@ -228,46 +219,27 @@ def explanation_lines(exp: Explanation, width: int = 100, *, loop: bool = True) 
             if arr is not None:
                 out.append(line(f"  {name}: shape {_shape_str(tuple(arr.shape))}, dtype {arr.dtype}"))
     out.append([])
+    for call, why in exp.steps:
+        out.extend(wrap(f"before: {call}" + (f"  ({why})" if why else ""), width, "    ", "dim", first=""))
+    for call, why in exp.post_steps:
+        out.extend(wrap(f"after: {call}" + (f"  ({why})" if why else ""), width, "    ", "dim", first=""))
     for f in exp.shape_formula:
         out.extend(wrap(f, width, "    ", first=""))
     for b in exp.bad:
-        lo, hi = -b.size, b.size - 1
         kind = "negative index" if b.negative_only else "out of range"
         style = "dim" if b.negative_only else "bad"
         out.extend(
             wrap(
-                f"indices{_pos(b.position)} = {b.value}: {kind} for axis {b.axis} (size {b.size}, "
-                f"[{lo}, {hi}] with wrapping) -> {b.outcome}",
+                f"{exp.name('indices')}{_pos(b.position)} = {b.value}: {kind} for axis {b.axis} (size {b.size}, "
+                f"valid {b.valid}) -> {b.outcome}",
                 width,
                 "    ",
                 style,
                 first="",
             )
         )
-    colour = exp.colour_index()
-    for o, ups in sorted(exp.collisions().items()):
-        assert exp.updates is not None
-        assert exp.output is not None
-        names = ", ".join(f"{tag(colour[u])}={fmt_value(exp.updates[u])}" for u in ups)
-        if exp.reduction == "none":
-            w = exp.winner(o)
-            assert w is not None
-            how = f"duplicates={exp.duplicates}: {tag(colour[w])} is kept"
-        else:
-            start = exp.initial.get(o)
-            init = ""
-            if start is not None and exp.data is not None:
-                init = f" with the data value {fmt_value(exp.data[start])}"
-            how = f"reduction={exp.reduction} combines them{init}"
-        out.extend(
-            wrap(
-                f"collision at output{_pos(o)}: {names} -> {how} -> {fmt_value(exp.output[o])}",
-                width,
-                "    ",
-                "warn",
-                first="",
-            )
-        )
+    for o in sorted(exp.collisions()):
+        out.extend(wrap(f"collision at output{_pos(o)}: {exp.collision_text(o)}", width, "    ", "warn", first=""))
     if exp.kind == "scatter" and exp.mapped and exp.data is not None:
         untouched = [o for o in exp.initial if o not in exp.contributors]
         consts = [o for o in untouched if exp.initial[o] is None]

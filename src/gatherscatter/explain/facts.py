@@ -1,0 +1,264 @@
+"""The op facts ``explain`` uses, read in ONE place.
+
+Everything ``explain`` needs to know about an op beyond the arrays it is given —
+which parameter plays which role, where its index tuples live, which adapters run
+before and after the primitive, which policy the op really applies — comes from
+:func:`facts`. Today it reads the translator's source descriptions
+(:func:`gatherscatter.translate.sources.describe`: ``inputs``, ``roles``, ``pre`` /
+``post`` adapter steps, the canonical call with explicit policies), the registry's
+``op.info`` and the lowering's signature (:func:`inspect.signature`). When the op
+record carries these fields, this module is the only one to change.
+
+Nothing here (nor anywhere in ``explain``) branches on an op's name.
+
+>>> from gatherscatter.dialects._registry import get_op
+>>> f = facts(get_op("mxnet.gather_nd"))
+>>> f.data, f.indices, f.index_axis
+('data', 'indices', 0)
+>>> facts(get_op("tensorflow.scatter_nd")).shape
+'shape'
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..dialects._registry import DialectOp
+
+__all__ = ["Facts", "attribute_params", "facts", "parameters", "policy_text"]
+
+DATA_NAMES = ("data", "input", "params", "x", "a", "arr", "tensor", "operand", "self", "past_cache")
+INDEX_NAMES = ("indices", "index", "ind", "idx", "indexes", "start_indices", "scatter_indices", "write_indices")
+UPDATE_NAMES = ("updates", "src", "values", "source", "v", "b", "update")
+
+IndexForm = Literal["array", "sequence", "expression"]
+
+# ---- FACTS NOT YET IN ANY RECORD (the lead: these become op-record fields) ----
+# index_form of ops whose description does not show it (no adapter step on the indices):
+# ``.at[idx].get()`` takes NumPy's index forms (one array, or a tuple of arrays) like the
+# other ``.at[]`` function forms.
+_INDEX_FORM: dict[str, IndexForm] = {"jax.at_get": "expression"}
+# the description's argument naming the index form ("array" | "tuple") of ops taking NumPy's index forms
+_FORM_ARG = "form"
+# ---- end of the table ----
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What ``explain`` knows of one op (for one set of attributes).
+
+    ``data`` / ``indices`` / ``updates`` / ``shape``: the op's parameter playing that
+    role (None: none); ``shape`` is set when the op has no data tensor and starts from
+    a fresh tensor of that shape. ``index_axis``: the axis of the user's ``indices``
+    holding the index tuples (0 for first-axis layouts; None: the last axis, or no
+    tuples). ``index_form``: ``"array"`` (one index array), ``"sequence"`` (a tuple of
+    index arrays, one per indexed axis), ``"expression"`` (NumPy's index forms: one
+    array indexing the first axis, or a tuple of arrays). ``steps`` / ``post``: the
+    adapter steps before and after the primitive, as ``(call, why)``. ``policy``: the
+    op's own policy as ``{field: value}`` (from its canonical description), or None.
+    """
+
+    op: DialectOp
+    inputs: tuple[str, ...]
+    data: str | None
+    indices: str
+    updates: str | None
+    shape: str | None
+    index_axis: int | None
+    index_form: IndexForm
+    steps: tuple[tuple[str, str], ...] = ()
+    post: tuple[tuple[str, str], ...] = ()
+    policy: dict[str, Any] | None = None
+
+
+def parameters(op: DialectOp) -> dict[str, inspect.Parameter]:
+    """The op's own parameters (those of its lowering function), in order."""
+    return dict(inspect.signature(op.lower).parameters)
+
+
+def attribute_params(op: DialectOp) -> dict[str, inspect.Parameter]:
+    """The op's parameters that are not tensors of a role (axis, mode, opset ...)."""
+    f = facts(op)
+    roles = {f.data, f.indices, f.updates, f.shape}
+    return {n: p for n, p in parameters(op).items() if n not in roles}
+
+
+def _source(op: DialectOp, attrs: dict[str, Any]) -> Any:
+    """The translator's description of ``op`` with ``attrs`` (None when it has none)."""
+    from ..errors import GatherScatterError
+    from ..translate.sources import SOURCES, _load, describe
+
+    _load()
+    fn = SOURCES.get(op.info.qualname)
+    if fn is None:
+        return None
+    sig = inspect.signature(fn).parameters
+    # the op's own defaults for what the call leaves out (jax.take's mode=None is not the describer's)
+    defaults = {
+        n: p.default for n, p in parameters(op).items() if p.default is not inspect.Parameter.empty and n in sig
+    }
+    kw = {**defaults, **{k: v for k, v in attrs.items() if k in sig}}
+    try:
+        return describe(op, kw)
+    except (GatherScatterError, TypeError, ValueError):
+        pass
+    # required attributes missing (``dim`` of torch.gather): the roles do not depend on them
+    for fill in (0, "sum"):
+        trial = dict(kw)
+        for n, p in sig.items():
+            if p.default is inspect.Parameter.empty and n not in trial:
+                trial[n] = 0 if n in ("dim", "axis") else fill
+        try:
+            return describe(op, trial)
+        except (GatherScatterError, TypeError, ValueError):
+            continue
+    return None
+
+
+def _pick(names: tuple[str, ...], params: list[str], taken: set[str]) -> str | None:
+    for n in params:
+        if n in names and n not in taken:
+            return n
+    return None
+
+
+def _steps(steps: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((s.describe(), s.why) for s in steps)
+
+
+def _freeze(attrs: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((k, repr(v)) for k, v in attrs.items()))
+
+
+def facts(op: DialectOp, attrs: dict[str, Any] | None = None, *, index_tuple: bool = False) -> Facts:
+    """The :class:`Facts` of ``op`` called with the non-tensor ``attrs`` (axis, mode ...).
+
+    ``index_tuple``: the call passes a tuple of index arrays (NumPy's ``a[I0, I1]`` form);
+    descriptions that take the index form as a ``form`` argument describe that form.
+    """
+    attrs = dict(attrs or {})
+    if index_tuple:
+        attrs[_FORM_ARG] = "tuple"
+    try:
+        return _facts_cached(op.info.qualname, _freeze(attrs), tuple(attrs.items()))
+    except TypeError:  # unhashable attribute values: no cache
+        return _facts(op, attrs)
+
+
+@functools.lru_cache(maxsize=512)
+def _facts_cached(qualname: str, key: Any, items: tuple[tuple[str, Any], ...]) -> Facts:
+    from ..dialects._registry import get_op
+
+    return _facts(get_op(qualname), dict(items))
+
+
+def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
+    params = list(parameters(op))
+    src = _source(op, attrs)
+    inputs = tuple(src.inputs) if src is not None else tuple(params)
+    roles: dict[str, str] = dict(src.roles) if src is not None else {}
+    taken: set[str] = set()
+    shape_p: str | None = None
+    # a role given by a parameter that only makes a fresh tensor ("zeros" from a shape)
+    pre = list(src.pre) if src is not None else []
+    fresh = {v for s in pre if s.name == "zeros" for k, v in s.args if k == "shape"}
+    data_p = roles.get("data")
+    if data_p is not None and data_p in fresh:
+        shape_p, data_p = data_p, None
+        taken.add(shape_p)
+    elif data_p is None:
+        data_p = _pick(DATA_NAMES, [n for n in inputs if n in params], taken)
+    if data_p is not None:
+        taken.add(data_p)
+    idx_p = roles.get("indices") or _pick(INDEX_NAMES, params, taken)
+    if idx_p is None:
+        from ..errors import UnsupportedError
+
+        raise UnsupportedError(f"{op.info.qualname} has no indices parameter (parameters: {', '.join(params)})")
+    taken.add(idx_p)
+    upd_p: str | None = None
+    if op.info.kind == "scatter":
+        upd_p = roles.get("updates") or _pick(UPDATE_NAMES, [n for n in inputs if n in params] or params, taken)
+    index_axis: int | None = None
+    form: IndexForm = "array"
+    policy: dict[str, Any] | None = None
+    if src is not None:
+        ax = src.layout.get("index_axis")
+        index_axis = int(ax) if ax is not None and int(ax) != -1 else None
+        on_idx = [s for s in pre if idx_p in dict(s.args).values()]
+        if any(s.name == "stack_last" for s in on_idx):
+            form = "sequence"
+        elif any(s.name == "expand_dims" for s in on_idx) and (
+            any(s.name == "broadcast_updates" for s in pre)
+            or (op.info.kind == "gather" and src.layout.get("to_source") is not None)
+        ):
+            form = "expression"
+        form = _INDEX_FORM.get(op.info.qualname, form)
+        c = src.canonical
+        # a description with steps after the canonical call (JAX's fill masks) is a program: its canonical
+        # policy alone is not the op's; the lowered policy is shown then
+        policy = None if src.post else {
+            "negative": c.negative,
+            "bounds": c.bounds,
+            "fill_value": c.fill_value,
+            "reduction": c.reduction,
+            "include_self": c.include_self,
+            "duplicates": c.duplicates,
+            "duplicates_specified": c.duplicates_specified,
+            "mean_rounding": c.mean_rounding,
+        }
+    return Facts(
+        op=op,
+        inputs=inputs,
+        data=data_p,
+        indices=idx_p,
+        updates=upd_p,
+        shape=shape_p,
+        index_axis=index_axis,
+        index_form=form,
+        steps=_steps(pre),
+        post=_steps(src.post) if src is not None else (),
+        policy=policy,
+    )
+
+
+def policy_text(f: Facts, kind: str, lowered: Any) -> str:
+    """The op's policy in one line: its canonical description's, else the lowered primitive's.
+
+    The lowered policy can differ from what the op does to the caller's indices when the
+    op adapts them first (``numpy.add_at`` wraps negatives itself, then lowers with
+    ``negative=raise``): the canonical description states the op's behaviour.
+    """
+    p = f.policy
+    if p is None:  # the lowered primitive's policy (a fill value None is the dtype's zero there)
+        p = {
+            "negative": lowered.negative.value,
+            "bounds": lowered.bounds.value,
+            "fill_value": 0 if lowered.fill_value is None else lowered.fill_value,
+            "reduction": lowered.reduction.value,
+            "include_self": lowered.include_self,
+            "duplicates": lowered.duplicates.value,
+            "duplicates_specified": True,
+            "mean_rounding": lowered.mean_rounding.value,
+        }
+    bounds = p["bounds"]
+    if bounds == "fill":
+        value = p["fill_value"] if p["fill_value"] is not None else lowered.fill_value
+        bounds += f"({value!r})" if value is not None else "(0)"
+    neg = p["negative"]
+    parts = [f"bounds={bounds}", "negative=" + ("treated by bounds" if neg == "bounds" else neg)]
+    parts.append(f"reduction={p['reduction']}")
+    if kind == "scatter":
+        if p["reduction"] == "none":
+            dup = p["duplicates"]
+            parts.append(f"duplicates={dup}" + ("" if p["duplicates_specified"] else " (the op leaves it unspecified)"))
+        else:
+            parts.append(f"include_self={p['include_self']}")
+        if p["reduction"] == "mean":
+            parts.append(f"mean_rounding={p['mean_rounding']}")
+    else:
+        parts.pop()
+    return ", ".join(parts)
