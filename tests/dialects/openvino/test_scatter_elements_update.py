@@ -76,8 +76,10 @@ def test_cases(data, indices, updates, axis, reduction, use_init_val, expected):
 def test_version_3_no_attributes():
     out = SEU(np.zeros((3, 3)), [[1, 0, 2], [0, 2, 1]], [[1.0, 1.1, 1.2], [2.0, 2.1, 2.2]], 0, version=3)
     assert out.tolist() == [[2.0, 1.1, 0.0], [1.0, 0.0, 2.2], [0.0, 2.1, 1.2]]
-    out = SEU([[0, 0, 0]] * 3, [[1, 0, 2]], [[1.5, 1.5, 1.5]], 0, version=3)
+    out = SEU([[0, 0, 0]] * 3, [[1, 0, 2]], [[1, 1, 1]], 0, version=3)
     assert out.dtype == np.int64 and out.tolist() == [[0, 1, 0], [1, 0, 0], [0, 0, 1]]  # list updates take data dtype
+    with pytest.raises(gs.DTypeError, match=r"1\.5 at position \[0, 0\]\): float values into integer data"):
+        SEU([[0, 0, 0]] * 3, [[1, 0, 2]], [[1.5, 1.5, 1.5]], 0, version=3)  # ... unless a value would change
     assert SEU([0.0, 0.0], [1, 1], [3.0, 4.0], 0, "none", version=3).tolist() == [0.0, 4.0]
 
 
