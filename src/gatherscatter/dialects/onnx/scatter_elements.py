@@ -52,6 +52,18 @@ divergence(
     evidence="onnx.defs schema ScatterElements-18; onnx/reference/ops/op_scatter_elements.py",
     kind="undefined",
 )
+divergence(
+    op="onnx.ScatterElements",
+    versions="18",
+    case="reduction='max' or 'min' on bool data",
+    reference="ONNX Runtime 1.32 CPU",
+    theirs="refuses at run time: 'bool data type is not supported with ScatterElements opset 18 when reduction is "
+    "'max'' (add and mul on bool run, as OR and AND, and agree with us)",
+    ours="the spec's type constraint includes bool: max=OR, min=AND (as onnx.reference and NumPy compute them)",
+    evidence="measured with onnxruntime 1.32.0 (tests/frameworks/test_onnx.py::test_bool_max_min_reductions_"
+    "onnxruntime_refuses); onnx.defs schema ScatterElements-18",
+    kind="oracle",
+)
 
 
 def _lower(

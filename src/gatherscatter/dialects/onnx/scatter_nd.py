@@ -30,6 +30,18 @@ divergence(
     kind="oracle",
 )
 
+divergence(
+    op="onnx.ScatterND",
+    versions="18",
+    case="reduction='max' or 'min' on bool data",
+    reference="ONNX Runtime 1.32 CPU",
+    theirs="refuses at run time: 'bool data type is not supported with ScatterND opset 18 when reduction is "
+    "'max'' (add and mul on bool run, as OR and AND, and agree with us)",
+    ours="the spec's type constraint includes bool: max=OR, min=AND (as onnx.reference and NumPy compute them)",
+    evidence="measured with onnxruntime 1.32.0 (tests/frameworks/test_onnx.py::test_bool_max_min_reductions_"
+    "onnxruntime_refuses); onnx.defs schema ScatterND-18",
+    kind="oracle",
+)
 
 @dialect_op(
     "onnx",
