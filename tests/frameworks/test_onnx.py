@@ -39,7 +39,7 @@ NODE_CASES = _collect()
 
 
 def test_node_case_count():
-    # behaviour-matrix §4: 4 Gather + 3 GatherElements + 3 GatherND + 2 Scatter + 7 + 7
+    # docs/behavior-matrix.md#s4: 4 Gather + 3 GatherElements + 3 GatherND + 2 Scatter + 7 + 7
     assert len(NODE_CASES) == 26
 
 

@@ -12,7 +12,7 @@ tuple component); a sequence argument (``torch.index_put``'s
 Every step becomes ONNX nodes: op steps the ONNX op itself, adapters small
 subgraphs (``Shape``/``Gather`` to read an axis size at run time, ``Where`` to
 wrap negatives, ``ConstantOfShape`` for identities, ``Range``/``Expand``/
-``Concat`` for coordinate grids (E4) ...). Every adapter of
+``Concat`` for coordinate grids (docs/semantics.md#e4) ...). Every adapter of
 :data:`~gatherscatter.translate.ir.ADAPTERS` has an emitter here
 (:data:`ONNX_ADAPTERS`). The model's opset is the one the plan's ops were
 planned for (``version=``, default 18), and nodes take that opset's form:
@@ -376,7 +376,8 @@ def _broadcast_data(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -
 
 @_a("coordinates")
 def _coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """E4: ``Concat([Expand(Unsqueeze(Range(0, n_d)), Shape(i)) or i, ...], -1)`` (an int64 meshgrid)."""
+    """docs/semantics.md#e4: ``Concat([Expand(Unsqueeze(Range(0, n_d)), Shape(i)) or i, ...], -1)`` (an int64
+    meshgrid)."""
     i = a["i"]
     r = np.asarray(b.vals[i]).ndim
     if r == 0:
@@ -403,7 +404,8 @@ def _components(b: Builder, name: str) -> list[str]:
 
 @_a("stack_last")
 def _stack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """``Concat([Unsqueeze(i_j + z, -1)], -1)``, ``z`` the zeros of the broadcast shape (E12, E15)."""
+    """``Concat([Unsqueeze(i_j + z, -1)], -1)``, ``z`` the zeros of the broadcast shape (docs/semantics.md#e12,
+    docs/semantics.md#e15)."""
     parts = _components(b, a["seq"])
     dt = b.dtype_of(s.out)
     parts = [p if b.dtype_of(p) == dt else b.node("Cast", [p], to=b.elem_type(dt)) for p in parts]
@@ -441,7 +443,8 @@ def _unflatten_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) 
 
 @_a("take_coordinates")
 def _take_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """E1/E7: iotas over the gather's output shape, the index (broadcast) on the gathered axis."""
+    """docs/semantics.md#e1/docs/semantics.md#e7: iotas over the gather's output shape, the index (broadcast) on the
+    gathered axis."""
     i, data = a["i"], a["data"]
     r, q = np.asarray(b.vals[data]).ndim, np.asarray(b.vals[i]).ndim
     ax = k["axis"] % r

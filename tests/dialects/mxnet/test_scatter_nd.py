@@ -34,7 +34,7 @@ def test_cases(data, indices, shape, expected):
 
 
 def test_equivalent_to_onnx_scatternd_on_zeros():
-    # semantics.md §9 E6 (duplicates unspecified on both sides: none here)
+    # docs/semantics.md#e6 (duplicates unspecified on both sides: none here)
     idx = np.array([[2, 0, 1], [3, 1, 0]])
     upd = np.array([1.0, 2.0, 3.0])
     ref = gs.onnx.ScatterND(np.zeros((3, 4)), np.moveaxis(idx, 0, -1), upd)

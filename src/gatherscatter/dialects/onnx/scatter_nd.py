@@ -17,7 +17,7 @@ divergence(
     reference="ONNX spec",
     theirs="unspecified; ONNX Runtime CPU: last wins (and warns)",
     ours="duplicates='last' by default (row-major order); 'first' or 'raise' on request",
-    evidence="semantics.md §6.1; behavior-matrix 6.5 and 6.9",
+    evidence="docs/semantics.md#s6-1; docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9",
     kind="undefined",
 )
 divergence(
@@ -26,7 +26,7 @@ divergence(
     reference="ONNX Runtime 1.31 CPU",
     theirs="loses updates (data race): wrong sums in 3-4 rows per call",
     ours="deterministic row-major accumulation",
-    evidence="perf-anchors §8; microsoft/onnxruntime#18048, #23396",
+    evidence="docs/behavior-matrix.md#perf-8; microsoft/onnxruntime#18048, #23396",
     kind="oracle",
 )
 

@@ -59,7 +59,7 @@ divergence(
     reference="paddle 3.3.1 docs",
     theirs="order unspecified; CPU: last wins (20/20 runs)",
     ours="the last update in row-major order of indices wins",
-    evidence="behavior-matrix 6.4 and 6.9; semantics.md §5.3",
+    evidence="docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s5-3",
     kind="undefined",
 )
 
