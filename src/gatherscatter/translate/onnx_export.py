@@ -779,7 +779,7 @@ def default_example(t: Translation, dtypes: dict[str, Any] | None = None) -> dic
     if found:
         args = max(found, key=lambda a: _tuple_length(t, a))  # the first with full index tuples, if any
         # preferred dtypes, kept where the source op (and the translation) accept them
-        groups = [{n: np.dtype(np.float32) for n in floats if n not in wanted}]
+        groups: list[dict[str, np.dtype[Any]]] = [{n: np.dtype(np.float32) for n in floats if n not in wanted}]
         groups += [{n: np.dtype(np.int64)} for n in t.source.inputs if n not in floats and n not in wanted]
         for group in groups:
             args = _try_dtypes(t, args, group) or args
