@@ -37,7 +37,7 @@ def test_take_along_axis_and_broadcast():
 def test_gather_nd_layouts():
     assert gs.gather_nd([[1, 2], [3, 4]], [[1, 1], [0, 1]]).tolist() == [4, 2]
     assert gs.gather_nd([[1, 2], [3, 4]], [[1, 1], [0, 1]], index_axis=0).tolist() == [3, 4]
-    # MXNet example (semantics §4.1): tuples (1,2),(0,3) on the first axis -> [6, 3]
+    # MXNet example (semantics docs/semantics.md#s4-1): tuples (1,2),(0,3) on the first axis -> [6, 3]
     assert gs.gather_nd(np.arange(12).reshape(3, 4), [[1, 0], [2, 3]], index_axis=0).tolist() == [6, 3]
     # k = 0 selects whole slices (TF, Paddle)
     assert gs.gather_nd([[1, 2]], np.zeros((2, 0), np.int64)).tolist() == [[[1, 2]], [[1, 2]]]

@@ -64,3 +64,38 @@ def test_divergence_records_are_complete():
 def test_lowering_is_reusable():
     low = gs.onnx.GatherND.lower([[1, 2], [3, 4]], [[1, 0]])
     assert low.primitive == "gather" and low.spec.vector and low.run().tolist() == [3]
+
+
+def test_ops_prints_a_table_and_stays_a_list():
+    # issue 15: gs.ops() printed function objects; the README says it lists ops with versions
+    onnx_ops = gs.ops("onnx")
+    assert isinstance(onnx_ops, list) and onnx_ops[0] is gs.onnx.Gather and len(onnx_ops) == 7
+    expected = "\n".join([
+        "op                    family            kind     versions",
+        "onnx.Gather           gather            gather   opset 1, 11, 13",
+        "onnx.GatherElements   gather_elements   gather   opset 11, 13",
+        "onnx.GatherND         gather_nd         gather   opset 11, 12, 13",
+        "onnx.ScatterElements  scatter_elements  scatter  opset 11, 13, 16, 18",
+        "onnx.Scatter          scatter_elements  scatter  opset 9",
+        "onnx.ScatterND        scatter_nd        scatter  opset 11, 13, 16, 18",
+        "onnx.TensorScatter    scatter_axis      scatter  opset 24",
+        "(7 ops)",
+    ])
+    assert str(onnx_ops) == expected and repr(onnx_ops) == expected
+    everything = repr(gs.ops())
+    assert "function" not in everything and "0x" not in everything
+    assert "torch.scatter_reduce " in everything and "mxnet.gather_nd " in everything
+    assert everything.endswith(f"({len(gs.ops())} ops)")
+    # still a list: filtering, comparison and concatenation behave as before
+    assert gs.ops("onnx") == list(onnx_ops) and [op for op in onnx_ops if op.info.kind == "gather"][-1] is gs.onnx.GatherND
+
+
+def test_divergences_of_an_unknown_op_is_an_error():
+    # issue 15: gs.divergences("nope.Op") returned [] (a typo looked like "no divergences")
+    with pytest.raises(gs.UnsupportedError, match=r"unknown op 'nope\.Op'"):
+        gs.divergences("nope.Op")
+    with pytest.raises(gs.UnsupportedError):
+        gs.divergences(print)
+    by_name = gs.divergences("onnx.GatherElements")
+    assert by_name and all(d.op == "onnx.GatherElements" for d in by_name)
+    assert gs.divergences(gs.onnx.GatherElements) == by_name

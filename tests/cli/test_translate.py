@@ -38,7 +38,7 @@ def test_the_issue_command_prints_plan_divergences_and_code():
     status, out, err = run_cli(*CASES["translate_scatter_reduce_mean_onnx"])
     assert (status, err) == (0, "")
     assert out.startswith("note: --dim not given: translating torch.scatter_reduce with dim=0\n")
-    assert "steps:" in out and "# include_self=False: zero the targeted positions first (E10)" in out
+    assert "steps:" in out and "# include_self=False: zero the targeted positions first (docs/semantics.md#e10)" in out
     assert "divergences:" in out and "differs when an index is negative" in out
     assert "code (onnx):" in out and "helper.make_node('ScatterElements'" in out
 

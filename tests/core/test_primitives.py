@@ -146,7 +146,7 @@ def test_gather_policy_table(kw, expected):
 
 
 SCATTER_POLICY_CASES = [
-    # data [1,2,3,4], indices [0,1,0,1,2,1], updates [1..6] (semantics §5.2 worked example)
+    # data [1,2,3,4], indices [0,1,0,1,2,1], updates [1..6] (semantics docs/semantics.md#s5-2 worked example)
     (dict(reduction="add"), [5, 14, 8, 4]),
     (dict(reduction="add", include_self=False), [4, 12, 5, 4]),
     (dict(reduction="mul"), [3, 96, 15, 4]),

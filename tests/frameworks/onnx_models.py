@@ -35,7 +35,7 @@ def run_ort(op_type: str, opset: int, arrays: list[np.ndarray[Any, Any]], **attr
 
     model = make_model(op_type, opset, arrays, **attrs)
     so = ort.SessionOptions()
-    so.intra_op_num_threads = 1  # ScatterND add is racy with 2 threads (perf-anchors §8)
+    so.intra_op_num_threads = 1  # ScatterND add is racy with 2 threads (docs/behavior-matrix.md#perf-8)
     so.log_severity_level = 3
     sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
     return sess.run(None, dict(zip(INPUTS[op_type], arrays, strict=True)))[0]

@@ -64,7 +64,8 @@ def _index(rng: np.random.Generator, shape: tuple[int, ...], s: int, dtype: Any,
 def _cases() -> list[tuple[str, list[Any], dict[str, Any]]]:
     rng = np.random.default_rng(20261122)
     out: list[tuple[str, list[Any], dict[str, Any]]] = []
-    # hand-picked cells of behavior-matrix 6.1-6.5 and 6.10, and the MXNet docstrings
+    # hand-picked cells of docs/behavior-matrix.md#t6-1 to docs/behavior-matrix.md#t6-5 and
+    # docs/behavior-matrix.md#t6-10, and the MXNet docstrings
     f = np.float32
     out += [
         ("take", [np.array([10, 20, 30], f), np.array([0.6, 1.5, 2.4], f)], {}),

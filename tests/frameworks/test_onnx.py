@@ -39,7 +39,7 @@ NODE_CASES = _collect()
 
 
 def test_node_case_count():
-    # behaviour-matrix §4: 4 Gather + 3 GatherElements + 3 GatherND + 2 Scatter + 7 + 7
+    # docs/behavior-matrix.md#s4: 4 Gather + 3 GatherElements + 3 GatherND + 2 Scatter + 7 + 7
     assert len(NODE_CASES) == 26
 
 
@@ -193,3 +193,28 @@ def test_reference_gather_elements_wraps_out_of_range_but_we_raise():
     assert run_ref("GatherElements", 18, arrays, axis=1).tolist() == [[1], [4]]
     with pytest.raises(gs.IndexOutOfRangeError):
         _ours("GatherElements", 18, arrays, {"axis": 1})
+
+
+@pytest.mark.parametrize("op", ["ScatterND", "ScatterElements"])
+@pytest.mark.parametrize(("reduction", "expected"), [
+    # hand-computed: data [F, T, F, T], updates [T, F, T, T] at indices [0, 1, 2, 2]
+    ("add", [True, True, True, True]),  # OR
+    ("mul", [False, False, False, True]),  # AND
+    ("max", [True, True, True, True]),  # OR
+    ("min", [False, False, False, True]),  # AND
+])
+def test_bool_max_min_reductions_onnxruntime_refuses(op, reduction, expected):
+    # issue 15: ORT refuses max/min on bool data ("bool data type is not supported"); we compute the spec's
+    # result, and the difference is a divergence record like the others
+    d = np.array([False, True, False, True])
+    i = np.array([0, 1, 2, 2])
+    u = np.array([True, False, True, True])
+    arrays = [d, i[:, None] if op == "ScatterND" else i, u]
+    assert _ours(op, 18, arrays, {"reduction": reduction}).tolist() == expected
+    if reduction in ("add", "mul"):
+        assert run_ort(op, 18, arrays, reduction=reduction).tolist() == expected
+        return
+    with pytest.raises(Exception, match="bool data type is not supported"):
+        run_ort(op, 18, arrays, reduction=reduction)
+    recs = [r for r in gs.divergences(f"onnx.{op}") if "bool" in r.case and r.reference.startswith("ONNX Runtime")]
+    assert len(recs) == 1 and "'max' or 'min'" in recs[0].case and "max=OR, min=AND" in recs[0].ours

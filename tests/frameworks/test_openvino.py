@@ -230,7 +230,7 @@ def _wrap(idx: np.ndarray, s: int) -> np.ndarray:
 def gather_cases(seed: int = 1) -> list[dict[str, Any]]:
     rng = np.random.default_rng(seed)
     cases = []
-    fixed = [  # behavior-matrix 6.1 and the Gather-8 spec examples
+    fixed = [  # docs/behavior-matrix.md#t6-1 and the Gather-8 spec examples
         (8, np.array([1, 2, 3, 4, 5], F32), np.array([3, 10, -20]), 0, 0),
         (8, np.array([10, 20, 30], F32), np.array([0, -1]), 0, 0),
         (8, np.arange(6, dtype=F32).reshape(3, 2), np.array(-1), 1, 0),
@@ -338,7 +338,7 @@ def seu_cases(seed: int = 4) -> list[dict[str, Any]]:
     rng = np.random.default_rng(seed)
     cases = []
     d5, i3, u3 = np.full(4, 5, F32), np.array([0, 0, 2]), np.array([2, 4, 7], F32)
-    for reduction in ("none", "sum", "prod", "min", "max", "mean"):  # behavior-matrix 6.7
+    for reduction in ("none", "sum", "prod", "min", "max", "mean"):  # docs/behavior-matrix.md#t6-7
         for use_init_val in (True, False):
             attrs = dict(axis=0, reduction=reduction, use_init_val=use_init_val)
             cases.append(dict(op="ScatterElementsUpdate", version=12, attrs=attrs, kind="compare", arrays=[d5, i3, u3]))

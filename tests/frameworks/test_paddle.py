@@ -1,7 +1,7 @@
 """gatherscatter.paddle against a real PaddlePaddle 3.3.1 on CPU (opt-in: ``pytest -m paddle``).
 
 Paddle runs in a spawned worker process: importing paddle in a process that
-already imported TensorFlow segfaults (behavior-matrix §3), and some inputs make
+already imported TensorFlow segfaults (docs/behavior-matrix.md#s3), and some inputs make
 paddle write out of bounds and abort ('malloc(): invalid size'). The worker
 imports paddle; this module never does.
 

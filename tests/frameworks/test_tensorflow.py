@@ -13,7 +13,7 @@ round: TensorFlow must still do what the record says.
 TensorFlow runs in a spawned worker process and is never imported by pytest
 itself: TF aborts the process on a few inputs (XLA ``gather_nd`` with
 ``bad_indices_policy='IGNORE'`` and empty index tuples), and importing paddle
-after tensorflow in one process segfaults (behavior-matrix §3). When TF
+after tensorflow in one process segfaults (docs/behavior-matrix.md#s3). When TF
 crashes, the case is counted and gatherscatter's documented answer stands. Run
 ``python -m pytest -m tensorflow tests/frameworks/test_tensorflow.py -s`` to see
 the tallies.
@@ -195,7 +195,8 @@ def compare(worker: Worker, case: Case) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# hand-picked edge cases (behavior-matrix 6.1, 6.3, 6.5, 6.7 and the probes behind the divergences)
+# hand-picked edge cases (docs/behavior-matrix.md#t6-1, docs/behavior-matrix.md#t6-3, docs/behavior-matrix.md#t6-5,
+# docs/behavior-matrix.md#t6-7 and the probes behind the divergences)
 
 I64, I32, I16 = np.int64, np.int32, np.int16
 F32 = np.float32

@@ -538,7 +538,8 @@ def edge_cases() -> list[Case]:
     x23 = A([[1, 2, 3], [4, 5, 6]], dtype=F32)
     z = np.zeros(4, F32)
     cases = [
-        # behaviour-matrix 6.1 / 6.2 / 6.4 / 6.5 / 6.6 / 6.7 cells
+        # docs/behavior-matrix.md#t6-1 / docs/behavior-matrix.md#t6-2 / docs/behavior-matrix.md#t6-4 /
+        # docs/behavior-matrix.md#t6-5 / docs/behavior-matrix.md#t6-6 / docs/behavior-matrix.md#t6-7
         edge("negative index raises", "index_select", A([10, 20, 30], dtype=F32), 0, A([0, -1])),
         edge("0-d index keeps the dim", "index_select", x23, 1, A(2)),
         edge("0-d input, one index", "index_select", A(5.0, dtype=F32), 0, A([0])),

@@ -1,4 +1,4 @@
-"""Hand-computed gradients (semantics.md §8) and the API contract of gs.vjp."""
+"""Hand-computed gradients (docs/semantics.md#s8) and the API contract of gs.vjp."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def test_prod_two_zeros_and_zero_self() -> None:
     ],
 )
 def test_mean_worked_example(include_self: bool, dx: list[float], du: list[float]) -> None:
-    # semantics.md §5.2: D=[1,2,3,4], I=[0,1,0,1,2,1], U=[1..6]
+    # docs/semantics.md#s5-2: D=[1,2,3,4], I=[0,1,0,1,2,1], U=[1..6]
     d, i, u = np.array([1.0, 2, 3, 4]), I([0, 1, 0, 1, 2, 1]), np.arange(1.0, 7.0)
     _, pb = gs.vjp(gs.torch.scatter_reduce, d, 0, i, u, "mean", include_self=include_self)
     g = pb(np.ones(4))

@@ -1,8 +1,9 @@
 """Brute-force loop oracles for the JAX ops, written from JAX's documented semantics.
 
 Nothing here imports gatherscatter: each function is a readable loop over output
-(or update) positions, written from the JAX docstrings and semantics.md §2.3,
-§3.2, §6.5 and §7 (jax 0.10, jax_enable_x64=True). NumPy's own ``x[idx]`` is used
+(or update) positions, written from the JAX docstrings and docs/semantics.md#s2-3,
+docs/semantics.md#s3-2, docs/semantics.md#s6-5 and docs/semantics.md#s7 (jax 0.10, jax_enable_x64=True). NumPy's own
+``x[idx]`` is used
 for the placement rules of NumPy-style indexing; the out-of-range rules are
 applied here, index by index.
 """

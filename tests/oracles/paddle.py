@@ -4,7 +4,7 @@ They share no code with gatherscatter. Each loop transcribes the docstring
 formula of the op (``paddle.gather``, ``gather_nd``, ``scatter``,
 ``scatter_nd_add``, ``scatter_nd``, ``take``, ``take_along_axis``,
 ``put_along_axis``, ``index_select``) plus the CPU rules measured on 3.3.1 (see
-behavior-matrix.md §6): an out-of-range index raises a plain ``IndexError``, a
+docs/behavior-matrix.md#s6): an out-of-range index raises a plain ``IndexError``, a
 shape that breaks the op's rule a plain ``ValueError``; tests map those to the
 library's errors. Where Paddle returns garbage or crashes the oracle raises too
 (that is what gatherscatter does and records as a divergence).

@@ -3,7 +3,8 @@
 They share no code with gatherscatter: each loop transcribes the TF 2.21
 docstrings (``tf.gather``, ``tf.gather_nd``, ``tf.scatter_nd``,
 ``tf.tensor_scatter_nd_*``, the ``bad_indices_policy`` text of the raw ops) and
-the device behaviour of behavior-matrix §5 surprise 3 / 6.1 / 6.3 / 6.5 plus the
+the device behaviour of docs/behavior-matrix.md#surprise-3 / docs/behavior-matrix.md#t6-1 / docs/behavior-matrix.md#t6-3
+/ docs/behavior-matrix.md#t6-5 plus the
 observed XLA quirks recorded as divergences:
 
 * ``device='cpu'``: a negative or out-of-range index raises ``IndexError``

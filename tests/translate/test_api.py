@@ -79,7 +79,7 @@ def test_steps_ops_and_plan_text():
     assert [s.kind for s in t.steps] == ["adapter" if s.name in ADAPTERS else "op" for s in t.steps]
     assert t.ops == ["onnx.ScatterND"]
     scatter = t.steps[-1]
-    assert scatter.attr_map["reduction"] == "add"  # E5: zeros + add, not a plain ScatterND
+    assert scatter.attr_map["reduction"] == "add"  # docs/semantics.md#e5: zeros + add, not a plain ScatterND
     assert all(s.why for s in t.steps if s.kind == "adapter")
     text = t.plan_text()
     assert text == str(t)

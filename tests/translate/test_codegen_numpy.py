@@ -55,7 +55,7 @@ def test_inplace_numpy_functions_run_on_copies():
 
 
 def test_generated_code_on_hand_computed_cases():
-    # torch.scatter_reduce worked example (semantics.md §5.2): D=[1,2,3,4], I=[0,1,0,1,2,1], U=[1..6]
+    # torch.scatter_reduce worked example (docs/semantics.md#s5-2): D=[1,2,3,4], I=[0,1,0,1,2,1], U=[1..6]
     d, i, u = np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 1, 0, 1, 2, 1]), np.arange(1.0, 7.0)
     want = {("sum", True): [5, 14, 8, 4], ("sum", False): [4, 12, 5, 4], ("prod", True): [3, 96, 15, 4],
             ("prod", False): [3, 48, 5, 4], ("amax", True): [3, 6, 5, 4], ("amin", False): [1, 2, 5, 4],
@@ -64,7 +64,7 @@ def test_generated_code_on_hand_computed_cases():
         t = translate("torch.scatter_reduce", to=TARGET, dim=0, reduce=r, include_self=s)
         got = compile_function(t.code)(input=d, index=i, src=u)
         assert got.tolist() == expected, (r, s)
-    # MXNet gather_nd (semantics.md §4.1): tuples on the first axis
+    # MXNet gather_nd (docs/semantics.md#s4-1): tuples on the first axis
     t = translate("mxnet.gather_nd", to=TARGET)
     got = compile_function(t.code)(data=np.arange(12.0).reshape(3, 4), indices=np.array([[1.0, 0.0], [2.0, 3.0]]))
     assert got.tolist() == [6.0, 3.0]

@@ -74,7 +74,7 @@ def test_script_builds_from_opset15_calls():
     i = np.array([0, 1, 0, 1, 2, 1], np.int64)
     u = np.arange(1.0, 7.0, dtype=np.float32)
     out = build(t, {"input": d, "index": i, "src": u})(input=d, index=i, src=u)
-    assert np.asarray(out).tolist() == [3.0, 6.0, 5.0, 4.0]  # semantics.md §5.2, amax include_self=False
+    assert np.asarray(out).tolist() == [3.0, 6.0, 5.0, 4.0]  # docs/semantics.md#s5-2, amax include_self=False
 
 
 def test_summary(capsys):

@@ -45,7 +45,7 @@ def test_code_uses_the_real_paddle_api():
 
 
 def test_put_along_axis_with_include_self():
-    # semantics.md §5.2 worked example (observed identical in Paddle): include_self=False sum -> [4, 12, 5, 4]
+    # docs/semantics.md#s5-2 worked example (observed identical in Paddle): include_self=False sum -> [4, 12, 5, 4]
     t = translate("torch.scatter_reduce", to=TARGET, dim=0, reduce="sum", include_self=False)
     assert "paddle.put_along_axis(" in t.code
     out = compile_function(t.code)(input=paddle.to_tensor([1.0, 2.0, 3.0, 4.0]),

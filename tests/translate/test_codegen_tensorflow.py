@@ -45,7 +45,7 @@ def test_code_uses_the_real_tensorflow_api():
 
 
 def test_elementwise_scatter_through_tensor_scatter_nd():
-    # E16: torch.scatter_add has no TF op; coordinates + tf.tensor_scatter_nd_add
+    # docs/semantics.md#e16: torch.scatter_add has no TF op; coordinates + tf.tensor_scatter_nd_add
     t = translate("torch.scatter_add", to=TARGET, dim=0)
     assert "tf.tensor_scatter_nd_add(" in t.code
     out = compile_function(t.code)(input=tf.constant([1, 1, 1, 1]), index=tf.constant([1, 1, 2]),

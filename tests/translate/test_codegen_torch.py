@@ -48,14 +48,15 @@ def test_scatter_reduce_call_reads_like_torch():
     t = translate("gatherscatter.scatter_along_axis", to=TARGET, axis=0, reduction="mean", include_self=False)
     assert re.search(r"torch\.scatter_reduce\(data, 0, \w+, updates, reduce='mean', include_self=False\)", t.code)
     fn = compile_function(t.code)
-    # semantics.md §5.2 worked example, include_self=False: [2, 4, 5, 4]
+    # docs/semantics.md#s5-2 worked example, include_self=False: [2, 4, 5, 4]
     out = fn(data=torch.tensor([1.0, 2.0, 3.0, 4.0]), indices=torch.tensor([0, 1, 0, 1, 2, 1]),
              updates=torch.arange(1.0, 7.0))
     assert out.tolist() == [2.0, 4.0, 5.0, 4.0]
 
 
 def test_onnx_gather_elements_negative_indices_in_torch():
-    # E3 / pitfall 2: the naive torch.gather raises on -1; the translation normalises first
+    # docs/semantics.md#e3 / docs/semantics.md#pitfall-2: the naive torch.gather raises on -1; the translation
+    # normalises first
     t = translate("onnx.GatherElements", to=TARGET, axis=1)
     data, idx = torch.tensor([[1, 2, 3], [4, 5, 6]]), torch.tensor([[-1, 0], [1, -3]])
     with pytest.raises(RuntimeError):

@@ -1,4 +1,5 @@
-"""The equivalences E1..E21 of semantics.md §9, each checked numerically, and in the translations that use them.
+"""The equivalences docs/semantics.md#e1..docs/semantics.md#e21 of docs/semantics.md#s9, each checked numerically, and
+in the translations that use them.
 
 Every test has two halves:
 
@@ -9,7 +10,8 @@ Every test has two halves:
 2. where ``gs.translate`` produces the identity, the translation's ops and adapters follow it and
    ``verify`` passes.
 
-E17, E18 and E20 are marked "–" (not checked) in the spec; they are checked here, with what was
+docs/semantics.md#e17, docs/semantics.md#e18 and docs/semantics.md#e20 are marked "–" (not checked) in the spec; they
+are checked here, with what was
 found in each test's docstring.
 """
 
@@ -66,7 +68,7 @@ def reductions_of(t) -> list[str]:
     return [s.attr_map.get("reduction", "none") for s in t.steps if s.kind == "op"]
 
 
-# ---------------------------------------------------------------------------------------------- E1
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e1
 
 
 def test_e1_gather_is_transposed_gather_nd():
@@ -82,7 +84,7 @@ def test_e1_gather_is_transposed_gather_nd():
         assert same(lhs, rhs), (d.shape, a, i)
 
 
-# ---------------------------------------------------------------------------------------------- E2
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e2
 
 
 def test_e2_flat_take_is_gather_of_the_reshaped_data():
@@ -104,7 +106,7 @@ def test_e2_translations(op):
     assert_verified(t)
 
 
-# ---------------------------------------------------------------------------------------------- E3
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e3
 
 
 def test_e3_torch_gather_is_gather_elements_and_the_reverse_needs_normalised_indices():
@@ -136,7 +138,7 @@ def test_e3_translations():
     assert_verified(back)
 
 
-# ---------------------------------------------------------------------------------------------- E4
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e4
 
 
 def coordinates(i: np.ndarray, axis: int) -> np.ndarray:
@@ -156,7 +158,7 @@ def test_e4_gather_elements_is_gather_nd_of_coordinates():
         i = idx(rng, d.shape[a], ishape)
         c = coordinates(i, a)
         assert same(gs.onnx.GatherElements(d, i, axis=a), gs.onnx.GatherND(d, c))
-        assert same(ADAPTERS["coordinates"].run(i, axis=a), c)  # the adapter is E4's C
+        assert same(ADAPTERS["coordinates"].run(i, axis=a), c)  # the adapter is docs/semantics.md#e4's C
 
 
 def test_e4_translation_to_a_framework_without_gather_elements():
@@ -167,7 +169,7 @@ def test_e4_translation_to_a_framework_without_gather_elements():
     assert_verified(t)
 
 
-# ---------------------------------------------------------------------------------------------- E5
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e5
 
 
 def test_e5_tf_scatter_nd_is_scatter_nd_add_into_zeros():
@@ -193,7 +195,7 @@ def test_e5_translation():
     assert not old.exact and any("opset 16" in d for d in old.divergences)
 
 
-# ---------------------------------------------------------------------------------------------- E6
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e6
 
 
 def test_e6_mxnet_gather_nd_and_scatter_nd_are_onnx_with_the_index_axis_moved():
@@ -229,7 +231,7 @@ def test_e6_translations():
     assert_verified(s)
 
 
-# ---------------------------------------------------------------------------------------------- E7
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e7
 
 
 def test_e7_batched_gather_is_gather_nd_with_batch_dims():
@@ -251,8 +253,10 @@ def test_e7_batched_gather_is_gather_nd_with_batch_dims():
 
 @pytest.mark.parametrize(("axis", "batch_dims"), [(1, 1), (2, 1), (2, 2), (3, 1)])
 def test_e7_translations(axis, batch_dims):
-    """axis == batch_dims: E7 literally. Otherwise the planner reads each output element at its coordinates
-    (E1's gather-as-gather_nd with full index tuples), which needs no knowledge of the ranks at plan time."""
+    """axis == batch_dims: docs/semantics.md#e7 literally. Otherwise the planner reads each output element at its
+    coordinates
+    (docs/semantics.md#e1's gather-as-gather_nd with full index tuples), which needs no knowledge of the ranks at plan
+    time."""
     t = gs.translate("tensorflow.gather", to="onnx", axis=axis, batch_dims=batch_dims)
     assert t.ops == ["onnx.GatherND"]
     nd = t.steps[steps_named(t).index("onnx.GatherND")]
@@ -266,7 +270,7 @@ def test_e7_translations(axis, batch_dims):
     assert_verified(old)
 
 
-# ---------------------------------------------------------------------------------------------- E8
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e8
 
 
 def test_e8_batched_gather_nd_agrees_across_tf_onnx_openvino():
@@ -296,10 +300,11 @@ def test_e8_translations():
     assert_verified(ov)
 
 
-# ---------------------------------------------------------------------------------------------- E9 E10 E11
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e9
+# docs/semantics.md#e10 docs/semantics.md#e11
 
 TORCH_TO_ONNX = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min"}
-IDENTITY = {"add": 0.0, "mul": 1.0, "max": -np.inf, "min": np.inf}  # E10's neutral elements (float)
+IDENTITY = {"add": 0.0, "mul": 1.0, "max": -np.inf, "min": np.inf}  # docs/semantics.md#e10's neutral elements (float)
 
 
 def scatter_case(rng, *, dtype=np.float64):
@@ -361,7 +366,7 @@ def test_e10_translations(reduce):
 
 
 def mean_by_hand(d, dim, i, u, include_self: bool):
-    """E11 from ONNX ops: sum / count, D where nothing was written; integers floor-divide."""
+    """docs/semantics.md#e11 from ONNX ops: sum / count, D where nothing was written; integers floor-divide."""
     base = d if include_self else gs.onnx.ScatterElements(d, i, np.zeros_like(u), axis=dim)
     total = gs.onnx.ScatterElements(base, i, u, axis=dim, reduction="add")
     ones = np.ones_like(d) if include_self else np.zeros_like(d)
@@ -388,7 +393,7 @@ def test_e11_translations(include_self):
     assert_verified(t, 150)
 
 
-# ---------------------------------------------------------------------------------------------- E12
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e12
 
 
 def test_e12_index_put_is_scatter_nd_of_stacked_broadcast_indices():
@@ -416,7 +421,7 @@ def test_e12_translations(accumulate):
     assert_verified(t)
 
 
-# ---------------------------------------------------------------------------------------------- E13
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e13
 
 
 def test_e13_index_select_is_gather_and_index_add_is_moved_scatter_nd():
@@ -443,7 +448,7 @@ def test_e13_translations():
     assert_verified(a)
 
 
-# ---------------------------------------------------------------------------------------------- E14
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e14
 
 
 def test_e14_take_along_axis_is_gather_elements_of_expanded_indices():
@@ -471,7 +476,7 @@ def test_e14_translations():
     assert_verified(to_torch)
 
 
-# ---------------------------------------------------------------------------------------------- E15
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e15
 
 
 def test_e15_adjacent_advanced_indexing_is_gather_nd_of_stacked_indices():
@@ -491,7 +496,7 @@ def test_e15_translation():
     assert_verified(t)
 
 
-# ---------------------------------------------------------------------------------------------- E16
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e16
 
 
 def test_e16_scatter_elements_is_scatter_nd_of_coordinates():
@@ -515,11 +520,12 @@ def test_e16_translation_to_tensorflow(reduction):
     assert_verified(t)
 
 
-# ---------------------------------------------------------------------------------------------- E17
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e17
 
 
 def test_e17_openvino_scatter_update_is_scatter_nd_of_unsqueezed_indices():
-    """Checked here (the spec leaves E17 unchecked). Found: exact for axis 0 with non-negative indices and
+    """Checked here (the spec leaves docs/semantics.md#e17 unchecked). Found: exact for axis 0 with non-negative indices
+    and
     no duplicates, index of any rank; other axes after moving the axis to the front (data) and the index
     block to the front (updates), then back. ScatterUpdate-3 rejects negative indices where ScatterND wraps
     them. TF v1 ``scatter_update`` is not a registered op here, so that third side is not checked."""
@@ -553,11 +559,12 @@ def test_e17_translation():
     assert_verified(t)
 
 
-# ---------------------------------------------------------------------------------------------- E18
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e18
 
 
 def test_e18_onnx_scatter_9_is_scatter_elements_11():
-    """Checked here (the spec leaves E18 unchecked). Found: Scatter-9 and ScatterElements-11 (reduction
+    """Checked here (the spec leaves docs/semantics.md#e18 unchecked). Found: Scatter-9 and ScatterElements-11
+    (reduction
     none) agree on every generated input, negative indices included (both wrap them once) and out-of-range
     ones (both raise)."""
     for rng in rngs(seed=19):
@@ -578,7 +585,7 @@ def test_e18_translation():
     assert_verified(t)
 
 
-# ---------------------------------------------------------------------------------------------- E19
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e19
 
 
 def test_e19_paddle_scatter():
@@ -591,7 +598,8 @@ def test_e19_paddle_scatter():
             assert same(gs.paddle.scatter(d, i, u, overwrite=True), gs.onnx.ScatterND(d, nd, u))
         zeroed = gs.onnx.ScatterND(d, nd, np.zeros_like(u))
         rhs = gs.onnx.ScatterND(zeroed, nd, u, reduction="add")
-        assert same(gs.paddle.scatter(d, i, u, overwrite=False), rhs)  # pitfall 10: the old rows are dropped
+        assert same(gs.paddle.scatter(d, i, u, overwrite=False), rhs)  # docs/semantics.md#pitfall-10: the old rows are
+                                                                       # dropped
 
 
 @pytest.mark.parametrize("overwrite", [True, False])
@@ -604,11 +612,12 @@ def test_e19_translations(overwrite):
     assert_verified(t)
 
 
-# ---------------------------------------------------------------------------------------------- E20
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e20
 
 
 def test_e20_zero_fill_and_clamp_gathers_in_onnx():
-    """Checked here (the spec leaves E20 unchecked). Found: exact for TF-GPU (negative indices are out of
+    """Checked here (the spec leaves docs/semantics.md#e20 unchecked). Found: exact for TF-GPU (negative indices are out
+    of
     range: zero) and XLA/JAX clamping (-1 clamps to 0, no wrapping) as written. OpenVINO Gather-8 wraps
     negative indices first, so its form is Where(valid(I'), Gather(D, Clip(I')), 0) with I' = I + s*(I<0);
     without that normalisation the formula gives 0 where Gather-8 reads from the end."""
@@ -652,7 +661,7 @@ def test_e20_clamp_translations(op, attrs):
     assert_verified(t)
 
 
-# ---------------------------------------------------------------------------------------------- E21
+# ---------------------------------------------------------------------------------------------- docs/semantics.md#e21
 
 
 def test_e21_every_family_through_lax_dimension_numbers():

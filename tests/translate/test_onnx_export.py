@@ -305,7 +305,8 @@ def test_onnx_model_uses_a_default_example_and_matches_to_onnx():
     assert [i.name for i in m.graph.input] == ["input", "index", "src"]
     assert [o.name for o in m.graph.output] == [t.program.output]
     ops = [n.op_type for n in m.graph.node]
-    assert ops.count("ScatterElements") == 3  # zero pre-fill (E10), sum, count (E11)
+    assert ops.count("ScatterElements") == 3  # zero pre-fill (docs/semantics.md#e10), sum, count
+                                              # (docs/semantics.md#e11)
     # dims are symbolic: the same model runs on other shapes of the same ranks and dtypes
     dtypes = [onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type) for i in m.graph.input]
     assert [len(i.type.tensor_type.shape.dim) for i in m.graph.input] == [2, 2, 2]

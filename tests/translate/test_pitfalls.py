@@ -1,4 +1,5 @@
-"""The pitfalls of semantics.md §10 as regression tests: the naive, name-based mapping differs; ``gs.translate`` does not.
+"""The pitfalls of docs/semantics.md#s10 as regression tests: the naive, name-based mapping differs; ``gs.translate``
+does not.
 
 Each test runs the NAIVE mapping (the same-named or obvious target op on the same arrays, through our
 dialects, each verified against its real framework) and shows it computes something else (or raises

@@ -364,7 +364,8 @@ _F = float("nan")
 @pytest.mark.parametrize(
     ("op", "attrs", "args", "expected"),
     [
-        # paddle docs: overwrite=False zeroes the targeted rows, then sums (E19, pitfall 10)
+        # paddle docs: overwrite=False zeroes the targeted rows, then sums (docs/semantics.md#e19,
+        # docs/semantics.md#pitfall-10)
         ("paddle.scatter", dict(overwrite=False),
          dict(x=np.array([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]), index=np.array([2, 1, 0, 1]),
               updates=np.array([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0], [4.0, 4.0]])),

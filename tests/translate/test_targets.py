@@ -8,7 +8,7 @@ explains. The default suite verifies a representative set of sources (the neutra
 with its policy grid, plus name-alike framework ops) into every target; the ``slow``
 sweep verifies every source op (``coverage.calls()``) into every target.
 Plan shapes (which op, which adapter, which residual) are checked against hand-written
-expectations taken from semantics.md §9/§10 and the framework docs.
+expectations taken from docs/semantics.md#s9/docs/semantics.md#s10 and the framework docs.
 """
 
 from __future__ import annotations
@@ -73,12 +73,13 @@ def _adapters(op: str, to: str, **attrs: Any) -> list[str]:
 
 
 def test_torch_uses_native_scatter_reduce_with_include_self():
-    # torch.scatter_reduce has mean and include_self itself: no E10/E11 decomposition
+    # torch.scatter_reduce has mean and include_self itself: no docs/semantics.md#e10/docs/semantics.md#e11
+    # decomposition
     t = translate("gatherscatter.scatter_along_axis", to="torch", axis=0, reduction="mean", include_self=False)
     assert t.ops == ["torch.scatter_reduce"]
     (step,) = [s for s in t.steps if s.kind == "op"]
     assert step.attr_map == {"dim": 0, "reduce": "mean", "include_self": False}
-    # a mean rounding toward zero is not torch's: E11 (sum / count) with trunc division
+    # a mean rounding toward zero is not torch's: docs/semantics.md#e11 (sum / count) with trunc division
     t = translate("gatherscatter.scatter_along_axis", to="torch", axis=0, reduction="mean", mean_rounding="trunc")
     assert "divide_counts" in _adapters("gatherscatter.scatter_along_axis", "torch", axis=0, reduction="mean",
                                         mean_rounding="trunc")
@@ -86,7 +87,8 @@ def test_torch_uses_native_scatter_reduce_with_include_self():
 
 
 def test_torch_normalises_negatives_for_gather_but_not_for_take_along_dim():
-    # pitfall 2: torch.gather rejects negative indices, ONNX GatherElements wraps them (E3)
+    # docs/semantics.md#pitfall-2: torch.gather rejects negative indices, ONNX GatherElements wraps them
+    # (docs/semantics.md#e3)
     assert _adapters("onnx.GatherElements", "torch", axis=1)[:1] == ["cast"]
     assert "normalize_negative" in _adapters("onnx.GatherElements", "torch", axis=1)
     # torch.take_along_dim takes every index modulo s: the native translation of a wrap mode
@@ -102,7 +104,7 @@ def test_torch_scatter_nd_uses_index_put_or_a_flat_scatter_reduce():
 
 
 def test_tensorflow_elementwise_families_use_coordinates():
-    # TF has no element-wise gather/scatter: E4 and E16
+    # TF has no element-wise gather/scatter: docs/semantics.md#e4 and docs/semantics.md#e16
     assert _ops("torch.gather", "tensorflow", dim=1) == ["tensorflow.gather_nd"]
     assert "coordinates" in _adapters("torch.gather", "tensorflow", dim=1)
     assert _ops("torch.scatter_add", "tensorflow", dim=0) == ["tensorflow.tensor_scatter_nd_add"]
@@ -125,7 +127,7 @@ def test_tensorflow_multiplying_scatter_is_the_closest_translation():
 
 
 def test_tensorflow_scatter_nd_source_is_exact_everywhere_it_is_defined():
-    # E5: tf.scatter_nd sums duplicates into zeros; tf2onnx's ScatterND without reduction does not
+    # docs/semantics.md#e5: tf.scatter_nd sums duplicates into zeros; tf2onnx's ScatterND without reduction does not
     for target in ("torch", "jax", "numpy", "paddle", "openvino"):
         t = translate("tensorflow.scatter_nd", to=target)
         assert t.exact, target
@@ -134,7 +136,7 @@ def test_tensorflow_scatter_nd_source_is_exact_everywhere_it_is_defined():
 
 
 def test_jax_uses_native_modes():
-    # NumPy's clip mode maps -1 to 0 (pitfall 3); jnp.take's clip does the same: no adapter
+    # NumPy's clip mode maps -1 to 0 (docs/semantics.md#pitfall-3); jnp.take's clip does the same: no adapter
     t = translate("numpy.take", to="jax", axis=1, mode="clip")
     assert t.ops == ["jax.take"]
     assert [s.attr_map["mode"] for s in t.steps if s.kind == "op"] == ["clip"]
@@ -165,7 +167,7 @@ def test_numpy_wrap_mode_is_computed_with_mod():
 def test_numpy_overwriting_scatter_nd_is_put_at_flat_offsets():
     t = translate("onnx.ScatterND", to="numpy")
     assert t.ops == ["numpy.put"]
-    # ONNX doc example (semantics.md §6.1)
+    # ONNX doc example (docs/semantics.md#s6-1)
     out = t.run(data=np.arange(1, 9), indices=np.array([[4], [3], [1], [7]]), updates=np.array([9, 10, 11, 12]))
     assert out.tolist() == [1, 11, 3, 10, 9, 6, 7, 12]
     assert _ops("onnx.ScatterND", "numpy", reduction="add") == ["numpy.add_at"]
@@ -186,7 +188,7 @@ def test_openvino_ops_and_versions():
     # Gather-8 fills 0 for out-of-range indices: a zero fill is native, a source that raises keeps a residual
     assert "valid_mask" not in _adapters("gatherscatter.take", "openvino", axis=0, bounds="fill", fill_value=0)
     assert any(r.when == "out_of_range" for r in translate("onnx.Gather", to="openvino").residuals)
-    # use_init_val=False pre-fills a FINITE lowest(): max/min pre-fill -inf/+inf themselves (E10)
+    # use_init_val=False pre-fills a FINITE lowest(): max/min pre-fill -inf/+inf themselves (docs/semantics.md#e10)
     t = translate("torch.scatter_reduce", to="openvino", dim=0, reduce="amax", include_self=False)
     assert t.ops == ["openvino.ScatterElementsUpdate", "openvino.ScatterElementsUpdate"]
     # before opset 15 (no ScatterNDUpdate reductions): ScatterElementsUpdate-12 on flattened data
@@ -198,7 +200,7 @@ def test_openvino_ops_and_versions():
 
 
 def test_mxnet_index_layout_and_closest_scatters():
-    # pitfall 9: MXNet keeps index tuples on the first axis
+    # docs/semantics.md#pitfall-9: MXNet keeps index tuples on the first axis
     t = translate("onnx.GatherND", to="mxnet")
     assert t.ops == ["mxnet.gather_nd"]
     assert [s.attr_map for s in t.steps if s.name == "moveaxis"] == [{"source": -1, "destination": 0}]

@@ -540,7 +540,7 @@ def _emit_text(text: str, path: str | None, stream: TextIO) -> None:
 
 def _translation_text(t: Any, code: str | None, code_error: str | None, report: Any) -> str:
     parts = [t.plan_text(), ""]
-    parts.append("exact: yes" if t.exact else "exact: no (the closest translation; see the divergences)")
+    parts.append(t.verdict)
     if report is not None:
         parts += ["", f"verify: {report}"]
     if code is not None:

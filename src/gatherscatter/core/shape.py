@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -225,7 +226,24 @@ def check_spec(ctx: OpContext, dshape: tuple[int, ...], ishape: tuple[int, ...],
 
 
 def as_updates(ctx: OpContext, updates: Any, dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
-    """Updates with the data dtype: arrays must match it exactly; lists and scalars take it."""
+    """Updates with the data dtype: arrays must match it exactly; lists and scalars take it when no value changes.
+
+    A list or scalar has no dtype of its own, so it is written in the data's
+    dtype, under the same rule as arrays (the updates' values are the data's
+    kind): bool < integer < float < complex may only widen (an int list into
+    float data; never 5.5 into int data, which would truncate it), an integer
+    must fit the data's range, a finite float must stay finite, a string must
+    fit the data's string width; object data takes anything. Otherwise
+    :class:`DTypeError`, naming the first offending value and its position.
+
+    >>> ctx = OpContext(op="x")
+    >>> as_updates(ctx, [1, 2], np.dtype(np.float32)).dtype
+    dtype('float32')
+    >>> as_updates(ctx, [1, 5.5], np.dtype(np.int64))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gatherscatter.errors.DTypeError: x: updates [1.0, 5.5] read as float64, which int64 data cannot hold ...
+    """
     if isinstance(updates, np.ndarray):
         if updates.dtype != dtype:
             raise DTypeError(
@@ -233,12 +251,69 @@ def as_updates(ctx: OpContext, updates: Any, dtype: np.dtype[Any]) -> np.ndarray
                 f"{ctx.data} dtype {dtype_name(dtype)}"
             )
         return updates
+    if dtype.kind == "O":  # object data holds the Python values themselves (not NumPy's reading of them)
+        try:
+            return np.asarray(updates, dtype=object)
+        except (ValueError, TypeError) as exc:
+            raise ShapeError(f"{ctx.label}: {ctx.updates} is not an array NumPy can read ({exc})") from None
     arr = as_array(ctx, updates, ctx.updates)
+    if arr.dtype == dtype:
+        return arr
     try:
-        with np.errstate(all="ignore"):
-            return arr.astype(dtype)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)  # complex into real: refused below
+            out = arr.astype(dtype)
     except (ValueError, TypeError) as exc:
         raise DTypeError(f"{ctx.label}: {ctx.updates} cannot be read as {dtype_name(dtype)} ({exc})") from None
+    if arr.size:
+        _check_list_values(ctx, arr, out, dtype)
+    return out
+
+
+_KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+
+
+def _kind_rank(dtype: np.dtype[Any]) -> int | None:
+    if dtype.kind in _KIND_RANK:
+        return _KIND_RANK[dtype.kind]
+    name = dtype_name(dtype)
+    return 2 if name.startswith(("bfloat", "float")) else None  # ml_dtypes floats (kind 'V')
+
+
+def _check_list_values(ctx: OpContext, arr: np.ndarray[Any, Any], out: np.ndarray[Any, Any], dtype: Any) -> None:
+    """Raise when reading the list ``arr`` as ``dtype`` (giving ``out``) changes a value (see :func:`as_updates`)."""
+    src, dst = _kind_rank(arr.dtype), _kind_rank(dtype)
+    bad: np.ndarray[Any, Any] | None = None
+    why = ""
+    if src is not None and dst is not None:
+        if src > dst:
+            bad = np.ones(arr.shape, bool)
+            kinds = ("bool", "integer", "float", "complex")
+            why = f"{kinds[src]} values into {kinds[dst]} data would change them"
+        elif dst == 1 and src == 1:
+            info = np.iinfo(dtype)
+            bad = (arr < info.min) | (arr > info.max)
+            why = f"outside the {dtype_name(dtype)} range [{info.min}, {info.max}]"
+        elif dst >= 2 and src >= 1:
+            with np.errstate(all="ignore"):
+                bad = np.isfinite(arr) & ~np.isfinite(out)
+            why = f"too large for {dtype_name(dtype)} (it would become inf or nan)"
+    elif arr.dtype.kind in "US" and dtype.kind in "US":
+        bad = out.astype(arr.dtype) != arr
+        why = f"longer than the data's {dtype_name(dtype)} width {dtype.itemsize // (4 if dtype.kind == 'U' else 1)}"
+    elif arr.dtype != dtype:
+        bad = np.ones(arr.shape, bool)
+        why = f"{dtype_name(arr.dtype)} values cannot be written into {dtype_name(dtype)} data"
+    if bad is None or not bad.any():
+        return
+    pos = [int(p) for p in np.unravel_index(int(np.flatnonzero(bad)[0]), arr.shape)]
+    shown = arr.tolist() if arr.size <= 8 else f"of shape {list(arr.shape)}"
+    value = arr[tuple(pos)]
+    value = value.item() if isinstance(value, np.generic) else value
+    raise DTypeError(
+        f"{ctx.label}: {ctx.updates} {shown} read as {dtype_name(arr.dtype)}, which {dtype_name(dtype)} data "
+        f"cannot hold ({value!r} at position {pos}): {why}; pass {dtype_name(dtype)} values"
+    )
 
 
 def check_allocatable(ctx: OpContext, shape: tuple[int, ...], dtype: Any, name: str = "output shape") -> None:

@@ -207,13 +207,18 @@ def get_op(op: str | Callable[..., Any]) -> DialectOp:
 
 
 def ops(framework: str | None = None, family: str | None = None) -> list[DialectOp]:
-    """Registered ops, optionally of one framework and/or family, in registration order."""
+    """Registered ops, optionally of one framework and/or family, in registration order.
+
+    A ``list`` of the op functions that prints as a table (:class:`~._oplist.OpList`).
+    """
+    from ._oplist import OpList
+
     _load_all()
-    return [
+    return OpList(
         op
         for op in _OPS.values()
         if (framework is None or op.info.framework == framework) and (family is None or op.info.family == family)
-    ]
+    )
 
 
 def _load_all() -> None:
@@ -256,7 +261,11 @@ def divergence(**fields: Any) -> Divergence:
     return rec
 
 
-def divergences(op: str | None = None) -> list[Divergence]:
-    """Known divergences, optionally for one op (``'onnx.GatherElements'``)."""
+def divergences(op: str | Callable[..., Any] | None = None) -> list[Divergence]:
+    """Known divergences, optionally for one op (``'onnx.GatherElements'`` or the op itself).
+
+    An unknown op is an :class:`~gatherscatter.errors.UnsupportedError` (not an empty list).
+    """
     _load_all()
-    return [d for d in _DIVERGENCES if op is None or d.op == op]
+    name = None if op is None else get_op(op).info.qualname
+    return [d for d in _DIVERGENCES if name is None or d.op == name]

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..dialects._registry import DialectOp, get_op
-from ..errors import ArgumentError
+from ..errors import ArgumentError, UnsupportedError
 from .ir import ADAPTERS, Program, Step
 from .model import Canonical, Residual, Source, TargetPlan
 from .plan import Names
@@ -93,16 +93,51 @@ class Translation:
         return generate(self)
 
     @property
+    def verdict(self) -> str:
+        """One line on exactness, true to the divergences listed with it: ``exact: yes`` only when there are none.
+
+        >>> import gatherscatter as gs
+        >>> gs.translate("torch.gather", to="onnx", dim=0).verdict
+        'exact: except when an index is negative (see the divergences)'
+        >>> gs.translate("onnx.Gather", to="numpy").verdict
+        'exact: yes'
+        """
+        if not self.exact:
+            return "exact: no (the closest translation; see the divergences)"
+        if not self.residuals:
+            return "exact: yes"
+        from .model import WHEN
+
+        conds = list(dict.fromkeys(WHEN[r.when] for r in self.residuals))
+        return f"exact: except when {' or when '.join(conds)} (see the divergences)"
+
+    @property
     def onnx_model(self) -> Any:
-        """The translation as an ``onnx.ModelProto`` (``to='onnx'``), for a default example's ranks and dtypes."""
+        """The translation as an ``onnx.ModelProto`` (``to='onnx'``) for float32 data and updates and int64
+        indices (where the source op takes them), every dim symbolic except an index-tuple length the graph
+        depends on. Other dtypes or ranks: :meth:`to_onnx`. Needs the ``onnx`` extra."""
         from .onnx_export import default_model
 
         return default_model(self)
 
-    def to_onnx(self, **example: Any) -> Any:
-        """An ``onnx.ModelProto`` whose inputs have the ranks and dtypes of ``example`` (the source's arguments)."""
-        from .onnx_export import build_model
+    def to_onnx(self, *, dtypes: dict[str, Any] | None = None, **example: Any) -> Any:
+        """An ``onnx.ModelProto`` for the caller's call: ``to_onnx(**example)`` takes the ranks and dtypes of
+        ``example`` (every source argument, as arrays); ``to_onnx(dtypes={'data': 'int32'})`` the default
+        example with those inputs in those dtypes. Needs the ``onnx`` extra.
 
+        >>> import numpy as np, gatherscatter as gs
+        >>> t = gs.translate("torch.scatter_reduce", to="onnx", dim=0, reduce="sum")
+        >>> [i.type.tensor_type.elem_type for i in t.to_onnx(dtypes={"input": "int32", "src": "int32"}).graph.input]
+        [6, 7, 6]
+        """
+        from .onnx_export import build_model, default_model
+
+        if dtypes is not None:
+            if example:
+                raise ArgumentError(f"to_onnx of {self.source.op}: give an example call or dtypes=, not both")
+            return default_model(self, dtypes)
+        if not example:
+            return default_model(self)
         return build_model(self, example)
 
     def run(self, **args: Any) -> np.ndarray[Any, Any]:
@@ -172,6 +207,7 @@ def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, 
     """
     if op_version is not None:
         attrs = {**attrs, "version": op_version}
+    version = _check_version(op, to, version)
     _check_attrs(op, attrs)
     src = describe(op, attrs)
     names = Names()
@@ -203,6 +239,57 @@ def _drop_repeated_casts(steps: list[Step]) -> list[Step]:
         out = [replace(s, out=steps[-1].out) if s.out == first else
                replace(s, args=tuple((k, steps[-1].out if v == first else v) for k, v in s.args)) for s in out]
     return out
+
+
+#: targets with versions: the name of their version and the range gatherscatter knows
+_TARGET_VERSIONS = {"onnx": "opset", "openvino": "opset"}
+
+
+def _known_versions(to: str) -> tuple[int, int, int]:
+    """``(oldest, newest, default)`` version of a versioned target."""
+    if to == "onnx":
+        from ..dialects.onnx._opset import NEWEST_OPSET
+        from .targets.onnx import DEFAULT_OPSET
+
+        return 1, NEWEST_OPSET, DEFAULT_OPSET
+    from .targets.openvino import DEFAULT_OPSET as OV_DEFAULT
+
+    return 1, 17, OV_DEFAULT  # OpenVINO 2026.4 knows opset1 to opset17 (dialects/openvino/_opset.py)
+
+
+def _check_version(op: Any, to: str, version: Any) -> Any:
+    """The target ``version`` as an int (ONNX/OpenVINO opsets), or UnsupportedError naming what is known.
+
+    >>> import gatherscatter as gs
+    >>> gs.translate("torch.gather", to="onnx", dim=0, version="abc")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gatherscatter.errors.UnsupportedError: translate torch.gather to onnx: version='abc' is not an opset number; ...
+    """
+    if version is None:
+        return None
+    qual = get_op(op).info.qualname
+    kind = _TARGET_VERSIONS.get(to)
+    if kind is None:
+        if to not in frameworks():
+            return version  # plan_target names the unknown target
+        raise UnsupportedError(f"translate {qual} to {to}: the {to} target has no versions to choose; "
+                               f"version= applies to {', '.join(sorted(_TARGET_VERSIONS))} (got {version!r})")
+    lo, hi, default = _known_versions(to)
+    if isinstance(version, (bool, np.bool_)) or not isinstance(version, (int, np.integer, str)):
+        n = None
+    else:
+        try:
+            n = int(version)
+        except ValueError:
+            n = None
+    if n is None:
+        raise UnsupportedError(f"translate {qual} to {to}: version={version!r} is not an {kind} number; {to} "
+                               f"{kind}s are {lo} to {hi} (the default is the newest planned for, {default})")
+    if not lo <= n <= hi:
+        raise UnsupportedError(f"translate {qual} to {to}: {kind} {n} is not one gatherscatter knows; {to} "
+                               f"{kind}s are {lo} to {hi} (the default is the newest planned for, {default})")
+    return n
 
 
 def _check_attrs(op: Any, attrs: dict[str, Any]) -> None:

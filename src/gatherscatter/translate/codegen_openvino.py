@@ -177,7 +177,8 @@ _BASE = {
     return ops.select(none, data, q)
 ''',
     "_coordinates": '''def _coordinates(i, axis):
-    """Full index tuples (last axis) for an element-wise index along ``axis`` (E4/E16)."""
+    """Full index tuples (last axis) for an element-wise index along ``axis``
+    (docs/semantics.md#e4/docs/semantics.md#e16)."""
     r = _rank(i)
     if r == 0:
         return _i64(np.zeros(0, np.int64))
@@ -186,7 +187,8 @@ _BASE = {
     return ops.concat([ops.unsqueeze(g, _i64([-1])) for g in grids], -1)
 ''',
     "_take_coordinates": '''def _take_coordinates(i, data, axis, batch_dims):
-    """Element coordinates (last axis) of a gather along ``axis`` with ``batch_dims`` (E1/E7)."""
+    """Element coordinates (last axis) of a gather along ``axis`` with ``batch_dims``
+    (docs/semantics.md#e1/docs/semantics.md#e7)."""
     r, q = _rank(data), _rank(i)
     a = axis % r
     b = batch_dims % q if batch_dims < 0 else batch_dims

@@ -360,7 +360,8 @@ def _helpers(api: Api) -> dict[str, str]:
     return {api.where("none", "data", "q")}
 '''
     h["_coordinates"] = f'''def _coordinates(i, axis):
-    """Full index tuples (last axis) for an element-wise index along ``axis`` (E4/E16)."""
+    """Full index tuples (last axis) for an element-wise index along ``axis``
+    (docs/semantics.md#e4/docs/semantics.md#e16)."""
     grids = {api.grid("tuple(i.shape)")}
     if not grids:
         return {api.zeros("(0,)", api.dt("int64"))}
@@ -373,7 +374,8 @@ def _helpers(api: Api) -> dict[str, str]:
     return [{api.broadcast_to("a", "shape")} for a in seq]
 '''
     h["_stack_last"] = f'''def _stack_last(seq):
-    """Index tuples (last axis) from a sequence of index arrays, broadcast together (E12, E15)."""
+    """Index tuples (last axis) from a sequence of index arrays, broadcast together (docs/semantics.md#e12,
+    docs/semantics.md#e15)."""
     dt = np.result_type(*[np.dtype({api.dtype_name("a")}) for a in seq]).name
     return {api.stack(f"[{api.astype('a', f'getattr({m}, dt)')} for a in _broadcast_arrays(seq)]", -1)}
 '''
@@ -397,7 +399,8 @@ def _helpers(api: Api) -> dict[str, str]:
     return {api.reshape("y", "tuple(y.shape[:a]) + tuple(i.shape) + tuple(y.shape[a + 1:])")}
 '''
     h["_take_coordinates"] = f'''def _take_coordinates(i, data, axis, batch_dims):
-    """Element coordinates (last axis) of a gather along ``axis`` with ``batch_dims`` shared leading dims (E1/E7)."""
+    """Element coordinates (last axis) of a gather along ``axis`` with ``batch_dims`` shared leading dims
+    (docs/semantics.md#e1/docs/semantics.md#e7)."""
     r, q = len(data.shape), len(i.shape)
     a = axis % r
     b = batch_dims % q if batch_dims < 0 else batch_dims

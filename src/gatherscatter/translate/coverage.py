@@ -106,7 +106,7 @@ class Cell:
 
 
 def _lax_variants() -> dict[str, list[dict[str, Any]]]:
-    """``lax.gather``/``lax.scatter*`` rows: the nd (gather_nd / ScatterND) configuration of E21."""
+    """``lax.gather``/``lax.scatter*`` rows: the nd (gather_nd / ScatterND) configuration of docs/semantics.md#e21."""
     from ..dialects.jax.lax import GatherDimensionNumbers, ScatterDimensionNumbers
 
     g = GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
@@ -196,8 +196,9 @@ translation by running both sides.
    that description against the op itself.
 2. **The target's plan.** The target framework's planner computes that canonical call with its own
    ops and a closed set of small adapters (`normalize_negative`, `clip_index`, `valid_mask` +
-   `mask_result`, `cast`, `moveaxis`, `zeros`, `identity_like` for `include_self=False` (E10),
-   `divide_counts` for `mean` (E11), coordinate grids (E4/E16) ...). What no adapter can reproduce is
+   `mask_result`, `cast`, `moveaxis`, `zeros`, `identity_like` for `include_self=False` (docs/semantics.md#e10),
+   `divide_counts` for `mean` (docs/semantics.md#e11), coordinate grids (docs/semantics.md#e4/docs/semantics.md#e16)
+   ...). What no adapter can reproduce is
    a *residual divergence*: under which inputs it applies, what the source does and what the target
    does ("differs when an index is negative: source raises, target wraps it once (i + s)").
 3. **The proof.** `t.verify(n)` runs the source op and the translated program (through

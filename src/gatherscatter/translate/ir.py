@@ -271,7 +271,8 @@ def _divide_counts(total: Array, count: Array, data: Array, *, rounding: str = "
 
 @_adapter("coordinates", "i")
 def _coordinates(i: Array, *, axis: int) -> Array:
-    """Full index tuples for an element-wise index (E4): ``C[..., a] = i``, ``C[..., d] = iota_d`` elsewhere."""
+    """Full index tuples for an element-wise index (docs/semantics.md#e4): ``C[..., a] = i``, ``C[..., d] = iota_d``
+    elsewhere."""
     i = np.asarray(i)
     grids: list[Array] = list(np.indices(i.shape, dtype=np.int64)) if i.ndim else []
     if i.ndim:
@@ -281,7 +282,8 @@ def _coordinates(i: Array, *, axis: int) -> Array:
 
 @_adapter("stack_last", "seq")
 def _stack_last(seq: Any) -> Array:
-    """Index tuples from a sequence of index arrays: ``stack(broadcast_arrays(*seq), -1)`` (E12, E15)."""
+    """Index tuples from a sequence of index arrays: ``stack(broadcast_arrays(*seq), -1)`` (docs/semantics.md#e12,
+    docs/semantics.md#e15)."""
     arrays = np.broadcast_arrays(*[np.asarray(a) for a in seq])
     return np.stack(arrays, axis=-1)
 
@@ -337,7 +339,8 @@ def _unflatten_index(y: Array, i: Array, *, axis: int) -> Array:
 
 @_adapter("take_coordinates", "i", "data")
 def _take_coordinates(i: Array, data: Array, *, axis: int, batch_dims: int = 0) -> Array:
-    """Element coordinates of a gather along ``axis`` with ``batch_dims`` (E1/E7, int64):
+    """Element coordinates of a gather along ``axis`` with ``batch_dims`` (docs/semantics.md#e1/docs/semantics.md#e7,
+    int64):
     ``C[p, m, t] = (p, i[p[:b], m], t)`` over the gather's output shape
     ``data.shape[:a] + i.shape[b:] + data.shape[a+1:]``; ``C.shape[-1] = data.ndim``."""
     i, data = np.asarray(i), np.asarray(data)
@@ -424,7 +427,7 @@ def _shape_of(x: Array) -> tuple[int, ...]:
 
 
 def identity_value(reduction: str, dtype: np.dtype[Any]) -> Any:
-    """The neutral element of ``reduction`` in ``dtype`` (what E10 pre-fills)."""
+    """The neutral element of ``reduction`` in ``dtype`` (what docs/semantics.md#e10 pre-fills)."""
     r = Reduction(reduction)
     dt = np.dtype(dtype)
     if r in (Reduction.ADD, Reduction.SUB, Reduction.MEAN):

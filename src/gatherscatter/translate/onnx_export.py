@@ -1,13 +1,18 @@
 """Export a translation to ONNX with ``onnx.helper`` (checked with ``onnx.checker``).
 
 The graph's inputs are the source op's value arguments, declared with the
-ranks and element types of an example call (dims are symbolic, except the
-index-tuple length of nd indices); a sequence argument (``torch.index_put``'s
+ranks and element types of an example call: :meth:`Translation.to_onnx`'s
+arrays, or for :attr:`Translation.onnx_model` a default example (float32
+data and updates and int64 indices where the source op takes them; other
+dtypes with ``to_onnx(dtypes={...})``; nd gathers get full index tuples).
+Every dim is symbolic, except the index-tuple length of nd indices where the
+graph depends on it (an nd gather's output rank; an adapter that handles each
+tuple component); a sequence argument (``torch.index_put``'s
 ``indices``) becomes one input per array, ``indices_0``, ``indices_1`` ...
 Every step becomes ONNX nodes: op steps the ONNX op itself, adapters small
 subgraphs (``Shape``/``Gather`` to read an axis size at run time, ``Where`` to
 wrap negatives, ``ConstantOfShape`` for identities, ``Range``/``Expand``/
-``Concat`` for coordinate grids (E4) ...). Every adapter of
+``Concat`` for coordinate grids (docs/semantics.md#e4) ...). Every adapter of
 :data:`~gatherscatter.translate.ir.ADAPTERS` has an emitter here
 (:data:`ONNX_ADAPTERS`). The model's opset is the one the plan's ops were
 planned for (``version=``, default 18), and nodes take that opset's form:
@@ -15,7 +20,7 @@ planned for (``version=``, default 18), and nodes take that opset's form:
 ``GreaterOrEqual`` or integer ``Max`` before 12, ``Reshape(allowzero=1)`` from
 14 (before, a reshape to a shape holding a 0 copies the input's dim: empty
 results of the reshaping adapters need opset >= 14). Requires the ``onnx``
-package (an optional extra).
+package: ``pip install "gatherscatter[onnx]"`` (without it, a ModuleNotFoundError says so).
 
 >>> import numpy as np, gatherscatter as gs
 >>> t = gs.translate("mxnet.gather_nd", to="onnx")
@@ -24,6 +29,8 @@ package (an optional extra).
 ['Transpose', 'Cast', 'GatherND']
 >>> [(i.name, [d.dim_param or d.dim_value for d in i.type.tensor_type.shape.dim]) for i in m.graph.input]
 [('data', ['data_d0', 'data_d1']), ('indices', [2, 'indices_d1'])]
+>>> [i.type.tensor_type.elem_type for i in t.onnx_model.graph.input]  # float32 data, int64 indices by default
+[1, 7]
 """
 
 from __future__ import annotations
@@ -39,7 +46,10 @@ from .ir import ADAPTERS, Step, identity_value
 if TYPE_CHECKING:
     from . import Translation
 
-__all__ = ["ONNX_ADAPTERS", "Builder", "build_model", "default_model", "script"]
+__all__ = ["EXTRA", "ONNX_ADAPTERS", "Builder", "build_model", "default_example", "default_model", "script"]
+
+EXTRA = "onnx"
+"""The optional extra that installs what ONNX export needs (``pip install "gatherscatter[onnx]"``)."""
 
 Array = np.ndarray[Any, Any]
 
@@ -48,7 +58,7 @@ class Builder:
     """Nodes, initializers and fresh names of one graph; ``vals`` holds the example's values."""
 
     def __init__(self, opset: int) -> None:
-        import onnx
+        onnx = require_onnx()
         from onnx import helper, numpy_helper
 
         self.onnx, self.helper, self.numpy_helper = onnx, helper, numpy_helper
@@ -57,7 +67,14 @@ class Builder:
         self.inits: list[Any] = []
         self.vals: dict[str, Any] = {}
         self.tuples: dict[str, list[str]] = {}  # tuple-valued names -> one graph value per component
+        self.static_tuple_len = False  # a step's ONNX form depends on the index-tuple length k
         self._n = 0
+
+    def tuple_len(self, name: str) -> int:
+        """The index-tuple length ``k`` of ``name`` (its last dim), which the graph then depends on."""
+        self.static_tuple_len = True
+        v = np.asarray(self.vals[name])
+        return int(v.shape[-1]) if v.ndim else 0
 
     def fresh(self, hint: str) -> str:
         self._n += 1
@@ -95,7 +112,7 @@ class Builder:
         i = args["i"]
         if attrs.get("axis") is not None:
             return self.axis_size(args["data"], attrs["axis"], i)
-        k = int(np.asarray(self.vals[i]).shape[-1])
+        k = self.tuple_len(i)
         return self.nd_sizes(args["data"], attrs.get("batch_dims") or 0, k, i)
 
     def fill_like(self, x: str, value: Any, dtype: Any) -> str:
@@ -240,7 +257,7 @@ def _valid_mask(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> st
     if k.get("axis") is not None:
         return b.node("Identity", [ok], s.out)
     # all() over the tuple axis as an And of its k components (ORT reduces an empty tensor to shape [0])
-    kk = int(np.asarray(b.vals[i]).shape[-1])
+    kk = b.tuple_len(i)
     if kk == 0:
         lead = b.node("Slice", [b.node("Shape", [i]), b.const([0], np.int64), b.const([-1], np.int64)])
         t = b.numpy_helper.from_array(np.ones(1, np.bool_), b.fresh("v"))
@@ -359,7 +376,8 @@ def _broadcast_data(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -
 
 @_a("coordinates")
 def _coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """E4: ``Concat([Expand(Unsqueeze(Range(0, n_d)), Shape(i)) or i, ...], -1)`` (an int64 meshgrid)."""
+    """docs/semantics.md#e4: ``Concat([Expand(Unsqueeze(Range(0, n_d)), Shape(i)) or i, ...], -1)`` (an int64
+    meshgrid)."""
     i = a["i"]
     r = np.asarray(b.vals[i]).ndim
     if r == 0:
@@ -386,7 +404,8 @@ def _components(b: Builder, name: str) -> list[str]:
 
 @_a("stack_last")
 def _stack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """``Concat([Unsqueeze(i_j + z, -1)], -1)``, ``z`` the zeros of the broadcast shape (E12, E15)."""
+    """``Concat([Unsqueeze(i_j + z, -1)], -1)``, ``z`` the zeros of the broadcast shape (docs/semantics.md#e12,
+    docs/semantics.md#e15)."""
     parts = _components(b, a["seq"])
     dt = b.dtype_of(s.out)
     parts = [p if b.dtype_of(p) == dt else b.node("Cast", [p], to=b.elem_type(dt)) for p in parts]
@@ -404,7 +423,7 @@ def _stack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> st
 def _unstack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     """One ``Gather(i, j, axis=-1)`` per tuple component: a tuple-valued name ``out_0, out_1 ...``."""
     i = a["i"]
-    n = int(np.asarray(b.vals[i]).shape[-1])
+    n = b.tuple_len(i)
     b.tuples[s.out] = [b.node("Gather", [i, b.const(j, np.int64)], f"{s.out}_{j}", axis=-1) for j in range(n)]
     for j, v in enumerate(ADAPTERS["unstack_last"].run(b.vals[i])):
         b.vals[f"{s.out}_{j}"] = v
@@ -424,7 +443,8 @@ def _unflatten_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) 
 
 @_a("take_coordinates")
 def _take_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """E1/E7: iotas over the gather's output shape, the index (broadcast) on the gathered axis."""
+    """docs/semantics.md#e1/docs/semantics.md#e7: iotas over the gather's output shape, the index (broadcast) on the
+    gathered axis."""
     i, data = a["i"], a["data"]
     r, q = np.asarray(b.vals[data]).ndim, np.asarray(b.vals[i]).ndim
     ax = k["axis"] % r
@@ -444,7 +464,7 @@ def _take_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any])
 def _nd_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     i, data = a["i"], a["data"]
     iv = np.asarray(b.vals[i])
-    bd, kk, r = k.get("batch_dims") or 0, int(iv.shape[-1]), np.asarray(b.vals[data]).ndim
+    bd, kk, r = k.get("batch_dims") or 0, b.tuple_len(i), np.asarray(b.vals[data]).ndim
     lead = iv.ndim - 1
     rank = lead + (r - bd - kk)
     shape = b.concat([b.shape_part(i, 0, -1), b.shape_part(data, bd + kk)])
@@ -465,7 +485,7 @@ def _nd_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -
 @_a("ravel_tuples")
 def _ravel_tuples(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     i, data = a["i"], a["data"]
-    kk = int(np.asarray(b.vals[i]).shape[-1])
+    kk = b.tuple_len(i)
     i64 = b.as_int64(i)
     if kk == 0:
         t = b.numpy_helper.from_array(np.zeros(1, np.int64), b.fresh("v"))
@@ -546,8 +566,7 @@ def _squeeze(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
 
 
 def _nd_update_shape(b: Builder, i: str, data: str, batch_dims: int) -> str:
-    iv = np.asarray(b.vals[i])
-    kk = int(iv.shape[-1]) if iv.ndim else 0
+    kk = b.tuple_len(i)
     return b.concat([b.shape_part(i, 0, -1), b.shape_part(data, batch_dims + kk)])
 
 
@@ -645,7 +664,6 @@ def build_model(t: Translation, example: dict[str, Any]) -> Any:
     if missing or unknown:
         raise ArgumentError(f"onnx export of {t.source.op}: the example takes {', '.join(t.source.inputs)}; "
                             f"got {', '.join(example) or 'nothing'}")
-    inputs = []
     seqs = _tuple_inputs(t, example)
     for name in t.source.inputs:
         if name in seqs:  # a sequence of index arrays (torch.index_put's indices): one graph input each
@@ -654,18 +672,11 @@ def build_model(t: Translation, example: dict[str, Any]) -> Any:
             b.tuples[name] = [f"{name}_{j}" for j in range(len(parts))]
             for j, v in enumerate(parts):
                 b.vals[f"{name}_{j}"] = v
-                dims: list[Any] = [f"{name}_{j}_d{d}" for d in range(v.ndim)]
-                inputs.append(b.helper.make_tensor_value_info(f"{name}_{j}", b.elem_type(v.dtype), dims))
             continue
         v = _as_array(example[name])
         if isinstance(example[name], (tuple, list)) and v.size == 0:
             v = v.astype(np.int64)  # an empty shape argument
         b.vals[name] = v
-        dims = [f"{name}_d{j}" for j in range(v.ndim)]
-        if v.ndim and name in _nd_index_inputs(t):  # the index-tuple length is part of the graph's meaning
-            ax = int(t.source.layout.get("index_axis", -1)) % v.ndim
-            dims[ax] = int(v.shape[ax])
-        inputs.append(b.helper.make_tensor_value_info(name, b.elem_type(v.dtype), dims))
     for step in t.steps:
         args = step.arg_map
         vals = {p: b.vals[v] for p, v in args.items()}
@@ -678,6 +689,20 @@ def build_model(t: Translation, example: dict[str, Any]) -> Any:
             if emit is None:
                 raise UnsupportedError(f"onnx export: adapter {step.name} has no ONNX form yet")
             emit(b, step, args, step.attr_map)
+    inputs = []
+    for name in t.source.inputs:
+        if name in seqs:
+            for j, v in enumerate(b.vals[name]):
+                dims: list[Any] = [f"{name}_{j}_d{d}" for d in range(v.ndim)]
+                inputs.append(b.helper.make_tensor_value_info(f"{name}_{j}", b.elem_type(v.dtype), dims))
+            continue
+        v = b.vals[name]
+        dims = [f"{name}_d{j}" for j in range(v.ndim)]
+        # the index-tuple length k is fixed when the graph depends on it: an nd gather's output rank does
+        if v.ndim and name in _nd_index_inputs(t) and (b.static_tuple_len or t.source.canonical.family == "gather_nd"):
+            ax = int(t.source.layout.get("index_axis", -1)) % v.ndim
+            dims[ax] = int(v.shape[ax])
+        inputs.append(b.helper.make_tensor_value_info(name, b.elem_type(v.dtype), dims))
     out = t.program.output
     outputs = []
     for name, value in _outputs(b, out):
@@ -722,24 +747,90 @@ def _nd_index_inputs(t: Translation) -> set[str]:
     return {n for n in t.source.inputs if n in ("indices", "index", "idx") or n == c.indices}
 
 
-def default_example(t: Translation) -> dict[str, Any]:
-    """The first in-range generated case for ``t``'s source that the source op accepts."""
+def default_example(t: Translation, dtypes: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An example call of ``t``'s source: the first in-range generated case the source op accepts, its data
+    and updates (the op's differentiable arguments) in float32 and its other arrays (indices) in int64
+    where the source op takes them, and the inputs named in ``dtypes`` in those dtypes (data and updates
+    share one: naming one names both)."""
     from .verify import sample_cases
 
-    for case in sample_cases(t.source, n=24, seed=0):
+    dtypes = dict(dtypes or {})
+    unknown = [n for n in dtypes if n not in t.source.inputs]
+    if unknown:
+        raise ArgumentError(f"onnx export of {t.source.op}: dtypes names {', '.join(map(repr, unknown))}; "
+                            f"its inputs are {', '.join(t.source.inputs)}")
+    try:
+        wanted = {n: np.dtype(d) for n, d in dtypes.items()}
+    except TypeError as exc:
+        raise ArgumentError(f"onnx export of {t.source.op}: dtypes must map inputs to NumPy dtypes ({exc})") from None
+    floats = [n for n in t.source.inputs if n in t.op.info.differentiable]
+    named = [wanted[n] for n in floats if n in wanted]
+    if named:
+        wanted = {**dict.fromkeys(floats, named[0]), **wanted}
+    found = []
+    for case in sample_cases(t.source, n=48, seed=0):
         if case.kind != "plain":
             continue
         try:
             t.run_source(**case.args)
         except Exception:
             continue
-        return case.args
+        found.append(case.args)
+    if found:
+        args = max(found, key=lambda a: _tuple_length(t, a))  # the first with full index tuples, if any
+        # preferred dtypes, kept where the source op (and the translation) accept them
+        groups: list[dict[str, np.dtype[Any]]] = [{n: np.dtype(np.float32) for n in floats if n not in wanted}]
+        groups += [{n: np.dtype(np.int64)} for n in t.source.inputs if n not in floats and n not in wanted]
+        for group in groups:
+            args = _try_dtypes(t, args, group) or args
+        if wanted:
+            cast = _try_dtypes(t, args, wanted)
+            if cast is None:
+                raise UnsupportedError(f"onnx export of {t.source.op}: the source op does not take "
+                                       f"{', '.join(f'{n} of dtype {d}' for n, d in wanted.items())}")
+            args = cast
+        return args
     raise UnsupportedError(f"onnx export: no example input found for {t.source.op}")
 
 
-def default_model(t: Translation) -> Any:
+def _tuple_length(t: Translation, args: dict[str, Any]) -> int:
+    """The index-tuple length of an nd source call (0 for the other families)."""
+    for name in _nd_index_inputs(t):
+        v = args.get(name)
+        if isinstance(v, np.ndarray) and v.ndim:
+            return int(v.shape[int(t.source.layout.get("index_axis", -1)) % v.ndim])
+    return 0
+
+
+def _try_dtypes(t: Translation, args: dict[str, Any], dtypes: dict[str, np.dtype[Any]]) -> dict[str, Any] | None:
+    """``args`` with each named array in its dtype when the source op and the translation accept them; else None."""
+    if not dtypes or any(not isinstance(args[n], np.ndarray) for n in dtypes):
+        return None
+    with np.errstate(all="ignore"):
+        new = {**args, **{n: args[n].astype(d) for n, d in dtypes.items()}}
+    try:
+        t.run_source(**new)
+        t.run(**new)
+    except Exception:
+        return None
+    return new
+
+
+def default_model(t: Translation, dtypes: dict[str, Any] | None = None) -> Any:
     """:func:`build_model` for :func:`default_example`."""
-    return build_model(t, default_example(t))
+    return build_model(t, default_example(t, dtypes))
+
+
+def require_onnx() -> Any:
+    """The ``onnx`` module, or a ModuleNotFoundError naming the extra that installs it."""
+    try:
+        import onnx
+    except ImportError:
+        raise ModuleNotFoundError(
+            f"ONNX export (t.onnx_model, t.to_onnx(), t.code for to='onnx') needs the onnx package, which is not "
+            f"installed: pip install \"gatherscatter[{EXTRA}]\"", name="onnx"
+        ) from None
+    return onnx
 
 
 def _attr_literal(v: Any) -> Any:

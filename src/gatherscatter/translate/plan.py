@@ -171,8 +171,8 @@ def decompose_reduction(
 ) -> tuple[list[Step], list[Residual]]:
     """Steps computing ``c``'s reduction with a target scatter that has ``native`` reductions.
 
-    sub -> add of the negated updates; mean -> sum / count (E11); include_self=False ->
-    pre-fill the targeted positions with the identity (E10), unless the target has the switch.
+    sub -> add of the negated updates; mean -> sum / count (docs/semantics.md#e11); include_self=False ->
+    pre-fill the targeted positions with the identity (docs/semantics.md#e10), unless the target has the switch.
     """
     r = c.reduction
     steps: list[Step] = []
@@ -189,12 +189,13 @@ def decompose_reduction(
         if not c.include_self:
             z, base = names("zero"), names("base")
             steps += [Step.adapt("identity_like", z, u, reduction="add", why="include_self=False: zero the "
-                                 "targeted positions first (E10)")]
+                                 "targeted positions first (docs/semantics.md#e10)")]
             steps += call(data, indices, z, "none", base)
         total, ones_d, ones_u, cnt = names("total"), names("ones"), names("ones"), names("count")
         steps += call(base, indices, u, "add", total)
         steps.append(Step.adapt("ones_like" if c.include_self else "zeros_like", ones_d, data,
-                                why="count contributions (E11)" + (" plus one for self" if c.include_self else "")))
+                                why="count contributions "
+                                    "(docs/semantics.md#e11)" + (" plus one for self" if c.include_self else "")))
         steps.append(Step.adapt("ones_like", ones_u, u, why="one per update"))
         steps += call(ones_d, indices, ones_u, "add", cnt)
         steps.append(Step.adapt("divide_counts", c.out, total, cnt, data, rounding=c.mean_rounding,
@@ -203,7 +204,7 @@ def decompose_reduction(
     if not c.include_self and r != "none" and not native_include_self:
         e, base = names("identity"), names("base")
         steps.append(Step.adapt("identity_like", e, u, reduction=r, why=f"include_self=False: pre-fill the "
-                                f"targeted positions with {r}'s identity (E10)"))
+                                f"targeted positions with {r}'s identity (docs/semantics.md#e10)"))
         steps += call(data, indices, e, "none", base)
         steps += call(base, indices, u, r, c.out)
         return steps, res

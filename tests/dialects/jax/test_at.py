@@ -23,7 +23,7 @@ X3 = np.arange(24).reshape(2, 3, 4)
 A = np.array([0, 1])
 
 GET_CASES = [
-    # behavior-matrix 6.3 (index tuples given as a tuple of per-axis arrays)
+    # docs/behavior-matrix.md#t6-3 (index tuples given as a tuple of per-axis arrays)
     ("neg row", G3, ([0, -1], [0, 0]), {}, np.array([1.0, 7.0])),
     ("oob row default clamps", G3, ([0, 3], [0, 0]), {}, np.array([1.0, 7.0])),
     ("oob row fill", G3, ([0, 3], [0, 0]), {"mode": "fill"}, np.array([1.0, NAN])),
@@ -35,13 +35,13 @@ GET_CASES = [
     ("oob column fill", G3, ([0, 0], [0, 3]), {"mode": "drop"}, np.array([1.0, NAN])),
     ("partial index -> rows", G3, (np.array([1]),), {}, np.array([[4.0, 5.0, 6.0]])),
     ("empty index tuples", G3, (np.zeros(0, np.int64), np.zeros(0, np.int64)), {}, np.zeros(0)),
-    # behavior-matrix 6.10
+    # docs/behavior-matrix.md#t6-10
     ("int32 [0,3] clamps", VI, (np.array([0, 3]),), {}, np.array([10, 30], np.int32)),
     ("fill_value -1", VI, (np.array([0, 3]),), {"mode": "fill", "fill_value": -1}, np.array([10, -1], np.int32)),
     ("fill_value ignored without fill mode", V, (np.array([5]),), {"fill_value": -1}, np.array([30.0])),
     ("fill_value 0-d array", V, (np.array([5]),), {"mode": "fill", "fill_value": np.array(-1.0)}, np.array([-1.0])),
     ("fill_value 2.5 into int", VI, (np.array([5]),), {"mode": "fill", "fill_value": 2.5}, np.array([2], np.int32)),
-    # semantics.md §2.3: x[5] on size 3 -> last; x[-7] -> wraps to -4 -> 0
+    # docs/semantics.md#s2-3: x[5] on size 3 -> last; x[-7] -> wraps to -4 -> 0
     ("x[5]", V, 5, {}, np.array(30.0)),
     ("x[-7]", V, -7, {}, np.array(10.0)),
     ("x[-4] int", V, -4, {}, np.array(10.0)),
@@ -118,7 +118,7 @@ def test_get_cases(name: str, x: Any, idx: Any, kw: dict[str, Any], want: Any) -
 Z4 = np.zeros(4)
 D3 = np.array([1.0, 2.0, 3.0])
 SCATTER_CASES = [
-    # behavior-matrix 6.5 (ND form: index tuples [[-1]] -> x.at[(array([-1]),)])
+    # docs/behavior-matrix.md#t6-5 (ND form: index tuples [[-1]] -> x.at[(array([-1]),)])
     ("neg set", "set", D3, (np.array([-1]),), [9.0], {}, np.array([1.0, 2.0, 9.0])),
     ("oob 3 dropped", "set", D3, (np.array([3]),), [9.0], {}, D3),
     ("oob 3 drop", "set", D3, (np.array([3]),), [9.0], {"mode": "drop"}, D3),
@@ -153,7 +153,7 @@ SCATTER_CASES = [
     ("prod", "multiply", np.full(3, 5.0), (np.array([0, 0]),), [2.0, 3.0], {}, np.array([30.0, 5.0, 5.0])),
     ("max", "max", np.full(3, 5.0), (np.array([0, 0]),), [2.0, 3.0], {}, np.array([5.0, 5.0, 5.0])),
     ("min", "min", np.full(3, 5.0), (np.array([0, 0]),), [2.0, 3.0], {}, np.array([2.0, 5.0, 5.0])),
-    # behavior-matrix 6.7: data [5,5,5,5], idx [0,0,2], upd [2,4,7]
+    # docs/behavior-matrix.md#t6-7: data [5,5,5,5], idx [0,0,2], upd [2,4,7]
     ("6.7 sum", "add", np.full(4, 5.0), (np.array([0, 0, 2]),), [2.0, 4.0, 7.0], {}, np.array([11.0, 5.0, 12.0, 5.0])),
     (
         "6.7 prod",

@@ -24,7 +24,7 @@ ELEM = GDN(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))
 WIN = GDN(offset_dims=(1,), collapsed_slice_dims=(), start_index_map=(0,))
 
 GATHER_CASES = [
-    # semantics.md §7.3 observations
+    # docs/semantics.md#s7-3 observations
     ("no negative wrap, clamp", AR5, [[7], [-3]], ELEM, (1,), {}, np.array([4.0, 0.0])),
     ("fill", AR5, [[7], [-3]], ELEM, (1,), {"mode": "fill"}, np.array([NAN, NAN])),
     ("window clip", AR5, [[4]], WIN, (2,), {"mode": "clip"}, np.array([[3.0, 4.0]])),
@@ -52,7 +52,7 @@ GATHER_CASES = [
         {"mode": L.GatherScatterMode.FILL_OR_DROP},
         np.array([NAN]),
     ),
-    # semantics.md §7.4 recipes
+    # docs/semantics.md#s7-4 recipes
     (
         "Gather(axis=1) recipe",
         np.arange(6.0).reshape(2, 3),
@@ -150,7 +150,7 @@ SCATTER_CASES = [
     ("default drops oob", "scatter", Z5, [[7], [1]], [5.0, 6.0], EL, {}, np.array([0.0, 6.0, 0.0, 0.0, 0.0])),
     ("negative dropped (no wrap)", "scatter", Z5, [[-1]], [5.0], EL, {}, Z5),
     ("negative clip", "scatter", Z5, [[-1]], [5.0], EL, {"mode": "clip"}, np.array([5.0, 0.0, 0.0, 0.0, 0.0])),
-    # semantics.md §7.3: a window of size 2 at start 4 on length 5
+    # docs/semantics.md#s7-3: a window of size 2 at start 4 on length 5
     ("window partly out: dropped", "scatter", Z5, [[4]], [[1.0, 2.0]], W_LAST, {"mode": "drop"}, Z5),
     (
         "window partly out: clip",

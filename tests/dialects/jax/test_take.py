@@ -26,7 +26,7 @@ CASES = [
     ("doc: axis=1", X23, [2, 0], {"axis": 1}, np.array([[3.0, 1.0], [6.0, 4.0]])),
     ("doc: axis=0 fills NaN", X23, [2, 0], {"axis": 0}, np.array([[NAN, NAN, NAN], [1.0, 2.0, 3.0]])),
     ("doc: clip", X23, [2, 0], {"axis": 0, "mode": "clip"}, np.array([[4.0, 5.0, 6.0], [1.0, 2.0, 3.0]])),
-    # behavior-matrix 6.1, negative index [0, -1]
+    # docs/behavior-matrix.md#t6-1, negative index [0, -1]
     ("neg default", V, [0, -1], {}, np.array([10.0, 30.0])),
     ("neg fill", V, [0, -1], {"mode": "fill"}, np.array([10.0, 30.0])),
     ("neg clip does not wrap", V, [0, -1], {"mode": "clip"}, np.array([10.0, 10.0])),
@@ -38,7 +38,7 @@ CASES = [
     ("oob -4 default", V, [0, -4], {}, np.array([10.0, NAN])),
     ("oob -4 clip", V, [0, -4], {"mode": "clip"}, np.array([10.0, 10.0])),
     ("oob -4 wrap", V, [0, -4], {"mode": "wrap"}, np.array([10.0, 30.0])),
-    # per-dtype fill values (behavior-matrix 6.10)
+    # per-dtype fill values (docs/behavior-matrix.md#t6-10)
     ("int32 fill", VI, [0, 3], {}, np.array([10, -2147483648], np.int32)),
     ("uint8 fill", VI.astype(np.uint8), [0, 3], {}, np.array([10, 255], np.uint8)),
     ("bool fill", np.array([True, False, True]), [0, 3], {}, np.array([True, True])),

@@ -26,7 +26,7 @@ CASES = [
     ("doc: axis=1", X23, [[0, 2], [1, 0]], 1, {}, np.array([[1.0, 3.0], [5.0, 4.0]])),
     ("doc: fill NaN", X23, [[1, 0, 2]], 0, {}, np.array([[4.0, 2.0, NAN]])),
     ("doc: argsort", np.array([[5, 3, 4], [2, 7, 6]]), [[1, 2, 0], [0, 2, 1]], 1, {}, np.array([[3, 4, 5], [2, 6, 7]])),
-    # behavior-matrix 6.2: data [[1,2],[3,4]]-style and [[1,2,3],[4,5,6]]
+    # docs/behavior-matrix.md#t6-2: data [[1,2],[3,4]]-style and [[1,2,3],[4,5,6]]
     ("matrix default axis example", G, [[0, 0], [1, 0]], -1, {}, np.array([[1.0, 1.0], [4.0, 3.0]])),
     ("neg default", M, [[0], [-1]], 1, {}, np.array([[1.0], [6.0]])),
     ("neg fill", M, [[0], [-1]], 1, {"mode": "fill"}, np.array([[1.0], [6.0]])),

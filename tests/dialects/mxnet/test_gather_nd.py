@@ -38,7 +38,7 @@ def test_cases(data, indices, expected):
 
 
 def test_equivalent_to_onnx_gathernd_with_moved_axis():
-    # semantics.md §9 E6: MXNet gather_nd(D, I) = ONNX GatherND(D, moveaxis(I, 0, -1))
+    # docs/semantics.md#e6: MXNet gather_nd(D, I) = ONNX GatherND(D, moveaxis(I, 0, -1))
     idx = np.array([[2, 0, -1], [3, 1, 0]])
     assert gs.mxnet.gather_nd(D, idx).tolist() == gs.onnx.GatherND(D, np.moveaxis(idx, 0, -1)).tolist()
 

@@ -14,7 +14,7 @@ from tests.strategies import shapes
 F = np.float32
 X = np.array([[1, 2], [3, 4], [5, 6]], F)
 
-# the MXNet docstring examples and behavior-matrix 6.2 (mx.nd.pick) cells, measured on 1.9.1
+# the MXNet docstring examples and docs/behavior-matrix.md#t6-2 (mx.nd.pick) cells, measured on 1.9.1
 CASES = [
     pytest.param(X, [0, 1], {"axis": 0}, [1, 4], id="mxnet-doc-axis-0"),
     pytest.param(X, [0, 1, 0], {"axis": 1}, [1, 4, 5], id="mxnet-doc-axis-1"),

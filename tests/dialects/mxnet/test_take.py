@@ -15,7 +15,8 @@ F = np.float32
 X = np.array([[1, 2], [3, 4], [5, 6]], F)
 V = np.array([10, 20, 30], F)
 
-# (a, indices, kwargs, expected): the MXNet docstring and behavior-matrix 6.1 / 6.10 (measured)
+# (a, indices, kwargs, expected): the MXNet docstring and docs/behavior-matrix.md#t6-1 / docs/behavior-matrix.md#t6-10
+# (measured)
 CASES = [
     pytest.param(X, np.array([[0, 1], [1, 2]], F), {}, [[[1, 2], [3, 4]], [[3, 4], [5, 6]]], id="mxnet-doc"),
     pytest.param(X, np.array([1], F), {}, [[3, 4]], id="bm-default-axis-0"),

@@ -11,7 +11,7 @@ import gatherscatter as gs
 from tests.oracles import numpy as oracle
 from tests.strategies import index_arrays, shapes
 
-# (a, indices, kwargs, expected): typed by hand from the NumPy docstring and behavior-matrix 6.1
+# (a, indices, kwargs, expected): typed by hand from the NumPy docstring and docs/behavior-matrix.md#t6-1
 CASES = [
     pytest.param([4, 3, 5, 7, 6, 8], [0, 1, 4], {}, [4, 3, 6], id="numpy-doc-1"),
     pytest.param([4, 3, 5, 7, 6, 8], [[0, 1], [2, 3]], {}, [[4, 3], [5, 7]], id="numpy-doc-2d-indices"),

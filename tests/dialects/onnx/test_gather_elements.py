@@ -23,7 +23,7 @@ CASES = [
     pytest.param([[1, 7], [4, 3]], [[1, 1, 0], [1, 0, 1]], 1, [[7, 7, 1], [3, 4, 3]], id="seed-ov-2-longer-axis"),
     pytest.param([[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[1, 0, 1], [1, 2, 0]], 0, [[4, 2, 6], [4, 8, 3]],
                  id="seed-ov-3-shorter"),
-    # behaviour matrix 6.2: index smaller on a non-axis dim (ORT accepts, reads the leading block)
+    # docs/behavior-matrix.md#t6-2: index smaller on a non-axis dim (ORT accepts, reads the leading block)
     pytest.param([[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[0], [1]], 1, [[1], [5]], id="smaller-non-axis"),
     pytest.param([[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[2, 0]], 1, [[3, 1]], id="row-wise-1x2"),
     pytest.param([[1, 2, 3], [4, 5, 6]], [[0], [-1]], 1, [[1], [6]], id="negative-index"),

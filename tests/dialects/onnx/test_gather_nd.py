@@ -22,7 +22,7 @@ CASES = [
     # seeds: GatherND example 1 and 2 (ONNX layout)
     pytest.param([[[1, 2], [3, 4]], [[5, 6], [7, 8]]], [[[0, 0]], [[1, 0]]], 0, [[[1, 2]], [[5, 6]]], id="seed-ex-1"),
     pytest.param([[1, 2], [3, 4]], [[-2, 0], [1, 1]], 0, [1, 4], id="seed-ex-2-negative"),
-    # semantics §4.1 / behaviour matrix partial index -> slice
+    # semantics docs/semantics.md#s4-1 / behaviour matrix partial index -> slice
     pytest.param([[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[1]], 0, [[4, 5, 6]], id="partial-index-slice"),
     pytest.param([[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[0, 0], [-1, 0]], 0, [1, 7], id="negative-row"),
     pytest.param([10, 20, 30], [1], 0, 20, id="1d-indices-one-tuple"),

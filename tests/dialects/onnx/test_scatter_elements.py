@@ -30,7 +30,7 @@ CASES = [
                  [[1.0, 2.1, 3.0, 4.0, 5.0]], id="onnx-doc-max"),
     pytest.param([[1.0, 2.0, 3.0, 4.0, 5.0]], [[1, 1]], [[1.1, 2.1]], 1, "min",
                  [[1.0, 1.1, 3.0, 4.0, 5.0]], id="onnx-doc-min"),
-    # behaviour matrix 6.4 / 6.7
+    # docs/behavior-matrix.md#t6-4 / docs/behavior-matrix.md#t6-7
     pytest.param([[0, 0], [0, 0]], [[1, 0]], [[5, 6]], 0, "none", [[0, 6], [5, 0]], id="default-axis"),
     pytest.param([[0, 0], [0, 0]], [[1, 0]], [[5, 6]], -1, "none", [[6, 5], [0, 0]], id="negative-axis"),
     pytest.param([0, 0, 0, 0], [1, 1, 1], [10, 20, 30], 0, "none", [0, 30, 0, 0], id="duplicates-last-wins"),

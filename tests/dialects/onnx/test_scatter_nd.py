@@ -25,14 +25,14 @@ CASES = [
     pytest.param([1, 2, 3, 4], [[0], [0], [2]], [10, 20, 30], "mul", [200, 2, 90, 4], id="mul-dup"),
     pytest.param([1, 2, 3, 4], [[0], [0], [2]], [10, 0, 1], "max", [10, 2, 3, 4], id="max-dup"),
     pytest.param([1, 2, 3, 4], [[0], [0], [2]], [10, 0, 1], "min", [0, 2, 1, 4], id="min-dup"),
-    # behaviour matrix 6.5
+    # docs/behavior-matrix.md#t6-5
     pytest.param([1, 2, 3], [[-1]], [9], "none", [1, 2, 9], id="negative"),
     pytest.param([0, 0, 0, 0], [[1], [1], [1]], [10, 20, 30], "none", [0, 30, 0, 0], id="duplicates-last-wins"),
     pytest.param([1, 1, 1, 1], [[1], [1], [2]], [10, 20, 30], "add", [1, 31, 31, 1], id="duplicates-add"),
     pytest.param([[1, 2], [3, 4]], [[1]], [[7, 8]], "none", [[1, 2], [7, 8]], id="slice-update"),
     pytest.param([[1, 2], [3, 4]], [[1, 0], [0, 1]], [9, 8], "none", [[1, 8], [9, 4]], id="element-update"),
     pytest.param([[1, 2], [3, 4]], [1, 0], 9, "none", [[1, 2], [9, 4]], id="1d-indices-one-tuple"),
-    # semantics §6.1 example (seed)
+    # semantics docs/semantics.md#s6-1 example (seed)
     pytest.param([5, 5, 5], [[0], [0]], [2, 3], "add", [10, 5, 5], id="sum-5-2-3"),
 ]
 

@@ -12,7 +12,7 @@ from tests.oracles import openvino as oracle
 from tests.strategies import index_arrays, shapes
 
 # (data, indices, axis, batch_dims, version, expected): typed by hand from the Gather-1/7/8 specs,
-# behavior-matrix 6.1 and semantics.md §2
+# docs/behavior-matrix.md#t6-1 and docs/semantics.md#s2
 CASES = [
     pytest.param([1, 2, 3, 4, 5], [0, 0, 4], 0, 0, 8, [1, 1, 5], id="spec-8-example-1"),
     pytest.param([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]], [[0, 0, 4], [4, 0, 0]], 1, 1, 8,

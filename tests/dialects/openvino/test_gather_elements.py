@@ -11,7 +11,7 @@ import gatherscatter as gs
 from tests.oracles import openvino as oracle
 from tests.strategies import index_arrays, shapes
 
-# (data, indices, axis, expected): the GatherElements-6 spec examples and behavior-matrix 6.2
+# (data, indices, axis, expected): the GatherElements-6 spec examples and docs/behavior-matrix.md#t6-2
 CASES = [
     pytest.param([[1, 2], [3, 4]], [[0, 1], [0, 0]], 0, [[1, 4], [1, 2]], id="spec-example-1"),
     pytest.param([[1, 7], [4, 3]], [[1, 1, 0], [1, 0, 1]], 1, [[7, 7, 1], [3, 4, 3]], id="spec-example-2-longer"),

@@ -14,7 +14,7 @@ from tests.strategies import index_arrays, shapes
 D234 = [[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]], [[13, 14, 15, 16], [17, 18, 19, 20], [21, 22, 23, 24]]]
 I2311 = [[[[1]], [[0]], [[2]]], [[[0]], [[2]], [[2]]]]
 
-# (data, indices, batch_dims, version, expected): the GatherND-5/8 spec examples, behavior-matrix 6.3
+# (data, indices, batch_dims, version, expected): the GatherND-5/8 spec examples, docs/behavior-matrix.md#t6-3
 CASES = [
     pytest.param([[1, 2], [3, 4]], [[0, 0], [1, 0]], 0, 8, [1, 3], id="spec-example-1"),
     pytest.param([[1, 2], [3, 4]], [[1], [0]], 0, 8, [[3, 4], [1, 2]], id="spec-example-2-slices"),
@@ -43,7 +43,7 @@ def test_cases(data, indices, batch_dims, version, expected):
 def test_output_shapes():
     d = np.zeros((2, 3, 5, 7))
     i = np.zeros((2, 3, 4, 1), np.int64)
-    assert gs.openvino.GatherND(d, i, 2).shape == (2, 3, 4, 7)  # semantics.md §4.2
+    assert gs.openvino.GatherND(d, i, 2).shape == (2, 3, 4, 7)  # docs/semantics.md#s4-2
     assert gs.openvino.GatherND(d, i, 2, version=5).shape == (6, 4, 7)
     d = np.zeros((2, 3, 4))
     assert gs.openvino.GatherND(d, np.zeros((2, 3, 1), np.int64), 2).shape == (2, 3)

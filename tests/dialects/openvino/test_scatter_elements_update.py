@@ -15,7 +15,7 @@ SEU = gs.openvino.ScatterElementsUpdate
 Z34 = [[0, 0, 0, 0]] * 3
 
 # (data, indices, updates, axis, reduction, use_init_val, expected): the -12 spec examples,
-# semantics.md §5.2 worked example and behavior-matrix 6.4 / 6.7, typed by hand
+# docs/semantics.md#s5-2 worked example and docs/behavior-matrix.md#t6-4 / docs/behavior-matrix.md#t6-7, typed by hand
 CASES = [
     pytest.param([2, 3, 4, 6], [1, 0, 0, -2, -1, 2], [10, 20, 30, 40, 70, 60], 0, "sum", True,
                  [52, 13, 104, 76], id="spec-example-1-sum-negative"),
@@ -27,7 +27,7 @@ CASES = [
                  [[1, 24, 1, 1], [14, 1, 1, 15], [1, 1, 1, 1]], id="spec-example-4-sum"),
     pytest.param([[2, 2, 2, 2]] * 3, [[1, 1], [0, 3]], [[11, 12], [13, 14]], 1, "prod", True,
                  [[2, 264, 2, 2], [26, 2, 2, 28], [2, 2, 2, 2]], id="spec-example-5-prod"),
-    # semantics.md §5.2: D=[1,2,3,4], I=[0,1,0,1,2,1], U=[1..6]
+    # docs/semantics.md#s5-2: D=[1,2,3,4], I=[0,1,0,1,2,1], U=[1..6]
     pytest.param([1, 2, 3, 4], [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], 0, "sum", True, [5, 14, 8, 4], id="52-sum"),
     pytest.param([1, 2, 3, 4], [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], 0, "sum", False, [4, 12, 5, 4],
                  id="52-sum-no-init"),
@@ -43,7 +43,7 @@ CASES = [
     pytest.param([1, 2, 3, 4], [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], 0, "min", True, [1, 2, 3, 4], id="52-min"),
     pytest.param([1, 2, 3, 4], [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], 0, "min", False, [1, 2, 5, 4],
                  id="52-min-no-init"),
-    # behavior-matrix 6.7: data [5,5,5,5], idx [0,0,2], upd [2,4,7]
+    # docs/behavior-matrix.md#t6-7: data [5,5,5,5], idx [0,0,2], upd [2,4,7]
     pytest.param([5, 5, 5, 5], [0, 0, 2], [2, 4, 7], 0, "max", False, [4, 5, 7, 5], id="67-max-no-init"),
     pytest.param([5, 5, 5, 5], [0, 0, 2], [2, 4, 7], 0, "mean", True, [3, 5, 6, 5], id="67-int-mean"),
     pytest.param([-5, -5, -5, -5], [0, 0, 2], [-2, -4, -7], 0, "mean", True, [-4, -5, -6, -5],
@@ -76,8 +76,10 @@ def test_cases(data, indices, updates, axis, reduction, use_init_val, expected):
 def test_version_3_no_attributes():
     out = SEU(np.zeros((3, 3)), [[1, 0, 2], [0, 2, 1]], [[1.0, 1.1, 1.2], [2.0, 2.1, 2.2]], 0, version=3)
     assert out.tolist() == [[2.0, 1.1, 0.0], [1.0, 0.0, 2.2], [0.0, 2.1, 1.2]]
-    out = SEU([[0, 0, 0]] * 3, [[1, 0, 2]], [[1.5, 1.5, 1.5]], 0, version=3)
+    out = SEU([[0, 0, 0]] * 3, [[1, 0, 2]], [[1, 1, 1]], 0, version=3)
     assert out.dtype == np.int64 and out.tolist() == [[0, 1, 0], [1, 0, 0], [0, 0, 1]]  # list updates take data dtype
+    with pytest.raises(gs.DTypeError, match=r"1\.5 at position \[0, 0\]\): float values into integer data"):
+        SEU([[0, 0, 0]] * 3, [[1, 0, 2]], [[1.5, 1.5, 1.5]], 0, version=3)  # ... unless a value would change
     assert SEU([0.0, 0.0], [1, 1], [3.0, 4.0], 0, "none", version=3).tolist() == [0.0, 4.0]
 
 

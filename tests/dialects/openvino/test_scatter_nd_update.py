@@ -23,7 +23,7 @@ U244 = [[[5, 5, 5, 5], [6, 6, 6, 6], [7, 7, 7, 7], [8, 8, 8, 8]],
 IDX5 = [[0], [2], [-3], [-3], [0]]
 
 # (data, indices, updates, reduction, version, expected): the -3/-15 spec examples (errata fixed by
-# hand: see the divergences), behavior-matrix 6.5 / 6.7, semantics.md §6.3
+# hand: see the divergences), docs/behavior-matrix.md#t6-5 / docs/behavior-matrix.md#t6-7, docs/semantics.md#s6-3
 CASES = [
     pytest.param([1, 2, 3, 4, 5, 6, 7, 8], [[4], [3], [1], [7]], [9, 10, 11, 12], "none", 3,
                  [1, 11, 3, 10, 9, 6, 7, 12], id="spec-3-example-1"),

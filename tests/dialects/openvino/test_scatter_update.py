@@ -13,7 +13,7 @@ from tests.strategies import index_arrays, shapes
 
 SU = gs.openvino.ScatterUpdate
 
-# (data, indices, updates, axis, expected): the ScatterUpdate-3 spec and behavior-matrix 6.6, by hand
+# (data, indices, updates, axis, expected): the ScatterUpdate-3 spec and docs/behavior-matrix.md#t6-6, by hand
 CASES = [
     pytest.param([[-1.0, 1.0, -1.0, 3.0, 4.0], [-1.0, 6.0, -1.0, 8.0, 9.0], [-1.0, 11.0, 1.0, 13.0, 14.0]],
                  [0, 2], [[1.0, 1.0], [1.0, 1.0], [1.0, 2.0]], 1,

@@ -16,7 +16,7 @@ from ._helpers import agree, check_errors
 
 X32 = [[1, 2], [3, 4], [5, 6]]
 
-# (x, index, axis, expected): typed by hand from the paddle docstring and behavior-matrix 6.1
+# (x, index, axis, expected): typed by hand from the paddle docstring and docs/behavior-matrix.md#t6-1
 CASES = [
     pytest.param(X32, [1, 2], None, [[3, 4], [5, 6]], id="docstring-text"),
     pytest.param(X32, [0, 1], 0, [[1, 2], [3, 4]], id="docstring-example"),

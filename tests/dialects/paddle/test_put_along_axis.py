@@ -13,7 +13,7 @@ from tests.strategies import shapes
 
 from ._helpers import agree, check_errors
 
-# semantics.md §5.2 worked example (observed in torch, OpenVINO and paddle): D=[1,2,3,4], I=[0,1,0,1,2,1], U=[1..6]
+# docs/semantics.md#s5-2 worked example (observed in torch, OpenVINO and paddle): D=[1,2,3,4], I=[0,1,0,1,2,1], U=[1..6]
 D, IDX, U = [1.0, 2.0, 3.0, 4.0], [0, 1, 0, 1, 2, 1], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
 REDUCTIONS = [
     ("add", True, [5, 14, 8, 4]), ("add", False, [4, 12, 5, 4]),
@@ -34,7 +34,7 @@ def test_reduction_table(reduce, include_self, expected):
     np.testing.assert_allclose(out, expected, rtol=1e-6)
 
 
-# behavior-matrix 6.7: data [5,5,5,5], idx [0,0,2], upd [2,4,7]
+# docs/behavior-matrix.md#t6-7: data [5,5,5,5], idx [0,0,2], upd [2,4,7]
 MATRIX_67 = [
     ("add", True, [11, 5, 12, 5]), ("add", False, [6, 5, 7, 5]),
     ("mul", True, [40, 5, 35, 5]), ("mul", False, [8, 5, 7, 5]),
@@ -52,7 +52,7 @@ def test_matrix_6_7(reduce, include_self, expected):
 
 
 INT_CASES = [
-    # integer mean rounds toward -inf (behavior-matrix §5 surprise 8 and 6.7)
+    # integer mean rounds toward -inf (docs/behavior-matrix.md#surprise-8 and docs/behavior-matrix.md#t6-7)
     pytest.param(np.int32, [5] * 4, [2, 4, 7], "mean", True, [3, 5, 6, 5], id="int-mean"),
     pytest.param(np.int32, [-5] * 4, [-2, -4, -7], "mean", True, [-4, -5, -6, -5], id="int-mean-negative-floor"),
     pytest.param(np.int32, [-5] * 4, [-2, -4, -7], "mean", False, [-3, -5, -7, -5], id="int-mean-no-self"),
@@ -76,7 +76,7 @@ SHAPE_CASES = [
     pytest.param(np.zeros((2, 2)), [[1, 0]], [[5.0, 6.0]], -1, {}, [[6, 5], [6, 5]], id="matrix-negative-axis-bcast"),
     pytest.param([1.0, 2.0, 3.0], [-1], [9.0], 0, {}, [1, 2, 9], id="matrix-negative-index"),
     pytest.param([0.0] * 4, [1, 1, 1], [10.0, 20.0, 30.0], 0, {}, [0, 30, 0, 0], id="matrix-dups-last-wins"),
-    # behavior-matrix 6.4 "reduction names accepted": data [5,5,5], idx [0,0], upd [2,3]
+    # docs/behavior-matrix.md#t6-4 "reduction names accepted": data [5,5,5], idx [0,0], upd [2,3]
     pytest.param([5.0, 5.0, 5.0], [0, 0], [2.0, 3.0], 0, {"reduce": "add"}, [10, 5, 5], id="matrix-names-add"),
     pytest.param([5.0, 5.0, 5.0], [0, 0], [2.0, 3.0], 0, {"reduce": "multiply"}, [30, 5, 5], id="matrix-names-mul"),
     pytest.param([5.0, 5.0, 5.0], [0, 0], [2.0, 3.0], 0, {"reduce": "amin"}, [2, 5, 5], id="matrix-names-amin"),

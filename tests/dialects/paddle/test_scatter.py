@@ -20,7 +20,7 @@ CASES = [
     # docstring (index [2, 1, 0, 1]): overwrite -> last wins; accumulate -> zero the rows, then sum
     pytest.param(X, [2, 1, 0, 1], U4, True, [[3, 3], [4, 4], [1, 1]], id="doc-overwrite"),
     pytest.param(X, [2, 1, 0, 1], U4, False, [[3, 3], [6, 6], [1, 1]], id="doc-accumulate"),
-    # semantics.md §6.7 / behavior-matrix §5 surprise 6: ones(5), [1,1,3], [7,8,9] -> [1,15,1,9,1]
+    # docs/semantics.md#s6-7 / docs/behavior-matrix.md#surprise-6: ones(5), [1,1,3], [7,8,9] -> [1,15,1,9,1]
     pytest.param([1.0] * 5, [1, 1, 3], [7.0, 8.0, 9.0], False, [1, 15, 1, 9, 1], id="matrix-zero-then-sum"),
     pytest.param([[2, 2]], [0, 0], [[10, 10], [20, 20]], False, [[30, 30]], id="matrix-row-2-2-gives-30"),
     pytest.param(X, [-1], [[9.0, 9.0]], True, [[1, 1], [2, 2], [9, 9]], id="negative-wraps"),

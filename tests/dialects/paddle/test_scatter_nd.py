@@ -18,7 +18,7 @@ ADD_CASES = [
     pytest.param([0, 1, 2, 3, 4, 5], [[1], [2], [3], [1]], [9, 10, 11, 12], [0, 22, 12, 14, 4, 5], id="doc-case-1"),
     pytest.param([[65, 17], [-14, -25]], [[], []], [[[-1, -2], [1, 2]], [[3, 4], [-3, -4]]],
                  [[67, 19], [-16, -27]], id="doc-case-2-k0"),
-    # behavior-matrix 6.5
+    # docs/behavior-matrix.md#t6-5
     pytest.param([1, 2, 3], [[-1]], [9], [1, 2, 12], id="matrix-negative"),
     pytest.param([1, 1, 1, 1], [[1], [1], [2]], [10, 20, 30], [1, 31, 31, 1], id="matrix-dups-accumulate"),
     pytest.param([5, 5, 5], [[0], [0]], [2, 3], [10, 5, 5], id="matrix-reduction-sum"),
@@ -38,7 +38,7 @@ def test_scatter_nd_add_cases(x, index, updates, expected):
 
 
 ND_CASES = [
-    # behavior-matrix 6.5: zeros init, duplicates summed
+    # docs/behavior-matrix.md#t6-5: zeros init, duplicates summed
     pytest.param([[1], [1], [1]], [10, 20, 30], [4], [0, 60, 0, 0], id="matrix-dups-summed"),
     pytest.param([[1], [1], [2]], [10, 20, 30], [4], [0, 30, 30, 0], id="matrix-sigma-only"),
     pytest.param([[0]], [9], (3,), [9, 0, 0], id="matrix-uncovered-zero"),

@@ -22,7 +22,7 @@ CASES = [
     pytest.param(X12, np.arange(-2, 4).reshape(2, 3), "raise", [[10, 11, 0], [1, 2, 3]], id="doc-idx-neg"),
     pytest.param(X12, np.arange(-2, 13).reshape(3, 5), "wrap",
                  [[10, 11, 0, 1, 2], [3, 4, 5, 6, 7], [8, 9, 10, 11, 0]], id="doc-idx-err-wrap"),
-    # behavior-matrix 6.1 (data [10, 20, 30])
+    # docs/behavior-matrix.md#t6-1 (data [10, 20, 30])
     pytest.param([10, 20, 30], [0, -1], "raise", [10, 30], id="matrix-negative"),
     pytest.param([10, 20, 30], [0, -1], "clip", [10, 10], id="matrix-negative-clip-to-0"),
     pytest.param([10, 20, 30], [0, 3], "wrap", [10, 10], id="matrix-oob-wrap"),

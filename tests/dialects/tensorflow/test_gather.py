@@ -15,7 +15,7 @@ P2 = [[0, 1, 2], [10, 11, 12], [20, 21, 22], [30, 31, 32]]
 BD = [[0, 0, 1, 0, 2], [3, 0, 0, 0, 4], [0, 5, 0, 6, 0]]
 A234 = np.arange(24).reshape(2, 3, 4)
 
-# (params, indices, kwargs, expected): tf.gather docstring examples, behavior-matrix 6.1, observed TF 2.21
+# (params, indices, kwargs, expected): tf.gather docstring examples, docs/behavior-matrix.md#t6-1, observed TF 2.21
 CASES = [
     pytest.param(["p0", "p1", "p2", "p3", "p4", "p5"], 3, {}, "p3", id="doc-scalar-index"),
     pytest.param(["p0", "p1", "p2", "p3", "p4", "p5"], [2, 0, 2, 5], {}, ["p2", "p0", "p2", "p5"], id="doc-1d"),

@@ -15,7 +15,7 @@ M = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
 AB = [["a", "b"], ["c", "d"]]
 B2 = [[["a0", "b0"], ["c0", "d0"]], [["a1", "b1"], ["c1", "d1"]]]
 
-# (params, indices, kwargs, expected): tf.gather_nd docstring, behavior-matrix 6.3, observed TF 2.21
+# (params, indices, kwargs, expected): tf.gather_nd docstring, docs/behavior-matrix.md#t6-3, observed TF 2.21
 CASES = [
     pytest.param(AB, [[0, 0], [1, 1]], {}, ["a", "d"], id="doc-scalars"),
     pytest.param(AB, [[1], [0]], {}, [["c", "d"], ["a", "b"]], id="doc-slices"),
@@ -51,10 +51,11 @@ def test_cases(params, indices, kwargs, expected):
 
 def test_shapes():
     d = np.zeros((2, 3, 5, 7))
-    assert gs.tensorflow.gather_nd(d, np.zeros((2, 3, 4, 1), np.int64), 2).shape == (2, 3, 4, 7)  # semantics §4.2
+    assert gs.tensorflow.gather_nd(d, np.zeros((2, 3, 4, 1), np.int64), 2).shape == (2, 3, 4, 7)  # semantics
+                                                                                                  # docs/semantics.md#s4-2
     assert gs.tensorflow.gather_nd(np.zeros((2, 3, 4)), np.zeros((2, 3, 1), np.int64), 2).shape == (2, 3)
     assert gs.tensorflow.gather_nd(np.zeros((3, 3)), np.zeros((0, 2), np.int64)).shape == (0,)
-    # k = 0: each empty tuple selects the whole params (semantics §4.2, observed [2,3,4])
+    # k = 0: each empty tuple selects the whole params (semantics docs/semantics.md#s4-2, observed [2,3,4])
     out = gs.tensorflow.gather_nd(np.arange(12).reshape(3, 4), np.zeros((2, 0), np.int64))
     assert out.shape == (2, 3, 4) and (out == np.arange(12).reshape(3, 4)).all()
     out = gs.tensorflow.gather_nd(np.arange(6).reshape(2, 3), np.zeros((2, 4, 0), np.int64), batch_dims=1)

@@ -14,7 +14,8 @@ from tests.strategies import index_arrays, shapes
 SLICE = [[5, 5, 5, 5], [6, 6, 6, 6], [7, 7, 7, 7], [8, 8, 8, 8]]
 Z4 = [[0] * 4] * 4
 
-# (indices, updates, shape, kwargs, expected): tf.scatter_nd docstring, behavior-matrix 6.5/6.10, observed TF 2.21
+# (indices, updates, shape, kwargs, expected): tf.scatter_nd docstring,
+# docs/behavior-matrix.md#t6-5/docs/behavior-matrix.md#t6-10, observed TF 2.21
 CASES = [
     pytest.param([[4], [3], [1], [7]], [9, 10, 11, 12], [8], {}, [0, 11, 0, 10, 9, 0, 0, 12], id="doc-elements"),
     pytest.param([[0], [2]], [SLICE, SLICE], [4, 4, 4], {}, [SLICE, Z4, SLICE, Z4], id="doc-slices"),

@@ -23,7 +23,8 @@ SLICES = [[[5, 5, 5, 5], [6, 6, 6, 6], [7, 7, 7, 7], [8, 8, 8, 8]]] * 2
 ONES4 = [[1, 1, 1, 1]] * 4
 NAN = float("nan")
 
-# (op, tensor, indices, updates, kwargs, expected): TF docstrings, behavior-matrix 6.5 / 6.7, observed TF 2.21
+# (op, tensor, indices, updates, kwargs, expected): TF docstrings, docs/behavior-matrix.md#t6-5 /
+# docs/behavior-matrix.md#t6-7, observed TF 2.21
 CASES = [
     pytest.param("update", [0] * 8, [[1], [3], [4], [7]], [9, 10, 11, 12], {}, [0, 9, 0, 10, 11, 0, 0, 12],
                  id="update-doc-elements"),

@@ -20,7 +20,7 @@ GATHER_CASES = [
     pytest.param([[1, 2], [3, 4]], 1, [[0, 0], [1, 0]], [[1, 1], [4, 3]], id="torch-doc"),
     pytest.param([[1, 2], [3, 4]], 0, [[1, 0], [0, 1]], [[3, 2], [1, 4]], id="dim-0"),
     pytest.param([[1, 2], [3, 4]], -1, [[1], [0]], [[2], [3]], id="negative-dim"),
-    # behaviour matrix 6.2: smaller index on a non-gather dim reads the leading block (no broadcast)
+    # docs/behavior-matrix.md#t6-2: smaller index on a non-gather dim reads the leading block (no broadcast)
     pytest.param([[1, 2, 3], [4, 5, 6], [7, 8, 9]], 1, [[0], [1]], [[1], [5]], id="smaller-index"),
     pytest.param([[1, 2, 3], [4, 5, 6], [7, 8, 9]], 1, [[2, 0]], [[3, 1]], id="row-wise-1x2"),
     pytest.param(X23, 1, [[2, 1, 0, 0, 1]], [[3, 2, 1, 1, 2]], id="longer-along-dim"),
@@ -76,7 +76,7 @@ def test_gather_errors(kwargs, cls, fragments):
 
 TAKE_ALONG_CASES = [
     pytest.param([[10, 30, 20], [60, 40, 50]], [[0, 2], [1, -1]], 1, [[10, 20], [40, 50]], id="neg-wraps"),
-    # behaviour matrix 6.2 (torch 2.13 CPU): out-of-range indices wrap modulo s along a dim
+    # docs/behavior-matrix.md#t6-2 (torch 2.13 CPU): out-of-range indices wrap modulo s along a dim
     pytest.param(X23, [[0], [3]], 1, [[1], [4]], id="3-wraps-to-0"),
     pytest.param(X23, [[0], [-4]], 1, [[1], [6]], id="-4-wraps-to-2"),
     pytest.param(X23, [[100], [-100]], 1, [[2], [6]], id="far-wrap"),

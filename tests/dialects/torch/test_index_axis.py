@@ -26,7 +26,7 @@ def test_index_add_torch_doc():
 
 
 INDEX_ADD_CASES = [
-    # behaviour matrix 6.6: duplicates onto non-zero data [[1,1],[2,2],[3,3]] idx [1,1] rows 10, 20
+    # docs/behavior-matrix.md#t6-6: duplicates onto non-zero data [[1,1],[2,2],[3,3]] idx [1,1] rows 10, 20
     pytest.param([[1, 1], [2, 2], [3, 3]], 0, [1, 1], [[10, 10], [20, 20]], 1, [[1, 1], [32, 32], [3, 3]], id="dups"),
     pytest.param([[0, 0, 0], [0, 0, 0]], -1, [2, 0, 2], [[1, 2, 3], [4, 5, 6]], 1, [[2, 0, 4], [5, 0, 10]], id="dim-1"),
     pytest.param([[0, 0], [0, 0]], 0, 1, [[5, 6]], 1, [[0, 0], [5, 6]], id="0d-index"),

@@ -16,7 +16,7 @@ from tests.strategies import index_arrays, shapes
 Z34 = np.zeros((3, 4))
 
 CASES = [
-    # behaviour matrix 6.5 and single observations
+    # docs/behavior-matrix.md#t6-5 and single observations
     pytest.param([1.0, 2, 3], ([-1],), [9.0], False, [1, 2, 9], id="negative-wraps"),
     pytest.param([0.0] * 4, ([1, 1, 1],), [10.0, 20, 30], False, [0, 30, 0, 0], id="dup-last"),
     pytest.param([1.0] * 4, ([1, 1, 2],), [10.0, 20, 30], True, [1, 31, 31, 1], id="dup-accumulate"),

@@ -21,7 +21,7 @@ SELECT_CASES = [
     pytest.param(X, 1, [0, 2], [[r[0], r[2]] for r in X], id="torch-doc-dim1"),
     pytest.param([[1, 2, 3], [4, 5, 6]], 1, [2, 0, 2], [[3, 1, 3], [6, 4, 6]], id="duplicates"),
     pytest.param([[1, 2, 3], [4, 5, 6]], -1, [1], [[2], [5]], id="negative-dim"),
-    # semantics.md §10.13 / behaviour matrix 6.1: a 0-d index keeps a size-1 dim
+    # docs/semantics.md#pitfall-13 / docs/behavior-matrix.md#t6-1: a 0-d index keeps a size-1 dim
     pytest.param([[1, 2, 3], [4, 5, 6]], 1, 2, [[3], [6]], id="0d-index-keeps-dim"),
     pytest.param(5, 0, [0], 5, id="0d-input"),
 ]

@@ -23,7 +23,7 @@ SCATTER_CASES = [
                  [[2.0, 2.0, 2.46, 2.0], [2.0, 2.0, 2.0, 2.46]], id="torch-doc-multiply"),
     pytest.param(dict(input=[[2.0] * 4] * 2, dim=1, index=[[2], [3]], value=1.23, reduce="add"),
                  [[2.0, 2.0, 3.23, 2.0], [2.0, 2.0, 2.0, 3.23]], id="torch-doc-add"),
-    # behaviour matrix 6.4
+    # docs/behavior-matrix.md#t6-4
     pytest.param(dict(input=[[0, 0], [0, 0]], dim=-1, index=[[1, 0]], src=[[5, 6]]), [[6, 5], [0, 0]], id="neg-dim"),
     pytest.param(dict(input=[0, 0, 0, 0], dim=0, index=[1, 1, 1], src=[10, 20, 30]), [0, 30, 0, 0], id="dup-last"),
     pytest.param(dict(input=[1, 1, 1, 1], dim=0, index=[1, 1, 2], src=[10, 20, 30], reduce="add"), [1, 31, 31, 1],
@@ -52,7 +52,7 @@ def test_scatter_float16_sums_in_float32():
     assert out.dtype == np.float16 and out.tolist() == [4.0]
 
 
-REDUCE_TABLE = {  # semantics.md §5.2 worked example: D=[1,2,3,4], I=[0,1,0,1,2,1], U=[1..6]
+REDUCE_TABLE = {  # docs/semantics.md#s5-2 worked example: D=[1,2,3,4], I=[0,1,0,1,2,1], U=[1..6]
     ("sum", True): [5, 14, 8, 4], ("sum", False): [4, 12, 5, 4],
     ("prod", True): [3, 96, 15, 4], ("prod", False): [3, 48, 5, 4],
     ("mean", True): [5 / 3, 3.5, 4, 4], ("mean", False): [2, 4, 5, 4],
@@ -68,7 +68,7 @@ def test_scatter_reduce_worked_example(reduce, include_self):
     np.testing.assert_allclose(out, REDUCE_TABLE[reduce, include_self], rtol=1e-15)
 
 
-MATRIX_6_7 = [  # behaviour matrix 6.7: data [5,5,5,5], idx [0,0,2], upd [2,4,7]
+MATRIX_6_7 = [  # docs/behavior-matrix.md#t6-7: data [5,5,5,5], idx [0,0,2], upd [2,4,7]
     ("sum", True, [11, 5, 12, 5]), ("sum", False, [6, 5, 7, 5]), ("prod", True, [40, 5, 35, 5]),
     ("prod", False, [8, 5, 7, 5]), ("amax", True, [5, 5, 7, 5]), ("amax", False, [4, 5, 7, 5]),
     ("amin", True, [2, 5, 5, 5]), ("amin", False, [2, 5, 7, 5]), ("mean", False, [3, 5, 7, 5]),

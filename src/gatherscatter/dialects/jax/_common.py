@@ -272,7 +272,7 @@ def common_divergences(op: str) -> None:
         theirs="64-bit inputs are silently truncated to 32 bits (int64 -> int32, float64 -> float32, "
         "uint64 -> uint32); results come back in 32-bit dtypes",
         ours="64-bit dtypes are kept: we behave as JAX with jax_enable_x64=True",
-        evidence="DESIGN.md (JAX ops behave as JAX with jax_enable_x64=True); behavior-matrix §7",
+        evidence="DESIGN.md (JAX ops behave as JAX with jax_enable_x64=True); docs/behavior-matrix.md#s7",
         kind="choice",
     )
     divergence(

@@ -15,7 +15,8 @@ divergence(
     theirs="implementation-defined (a promise); XLA on CPU clamps each index into [0, s-1] after the "
     "negative wrap (x[5] on size 3 reads x[2]; x[-7] reads x[0])",
     ours="clamp after wrapping negatives once, as XLA on CPU",
-    evidence="behavior-matrix §5 surprise 4, 6.3 and 6.10; semantics.md §2.3, §7.3",
+    evidence="docs/behavior-matrix.md#surprise-4, docs/behavior-matrix.md#t6-3 and docs/behavior-matrix.md#t6-10; "
+             "docs/semantics.md#s2-3, docs/semantics.md#s7-3",
     kind="undefined",
 )
 divergence(

@@ -16,7 +16,8 @@ divergence(
     theirs="implementation-defined and may be nondeterministic; CPU applies updates in row-major order "
     "(last wins, 20/20 runs)",
     ours="the last update in row-major order of the indexed result wins (duplicates='last')",
-    evidence="behavior-matrix 6.5 and 6.9; semantics.md §5.3, §6.5",
+    evidence="docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s5-3, "
+             "docs/semantics.md#s6-5",
     kind="undefined",
 )
 divergence(

@@ -29,7 +29,7 @@ divergence(
     theirs="computes einsum(one_hot(indices), arr): out-of-range indices give 0, and a NaN or inf anywhere "
     "in the indexed row poisons the result (0 * inf = NaN)",
     ours="UnsupportedError: one_hot is an implementation strategy whose result is not a gather",
-    evidence="jax/_src/numpy/indexing.py take_along_axis (mode == 'one_hot'); semantics.md §7.3",
+    evidence="jax/_src/numpy/indexing.py take_along_axis (mode == 'one_hot'); docs/semantics.md#s7-3",
     kind="choice",
 )
 divergence(
@@ -38,7 +38,7 @@ divergence(
     reference="JAX documentation",
     theirs="implementation-defined (a promise); XLA on CPU clamps, and negative indices are not wrapped",
     ours="clamp to [0, s-1] without wrapping negatives (-1 reads element 0), as XLA on CPU",
-    evidence="behavior-matrix §5 surprise 4 and 6.2; semantics.md §7.3",
+    evidence="docs/behavior-matrix.md#surprise-4 and docs/behavior-matrix.md#t6-2; docs/semantics.md#s7-3",
     kind="undefined",
 )
 

@@ -26,11 +26,11 @@ divergence(
 divergence(
     op="mxnet.gather_nd",
     case="float indices",
-    reference="semantics.md §10.20 (converters cast MXNet indices to int64)",
+    reference="docs/semantics.md#pitfall-20 (converters cast MXNet indices to int64)",
     theirs="a Cast to int64 first truncates, so 2.4 reads row 2 and -0.5 reads row 0",
     ours="as MXNet 1.9.1: the bound check runs on the float (2.4 is out of bounds for size 3), then "
     "(index + s) is rounded in the index dtype and truncated, so -0.5 reads row s-1",
-    evidence="behavior-matrix 6.10; measured gather_nd([10,20,30], [[-0.5]]) -> [30]; indexing_op.h gather_nd",
+    evidence="docs/behavior-matrix.md#t6-10; measured gather_nd([10,20,30], [[-0.5]]) -> [30]; indexing_op.h gather_nd",
     kind="spec",
 )
 
@@ -84,7 +84,7 @@ def gather_nd(data: Any, indices: Any) -> Lowering:
             Y[y] = data[t]
 
     Differs from ``onnx.GatherND`` / ``tf.gather_nd`` (tuples on the LAST axis;
-    semantics.md §9 E6: ``GatherND(data, moveaxis(indices, 0, -1))``).
+    docs/semantics.md#e6: ``GatherND(data, moveaxis(indices, 0, -1))``).
 
     >>> import gatherscatter as gs
     >>> gs.mxnet.gather_nd([[0, 1], [2, 3]], [[1, 1, 0], [0, 1, 0]]).tolist()

@@ -22,7 +22,8 @@ divergence(
     theirs="no bound check: the write lands before the buffer; the process crashes (SIGSEGV/SIGABRT) or a "
     "later call hangs",
     ours="IndexOutOfRangeError",
-    evidence="behavior-matrix 6.5 and §5 surprise 7; semantics.md §6.6; measured scatter_nd([9], [[-1]], (3,)) "
+    evidence="docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#surprise-7; docs/semantics.md#s6-6; measured "
+             "scatter_nd([9], [[-1]], (3,)) "
     "exit 134",
     kind="undefined",
 )
@@ -33,7 +34,7 @@ divergence(
     theirs="no bound check: the flat offset is written even when out of range; past the end of the output it "
     "seems 'ignored' (heap corruption), inside it lands in another row ((1, 4) on shape (3, 4) writes (2, 0))",
     ours="IndexOutOfRangeError",
-    evidence="behavior-matrix 6.5 ('ignored [0,0,0]' for [[3]]); measured scatter_nd([9], [[1],[4]], (3,4)) "
+    evidence="docs/behavior-matrix.md#t6-5 ('ignored [0,0,0]' for [[3]]); measured scatter_nd([9], [[1],[4]], (3,4)) "
     "writes [2, 0]",
     kind="undefined",
 )
@@ -44,7 +45,7 @@ divergence(
     theirs="'the result will be non-deterministic and the gradient of scatter_nd will not be correct!!'; "
     "CPU: last wins",
     ours="duplicates='last' (row-major order of the index tuples)",
-    evidence="apache/mxnet#11899; behavior-matrix 6.5 and 6.9 (5/5 last-wins)",
+    evidence="apache/mxnet#11899; docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9 (5/5 last-wins)",
     kind="undefined",
 )
 
@@ -94,7 +95,7 @@ def scatter_nd(data: Any, indices: Any, shape: Any) -> Lowering:
             Y[t] = data[y]
 
     Differs from ``tf.scatter_nd`` (tuples on the LAST axis, duplicates summed)
-    and ``onnx.ScatterND`` (updates into existing data; semantics.md §9 E6).
+    and ``onnx.ScatterND`` (updates into existing data; docs/semantics.md#e6).
 
     >>> import gatherscatter as gs
     >>> gs.mxnet.scatter_nd([2.0, 3.0], [[1, 1], [0, 1]], (2, 2)).tolist()

@@ -43,7 +43,7 @@ divergence(
     reference="MXNet 1.9.1",
     theirs="cannot be expressed (shape inference fails on a 0 dim; nd.array raises KeyError for the dtype)",
     ours="UnsupportedError / DTypeError before anything runs",
-    evidence="behavior-matrix §3 and 6.1 (mx.nd.take empty and 0-d rows)",
+    evidence="docs/behavior-matrix.md#s3 and docs/behavior-matrix.md#t6-1 (mx.nd.take empty and 0-d rows)",
     kind="choice",
 )
 

@@ -86,7 +86,7 @@ def parse_reduction(ctx: OpContext, name: str, reduction: Any, version: int) -> 
     """The ``reduction`` attribute, checked against the op version.
 
     Unknown strings are refused: ONNX Runtime and onnx.reference silently run any
-    unknown string as 'none' (behaviour matrix, surprise 2); we do not.
+    unknown string as 'none' (docs/behavior-matrix.md#surprise-2); we do not.
     """
     if not isinstance(reduction, str):
         raise ArgumentError(f"{ctx.label}: reduction must be a string (got {reduction!r})")

@@ -19,7 +19,8 @@ divergence(
     reference="ONNX spec (Gather-1)",
     theirs="Gather-1 says only that indices must be 'within bounds'; early ONNX Runtime rejected negatives",
     ours="negative indices wrap once (i + s), as ONNX Runtime 1.31 and onnx.reference do at opsets 9 and 10",
-    evidence="behavior-matrix 6.8 (Gather idx [-1] ok at opsets 9, 10); microsoft/onnxruntime#1533; onnx/onnx#2260",
+    evidence="docs/behavior-matrix.md#t6-8 (Gather idx [-1] ok at opsets 9, 10); microsoft/onnxruntime#1533; "
+             "onnx/onnx#2260",
     kind="spec",
 )
 divergence(
@@ -30,7 +31,7 @@ divergence(
         "CUDA does not check, DirectML clamps, OpenVINO EP on GPU returns zeros; the spec says only 'it is an error'"
     ),
     ours="IndexOutOfRangeError, as ONNX Runtime CPU ('indices element out of data bounds')",
-    evidence="onnx/onnx#2179, #2202; microsoft/onnxruntime#10234, #25251; behavior-matrix 6.1",
+    evidence="onnx/onnx#2179, #2202; microsoft/onnxruntime#10234, #25251; docs/behavior-matrix.md#t6-1",
     kind="device",
 )
 

@@ -18,7 +18,7 @@ divergence(
     reference="onnx.reference 1.23 (ReferenceEvaluator)",
     theirs="wraps the index modulo s (np.choose mode='wrap'), silently",
     ours="IndexOutOfRangeError, as the spec ('it is an error') and ONNX Runtime CPU",
-    evidence="behavior-matrix 6.2 (ref: wrap [[1],[4]] for index 3); semantics.md §3.2",
+    evidence="docs/behavior-matrix.md#t6-2 (ref: wrap [[1],[4]] for index 3); docs/semantics.md#s3-2",
     kind="oracle",
 )
 divergence(
@@ -27,7 +27,7 @@ divergence(
     reference="onnx.reference 1.23",
     theirs="ValueError 'all dimensions of index and self should be the same size'",
     ours="accepted (reads the leading block), as ONNX Runtime and torch.gather",
-    evidence="behavior-matrix 6.2 and 6.10 (ORT [[1],[5]], ref error)",
+    evidence="docs/behavior-matrix.md#t6-2 and docs/behavior-matrix.md#t6-10 (ORT [[1],[5]], ref error)",
     kind="oracle",
 )
 divergence(
@@ -36,7 +36,7 @@ divergence(
     reference="onnx.reference 1.23",
     theirs="fails (np.choose accepts at most 64 choices; fallback reshapes wrongly)",
     ours="any length",
-    evidence="perf-anchors §8",
+    evidence="docs/behavior-matrix.md#perf-8",
     kind="oracle",
 )
 

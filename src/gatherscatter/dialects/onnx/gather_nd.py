@@ -19,7 +19,7 @@ divergence(
     reference="onnx.reference 1.23",
     theirs="accepted",
     ours="DTypeError: GatherND takes int64 indices only (schema; ONNX Runtime rejects int32 at load)",
-    evidence="onnx.defs schema GatherND; behavior-matrix 6.3 index dtypes",
+    evidence="onnx.defs schema GatherND; docs/behavior-matrix.md#t6-3 index dtypes",
     kind="oracle",
 )
 

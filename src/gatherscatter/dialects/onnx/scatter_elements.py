@@ -18,7 +18,8 @@ divergence(
     reference="ONNX spec",
     theirs="unspecified ('indices should not have duplicate entries'); ONNX Runtime CPU: last wins",
     ours="duplicates='last' by default (row-major order, as every CPU runtime measured); 'first' or 'raise' on request",
-    evidence="behavior-matrix 6.4 and 6.9 (ORT last-wins 20/20); semantics.md §5.3",
+    evidence="docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9 (ORT last-wins 20/20); "
+             "docs/semantics.md#s5-3",
     kind="undefined",
 )
 divergence(
@@ -27,7 +28,7 @@ divergence(
     reference="ONNX Runtime 1.31 and onnx.reference 1.23",
     theirs="run it silently as 'none' (last write wins)",
     ours="UnsupportedError naming the accepted reductions",
-    evidence="behavior-matrix §5 surprise 2, 6.4 'reduction names accepted'",
+    evidence="docs/behavior-matrix.md#surprise-2, docs/behavior-matrix.md#t6-4 'reduction names accepted'",
     kind="oracle",
 )
 divergence(
@@ -37,7 +38,7 @@ divergence(
     reference="ONNX Runtime 1.31",
     theirs="accepted in an opset-16 model",
     ours="UnsupportedError: max/min were added in opset 18",
-    evidence="behavior-matrix §5 surprise 2; onnx/onnx#4411",
+    evidence="docs/behavior-matrix.md#surprise-2; onnx/onnx#4411",
     kind="oracle",
 )
 divergence(
@@ -51,6 +52,18 @@ divergence(
     ),
     evidence="onnx.defs schema ScatterElements-18; onnx/reference/ops/op_scatter_elements.py",
     kind="undefined",
+)
+divergence(
+    op="onnx.ScatterElements",
+    versions="18",
+    case="reduction='max' or 'min' on bool data",
+    reference="ONNX Runtime 1.32 CPU",
+    theirs="refuses at run time: 'bool data type is not supported with ScatterElements opset 18 when reduction is "
+    "'max'' (add and mul on bool run, as OR and AND, and agree with us)",
+    ours="the spec's type constraint includes bool: max=OR, min=AND (as onnx.reference and NumPy compute them)",
+    evidence="measured with onnxruntime 1.32.0 (tests/frameworks/test_onnx.py::test_bool_max_min_reductions_"
+    "onnxruntime_refuses); onnx.defs schema ScatterElements-18",
+    kind="oracle",
 )
 
 

@@ -17,7 +17,7 @@ divergence(
     reference="ONNX spec",
     theirs="unspecified; ONNX Runtime CPU: last wins (and warns)",
     ours="duplicates='last' by default (row-major order); 'first' or 'raise' on request",
-    evidence="semantics.md §6.1; behavior-matrix 6.5 and 6.9",
+    evidence="docs/semantics.md#s6-1; docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9",
     kind="undefined",
 )
 divergence(
@@ -26,10 +26,22 @@ divergence(
     reference="ONNX Runtime 1.31 CPU",
     theirs="loses updates (data race): wrong sums in 3-4 rows per call",
     ours="deterministic row-major accumulation",
-    evidence="perf-anchors §8; microsoft/onnxruntime#18048, #23396",
+    evidence="docs/behavior-matrix.md#perf-8; microsoft/onnxruntime#18048, #23396",
     kind="oracle",
 )
 
+divergence(
+    op="onnx.ScatterND",
+    versions="18",
+    case="reduction='max' or 'min' on bool data",
+    reference="ONNX Runtime 1.32 CPU",
+    theirs="refuses at run time: 'bool data type is not supported with ScatterND opset 18 when reduction is "
+    "'max'' (add and mul on bool run, as OR and AND, and agree with us)",
+    ours="the spec's type constraint includes bool: max=OR, min=AND (as onnx.reference and NumPy compute them)",
+    evidence="measured with onnxruntime 1.32.0 (tests/frameworks/test_onnx.py::test_bool_max_min_reductions_"
+    "onnxruntime_refuses); onnx.defs schema ScatterND-18",
+    kind="oracle",
+)
 
 @dialect_op(
     "onnx",

@@ -159,7 +159,7 @@ def precision_divergence(op: str) -> None:
         reference="OpenVINO 2026.4 CPU plugin",
         theirs="computes float64 in float32 and int64 in int32 (values rounded or saturated, dtype kept)",
         ours="no demotion: float64 and int64 values are moved and reduced exactly",
-        evidence="behavior-matrix appendix ('CPU plugin computes float64 in float32 and int64 in int32'); "
+        evidence="docs/behavior-matrix.md#appendix ('CPU plugin computes float64 in float32 and int64 in int32'); "
         "DESIGN.md OpenVINO rules",
         kind="choice",
     )

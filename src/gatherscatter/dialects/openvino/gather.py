@@ -22,7 +22,8 @@ divergence(
     theirs="spec: indices lie in [0, s-1], nothing said outside; CPU kernel returns 0 for -1 and for s, "
     "while constant folding of the same node wraps -1 (results depend on whether indices are constants)",
     ours="IndexOutOfRangeError for any index outside [0, s-1] (use version=8 for wrap and zero fill)",
-    evidence="gather-1.rst, gather-7.rst; semantics.md §2.3 and §10 pitfalls 2, 16; behavior-matrix §5.7",
+    evidence="gather-1.rst, gather-7.rst; docs/semantics.md#s2-3 and docs/semantics.md#pitfall-2, "
+             "docs/semantics.md#pitfall-16; docs/behavior-matrix.md#surprise-7",
     kind="undefined",
 )
 divergence(
@@ -33,7 +34,8 @@ divergence(
     theirs="empty indices: compile_model dies with SIGFPE (Gather-7 too); data of shape (3, 0, k) with "
     "batch_dims=1: SIGSEGV",
     ours="the (empty) result the spec's shape formula gives",
-    evidence="behavior-matrix §5.1 and 6.10 (2 of 2 runs SIGFPE); tests/frameworks/test_openvino.py; "
+    evidence="docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-10 (2 of 2 runs SIGFPE); "
+             "tests/frameworks/test_openvino.py; "
     "DESIGN.md OpenVINO rules",
     kind="undefined",
 )
@@ -44,7 +46,7 @@ divergence(
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="crashes the process (SIGSEGV) or returns the wrong element",
     ours="the spec's result",
-    evidence="behavior-matrix appendix; reproduced with data (1, 3), indices (1, 2), axis 1, batch_dims 1",
+    evidence="docs/behavior-matrix.md#appendix; reproduced with data (1, 3), indices (1, 2), axis 1, batch_dims 1",
     kind="undefined",
 )
 divergence(
@@ -54,7 +56,8 @@ divergence(
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="returns uninitialised memory (e.g. 32724 for int32 data) instead of the documented 0",
     ours="zero fill, as the Gather-8 spec says (Example 7: indices [3, 10, -20] -> [4, 0, 0])",
-    evidence="gather-8.rst; behavior-matrix appendix ('out-of-range indices on int32/int64 data return garbage')",
+    evidence="gather-8.rst; docs/behavior-matrix.md#appendix ('out-of-range indices on int32/int64 data return "
+             "garbage')",
     kind="undefined",
 )
 precision_divergence("openvino.Gather")

@@ -20,7 +20,7 @@ divergence(
     theirs="wrap it (-1 reads the last element); the spec says all indices are within [0, s-1]",
     ours="IndexOutOfRangeError: the spec's range [0, s-1]",
     evidence="gather-elements-6.rst ('All index values are expected to be within bounds [0, s-1]'); "
-    "behavior-matrix 6.2 (OV: -1 -> last); semantics.md §11.1",
+    "docs/behavior-matrix.md#t6-2 (OV: -1 -> last); docs/semantics.md#s11-1",
     kind="spec",
 )
 divergence(

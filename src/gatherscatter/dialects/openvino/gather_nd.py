@@ -23,7 +23,7 @@ divergence(
     theirs="no check: returns uninitialised memory (1.4e-44, -6.2e34, ...) or reads the next row "
     "for an out-of-range column",
     ours="IndexOutOfRangeError",
-    evidence="behavior-matrix §5.1 and 6.3; DESIGN.md OpenVINO rules",
+    evidence="docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-3; DESIGN.md OpenVINO rules",
     kind="undefined",
 )
 divergence(
@@ -33,7 +33,7 @@ divergence(
     reference="OpenVINO 2026.4 CPU plugin and constant folding",
     theirs="wrap it (the GatherND-8 code path); the GatherND-5 spec requires [0, s-1]",
     ours="IndexOutOfRangeError (use version=8 for negative indices)",
-    evidence="gather-nd-5.rst; semantics.md §4.3 ('spec [0, s-1]; observed CPU plugin wraps')",
+    evidence="gather-nd-5.rst; docs/semantics.md#s4-3 ('spec [0, s-1]; observed CPU plugin wraps')",
     kind="spec",
 )
 divergence(
@@ -54,7 +54,7 @@ divergence(
     theirs="returns uninitialised memory",
     ours="each empty tuple selects the whole data[batch] block, as the spec's shape formula and "
     "formula say (TF gather_nd does the same)",
-    evidence="checked on OpenVINO 2026.4.1 (data (2,2), indices (3,0)); semantics.md §4.2",
+    evidence="checked on OpenVINO 2026.4.1 (data (2,2), indices (3,0)); docs/semantics.md#s4-2",
     kind="undefined",
 )
 precision_divergence("openvino.GatherND")

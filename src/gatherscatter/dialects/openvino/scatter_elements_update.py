@@ -41,7 +41,8 @@ divergence(
     ours="rounds down, as the spec ('rounded down (towards negative infinity)') and the reference "
     "implementation (FE_DOWNWARD, 'to match torch') do: -11/3 -> -4, as constant folding gives",
     evidence="scatter-elements-update-12.rst; src/core/reference/.../scatter_elements_update.hpp; "
-    "behavior-matrix §5.8 and 6.7; semantics.md §5.2; re-checked on 2026.4.1 (Parameter -3, Constant -4)",
+    "docs/behavior-matrix.md#surprise-8 and docs/behavior-matrix.md#t6-7; docs/semantics.md#s5-2; re-checked on "
+    "2026.4.1 (Parameter -3, Constant -4)",
     kind="spec",
 )
 divergence(
@@ -52,7 +53,7 @@ divergence(
     theirs="wrap it (-1 writes the last element)",
     ours="IndexOutOfRangeError, as the ScatterElementsUpdate-3 spec says ('If an index ... is negative "
     "then exception is raised'); use version=12 for negative indices",
-    evidence="scatter-elements-update-3.rst; semantics.md §5.4 and §11.2",
+    evidence="scatter-elements-update-3.rst; docs/semantics.md#s5-4 and docs/semantics.md#s11-2",
     kind="spec",
 )
 divergence(
@@ -61,7 +62,8 @@ divergence(
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="kills the process (SIGSEGV / SIGABRT, heap corruption); an index >= s raises cleanly",
     ours="IndexOutOfRangeError",
-    evidence="behavior-matrix §5.1 and 6.10 (3 of 3 runs crashed); DESIGN.md OpenVINO rules",
+    evidence="docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-10 (3 of 3 runs crashed); DESIGN.md "
+             "OpenVINO rules",
     kind="undefined",
 )
 divergence(
@@ -70,7 +72,7 @@ divergence(
     reference="OpenVINO spec",
     theirs="'the order of updating the values is undefined'; the CPU plugin is last-wins (20 of 20 runs)",
     ours="duplicates='last' (row-major order of indices) by default; 'first' or 'raise' on request",
-    evidence="scatter-elements-update-12.rst; behavior-matrix 6.4 and 6.9",
+    evidence="scatter-elements-update-12.rst; docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9",
     kind="undefined",
 )
 divergence(

@@ -37,7 +37,7 @@ divergence(
     reference="OpenVINO 2026.4 CPU plugin and constant folding",
     theirs="wrap it (the ScatterNDUpdate-15 code path); the -3 spec requires [0, s_j - 1]",
     ours="IndexOutOfRangeError (use version=15 for negative indices)",
-    evidence="scatter-nd-update-3.rst; semantics.md §6.3 ('Observed 2026.4 CPU plugin wraps -1')",
+    evidence="scatter-nd-update-3.rst; docs/semantics.md#s6-3 ('Observed 2026.4 CPU plugin wraps -1')",
     kind="spec",
 )
 divergence(
@@ -47,7 +47,8 @@ divergence(
     theirs="undefined ('the result is undefined' in -3, 'order of updating is undefined' in -15); the CPU "
     "plugin with 2 threads is last-wins in 14 of 20 runs only",
     ours="duplicates='last' (row-major order of the index tuples) by default; 'first' or 'raise' on request",
-    evidence="scatter-nd-update-3.rst, -15.rst; behavior-matrix §5.5 and 6.9; openvinotoolkit/openvino#25440",
+    evidence="scatter-nd-update-3.rst, -15.rst; docs/behavior-matrix.md#surprise-5 and docs/behavior-matrix.md#t6-9; "
+             "openvinotoolkit/openvino#25440",
     kind="undefined",
 )
 divergence(
@@ -60,7 +61,7 @@ divergence(
     "no update order produces them",
     ours="[50, 40, 20, 4], [500, 2400, 60, 4] and [1, 11, 3, 10, 14, 6, 13, 12] (-4 is 4: updated by 9 "
     "then 14), as the CPU plugin and constant folding compute",
-    evidence="scatter-nd-update-15.rst; semantics.md §6.3 and §10 pitfall 18; checked on 2026.4.1",
+    evidence="scatter-nd-update-15.rst; docs/semantics.md#s6-3 and docs/semantics.md#pitfall-18; checked on 2026.4.1",
     kind="spec",
 )
 divergence(

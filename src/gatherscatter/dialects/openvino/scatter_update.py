@@ -18,7 +18,7 @@ divergence(
     "varying from run to run",
     ours="IndexOutOfRangeError for every index outside [0, s-1], as the spec says",
     evidence="scatter-update-3.rst ('If an index points to a non-existing output tensor element or is negative, "
-    "then an exception is raised'); behavior-matrix 6.6 and appendix",
+    "then an exception is raised'); docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#appendix",
     kind="undefined",
 )
 divergence(
@@ -37,7 +37,8 @@ divergence(
     theirs="'the order of updating the values is undefined'; with 2 threads the CPU plugin is last-wins "
     "in 10 of 20 runs",
     ours="duplicates='last' (row-major order of indices) by default; 'first' or 'raise' on request",
-    evidence="scatter-update-3.rst; behavior-matrix §5.5, 6.6 and 6.9",
+    evidence="scatter-update-3.rst; docs/behavior-matrix.md#surprise-5, docs/behavior-matrix.md#t6-6 and "
+             "docs/behavior-matrix.md#t6-9",
     kind="undefined",
 )
 precision_divergence("openvino.ScatterUpdate")

@@ -24,7 +24,8 @@ divergence(
     reference="paddle 3.3.1 GPU",
     theirs="GPU has a float16 kernel (the docstring lists 'float16 (only for GPU)'); CPU raises NotFound",
     ours="DTypeError, as paddle on CPU: the missing CPU kernel is documented, so it is a rule of the CPU op",
-    evidence="behavior-matrix §5 surprise 11 and 6.1 data dtypes; paddle.gather docstring (3.3.1)",
+    evidence="docs/behavior-matrix.md#surprise-11 and docs/behavior-matrix.md#t6-1 data dtypes; paddle.gather "
+             "docstring (3.3.1)",
     kind="device",
 )
 divergence(

@@ -48,8 +48,8 @@ divergence(
     reference="paddle 3.3.1 CPU",
     theirs="broadcast=True: 'The type of data we are trying to retrieve (float64) does not match the type "
     "of data (float32)'; broadcast=False: a 0-d Tensor fails the rank check",
-    ours="Python scalars and lists take arr's dtype (NumPy arrays must match it exactly); a 0-d value "
-    "is broadcast to indices",
+    ours="Python scalars and lists take arr's dtype when no value changes (a float into an int arr is a "
+    "DTypeError; NumPy arrays must match it exactly); a 0-d value is broadcast to indices",
     evidence="probe: put_along_axis(float32 arr, idx, 9, 0) raises; paddle.to_tensor(9.0).dtype is float32",
     kind="choice",
 )
@@ -59,7 +59,7 @@ divergence(
     reference="paddle 3.3.1 docs",
     theirs="order unspecified; CPU: last wins (20/20 runs)",
     ours="the last update in row-major order of indices wins",
-    evidence="behavior-matrix 6.4 and 6.9; semantics.md §5.3",
+    evidence="docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s5-3",
     kind="undefined",
 )
 

@@ -24,7 +24,8 @@ divergence(
     reference="paddle.scatter docstring (3.3.1)",
     theirs="'the output will be nondeterministic if index contains duplicates'; CPU: last wins (20/20 runs)",
     ours="the last update in index order wins (duplicates='last')",
-    evidence="behavior-matrix 6.6 and 6.9 (paddle.scatter(overwrite=True) last-wins 20/20); semantics.md §6.7",
+    evidence="docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#t6-9 (paddle.scatter(overwrite=True) last-wins "
+             "20/20); docs/semantics.md#s6-7",
     kind="undefined",
 )
 

@@ -22,7 +22,8 @@ divergence(
     "the kernel (and its dtype check: bool, int8 ... pass) is skipped",
     ours="the documented semantics (= scatter_nd_add(zeros(shape), index, updates)): zeros when there is "
     "no tuple, the sum of the M whole updates for k = 0",
-    evidence="behavior-matrix §5 surprise 11 and 6.5 (empty indices: Broadcast dimension mismatch)",
+    evidence="docs/behavior-matrix.md#surprise-11 and docs/behavior-matrix.md#t6-5 (empty indices: Broadcast dimension "
+             "mismatch)",
     kind="spec",
 )
 

@@ -30,7 +30,8 @@ divergence(
     "the kernel (and its dtype check: bool, int8 ... pass) is skipped",
     ours="the documented semantics: no tuples leave x unchanged; each of the M empty tuples adds its "
     "whole update to x (docstring example 2 -> [[67, 19], [-16, -27]])",
-    evidence="behavior-matrix §5 surprise 11 and 6.5 (empty indices: Broadcast dimension mismatch); "
+    evidence="docs/behavior-matrix.md#surprise-11 and docs/behavior-matrix.md#t6-5 (empty indices: Broadcast dimension "
+             "mismatch); "
     "probe: docstring example 2 returns shape (2, 2, 2)",
     kind="spec",
 )

@@ -31,7 +31,7 @@ divergence(
     ours="as the paddle runtime: a negative index gets +n, then index_select wraps it once more, so "
     "-7 on n=6 reads element 5; below -2n raises",
     evidence="paddle/tensor/math.py take(): where(index < 0, index + max_index, index) then index_select; "
-    "behavior-matrix 6.1 (paddle.take default: idx -4 on size 3 -> wrap [10,30])",
+    "docs/behavior-matrix.md#t6-1 (paddle.take default: idx -4 on size 3 -> wrap [10,30])",
     kind="spec",
 )
 

@@ -29,7 +29,7 @@ divergence(
     theirs="no error; returns garbage (int8 [[2],[0]] on [[1,2,3],[4,5,6]] gave [[989],[990]], then "
     "[[8057174],[3.068e-41]])",
     ours="DTypeError: indices must be int32 or int64 (what the docstring lists and put_along_axis enforces)",
-    evidence="behavior-matrix §5 surprise 9 and 6.2 index dtypes",
+    evidence="docs/behavior-matrix.md#surprise-9 and docs/behavior-matrix.md#t6-2 index dtypes",
     kind="undefined",
 )
 divergence(

@@ -1,7 +1,7 @@
 """TensorFlow devices, dtypes, argument checks and TF-style index errors shared by the TF ops.
 
 Every TF op takes ``device='cpu' | 'gpu' | 'xla'``, because TensorFlow's answer
-to a bad index depends on where the op runs (behavior-matrix §5 surprise 3):
+to a bad index depends on where the op runs (docs/behavior-matrix.md#surprise-3):
 
 ``'cpu'`` (default)
     eager CPU kernels: a negative or out-of-range index raises

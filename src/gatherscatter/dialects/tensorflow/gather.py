@@ -32,7 +32,8 @@ divergence(
     reference="TF 2.21 CPU / GPU / XLA",
     theirs="CPU raises, GPU returns 0, XLA (jit_compile) clamps into [0, s-1] so -1 reads element 0",
     ours="device='cpu' (default) raises IndexOutOfRangeError; device='gpu' returns 0; device='xla' clamps",
-    evidence="behavior-matrix §5 surprise 3 and 6.1; semantics.md §2.3, §10.4; tensorflow/tensorflow#3638, #12608",
+    evidence="docs/behavior-matrix.md#surprise-3 and docs/behavior-matrix.md#t6-1; docs/semantics.md#s2-3, "
+             "docs/semantics.md#pitfall-4; tensorflow/tensorflow#3638, #12608",
     kind="device",
 )
 divergence(
@@ -73,7 +74,7 @@ divergence(
     reference="TF GPU kernels",
     theirs="documented: 'On GPU, if an out of bound index is found, a 0 is stored in the corresponding output value'",
     ours="zero fill for negative and out-of-range indices; never checked on a real GPU here",
-    evidence="tf.gather docstring; semantics.md §2.3",
+    evidence="tf.gather docstring; docs/semantics.md#s2-3",
     kind="device",
 )
 

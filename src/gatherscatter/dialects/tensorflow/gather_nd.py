@@ -35,7 +35,7 @@ divergence(
     theirs="bad_indices_policy ''/'DEFAULT': CPU raises, GPU returns 0; 'ERROR': CPU raises (GPU unsupported); "
     "'IGNORE': 0 everywhere; XLA clamps every component into [0, s-1] unless 'IGNORE'",
     ours="the same, selected by device= and bad_indices_policy=",
-    evidence="behavior-matrix 6.3; semantics.md §4.3; tf.raw_ops.GatherNd docstring (bad_indices_policy)",
+    evidence="docs/behavior-matrix.md#t6-3; docs/semantics.md#s4-3; tf.raw_ops.GatherNd docstring (bad_indices_policy)",
     kind="device",
 )
 divergence(

@@ -32,7 +32,8 @@ divergence(
     theirs="bad_indices_policy ''/'DEFAULT': CPU raises, GPU drops the update; 'ERROR': CPU raises (GPU "
     "unsupported); 'IGNORE': drops everywhere; XLA always drops",
     ours="the same, selected by device= and bad_indices_policy=",
-    evidence="behavior-matrix 6.5 and 6.10 ('tf.scatter_nd OOB idx [[3]] XLA jit: [0,0,0]'); semantics.md §6.2",
+    evidence="docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-10 ('tf.scatter_nd OOB idx [[3]] XLA jit: "
+             "[0,0,0]'); docs/semantics.md#s6-2",
     kind="device",
 )
 divergence(
@@ -107,7 +108,7 @@ def scatter_nd(
             Y[tuple(indices[i])] += updates[i]
 
     Differs from ONNX ``ScatterND`` (no zeros start, duplicates unspecified
-    without ``reduction='add'``; tf2onnx drops the reduction: semantics.md §9 E5)
+    without ``reduction='add'``; tf2onnx drops the reduction: docs/semantics.md#e5)
     and from MXNet ``scatter_nd`` (last write wins there).
 
     >>> import gatherscatter as gs

@@ -21,7 +21,8 @@ divergence(
     theirs="bad_indices_policy ''/'DEFAULT': CPU raises, GPU drops the update; 'ERROR': CPU raises (GPU "
     "unsupported); 'IGNORE': drops everywhere; XLA always drops",
     ours="the same, selected by device= and bad_indices_policy=",
-    evidence="behavior-matrix §5 surprise 3 and 6.5; tf.raw_ops.TensorScatterMin docstring",
+    evidence="docs/behavior-matrix.md#surprise-3 and docs/behavior-matrix.md#t6-5; tf.raw_ops.TensorScatterMin "
+             "docstring",
     kind="device",
 )
 divergence(

@@ -15,10 +15,11 @@ divergence(
     case="duplicate index tuples",
     reference="TF 2.21 GPU kernel / TF api_def text",
     theirs="GPU: the order of updates is nondeterministic (docstring warning); CPU and XLA: the last update "
-    "wins (observed). semantics.md §6.2 quotes an api_def sentence saying duplicates are summed; the "
+    "wins (observed). docs/semantics.md#s6-2 quotes an api_def sentence saying duplicates are summed; the "
     "TF 2.21 raw_ops docstring says 'we pick the last update'",
     ours="the last update in row-major order wins on every device (duplicates='last')",
-    evidence="behavior-matrix 6.5 and 6.9 (20/20 last-wins); semantics.md §6.2 erratum, §10.5",
+    evidence="docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9 (20/20 last-wins); docs/semantics.md#s6-2 "
+             "erratum, docs/semantics.md#pitfall-5",
     kind="undefined",
 )
 divergence(
@@ -28,7 +29,8 @@ divergence(
     theirs="CPU raises ('indices[0] = [3] does not index into shape [3]'); GPU ignores the update "
     "(docstring); XLA drops it (observed)",
     ours="device='cpu' raises IndexOutOfRangeError; 'gpu' and 'xla' drop the update",
-    evidence="behavior-matrix §5 surprise 3 and 6.5; tf.tensor_scatter_nd_update docstring",
+    evidence="docs/behavior-matrix.md#surprise-3 and docs/behavior-matrix.md#t6-5; tf.tensor_scatter_nd_update "
+             "docstring",
     kind="device",
 )
 divergence(
@@ -38,7 +40,7 @@ divergence(
     theirs="the op signature lists int16, int32, int64, uint16, but eager CPU has kernels for int32/int64 only "
     "('Could not find device for node'); XLA accepts all four",
     ours="device='cpu'/'gpu': int32, int64; device='xla': int16, int32, int64, uint16",
-    evidence="behavior-matrix 6.5 index dtypes; observed TF 2.21",
+    evidence="docs/behavior-matrix.md#t6-5 index dtypes; observed TF 2.21",
     kind="device",
 )
 divergence(

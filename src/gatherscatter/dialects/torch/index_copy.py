@@ -20,7 +20,8 @@ divergence(
     theirs="'nondeterministic since it depends on which copy occurs last'; last-wins in only 2 of 20 runs of 50k "
     "updates into 16 rows (small inputs are last-wins)",
     ours="duplicates='last' (index order), deterministic; 'first' or 'raise' on request",
-    evidence="behavior-matrix §5 surprise 5, 6.6 and 6.9; semantics.md §6.4",
+    evidence="docs/behavior-matrix.md#surprise-5, docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#t6-9; "
+             "docs/semantics.md#s6-4",
     kind="undefined",
 )
 

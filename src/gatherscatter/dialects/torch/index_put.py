@@ -22,7 +22,8 @@ divergence(
     "index and values tensors wins, which is row-major for contiguous ones",
     ours="duplicates='last' (row-major order of the broadcast indices), deterministic; 'first' or 'raise' on "
     "request",
-    evidence="behavior-matrix §5 surprise 5 and 6.9; semantics.md §6.4 and §11.2",
+    evidence="docs/behavior-matrix.md#surprise-5 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s6-4 and "
+             "docs/semantics.md#s11-2",
     kind="undefined",
 )
 divergence(
@@ -41,7 +42,7 @@ divergence(
     theirs="read as deprecated byte masks (UserWarning) when values has dims; 'masked_fill_ only supports "
     "boolean masks' when values is 0-d",
     ours="DTypeError: indices must be int32, int64 or bool (pass a bool mask)",
-    evidence="torch 2.13.0 CPU runs; behavior-matrix 6.5 'index dtypes' (u8 rejected)",
+    evidence="torch 2.13.0 CPU runs; docs/behavior-matrix.md#t6-5 'index dtypes' (u8 rejected)",
     kind="choice",
 )
 

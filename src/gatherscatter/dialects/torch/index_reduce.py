@@ -29,7 +29,7 @@ _REDUCE = {"prod": Reduction.MUL, "mean": Reduction.MEAN, "amax": Reduction.MAX,
 divergence(
     op="torch.index_reduce",
     case="integer input (uint8, int8, int16, int32, int64)",
-    reference="semantics.md §6.4 / §11.3 ('index_reduce: floats only')",
+    reference="docs/semantics.md#s6-4 / docs/semantics.md#s11-3 ('index_reduce: floats only')",
     theirs="the spec tables say floating point only",
     ours="integers accepted, as torch 2.13 CPU runs them (integer mean rounds toward -inf); bool and complex "
     "raise as in torch",

@@ -37,7 +37,8 @@ divergence(
     theirs="'non-deterministic (one of the values from src will be picked arbitrarily)'; CPU: last wins "
     "(20/20 runs of 200k updates); CUDA picks another one",
     ours="duplicates='last' (row-major order of index) by default, as torch CPU; 'first' or 'raise' on request",
-    evidence="behavior-matrix 6.4 and 6.9; semantics.md §5.3; pytorch/pytorch#88096, #133204",
+    evidence="docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s5-3; "
+             "pytorch/pytorch#88096, #133204",
     kind="undefined",
 )
 divergence(
@@ -46,7 +47,7 @@ divergence(
     reference="torch 2.13",
     theirs="deprecated since 2.0: emits a UserWarning ('use scatter_reduce instead')",
     ours="computed the same way, without a warning (the deprecation is documented)",
-    evidence="semantics.md §5.4 and §5.5; pytorch/pytorch#94082, #94282",
+    evidence="docs/semantics.md#s5-4 and docs/semantics.md#s5-5; pytorch/pytorch#94082, #94282",
     kind="choice",
 )
 divergence(

@@ -36,7 +36,7 @@ divergence(
 divergence(
     op="torch.scatter_reduce",
     case="reduce='mean' on uint8/int8/int16/float16/bfloat16 with many contributions per position",
-    reference="exact arithmetic (and semantics.md §5.2 '(x + Σu) / (n + 1)')",
+    reference="exact arithmetic (and docs/semantics.md#s5-2 '(x + Σu) / (n + 1)')",
     theirs="torch counts contributions in the data dtype: the count wraps (int8: 201 -> -55) or rounds "
     "(float16 > 2048), and float16/bfloat16 round the float32 sum before dividing",
     ours="the same as torch (count kept in the data dtype); other dtypes divide by the exact count",

@@ -37,11 +37,12 @@ divergence(
 divergence(
     op="torch.take_along_dim",
     case="index outside [0, s-1] (negative or too large)",
-    reference="semantics.md §3.2 / §11.1 (take_along_dim: negatives wrap once, out of range raises)",
+    reference="docs/semantics.md#s3-2 / docs/semantics.md#s11-1 (take_along_dim: negatives wrap once, out of range "
+              "raises)",
     theirs="spec tables say WRAP-NEG + RAISE for every dim",
     ours="as torch 2.13 CPU measured: with a dim every index wraps modulo s (3 -> 0, -4 -> 2, 100 -> 1 on "
     "s = 3; s = 0 raises); with dim=None negative and out-of-range indices raise (it is a flat gather)",
-    evidence="torch 2.13.0 CPU runs (this dialect's tests/frameworks/test_torch.py); behavior-matrix 6.2 "
+    evidence="torch 2.13.0 CPU runs (this dialect's tests/frameworks/test_torch.py); docs/behavior-matrix.md#t6-2 "
     "'out of bounds idx 3: wrap [[1],[4]]'",
     kind="spec",
 )

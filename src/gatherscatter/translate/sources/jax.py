@@ -11,10 +11,10 @@ were valid (``valid_mask``) and masks the result with the dtype's default
 
 ``x.at[idx]`` index forms (``form=``): ``'array'`` (one integer array: rows
 along axis 0, ``x[I]``) and ``'tuple'`` (a tuple of integer arrays, one per
-leading axis, broadcast together: ``x[I0, I1, ...]``, E15). Slices,
+leading axis, broadcast together: ``x[I0, I1, ...]``, docs/semantics.md#e15). Slices,
 ``Ellipsis``, ``None`` and boolean masks are rejected (UnsupportedError).
 
-``lax.gather``/``lax.scatter*`` (E21, semantics.md §7.4): the dimension
+``lax.gather``/``lax.scatter*`` (docs/semantics.md#e21, docs/semantics.md#s7-4): the dimension
 numbers must be one of the canonical configurations: an nd gather/scatter with
 ``index_vector_dim`` last and leading batching dims (``gather_nd``,
 ``ScatterND``), a take / row scatter along one axis (``Gather``,
@@ -193,7 +193,8 @@ def _at_scatter(op: str, reduction: str, form: str, mode: Any) -> Source:
         layout: dict[str, Any] = {"index_dtypes": _INT, "k": 1, "to_source": tuple_index_args(
             "x", "idx", "values", as_array=True, broadcast=0.3)}
     else:
-        pre = [Step.adapt("stack_last", "tuples", "idx", why="x[I0, I1, ...]: one index tuple per position (E15)")]
+        pre = [Step.adapt("stack_last", "tuples", "idx", why="x[I0, I1, ...]: one index tuple per position "
+                                                             "(docs/semantics.md#e15)")]
         layout = {"index_dtypes": _INT, "to_source": tuple_index_args("x", "idx", "values", broadcast=0.3)}
     pre.append(Step.adapt("broadcast_updates", "upd", "values", "tuples", "x", why="values broadcast to x[idx]"))
     bounds = "clip" if m is GatherScatterMode.CLIP else "drop"
@@ -378,7 +379,7 @@ def _lax_scatter(op: str, reduction: str, dimension_numbers: Any, mode: Any) -> 
             raise _unsupported(op, dn, "the index dims must sit at the axis in the updates")
         pre = [Step.adapt("squeeze", "idx", "scatter_indices", axis=-1, why="one-component index vectors"),
                Step.adapt("moveaxis", "operand0", "operand", source=a, destination=0,
-                          why="rows along the axis: move it first (E17)"),
+                          why="rows along the axis: move it first (docs/semantics.md#e17)"),
                Step.adapt("moveaxis_block", "upd", "updates", "idx", "operand", axis=a,
                           why="the updates' index dims sit at the axis: move them first")]
         c = canonical("scatter_nd", data="operand0", indices="scatter_indices", updates="upd", out="y", **kw)

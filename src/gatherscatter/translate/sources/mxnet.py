@@ -5,7 +5,7 @@ starts with ``cast(indices, int64)``: exact for integer-valued floats (and for
 ``take``/``pick`` in ``clip``/``wrap`` mode, and ``scatter_nd``, for any
 float). ``gather_nd`` and ``take(mode='raise')`` check the bounds *before*
 truncating (2.4 is out of range on an axis of size 3, -0.5 reads ``s-1`` in
-``gather_nd``): the ``float_index`` residual (pitfall 20).
+``gather_nd``): the ``float_index`` residual (docs/semantics.md#pitfall-20).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ._layout import check_bool, check_choice, check_int
 
 _FLOAT = Residual("float_index", "checks a non-integral float index against [-s, s-1] and then rounds (i + s) in the "
                   "index dtype (-0.5 reads s-1, 2.4 is out of range for s = 3)",
-                  "truncates toward zero when casting to int64 (§10.20)")
+                  "truncates toward zero when casting to int64 (docs/semantics.md#pitfall-20)")
 _FLOAT_RAISE = Residual("float_index", "checks a non-integral float index against [0, s-1] before truncating "
                         "(2.4 and -0.5 raise for s = 3)", "truncates toward zero first (2.4 reads 2, -0.5 reads 0)")
 _INT32 = Residual("out_of_range", "raises for an index outside the int32 range (MXNet's cast to int32 is undefined "
@@ -35,7 +35,8 @@ _CAST = "MXNet truncates float indices toward zero"
 def gather_nd() -> Source:
     c = canonical("gather_nd", indices="idx_int")
     pre = [Step.adapt("moveaxis", "idx", "indices", source=0, destination=-1,
-                      why="MXNet keeps index tuples on the first axis; everyone else on the last (E6)"),
+                      why="MXNet keeps index tuples on the first axis; everyone else on the last "
+                          "(docs/semantics.md#e6)"),
            Step.adapt("cast", "idx_int", "idx", dtype="int64", why=_CAST)]
     return Source("mxnet.gather_nd", {}, ("data", "indices"), c, pre=pre, residuals=[_FLOAT],
                   layout={"index_axis": 0, "index_dtypes": _INDEX, "fractional": 0.3, "index_ndim": (1, 2)})
@@ -46,7 +47,7 @@ def scatter_nd() -> Source:
     """MXNet checks nothing (a negative index crashes it, one >= s writes out of bounds): both raise here."""
     pre = [Step.adapt("zeros", "zeros", "shape", "data", why="the output starts from zeros(shape)"),
            Step.adapt("moveaxis", "idx", "indices", source=0, destination=-1,
-                      why="MXNet keeps index tuples on the first axis (E6)"),
+                      why="MXNet keeps index tuples on the first axis (docs/semantics.md#e6)"),
            Step.adapt("cast", "idx_int", "idx", dtype="int64", why=_CAST)]
     c = canonical("scatter_nd", data="zeros", indices="idx_int", updates="data", negative="raise",
                   duplicates_specified=False)

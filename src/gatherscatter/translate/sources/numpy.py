@@ -2,12 +2,12 @@
 
 Modes of ``take``/``put``: ``'raise'`` wraps negative indices once and raises
 outside ``[-s, s-1]``; ``'wrap'`` takes ``i mod s``; ``'clip'`` clamps to
-``[0, s-1]`` (``-1`` reads element 0: pitfall 3).
+``[0, s-1]`` (``-1`` reads element 0: docs/semantics.md#pitfall-3).
 
 ``ufunc.at`` (``add_at`` ... ``minimum_at``) index forms covered
 (``form=``): ``'array'``, one integer array ``I`` (``a[I]``: rows along axis
 0), and ``'tuple'``, a tuple of integer arrays (``a[I0, I1, ...]``: index
-tuples, broadcast together, E15). Slices, ``...``, ``None``, scalars mixed with
+tuples, broadcast together, docs/semantics.md#e15). Slices, ``...``, ``None``, scalars mixed with
 slices and boolean masks are not translated (UnsupportedError).
 """
 
@@ -110,7 +110,8 @@ def _ufunc_at(op: str, reduction: str, form: str) -> Source:
     if form == "array":
         pre = [Step.adapt("expand_dims", "tuples", "indices", axis=-1, why="a[I] indexes rows along axis 0")]
     else:
-        pre = [Step.adapt("stack_last", "tuples", "indices", why="a[I0, I1, ...]: one index tuple per position (E15)")]
+        pre = [Step.adapt("stack_last", "tuples", "indices", why="a[I0, I1, ...]: one index tuple per position "
+                                                                 "(docs/semantics.md#e15)")]
     pre.append(Step.adapt("broadcast_updates", "upd", "b", "tuples", "a", why="b broadcasts to a[indices]"))
     c = canonical("scatter_nd", data="a", indices="tuples", updates="upd", reduction=reduction)
     layout: dict[str, Any] = {"index_dtypes": _INT, "to_source": tuple_index_args(

@@ -7,7 +7,7 @@ batch dims into one leading output dim) and -8; ScatterElementsUpdate-3 (no
 reduction, no negatives) and -12 (reductions, ``use_init_val``, negatives wrap);
 ScatterNDUpdate-3 and -15 (reductions incl. ``sub``, negatives wrap);
 ScatterUpdate-3 (whole slices along ``axis``: an nd scatter into
-``moveaxis(data, axis, 0)``, E17). Duplicate overwrites are unspecified.
+``moveaxis(data, axis, 0)``, docs/semantics.md#e17). Duplicate overwrites are unspecified.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def gather_nd(batch_dims: int = 0, version: int = 8) -> Source:
                       layout=layout)
     c = canonical("gather_nd", batch_dims=b, negative="raise", out="y")
     post = [Step.adapt("merge_leading", "out", "y", count=b,
-                       why="GatherND-5 flattens the batch dims into one leading dim (pitfall 7)")]
+                       why="GatherND-5 flattens the batch dims into one leading dim (docs/semantics.md#pitfall-7)")]
     return Source(op, attrs, ("data", "indices"), c, post=post, layout=layout)
 
 
@@ -120,7 +120,7 @@ def scatter_update(axis: int, version: int = 3) -> Source:
     axis = check_int(op, "axis", axis)
     v = check_choice(op, "version", version, (3,))
     pre = [Step.adapt("moveaxis", "data0", "data", source=axis, destination=0,
-                      why="ScatterUpdate writes whole slices along axis: move it first (E17)"),
+                      why="ScatterUpdate writes whole slices along axis: move it first (docs/semantics.md#e17)"),
            Step.adapt("expand_dims", "tuples", "indices", axis=-1, why="one-component index tuples"),
            Step.adapt("moveaxis_block", "upd", "updates", "indices", "data", axis=axis,
                       why="the updates' index dims sit at axis: move them first")]

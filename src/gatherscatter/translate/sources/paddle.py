@@ -102,7 +102,8 @@ def put_along_axis(axis: int, reduce: str = "assign", include_self: bool = True,
 
 @source("paddle.scatter")
 def scatter(overwrite: bool = True) -> Source:
-    """``overwrite=False`` zeroes every targeted row and sums its updates (E19, pitfall 10): an add scatter
+    """``overwrite=False`` zeroes every targeted row and sums its updates (docs/semantics.md#e19,
+    docs/semantics.md#pitfall-10): an add scatter
     with ``include_self=False``, NOT an add onto ``x``."""
     overwrite = check_bool("paddle.scatter", "overwrite", overwrite)
     pre = [Step.adapt("flatten", "index1", "index", why="a 0-d or [n, 1] index is a list of rows"),

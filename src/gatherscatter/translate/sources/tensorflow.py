@@ -103,7 +103,8 @@ def scatter_nd(device: str = "cpu", bad_indices_policy: str = "") -> Source:
     mode = _mode(op, device, bad_indices_policy)
     c = canonical("scatter_nd", data="zeros", indices="indices", updates="updates", reduction="add",
                   **_scatter_kw(mode))
-    pre = [Step.adapt("zeros", "zeros", "shape", "updates", why="tf.scatter_nd adds into a zero tensor (E5)")]
+    pre = [Step.adapt("zeros", "zeros", "shape", "updates", why="tf.scatter_nd adds into a zero tensor "
+                                                                "(docs/semantics.md#e5)")]
     attrs: dict[str, Any] = {"device": device}
     if bad_indices_policy:
         attrs["bad_indices_policy"] = bad_indices_policy

@@ -3,7 +3,8 @@
 The ``index_*`` ops (``index_add``, ``index_copy``, ``index_fill``,
 ``index_reduce``) address whole slices along ``dim``: their canonical call is an
 nd scatter with one-component index tuples into ``moveaxis(input, dim, 0)``
-(E13/E17), moved back afterwards. ``index_put`` stacks its index tuple (E12).
+(docs/semantics.md#e13/docs/semantics.md#e17), moved back afterwards. ``index_put`` stacks its index tuple
+(docs/semantics.md#e12).
 """
 
 from __future__ import annotations
@@ -83,7 +84,8 @@ def take_along_dim(dim: int | None = None) -> Source:
 def index_select(dim: int) -> Source:
     dim = check_int("torch.index_select", "dim", dim)
     c = canonical("gather", data="input", indices="index1", axis=dim, negative="raise")
-    pre = [Step.adapt("flatten", "index1", "index", why="a 0-d index keeps a size-1 dim (pitfall 13)")]
+    pre = [Step.adapt("flatten", "index1", "index", why="a 0-d index keeps a size-1 dim "
+                                                        "(docs/semantics.md#pitfall-13)")]
     return Source("torch.index_select", {"dim": dim}, ("input", "index"), c, pre=pre,
                   layout={"index_dtypes": _INT, "index_ndim": (0, 1)})
 
@@ -146,7 +148,7 @@ def _index_axis_source(op: str, dim: int, attrs: dict[str, Any], *, reduction: s
                        alpha: Any = 1, include_self: bool = True, duplicates_specified: bool = True,
                        residuals: list[Residual] | None = None) -> Source:
     """``index_add``/``index_copy``/``index_fill``/``index_reduce``: nd scatter into ``moveaxis(input, dim, 0)``."""
-    why = f"{op} writes whole slices along dim: move dim first (E13)"
+    why = f"{op} writes whole slices along dim: move dim first (docs/semantics.md#e13)"
     pre = [Step.adapt("moveaxis", "data0", "input", source=dim, destination=0, why=why),
            Step.adapt("flatten", "index1", "index", why="a 0-d index is one entry"),
            Step.adapt("expand_dims", "tuples", "index1", axis=-1, why="one-component index tuples")]
@@ -213,7 +215,8 @@ def index_reduce(dim: int, reduce: str, include_self: bool = True) -> Source:
 def index_put(accumulate: bool = False) -> Source:
     """``indices`` is a tuple of integer index arrays (bool masks: the ``dtype`` residual)."""
     accumulate = check_bool("torch.index_put", "accumulate", accumulate)
-    pre = [Step.adapt("stack_last", "tuples", "indices", why="one index tuple per broadcast position (E12)"),
+    pre = [Step.adapt("stack_last", "tuples", "indices", why="one index tuple per broadcast position "
+                                                             "(docs/semantics.md#e12)"),
            Step.adapt("broadcast_updates", "upd", "values", "tuples", "input",
                       why="values broadcast to input[indices]")]
     c = canonical("scatter_nd", data="input", indices="tuples", updates="upd",

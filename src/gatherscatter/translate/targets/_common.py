@@ -12,7 +12,8 @@ Two ways to reach an op:
   gather along an axis, an element-wise gather, tuples on the last axis);
   indices are adapted in the canonical form (``axis``/``batch_dims``);
 * *coordinates*: the indices are first expanded to full element coordinates
-  (``coordinates`` E4/E16, ``take_coordinates`` E1/E7, ``nd_coordinates``), so
+  (``coordinates`` docs/semantics.md#e4/docs/semantics.md#e16, ``take_coordinates``
+  docs/semantics.md#e1/docs/semantics.md#e7, ``nd_coordinates``), so
   an nd op without ``batch_dims`` -- or a flat op after ``ravel_tuples`` --
   computes the family; the index policy is then adapted on the coordinates
   (the extra iota components are always in range, so this is the same policy).
@@ -207,10 +208,12 @@ class Plan:
         fam = c.family
         if fam in ("gather_elements", "scatter_elements"):
             C = self.adapt("coordinates", "coords", i, why=why or "full index tuples for the element-wise "
-                           "index: its own position on every other axis (E4/E16)", axis=c.axis)
+                           "index: its own position on every other axis "
+                           "(docs/semantics.md#e4/docs/semantics.md#e16)", axis=c.axis)
         elif fam == "gather":
             C = self.adapt("take_coordinates", "coords", i, data, why=why or "element coordinates of the "
-                           "gather (E1/E7: batch dims and the axis become index tuples)", axis=c.axis,
+                           "gather (docs/semantics.md#e1/docs/semantics.md#e7: batch dims and the axis become index "
+                           "tuples)", axis=c.axis,
                            batch_dims=c.batch_dims)
         else:
             C = self.adapt("nd_coordinates", "coords", i, data, why=why or "element coordinates of the index "
@@ -225,7 +228,7 @@ class Plan:
         if not c.broadcast:
             return i, data, updates
         n = self.adapt("broadcast_indices", "i", i, data, axis=c.axis, why=f"{target} does not broadcast the "
-                       "indices against the data (E14)")
+                       "indices against the data (docs/semantics.md#e14)")
         if updates is None:
             d = self.adapt("broadcast_data", "d", data, i, axis=c.axis, why="nor the data against the indices")
             return n, d, None

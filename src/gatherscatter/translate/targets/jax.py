@@ -8,7 +8,7 @@ raise on a bad index (there is no ``'raise'`` mode under jit), so a source
 that raises keeps a residual divergence. Index tuples are a tuple of index
 arrays (``x.at[tuple(idx)]``); element-wise families and batch dims use
 element coordinates. Scatter reductions: set/add/multiply/min/max (sub adds
-the negated updates, mean is E11, ``include_self=False`` E10); duplicate
+the negated updates, mean is docs/semantics.md#e11, ``include_self=False`` docs/semantics.md#e10); duplicate
 ``set`` updates leave the winner implementation-defined.
 """
 

@@ -5,8 +5,8 @@ element 0), ``'wrap'`` (i mod s) and ``'raise'`` (only ``[0, s-1]``: negative
 indices raise); ``gather_nd`` wraps negatives once and raises out of range;
 ``scatter_nd(data=updates, indices, shape)`` writes into ZEROS, overwrites,
 and checks no index (a bad index crashes MXNet; the dialect raises). Index
-tuples lie on the first axis of ``indices`` (E6). MXNet has no element-wise
-gather (E4 coordinates + gather_nd) and no accumulating scatter: a scatter
+tuples lie on the first axis of ``indices`` (docs/semantics.md#e6). MXNet has no element-wise
+gather (docs/semantics.md#e4 coordinates + gather_nd) and no accumulating scatter: a scatter
 into ``data`` is ``where(scatter_nd(ones), f(data, scatter_nd(updates)), data)``,
 exact for an overwrite but, for a reduction, only without duplicate indices.
 MXNet 1.9 cannot express empty or 0-d arrays.
@@ -45,11 +45,12 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         if fam != "gather_nd" or c.batch_dims:
             i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "MXNet")
             c2, _ = p.element_coordinates(c.with_(data=d), i, d, why="MXNet has no element-wise gather: full index "
-                                          "tuples for gather_nd (E4)" if fam == "gather_elements" else "")
+                                          "tuples for gather_nd "
+                                          "(docs/semantics.md#e4)" if fam == "gather_elements" else "")
         _, ad = p.policy(c2, WRAP_RAISE, None, target="mx.nd.gather_nd")
         i, _ = p.apply(ad)
         m = p.adapt("moveaxis", "idx", i, source=-1, destination=0, why="MXNet keeps index tuples on the FIRST "
-                    "axis (E6)")
+                    "axis (docs/semantics.md#e6)")
         res = p.out_name(ad)
         p.op("mxnet.gather_nd", res, {"data": c2.data, "indices": m})
         p.finish_gather(c2, res, ad)
@@ -71,13 +72,14 @@ def _scatter(p: Plan, c: Canonical) -> None:
         c = c.with_(indices=p.cast(i, "MXNet takes int32/int64 (or float) indices: not int16/uint8", "int64"))
     c2 = c
     if c.family == "scatter_elements" or c.batch_dims:
-        c2, _ = p.element_coordinates(c, i, d, why="MXNet scatters take index tuples: full coordinates (E16)"
+        c2, _ = p.element_coordinates(c, i, d, why="MXNet scatters take index tuples: full coordinates "
+                                                   "(docs/semantics.md#e16)"
                                       if c.family == "scatter_elements" else "")
     _, ad = p.policy(c2, RAISE, None, target="mx.nd.scatter_nd")
     idx, u = p.apply(ad)
     assert u is not None
     m = p.adapt("moveaxis", "idx", idx, source=-1, destination=0, why="MXNet keeps index tuples on the FIRST axis "
-                "(E6)")
+                "(docs/semantics.md#e6)")
     shape = p.adapt("shape_of", "shape", d, why="scatter_nd builds a new array of this shape")
     state: dict[str, str] = {}
 

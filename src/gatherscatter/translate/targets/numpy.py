@@ -7,8 +7,8 @@ function: index tuples become element coordinates, raveled to flat offsets
 for ``np.take``/``np.put`` on the flattened array (``ravel_tuples`` maps a tuple
 with a component out of range past the end, so NumPy's bounds check still
 raises). Scatter reductions are ``np.<ufunc>.at`` (add, subtract, multiply,
-maximum, minimum; unbuffered, so duplicates accumulate); mean is E11 and
-``include_self=False`` E10. NumPy works in place: the generated code copies.
+maximum, minimum; unbuffered, so duplicates accumulate); mean is docs/semantics.md#e11 and
+``include_self=False`` docs/semantics.md#e10. NumPy works in place: the generated code copies.
 NumPy does not promise an order for repeated indices in an assignment (every
 version measured writes the last).
 """

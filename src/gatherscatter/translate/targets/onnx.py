@@ -3,8 +3,8 @@
 Native semantics (opset >= 11): negative indices wrap once, out-of-range
 indices are an error, duplicate overwrites are unspecified, ``GatherND`` and
 ``ScatterND`` take int64 indices only. Reductions: add/mul since 16, max/min
-since 18; no sub (add the negated updates), no mean (E11), no include_self
-(E10).
+since 18; no sub (add the negated updates), no mean (docs/semantics.md#e11), no include_self
+(docs/semantics.md#e10).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ _REDUCTIONS = {11: frozenset({"none"}), 16: frozenset({"none", "add", "mul"}), 1
 
 
 _K0 = Residual("empty", "accepts index tuples of length k = 0 if it does (TF, Paddle, the neutral API: each one "
-               "selects all of data)", "rejects k = 0 (GatherND/ScatterND need 1 <= k; pitfall 14)")
+               "selects all of data)", "rejects k = 0 (GatherND/ScatterND need 1 <= k; docs/semantics.md#pitfall-14)")
 
 
 def reductions(opset: int) -> frozenset[str]:
@@ -42,8 +42,9 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     tp = TargetPlan("onnx", [])
     n = names("i")
     if c.index_dtype == "int":  # integer indices: cast first, so the index adapters compute in int64
-        why = "ONNX GatherND/ScatterND take int64 indices only (pitfall 1)" if c.family in (
-            "gather_nd", "scatter_nd") else "ONNX takes int32/int64 indices only (pitfall 1: int8/int16/uint8 sources)"
+        why = "ONNX GatherND/ScatterND take int64 indices only (docs/semantics.md#pitfall-1)" if c.family in (
+            "gather_nd", "scatter_nd") else ("ONNX takes int32/int64 indices only (docs/semantics.md#pitfall-1: "
+                                             "int8/int16/uint8 sources)")
         tp.steps.append(Step.adapt("cast", n, c.indices, dtype="int64", why=why))
         c = c.with_(indices=n)
     ad = adapt_indices(c, names, negative="wrap", bounds="raise")
@@ -62,16 +63,18 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
             tp.steps.append(Step.op("onnx.Gather", res, {"data": c.data, "indices": i}, axis=c.axis, opset=opset))
         elif c.axis == c.batch_dims and opset >= 12:
             n = names("i")
-            tp.steps.append(Step.adapt("expand_dims", n, i, axis=-1, why="one-component index tuples (E7)"))
+            tp.steps.append(Step.adapt("expand_dims", n, i, axis=-1, why="one-component index tuples "
+                                                                         "(docs/semantics.md#e7)"))
             tp.steps.append(Step.op("onnx.GatherND", res, {"data": c.data, "indices": n},
                                     batch_dims=c.batch_dims, opset=opset))
         else:
             # ONNX Gather has no batch_dims, and GatherND's batch dims (opset >= 12) must come right before the
-            # gathered axis: gather single elements at their full coordinates instead (E1/E7)
+            # gathered axis: gather single elements at their full coordinates instead
+            # (docs/semantics.md#e1/docs/semantics.md#e7)
             n = names("i")
             tp.steps.append(Step.adapt("take_coordinates", n, i, c.data, axis=c.axis, batch_dims=c.batch_dims,
                                        why="gather with batch_dims < axis (or opset < 12): read each output "
-                                       "element at its coordinates (E1/E7)"))
+                                       "element at its coordinates (docs/semantics.md#e1/docs/semantics.md#e7)"))
             tp.steps.append(Step.op("onnx.GatherND", res, {"data": c.data, "indices": n}, batch_dims=0,
                                     opset=opset))
         tp.steps += gather_post(c, names, res, ad)
@@ -80,7 +83,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         if c.broadcast:
             n, m = names("i"), names("d")
             tp.steps.append(Step.adapt("broadcast_indices", n, i, c.data, axis=c.axis,
-                                       why="GatherElements does not broadcast (E14)"))
+                                       why="GatherElements does not broadcast (docs/semantics.md#e14)"))
             tp.steps.append(Step.adapt("broadcast_data", m, c.data, i, axis=c.axis, why="nor does its data"))
             i, d = n, m
         res = names("y") if ad.post_mask else c.out

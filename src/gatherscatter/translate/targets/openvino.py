@@ -10,8 +10,8 @@ GatherND-8 reads garbage memory there instead). Gather and GatherND have
 ``batch_dims``; GatherElements does not broadcast and wants the data's shape
 off the axis. ScatterElementsUpdate-12 has sum/prod/min/max/mean with
 ``use_init_val`` (its mean is not used: the CPU plugin truncates integer means, so
-mean is E11); ScatterNDUpdate-15 has
-sum/sub/prod/min/max (mean is E11, ``use_init_val=False`` E10). Duplicate
+mean is docs/semantics.md#e11); ScatterNDUpdate-15 has
+sum/sub/prod/min/max (mean is docs/semantics.md#e11, ``use_init_val=False`` docs/semantics.md#e10). Duplicate
 overwrites update in an undefined order (CPU last-wins). Before opset 15
 (ScatterNDUpdate-3 has no reduction) nd scatters run ScatterElementsUpdate-12
 on the flattened data at flat offsets.
@@ -111,17 +111,18 @@ def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
                         use_init_val=_self(c, reduction) or reduction in ("max", "min"), version=12)]
 
     # no native mean: the CPU plugin truncates integer means (the spec rounds down) and divides floats in
-    # another order than sum / count; E11 computes the source's mean on the real plugin too
+    # another order than sum / count; docs/semantics.md#e11 computes the source's mean on the real plugin too
     native = {"none", "add", "mul", "max", "min"}
     # use_init_val=False pre-fills a FINITE lowest()/max() for max/min (an all -inf max would give lowest()):
-    # pre-fill the true identity (-inf/+inf) with E10 instead
+    # pre-fill the true identity (-inf/+inf) with docs/semantics.md#e10 instead
     steps, rs = decompose_reduction(c, p.names, call, data=d, indices=i, updates=u, native=frozenset(native),
                                     native_include_self=c.reduction not in ("max", "min"))
     p.tp.steps += steps
     p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
     p.duplicates(c, False, "OpenVINO ScatterElementsUpdate")
     if c.reduction == "mean":
-        p.note("mean is sum / count (E11), not ScatterElementsUpdate's own mean: the CPU plugin truncates integer "
+        p.note("mean is sum / count (docs/semantics.md#e11), not ScatterElementsUpdate's own mean: the CPU plugin "
+               "truncates integer "
                "means toward zero where the spec rounds down")
 
 

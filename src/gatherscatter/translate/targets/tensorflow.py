@@ -3,9 +3,9 @@
 Native semantics (eager CPU; GPU and XLA differ and are not a target option):
 negative and out-of-range indices raise; ``tf.gather`` and ``tf.gather_nd``
 have ``batch_dims``. TF has no element-wise gather or scatter: the indices
-become full coordinates (E4, E16) for ``tf.gather_nd`` / ``tf.tensor_scatter_nd_*``.
-Scatter reductions: update/add/sub/max/min; mean is E11, ``include_self=False``
-E10; there is no multiplying scatter: ``mul`` gathers, multiplies and writes
+become full coordinates (docs/semantics.md#e4, docs/semantics.md#e16) for ``tf.gather_nd`` / ``tf.tensor_scatter_nd_*``.
+Scatter reductions: update/add/sub/max/min; mean is docs/semantics.md#e11, ``include_self=False``
+docs/semantics.md#e10; there is no multiplying scatter: ``mul`` gathers, multiplies and writes
 back, which is exact only without duplicate indices. A 1-D ``indices`` is one
 index tuple for TF scatters only with at least 2 axes, so the tuples get a
 leading axis of 1. Duplicate ``tensor_scatter_nd_update`` writes are
@@ -49,7 +49,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         else:
             i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "tf.gather_nd")
             c2, _ = p.element_coordinates(c.with_(data=d), i, d, why="TF has no element-wise gather: full index "
-                                          "tuples for tf.gather_nd (E4)" if fam != "gather" else "")
+                                          "tuples for tf.gather_nd (docs/semantics.md#e4)" if fam != "gather" else "")
         _, ad = p.policy(c2, RAISE, None, target="tf.gather_nd")
         i, _ = p.apply(ad)
         res = p.out_name(ad)
@@ -70,7 +70,8 @@ def _scatter(p: Plan, c: Canonical) -> None:
     i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "TF's scatter")
     c = c.with_(indices=i, updates=u0)
     if c.family == "scatter_elements" or c.batch_dims:
-        c2, _ = p.element_coordinates(c, i, d, why="TF scatters take index tuples: full coordinates (E16)"
+        c2, _ = p.element_coordinates(c, i, d, why="TF scatters take index tuples: full coordinates "
+                                                   "(docs/semantics.md#e16)"
                                       if c.family == "scatter_elements" else "")
     else:
         c2 = c.with_(indices=p.index_cast(i, "tf.tensor_scatter_nd_*"))
@@ -79,7 +80,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
     assert u is not None
     if c.family == "scatter_nd":
         idx = p.adapt("expand_dims", "i", idx, axis=0, why="TF scatters need indices of rank >= 2 (a 1-D indices "
-                      "is rejected): add a leading axis of 1 (pitfall 21)")
+                      "is rejected): add a leading axis of 1 (docs/semantics.md#pitfall-21)")
         u = p.adapt("expand_dims", "u", u, axis=0, why="and to the updates")
 
     def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:

@@ -78,7 +78,8 @@ def _gather_elements(p: Plan, c: Canonical) -> None:
 
 
 def _self(c: Canonical, reduction: str) -> bool:
-    """``include_self`` of one scatter_reduce call: the source's for its own reduction, True inside E11."""
+    """``include_self`` of one scatter_reduce call: the source's for its own reduction, True inside
+    docs/semantics.md#e11."""
     own = "add" if c.reduction == "sub" else c.reduction
     return c.include_self if reduction == own else True
 

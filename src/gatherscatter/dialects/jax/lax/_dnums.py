@@ -1,6 +1,6 @@
 """``jax.lax`` dimension numbers, their validation, and their lowering to explicit coordinates.
 
-XLA's general gather/scatter (semantics.md §7) are lowered onto the core by
+XLA's general gather/scatter (docs/semantics.md#s7) are lowered onto the core by
 building, for every operand axis, the coordinate each output (gather) or update
 (scatter) element reads or writes: ``start (clamped) + batching iota + window
 offset iota``. Leading/trailing operand axes taken whole (window = the axis,

@@ -61,7 +61,7 @@ def lax_scatter_divergences(op: str) -> None:
         reference="JAX documentation",
         theirs="undefined behaviour (unchecked promises)",
         ours="the promises are ignored: the result is the scatter's value either way",
-        evidence="jax.lax.scatter docstring; semantics.md §7.2",
+        evidence="jax.lax.scatter docstring; docs/semantics.md#s7-2",
         kind="undefined",
     )
     divergence(
@@ -70,6 +70,7 @@ def lax_scatter_divergences(op: str) -> None:
         reference="JAX documentation / StableHLO spec",
         theirs="implementation-defined; XLA on CPU drops the whole window (StableHLO's text checks each element)",
         ours="drop the whole window, as XLA on CPU",
-        evidence="semantics.md §7.2, §7.3; behavior-matrix 6.4/6.5 (promise_in_bounds: ignored)",
+        evidence="docs/semantics.md#s7-2, docs/semantics.md#s7-3; "
+                 "docs/behavior-matrix.md#t6-4/docs/behavior-matrix.md#t6-5 (promise_in_bounds: ignored)",
         kind="undefined",
     )

@@ -29,7 +29,8 @@ divergence(
     reference="JAX documentation / StableHLO spec",
     theirs="implementation-defined (a promise); XLA clamps the start so the whole window fits",
     ours="clamp the start to [0, operand_dim - slice_size], as XLA",
-    evidence="semantics.md §7.1, §7.3 (observed lax.gather on arange(5) with [[7],[-3]] -> [4, 0])",
+    evidence="docs/semantics.md#s7-1, docs/semantics.md#s7-3 (observed lax.gather on arange(5) with [[7],[-3]] -> [4, "
+             "0])",
     kind="undefined",
 )
 divergence(
@@ -38,7 +39,7 @@ divergence(
     reference="JAX documentation",
     theirs="undefined behaviour (unchecked promises)",
     ours="the promises are ignored: the result is the gather's value either way",
-    evidence="jax.lax.gather docstring; semantics.md §7.2",
+    evidence="jax.lax.gather docstring; docs/semantics.md#s7-2",
     kind="undefined",
 )
 

@@ -16,7 +16,7 @@ divergence(
     theirs="updates may be applied in any order; XLA on CPU applies them in row-major order of the index "
     "(scatter) dims, window by window, so the last window wins",
     ours="the same order: scatter dims outer, window dims inner; the last update wins (duplicates='last')",
-    evidence="semantics.md §7.2; tests/frameworks/test_jax.py (overlapping windows)",
+    evidence="docs/semantics.md#s7-2; tests/frameworks/test_jax.py (overlapping windows)",
     kind="undefined",
 )
 
