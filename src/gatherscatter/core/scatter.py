@@ -27,7 +27,7 @@ from .context import NEUTRAL, OpContext
 from .indices import format_position, resolve
 from .offsets import piece_size
 from .out import check_out
-from .policy import Bounds, Duplicates, MeanRounding, Negative, Policy, Reduction
+from .policy import Accumulate, Bounds, Duplicates, Identity, MeanCount, MeanRounding, Negative, Policy, Reduction
 from .rows import Piece, R_of, assign_pieces, pieces, reduce_pieces, small
 from .shape import (
     IndexSpec,
@@ -41,7 +41,7 @@ from .shape import (
     prod,
 )
 
-__all__ = ["identity_of", "reduction_ufunc", "scatter"]
+__all__ = ["count_in_dtype", "float_limits", "identity_of", "reduction_ufunc", "scatter"]
 
 _DEFAULT = Policy()
 
@@ -84,8 +84,31 @@ def reduction_ufunc(ctx: OpContext, reduction: Reduction, dtype: np.dtype[Any]) 
     return _UFUNCS[reduction]
 
 
-def identity_of(reduction: Reduction, dtype: np.dtype[Any]) -> Any:
-    """Neutral element written before reducing when ``include_self`` is False."""
+def float_limits(dtype: np.dtype[Any]) -> tuple[Any, int] | None:
+    """``(largest finite value, mantissa bits)`` of a floating (or complex: per part) dtype; None otherwise.
+
+    bfloat16 and the other ml_dtypes floats are read with ``ml_dtypes.finfo``
+    (ml_dtypes is installed whenever such an array exists).
+    """
+    if dtype.kind in "fc":
+        fi: Any = np.finfo(dtype)
+    elif dtype.kind == "V" and dtype.names is None and not dtype.name.startswith("void"):
+        import ml_dtypes  # a dtype NumPy does not know (bfloat16 ...): ml_dtypes made it
+
+        try:
+            fi = ml_dtypes.finfo(dtype)  # type: ignore[no-untyped-call]
+        except (ValueError, TypeError):  # an ml_dtypes integer (int4 ...)
+            return None
+    else:
+        return None
+    return fi.max, int(fi.nmant)
+
+
+def identity_of(reduction: Reduction, dtype: np.dtype[Any], identity: Identity = Identity.INF) -> Any:
+    """Neutral element written before reducing when ``include_self`` is False.
+
+    With ``identity='finite'`` max/min on floats start from ``lowest()``/``max()``.
+    """
     kind = dtype.kind
     if reduction in (Reduction.ADD, Reduction.SUB, Reduction.MEAN):
         return np.zeros((), dtype)
@@ -96,8 +119,9 @@ def identity_of(reduction: Reduction, dtype: np.dtype[Any]) -> Any:
     if kind in "iu":
         info = np.iinfo(dtype)
         return np.array(info.min if reduction is Reduction.MAX else info.max, dtype)
-    inf = np.array(np.inf).astype(dtype)
-    return -inf if reduction is Reduction.MAX else inf
+    limits = float_limits(dtype) if identity is Identity.FINITE else None
+    top = np.array(np.inf if limits is None else limits[0]).astype(dtype)
+    return -top if reduction is Reduction.MAX else top
 
 
 def _raise_duplicate(
@@ -142,15 +166,58 @@ def _raise_duplicate(
 def _mean_divide(
     values: np.ndarray[Any, Any], count: np.ndarray[Any, Any], rounding: MeanRounding
 ) -> np.ndarray[Any, Any]:
+    """``values / count`` in the dtype of ``values``; integers rounded per ``rounding``.
+
+    ``count`` holds exact counts (an integer array) or counts already in the data
+    dtype. Integers divide exactly: in 64 bits, so that an exact count beyond the
+    data dtype's range is not wrapped.
+    """
     if values.dtype.kind in "iu":
-        q: np.ndarray[Any, Any] = np.floor_divide(values, count.astype(values.dtype))
+        wide = np.uint64 if values.dtype.kind == "u" else np.int64
+        v, c = values.astype(wide), count.astype(wide)
+        q: np.ndarray[Any, Any] = np.floor_divide(v, c)
         if rounding is MeanRounding.TRUNC and values.dtype.kind == "i":
-            rem = values - q * count.astype(values.dtype)
-            q = np.where((rem != 0) & (values < 0), q + 1, q)
-        return q
+            q = np.where((v - q * c != 0) & (v < 0), q + 1, q)
+        return q.astype(values.dtype)
     with np.errstate(all="ignore"):
         res: np.ndarray[Any, Any] = (values / count.astype(values.dtype)).astype(values.dtype)
         return res
+
+
+def count_in_dtype(exact: np.ndarray[Any, Any], dtype: np.dtype[Any], mode: MeanCount) -> np.ndarray[Any, Any]:
+    """The ``mean`` divisor under ``mode`` from the ``exact`` counts (``+1`` with include_self, all >= 1).
+
+    ``exact``: unchanged. ``rounded``: converted once to ``dtype`` (integers wrap,
+    floats round to nearest). ``stepwise``: grown by one per contribution in
+    ``dtype``: integers wrap, floats stop where ``n + 1`` rounds back to ``n``
+    (``2**(mantissa bits + 1)``: 2048 for float16, 256 for bfloat16). Counts of 0
+    in the dtype (wrapped) become 1.
+    """
+    if mode is MeanCount.EXACT:
+        return exact
+    with np.errstate(all="ignore"):
+        if dtype.kind in "iub":
+            c = exact.astype(np.int64).astype(dtype)
+        else:
+            limits = float_limits(dtype)
+            n = exact.astype(np.float64)
+            if mode is MeanCount.STEPWISE and limits is not None:
+                n = np.minimum(n, float(2 ** (limits[1] + 1)))
+            c = n.astype(dtype)
+    c[c == 0] = 1
+    return c
+
+
+def _widened(policy: Policy, dtype: np.dtype[Any]) -> np.dtype[Any] | None:
+    """float32 when ``policy`` accumulates this 16-bit float's reduction in float32, else None."""
+    if policy.accumulate is not Accumulate.FLOAT32 or policy.reduction not in _ACCUMULATING:
+        return None
+    if dtype.kind not in "fV" or dtype.itemsize != 2 or float_limits(dtype) is None:
+        return None
+    return np.dtype(np.float32)
+
+
+_ACCUMULATING = (Reduction.ADD, Reduction.SUB, Reduction.MUL, Reduction.MEAN)
 
 
 def scatter(
@@ -172,8 +239,12 @@ def scatter(
             if t is valid:  Y[t + (:,)] = f(Y[t + (:,)], U[β, p, i, :])
 
     ``include_self=False`` first writes the reduction's neutral element at every
-    targeted position; ``mean`` divides each targeted sum by its count (+1 with
-    ``include_self``), rounding integers per ``mean_rounding``.
+    targeted position (max/min: -inf/+inf, or the finite extremes with
+    ``identity='finite'``); ``mean`` divides each targeted sum by its count (+1 with
+    ``include_self``; kept per ``mean_count``), rounding integers per
+    ``mean_rounding``. With ``accumulate='float32'`` the sums, differences,
+    products and means of float16/bfloat16 data run on float32 values rounded to the
+    data dtype once, before a mean divides.
 
     With ``out`` the result is written there and ``out`` is returned (rules in
     :mod:`gatherscatter.core.out`); ``out`` may be ``data`` itself (the same
@@ -204,8 +275,10 @@ def scatter(
     # the output before the indices are read: fail fast on an enormous (broadcast) data
     mine: np.ndarray[Any, Any] | None = np.empty(d.shape, d.dtype) if out is None else None
     kern = backends.kernels(u.nbytes + idx.nbytes)
+    wide = _widened(policy, d.dtype)
     fast_ok = (
         kern is not None
+        and wide is None
         and red is not Reduction.MEAN
         and (policy.include_self or red is Reduction.NONE)
         and (red is not Reduction.NONE or policy.duplicates is Duplicates.LAST)
@@ -222,6 +295,8 @@ def scatter(
             return target
     lin, valid = resolve(ctx, idx, sizes, spec, policy)
     empty = u.size == 0 or d.size == 0
+    if wide is not None and not empty:
+        u = u.astype(wide)  # before the pieces are cut: every update widened once
     cut = list(pieces(d.shape, lin, valid, u, spec)) if not empty and small(u) else None
 
     def each(reuse: bool = False) -> Iterator[Piece]:
@@ -248,21 +323,28 @@ def scatter(
         and accel.scatter(k, out, lin, u, spec, red.value, raw=False)
     ):
         return out
-    o2 = out.reshape(-1, R_of(d.shape, spec))
+    R = R_of(d.shape, spec)
+    o2 = out.reshape(-1, R)
     if ufunc is None:
         if policy.duplicates is Duplicates.FIRST:
             assign_pieces(o2, list(each())[::-1], kern, reverse=True)
         else:
             assign_pieces(o2, each(reuse=True), kern)
         return out
+    # the accumulator: the output itself, or a float32 copy of it (accumulate='float32')
+    w2 = o2 if wide is None else o2.astype(wide)
     if not policy.include_self:
-        ident = identity_of(red, d.dtype)
+        ident = identity_of(red, w2.dtype, policy.identity)
         for rows, _, _ in each(reuse=True):
-            o2[rows] = ident
+            w2[rows] = ident
     # a count per output row: int32 holds any count below 2**31 updates (half an int64 array)
-    count_dtype = np.int32 if u.size // max(1, o2.shape[1]) < 2**31 else np.int64
+    count_dtype = np.int32 if u.size // max(1, R) < 2**31 else np.int64
     counts = np.zeros(o2.shape[0], count_dtype) if red is Reduction.MEAN else None
-    reduce_pieces(ufunc, red.value, o2, each(reuse=True), kern, counts)
+    reduce_pieces(ufunc, red.value, w2, each(reuse=True), kern, counts)
+    if wide is not None:
+        # rounded once, and only where an update landed (the other values keep their exact bits)
+        for rows, _, _ in each(reuse=True):
+            o2[rows] = w2[rows].astype(d.dtype)
     if counts is not None:
         _finish_mean(o2, counts, policy)
     return out
@@ -301,4 +383,5 @@ def _finish_mean(o2: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], policy:
         if hit.size == 0:
             continue
         rows = hit + r0
-        o2[rows] = _mean_divide(o2[rows], (c[hit] + extra)[:, None], policy.mean_rounding)
+        n = count_in_dtype(c[hit].astype(np.int64) + extra, o2.dtype, policy.mean_count)
+        o2[rows] = _mean_divide(o2[rows], n[:, None], policy.mean_rounding)
