@@ -274,9 +274,10 @@ class Policy:
             parts.append(f"accumulate={self.accumulate.value}")
         if self.mean_count is not MeanCount.EXACT and self.reduction is Reduction.MEAN:
             parts.append(f"mean_count={self.mean_count.value}")
-        if self.identity is not Identity.INF and self.reduction in (Reduction.MAX, Reduction.MIN):
+        if self.identity is not Identity.INF and self.reduction in _MAX_MIN and not self.include_self:
             parts.append(f"identity={self.identity.value}")
         return ", ".join(parts)
 
 
 _ACCUMULATING = (Reduction.ADD, Reduction.SUB, Reduction.MUL, Reduction.MEAN)
+_MAX_MIN = (Reduction.MAX, Reduction.MIN)
