@@ -157,7 +157,7 @@ def gather(
         fast = accel.gather(kern, d, idx, spec, out_shape, out, raw=True, wrap=wrap)
         if fast is not None:
             return fast
-    lin, valid = resolve(ctx, idx, sizes, spec, policy)
+    lin, valid = resolve(ctx, idx, sizes, spec, policy, d.shape)
     if n_out == 0:
         return np.empty(out_shape, d.dtype) if out is None else out
     if prod(sizes) == 0 or (d.size == 0):

@@ -293,7 +293,7 @@ def scatter(
         )
         if done:
             return target
-    lin, valid = resolve(ctx, idx, sizes, spec, policy)
+    lin, valid = resolve(ctx, idx, sizes, spec, policy, d.shape)
     empty = u.size == 0 or d.size == 0
     if wide is not None and not empty:
         u = u.astype(wide)  # before the pieces are cut: every update widened once
