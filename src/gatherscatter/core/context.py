@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
 from ..errors import IndexOutOfRangeError
 
@@ -43,7 +43,7 @@ class OpContext:
     axis: str = "axis"
     bounds_word: str = "out of range"
     """How a bad index is called: ``out of range`` (most) or ``out of bounds`` (NumPy)."""
-    range_style: Literal["closed", "half_open"] = "closed"
+    range_style: str = "closed"
     """``closed``: "valid range is [lo, hi]"; ``half_open``: "is not in [0, s)" (TensorFlow)."""
     position_sep: str = ", "
     """Between the coordinates of a position: ``indices[1, 0]`` or (TensorFlow) ``indices[1,0]``."""
@@ -51,8 +51,12 @@ class OpContext:
     """The framework's own phrase, added to every index-bound message (what other devices do ...)."""
     tuple_shape: str = ""
     """Non-empty: a bad index tuple is shown whole, "does not index into <tuple_shape> [3,3]" (TensorFlow)."""
-    report: Literal["first", "last"] = "first"
-    """Which bad index a message names, in row-major order of the indices."""
+    report: str = "first"
+    """Which bad index a message names, in row-major order of the indices: ``first`` or ``last``."""
+
+    def __post_init__(self) -> None:
+        if self.range_style not in ("closed", "half_open") or self.report not in ("first", "last"):
+            raise ValueError(f"OpContext: range_style must be closed|half_open and report first|last; got {self}")
 
     @property
     def label(self) -> str:
@@ -81,6 +85,7 @@ class OpContext:
         component: int = 0,
         shape: Sequence[int] | None = None,
         name: str | None = None,
+        target: str | None = None,
     ) -> IndexOutOfRangeError:
         """The error for ``value`` at ``position`` of the indices: an index into ``axis`` of size ``size``.
 
@@ -88,6 +93,8 @@ class OpContext:
         ``negative_rule``: the index is negative and the op takes no negative
         index. ``index_tuple`` (with ``component``, the bad entry's place in it,
         and ``shape``, the data's) is the whole tuple the index belongs to.
+        ``target`` replaces "axis 0 of data with size 3" where an op indexes
+        something else (a flattened array ...).
         """
         where = self.where(position, name)
         valid = (lo, size - 1) if size > 0 else None
@@ -120,9 +127,10 @@ class OpContext:
             )
             valid = (0, size - 1)
         else:
+            target = target or f"{self.axis} {axis} of {self.data} with size {size}"
             msg = (
-                f"{self.label}: {where} = {value} is {self.bounds_word} for {self.axis} {axis} of {self.data} with "
-                f"size {size}; valid range is [{lo}, {size - 1}]{tail}"
+                f"{self.label}: {where} = {value} is {self.bounds_word} for {target}; valid range is "
+                f"[{lo}, {size - 1}]{tail}"
             )
         return IndexOutOfRangeError(msg, value=value, position=position, valid=valid)
 
