@@ -44,19 +44,24 @@ class OpContext:
     bounds_word: str = "out of range"
     """How a bad index is called: ``out of range`` (most) or ``out of bounds`` (NumPy)."""
     range_style: str = "closed"
-    """``closed``: "valid range is [lo, hi]"; ``half_open``: "is not in [0, s)" (TensorFlow)."""
+    """``closed``: "indices[1] = 5 is out of range for axis 0 of data with size 3; valid range is [lo, hi]";
+    ``half_open``: "indices[1] = 5 is not in [0, 3)" (TensorFlow); ``numpy``: NumPy's own IndexError
+    words, "index 5 is out of bounds for axis 0 with size 3 (where)"."""
     position_sep: str = ", "
     """Between the coordinates of a position: ``indices[1, 0]`` or (TensorFlow) ``indices[1,0]``."""
     bounds_note: str = ""
     """The framework's own phrase, added to every index-bound message (what other devices do ...)."""
     tuple_shape: str = ""
     """Non-empty: a bad index tuple is shown whole, "does not index into <tuple_shape> [3,3]" (TensorFlow)."""
+    negative_phrase: str = ""
+    """Non-empty: how a refused negative index is called (``{size}`` is the axis size), instead of
+    "is negative; <op> does not accept negative indices" (Caffe2: "out of DATA bounds (axis_dim=3): ...")."""
     report: str = "first"
     """Which bad index a message names, in row-major order of the indices: ``first`` or ``last``."""
 
     def __post_init__(self) -> None:
-        if self.range_style not in ("closed", "half_open") or self.report not in ("first", "last"):
-            raise ValueError(f"OpContext: range_style must be closed|half_open and report first|last; got {self}")
+        if self.range_style not in ("closed", "half_open", "numpy") or self.report not in ("first", "last"):
+            raise ValueError(f"OpContext: range_style must be closed|half_open|numpy, report first|last; got {self}")
 
     @property
     def label(self) -> str:
@@ -86,6 +91,8 @@ class OpContext:
         shape: Sequence[int] | None = None,
         name: str | None = None,
         target: str | None = None,
+        subject: str | None = None,
+        where: str | None = None,
     ) -> IndexOutOfRangeError:
         """The error for ``value`` at ``position`` of the indices: an index into ``axis`` of size ``size``.
 
@@ -94,9 +101,11 @@ class OpContext:
         index. ``index_tuple`` (with ``component``, the bad entry's place in it,
         and ``shape``, the data's) is the whole tuple the index belongs to.
         ``target`` replaces "axis 0 of data with size 3" where an op indexes
-        something else (a flattened array ...).
+        something else (a flattened array ...), ``subject`` "axis 0 of data" in
+        the message for an empty axis; ``where`` replaces the position
+        text where an op names it its own way.
         """
-        where = self.where(position, name)
+        where = where or self.where(position, name)
         valid = (lo, size - 1) if size > 0 else None
         note = self.bounds_note
         if self.range_style == "half_open":
@@ -115,11 +124,23 @@ class OpContext:
                 )
             return IndexOutOfRangeError(msg, value=value, position=position, valid=(0, size - 1) if size else None)
         tail = f"; {note}" if note else ""
-        if size == 0:
+        if self.range_style == "numpy":
+            rest = "no index is valid" if size == 0 else f"valid range is [{lo}, {size - 1}]"
             msg = (
-                f"{self.label}: {where} = {value} is {self.bounds_word}: {self.axis} {axis} of {self.data} has size 0, "
-                f"so no index is valid{tail}"
+                f"{self.label}: index {value} is {self.bounds_word} for {self.axis} {axis} with size {size} "
+                f"({where}); {rest}{tail}"
             )
+            return IndexOutOfRangeError(msg, value=value, position=position, valid=valid)
+        if size == 0:
+            subject = subject or f"{self.axis} {axis} of {self.data}"
+            msg = (
+                f"{self.label}: {where} = {value} is {self.bounds_word}: {subject} has size 0, so no index is "
+                f"valid{tail}"
+            )
+        elif negative_rule and self.negative_phrase:
+            phrase = self.negative_phrase.format(size=size)
+            msg = f"{self.label}: {where} = {value} is {phrase}; valid range is [0, {size - 1}]{tail}"
+            valid = (0, size - 1)
         elif negative_rule:
             msg = (
                 f"{self.label}: {where} = {value} is negative; {self.op} does not accept negative indices: each "

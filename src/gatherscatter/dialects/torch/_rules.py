@@ -25,11 +25,10 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.indices import format_position
 from ...core.policy import MeanCount, Policy
 from ...core.scatter import count_in_dtype as core_count_in_dtype
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name, to_int
-from ...errors import ArgumentError, AxisError, DTypeError, IndexOutOfRangeError, ShapeError
+from ...errors import ArgumentError, AxisError, DTypeError, ShapeError
 from .._registry import Lowering
 
 __all__ = [
@@ -259,20 +258,13 @@ def flat_gather(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any]
     lo = -n if negative else 0
     bad = (lin < lo) | (lin >= n)
     if bad.any():
+        # checked here, before the flat indices are unravelled; the core words the message
         flat = int(np.argmax(bad.reshape(-1)))
         pos = tuple(int(p) for p in np.unravel_index(flat, i.shape)) if i.ndim else ()
         value = int(lin.reshape(-1)[flat])
-        where = format_position(ctx.indices, pos)
-        if n == 0:
-            raise IndexOutOfRangeError(
-                f"{ctx.label}: {where} = {value} is out of range: {ctx.data} has size 0, so no index is valid",
-                value=value, position=pos, valid=None,
-            )
-        rule = "" if negative or value >= 0 else f"; {ctx.op} does not accept negative indices"
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: {where} = {value} is out of range for {ctx.data} with size {n}; valid range is "
-            f"[{lo}, {n - 1}]{rule}",
-            value=value, position=pos, valid=(lo, n - 1),
+        note = "" if negative or value >= 0 else f"{ctx.op} does not accept negative indices"
+        raise ctx.with_(bounds_note=note).index_error(
+            value=value, position=pos, size=n, axis=0, lo=lo, target=f"{ctx.data} with size {n}", subject=ctx.data,
         )
     lin = np.where(lin < 0, lin + n, lin)
     coords = np.stack(np.unravel_index(lin, d.shape), axis=-1).astype(np.int64)
