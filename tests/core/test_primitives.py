@@ -73,6 +73,9 @@ scatter_policies = st.builds(
     reduction=st.sampled_from(["none", "add", "sub", "mul", "max", "min", "mean"]),
     include_self=st.booleans(),
     mean_rounding=st.sampled_from(["floor", "trunc"]),
+    accumulate=st.sampled_from(["data", "float32"]),
+    mean_count=st.sampled_from(["exact", "rounded", "stepwise"]),
+    identity=st.sampled_from(["inf", "finite"]),
 )
 
 
