@@ -89,6 +89,15 @@ def test_int8_mean_count(fn, backend, mean_count, expected):
 
 
 @pytest.mark.parametrize(("fn", "backend"), ENGINES, ids=IDS)
+@pytest.mark.parametrize(("rounding", "expected"), [("floor", -2), ("trunc", -1)])
+def test_a_wrapped_negative_count_rounds_per_mean_rounding(fn, backend, rounding, expected):
+    # 200 updates of 3 sum to 600 = 88 in int8; the count 200 is -56 in int8: 88 / -56 = -1.57
+    got = _run(fn, backend, np.zeros(1, np.int8), [0] * 200, np.full(200, 3, np.int8),
+               reduction="mean", include_self=False, mean_count="rounded", mean_rounding=rounding)
+    assert got.tolist() == [expected]
+
+
+@pytest.mark.parametrize(("fn", "backend"), ENGINES, ids=IDS)
 def test_uint8_count_that_wraps_to_zero_divides_by_one(fn, backend):
     # 255 updates of 3 plus self 4: sum 769 -> 769 mod 256 = 1; count 256 -> 0 in uint8 -> 1
     got = _run(fn, backend, np.array([4], np.uint8), [0] * 255, np.full(255, 3, np.uint8),

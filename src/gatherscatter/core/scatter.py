@@ -177,7 +177,7 @@ def _mean_divide(
         v, c = values.astype(wide), count.astype(wide)
         q: np.ndarray[Any, Any] = np.floor_divide(v, c)
         if rounding is MeanRounding.TRUNC and values.dtype.kind == "i":
-            q = np.where((v - q * c != 0) & (v < 0), q + 1, q)
+            q = np.where((v - q * c != 0) & ((v < 0) != (c < 0)), q + 1, q)  # toward zero
         return q.astype(values.dtype)
     with np.errstate(all="ignore"):
         res: np.ndarray[Any, Any] = (values / count.astype(values.dtype)).astype(values.dtype)
