@@ -34,8 +34,9 @@ from workloads import WORKLOADS, Workload
 
 from gatherscatter import backends
 from gatherscatter.core import IndexSpec
-from gatherscatter.core.gather import element_offsets, piece_size
-from gatherscatter.core.scatter import ROUNDS_MIN_ROW, RowScratch, _pieces, chunk_rows, put_rows, reduce_rows
+from gatherscatter.core.offsets import element_offsets, piece_size
+from gatherscatter.core.rows import ROUNDS_MIN_ROW, RowScratch, chunk_rows, put_rows, reduce_rows
+from gatherscatter.core.rows import pieces as core_pieces
 
 Part = tuple[str, Callable[[], Any]]
 
@@ -52,7 +53,7 @@ def faults(shape: tuple[int, ...], dtype: Any) -> Callable[[], Any]:
 
 def parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[Part]:
     """The workload's parts on the numba path (k: the kernels module)."""
-    from gatherscatter.backends import accel
+    from gatherscatter.core import accel
 
     d, i = a["data"], a["indices"]
     res: list[Part] = [("total", lambda: w.ours(a))]
@@ -149,7 +150,7 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
         spec = IndexSpec(axis=axis, batch=axis, elementwise=True)
         # the core's pieces of about 2^20 elements, offsets computed per piece
         def pieces() -> None:
-            for _ in _pieces(d.shape, i, None, u, spec):  # each piece dropped before the next, as the core does
+            for _ in core_pieces(d.shape, i, None, u, spec):  # each piece dropped before the next, as the core does
                 pass
 
         res.append(("np offsets", pieces))

@@ -12,7 +12,19 @@ Importing gatherscatter imports NumPy only.
 from . import dialects
 from .api import gather_nd, scatter_along_axis, scatter_nd, take, take_along_axis
 from .backends import get_backend, get_num_threads, set_backend, set_num_threads
-from .core.policy import Bounds, Duplicates, Fill, MeanRounding, Negative, Policy, Reduction, fill
+from .core.policy import (
+    Accumulate,
+    Bounds,
+    Duplicates,
+    Fill,
+    Identity,
+    MeanCount,
+    MeanRounding,
+    Negative,
+    Policy,
+    Reduction,
+    fill,
+)
 from .dialects import caffe2, jax, mxnet, numpy, onnx, openvino, paddle, tensorflow, torch
 from .dialects._registry import divergences, get_op, ops
 from .errors import (
@@ -32,6 +44,7 @@ from .translate import Translation, translate
 __version__ = "0.1.0"
 
 __all__ = [
+    "Accumulate",
     "ArgumentError",
     "AxisError",
     "Bounds",
@@ -40,7 +53,9 @@ __all__ = [
     "Duplicates",
     "Fill",
     "GatherScatterError",
+    "Identity",
     "IndexOutOfRangeError",
+    "MeanCount",
     "MeanRounding",
     "Negative",
     "Policy",

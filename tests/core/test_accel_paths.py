@@ -128,7 +128,7 @@ def test_scatter_elements_nan_max_bits():
 
 def test_raw_paths_are_taken(monkeypatch):
     """The kernels get the caller's indices unresolved when they are int64 and in range, else the core resolves."""
-    from gatherscatter.backends import accel
+    from gatherscatter.core import accel
 
     calls = []
     real_gather, real_scatter = accel.gather, accel.scatter

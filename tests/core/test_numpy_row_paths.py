@@ -17,10 +17,10 @@ import pytest
 
 from gatherscatter.core import IndexSpec, Policy, scatter
 from gatherscatter.core.loops import scatter_loop
-from gatherscatter.core.scatter import MAX_ROUNDS, ROUNDS_MIN_ROW, WIDE_ROUND, chunk_rows
+from gatherscatter.core.rows import MAX_ROUNDS, ROUNDS_MIN_ROW, WIDE_ROUND, chunk_rows
 from tests.conftest import using_backend
 
-scatter_mod = importlib.import_module("gatherscatter.core.scatter")  # the package exports the function
+scatter_mod = importlib.import_module("gatherscatter.core.rows")  # the row engine (chunk sizes)
 RNG = np.random.default_rng(20261122)
 ROWS = IndexSpec(axis=0, vector=True)  # ScatterND with 1-tuples: whole rows
 

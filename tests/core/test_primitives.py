@@ -6,6 +6,8 @@ the same array for every spec shape, policy and dtype, or raise the same error.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -71,6 +73,9 @@ scatter_policies = st.builds(
     reduction=st.sampled_from(["none", "add", "sub", "mul", "max", "min", "mean"]),
     include_self=st.booleans(),
     mean_rounding=st.sampled_from(["floor", "trunc"]),
+    accumulate=st.sampled_from(["data", "float32"]),
+    mean_count=st.sampled_from(["exact", "rounded", "stepwise"]),
+    identity=st.sampled_from(["inf", "finite"]),
 )
 
 
@@ -103,6 +108,62 @@ def test_scatter_matches_loop(backend, arrays, policy):
         return  # the loop does not implement 'raise'; covered below
     with using_backend(backend):
         _both(lambda: scatter(data, idx, upd, spec, policy), lambda: scatter_loop(data, idx, upd, spec, policy))
+
+
+# Every policy corner on fixed arrays: indices in range, negative, at the size, beyond it, far
+CORNER_INDICES = [0, 2, -1, -3, 3, 4, -4, -7, 2**62]
+CORNER_DATA = np.arange(12).reshape(4, 3) * 10 + 1  # every element distinct
+
+
+def _corner_cases():
+    idx = np.array(CORNER_INDICES)
+    pairs = np.array([(r, c) for r in (0, 3, -1, 4, -5, 9) for c in CORNER_INDICES])
+    return [
+        (IndexSpec(axis=1), idx),
+        (IndexSpec(axis=1, batch=1), np.tile(idx, (4, 1))),
+        (IndexSpec(axis=0), idx.reshape(3, 3)),
+        (IndexSpec(axis=0, depth=2, vector=True), pairs),
+        (IndexSpec(axis=1, batch=1, elementwise=True), np.tile(idx, (4, 1))),
+        (IndexSpec(axis=0, batch=0, elementwise=True), np.array([CORNER_INDICES[:3]] * 2)),
+    ]
+
+
+CORNER_GATHER_POLICIES = [
+    Policy(bounds=b, negative=n, fill_value=f)
+    for b in ("raise", "wrap", "clip", "fill") for n in ("wrap", "raise", "bounds") for f in (None, -5)
+    if f is None or b == "fill"
+]
+
+
+def check_gather_corners(backend: str) -> None:
+    """Core and loop agree on every gather policy corner (AssertionError naming none otherwise)."""
+    with using_backend(backend):
+        for spec, idx in _corner_cases():
+            for policy in CORNER_GATHER_POLICIES:
+                _both(partial(gather, CORNER_DATA, idx, spec, policy), partial(gather_loop, CORNER_DATA, idx, spec, policy))
+
+
+def check_scatter_corners(backend: str) -> None:
+    with using_backend(backend):
+        for spec, idx in _corner_cases():
+            ushape = gather_shape(CORNER_DATA.shape, idx.shape, spec)
+            upd = (np.arange(int(np.prod(ushape))).reshape(ushape) % 7 - 3) * 100
+            for b in ("raise", "wrap", "clip", "drop"):
+                for n in ("wrap", "raise", "bounds"):
+                    for red in ("none", "add", "mul", "max", "min", "mean"):
+                        policy = Policy(bounds=b, negative=n, reduction=red, include_self=red != "min")
+                        _both(partial(scatter, CORNER_DATA, idx, upd, spec, policy),
+                              partial(scatter_loop, CORNER_DATA, idx, upd, spec, policy))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_gather_matches_loop_on_every_policy_corner(backend):
+    check_gather_corners(backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_scatter_matches_loop_on_every_policy_corner(backend):
+    check_scatter_corners(backend)
 
 
 @given(spec_and_arrays())
@@ -139,9 +200,10 @@ GATHER_POLICY_CASES = [
 ]
 
 
+@pytest.mark.parametrize("fn", [gather, gather_loop], ids=["core", "loop"])
 @pytest.mark.parametrize(("kw", "expected"), GATHER_POLICY_CASES)
-def test_gather_policy_table(kw, expected):
-    out = gather(np.array([10, 20, 30]), [-4, -1, 3, 4], IndexSpec(axis=0), Policy(**kw))
+def test_gather_policy_table(kw, expected, fn):
+    out = fn(np.array([10, 20, 30]), [-4, -1, 3, 4], IndexSpec(axis=0), Policy(**kw))
     assert out.tolist() == expected
 
 
@@ -162,9 +224,10 @@ SCATTER_POLICY_CASES = [
 ]
 
 
+@pytest.mark.parametrize("fn", [scatter, scatter_loop], ids=["core", "loop"])
 @pytest.mark.parametrize(("kw", "expected"), SCATTER_POLICY_CASES)
-def test_scatter_policy_table(kw, expected):
-    out = scatter(np.array([1, 2, 3, 4]), [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], IndexSpec(axis=0), Policy(**kw))
+def test_scatter_policy_table(kw, expected, fn):
+    out = fn(np.array([1, 2, 3, 4]), [0, 1, 0, 1, 2, 1], [1, 2, 3, 4, 5, 6], IndexSpec(axis=0), Policy(**kw))
     assert out.tolist() == expected
 
 

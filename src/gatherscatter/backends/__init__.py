@@ -20,6 +20,16 @@ concurrent parallel launches) kernel launches are serialised with a lock
 context-local: set them once at start-up. Changing them while other threads run
 ops is safe but applies to those threads' next primitive calls too; it never
 changes a result, since both backends are bit-identical, only speed.
+
+Layering. ``errors -> backends -> core -> dialects``: this package imports nothing
+from :mod:`gatherscatter.core` (nor from any layer above it). It holds what runs
+compiled code: the numba kernels (:mod:`.numba_kernels`, plain arrays and ints in,
+plain arrays out), the backend and thread settings and :func:`launch`. The glue
+that decides *whether* a primitive call can go to the kernels (which index specs,
+dtypes, layouts and policies they reproduce) is written in terms of the core's
+data description, so it lives in the core (:mod:`gatherscatter.core.accel`), which
+calls down into this package. ``tests/test_layering.py`` checks the rule on the
+import graph.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -38,7 +49,9 @@ __all__ = [
     "get_backend",
     "get_num_threads",
     "kernels",
+    "launch",
     "set_backend",
+    "set_kernel_threads",
     "set_num_threads",
     "threads_for",
     "warm_up",
@@ -91,6 +104,48 @@ def threads_for(nbytes: int) -> int:
     return 1 if nbytes < SMALL_BYTES else get_num_threads()
 
 
+def set_kernel_threads(nbytes: int) -> int:
+    """Set numba's thread count for a call moving ``nbytes`` (see :func:`threads_for`); returns it."""
+    import numba
+
+    n = min(threads_for(nbytes), int(numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+    numba.set_num_threads(n)
+    return n
+
+
+_launch_lock = threading.Lock()
+_serial: bool | None = None
+"""Whether parallel kernel launches must be serialised: None until the first launch tells.
+
+numba's ``workqueue`` threading layer (the fallback when neither TBB nor an
+OpenMP runtime is available) aborts the whole process when two Python threads
+launch parallel kernels at the same time ("Concurrent access has been
+detected"). Under that layer every launch holds :data:`_launch_lock`; the
+``omp`` and ``tbb`` layers are thread-safe and launch freely.
+"""
+
+
+def _layer_is_serial() -> bool | None:
+    import numba
+
+    try:
+        return str(numba.threading_layer()) == "workqueue"  # type: ignore[attr-defined]
+    except ValueError:  # no parallel region has run yet
+        return None
+
+
+def launch(kernel: Callable[..., Any], *args: Any) -> Any:
+    """Run a parallel kernel (returning its result), serialised under numba's non-thread-safe ``workqueue`` layer."""
+    global _serial
+    if _serial is False:
+        return kernel(*args)
+    with _launch_lock:
+        result = kernel(*args)
+        if _serial is None:
+            _serial = _layer_is_serial()
+        return result
+
+
 def _load() -> ModuleType | None:
     global _kernels, _tried, _compile_seconds
     if _tried:
@@ -130,8 +185,6 @@ def warm_up() -> float | None:
     k = _load()
     if k is None:
         return None
-    from .accel import launch
-
     t0 = time.perf_counter()
     launch(k.warm_up)  # its kernels run in parallel regions: serialised like any other launch
     _compile_seconds = time.perf_counter() - t0

@@ -9,37 +9,23 @@ contiguous row. Loops over elements or index tuples never run in Python.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from .. import backends
-from ..backends import accel
 from ..errors import DTypeError, UnsupportedError
+from . import accel
 from .context import NEUTRAL, OpContext
 from .indices import resolve
+from .offsets import element_offsets, piece_size, row_pieces
 from .out import check_out
 from .policy import Bounds, Negative, Policy
 from .shape import IndexSpec, as_array, as_index_array, check_allocatable, check_spec, gather_shape, prod
 
-__all__ = ["element_offsets", "fill_scalar", "gather", "owned", "piece_size", "row_offsets", "row_pieces"]
+__all__ = ["fill_scalar", "gather", "owned"]
 
 _DEFAULT = Policy()
-
-MAX_PIECE = 1 << 20
-"""Most elements (rows or offsets) one work piece of the primitives holds: bounds temporaries."""
-MIN_PIECE = 1 << 16
-"""Fewest elements per work piece (below it, per-piece overhead would dominate)."""
-
-
-def piece_size(total: int) -> int:
-    """Elements per work piece for a call over ``total`` elements.
-
-    At most an eighth of ``total`` (so temporary index arrays stay a small
-    fraction of the output), at least :data:`MIN_PIECE`, at most :data:`MAX_PIECE`.
-    """
-    return min(MAX_PIECE, max(MIN_PIECE, total // 8))
 
 
 def fill_scalar(dtype: np.dtype[Any], value: Any, ctx: OpContext = NEUTRAL) -> np.ndarray[Any, Any]:
@@ -65,97 +51,6 @@ def owned(res: Any, *inputs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     if arr.flags.c_contiguous and arr.flags.writeable and not any(np.may_share_memory(arr, x) for x in inputs):
         return arr
     return np.array(arr, order="C", copy=True)
-
-
-def row_offsets(
-    dshape: tuple[int, ...], lin: np.ndarray[Any, Any], spec: IndexSpec
-) -> tuple[np.ndarray[Any, Any], int]:
-    """Flat row ids into ``data.reshape(-1, R)`` for a non-elementwise spec.
-
-    Rows are ordered as the output ``B + P + M``; ``R`` is the row length.
-    """
-    b, a, k = spec.batch, spec.axis, spec.depth
-    B, P, S, R = prod(dshape[:b]), prod(dshape[b:a]), prod(dshape[a : a + k]), prod(dshape[a + k :])
-    M = prod(lin.shape[b:])
-    if B * P == 1:
-        return lin.reshape(-1), R
-    rows = np.arange(B * P, dtype=np.int64).reshape(B, P, 1) * S + lin.reshape(B, 1, M)
-    return rows.reshape(-1), R
-
-
-def row_pieces(
-    dshape: tuple[int, ...], lin: np.ndarray[Any, Any], spec: IndexSpec, piece: int
-) -> Iterator[tuple[int, np.ndarray[Any, Any]]]:
-    """:func:`row_offsets` in consecutive pieces: ``(first, rows)`` with ``rows`` the ids of
-    output rows ``first .. first + rows.size - 1``.
-
-    Without leading (batch or pre-axis) dims the rows are ``lin`` itself (one
-    piece). Otherwise each piece covers whole ``(β, p)`` blocks, about ``piece``
-    rows, so the grid of row ids (``B * P`` times the indices) never exists whole.
-    """
-    b, a, k = spec.batch, spec.axis, spec.depth
-    B, P, S = prod(dshape[:b]), prod(dshape[b:a]), prod(dshape[a : a + k])
-    M = prod(lin.shape[b:])
-    if B * P == 1:
-        yield 0, lin.reshape(-1)
-        return
-    lin2 = lin.reshape(B, M)
-    step = max(1, piece // max(1, M))
-    for bp0 in range(0, B * P, step):
-        bp = np.arange(bp0, min(B * P, bp0 + step), dtype=np.int64)
-        rows = lin2[bp // P] if B > 1 else np.broadcast_to(lin2, (bp.size, M)).copy()
-        rows += (bp * S)[:, None]
-        yield bp0 * M, rows.reshape(-1)
-
-
-def element_offsets(
-    dshape: tuple[int, ...],
-    lin: np.ndarray[Any, Any],
-    axis: int,
-    first: int = 0,
-    out: np.ndarray[Any, Any] | None = None,
-) -> np.ndarray[Any, Any]:
-    """Flat element offsets into C-ordered data for an elementwise spec (shape of ``lin``).
-
-    ``lin`` may be the piece of a larger index starting at ``first`` on dim 0
-    (its offsets then start ``first`` leading rows later; dim 0 must not be
-    ``axis`` unless ``first`` is 0). ``out`` is an optional int64 scratch buffer of
-    at least ``lin.size`` elements, written instead of allocating (pieces reuse
-    one buffer, so their offsets never fault fresh pages). The result may be a
-    view of ``lin`` (when no offset is added) or of ``out``: read it only.
-    """
-    r = len(dshape)
-    ishape = lin.shape
-    shift = first * prod(dshape[1:]) if first and axis != 0 else 0
-    dst = None if out is None else out[: lin.size].reshape(ishape)
-    lead_ok = ishape[:axis] == dshape[:axis] or (ishape[1:axis] == dshape[1:axis] and ishape[0] <= dshape[0])
-    if lead_ok and ishape[axis + 1 :] == dshape[axis + 1 :]:
-        # the leading block may be cut short on dim 0 only: its rows keep data's strides
-        A, s, C = prod(ishape[:axis]), dshape[axis], prod(dshape[axis + 1 :])
-        m = ishape[axis]
-        lin3 = lin.reshape(A, m, C)
-        if A == 1 and C == 1 and not shift:
-            return lin
-        # offset = lin * C + (leading row * s * C + shift) + c, in one or two passes
-        base = (np.arange(A, dtype=np.int64) * (s * C) + shift).reshape(A, 1, 1)
-        if C > 1:
-            base = base + np.arange(C, dtype=np.int64)
-            flat = np.multiply(lin3, C, out=None if dst is None else dst.reshape(A, m, C))
-            np.add(flat, base, out=flat)
-        else:  # 2-D: a trailing length-1 axis makes NumPy's broadcast add 1.5x slower
-            flat = np.add(lin.reshape(A, m), base.reshape(A, 1), out=None if dst is None else dst.reshape(A, m))
-        res: np.ndarray[Any, Any] = flat.reshape(ishape)
-        return res
-    strides = [prod(dshape[d + 1 :]) for d in range(r)]
-    offs: np.ndarray[Any, Any] = np.multiply(lin, strides[axis], out=dst)
-    if shift:
-        offs += shift
-    for d in range(r):
-        if d != axis and ishape[d] > 1:
-            shape = [1] * r
-            shape[d] = ishape[d]
-            offs += (np.arange(ishape[d], dtype=np.int64) * strides[d]).reshape(shape)
-    return offs
 
 
 def _fancy(data: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], spec: IndexSpec) -> np.ndarray[Any, Any]:
@@ -262,7 +157,7 @@ def gather(
         fast = accel.gather(kern, d, idx, spec, out_shape, out, raw=True, wrap=wrap)
         if fast is not None:
             return fast
-    lin, valid = resolve(ctx, idx, sizes, spec, policy)
+    lin, valid = resolve(ctx, idx, sizes, spec, policy, d.shape)
     if n_out == 0:
         return np.empty(out_shape, d.dtype) if out is None else out
     if prod(sizes) == 0 or (d.size == 0):

@@ -4,21 +4,21 @@
 axis) into one int64 offset per index into the block of indexed data axes, plus
 a validity mask for the ``fill``/``drop`` policies. Nothing here writes into the
 caller's arrays. An error names the first offending index in row-major order of
-``indices``, its position, its value and the valid range.
+``indices`` (or the last: ``OpContext.report``), its position, its value and the
+valid range, worded by :meth:`~gatherscatter.core.context.OpContext.index_error`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
-from ..errors import IndexOutOfRangeError
 from .context import OpContext
 from .policy import Bounds, Negative, Policy
 from .shape import IndexSpec
 
-__all__ = ["format_position", "resolve"]
+__all__ = ["format_position", "raise_out_of_range", "resolve"]
 
 _I64_MAX = np.iinfo(np.int64).max
 _MASKING = (Bounds.FILL, Bounds.DROP)
@@ -30,10 +30,40 @@ def format_position(name: str, pos: tuple[int, ...]) -> str:
     return f"{name}[{', '.join(str(p) for p in pos)}]" if pos else name
 
 
-def _valid_range(size: int, policy: Policy) -> tuple[int, int]:
-    if policy.negative is Negative.WRAP:
-        return (-size, size - 1)
-    return (0, size - 1)
+def raise_out_of_range(
+    ctx: OpContext,
+    indices: np.ndarray[Any, Any],
+    bad: np.ndarray[Any, Any],
+    sizes: tuple[int, ...],
+    axis: int,
+    *,
+    negative: Negative = Negative.WRAP,
+    vector: bool = False,
+    shape: tuple[int, ...] | None = None,
+    name: str | None = None,
+) -> NoReturn:
+    """Raise :class:`IndexOutOfRangeError` for one True of ``bad`` (the shape of ``indices``).
+
+    The first True in row-major order, or the last with ``ctx.report == 'last'``;
+    worded by :meth:`OpContext.index_error`. ``sizes`` are the sizes of the
+    indexed axes from ``axis`` on (with ``vector``, the last axis of ``indices``
+    holds one component per size); ``negative`` says whether negatives wrap
+    (the valid range then starts at ``-size``) or are refused. ``shape`` is the
+    data's shape, for messages that show it. Dialects whose framework checks
+    bounds for a reason of its own call this too, so the wording stays here.
+    """
+    flat = bad.reshape(-1)
+    k = int(np.argmax(flat)) if ctx.report == "first" else flat.size - 1 - int(np.argmax(flat[::-1]))
+    pos = tuple(int(p) for p in np.unravel_index(k, indices.shape)) if indices.ndim else ()
+    value = int(indices.reshape(-1)[k]) if indices.ndim else int(indices)
+    j = pos[-1] if vector else 0
+    size = sizes[j]
+    tup = [int(v) for v in indices[pos[:-1]]] if vector else None
+    raise ctx.index_error(
+        value=value, position=pos, size=size, axis=axis + j, lo=-size if negative is Negative.WRAP else 0,
+        negative_rule=value < 0 and negative is Negative.RAISE, index_tuple=tup, component=j,
+        shape=shape if shape is not None else sizes, name=name,
+    )
 
 
 def _raise_bad(
@@ -43,36 +73,11 @@ def _raise_bad(
     spec: IndexSpec,
     sizes: tuple[int, ...],
     policy: Policy,
-) -> None:
-    """Raise for the first True of ``bad_full`` (same shape as ``indices``)."""
-    flat_pos = int(np.argmax(bad_full.reshape(-1)))
-    pos = tuple(int(p) for p in np.unravel_index(flat_pos, indices.shape)) if indices.ndim else ()
-    value = int(indices.reshape(-1)[flat_pos]) if indices.ndim else int(indices)
-    j = pos[-1] if spec.vector else 0
-    size = sizes[j]
-    axis = spec.axis + j
-    lo, hi = _valid_range(size, policy)
-    where = format_position(ctx.indices, pos)
-    if size == 0:
-        msg = (
-            f"{ctx.label}: {where} = {value} is out of range: {ctx.axis} {axis} of {ctx.data} "
-            f"has size 0, so no index is valid"
-        )
-        valid = None
-    elif value < 0 and policy.negative is Negative.RAISE:
-        msg = (
-            f"{ctx.label}: {where} = {value} is negative; {ctx.op} does not accept negative "
-            f"indices: each index must be in [0, {size - 1}] for {ctx.axis} {axis} of "
-            f"{ctx.data} with size {size}"
-        )
-        valid = (0, size - 1)
-    else:
-        msg = (
-            f"{ctx.label}: {where} = {value} is out of range for {ctx.axis} {axis} of "
-            f"{ctx.data} with size {size}; valid range is [{lo}, {hi}]"
-        )
-        valid = (lo, hi)
-    raise IndexOutOfRangeError(msg, value=value, position=pos, valid=valid)
+    shape: tuple[int, ...] | None,
+) -> NoReturn:
+    """Raise for a True of ``bad_full`` (same shape as ``indices``)."""
+    raise_out_of_range(ctx, indices, bad_full, sizes, spec.axis, negative=policy.negative, vector=spec.vector,
+                       shape=shape)
 
 
 def _component(
@@ -137,6 +142,7 @@ def resolve(
     sizes: tuple[int, ...],
     spec: IndexSpec,
     policy: Policy,
+    shape: tuple[int, ...] | None = None,
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any] | None]:
     """Offsets into the indexed block ``sizes`` and a validity mask.
 
@@ -168,7 +174,7 @@ def resolve(
                 lin += idx
         if must_raise:
             bad_full = np.stack([b if b is not None else np.zeros(lead, bool) for b in bads], axis=-1)
-            _raise_bad(ctx, indices, bad_full, spec, sizes, policy)
+            _raise_bad(ctx, indices, bad_full, spec, sizes, policy, shape)
         assert lin is not None
         valid = None
         if any(b is not None for b in bads):
@@ -180,5 +186,5 @@ def resolve(
         return lin, valid
     idx, bad, must_raise = _component(indices, sizes[0], policy)
     if bad is not None and must_raise:
-        _raise_bad(ctx, indices, bad, spec, sizes, policy)
+        _raise_bad(ctx, indices, bad, spec, sizes, policy, shape)
     return idx, (None if bad is None else ~bad)

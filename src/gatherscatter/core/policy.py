@@ -20,6 +20,24 @@ A :class:`Policy` bundles the choices a gather or scatter has to make:
     ``none | add | sub | mul | max | min | mean``, with ``include_self``
     (torch ``include_self``, OpenVINO ``use_init_val``) and ``mean_rounding``
     for integer means (``floor`` as torch and Paddle, ``trunc`` toward zero).
+``accumulate``
+    where ``add | sub | mul | mean`` accumulate on float16/bfloat16 data: ``data``
+    (every step rounds to the data dtype) or ``float32`` (the targeted values and
+    their updates are widened to float32, reduced there and rounded to the data
+    dtype once, as torch's CPU kernels do). Other dtypes always use ``data``.
+``mean_count``
+    the divisor of ``mean``: ``exact`` (the number of contributions, ``+1`` with
+    ``include_self``; integers divide exactly, floats by the count in their dtype),
+    ``rounded`` (that count converted once to the data dtype: integers wrap, so
+    int8 holds 200 as -56; 16-bit floats round) or ``stepwise`` (kept in the data
+    dtype and grown by one per contribution: integers wrap, float16 stops at 2048
+    and bfloat16 at 256); the two in-dtype counts divide by 1 where they are 0, as
+    torch keeps its count tensor.
+``identity``
+    where max/min start without ``include_self``: ``inf`` (max from -inf, min from
+    +inf: the neutral element) or ``finite`` (the dtype's ``lowest()`` / ``max()``,
+    as OpenVINO ``use_init_val=False``: an all -inf max gives ``lowest()``).
+    Integers and bools start from their extremes either way.
 
 Strings are parsed once, here; unknown values are rejected by name::
 
@@ -44,9 +62,12 @@ from ..errors import ArgumentError, UnsupportedError
 E = TypeVar("E", bound=enum.Enum)
 
 __all__ = [
+    "Accumulate",
     "Bounds",
     "Duplicates",
     "Fill",
+    "Identity",
+    "MeanCount",
     "MeanRounding",
     "Negative",
     "Policy",
@@ -101,6 +122,28 @@ class MeanRounding(str, enum.Enum):
     TRUNC = "trunc"
 
 
+class Accumulate(str, enum.Enum):
+    """Where sums, differences, products and means of float16/bfloat16 data accumulate."""
+
+    DATA = "data"
+    FLOAT32 = "float32"
+
+
+class MeanCount(str, enum.Enum):
+    """What a ``mean`` reduction divides by."""
+
+    EXACT = "exact"
+    ROUNDED = "rounded"
+    STEPWISE = "stepwise"
+
+
+class Identity(str, enum.Enum):
+    """Where max/min start on floating data without ``include_self``."""
+
+    INF = "inf"
+    FINITE = "finite"
+
+
 @dataclass(frozen=True)
 class Fill:
     """The ``fill`` bounds policy with its value (``None``: zero of the dtype)."""
@@ -123,6 +166,9 @@ _ENUM_NAMES = {
     Duplicates: "duplicates policy",
     Reduction: "reduction",
     MeanRounding: "mean rounding",
+    Accumulate: "accumulation policy",
+    MeanCount: "mean count policy",
+    Identity: "max/min identity",
 }
 
 
@@ -150,6 +196,13 @@ class Policy:
 
     Strings are accepted for every field and parsed on construction;
     ``bounds=fill(v)`` sets ``bounds='fill'`` and ``fill_value=v``.
+
+    >>> Policy(reduction="add", accumulate="float32").describe()
+    'bounds=raise, negative=wrap, reduction=add, include_self=True, accumulate=float32'
+    >>> Policy(mean_count="approx")
+    Traceback (most recent call last):
+    ...
+    gatherscatter.errors.UnsupportedError: unknown mean count policy 'approx'; expected one of: exact, rounded, stepwise
     """
 
     bounds: Bounds
@@ -159,6 +212,9 @@ class Policy:
     include_self: bool
     mean_rounding: MeanRounding
     fill_value: Any
+    accumulate: Accumulate
+    mean_count: MeanCount
+    identity: Identity
 
     def __init__(
         self,
@@ -169,6 +225,9 @@ class Policy:
         include_self: bool = True,
         mean_rounding: MeanRounding | str = MeanRounding.FLOOR,
         fill_value: Any = None,
+        accumulate: Accumulate | str = Accumulate.DATA,
+        mean_count: MeanCount | str = MeanCount.EXACT,
+        identity: Identity | str = Identity.INF,
     ) -> None:
         if isinstance(bounds, Fill):
             fill_value = bounds.value
@@ -187,6 +246,9 @@ class Policy:
         setattr_(self, "include_self", include_self)
         setattr_(self, "mean_rounding", parse_enum(MeanRounding, mean_rounding))
         setattr_(self, "fill_value", fill_value)
+        setattr_(self, "accumulate", parse_enum(Accumulate, accumulate))
+        setattr_(self, "mean_count", parse_enum(MeanCount, mean_count))
+        setattr_(self, "identity", parse_enum(Identity, identity))
 
     def with_(self, **changes: Any) -> Policy:
         """A copy of this policy with some fields changed (strings parsed)."""
@@ -207,4 +269,15 @@ class Policy:
             parts.append(f"include_self={self.include_self}")
         if self.reduction is Reduction.MEAN:
             parts.append(f"mean_rounding={self.mean_rounding.value}")
+        # the newer fields only when they differ from their defaults (the common case reads as before)
+        if self.accumulate is not Accumulate.DATA and self.reduction in _ACCUMULATING:
+            parts.append(f"accumulate={self.accumulate.value}")
+        if self.mean_count is not MeanCount.EXACT and self.reduction is Reduction.MEAN:
+            parts.append(f"mean_count={self.mean_count.value}")
+        if self.identity is not Identity.INF and self.reduction in _MAX_MIN and not self.include_self:
+            parts.append(f"identity={self.identity.value}")
         return ", ".join(parts)
+
+
+_ACCUMULATING = (Reduction.ADD, Reduction.SUB, Reduction.MUL, Reduction.MEAN)
+_MAX_MIN = (Reduction.MAX, Reduction.MIN)

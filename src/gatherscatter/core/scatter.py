@@ -3,8 +3,10 @@
 :func:`scatter` is the transpose of :func:`~gatherscatter.core.gather.gather`
 with the same :class:`~gatherscatter.core.shape.IndexSpec`: the updates have
 the shape the gather would return, and each update lands where the gather would
-have read it. The caller's data is copied once; updates are applied with
-vectorised NumPy (flat fancy assignment, 1-D ``ufunc.at``).
+have read it. The caller's data is copied once. This module is the semantics
+(validation, the policies, what each reduction means, duplicates, the mean); the
+updates are applied by the row engine, :mod:`gatherscatter.core.rows` (fast and
+bit-identical to the sequential loop), or the numba kernels (:mod:`.accel`).
 
 Order: updates are applied in row-major order of the update index space, so
 ``duplicates='last'`` means the last update in that order wins and floating
@@ -19,13 +21,14 @@ from typing import Any
 import numpy as np
 
 from .. import backends
-from ..backends import accel
 from ..errors import DTypeError, DuplicateIndexError, ShapeError, UnsupportedError
+from . import accel
 from .context import NEUTRAL, OpContext
-from .gather import element_offsets, piece_size, row_pieces
 from .indices import format_position, resolve
+from .offsets import piece_size
 from .out import check_out
-from .policy import Bounds, Duplicates, MeanRounding, Negative, Policy, Reduction
+from .policy import Accumulate, Bounds, Duplicates, Identity, MeanCount, MeanRounding, Negative, Policy, Reduction
+from .rows import Piece, R_of, assign_pieces, pieces, reduce_pieces, small
 from .shape import (
     IndexSpec,
     as_array,
@@ -38,11 +41,9 @@ from .shape import (
     prod,
 )
 
-__all__ = ["identity_of", "reduction_ufunc", "scatter"]
+__all__ = ["count_in_dtype", "float_limits", "identity_of", "reduction_ufunc", "scatter"]
 
 _DEFAULT = Policy()
-#: One piece of a scatter: (output row ids, update rows, positions of the kept updates or None)
-Piece = tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any] | None]
 
 _UFUNCS = {
     Reduction.ADD: np.add,
@@ -83,8 +84,31 @@ def reduction_ufunc(ctx: OpContext, reduction: Reduction, dtype: np.dtype[Any]) 
     return _UFUNCS[reduction]
 
 
-def identity_of(reduction: Reduction, dtype: np.dtype[Any]) -> Any:
-    """Neutral element written before reducing when ``include_self`` is False."""
+def float_limits(dtype: np.dtype[Any]) -> tuple[Any, int] | None:
+    """``(largest finite value, mantissa bits)`` of a floating (or complex: per part) dtype; None otherwise.
+
+    bfloat16 and the other ml_dtypes floats are read with ``ml_dtypes.finfo``
+    (ml_dtypes is installed whenever such an array exists).
+    """
+    if dtype.kind in "fc":
+        fi: Any = np.finfo(dtype)
+    elif dtype.kind == "V" and dtype.names is None and not dtype.name.startswith("void"):
+        import ml_dtypes  # a dtype NumPy does not know (bfloat16 ...): ml_dtypes made it
+
+        try:
+            fi = ml_dtypes.finfo(dtype)  # type: ignore[no-untyped-call]
+        except (ValueError, TypeError):  # an ml_dtypes integer (int4 ...)
+            return None
+    else:
+        return None
+    return fi.max, int(fi.nmant)
+
+
+def identity_of(reduction: Reduction, dtype: np.dtype[Any], identity: Identity = Identity.INF) -> Any:
+    """Neutral element written before reducing when ``include_self`` is False.
+
+    With ``identity='finite'`` max/min on floats start from ``lowest()``/``max()``.
+    """
     kind = dtype.kind
     if reduction in (Reduction.ADD, Reduction.SUB, Reduction.MEAN):
         return np.zeros((), dtype)
@@ -95,8 +119,9 @@ def identity_of(reduction: Reduction, dtype: np.dtype[Any]) -> Any:
     if kind in "iu":
         info = np.iinfo(dtype)
         return np.array(info.min if reduction is Reduction.MAX else info.max, dtype)
-    inf = np.array(np.inf).astype(dtype)
-    return -inf if reduction is Reduction.MAX else inf
+    limits = float_limits(dtype) if identity is Identity.FINITE else None
+    top = np.array(np.inf if limits is None else limits[0]).astype(dtype)
+    return -top if reduction is Reduction.MAX else top
 
 
 def _raise_duplicate(
@@ -141,15 +166,58 @@ def _raise_duplicate(
 def _mean_divide(
     values: np.ndarray[Any, Any], count: np.ndarray[Any, Any], rounding: MeanRounding
 ) -> np.ndarray[Any, Any]:
+    """``values / count`` in the dtype of ``values``; integers rounded per ``rounding``.
+
+    ``count`` holds exact counts (an integer array) or counts already in the data
+    dtype. Integers divide exactly: in 64 bits, so that an exact count beyond the
+    data dtype's range is not wrapped.
+    """
     if values.dtype.kind in "iu":
-        q: np.ndarray[Any, Any] = np.floor_divide(values, count.astype(values.dtype))
+        wide = np.uint64 if values.dtype.kind == "u" else np.int64
+        v, c = values.astype(wide), count.astype(wide)
+        q: np.ndarray[Any, Any] = np.floor_divide(v, c)
         if rounding is MeanRounding.TRUNC and values.dtype.kind == "i":
-            rem = values - q * count.astype(values.dtype)
-            q = np.where((rem != 0) & (values < 0), q + 1, q)
-        return q
+            q = np.where((v - q * c != 0) & ((v < 0) != (c < 0)), q + 1, q)  # toward zero
+        return q.astype(values.dtype)
     with np.errstate(all="ignore"):
         res: np.ndarray[Any, Any] = (values / count.astype(values.dtype)).astype(values.dtype)
         return res
+
+
+def count_in_dtype(exact: np.ndarray[Any, Any], dtype: np.dtype[Any], mode: MeanCount) -> np.ndarray[Any, Any]:
+    """The ``mean`` divisor under ``mode`` from the ``exact`` counts (``+1`` with include_self, all >= 1).
+
+    ``exact``: unchanged. ``rounded``: converted once to ``dtype`` (integers wrap,
+    floats round to nearest). ``stepwise``: grown by one per contribution in
+    ``dtype``: integers wrap, floats stop where ``n + 1`` rounds back to ``n``
+    (``2**(mantissa bits + 1)``: 2048 for float16, 256 for bfloat16). Counts of 0
+    in the dtype (wrapped) become 1.
+    """
+    if mode is MeanCount.EXACT:
+        return exact
+    with np.errstate(all="ignore"):
+        if dtype.kind in "iub":
+            c = exact.astype(np.int64).astype(dtype)
+        else:
+            limits = float_limits(dtype)
+            n = exact.astype(np.float64)
+            if mode is MeanCount.STEPWISE and limits is not None:
+                n = np.minimum(n, float(2 ** (limits[1] + 1)))
+            c = n.astype(dtype)
+    c[c == 0] = 1
+    return c
+
+
+def _widened(policy: Policy, dtype: np.dtype[Any]) -> np.dtype[Any] | None:
+    """float32 when ``policy`` accumulates this 16-bit float's reduction in float32, else None."""
+    if policy.accumulate is not Accumulate.FLOAT32 or policy.reduction not in _ACCUMULATING:
+        return None
+    if dtype.kind not in "fV" or dtype.itemsize != 2 or float_limits(dtype) is None:
+        return None
+    return np.dtype(np.float32)
+
+
+_ACCUMULATING = (Reduction.ADD, Reduction.SUB, Reduction.MUL, Reduction.MEAN)
 
 
 def scatter(
@@ -171,8 +239,12 @@ def scatter(
             if t is valid:  Y[t + (:,)] = f(Y[t + (:,)], U[β, p, i, :])
 
     ``include_self=False`` first writes the reduction's neutral element at every
-    targeted position; ``mean`` divides each targeted sum by its count (+1 with
-    ``include_self``), rounding integers per ``mean_rounding``.
+    targeted position (max/min: -inf/+inf, or the finite extremes with
+    ``identity='finite'``); ``mean`` divides each targeted sum by its count (+1 with
+    ``include_self``; kept per ``mean_count``), rounding integers per
+    ``mean_rounding``. With ``accumulate='float32'`` the sums, differences,
+    products and means of float16/bfloat16 data run on float32 values rounded to the
+    data dtype once, before a mean divides.
 
     With ``out`` the result is written there and ``out`` is returned (rules in
     :mod:`gatherscatter.core.out`); ``out`` may be ``data`` itself (the same
@@ -203,8 +275,10 @@ def scatter(
     # the output before the indices are read: fail fast on an enormous (broadcast) data
     mine: np.ndarray[Any, Any] | None = np.empty(d.shape, d.dtype) if out is None else None
     kern = backends.kernels(u.nbytes + idx.nbytes)
+    wide = _widened(policy, d.dtype)
     fast_ok = (
         kern is not None
+        and wide is None
         and red is not Reduction.MEAN
         and (policy.include_self or red is Reduction.NONE)
         and (red is not Reduction.NONE or policy.duplicates is Duplicates.LAST)
@@ -219,15 +293,17 @@ def scatter(
         )
         if done:
             return target
-    lin, valid = resolve(ctx, idx, sizes, spec, policy)
+    lin, valid = resolve(ctx, idx, sizes, spec, policy, d.shape)
     empty = u.size == 0 or d.size == 0
-    pieces = list(_pieces(d.shape, lin, valid, u, spec)) if not empty and _small(u) else None
+    if wide is not None and not empty:
+        u = u.astype(wide)  # before the pieces are cut: every update widened once
+    cut = list(pieces(d.shape, lin, valid, u, spec)) if not empty and small(u) else None
 
     def each(reuse: bool = False) -> Iterator[Piece]:
         # small index sets are cut once; large ones are regenerated on every pass, so that
         # the pieces never exist all at once (with ``reuse``, one piece at a time: a loop
         # that is done with a piece before drawing the next)
-        return iter(pieces) if pieces is not None else _pieces(d.shape, lin, valid, u, spec, reuse)
+        return iter(cut) if cut is not None else pieces(d.shape, lin, valid, u, spec, reuse)
 
     if not empty and ufunc is None and policy.duplicates is Duplicates.RAISE:
         # every error before the first write (out= may be the caller's array)
@@ -247,292 +323,31 @@ def scatter(
         and accel.scatter(k, out, lin, u, spec, red.value, raw=False)
     ):
         return out
-    o2 = out.reshape(-1, R_of(d.shape, spec))
+    R = R_of(d.shape, spec)
+    o2 = out.reshape(-1, R)
     if ufunc is None:
-        parts = list(each())[::-1] if policy.duplicates is Duplicates.FIRST else each(reuse=True)
-        for rows, u2, _ in parts:
-            if policy.duplicates is Duplicates.FIRST:
-                rows, u2 = rows[::-1], u2[::-1]
-            if kern is not None and accel.scatter_rows(kern, o2, rows, u2, "none"):
-                continue
-            if o2.shape[1] == 1:
-                o2.reshape(-1)[rows] = u2.reshape(-1)  # 1-D fancy assignment: ~1.8x faster than 2-D
-            else:
-                put_rows(o2, rows, u2)
+        if policy.duplicates is Duplicates.FIRST:
+            assign_pieces(o2, list(each())[::-1], kern, reverse=True)
+        else:
+            assign_pieces(o2, each(reuse=True), kern)
         return out
+    # the accumulator: the output itself, or a float32 copy of it (accumulate='float32')
+    w2 = o2 if wide is None else o2.astype(wide)
     if not policy.include_self:
-        ident = identity_of(red, d.dtype)
+        ident = identity_of(red, w2.dtype, policy.identity)
         for rows, _, _ in each(reuse=True):
-            o2[rows] = ident
+            w2[rows] = ident
     # a count per output row: int32 holds any count below 2**31 updates (half an int64 array)
-    count_dtype = np.int32 if u.size // max(1, o2.shape[1]) < 2**31 else np.int64
+    count_dtype = np.int32 if u.size // max(1, R) < 2**31 else np.int64
     counts = np.zeros(o2.shape[0], count_dtype) if red is Reduction.MEAN else None
-    R = o2.shape[1]
-    flat_out = out.reshape(-1)
-    # rows of at least ROUNDS_MIN_ROW elements are reduced in rounds of distinct rows (reduce_rows)
-    exact_at = at_exact(out.dtype)
-    scratch = RowScratch(o2, chunk_rows(o2)) if R >= ROUNDS_MIN_ROW and exact_at and out.dtype.kind != "O" else None
-    for rows, u2, _ in each(reuse=True):
-        if counts is not None:
-            np.add.at(counts, rows, 1)  # in place: no count array per piece
-        if kern is not None and accel.scatter_rows(kern, o2, rows, u2, red.value):
-            continue
-        with np.errstate(all="ignore"):
-            if not exact_at:
-                step = chunk_rows(o2)
-                for s0 in range(0, rows.size, step):
-                    reduce_ranked(ufunc, o2, rows[s0 : s0 + step], u2[s0 : s0 + step])
-            elif R == 1:
-                ufunc.at(flat_out, rows, u2.reshape(-1))
-            else:
-                step = max(1, piece_size(rows.size * R) // R)
-                if scratch is not None:
-                    step = chunk_rows(o2)
-                for s0 in range(0, rows.size, step):
-                    if scratch is not None:
-                        reduce_rows(ufunc, o2, rows[s0 : s0 + step], u2[s0 : s0 + step], scratch)
-                    else:
-                        _reduce_rows_at(ufunc, o2, rows[s0 : s0 + step], u2[s0 : s0 + step])
+    reduce_pieces(ufunc, red.value, w2, each(reuse=True), kern, counts)
+    if wide is not None:
+        # rounded once, and only where an update landed (the other values keep their exact bits)
+        for rows, _, _ in each(reuse=True):
+            o2[rows] = w2[rows].astype(d.dtype)
     if counts is not None:
         _finish_mean(o2, counts, policy)
     return out
-
-
-#: Row length from which :func:`reduce_rows` beats ``ufunc.at`` on flat element offsets
-#: (measured: at 64 float32 per row 2.5x faster, at 8 slower)
-ROUNDS_MIN_ROW = 16
-#: Bytes of rows per :func:`reduce_rows` call (its scratch stays in L2)
-ROUNDS_CHUNK = 1 << 19
-#: Rounds of distinct rows before the remaining (heavily duplicated) updates go to ``ufunc.at``
-MAX_ROUNDS = 8
-
-
-def at_exact(dtype: np.dtype[Any]) -> bool:
-    """Whether ``ufunc.at`` gives the bits of the ufunc's own loop on ``dtype``.
-
-    True for bool, integers, float32, float64 and objects (NaN payloads and signs
-    included, measured for add/sub/mul/max/min on NumPy 2.4). NumPy's indexed
-    ``ufunc.at`` loops round complex products differently and give float16 sums
-    and products NaNs of another sign, so those dtypes never use ``ufunc.at``:
-    they are reduced by :func:`reduce_ranked`, which calls the ufunc itself.
-    """
-    return dtype.kind in "biuO" or (dtype.kind == "f" and dtype.itemsize in (4, 8))
-
-
-def _row_view(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any] | None:
-    """A C-contiguous 2-D array as 1-D of one opaque (void) item per row, or None.
-
-    Moving whole rows as single items is a memcpy per row: 1-D ``put`` on this
-    view runs 2-2.5x faster than 2-D fancy assignment of the same rows.
-    """
-    if a.dtype.kind == "O" or not a.flags.c_contiguous or a.ndim != 2 or a.shape[1] == 0:
-        return None
-    return a.view(np.dtype((np.void, a.shape[1] * a.itemsize))).reshape(-1)
-
-
-def put_rows(o2: np.ndarray[Any, Any], rows: np.ndarray[Any, Any], vals: np.ndarray[Any, Any]) -> None:
-    """``o2[rows] = vals`` (rows of a 2-D array; the last of duplicated rows wins)."""
-    ov = _row_view(o2)
-    vv = _row_view(np.ascontiguousarray(vals)) if ov is not None else None
-    if ov is None or vv is None:
-        o2[rows] = vals
-    else:
-        np.put(ov, rows, vv)  # sequential: the last of duplicated rows wins
-
-
-class RowScratch:
-    """Buffers for :func:`reduce_rows`, allocated once per scatter call (no malloc per chunk).
-
-    ``owner`` holds one int32 per output row; the others one chunk of rows.
-    """
-
-    def __init__(self, o2: np.ndarray[Any, Any], chunk_rows: int) -> None:
-        self.out_rows = _row_view(o2)  # o2 as one void item per row, for put
-        self.owner = np.empty(o2.shape[0], np.int32)
-        self.pos = np.arange(chunk_rows, dtype=np.int32)
-        self.got = np.empty(chunk_rows, np.int32)
-        self.first = np.empty(chunk_rows, bool)
-        self.rows = np.empty((chunk_rows, o2.shape[1]), o2.dtype)
-        self.upd = np.empty((chunk_rows, o2.shape[1]), o2.dtype)
-
-
-def chunk_rows(o2: np.ndarray[Any, Any]) -> int:
-    """Rows per :func:`reduce_rows` call for the 2-D output view ``o2``."""
-    return max(64, ROUNDS_CHUNK // max(1, int(o2.shape[1]) * int(o2.itemsize)))
-
-
-def reduce_rows(
-    ufunc: np.ufunc,
-    o2: np.ndarray[Any, Any],
-    rows: np.ndarray[Any, Any],
-    u2: np.ndarray[Any, Any],
-    scratch: RowScratch,
-) -> None:
-    """``ufunc.at(o2, rows, u2)`` in update order, exactly, as rounds of distinct rows.
-
-    ``o2`` is C-contiguous; ``rows`` (valid row ids) holds at most ``chunk_rows(o2)``
-    entries. Each round takes the first remaining update of every row that still
-    has one (found by writing positions into ``scratch.owner`` back to front, so
-    the first occurrence wins) and applies them all at once:
-    ``o2[r] = ufunc(o2[r], u)``. Per row the updates are applied in their order,
-    one at a time, as a sequential loop does, so floating results are
-    bit-identical. After :data:`MAX_ROUNDS` rounds the rest go to ``ufunc.at``.
-    """
-    sc = scratch
-    left: np.ndarray[Any, Any] | None = None  # positions (in order) of the updates not yet applied
-    cur = rows
-    for _ in range(MAX_ROUNDS):
-        n = cur.size
-        if n == 0:
-            return
-        np.put(sc.owner, cur[::-1], sc.pos[n - 1 :: -1])  # sequential: the first occurrence wins
-        first = np.equal(np.take(sc.owner, cur, out=sc.got[:n], mode="wrap"), sc.pos[:n], out=sc.first[:n])
-        if first.all():
-            _apply_rows(ufunc, o2, cur, u2 if left is None else u2[left], sc)
-            return
-        sel = np.flatnonzero(first)
-        _apply_rows(ufunc, o2, cur[sel], np.take(u2, sel if left is None else left[sel], axis=0,
-                                                 out=sc.upd[: sel.size], mode="wrap"), sc)
-        rest = np.flatnonzero(~first)
-        left = rest if left is None else left[rest]
-        cur = rows[left]
-    if left is not None and left.size:
-        _reduce_rows_at(ufunc, o2, cur, u2[left])
-
-
-def _apply_rows(
-    ufunc: np.ufunc, o2: np.ndarray[Any, Any], rows: np.ndarray[Any, Any], u: np.ndarray[Any, Any], sc: RowScratch
-) -> None:
-    """``o2[rows] = ufunc(o2[rows], u)`` for distinct ``rows``."""
-    cur = np.take(o2, rows, axis=0, out=sc.rows[: rows.size], mode="wrap")
-    ufunc(cur, u, out=cur)
-    cur_rows = _row_view(cur) if sc.out_rows is not None else None  # a leading slice of a C buffer
-    if sc.out_rows is None or cur_rows is None:
-        o2[rows] = cur
-    else:
-        np.put(sc.out_rows, rows, cur_rows)
-
-
-def _reduce_rows_at(
-    ufunc: np.ufunc, o2: np.ndarray[Any, Any], rows: np.ndarray[Any, Any], u2: np.ndarray[Any, Any]
-) -> None:
-    """``ufunc.at`` on the flat element offsets of whole rows (any duplicates, in order)."""
-    R = o2.shape[1]
-    el = (rows[:, None] * R + np.arange(R, dtype=np.int64)).reshape(-1)
-    ufunc.at(o2.reshape(-1), el, u2.reshape(-1))
-
-
-#: A round of :func:`reduce_ranked` narrower than this many rows ends the rounds: the few rows
-#: left are reduced one update at a time
-WIDE_ROUND = 64
-
-
-def reduce_ranked(
-    ufunc: np.ufunc, o2: np.ndarray[Any, Any], rows: np.ndarray[Any, Any], u2: np.ndarray[Any, Any]
-) -> None:
-    """``o2[rows[j]] = ufunc(o2[rows[j]], u2[j])`` for j in order, without ``ufunc.at``.
-
-    The updates are ranked within their row (a stable sort); round r applies every
-    row's r-th update at once. Once a round is narrower than :data:`WIDE_ROUND`
-    rows, each remaining row is finished by calling the ufunc once per remaining
-    update, in order (fewer than WIDE_ROUND rows, but a hot row may take many calls).
-    Both call the ufunc's own array loop, element by element in update order per
-    row, exactly as the sequential loop does.
-    """
-    n = rows.size
-    if n == 0:
-        return
-    order = np.argsort(rows, kind="stable")
-    srt = rows[order]
-    first = np.empty(n, bool)
-    first[0] = True
-    np.not_equal(srt[1:], srt[:-1], out=first[1:])
-    starts = np.flatnonzero(first)
-    rank = np.arange(n) - starts[np.cumsum(first) - 1]
-    by_rank = order[np.argsort(rank, kind="stable")]  # rank 0 of every row, then rank 1, ...
-    at = 0
-    for width in np.bincount(rank).tolist():
-        if width < WIDE_ROUND:
-            break
-        sel = by_rank[at : at + width]
-        r = rows[sel]
-        o2[r] = ufunc(o2[r], u2[sel])
-        at += width
-    rest = np.sort(by_rank[at:])  # the remaining updates, in update order
-    if rest.size == 0:
-        return
-    rr = rows[rest]
-    grp = np.argsort(rr, kind="stable")
-    bounds = np.flatnonzero(np.diff(rr[grp])) + 1
-    for g in np.split(grp, bounds):
-        r0 = int(rr[g[0]])
-        acc = o2[r0].copy()
-        for j in rest[g].tolist():
-            # neither ufunc.accumulate nor out=acc: both round complex products differently
-            acc = ufunc(acc, u2[j])
-        o2[r0] = acc
-
-
-def R_of(dshape: tuple[int, ...], spec: IndexSpec) -> int:
-    """Row length of the scatter's 2-D view of the output (1 for elementwise specs)."""
-    return 1 if spec.elementwise else prod(dshape[spec.axis + spec.depth :])
-
-
-def _small(u: np.ndarray[Any, Any]) -> bool:
-    """Few enough updates to cut the pieces once and keep them (they are walked up to three times);
-    larger scatters regenerate them, so that their row ids never exist all at once."""
-    return u.size <= 1 << 16
-
-
-def _pieces(
-    dshape: tuple[int, ...],
-    lin: np.ndarray[Any, Any],
-    valid: np.ndarray[Any, Any] | None,
-    u: np.ndarray[Any, Any],
-    spec: IndexSpec,
-    reuse: bool = False,
-) -> Iterator[Piece]:
-    """The updates in row-major order, as ``(rows, updates2d, positions)`` pieces.
-
-    ``rows`` index the output's 2-D view; invalid (dropped) updates are removed
-    and ``positions`` then maps each kept update to its place in the full update
-    space (None when nothing was dropped). Pieces hold about
-    :func:`~gatherscatter.core.gather.piece_size` updates (at most an eighth of
-    them), so the flat offsets never need an int64 array as large as the updates.
-    With ``reuse`` the elementwise offsets of every piece are written into one
-    buffer: each piece is then valid only until the next one is drawn.
-    """
-    a = spec.axis
-    if spec.elementwise:
-        n0 = lin.shape[0]
-        per = max(1, prod(lin.shape[1:]))
-        step = max(1, piece_size(lin.size) // per)
-        buf = np.empty(min(lin.size, step * per), np.int64) if reuse else None
-        for s0 in range(0, n0, step):
-            part = lin[s0 : s0 + step]
-            rows = element_offsets(dshape, part, a, first=s0, out=buf).reshape(-1)
-            u2 = u[s0 : s0 + step].reshape(-1, 1)
-            keep = None
-            if valid is not None:
-                keep = np.flatnonzero(valid[s0 : s0 + step].reshape(-1))
-                rows, u2 = rows[keep], u2[keep]
-                keep = keep + s0 * per
-            yield rows, u2, keep
-        return
-    R = R_of(dshape, spec)
-    uall = u.reshape(-1, R)
-    b = spec.batch
-    B, P, M = prod(dshape[:b]), prod(dshape[b:a]), prod(lin.shape[b:])
-    valid2 = None if valid is None else valid.reshape(B, M)
-    for first, rows in row_pieces(dshape, lin, spec, piece_size(uall.shape[0])):
-        u2 = uall[first : first + rows.size]
-        keep = None
-        if valid2 is not None:
-            bp = np.arange(first // M, (first + rows.size) // M)
-            keep = np.flatnonzero(valid2[bp // P])
-            rows, u2 = rows[keep], u2[keep]
-            keep = keep + first
-        yield rows, u2, keep
 
 
 def _check_duplicates(
@@ -568,4 +383,5 @@ def _finish_mean(o2: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], policy:
         if hit.size == 0:
             continue
         rows = hit + r0
-        o2[rows] = _mean_divide(o2[rows], (c[hit] + extra)[:, None], policy.mean_rounding)
+        n = count_in_dtype(c[hit].astype(np.int64) + extra, o2.dtype, policy.mean_count)
+        o2[rows] = _mean_divide(o2[rows], n[:, None], policy.mean_rounding)

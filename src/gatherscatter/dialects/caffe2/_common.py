@@ -14,10 +14,9 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.indices import format_position
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, prod, to_int
-from ...errors import AxisError, IndexOutOfRangeError, ShapeError
+from ...errors import AxisError, ShapeError
 from .._common import data_array
 from .._registry import Lowering
 
@@ -64,18 +63,10 @@ def lower_gather(
     # gather_impl returns before checking any index when the output is empty
     if prod(out_shape) == 0:
         return Lowering("gather", d, i, spec, policy, ctx, result=np.empty(out_shape, d.dtype))
-    if not wrap and i.size and int(i.min()) < 0:
-        bad = i < 0
-        flat = int(np.argmax(bad.reshape(-1)))
-        pos = tuple(int(p) for p in np.unravel_index(flat, i.shape)) if i.ndim else ()
-        value = int(i.reshape(-1)[flat])
-        s = d.shape[a]
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: {format_position('INDICES', pos)} = {value} is out of DATA bounds (axis_dim={s}): "
-            f"negative indices wrap only with wrap_indices=True (the default only when axis == 0); "
-            f"valid range is [0, {s - 1}]",
-            value=value,
-            position=pos,
-            valid=(0, s - 1),
-        )
+    if not wrap:
+        # CAFFE_ENFORCE(0 <= idx && idx < axis_dim) in Caffe2's words; the core words the message
+        ctx = ctx.with_(negative_phrase=(
+            "out of DATA bounds (axis_dim={size}): negative indices wrap only with wrap_indices=True (the default "
+            "only when axis == 0)"
+        ))
     return Lowering("gather", d, i, spec, policy, ctx)

@@ -69,12 +69,10 @@ def jax_index_plan(ctx: OpContext, shape: tuple[int, ...], idx: Any) -> IndexPla
     plan = normalize_index(idx, shape, ctx=ctx, adjacency="jax")
     for d, ax in enumerate(plan.axes):
         if ax.kind == "int" and shape[d] == 0:
-            raise IndexOutOfRangeError(
-                f"{ctx.label}: index {int(ax.values)} in idx is out of bounds for axis {d} with size 0 "
-                f"(axis {d} of x is empty: no index is valid)",
-                value=int(ax.values),
-                position=(),
-            )
+            # jax.numpy checks a static int index before anything runs (NumPy's words, the core's formatter)
+            numpy_words = ctx.with_(range_style="numpy", bounds_word="out of bounds", axis="axis")
+            raise numpy_words.index_error(value=int(ax.values), position=(), size=0, axis=d,
+                                          where=f"{ctx.indices}: axis {d} of {ctx.data} is empty")
     return plan
 
 

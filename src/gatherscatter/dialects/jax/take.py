@@ -7,10 +7,9 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.indices import format_position
 from ...core.policy import Policy, fill
 from ...core.shape import IndexSpec, as_array, normalize_axis
-from ...errors import DTypeError, IndexOutOfRangeError, UnsupportedError
+from ...errors import DTypeError, UnsupportedError
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
     check_data,
@@ -127,12 +126,12 @@ def take(
     post = None
     if d.shape[ax] == 0:
         if i.size:
-            raise IndexOutOfRangeError(
-                f"{ctx.label}: cannot do a non-empty take from an empty axis: axis {ax} of a has size 0 "
-                f"and indices has shape {list(i.shape)} ({format_position('indices', (0,) * i.ndim)} = "
-                f"{int(i.reshape(-1)[0])} has no element to read)",
-                value=int(i.reshape(-1)[0]),
-                position=tuple(0 for _ in i.shape),
+            # jax raises whatever the mode (fill included); the core's formatter words it
+            first = (0,) * i.ndim
+            raise ctx.index_rule_error(
+                shown=str(int(i.reshape(-1)[0])), position=first, value=int(i.reshape(-1)[0]), name="indices",
+                rule=f"has no element to read: cannot do a non-empty take from an empty axis (axis {ax} of a has "
+                f"size 0 and indices has shape {list(i.shape)})",
             )
         shape = d.shape
 

@@ -19,9 +19,8 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.indices import format_position
 from ...core.shape import as_array, dtype_name
-from ...errors import DTypeError, IndexOutOfRangeError, UnsupportedError
+from ...errors import DTypeError, UnsupportedError
 
 __all__ = [
     "DATA",
@@ -75,13 +74,14 @@ def first_bad(bad: np.ndarray[Any, Any]) -> tuple[int, ...]:
 def raise_bad(
     ctx: OpContext, idx: np.ndarray[Any, Any], pos: tuple[int, ...], rule: str, name: str | None = None
 ) -> None:
-    """Raise :class:`IndexOutOfRangeError` for ``idx[pos]`` with ``rule`` explaining why."""
+    """Raise :class:`IndexOutOfRangeError` for ``idx[pos]`` with ``rule`` explaining why (worded by the core).
+
+    MXNet's own checks (float indices before its truncating cast, ...) run here.
+    """
     v = idx[pos]
     value: int | None = int(v) if idx.dtype.kind in "iub" else None
     shown = repr(float(v)) if idx.dtype.kind == "f" else str(int(v))
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: {format_position(name or ctx.indices, pos)} = {shown} {rule}", value=value, position=pos
-    )
+    raise ctx.index_rule_error(shown=shown, position=pos, rule=rule, value=value, name=name)
 
 
 def truncate(

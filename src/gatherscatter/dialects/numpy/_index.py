@@ -27,7 +27,7 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...core.shape import dtype_name, prod
-from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError
+from ...errors import ArgumentError, DTypeError, ShapeError
 
 __all__ = ["flat_offsets", "row_offsets"]
 
@@ -81,17 +81,12 @@ def _check(ctx: OpContext, arr: np.ndarray[Any, Any], size: int, axis: int, k: i
     pos = tuple(int(p) for p in np.unravel_index(int(np.argmax(bad)), arr.shape)) if arr.ndim else ()
     value = int(arr[pos]) if pos else int(arr)
     where = f"{ctx.indices} entry {k}" + (f" at position {list(pos)}" if pos else "")
-    if size == 0:
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: index {value} is out of bounds for axis {axis} with size 0 ({where}); "
-            f"no index is valid",
-            value=value, position=pos,
-        )
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: index {value} is out of bounds for axis {axis} with size {size} ({where}); "
-        f"valid range is [{-size}, {size - 1}]",
-        value=value, position=pos, valid=(-size, size - 1),
-    )
+    raise _numpy_words(ctx).index_error(value=value, position=pos, size=size, axis=axis, lo=-size, where=where)
+
+
+def _numpy_words(ctx: OpContext) -> OpContext:
+    """NumPy's own IndexError words: ``index 5 is out of bounds for axis 0 with size 3``."""
+    return ctx.with_(range_style="numpy", bounds_word="out of bounds", axis="axis")
 
 
 def _scalar(ctx: OpContext, value: int, size: int, axis: int, k: int) -> int:
@@ -99,11 +94,8 @@ def _scalar(ctx: OpContext, value: int, size: int, axis: int, k: int) -> int:
         return value + size if value < 0 else value
     if -(2**63) <= value < 2**63:
         return int(_check(ctx, np.array(value, np.int64), size, axis, k))
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: index {value} is out of bounds for axis {axis} with size {size} ({ctx.indices} entry {k}); "
-        f"valid range is [{-size}, {size - 1}]",
-        value=value, position=(), valid=(-size, size - 1),
-    )
+    raise _numpy_words(ctx).index_error(value=value, position=(), size=size, axis=axis, lo=-size,
+                                        where=f"{ctx.indices} entry {k}")
 
 
 def flat_offsets(ctx: OpContext, shape: tuple[int, ...], index: Any) -> np.ndarray[Any, Any]:

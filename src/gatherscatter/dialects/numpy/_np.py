@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.indices import format_position
-from ...core.policy import Policy
+from ...core.indices import raise_out_of_range
+from ...core.policy import Negative, Policy
 from ...core.shape import as_array, dtype_name
-from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError
+from ...errors import ArgumentError, DTypeError, ShapeError
 
 __all__ = [
     "MODES",
@@ -161,27 +161,17 @@ def cast_values(ctx: OpContext, value: Any, dtype: np.dtype[Any], name: str) -> 
 
 
 def check_bounds(ctx: OpContext, idx: np.ndarray[Any, Any], size: int, axis: int, name: str) -> None:
-    """Raise for the first index outside ``[-size, size-1]`` (row-major), naming its position."""
+    """Raise for the first index outside ``[-size, size-1]`` (row-major), naming its position.
+
+    Checked on the caller's indices before they are broadcast (so that the
+    position is theirs), in NumPy's words ("out of bounds"); the core words it.
+    """
     if idx.size == 0:
         return
     if int(idx.min()) >= -size and int(idx.max()) < size:
         return
-    bad = (idx < -size) | (idx >= size)
-    flat = int(np.argmax(bad.reshape(-1)))
-    pos = tuple(int(p) for p in np.unravel_index(flat, idx.shape)) if idx.ndim else ()
-    value = int(idx.reshape(-1)[flat])
-    where = format_position(name, pos)
-    if size == 0:
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: {where} = {value} is out of bounds: axis {axis} of {ctx.data} has size 0, "
-            f"so no index is valid",
-            value=value, position=pos,
-        )
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: {where} = {value} is out of bounds for axis {axis} of {ctx.data} with size {size}; "
-        f"valid range is [{-size}, {size - 1}]",
-        value=value, position=pos, valid=(-size, size - 1),
-    )
+    raise_out_of_range(ctx.with_(bounds_word="out of bounds"), idx, (idx < -size) | (idx >= size), (size,), axis,
+                       negative=Negative.WRAP, name=name)
 
 
 def broadcast_along(

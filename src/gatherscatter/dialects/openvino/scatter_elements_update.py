@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Bounds, Duplicates, MeanRounding, Negative, Policy, Reduction, parse_enum
+from ...core.policy import Bounds, Duplicates, Identity, MeanRounding, Negative, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
@@ -100,28 +100,6 @@ divergence(
 precision_divergence("openvino.ScatterElementsUpdate")
 
 
-def _neutral_clip(u: np.ndarray[Any, Any], red: Reduction) -> np.ndarray[Any, Any]:
-    """``use_init_val=False`` starts max/min from ``lowest()``/``max()`` (finite), not from -inf/inf.
-
-    The core starts from -inf/+inf; clipping the updates at the finite extreme
-    gives the same result as OpenVINO's finite start (only infinite updates change).
-    """
-    if u.dtype.name == "bfloat16":
-        import ml_dtypes  # present whenever a bfloat16 array exists
-
-        info: Any = ml_dtypes.finfo(u.dtype)  # type: ignore[no-untyped-call]
-    elif u.dtype.kind == "f":
-        info = np.finfo(u.dtype)
-    else:
-        return u
-    with np.errstate(invalid="ignore"):
-        if red is Reduction.MAX and np.any(u == -np.inf):
-            return np.where(u == -np.inf, info.min, u).astype(u.dtype)
-        if red is Reduction.MIN and np.any(u == np.inf):
-            return np.where(u == np.inf, info.max, u).astype(u.dtype)
-    return u
-
-
 @dialect_op(
     "openvino",
     "ScatterElementsUpdate",
@@ -208,13 +186,12 @@ def ScatterElementsUpdate(
             f"{ctx.label}: updates must have the shape of indices; got indices shape {list(i.shape)} and "
             f"updates shape {list(u.shape)}"
         )
-    if not use_init_val and red in (Reduction.MAX, Reduction.MIN):
-        u = _neutral_clip(u, red)
     policy = Policy(
         bounds=Bounds.RAISE,
         negative=Negative.WRAP if v == 12 else Negative.RAISE,
         reduction=red,
         include_self=bool(use_init_val),
+        identity=Identity.FINITE,  # use_init_val=False: max/min start from lowest()/max(), finite for floats
         mean_rounding=MeanRounding.FLOOR,
         duplicates=parse_enum(Duplicates, duplicates),
     )

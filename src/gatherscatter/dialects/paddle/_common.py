@@ -19,9 +19,8 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.indices import format_position
 from ...core.shape import as_index_array, dtype_name, prod
-from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError
+from ...errors import ArgumentError, DTypeError
 
 __all__ = [
     "INDEX_DTYPES",
@@ -111,15 +110,12 @@ def raise_first_bad(
     valid: tuple[int, int],
     what: str,
 ) -> None:
-    """Raise IndexOutOfRangeError for the first True of ``bad`` (shape of ``indices``)."""
+    """Raise IndexOutOfRangeError for the first True of ``bad`` (shape of ``indices``), worded by the core.
+
+    Paddle's own range checks (``take``'s double wrap, ``put_along_axis``'s upper bound
+    only) run here; ``what`` names what the index addresses.
+    """
     flat = int(np.argmax(bad.reshape(-1)))
     pos = tuple(int(p) for p in np.unravel_index(flat, indices.shape)) if indices.ndim else ()
-    value = int(indices.reshape(-1)[flat])
     lo, hi = valid
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: {format_position(ctx.indices, pos)} = {value} is out of range for {what}; "
-        f"valid range is [{lo}, {hi}]",
-        value=value,
-        position=pos,
-        valid=valid,
-    )
+    raise ctx.index_error(value=int(indices.reshape(-1)[flat]), position=pos, size=hi + 1, axis=0, lo=lo, target=what)

@@ -82,7 +82,7 @@ def check_bad_tuples(
     if mode == "raise":
         k = indices.shape[-1]
         hint = reduction != "none"  # tf.tensor_scatter_nd_update takes no bad_indices_policy
-        check_tuple_bounds(ctx, indices, tuple(dims[:k]), shape_text(dims), scatter=True, policy_hint=hint)
+        check_tuple_bounds(ctx, indices, tuple(dims[:k]), tuple(dims), scatter=True, policy_hint=hint)
         return Policy(bounds="raise", negative="raise", reduction=reduction)
     return Policy(bounds="drop", negative="bounds", reduction=reduction)
 

@@ -24,8 +24,10 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
+from ...core.indices import raise_out_of_range
+from ...core.policy import Negative
 from ...core.shape import as_index_array, dtype_name, prod
-from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError, UnsupportedError
+from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, STRINGS
 
 __all__ = [
@@ -38,7 +40,6 @@ __all__ = [
     "TF_VERSION",
     "check_data",
     "check_int_overflow",
-    "check_scalar_bounds",
     "check_tuple_bounds",
     "index_array",
     "is_string",
@@ -77,9 +78,25 @@ def parse_device(name: str, device: Any) -> str:
     return device
 
 
-def tf_context(name: str, device: str, *, data: str = "params") -> OpContext:
-    """Message naming: ``tensorflow.gather (TF 2.21, device='cpu')``."""
-    return OpContext(op=f"tensorflow.{name}", version=f"TF {TF_VERSION}, device={device!r}", data=data, axis="axis")
+CPU_BOUNDS = "TensorFlow on CPU rejects negative and out-of-range indices"
+"""TF's phrase for its CPU bounds errors; each op adds what the other devices do."""
+
+
+def tf_context(
+    name: str, device: str, *, data: str = "params", note: str = "device='gpu' returns 0 there, device='xla' clamps",
+    tuple_shape: str = "",
+) -> OpContext:
+    """Message naming: ``tensorflow.gather (TF 2.21, device='cpu')``; bound errors in TF's words.
+
+    TF words a bad index ``indices[1,0] = 3 is not in [0, 3)`` (half-open range,
+    no space in positions) and a bad index tuple ``indices[1] = [-1, 0] does not
+    index into param shape [3,3]`` (``tuple_shape``); ``note`` says what the other
+    devices do.
+    """
+    return OpContext(
+        op=f"tensorflow.{name}", version=f"TF {TF_VERSION}, device={device!r}", data=data, axis="axis",
+        range_style="half_open", position_sep=",", bounds_note=f"{CPU_BOUNDS}: {note}", tuple_shape=tuple_shape,
+    )
 
 
 def is_string(arr: np.ndarray[Any, Any]) -> bool:
@@ -154,36 +171,11 @@ def parse_bad_indices_policy(ctx: OpContext, policy: Any, device: str) -> str:
     return "raise" if device == "cpu" else "default"
 
 
-def _pos(pos: tuple[int, ...]) -> str:
-    return f"indices[{','.join(str(p) for p in pos)}]" if pos else "indices"
-
-
-def check_scalar_bounds(ctx: OpContext, indices: np.ndarray[Any, Any], size: int, where: str) -> None:
-    """Raise TF's CPU error for the first index outside ``[0, size)`` (row-major order)."""
-    if indices.size == 0:
-        return
-    lo, hi = int(indices.min()), int(indices.max())
-    if lo >= 0 and hi < size:
-        return
-    bad = (indices < 0) | (indices >= size)
-    flat = int(np.argmax(bad.reshape(-1)))
-    pos = tuple(int(p) for p in np.unravel_index(flat, indices.shape)) if indices.ndim else ()
-    value = int(indices.reshape(-1)[flat])
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: {_pos(pos)} = {value} is not in [0, {size}) ({where} has size {size}; "
-        f"TensorFlow on CPU rejects negative and out-of-range indices: device='gpu' returns 0 "
-        f"there, device='xla' clamps)",
-        value=value,
-        position=pos,
-        valid=(0, size - 1) if size else None,
-    )
-
-
 def check_tuple_bounds(
     ctx: OpContext,
     indices: np.ndarray[Any, Any],
     sizes: tuple[int, ...],
-    shape_text: str,
+    shape: tuple[int, ...],
     *,
     scatter: bool,
     policy_hint: bool = True,
@@ -191,7 +183,9 @@ def check_tuple_bounds(
     """Raise TF's CPU error for the first index tuple (last axis) that leaves ``sizes``.
 
     ``indices[1] = [-1, 0] does not index into param shape [3,3]`` (gathers) or
-    ``indices[0] = [3] does not index into shape [3]`` (scatters).
+    ``indices[0] = [3] does not index into shape [3]`` (scatters), worded by the
+    core (:meth:`OpContext.index_error`). The scatters check before the
+    primitive runs: string sums are computed without it.
     """
     k = len(sizes)
     if indices.size == 0 or k == 0:
@@ -199,28 +193,12 @@ def check_tuple_bounds(
     lim = np.asarray(sizes, dtype=np.int64)
     if int(indices.min()) >= 0 and bool((indices.max(axis=tuple(range(indices.ndim - 1))) < lim).all()):
         return
-    bad_t = ((indices < 0) | (indices >= lim)).any(axis=-1)
-    lead = indices.shape[:-1]
-    flat = int(np.argmax(bad_t.reshape(-1)))
-    pos = tuple(int(p) for p in np.unravel_index(flat, lead)) if lead else ()
-    tup = indices.reshape(-1, k)[flat]
-    comp = int(np.argmax((tup < 0) | (tup >= lim)))
-    value = int(tup[comp])
-    what = "shape" if scatter else "param shape"
     action = "device='gpu' and 'xla' drop the update" if scatter else "device='gpu' returns 0, device='xla' clamps"
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: {_pos(pos)} = [{', '.join(str(int(v)) for v in tup)}] does not index into "
-        f"{what} {shape_text} (component {comp} = {value} is not in [0, {sizes[comp]}); TensorFlow on "
-        f"CPU rejects negative and out-of-range indices: {action}"
-        + (
-            f"; bad_indices_policy='IGNORE' {'drops' if scatter else 'zeroes'} them on every device)"
-            if policy_hint
-            else ")"
-        ),
-        value=value,
-        position=pos + (comp,),
-        valid=(0, sizes[comp] - 1) if sizes[comp] else None,
-    )
+    if policy_hint:
+        action += f"; bad_indices_policy='IGNORE' {'drops' if scatter else 'zeroes'} them on every device"
+    tctx = ctx.with_(tuple_shape="shape" if scatter else "param shape", bounds_note=f"{CPU_BOUNDS}: {action}")
+    raise_out_of_range(tctx, indices, (indices < 0) | (indices >= lim), sizes, 0, negative=Negative.RAISE,
+                       vector=True, shape=shape)
 
 
 def shape_text(shape: tuple[int, ...]) -> str:

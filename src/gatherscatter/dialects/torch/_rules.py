@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.indices import format_position
-from ...core.policy import Policy
+from ...core.policy import MeanCount, Policy
+from ...core.scatter import count_in_dtype as core_count_in_dtype
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name, to_int
-from ...errors import ArgumentError, AxisError, DTypeError, IndexOutOfRangeError, ShapeError
+from ...errors import ArgumentError, AxisError, DTypeError, ShapeError
 from .._registry import Lowering
 
 __all__ = [
@@ -42,9 +42,7 @@ __all__ = [
     "as_bool",
     "check_dtype",
     "count_in_dtype",
-    "divide_by_count",
     "flat_gather",
-    "from_accumulator",
     "index_vector",
     "norm_dim",
     "src_array",
@@ -239,26 +237,10 @@ def count_in_dtype(exact: np.ndarray[Any, Any], dtype: np.dtype[Any], *, sequent
     dtype, then replaces 0 by 1. Integers wrap (int8 holds 200 as -56); float16 and
     bfloat16 either round the exact count once (kernels that accumulate in float32)
     or, with ``sequential=True`` (``index_add_`` on a 1-d tensor), stop growing at
-    2048 / 256 where ``n + 1`` rounds back to ``n``.
+    2048 / 256 where ``n + 1`` rounds back to ``n``. The ops say this with
+    ``Policy(mean_count='rounded' | 'stepwise')``; this is the core's count.
     """
-    name = dtype_name(dtype)
-    if dtype.kind in "iu":
-        with np.errstate(all="ignore"):
-            c = exact.astype(dtype)
-    elif sequential and name in ("float16", "bfloat16"):
-        c = np.minimum(exact, 2048 if name == "float16" else 256).astype(dtype)
-    else:
-        c = exact.astype(np.float32).astype(dtype)
-    c[c == 0] = 1
-    return c
-
-
-def divide_by_count(y: np.ndarray[Any, Any], count: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """torch's ``out.div_(count)`` (floats, complex) or ``out.div_(count, 'floor')`` (integers), in y's dtype."""
-    with np.errstate(all="ignore"):
-        if y.dtype.kind in "iu":
-            return np.asarray(np.floor_divide(y, count))
-        return np.asarray(y / count).astype(y.dtype)
+    return core_count_in_dtype(exact, dtype, MeanCount.STEPWISE if sequential else MeanCount.ROUNDED)
 
 
 def flat_gather(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], *, negative: bool) -> Lowering:
@@ -276,30 +258,14 @@ def flat_gather(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any]
     lo = -n if negative else 0
     bad = (lin < lo) | (lin >= n)
     if bad.any():
+        # checked here, before the flat indices are unravelled; the core words the message
         flat = int(np.argmax(bad.reshape(-1)))
         pos = tuple(int(p) for p in np.unravel_index(flat, i.shape)) if i.ndim else ()
         value = int(lin.reshape(-1)[flat])
-        where = format_position(ctx.indices, pos)
-        if n == 0:
-            raise IndexOutOfRangeError(
-                f"{ctx.label}: {where} = {value} is out of range: {ctx.data} has size 0, so no index is valid",
-                value=value, position=pos, valid=None,
-            )
-        rule = "" if negative or value >= 0 else f"; {ctx.op} does not accept negative indices"
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: {where} = {value} is out of range for {ctx.data} with size {n}; valid range is "
-            f"[{lo}, {n - 1}]{rule}",
-            value=value, position=pos, valid=(lo, n - 1),
+        note = "" if negative or value >= 0 else f"{ctx.op} does not accept negative indices"
+        raise ctx.with_(bounds_note=note).index_error(
+            value=value, position=pos, size=n, axis=0, lo=lo, target=f"{ctx.data} with size {n}", subject=ctx.data,
         )
     lin = np.where(lin < 0, lin + n, lin)
     coords = np.stack(np.unravel_index(lin, d.shape), axis=-1).astype(np.int64)
     return Lowering("gather", d, coords, IndexSpec(axis=0, depth=d.ndim, vector=True), policy, ctx)
-
-
-def from_accumulator(y: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
-    """Round a float32 accumulator (float16/bfloat16 sums done in float32, as torch) to ``dtype``.
-
-    Arrays of any other dtype pass through: the gradient code probes ``post``
-    with float64 arrays, and the cast's derivative is the identity.
-    """
-    return y.astype(dtype) if y.dtype == np.float32 and dtype != np.float32 else y

@@ -17,7 +17,6 @@ from ._rules import (
     TENSOR_DTYPES,
     VERSION,
     check_dtype,
-    from_accumulator,
     index_vector,
     norm_dim,
     src_array,
@@ -122,10 +121,7 @@ def index_add(input: Any, dim: int, index: Any, source: Any, alpha: Any = 1) -> 
         and not isinstance(alpha, (bool, np.bool_)) and bool(al == 1)
     )
     if via_scatter_add and dtype_name(dtype) in ("float16", "bfloat16"):
-        return Lowering(
-            "scatter", d.astype(np.float32), i, spec, _POLICY, ctx, updates=s.astype(np.float32),
-            post=lambda y: from_accumulator(y, dtype),
-        )
+        return Lowering("scatter", d, i, spec, _POLICY.with_(accumulate="float32"), ctx, updates=s)
     u = s
     if not bool(al == 1) or dtype.kind == "b":
         with np.errstate(all="ignore"):

@@ -55,16 +55,9 @@ def _check_bounds(ctx: Any, j: int, arr: np.ndarray[Any, Any], dim: int, s: int)
         return
     flat = int(np.argmax(bad.reshape(-1)))
     pos = tuple(int(p) for p in np.unravel_index(flat, arr.shape)) if arr.ndim else ()
-    val = int(arr.reshape(-1)[flat])
     where = f"indices[{j}]" + (f"[{', '.join(map(str, pos))}]" if pos else "")
-    if s == 0:
-        msg = f"{ctx.label}: {where} = {val} is out of range: dim {dim} of input has size 0, so no index is valid"
-        raise IndexOutOfRangeError(msg, value=val, position=(j, *pos), valid=None)
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: {where} = {val} is out of range for dim {dim} of input with size {s}; valid range is "
-        f"[{-s}, {s - 1}]",
-        value=val, position=(j, *pos), valid=(-s, s - 1),
-    )
+    # checked per index entry, before the entries broadcast: the position is the caller's
+    raise ctx.index_error(value=int(arr.reshape(-1)[flat]), position=(j, *pos), size=s, axis=dim, lo=-s, where=where)
 
 
 @dialect_op(

@@ -18,8 +18,6 @@ from ._rules import (
     VERSION,
     as_bool,
     check_dtype,
-    count_in_dtype,
-    divide_by_count,
     torch_context,
 )
 from .index_add import lower_index_func
@@ -149,22 +147,12 @@ def index_reduce(
     if i.size == 0:  # nothing to reduce (torch's mean divides by counts of 1)
         return Lowering("scatter", d, i, spec, Policy(), ctx, updates=s, result=np.array(d0, copy=True))
     by_count = red is Reduction.MEAN and dtype_name(dtype) in SMALL_COUNT_DTYPES
-    policy = Policy(
-        bounds="raise", negative="raise", reduction=Reduction.ADD if by_count else red, include_self=inc
-    )
-    if not by_count:
-        restore = (lambda y: y.reshape(shape0)) if d0.ndim == 0 else None
-        return Lowering("scatter", d, i, spec, policy, ctx, updates=s, post=restore)
-    # counts.index_add_(dim, index, ones): float32 sums (rounded once) via scatter_add_ for rank >= 2, dim
-    # first or last and an int64 index; else one add per index entry (float16 stops at 2048)
+    # counts.index_add_(dim, index, ones) in the data dtype: float32 sums (rounded once) via scatter_add_ for
+    # rank >= 2, dim first or last and an int64 index; else one add per index entry (float16 stops at 2048)
     sequential = not (d0.ndim >= 2 and a in (0, d0.ndim - 1) and i.dtype == np.int64)
-
-    def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        exact = np.bincount(i.astype(np.int64), minlength=y.shape[a]) + (1 if inc else 0)
-        shape = [1] * y.ndim
-        shape[a] = y.shape[a]
-        count = count_in_dtype(exact, dtype, sequential=sequential).reshape(shape)
-        out: np.ndarray[Any, Any] = divide_by_count(y, count).reshape(shape0)
-        return out
-
-    return Lowering("scatter", d, i, spec, policy, ctx, updates=s, post=post)
+    policy = Policy(
+        bounds="raise", negative="raise", reduction=red, include_self=inc,
+        mean_count=("stepwise" if sequential else "rounded") if by_count else "exact",
+    )
+    restore = (lambda y: y.reshape(shape0)) if d0.ndim == 0 else None
+    return Lowering("scatter", d, i, spec, policy, ctx, updates=s, post=restore)

@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.gather import element_offsets
 from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name
 from ...errors import ArgumentError, ShapeError, UnsupportedError
@@ -20,9 +19,6 @@ from ._rules import (
     TENSOR_DTYPES,
     VERSION,
     check_dtype,
-    count_in_dtype,
-    divide_by_count,
-    from_accumulator,
     norm_dim,
     src_array,
     to_scalar,
@@ -91,11 +87,11 @@ def lower_elementwise_scatter(
     empty ``index`` returns ``input`` unchanged without shape or dtype checks
     (``early_check`` runs even then, ``check`` only for a non-empty index).
 
-    Numerics as torch's CPU kernels: float16/bfloat16 sums and products run on
-    float32 copies (``post`` rounds once). ``mean`` on uint8/int8/int16/float16/
-    bfloat16 lowers to an ``add`` scatter whose ``post`` divides by the count
-    torch keeps in the data dtype (it wraps or rounds); other dtypes use the
-    core's ``mean`` (exact count).
+    Numerics as torch's CPU kernels, as Policy fields: float16/bfloat16 sums,
+    products and means accumulate in float32 and round once
+    (``accumulate='float32'``); ``mean`` on uint8/int8/int16/float16/bfloat16
+    divides by the count torch keeps in the data dtype (``mean_count='rounded'``:
+    it wraps or rounds); other dtypes divide by the exact count.
     """
     d = data_array(ctx, input)
     check_dtype(ctx, d, TENSOR_DTYPES)
@@ -142,25 +138,15 @@ def lower_elementwise_scatter(
     spec = IndexSpec(axis=a, batch=a, elementwise=True)
     shape0 = d.shape
     restore = (lambda y: y.reshape(shape0)) if d.ndim == 0 else None
-    mean_by_count = reduction is Reduction.MEAN and name in SMALL_COUNT_DTYPES
+    # torch's CPU numerics as Policy fields: float16/bfloat16 sums, products and means accumulate in
+    # float32 (rounded once); mean counts on small dtypes are kept in the data dtype (they wrap or round)
     upcast = name in _UPCAST and reduction in (Reduction.ADD, Reduction.MUL, Reduction.MEAN)
-    red = Reduction.ADD if mean_by_count else reduction
-    policy = Policy(bounds="raise", negative="raise", reduction=red, include_self=include_self, duplicates=dup)
-    if not (upcast or mean_by_count):
-        return Lowering("scatter", d1, i1, spec, policy, ctx, updates=u, post=restore)
-    if upcast:
-        d1, u = d1.astype(np.float32), u.astype(np.float32)
-
-    def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        y = from_accumulator(y, dtype)
-        if mean_by_count:
-            flat = element_offsets(y.shape, i1.astype(np.int64), a).reshape(-1)
-            exact = np.bincount(flat, minlength=y.size).reshape(y.shape) + (1 if include_self else 0)
-            y = divide_by_count(y, count_in_dtype(exact, dtype, sequential=False))
-        out: np.ndarray[Any, Any] = y.reshape(shape0)
-        return out
-
-    return Lowering("scatter", d1, i1, spec, policy, ctx, updates=u, post=post)
+    mean_by_count = reduction is Reduction.MEAN and name in SMALL_COUNT_DTYPES
+    policy = Policy(
+        bounds="raise", negative="raise", reduction=reduction, include_self=include_self, duplicates=dup,
+        accumulate="float32" if upcast else "data", mean_count="rounded" if mean_by_count else "exact",
+    )
+    return Lowering("scatter", d1, i1, spec, policy, ctx, updates=u, post=restore)
 
 
 @dialect_op(

@@ -1,4 +1,13 @@
-"""Glue between the core primitives and the numba kernels.
+"""Glue between the core primitives and the numba kernels (the accelerated dispatch).
+
+Why here and not in :mod:`gatherscatter.backends`: deciding whether a call can
+run on the kernels means reading the core's description of it (its
+:class:`~gatherscatter.core.shape.IndexSpec`, the row pieces of
+:mod:`gatherscatter.core.offsets`, which policies the kernels reproduce), so
+this dispatch belongs to the core and calls *down* into ``backends`` (kernels,
+thread settings, :func:`~gatherscatter.backends.launch`), which imports nothing
+from the core: the layers are ``errors -> backends -> core -> dialects``, with no
+upward import (``tests/test_layering.py``).
 
 Each function says when the accelerated path does not apply (dtype, layout,
 policy), and the core then runs its NumPy path. Indices reach here either
@@ -11,48 +20,15 @@ which raises or applies the policy.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..core.shape import IndexSpec, prod
-from . import threads_for
+from ..backends import launch, set_kernel_threads
+from .offsets import piece_size, row_pieces
+from .shape import IndexSpec, prod
 
-__all__ = ["gather", "launch", "raw_ok", "scatter", "scatter_rows"]
-
-_launch_lock = threading.Lock()
-_serial: bool | None = None
-"""Whether parallel kernel launches must be serialised: None until the first launch tells.
-
-numba's ``workqueue`` threading layer (the fallback when neither TBB nor an
-OpenMP runtime is available) aborts the whole process when two Python threads
-launch parallel kernels at the same time ("Concurrent access has been
-detected"). Under that layer every launch holds :data:`_launch_lock`; the
-``omp`` and ``tbb`` layers are thread-safe and launch freely.
-"""
-
-
-def _layer_is_serial() -> bool | None:
-    import numba
-
-    try:
-        return str(numba.threading_layer()) == "workqueue"  # type: ignore[attr-defined]
-    except ValueError:  # no parallel region has run yet
-        return None
-
-
-def launch(kernel: Callable[..., Any], *args: Any) -> Any:
-    """Run a parallel kernel (returning its result), serialised under numba's non-thread-safe ``workqueue`` layer."""
-    global _serial
-    if _serial is False:
-        return kernel(*args)
-    with _launch_lock:
-        result = kernel(*args)
-        if _serial is None:
-            _serial = _layer_is_serial()
-        return result
+__all__ = ["gather", "raw_ok", "scatter", "scatter_rows"]
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.uint64}
 _REDUCE_OK = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"])
@@ -65,14 +41,6 @@ def _bits_ok(dtype: np.dtype[Any]) -> bool:
 def _bits(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """The same memory viewed as unsigned integers (16-byte items as two uint64)."""
     return a.view(_UINT[a.dtype.itemsize])
-
-
-def _set_threads(nbytes: int) -> int:
-    import numba
-
-    n = min(threads_for(nbytes), int(numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-    numba.set_num_threads(n)
-    return n
 
 
 def _c(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -151,7 +119,7 @@ def gather(
         return None
     mine = out is None
     res = np.empty(out_shape, d.dtype) if out is None else out
-    _set_threads(res.nbytes + idx.nbytes)
+    set_kernel_threads(res.nbytes + idx.nbytes)
     ic = _c(idx)
     if raw and not mine and not spec.vector and launch(k.count_bad, ic.reshape(-1), d.shape[a], wrap):
         return None  # checked before writing into the caller's array
@@ -193,8 +161,6 @@ def gather(
         return None if bad else res
     if raw:
         return None
-    from ..core.gather import piece_size, row_pieces
-
     R = prod(d.shape[a + spec.depth :])
     dbits, obits = _bits(d.reshape(-1, R)), _bits(res.reshape(-1, R))
     for first, rows in row_pieces(d.shape, idx, spec, piece_size(obits.shape[0])):
@@ -217,7 +183,7 @@ def scatter_rows(
     op = _opcode(k, reduction, o2.dtype)
     if op is None:
         return False
-    n = _set_threads(o2.nbytes // max(1, o2.shape[0]) * rows.size * 2 + rows.nbytes)
+    n = set_kernel_threads(o2.nbytes // max(1, o2.shape[0]) * rows.size * 2 + rows.nbytes)
     u2 = np.ascontiguousarray(u2)  # broadcast (zero-stride) updates cannot be re-viewed
     if op == k.NONE:
         o2, u2 = _bits(o2), _bits(u2)
@@ -252,7 +218,7 @@ def scatter(
         if shapes is None or out.dtype.itemsize > 8:
             return False
         d3, i3 = shapes
-        n = _set_threads(u.nbytes * 3 + idx.nbytes)
+        n = set_kernel_threads(u.nbytes * 3 + idx.nbytes)
         ic = _c(idx)
         if raw and launch(k.count_bad, ic.reshape(-1), d3[1], wrap):
             return None
@@ -279,7 +245,7 @@ def scatter(
     if spec.vector and (kd == 0 or P != 1):
         return False
     if spec.vector and not (kd == 1 and B == 1):
-        n = _set_threads(u.nbytes * 2 + idx.nbytes)
+        n = set_kernel_threads(u.nbytes * 2 + idx.nbytes)
         found = _nd_rows(k, idx, out.shape, spec, wrap)
         if found is None:
             return None
@@ -288,7 +254,7 @@ def scatter(
     elif B * P == 1:
         R = prod(out.shape[a + 1 :])
         rows = _c(idx).reshape(-1)
-        n = _set_threads(u.nbytes * 2 + idx.nbytes)
+        n = set_kernel_threads(u.nbytes * 2 + idx.nbytes)
         if launch(k.count_bad, rows, out.shape[a], wrap):
             return None
     else:
