@@ -12,6 +12,7 @@ Commands::
     gatherscatter translate FRAMEWORK.OP --to TARGET [--ATTR VALUE ...] [--version V]
                             [--verify N] [--format text|json] [--no-code]
     gatherscatter translate --matrix [--out docs/translation.md]
+    gatherscatter serve [--host 127.0.0.1] [--port 8000] [--open]   the web explorer (cli/serve.py)
 
 With no command, ``gatherscatter`` runs the tour. This module only parses arguments
 and renders: the explanation model, tables and pictures live in
@@ -492,6 +493,9 @@ def _parser() -> _Parser:
     tr.add_argument("--no-code", action="store_true", help="leave out the generated code")
     tr.add_argument("--matrix", action="store_true", help="print the coverage matrix page (docs/translation.md)")
     tr.add_argument("--out", help="with --matrix: file to write (default: standard output)")
+    from .serve import add_parser as add_serve  # the web explorer (cli/serve.py)
+
+    add_serve(sub, common)
     return p
 
 
@@ -533,6 +537,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return _cmd_compat(args, out_stream)
         if args.command == "translate":
             return _cmd_translate(args, extra, out)
+        if args.command == "serve":
+            from .serve import run as serve
+
+            return serve(args, out_stream)
         return _cmd_list(args, out)
     except CliError as exc:
         err_stream.write(f"gatherscatter: error: {exc}\n")
