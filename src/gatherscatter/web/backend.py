@@ -636,6 +636,10 @@ def compare(op: Any, args: Any, dtypes: Any = None, version: Any = None) -> dict
 
     dop = _get_op(op)
     kwargs = _call_kwargs(dop, args, dtypes, version)
+    size = _output_size(_binding(dop, kwargs))  # the family's ops give outputs of about this size
+    if size is not None and size > MAX_ELEMENTS:
+        raise RequestError(413, "TooLarge", f"{dop.info.qualname}: the output would have {size:,} cells (more than "
+                                            f"{MAX_ELEMENTS:,})")
     roles = _roles_of(dop, kwargs)
     if roles.indices is None:
         raise RequestError(422, "ArgumentError", f"{dop.info.qualname}: indices are required to compare")

@@ -52,11 +52,14 @@ class Workers:
         self._lock = threading.Lock()
 
     def start(self) -> None:
-        """Start the pool (no-op with ``processes=0``)."""
+        """Start the pool and wait for a worker to be ready (no-op with ``processes=0``)."""
         if self.processes and self._pool is None:
             ctx = multiprocessing.get_context("spawn")
-            self._pool = ctx.Pool(self.processes, initializer=_init, initargs=(self.memory_limit,))
-            self._pending[self._pool] = set()
+            pool = ctx.Pool(self.processes, initializer=_init, initargs=(self.memory_limit,))
+            # wait until a worker has loaded the library: start-up time never counts against a request's limit
+            pool.apply(backend.run, ("ops", {}))
+            self._pending[pool] = set()
+            self._pool = pool
 
     def stop(self) -> None:
         """Terminate the pool."""
