@@ -81,8 +81,8 @@ def browser() -> Iterator[Any]:
 def wait_ready(page: Any) -> None:
     """Until the page has loaded its ops and drawn the first picture."""
     page.wait_for_selector("body[data-ready=true]")
-    page.wait_for_selector("#picture svg, #error:not([hidden])")
-    page.wait_for_function("!document.body.classList.contains('busy')")
+    page.wait_for_selector("#picture svg, #error:not([hidden])", state="attached")
+    page.wait_for_function("() => !document.body.classList.contains('busy')")
 
 
 def cells(page: Any, tensor: str) -> dict[tuple[int, ...], dict[str, str]]:

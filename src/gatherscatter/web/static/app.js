@@ -111,7 +111,7 @@ function renderList() {
       role: "option", id: "opt-" + i, "data-op": o.op, "aria-selected": i === active ? "true" : "false",
       onmousedown: (ev) => { ev.preventDefault(); chooseOp(o.op); },
     }, el("span", { class: "opname", text: o.op }), el("span", { class: "opfam", text: `${o.family} · ${o.kind}` }),
-    el("span", { class: "opsum", text: o.summary }));
+    el("span", { class: "opsum", text: o.summary.replace(/``/g, "") }));
     list.append(li);
   });
   const open = document.activeElement === input;
@@ -198,7 +198,7 @@ function renderOp() {
   $("op-title").textContent = f.op;
   const vers = f.versions.length ? (f.version_kw ? `${f.version_kw} ${f.versions.join(", ")}` : `version ${f.versions.join(", ")}`) : "";
   $("op-meta").textContent = `${f.family} · ${f.kind}${vers ? " · " + vers : ""}`;
-  $("op-summary").textContent = f.summary;
+  $("op-summary").textContent = f.summary.replace(/``/g, "");
   $("op-doc").textContent = f.doc;
   document.title = `${f.op} · gatherscatter explorer`;
   const form = $("inputs");
@@ -418,12 +418,12 @@ async function runCompare(body, seq) {
   });
   parts.push(groups);
   if (c.errors.length) {
-    parts.push(el("h3", { class: "errhead", text: `Errors (${c.errors.length} ops)` }));
+    parts.push(el("h3", { class: "errhead", text: `Errors (${c.errors.length} op${c.errors.length === 1 ? "" : "s"})` }));
     parts.push(el("ul", { class: "errors" }, ...c.errors.map((e) => el("li", { "data-op": e.op },
       el("span", { class: "tag tag-err", text: "E" }), el("code", { text: e.label }), ": " + e.error))));
   }
   if (c.not_applicable.length) {
-    parts.push(el("details", {}, el("summary", { text: `Cannot take these inputs (${c.not_applicable.length} ops)` }),
+    parts.push(el("details", {}, el("summary", { text: `Cannot take these inputs (${c.not_applicable.length} op${c.not_applicable.length === 1 ? "" : "s"})` }),
       el("ul", {}, ...c.not_applicable.map((e) => el("li", {}, el("code", { text: e.op }), ": " + e.reason)))));
   }
   box.replaceChildren(...parts);
