@@ -41,7 +41,7 @@ def test_malformed_json_is_400(client: Any, content: bytes, fragment: str) -> No
 
 
 def test_not_json_is_415(client: Any) -> None:
-    status, err = raw(client, "/api/explain", json.dumps(GATHER).encode(), "text/plain")
+    status, _err = raw(client, "/api/explain", json.dumps(GATHER).encode(), "text/plain")
     assert status == 415
 
 
@@ -66,7 +66,7 @@ def test_output_too_large_is_413_before_it_is_computed(client: Any, path: str) -
 
 
 def test_too_large_shape_argument_is_413(client: Any) -> None:
-    status, err = post(client, {"op": "tensorflow.scatter_nd", "args": {"indices": [[0]], "updates": [1],
+    status, _err = post(client, {"op": "tensorflow.scatter_nd", "args": {"indices": [[0]], "updates": [1],
                                                                         "shape": [100_000, 100_000]}})
     assert status == 413
 

@@ -38,6 +38,7 @@ def _error(message: str) -> Exception:
 def run(args: argparse.Namespace, stream: TextIO) -> int:
     """Serve until interrupted; 0 on a clean stop."""
     try:
+        import starlette  # noqa: F401  (the app's framework: checked here to say which extra is missing)
         import uvicorn
 
         from ..web.app import create_app

@@ -26,14 +26,15 @@ ever evaluated.
 from __future__ import annotations
 
 import json
-from typing import Any
-
-from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route
+from typing import TYPE_CHECKING, Any
 
 from . import backend
 from .worker import Workers
+
+if TYPE_CHECKING:  # Starlette is imported when the routes are made (the web extra), not with this module
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
 
 __all__ = ["MAX_BODY", "error_response", "routes"]
 
@@ -52,6 +53,8 @@ def error_response(status: int, kind: str, message: str) -> JSONResponse:
 
 
 def _json(status: int, body: Any) -> JSONResponse:
+    from starlette.responses import JSONResponse
+
     return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 
 
@@ -90,7 +93,8 @@ async def _read_json(request: Request) -> Any:
 def _checked(job: str, body: Any) -> dict[str, Any]:
     required, optional = _FIELDS[job]
     if not isinstance(body, dict):
-        raise backend.RequestError(422, "ArgumentError", f"the body must be a JSON object with {', '.join(sorted(required))}")
+        fields = ", ".join(sorted(required))
+        raise backend.RequestError(422, "ArgumentError", f"the body must be a JSON object with {fields}")
     missing = sorted(required - set(body))
     unknown = sorted(set(body) - required - optional)
     if missing:
@@ -104,6 +108,7 @@ def _checked(job: str, body: Any) -> dict[str, Any]:
 
 def routes(workers: Workers) -> list[Route]:
     """The API routes, running their work on ``workers``."""
+    from starlette.routing import Route
 
     async def run(job: str, kwargs: dict[str, Any]) -> JSONResponse:
         status, body = await workers.call(job, kwargs)

@@ -17,18 +17,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Sequence
-from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from typing import TYPE_CHECKING
 
-from . import api
 from .worker import Workers
+
+if TYPE_CHECKING:  # Starlette is imported when the app is made (the web extra), not with this module
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["CSP", "create_app", "static_dir"]
 
@@ -84,6 +81,16 @@ def create_app(
     ``timeout``: seconds per request; ``memory_limit``: bytes of address space per worker;
     ``allowed_hosts``: accepted ``Host`` headers (default: the loopback names).
     """
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+    from starlette.responses import FileResponse, JSONResponse
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    from . import api
+
     workers = Workers(processes, timeout, memory_limit)
     folder = static_dir()
 

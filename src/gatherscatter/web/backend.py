@@ -36,7 +36,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -278,7 +278,7 @@ def _kind(annotation: Any) -> tuple[str, bool]:
     return "json", True
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _base_attrs(qualname: str) -> tuple[tuple[str, Any], ...] | None:
     """Values for the description's required attributes (0 for ints, the first accepted string), or None."""
     from ..translate.sources import describe
@@ -351,7 +351,7 @@ def _takes_tuple(op: Any) -> bool:
     return bool(_takes_index_tuple(op))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _facts(qualname: str) -> dict[str, Any]:
     from ..translate.sources import describe
 
@@ -459,7 +459,8 @@ def _call_kwargs(op: Any, args: Any, dtypes: Any, version: Any) -> dict[str, Any
             kwargs[name] = [int(s) for s in shape]
         elif a["form"] == "tuple":
             if not isinstance(value, list):
-                raise RequestError(422, "ArgumentError", f"{q}: {name} is a list of index arrays, e.g. [[0, 1], [1, 0]]")
+                raise RequestError(422, "ArgumentError",
+                                   f"{q}: {name} is a list of index arrays, e.g. [[0, 1], [1, 0]]")
             kwargs[name] = tuple(to_array(f"{name}[{j}]", v, dtypes.get(name), budget=budget, index=True)
                                  for j, v in enumerate(value))
         else:
@@ -707,7 +708,7 @@ def translate(op: Any, to: Any, attrs: Any = None, version: Any = None, verify: 
     dop = _get_op(op)
     q = dop.info.qualname
     fn = _describer(dop)
-    if fn is None or _base_attrs(q) is None and not attrs:
+    if fn is None or (_base_attrs(q) is None and not attrs):
         raise RequestError(422, "UnsupportedError", f"translate: no description of {q} the explorer can use "
                                                     "(its attributes cannot be given here)")
     if to not in targets():
@@ -798,7 +799,7 @@ def seeds() -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------------ dispatch (what a worker runs)
 
-_JOBS = {
+_JOBS: dict[str, Callable[..., Any]] = {
     "ops": op_list,
     "op": op_facts,
     "seeds": seeds,

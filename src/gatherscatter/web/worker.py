@@ -100,7 +100,7 @@ class Workers:
 
         pool.apply_async(backend.run, (job, kwargs), callback=done, error_callback=failed)
         try:
-            return await asyncio.wait_for(asyncio.shield(fut), self.timeout)  # type: ignore[no-any-return]
+            return await asyncio.wait_for(asyncio.shield(fut), self.timeout)
         except asyncio.TimeoutError:
             await asyncio.to_thread(self._restart, pool)
             return 504, _timeout_body(self.timeout)
