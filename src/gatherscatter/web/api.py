@@ -41,6 +41,7 @@ __all__ = ["MAX_BODY", "error_response", "routes"]
 MAX_BODY = 16 << 20
 """Largest request body in bytes (16 MiB: 10^6 numbers as JSON fit)."""
 
+_CACHED = frozenset({"ops", "op", "seeds", "targets", "table"})
 _FIELDS = {
     "explain": ({"op", "args"}, {"dtypes", "version"}),
     "compare": ({"op", "args"}, {"dtypes", "version"}),
@@ -110,8 +111,16 @@ def routes(workers: Workers) -> list[Route]:
     """The API routes, running their work on ``workers``."""
     from starlette.routing import Route
 
+    # answers that depend on the installed library only (the op list, facts, seeds, tables) are kept
+    cache: dict[str, Any] = {}
+
     async def run(job: str, kwargs: dict[str, Any]) -> JSONResponse:
+        key = json.dumps([job, kwargs], sort_keys=True) if job in _CACHED else ""
+        if key in cache:
+            return _json(200, cache[key])
         status, body = await workers.call(job, kwargs)
+        if key and status == 200 and len(cache) < 256:
+            cache[key] = body
         return _json(status, body)
 
     async def index(request: Request) -> JSONResponse:

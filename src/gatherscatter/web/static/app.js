@@ -180,7 +180,7 @@ async function chooseOp(name, preset) {
   $("seed-note").hidden = !(preset && preset.note);
   if (preset && preset.note) $("seed-note").textContent = preset.note;
   renderOp();
-  update();
+  await runAll();  // at once: the 200 ms pause is for typing only
 }
 
 function roleKey(a) { return a.role + (a.form === "tuple" ? ":tuple" : ""); }
@@ -557,6 +557,7 @@ async function start() {
   if (u.tab && TABS.includes(u.tab)) selectTab(u.tab);
   if (u.op) await chooseOp(u.op, { args: u.args, dtypes: u.dtypes, version: u.version });
   else if (state.seeds.length) { tour.value = "0"; tour.dispatchEvent(new Event("change")); }
+  document.body.dataset.readyMs = String(Math.round(performance.now()));  // navigation start -> first picture
   document.body.dataset.ready = "true";
 }
 
