@@ -2,7 +2,7 @@
 
 Why Starlette and uvicorn: Starlette is a small, well-kept ASGI toolkit (routing, static
 files, JSON responses, trusted-host middleware) with a test client, and nothing more;
-uvicorn is the reference ASGI server. The API has eight endpoints and no database, forms
+uvicorn is the reference ASGI server. The API has nine endpoints and no database, forms
 or templates, so a larger framework (FastAPI, Django) would add dependencies without
 adding anything the explorer uses; a hand-written ``http.server`` would lack the request
 limits, async work hand-off and test client.
