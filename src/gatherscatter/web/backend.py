@@ -215,7 +215,7 @@ def _get_op(name: Any) -> Any:
     from ..errors import UnsupportedError
 
     if not isinstance(name, str) or not name:
-        raise RequestError(422, "ArgumentError", f"op must be a name FRAMEWORK.OP (as /api/ops lists); got {_short(name)}")
+        raise RequestError(422, "ArgumentError", f"op must be a name FRAMEWORK.OP (see /api/ops); got {_short(name)}")
     try:
         return get_op(name)
     except UnsupportedError as exc:
