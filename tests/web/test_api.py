@@ -223,3 +223,11 @@ def test_page_and_static_files(client: Any) -> None:
         text = client.get("/" if name == "index.html" else f"/static/{name}").text
         assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", text), name
         assert "@import" not in text and "url(http" not in text
+
+
+def test_explain_scalar_value_scatter(client: Any) -> None:
+    # torch.index_fill(input, 0, [2, 0], 7): rows 2 and 0 filled with 7 (hand-computed); drawn or not, the value is right
+    status, body = post(client, "/api/explain", {"op": "torch.index_fill", "args": {
+        "input": [[0, 0], [0, 0], [0, 0]], "index": [2, 0], "dim": 0, "value": 7}})
+    assert status == 200
+    assert body["output"]["value"] == [[7, 7], [0, 0], [7, 7]]

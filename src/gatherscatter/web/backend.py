@@ -552,6 +552,8 @@ def explain(op: Any, args: Any, dtypes: Any = None, version: Any = None, width: 
     except MemoryError:
         raise RequestError(413, "TooLarge", f"{dop.info.qualname}: this call needs more memory than the explorer "
                                             "allows") from None
+    except Exception as exc:  # the explanation model cannot follow this op: its result without a picture
+        return _result_only(binding, f"{type(exc).__name__} in the explanation model")
     reason = too_large(exp)
     body: dict[str, Any] = {
         "op": exp.op,
@@ -579,6 +581,26 @@ def explain(op: Any, args: Any, dtypes: Any = None, version: Any = None, width: 
         kind, _, message = exp.error.partition(": ")
         raise RequestError(422, kind or "GatherScatterError", message or exp.error, {"explanation": body})
     return body
+
+
+def _result_only(binding: Any, why: str) -> dict[str, Any]:
+    """The op's result when the explanation model cannot draw the call (no picture; the reason in the notes)."""
+    from ..errors import GatherScatterError
+    from ..explain.lines import fmt_values
+
+    info = binding.op.info
+    try:
+        out = binding.call()
+    except GatherScatterError as exc:
+        raise _library_error(exc) from None
+    note = f"the picture of {info.qualname} cannot be drawn yet ({why}); its result is shown"
+    return {
+        "op": info.qualname, "label": info.qualname, "kind": info.kind, "family": info.family,
+        "attrs": jsonable(binding.attrs), "policy": "", "output": _array_json(out), "inputs": {},
+        "shape_formula": [], "bad": [], "collisions": [], "notes": [note], "loop": "",
+        "text": f"{info.qualname}\n\n-> {fmt_values(out)}\n\nnote: {note}\n", "svg": None,
+        "picture_note": note, "error": None,
+    }
 
 
 # ------------------------------------------------------------------ compare, table, translate
