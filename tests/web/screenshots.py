@@ -55,8 +55,8 @@ def screenshots(base: str, out: Path, chrome: Any) -> list[Path]:
                 continue
             page.goto(base + url)
             _settle(page, view)
-            if size_name == "phone" and view != "picture":
-                page.locator("#results").scroll_into_view_if_needed()
+            if size_name == "phone":  # the results come below the inputs on a phone
+                page.evaluate("() => document.getElementById('results').scrollIntoView()")
             path = out / f"{view}-{size_name}.png"
             full = size_name == "laptop" and view in ("compare", "translate")
             page.screenshot(path=str(path), full_page=full)

@@ -335,6 +335,7 @@ async function runExplain(body, seq) {
   const exp = r.ok ? r.data : r.data.explanation;
   showError(r.ok ? null : r.data);
   const pic = $("picture");
+  $("scroll-hint").hidden = true;
   if (!exp) {
     pic.replaceChildren(el("p", { class: "empty", text: "No picture: fix the inputs (see the error above)." }));
     $("explanation").textContent = ""; $("loop").textContent = "";
@@ -351,7 +352,12 @@ async function runExplain(body, seq) {
         t.textContent = `${r.getAttribute("data-tensor")}[${r.getAttribute("data-pos")}]`;
         r.append(t);
       }
-      pic.replaceChildren(document.importNode(svg, true));
+      const shown = document.importNode(svg, true);
+      pic.replaceChildren(shown);
+      // a little too wide: shrink to fit; much too wide (a phone): keep the size, scroll sideways
+      const natural = Number(shown.getAttribute("width")) || 0, room = pic.clientWidth;
+      shown.classList.toggle("fit", natural > room && natural < room * 1.6);
+      $("scroll-hint").hidden = !(room > 0 && natural >= room * 1.6);
     }
   } else {
     pic.replaceChildren(el("p", { class: "empty", text: `Picture not drawn: ${exp.picture_note || "too large"}.` }));
