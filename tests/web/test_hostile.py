@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -198,3 +202,21 @@ def test_the_server_binds_loopback_by_default() -> None:
     args = _parser().parse_args(["serve"])
     assert isinstance(args, argparse.Namespace)
     assert args.host == "127.0.0.1" and args.port == 8000 and args.open is False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is enforced on Linux")
+def test_worker_memory_limit_turns_a_huge_allocation_into_memoryerror() -> None:
+    # the worker's start-up caps its address space: an 8 GiB array is a MemoryError there (nothing is touched)
+    code = (
+        "from gatherscatter.web.worker import _init\n"
+        "_init(1 << 30)\n"
+        "import numpy as np\n"
+        "try:\n"
+        "    np.ones(1 << 30)\n"
+        "except MemoryError:\n"
+        "    print('MemoryError')\n"
+    )
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.stdout.strip() == "MemoryError", out.stderr[-2000:]

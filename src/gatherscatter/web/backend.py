@@ -622,7 +622,12 @@ def _roles_of(op: Any, kwargs: dict[str, Any]) -> Any:
             data = np.zeros(value) if data is None else data
         elif a["role"] == "indices":
             if a["form"] == "tuple":
-                value = np.stack(np.broadcast_arrays(*value), axis=-1) if value else np.zeros((0,), np.int64)
+                try:
+                    value = np.stack(np.broadcast_arrays(*value), axis=-1) if value else np.zeros((0,), np.int64)
+                except ValueError:
+                    shapes = ", ".join(str(list(np.shape(v))) for v in value)
+                    why = f"the index arrays of {a['name']} could not be broadcast together (shapes {shapes})"
+                    raise RequestError(422, "ShapeError", f"{op.info.qualname}: {why}") from None
             indices = value
         elif a["role"] == "updates":
             updates = value
