@@ -231,3 +231,12 @@ def test_explain_scalar_value_scatter(client: Any) -> None:
         "input": [[0, 0], [0, 0], [0, 0]], "index": [2, 0], "dim": 0, "value": 7}})
     assert status == 200
     assert body["output"]["value"] == [[7, 7], [0, 0], [7, 7]]
+
+
+def test_explain_an_op_the_explanation_model_cannot_map(client: Any) -> None:
+    # jax.lax.gather with dimension numbers as JSON lists (tuples): rows 1 then 0 of the operand
+    status, body = post(client, "/api/explain", {"op": "jax.lax.gather", "args": {
+        "operand": [[1, 2], [3, 4]], "start_indices": [[1], [0]], "dimension_numbers": [[1], [0], [0]],
+        "slice_sizes": [1, 2]}})
+    assert status == 200
+    assert body["output"]["value"] == [[3, 4], [1, 2]]

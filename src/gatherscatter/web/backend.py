@@ -496,29 +496,35 @@ def _attr_value(q: str, a: dict[str, Any], value: Any) -> Any:
         n, depth = _count(value, 10_000)
         if n > 10_000 or depth > MAX_RANK:
             raise RequestError(413, "TooLarge", f"{q}: {name} is too large")
+        return _tuples(value)  # JSON has no tuples: lists stand for them (jax.lax dimension numbers)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**62:
         raise RequestError(422, "ArgumentError", f"{q}: {name} = {value} is too large")
     return value
 
 
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
 def _binding(op: Any, kwargs: dict[str, Any]) -> Any:
+    """The explain adapter's binding of the call; None when the adapter cannot map the op's arguments."""
     from ..explain.adapter import ProbeError, bind_call
 
     try:
         return bind_call(op, (), kwargs)
     except TypeError as exc:
         raise RequestError(422, "ArgumentError", f"{op.info.qualname}: {exc}") from None
-    except ProbeError as exc:
-        raise RequestError(422, "ArgumentError", f"{op.info.qualname}: {exc}") from None
+    except ProbeError:
+        return None
 
 
-def _output_size(binding: Any) -> int | None:
+def _output_size(op: Any, kwargs: dict[str, Any]) -> int | None:
     """Cells of the op's output, from its lowering (None when the op refuses the call)."""
     from ..core.shape import gather_shape
     from ..errors import GatherScatterError
 
     try:
-        low = binding.lower()
+        low = op.lower(**kwargs)
     except (GatherScatterError, ValueError, TypeError, IndexError, MemoryError):
         return None
     if low.result is not None:
@@ -542,18 +548,17 @@ def explain(op: Any, args: Any, dtypes: Any = None, version: Any = None, width: 
 
     dop = _get_op(op)
     kwargs = _call_kwargs(dop, args, dtypes, version)
+    _check_output_size(dop, kwargs)
     binding = _binding(dop, kwargs)
-    size = _output_size(binding)
-    if size is not None and size > MAX_ELEMENTS:
-        raise RequestError(413, "TooLarge", f"{dop.info.qualname}: the output would have {size:,} cells (more than "
-                                            f"{MAX_ELEMENTS:,})")
+    if binding is None:
+        return _result_only(dop, kwargs, "the explanation model cannot map its arguments")
     try:
         exp = _explain(binding)
     except MemoryError:
         raise RequestError(413, "TooLarge", f"{dop.info.qualname}: this call needs more memory than the explorer "
                                             "allows") from None
     except Exception as exc:  # the explanation model cannot follow this op: its result without a picture
-        return _result_only(binding, f"{type(exc).__name__} in the explanation model")
+        return _result_only(dop, kwargs, f"{type(exc).__name__} in the explanation model")
     reason = too_large(exp)
     body: dict[str, Any] = {
         "op": exp.op,
@@ -583,20 +588,29 @@ def explain(op: Any, args: Any, dtypes: Any = None, version: Any = None, width: 
     return body
 
 
-def _result_only(binding: Any, why: str) -> dict[str, Any]:
+def _check_output_size(op: Any, kwargs: dict[str, Any]) -> None:
+    size = _output_size(op, kwargs)
+    if size is not None and size > MAX_ELEMENTS:
+        raise RequestError(413, "TooLarge", f"{op.info.qualname}: the output would have {size:,} cells (more than "
+                                            f"{MAX_ELEMENTS:,})")
+
+
+def _result_only(op: Any, kwargs: dict[str, Any], why: str) -> dict[str, Any]:
     """The op's result when the explanation model cannot draw the call (no picture; the reason in the notes)."""
     from ..errors import GatherScatterError
     from ..explain.lines import fmt_values
 
-    info = binding.op.info
+    info = op.info
     try:
-        out = binding.call()
+        out = op(**kwargs)
     except GatherScatterError as exc:
         raise _library_error(exc) from None
+    arrays = {a["name"] for a in _facts(info.qualname)["args"]}
+    attrs = {k: v for k, v in kwargs.items() if k not in arrays}
     note = f"the picture of {info.qualname} cannot be drawn yet ({why}); its result is shown"
     return {
         "op": info.qualname, "label": info.qualname, "kind": info.kind, "family": info.family,
-        "attrs": jsonable(binding.attrs), "policy": "", "output": _array_json(out), "inputs": {},
+        "attrs": jsonable(attrs), "policy": "", "output": _array_json(out), "inputs": {},
         "shape_formula": [], "bad": [], "collisions": [], "notes": [note], "loop": "",
         "text": f"{info.qualname}\n\n-> {fmt_values(out)}\n\nnote: {note}\n", "svg": None,
         "picture_note": note, "error": None,
@@ -664,10 +678,7 @@ def compare(op: Any, args: Any, dtypes: Any = None, version: Any = None) -> dict
 
     dop = _get_op(op)
     kwargs = _call_kwargs(dop, args, dtypes, version)
-    size = _output_size(_binding(dop, kwargs))  # the family's ops give outputs of about this size
-    if size is not None and size > MAX_ELEMENTS:
-        raise RequestError(413, "TooLarge", f"{dop.info.qualname}: the output would have {size:,} cells (more than "
-                                            f"{MAX_ELEMENTS:,})")
+    _check_output_size(dop, kwargs)  # the family's ops give outputs of about this size
     roles = _roles_of(dop, kwargs)
     if roles.indices is None:
         raise RequestError(422, "ArgumentError", f"{dop.info.qualname}: indices are required to compare")
