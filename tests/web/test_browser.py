@@ -175,3 +175,29 @@ def test_readable_at_phone_and_laptop_width(chrome: Any, live: str, width: int) 
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#op-summary')).fontSize)")
     assert size >= 14
     ctx.close()
+
+
+def test_version_and_attribute_menus(page: Any) -> None:
+    page.goto(page.base + "/?op=onnx.ScatterElements&a.data=[0,0,0]&a.indices=[1,1]&a.updates=[5,7]")
+    wait_ready(page)
+    versions = page.eval_on_selector_all("#f-version option", "els => els.map(e => e.value)")
+    assert versions == ["", "11", "13", "16", "18"]
+    page.select_option("#f-reduction", '"max"')
+    settle(page)
+    assert [c["value"] for _, c in sorted(cells(page, "output").items())] == ["0", "7", "0"]  # max(0, 5, 7)
+    page.select_option("#f-version", "16")  # reduction='max' came with opset 18
+    settle(page)
+    page.wait_for_selector("#error:not([hidden])")
+    assert "UnsupportedError" in page.inner_text("#error") and "18" in page.inner_text("#error")
+    assert parse_qs(urlparse(page.url).query)["v"] == ["16"]
+    page.select_option("#f-version", "")
+    page.select_option("#f-data-dtype", "float32")  # data and updates must share a dtype (ONNX type T)
+    settle(page)
+    assert "DTypeError" in page.inner_text("#error")
+    page.select_option("#f-updates-dtype", "float32")
+    settle(page)
+    assert page.is_hidden("#error")
+    assert [c["value"] for _, c in sorted(cells(page, "output").items())] == ["0", "7", "0"]
+    q = parse_qs(urlparse(page.url).query)
+    assert q["a.reduction"] == ['"max"'] and q["dt.data"] == ["float32"] and "v" not in q
+    assert not page.problems

@@ -69,9 +69,10 @@ function writeURL() {
   const q = new URLSearchParams();
   if (state.facts) {
     q.set("op", state.facts.op);
+    const arrays = new Set(state.facts.args.map((a) => a.name));
     for (const [k, v] of Object.entries(state.values)) {
       if (v === undefined) continue;
-      q.set("a." + k, typeof v === "string" ? v : JSON.stringify(v));
+      q.set("a." + k, arrays.has(k) ? v : JSON.stringify(v));  // arrays: the text as typed; attributes: JSON
     }
     for (const [k, v] of Object.entries(state.dtypes)) if (v && v !== "auto") q.set("dt." + k, v);
     if (state.version !== null && state.version !== "") q.set("v", state.version);
