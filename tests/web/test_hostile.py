@@ -220,3 +220,31 @@ def test_worker_memory_limit_turns_a_huge_allocation_into_memoryerror() -> None:
     env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert out.stdout.strip() == "MemoryError", out.stderr[-2000:]
+
+
+def test_requests_during_a_restart_get_an_answer() -> None:
+    import threading
+
+    from starlette.testclient import TestClient
+
+    from gatherscatter.web.app import create_app
+
+    app = create_app(processes=1, timeout=0.3)
+    statuses: list[int] = []
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        slow = {"op": "torch.scatter_reduce", "to": "onnx", "attrs": {"dim": 0, "reduce": "mean"}, "verify": 2000}
+
+        def send(path: str, body: dict[str, Any]) -> None:
+            r = c.post(path, json=body)
+            assert r.json()["error" if r.status_code != 200 else "op"]
+            statuses.append(r.status_code)
+
+        threads = [threading.Thread(target=send, args=("/api/translate", slow))]
+        threads += [threading.Thread(target=send, args=("/api/explain", GATHER)) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert len(statuses) == 5 and set(statuses) <= {200, 503, 504}, statuses
+        assert 504 in statuses
+        assert c.post("/api/explain", json=GATHER).status_code == 200
