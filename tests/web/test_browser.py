@@ -51,6 +51,7 @@ def test_editing_inputs_redraws_and_updates_the_url(page: Any) -> None:
     q = parse_qs(urlparse(page.url).query)
     assert q["op"] == ["torch.gather"] and q["a.index"] == ["[[1, 1], [0, 0]]"] and q["a.dim"] == ["1"]
     page.fill("#f-dim", "0")
+    page.press("#f-dim", "Enter")  # Enter runs at once and does not reload the page
     settle(page)
     # dim 0: out[i][j] = input[index[i][j]][j] = [[3, 4], [1, 2]]
     assert [c["value"] for _, c in sorted(cells(page, "output").items())] == ["3", "4", "1", "2"]

@@ -542,6 +542,7 @@ function setupTabs() {
 async function start() {
   setupSearch();
   setupTabs();
+  $("inputs").addEventListener("submit", (ev) => { ev.preventDefault(); runAll(); });  // Enter: run now, no reload
   const [ops, seeds, targets] = await Promise.all([api("/api/ops"), api("/api/seeds"), api("/api/targets")]);
   if (!ops.ok) { showError(ops.data); return; }
   state.ops = ops.data;
