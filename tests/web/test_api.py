@@ -240,3 +240,40 @@ def test_explain_an_op_the_explanation_model_cannot_map(client: Any) -> None:
         "slice_sizes": [1, 2]}})
     assert status == 200
     assert body["output"]["value"] == [[3, 4], [1, 2]]
+
+
+EXAMPLES = {  # one small in-range call per family (as the page's starting inputs)
+    "gather": {"data": [[1, 2, 3], [4, 5, 6], [7, 8, 9]], "indices": [2, 0]},
+    "gather_elements": {"data": [[1, 2], [3, 4]], "indices": [[0, 0], [1, 0]]},
+    "gather_nd": {"data": [[1, 2], [3, 4]], "indices": [[0, 0], [1, 1]]},
+    "scatter_elements": {"data": [[0, 0, 0], [0, 0, 0], [0, 0, 0]], "indices": [[1, 0, 2], [0, 2, 1]],
+                         "updates": [[1, 2, 3], [4, 5, 6]]},
+    "scatter_nd": {"data": [1, 2, 3, 4, 5, 6, 7, 8], "indices": [[4], [3], [1], [7]], "updates": [9, 10, 11, 12],
+                   "shape": [8]},
+    "scatter_axis": {"data": [[0, 0], [0, 0], [0, 0]], "indices": [2, 0], "updates": [[1, 2], [3, 4]]},
+}
+
+
+def test_every_listed_attribute_value_is_accepted_by_the_op() -> None:
+    from gatherscatter.web import backend
+
+    refused = []
+    for o in backend.op_list():
+        facts = backend.op_facts(o["op"])
+        ex = EXAMPLES.get(facts["family"])
+        if ex is None:
+            continue
+        args: dict[str, Any] = {}
+        for a in facts["args"]:
+            v = ex.get(a["role"])
+            if v is not None:
+                args[a["name"]] = [list(r) for r in zip(*v, strict=True)] if a["form"] == "tuple" else v
+        for a in facts["attrs"]:
+            if a["required"]:
+                args[a["name"]] = a["choices"][0] if a["choices"] else 0
+        for a in facts["attrs"]:
+            for choice in a["choices"] if a["type"] == "str" else []:
+                status, body = backend.run("explain", {"op": o["op"], "args": {**args, a["name"]: choice}})
+                if status != 200 and body["error"]["type"] == "UnsupportedError":
+                    refused.append((o["op"], a["name"], choice, body["error"]["message"]))
+    assert not refused

@@ -18,9 +18,9 @@ The library pieces used (the lead can switch this module alone to newer APIs):
 * :func:`gatherscatter.translate` (as ``gatherscatter translate``).
 
 Accepted attribute values: the op record does not list them yet, so they are found by
-asking the op's translation description which values of the library's own catalogues
-(the :mod:`~gatherscatter.core.policy` enums, the table's ``VARIANTS`` and reduction
-names) it accepts.
+asking the op's translation description, then the op itself on its family's in-range table
+probe, which values of the library's own catalogues (the :mod:`~gatherscatter.core.policy`
+enums, the table's ``VARIANTS`` and reduction names) it accepts.
 
 >>> facts = op_facts("onnx.ScatterND")
 >>> [(a["name"], a["role"]) for a in facts["args"]]
@@ -351,6 +351,27 @@ def _takes_tuple(op: Any) -> bool:
     return bool(_takes_index_tuple(op))
 
 
+def _lowering_accepts(op: Any, name: str, value: Any) -> bool:
+    """False when the op itself refuses ``name=value`` on its family's in-range probe (UnsupportedError);
+    True otherwise (also when the probe does not fit the op: the description's answer stands)."""
+    from ..errors import UnsupportedError
+    from ..explain.adapter import Roles, bind
+    from ..explain.table import FAMILY_TITLES, _probes
+
+    if op.info.family not in FAMILY_TITLES:
+        return True
+    sane = _probes(op.info.family)[-1].roles  # the dtype probe: in range for every op of the family
+    for attrs in ({**sane.attrs, name: value}, {name: value}):
+        try:
+            bind(op, Roles(sane.data, sane.indices, sane.updates, attrs)).call()  # tiny: runs in microseconds
+        except UnsupportedError:
+            return False
+        except Exception:  # the probe does not fit this op (an attribute it lacks ...): try without them
+            continue
+        return True
+    return True  # no evidence either way: the description's answer stands
+
+
 @functools.cache
 def _facts(qualname: str) -> dict[str, Any]:
     from ..translate.sources import describe
@@ -394,6 +415,7 @@ def _facts(qualname: str) -> dict[str, Any]:
                         continue
                     accepted.append(v)
                 vocab = accepted
+            vocab = [v for v in vocab if _lowering_accepts(op, name, v)]
             choices = vocab + ([None] if nullable and None not in vocab else [])
             if default is not None and default not in choices:
                 choices.insert(0, default)
