@@ -81,7 +81,8 @@ class Workers:
                 pool.join()
 
     def _fail_pending(self, pool: Any) -> None:
-        for fut in self._pending.pop(pool, set()):
+        # a tuple made in one C call: the event loop may discard from the set meanwhile
+        for fut in tuple(self._pending.pop(pool, set())):
             fut.get_loop().call_soon_threadsafe(_resolve, fut, _error(
                 503, "Restarted", "the worker was restarted while this request waited (another request ran past "
                 "its time limit); send it again"))
