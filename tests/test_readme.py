@@ -89,6 +89,12 @@ def test_bash_block(line, body, tmp_path, monkeypatch):
             args = argv[1:]
         else:
             pytest.fail(f"README.md:{line}: unknown command {cmd!r}; teach tests/test_readme.py to run it")
+        if args[:1] == ["serve"]:
+            from gatherscatter.cli import _parser
+
+            _parser().parse_args(args)  # a server runs until stopped: the arguments are checked, not run
+            ran += 1
+            continue
         if "--png" in args:
             pytest.importorskip("PIL")
         if args[:1] == ["translate"]:

@@ -15,6 +15,7 @@ Commands::
                             [--verify N] [--format text|json] [--no-code]
     gatherscatter translate --matrix [--out docs/translation.md]
     gatherscatter gallery [--out docs/gallery] [--check] [--no-png]
+    gatherscatter serve [--host 127.0.0.1] [--port 8000] [--open]   the web explorer (cli/serve.py)
 
 With no command, ``gatherscatter`` prints its usage. Bad input is one line on
 standard error and exit status 2; an op that refuses its input is explained on
@@ -654,6 +655,9 @@ def _parser() -> _Parser:
     ga.add_argument("--out", default="docs/gallery", help="directory (default: docs/gallery)")
     ga.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is missing or stale")
     ga.add_argument("--no-png", action="store_true", help="SVG only (PNG needs Pillow)")
+    from .serve import add_parser as add_serve  # the web explorer (cli/serve.py)
+
+    add_serve(sub, common)
     return p
 
 
@@ -709,6 +713,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return _cmd_translate(args, extra, out)
         if args.command == "gallery":
             return _cmd_gallery(args)
+        if args.command == "serve":
+            from .serve import run as serve
+
+            return serve(args, out_stream)
         return _cmd_list(args, out)
     except CliError as exc:
         err_stream.write(f"gatherscatter: error: {exc}\n")

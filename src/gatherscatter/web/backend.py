@@ -1,0 +1,891 @@
+"""The one place where the web explorer calls the library: op facts, explain, compare, table, translate.
+
+Every function here takes plain JSON values (what :mod:`.api` parsed from a request) and
+returns plain JSON values (what the page draws); bad input raises :class:`RequestError`
+carrying an HTTP status and the library's own typed error message. Nothing here knows
+an op by name: an op's arguments, their roles and its attributes come from the registry
+(``op.info``), the op's lowering signature (``inspect.signature(op.lower)``) and its
+translation description (:func:`gatherscatter.translate.sources.describe`: which
+parameters are tensors, and which role each plays).
+
+The library pieces used (the lead can switch this module alone to newer APIs):
+
+* :func:`gatherscatter.explain.adapter.bind_call` + :func:`gatherscatter.explain.model.explain`,
+  drawn by :func:`gatherscatter.explain.svg.svg_text` and
+  :func:`gatherscatter.explain.text.explanation_lines` (as ``gatherscatter explain``);
+* :func:`gatherscatter.explain.report.compare` (as ``gatherscatter compare``);
+* :func:`gatherscatter.explain.table.make_table` / ``table_json`` (as ``gatherscatter table``);
+* :func:`gatherscatter.translate` (as ``gatherscatter translate``).
+
+Accepted attribute values: the op record does not list them yet, so they are found by
+asking the op's translation description, then the op itself on its family's in-range table
+probe, which values of the library's own catalogues (the :mod:`~gatherscatter.core.policy`
+enums, the table's ``VARIANTS`` and reduction names) it accepts.
+
+>>> facts = op_facts("onnx.ScatterND")
+>>> [(a["name"], a["role"]) for a in facts["args"]]
+[('data', 'data'), ('indices', 'indices'), ('updates', 'updates')]
+>>> [(a["name"], a["default"], a["choices"]) for a in facts["attrs"] if a["name"] == "reduction"]
+[('reduction', 'none', ['none', 'add', 'mul', 'max', 'min'])]
+>>> explain("onnx.Gather", {"data": [10, 20, 30], "indices": [2, 0]})["output"]["value"]
+[30, 10]
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "DTYPES",
+    "MAX_ELEMENTS",
+    "MAX_RANK",
+    "MAX_VERIFY",
+    "RequestError",
+    "compare",
+    "explain",
+    "op_facts",
+    "op_list",
+    "run",
+    "seeds",
+    "table",
+    "targets",
+    "translate",
+]
+
+MAX_ELEMENTS = 1_000_000
+"""Most numbers one request may hold, over all its arrays (and most cells a result may have)."""
+MAX_RANK = 16
+"""Highest rank of an array in a request."""
+MAX_VERIFY = 2000
+"""Most generated cases one translate request may verify."""
+MAX_VALUES = 20_000
+"""Results with more cells are returned as shape and dtype only (the picture is not drawn either)."""
+DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float16", "float32", "float64")
+"""Array dtypes a request may ask for (JSON numbers are int64 or float64 otherwise)."""
+
+Json = Any
+
+
+class RequestError(Exception):
+    """Bad input: ``status`` (4xx), ``kind`` (the library's error class or a request problem), ``message``."""
+
+    def __init__(self, status: int, kind: str, message: str, extra: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.kind = kind
+        self.message = message
+        self.extra = dict(extra or {})
+
+    def payload(self) -> dict[str, Any]:
+        return {"error": {"type": self.kind, "message": self.message}, **self.extra}
+
+
+def _library_error(exc: BaseException, status: int = 422) -> RequestError:
+    return RequestError(status, type(exc).__name__, " ".join(str(exc).split()))
+
+
+# ------------------------------------------------------------------ JSON values <-> arrays
+
+
+def _count(value: Any, limit: int) -> tuple[int, int]:
+    """Numbers in a nested JSON list and its depth, without recursion; stops past ``limit``."""
+    n, depth = 0, 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, list):
+            depth = max(depth, d + 1)
+            if depth > MAX_RANK:
+                return n, depth
+            stack.extend((x, d + 1) for x in v)
+        else:
+            n += 1
+            if n > limit:
+                return n, depth
+    return n, depth
+
+
+class _Budget:
+    """The element count of one request, checked as each array is read."""
+
+    def __init__(self) -> None:
+        self.used = 0
+
+    def take(self, name: str, value: Any) -> None:
+        n, depth = _count(value, MAX_ELEMENTS - self.used)
+        if depth > MAX_RANK:
+            raise RequestError(422, "ShapeError", f"{name} is nested deeper than {MAX_RANK} levels (the most ranks "
+                                                  "the explorer takes)")
+        self.used += n
+        if self.used > MAX_ELEMENTS:
+            raise RequestError(413, "TooLarge", f"the request holds more than {MAX_ELEMENTS:,} numbers (at {name}); "
+                                                "the explorer is for small examples")
+
+
+def to_array(name: str, value: Any, dtype: str | None = None, *, budget: _Budget | None = None,
+             index: bool = False) -> np.ndarray[Any, Any]:
+    """A JSON number or nested list as an array; :class:`RequestError` naming ``name`` otherwise."""
+    if isinstance(value, (str, dict)) or value is None:
+        raise RequestError(422, "ArgumentError", f"{name} must be a number or a (nested) list of numbers; "
+                                                 f"got {type(value).__name__} {_short(value)}")
+    (budget or _Budget()).take(name, value)
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError):
+        raise RequestError(422, "ShapeError", f"{name} is not a rectangular array (rows of different lengths): "
+                                              f"{_short(value)}") from None
+    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        raise RequestError(422, "ArgumentError", f"{name} must hold numbers or booleans only: {_short(value)}")
+    if index and arr.size == 0 and dtype is None:
+        arr = arr.astype(np.int64)
+    if dtype is not None:
+        if dtype not in DTYPES:
+            raise RequestError(422, "DTypeError", f"dtype of {name} must be one of {', '.join(DTYPES)}; got {dtype!r}")
+        with np.errstate(all="ignore"):
+            cast = arr.astype(dtype)
+            back = cast.astype(arr.dtype) if arr.dtype.kind != "b" else cast.astype(bool)
+        same = np.array_equal(back, arr, equal_nan=arr.dtype.kind == "f")
+        if not same and not (dtype.startswith("float") and arr.dtype.kind in "iuf"):
+            bad = np.argwhere(back != arr)
+            pos = tuple(int(x) for x in bad[0]) if bad.size else ()
+            raise RequestError(422, "DTypeError", f"{name}{list(pos)} = {arr[pos]!r} cannot be held exactly by "
+                                                  f"{dtype}")
+        arr = cast
+    return arr
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def jsonable(x: Any) -> Json:
+    """An array or scalar as JSON: nested lists; NaN and infinities as the strings ``"nan"``, ``"inf"``."""
+    if isinstance(x, np.ndarray):
+        if x.dtype.kind in "fc":
+            return _finite(x.tolist())
+        return x.tolist() if x.dtype.kind in "biu" else [str(v) for v in x.ravel().tolist()]
+    if isinstance(x, np.generic):
+        return jsonable(np.asarray(x))
+    if isinstance(x, float):
+        return x if math.isfinite(x) else str(x)
+    if isinstance(x, (list, tuple)):
+        return [jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): jsonable(v) for k, v in x.items()}
+    if x is None or isinstance(x, (bool, int, str)):
+        return x
+    return str(x)
+
+
+def _finite(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_finite(x) for x in v]
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    if isinstance(v, complex):
+        return str(v)
+    return v
+
+
+def _array_json(arr: np.ndarray[Any, Any] | None) -> Json:
+    if arr is None:
+        return None
+    out: dict[str, Any] = {"shape": list(arr.shape), "dtype": str(arr.dtype)}
+    if arr.size <= MAX_VALUES:
+        out["value"] = jsonable(arr)
+    else:
+        out["value"] = None
+        out["note"] = f"{arr.size:,} cells: values not sent (more than {MAX_VALUES:,})"
+    return out
+
+
+# ------------------------------------------------------------------ ops and their facts
+
+
+def _get_op(name: Any) -> Any:
+    from ..dialects._registry import get_op
+    from ..errors import UnsupportedError
+
+    if not isinstance(name, str) or not name:
+        raise RequestError(422, "ArgumentError", f"op must be a name FRAMEWORK.OP (see /api/ops); got {_short(name)}")
+    try:
+        return get_op(name)
+    except UnsupportedError as exc:
+        raise RequestError(404, "UnsupportedError", f"unknown op {name!r}; /api/ops lists every op") from exc
+
+
+def op_list() -> list[dict[str, Any]]:
+    """Every registered op (``gatherscatter list``): name, framework, family, kind, versions, summary."""
+    from ..dialects._registry import ops
+
+    return [
+        {
+            "op": op.info.qualname,
+            "framework": op.info.framework,
+            "name": op.info.name,
+            "family": op.info.family,
+            "kind": op.info.kind,
+            "versions": list(op.info.versions),
+            "version_kw": op.info.version_kw,
+            "summary": op.info.summary,
+        }
+        for op in ops()
+    ]
+
+
+def _describer(op: Any) -> Any:
+    from ..translate.sources import SOURCES, _load
+
+    _load()
+    return SOURCES.get(op.info.qualname)
+
+
+def _vocabulary(name: str, default: Any) -> list[Any]:
+    """Candidate values of an attribute called ``name``, from the library's own catalogues."""
+    from ..core.policy import Bounds, Duplicates, MeanRounding, Negative
+    from ..explain.table import REDUCTION_NAMES, REDUCTION_PARAMS, VARIANTS
+
+    enums: dict[str, Any] = {"bounds": Bounds, "negative": Negative, "duplicates": Duplicates,
+                             "mean_rounding": MeanRounding}
+    out: list[Any] = []
+    if name in enums:
+        out = [m.value for m in enums[name]]
+    elif name in VARIANTS:
+        out = list(VARIANTS[name])
+    elif name in REDUCTION_PARAMS:
+        out = list(REDUCTION_NAMES)
+    if default is not None and default not in out and out:
+        out.insert(0, default)
+    return out
+
+
+def _kind(annotation: Any) -> tuple[str, bool]:
+    """``(type, nullable)`` of a parameter annotation string: int, bool, str or json."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
+    parts = {p.strip() for p in text.split("|")}
+    nullable = "None" in parts
+    for kind in ("bool", "int", "str"):
+        if kind in parts:
+            return kind, nullable
+    return "json", True
+
+
+@functools.cache
+def _base_attrs(qualname: str) -> tuple[tuple[str, Any], ...] | None:
+    """Values for the description's required attributes (0 for ints, the first accepted string), or None."""
+    from ..translate.sources import describe
+
+    op = _get_op(qualname)
+    fn = _describer(op)
+    if fn is None:
+        return None
+    attrs: dict[str, Any] = {}
+    for name, p in inspect.signature(fn).parameters.items():
+        if p.default is not inspect.Parameter.empty:
+            continue
+        kind, _ = _kind(p.annotation)
+        if kind == "str":
+            for v in _vocabulary(name, None):
+                try:
+                    describe(op, {**attrs, name: v})
+                except Exception:  # a value the op refuses, or another required attribute missing
+                    continue
+                attrs[name] = v
+                break
+        attrs.setdefault(name, 0)
+    try:
+        describe(op, attrs)
+    except Exception:  # the description needs attributes the page cannot guess (jax.lax dimension numbers)
+        return None
+    return tuple(attrs.items())
+
+
+def _roles(op: Any, params: Mapping[str, inspect.Parameter]) -> dict[str, str]:
+    """Tensor parameters and their roles (data, indices, updates, shape), from the op's description."""
+    from ..explain.adapter import DATA_NAMES, INDEX_NAMES, UPDATE_NAMES
+    from ..translate.sources import describe
+
+    base = _base_attrs(op.info.qualname)
+    if base is not None:
+        src = describe(op, dict(base))
+        fixed = dict(src.roles)
+        default = iter(["data", "indices", "updates"])
+        out: dict[str, str] = {}
+        for name in src.inputs:
+            role = next((r for r, p in fixed.items() if p == name), None)
+            if role is None:
+                role = next(default)
+                while role in fixed:
+                    role = next(default)
+            out[name] = "shape" if role == "data" and name == "shape" else role
+        # optional tensors the description leaves out at its defaults (torch.scatter's src when value is given)
+        for name, p in params.items():
+            if name not in out and name in UPDATE_NAMES and op.info.kind == "scatter" and p.default is None:
+                out[name] = "updates"
+        return {n: out[n] for n in params if n in out}
+    # no description (jax.lax): the explain adapter's role names; index-like names
+    out = {}
+    for name, p in params.items():
+        if p.default is not inspect.Parameter.empty:
+            continue
+        if name in DATA_NAMES:
+            out[name] = "data"
+        elif name in INDEX_NAMES or name.endswith("indices"):
+            out[name] = "indices"
+        elif name in UPDATE_NAMES and op.info.kind == "scatter":
+            out[name] = "updates"
+    return out
+
+
+def _takes_tuple(op: Any) -> bool:
+    from ..explain.adapter import _takes_index_tuple
+
+    return bool(_takes_index_tuple(op))
+
+
+def _lowering_accepts(op: Any, name: str, value: Any) -> bool:
+    """False when the op itself refuses ``name=value`` on its family's in-range probe (UnsupportedError);
+    True otherwise (also when the probe does not fit the op: the description's answer stands)."""
+    from ..errors import UnsupportedError
+    from ..explain.adapter import Roles, bind
+    from ..explain.table import FAMILY_TITLES, _probes
+
+    if op.info.family not in FAMILY_TITLES:
+        return True
+    sane = _probes(op.info.family)[-1].roles  # the dtype probe: in range for every op of the family
+    for attrs in ({**sane.attrs, name: value}, {name: value}):
+        try:
+            bind(op, Roles(sane.data, sane.indices, sane.updates, attrs)).call()  # tiny: runs in microseconds
+        except UnsupportedError:
+            return False
+        except Exception:  # the probe does not fit this op (an attribute it lacks ...): try without them
+            continue
+        return True
+    return True  # no evidence either way: the description's answer stands
+
+
+@functools.cache
+def _facts(qualname: str) -> dict[str, Any]:
+    from ..translate.sources import describe
+
+    op = _get_op(qualname)
+    info = op.info
+    params = inspect.signature(op.lower).parameters
+    roles = _roles(op, params)
+    fn = _describer(op)
+    dparams = inspect.signature(fn).parameters if fn is not None else {}
+    base = _base_attrs(qualname)
+    tuple_form = _takes_tuple(op)
+    args: list[dict[str, Any]] = []
+    attrs: list[dict[str, Any]] = []
+    for name, p in params.items():
+        if name in (info.version_kw, "out"):
+            continue
+        required = p.default is inspect.Parameter.empty
+        default = None if required else p.default
+        if name in roles:
+            role = roles[name]
+            args.append({"name": name, "role": role, "required": required,
+                         "form": "tuple" if role == "indices" and tuple_form else "array"})
+            continue
+        kind, nullable = _kind(p.annotation)
+        if kind == "json" and name in dparams:  # the description is more precise (openvino's axis: int)
+            kind, nullable = _kind(dparams[name].annotation)
+        if kind == "json" and _vocabulary(name, None) and default is None:  # jax's mode: Any = None
+            kind, nullable = "str", True
+        choices: list[Any] = []
+        if kind == "bool":
+            choices = [True, False] + ([None] if nullable or default is None else [])
+        elif kind == "str":
+            vocab = _vocabulary(name, default)
+            if name in dparams and base is not None:
+                accepted = []
+                for v in vocab:
+                    try:
+                        describe(op, {**dict(base), name: v})
+                    except Exception:  # not accepted
+                        continue
+                    accepted.append(v)
+                vocab = accepted
+            vocab = [v for v in vocab if _lowering_accepts(op, name, v)]
+            choices = vocab + ([None] if nullable and None not in vocab else [])
+            if default is not None and default not in choices:
+                choices.insert(0, default)
+        attrs.append({"name": name, "type": kind, "required": required, "default": jsonable(default),
+                      "nullable": nullable, "choices": jsonable(choices), "keyword_only": p.kind is p.KEYWORD_ONLY})
+    versions: list[Any] = [int(v) if v.isdigit() else v for v in info.versions]
+    return {
+        "op": qualname,
+        "framework": info.framework,
+        "name": info.name,
+        "family": info.family,
+        "kind": info.kind,
+        "summary": info.summary,
+        "versions": versions if info.version_kw else list(info.versions),
+        "version_kw": info.version_kw,
+        "args": args,
+        "attrs": attrs,
+        "translatable": base is not None,
+        "doc": inspect.getdoc(op.lower) or "",
+    }
+
+
+def op_facts(name: Any) -> dict[str, Any]:
+    """One op's arguments (with roles), attributes (type, default, accepted values) and versions."""
+    return _facts(_get_op(name).info.qualname)
+
+
+# ------------------------------------------------------------------ one call
+
+
+def _call_kwargs(op: Any, args: Any, dtypes: Any, version: Any) -> dict[str, Any]:
+    """The op's keyword arguments from the request's ``args`` (by the op's own parameter names)."""
+    facts = _facts(op.info.qualname)
+    q = op.info.qualname
+    if not isinstance(args, dict):
+        raise RequestError(422, "ArgumentError", f"args must be an object of {q}'s arguments by name; "
+                                                 f"got {_short(args)}")
+    if dtypes is None:
+        dtypes = {}
+    if not isinstance(dtypes, dict) or not all(isinstance(v, str) for v in dtypes.values()):
+        raise RequestError(422, "ArgumentError", "dtypes must be an object such as {\"indices\": \"int32\"}")
+    names = [a["name"] for a in facts["args"]] + [a["name"] for a in facts["attrs"]]
+    unknown = [k for k in list(args) + list(dtypes) if k not in names]
+    if unknown:
+        raise RequestError(422, "ArgumentError", f"{q} has no argument {unknown[0]!r}; its arguments are: "
+                                                 f"{', '.join(names)}")
+    budget = _Budget()
+    kwargs: dict[str, Any] = {}
+    for a in facts["args"]:
+        name = a["name"]
+        value = args.get(name)
+        if value is None:
+            if a["required"]:
+                raise RequestError(422, "ArgumentError", f"{q}: {name} is required")
+            continue
+        if a["role"] == "shape":
+            shape = to_array(name, value, budget=budget)
+            if shape.ndim != 1 or shape.dtype.kind not in "iu":
+                raise RequestError(422, "ShapeError", f"{q}: {name} must be a list of integers; got {_short(value)}")
+            if int(np.prod(np.maximum(shape, 0), dtype=np.float64)) > MAX_ELEMENTS:
+                raise RequestError(413, "TooLarge", f"{q}: {name} = {shape.tolist()} has more than "
+                                                    f"{MAX_ELEMENTS:,} cells")
+            kwargs[name] = [int(s) for s in shape]
+        elif a["form"] == "tuple":
+            if not isinstance(value, list):
+                raise RequestError(422, "ArgumentError",
+                                   f"{q}: {name} is a list of index arrays, e.g. [[0, 1], [1, 0]]")
+            kwargs[name] = tuple(to_array(f"{name}[{j}]", v, dtypes.get(name), budget=budget, index=True)
+                                 for j, v in enumerate(value))
+        else:
+            kwargs[name] = to_array(name, value, dtypes.get(name), budget=budget, index=a["role"] == "indices")
+    for a in facts["attrs"]:
+        name = a["name"]
+        if name not in args:
+            continue
+        kwargs[name] = _attr_value(q, a, args[name])
+    if version is not None:
+        vkw = facts["version_kw"]
+        if vkw is None:
+            raise RequestError(422, "UnsupportedError", f"{q} has one version only: no version to select")
+        if version not in facts["versions"] and not (vkw == "opset" and isinstance(version, int)):
+            raise RequestError(422, "UnsupportedError", f"{q} has versions {facts['versions']}; got {version!r}")
+        kwargs[vkw] = version
+    return kwargs
+
+
+def _attr_value(q: str, a: dict[str, Any], value: Any) -> Any:
+    name, kind = a["name"], a["type"]
+    if value is None:
+        if a["nullable"] or a["default"] is None:
+            return None
+        raise RequestError(422, "ArgumentError", f"{q}: {name} cannot be null")
+    if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+        raise RequestError(422, "ArgumentError", f"{q}: {name} must be an integer; got {_short(value)}")
+    if kind == "bool" and not isinstance(value, bool):
+        raise RequestError(422, "ArgumentError", f"{q}: {name} must be true or false; got {_short(value)}")
+    if kind == "str" and not isinstance(value, str):
+        raise RequestError(422, "ArgumentError", f"{q}: {name} must be a string; got {_short(value)}")
+    if kind == "json" and isinstance(value, (list, dict)):
+        n, depth = _count(value, 10_000)
+        if n > 10_000 or depth > MAX_RANK:
+            raise RequestError(413, "TooLarge", f"{q}: {name} is too large")
+        return _tuples(value)  # JSON has no tuples: lists stand for them (jax.lax dimension numbers)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**62:
+        raise RequestError(422, "ArgumentError", f"{q}: {name} = {value} is too large")
+    return value
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _binding(op: Any, kwargs: dict[str, Any]) -> Any:
+    """The explain adapter's binding of the call; None when the adapter cannot map the op's arguments."""
+    from ..explain.adapter import ProbeError, bind_call
+
+    try:
+        return bind_call(op, (), kwargs)
+    except TypeError as exc:
+        raise RequestError(422, "ArgumentError", f"{op.info.qualname}: {exc}") from None
+    except ProbeError:
+        return None
+
+
+def _output_size(op: Any, kwargs: dict[str, Any]) -> int | None:
+    """Cells of the op's output, from its lowering (None when the op refuses the call)."""
+    from ..core.shape import gather_shape
+    from ..errors import GatherScatterError
+
+    try:
+        low = op.lower(**kwargs)
+    except (GatherScatterError, ValueError, TypeError, IndexError, MemoryError):
+        return None
+    if low.result is not None:
+        return int(low.result.size)
+    if low.primitive == "gather":
+        shape = gather_shape(tuple(low.data.shape), tuple(low.indices.shape), low.spec)
+        return int(np.prod(shape, dtype=np.float64))
+    return int(low.data.size)
+
+
+def explain(op: Any, args: Any, dtypes: Any = None, version: Any = None, width: int = 100) -> dict[str, Any]:
+    """One call explained: the picture (SVG), the text, the output, the policy, the bad indices.
+
+    When the op itself refuses the call, :class:`RequestError` (422) carries its error
+    and the explanation of the inputs (``"explanation"``) so that the page still draws them.
+    """
+    from ..explain.lines import plain
+    from ..explain.model import explain as _explain
+    from ..explain.svg import svg_text
+    from ..explain.text import explanation_lines, too_large
+
+    dop = _get_op(op)
+    kwargs = _call_kwargs(dop, args, dtypes, version)
+    _check_output_size(dop, kwargs)
+    binding = _binding(dop, kwargs)
+    if binding is None:
+        return _result_only(dop, kwargs, "the explanation model cannot map its arguments")
+    try:
+        exp = _explain(binding)
+    except MemoryError:
+        raise RequestError(413, "TooLarge", f"{dop.info.qualname}: this call needs more memory than the explorer "
+                                            "allows") from None
+    except Exception as exc:  # the explanation model cannot follow this op: its result without a picture
+        return _result_only(dop, kwargs, f"{type(exc).__name__} in the explanation model")
+    reason = too_large(exp)
+    body: dict[str, Any] = {
+        "op": exp.op,
+        "label": exp.label,
+        "kind": exp.kind,
+        "family": exp.family,
+        "attrs": jsonable(exp.attrs),
+        "policy": exp.policy,
+        "output": _array_json(exp.output),
+        "inputs": {n: _array_json(a) for n, a in (("data", exp.data), ("indices", exp.indices),
+                                                   ("updates", exp.updates)) if a is not None},
+        "shape_formula": exp.shape_formula,
+        "bad": [{"position": list(b.position), "value": b.value, "size": b.size, "axis": b.axis,
+                 "outcome": b.outcome, "negative_only": b.negative_only} for b in exp.bad],
+        "collisions": [{"output": list(o), "updates": [list(u) for u in ups]}
+                       for o, ups in sorted(exp.collisions().items())],
+        "notes": exp.notes,
+        "loop": exp.loop,
+        "text": plain(explanation_lines(exp, width, loop=False)),
+        "svg": svg_text(exp) if reason is None else None,
+        "picture_note": reason,
+        "error": None,
+    }
+    if exp.error is not None:
+        kind, _, message = exp.error.partition(": ")
+        raise RequestError(422, kind or "GatherScatterError", message or exp.error, {"explanation": body})
+    return body
+
+
+def _check_output_size(op: Any, kwargs: dict[str, Any]) -> None:
+    size = _output_size(op, kwargs)
+    if size is not None and size > MAX_ELEMENTS:
+        raise RequestError(413, "TooLarge", f"{op.info.qualname}: the output would have {size:,} cells (more than "
+                                            f"{MAX_ELEMENTS:,})")
+
+
+def _result_only(op: Any, kwargs: dict[str, Any], why: str) -> dict[str, Any]:
+    """The op's result when the explanation model cannot draw the call (no picture; the reason in the notes)."""
+    from ..errors import GatherScatterError
+    from ..explain.lines import fmt_values
+
+    info = op.info
+    try:
+        out = op(**kwargs)
+    except GatherScatterError as exc:
+        raise _library_error(exc) from None
+    arrays = {a["name"] for a in _facts(info.qualname)["args"]}
+    attrs = {k: v for k, v in kwargs.items() if k not in arrays}
+    note = f"the picture of {info.qualname} cannot be drawn yet ({why}); its result is shown"
+    return {
+        "op": info.qualname, "label": info.qualname, "kind": info.kind, "family": info.family,
+        "attrs": jsonable(attrs), "policy": "", "output": _array_json(out), "inputs": {},
+        "shape_formula": [], "bad": [], "collisions": [], "notes": [note], "loop": "",
+        "text": f"{info.qualname}\n\n-> {fmt_values(out)}\n\nnote: {note}\n", "svg": None,
+        "picture_note": note, "error": None,
+    }
+
+
+# ------------------------------------------------------------------ compare, table, translate
+
+
+def _roles_of(op: Any, kwargs: dict[str, Any]) -> Any:
+    """The neutral :class:`~gatherscatter.explain.adapter.Roles` of one call (what ``compare`` runs)."""
+    from ..explain.adapter import AXIS_NAMES, Roles
+
+    facts = _facts(op.info.qualname)
+    data = indices = updates = None
+    for a in facts["args"]:
+        value = kwargs.get(a["name"])
+        if value is None:
+            continue
+        if a["role"] == "data":
+            data = value
+        elif a["role"] == "shape":
+            data = np.zeros(value) if data is None else data
+        elif a["role"] == "indices":
+            if a["form"] == "tuple":
+                try:
+                    value = np.stack(np.broadcast_arrays(*value), axis=-1) if value else np.zeros((0,), np.int64)
+                except ValueError:
+                    shapes = ", ".join(str(list(np.shape(v))) for v in value)
+                    why = f"the index arrays of {a['name']} could not be broadcast together (shapes {shapes})"
+                    raise RequestError(422, "ShapeError", f"{op.info.qualname}: {why}") from None
+            indices = value
+        elif a["role"] == "updates":
+            updates = value
+    attrs: dict[str, Any] = {}
+    for a in facts["attrs"]:
+        name = a["name"]
+        if name in AXIS_NAMES and kwargs.get(name) is not None:
+            attrs["axis"] = kwargs[name]
+        elif name == "batch_dims" and kwargs.get(name):
+            attrs[name] = kwargs[name]
+        elif name == "value" and updates is None and kwargs.get(name) is not None:
+            updates = np.asarray([kwargs[name]])
+    return Roles(data, indices, updates, attrs)
+
+
+def _diff(ref: np.ndarray[Any, Any], value: np.ndarray[Any, Any]) -> list[list[int]] | None:
+    if ref.shape != value.shape:
+        return None
+    with np.errstate(invalid="ignore"):
+        same = ref == value
+        if ref.dtype.kind == "f" and value.dtype.kind == "f":
+            same |= np.isnan(ref) & np.isnan(value)
+    return [[int(x) for x in p] for p in np.argwhere(~np.asarray(same))[:200]]
+
+
+def compare(op: Any, args: Any, dtypes: Any = None, version: Any = None) -> dict[str, Any]:
+    """The same inputs through every op of ``op``'s family, grouped by result (``gatherscatter compare``).
+
+    The inputs are read by role (data, indices, updates) and the shared attributes (axis, batch_dims)
+    are passed on; each other op runs with its own defaults.
+    """
+    from ..explain.lines import tag
+    from ..explain.report import compare as _compare
+
+    dop = _get_op(op)
+    kwargs = _call_kwargs(dop, args, dtypes, version)
+    _check_output_size(dop, kwargs)  # the family's ops give outputs of about this size
+    roles = _roles_of(dop, kwargs)
+    if roles.indices is None:
+        raise RequestError(422, "ArgumentError", f"{dop.info.qualname}: indices are required to compare")
+    try:
+        cmp = _compare(dop.info.family, roles)
+    except MemoryError:
+        raise RequestError(413, "TooLarge", "these inputs need more memory than the explorer allows") from None
+    ref = cmp.groups[0][0] if cmp.groups else None
+    groups = []
+    for n, (value, members) in enumerate(cmp.groups):
+        groups.append({
+            "tag": tag(n),
+            "value": _array_json(value),
+            "differs_from_A": None if ref is None or n == 0 else _diff(ref, value),
+            "ops": [{"op": m.op, "label": m.label, "notes": list(m.notes)} for m in members],
+        })
+    return {
+        "family": cmp.family,
+        "op": dop.info.qualname,
+        "roles": {"data": _array_json(None if roles.data is None else np.asarray(roles.data)),
+                  "indices": _array_json(np.asarray(roles.indices)),
+                  "updates": _array_json(None if roles.updates is None else np.asarray(roles.updates)),
+                  "attrs": jsonable(dict(roles.attrs))},
+        "groups": groups,
+        "errors": [{"op": r.op, "label": r.label, "error": r.error} for r in cmp.results if r.error],
+        "not_applicable": [{"op": r.op, "reason": r.na} for r in cmp.results if r.na],
+        "agree": cmp.agree,
+        "ran": sum(1 for r in cmp.results if not r.na),
+    }
+
+
+@functools.lru_cache(maxsize=16)
+def _table(family: str) -> dict[str, Any]:
+    from ..explain.table import make_table, table_json
+
+    return jsonable(table_json(make_table(family)))  # type: ignore[no-any-return]
+
+
+def table(family: Any) -> dict[str, Any]:
+    """The live comparison table of one family (``gatherscatter table --family F --format json``)."""
+    from ..explain.table import FAMILY_TITLES
+
+    if family not in FAMILY_TITLES:
+        raise RequestError(422, "UnsupportedError", f"family must be one of {', '.join(FAMILY_TITLES)}; "
+                                                    f"got {_short(family)}")
+    return _table(family)
+
+
+def targets() -> list[str]:
+    """The frameworks ``translate`` can write for."""
+    from ..translate import frameworks
+
+    return frameworks()
+
+
+def translate(op: Any, to: Any, attrs: Any = None, version: Any = None, verify: Any = None) -> dict[str, Any]:
+    """The translation of one call into ``to``: plan, code, divergences; with ``verify=N``, N generated cases.
+
+    ``attrs`` are the op's attributes as the page holds them; those the translation does not take
+    (``duplicates``, the op's version keyword ...) are dropped and listed in ``"ignored"``.
+    """
+    from .. import translate as _translate
+    from ..errors import GatherScatterError
+
+    dop = _get_op(op)
+    q = dop.info.qualname
+    fn = _describer(dop)
+    if fn is None or (_base_attrs(q) is None and not attrs):
+        raise RequestError(422, "UnsupportedError", f"translate: no description of {q} the explorer can use "
+                                                    "(its attributes cannot be given here)")
+    if to not in targets():
+        raise RequestError(422, "UnsupportedError", f"to must be one of {', '.join(targets())}; got {_short(to)}")
+    if attrs is None:
+        attrs = {}
+    if not isinstance(attrs, dict):
+        raise RequestError(422, "ArgumentError", f"attrs must be an object; got {_short(attrs)}")
+    if verify is not None and (isinstance(verify, bool) or not isinstance(verify, int) or not 1 <= verify
+                               <= MAX_VERIFY):
+        raise RequestError(422, "ArgumentError", f"verify must be a number of cases from 1 to {MAX_VERIFY}; "
+                                                 f"got {_short(verify)}")
+    facts = _facts(q)
+    known = {a["name"]: a for a in facts["attrs"]}
+    dparams = inspect.signature(fn).parameters
+    used: dict[str, Any] = {}
+    ignored = []
+    for k, v in attrs.items():
+        if k in dparams:
+            used[k] = _attr_value(q, known[k], v) if k in known else v
+        else:
+            ignored.append(k)
+    for k, v in (_base_attrs(q) or ()):
+        used.setdefault(k, v)
+    op_version = used.pop("version", None)  # the source op's own version: translate() calls it op_version
+    try:
+        t = _translate(dop, to=to, version=version, op_version=op_version, **used)
+    except GatherScatterError as exc:
+        raise _library_error(exc) from None
+    body: dict[str, Any] = {
+        "source": t.source.op,
+        "attrs": jsonable(t.source.attrs),
+        "ignored": ignored,
+        "target": t.target,
+        "version": jsonable(t.version),
+        "meaning": t.source.canonical.describe(),
+        "steps": [{"out": s.out, "kind": s.kind, "name": s.name, "args": jsonable(s.arg_map),
+                   "attrs": jsonable(s.attr_map), "why": s.why, "text": s.describe()} for s in t.steps],
+        "ops": t.ops,
+        "exact": t.exact,
+        "divergences": t.divergences,
+        "residuals": [{"when": r.when, "source": r.source, "target": r.target, "note": r.note} for r in t.residuals],
+        "plan": t.plan_text(),
+        "code": None,
+        "code_error": None,
+        "verify": None,
+    }
+    try:
+        body["code"] = t.code
+    except ImportError as exc:
+        body["code_error"] = f"code not generated: {to} code needs the {exc.name or 'onnx'} package"
+    except GatherScatterError as exc:
+        body["code_error"] = f"code not generated: {' '.join(str(exc).split())}"
+    if verify is not None:
+        report = t.verify(n=verify)
+        body["verify"] = {
+            "total": report.total,
+            "agree": report.agree,
+            "both_raise": report.both_raise,
+            "source_rejects": report.source_rejects,
+            "explained": dict(report.explained),
+            "failures": [str(m) for m in report.failures][:20],
+            "ok": report.ok,
+            "text": str(report),
+        }
+    return body
+
+
+# ------------------------------------------------------------------ seeds
+
+
+def seeds() -> list[dict[str, Any]]:
+    """The tour's seed examples as op + arguments by name (what the page's tour menu loads)."""
+    from ..explain.seeds import SEED_EXAMPLES
+    from ..explain.tour import resolve
+
+    out = []
+    for ex in SEED_EXAMPLES:
+        op, kwargs, swapped = resolve(ex)
+        bound = inspect.signature(op.lower).bind(*ex.args, **kwargs)
+        args = dict(bound.arguments)
+        version = args.pop(op.info.version_kw, None) if op.info.version_kw else None
+        out.append({"title": ex.title, "source": ex.source, "note": ex.note, "op": op.info.qualname,
+                    "args": jsonable(args), "version": version, "replaced": swapped,
+                    "expected": jsonable(ex.expected)})
+    return out
+
+
+# ------------------------------------------------------------------ dispatch (what a worker runs)
+
+_JOBS: dict[str, Callable[..., Any]] = {
+    "ops": op_list,
+    "op": op_facts,
+    "seeds": seeds,
+    "explain": explain,
+    "compare": compare,
+    "table": table,
+    "targets": targets,
+    "translate": translate,
+}
+
+
+def run(job: str, kwargs: dict[str, Any]) -> tuple[int, Any]:
+    """Run one job by name: ``(200, body)``, or ``(status, error body)``; never raises."""
+    from ..errors import GatherScatterError
+
+    try:
+        return 200, _JOBS[job](**kwargs)
+    except RequestError as exc:
+        return exc.status, exc.payload()
+    except GatherScatterError as exc:
+        return 422, _library_error(exc).payload()
+    except (MemoryError, OverflowError) as exc:
+        return 413, RequestError(413, "TooLarge", f"this request needs more than the explorer allows "
+                                                  f"({type(exc).__name__})").payload()
+    except RecursionError:
+        return 400, RequestError(400, "BadRequest", "the request is nested too deeply").payload()
+    except Exception as exc:  # a library defect: reported as such, never a traceback
+        return 422, RequestError(422, "UnexpectedError", f"{type(exc).__name__}: {' '.join(str(exc).split())} "
+                                                         "(please report this input)").payload()
