@@ -13,3 +13,16 @@ from .scatter_elements import Scatter, ScatterElements
 from .scatter_nd import ScatterND
 
 __all__ = ["NEWEST_OPSET", "Gather", "GatherElements", "GatherND", "Scatter", "ScatterElements", "ScatterND"]
+
+
+def reference_ops() -> list[type]:  # type: ignore[type-arg]
+    """``ReferenceEvaluator(model, new_ops=gs.onnx.reference_ops())``: whole models, exact gather/scatter.
+
+    Needs the ``onnx`` extra; see :mod:`gatherscatter.onnxtools.reference_ops`.
+    """
+    from ...onnxtools.reference_ops import reference_ops as _reference_ops
+
+    return _reference_ops()
+
+
+__all__ += ["reference_ops"]
