@@ -150,10 +150,11 @@ def _fam_gather_elements(dt: np.dtype[Any], version: int) -> Iterator[Any]:
     i64 = np.int64
     yield "basic", [d, np.array([[1, 2, 0], [2, 0, 0]], i64)], {"axis": 0}, ()
     yield "axis1", [d, np.array([[0, 0], [1, 0], [2, 2]], i64)], {"axis": 1}, ()
-    yield "negative", [d, np.array([[-1, -2, 0], [-3, 1, 2]], i64)], {"axis": 1}, ("negative",)
-    yield "out_of_range", [d, np.array([[0, 3, 1]], i64)], {"axis": 1}, ("out_of_range",)
-    yield "out_of_range_negative", [d, np.array([[0, -4, 1]], i64)], {"axis": 1}, ("out_of_range", "negative")
-    yield "int64_min", [d, np.array([[np.iinfo(i64).min]], i64)], {"axis": 0}, ("out_of_range", "int64_extremes")
+    yield "negative", [d, np.array([[-1, -2, 0], [-3, 1, 2], [0, -1, -1]], i64)], {"axis": 1}, ("negative",)
+    full = np.array([[0, 1, 2], [2, 1, 0], [1, 1, 1]], i64)  # indices of data's shape (no narrow-index path)
+    yield "out_of_range", [d, _put(full, (0, 1), 3)], {"axis": 1}, ("out_of_range",)
+    yield "out_of_range_negative", [d, _put(full, (2, 0), -4)], {"axis": 1}, ("out_of_range", "negative")
+    yield "int64_min", [d, _put(full, (1, 2), np.iinfo(i64).min)], {"axis": 0}, ("out_of_range", "int64_extremes")
     yield "narrow_indices", [d, np.array([[2], [0]], i64)], {"axis": 1}, ()
     yield "long_axis", [_data((2, 100), dt), np.array([[99, 0, 64], [65, 1, 98]], i64)], {"axis": 1}, ()
     yield "empty_indices", [d, np.zeros((0, 3), i64)], {"axis": 0}, ("empty",)
@@ -210,6 +211,12 @@ def _fam_scatter(kind: str) -> Callable[..., Iterator[Any]]:
     return gen
 
 
+def _put(a: Array, pos: tuple[int, ...], value: int) -> Array:
+    out = a.copy()
+    out[pos] = value
+    return out
+
+
 def _data(shape: tuple[int, ...], dt: np.dtype[Any], start: int = 1) -> Array:
     n = int(np.prod(shape, dtype=np.int64))
     vals = np.arange(start, start + n).reshape(shape)
@@ -235,6 +242,12 @@ def _special(op: DialectOp, version: int) -> Iterator[tuple[str, list[Array], di
     scatter = op.info.kind == "scatter"
     base = list(_FAMILIES[fam](f32, version))[0]
     inputs = base[1]
+    wide = {
+        "int64_data_extremes": lambda a: (np.iinfo(np.int64).max - np.arange(a.size, dtype=np.int64)).reshape(a.shape),
+        "float64_data_precision": lambda a: (1.0 + np.arange(1, a.size + 1) * 2.0**-40).reshape(a.shape),
+    }
+    for wname, fill in wide.items():
+        yield wname, [fill(inputs[0]), inputs[1], *[fill(u) for u in inputs[2:]]], base[2], ("dtype",), ""
     for idt in ("int32", "int16", "uint8", "uint64"):
         yield f"indices_{idt}", [inputs[0], inputs[1].astype(idt), *inputs[2:]], base[2], ("index_dtype",), ""
     if scatter and version >= 16:

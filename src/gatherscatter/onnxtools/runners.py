@@ -56,7 +56,7 @@ def _session(runtime: str, model: Any, threads: int | None) -> Callable[[Feeds],
 
         ort.set_default_logger_severity(4)  # a refused case is an outcome, not a log line
         so = ort.SessionOptions()
-        so.log_severity_level = 3
+        so.log_severity_level = 4
         if threads is not None:
             so.intra_op_num_threads = threads
         src = str(model) if isinstance(model, (str, Path)) else model.SerializeToString()
@@ -77,7 +77,7 @@ def _session(runtime: str, model: Any, threads: int | None) -> Callable[[Feeds],
         compiled = core.compile_model(m, "CPU", config)
 
         def run_ov(feeds: Feeds) -> list[np.ndarray[Any, Any]]:
-            res = compiled([feeds[p.get_any_name()] for p in compiled.inputs])
+            res = compiled([np.array(feeds[p.get_any_name()]) for p in compiled.inputs])  # writeable copies
             return [np.array(res[o]) for o in compiled.outputs]
 
         return run_ov
