@@ -492,6 +492,10 @@ def _parser() -> _Parser:
     tr.add_argument("--no-code", action="store_true", help="leave out the generated code")
     tr.add_argument("--matrix", action="store_true", help="print the coverage matrix page (docs/translation.md)")
     tr.add_argument("--out", help="with --matrix: file to write (default: standard output)")
+    from . import audit, conformance  # subcommands that live in their own modules (set args.handler)
+
+    for mod in (audit, conformance):
+        mod.register(sub, common)
     return p
 
 
@@ -521,6 +525,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         if extra and args.command not in ("explain", "compare", "translate"):
             raise CliError(f"unrecognized arguments: {' '.join(extra)}")
         out = _Out(out_stream, _width(getattr(args, "width", None)), getattr(args, "color", "auto"))
+        if getattr(args, "handler", None) is not None:
+            return int(args.handler(args, out_stream))
         if args.command in (None, "tour"):
             return _cmd_tour(args, out)
         if args.command == "table":

@@ -461,7 +461,7 @@ def export(
     opsets: Sequence[int] | None = None,
     dtypes: Sequence[str] | None = None,
     large: bool = True,
-    progress: Callable[[int, str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, Any]:
     """Write the kit into ``directory`` (created; must be empty or absent); return the manifest."""
     import onnx
@@ -476,9 +476,10 @@ def export(
     except OSError as exc:
         raise KitError(f"cannot create {root}: {exc.strerror}") from None
     entries = []
-    for n, case in enumerate(cases(ops, opsets, dtypes, large=large)):
+    todo = list(cases(ops, opsets, dtypes, large=large))
+    for n, case in enumerate(todo):
         if progress is not None:
-            progress(n, case.name)
+            progress(n, len(todo), case.name)
         cdir = root / case.name
         data = cdir / "test_data_set_0"
         data.mkdir(parents=True)
@@ -649,8 +650,9 @@ def _judge(entry: dict[str, Any], case_dir: Path, outcome: str, value: Any) -> C
         if outcome == "raise":
             return CaseResult(name, kind, "pass", outcome, "", tags=tags)
         actual = _summary(value) if outcome == "output" else None
-        return CaseResult(name, kind, "diverge", outcome, f"must raise ({entry['why']}); runtime gave {outcome}",
-                          actual, tags=tags)
+        shown = f" {actual['values']}" if actual and "values" in actual else ""
+        return CaseResult(name, kind, "diverge", outcome,
+                          f"must raise ({entry['why']}); runtime gave {outcome}{shown}", actual, tags=tags)
     if kind == "defined":
         expected = _load_tensor(case_dir / entry["expected"])
         if outcome == "output" and _same(value, expected):
@@ -668,8 +670,9 @@ def _judge(entry: dict[str, Any], case_dir: Path, outcome: str, value: Any) -> C
             return CaseResult(name, kind, "pass", outcome, a["label"], tags=tags)
     labels = ", ".join(a["label"] for a in allowed)
     shown = _summary(value) if outcome == "output" else value
-    return CaseResult(name, kind, "diverge", outcome, f"outcome not among the allowed ({labels}); runtime: {outcome}",
-                      shown, tags=tags)
+    got = f" {shown['values']}" if isinstance(shown, dict) and "values" in shown else f": {shown}"
+    return CaseResult(name, kind, "diverge", outcome,
+                      f"outcome not among the allowed ({labels}); runtime: {outcome}{got}", shown, tags=tags)
 
 
 def run(
@@ -680,13 +683,15 @@ def run(
     only: str | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     isolate: bool = True,
+    timeout: float | None = 120.0,
 ) -> RunReport:
     """Run the kit in ``directory`` on ``runtime``; return every case's result.
 
     ``threads``: onnxruntime's ``intra_op_num_threads`` / OpenVINO's
     ``INFERENCE_NUM_THREADS`` (None: the runtime's default). ``only``: a regular
     expression on case names. ``isolate``: run in a worker process, so that a
-    runtime crash is recorded as ``crash`` instead of ending the run.
+    runtime crash is recorded as ``crash`` instead of ending the run; ``timeout``:
+    seconds per case before the worker is stopped and the case recorded as ``timeout``.
     """
     if runtime not in RUNTIMES:
         raise KitError(f"unknown runtime {runtime!r}; choose one of {', '.join(RUNTIMES)}")
@@ -703,7 +708,7 @@ def run(
 
     version = runners.runtime_version(runtime)
     results = []
-    with runners.Executor(runtime, threads, isolate=isolate) as ex:
+    with runners.Executor(runtime, threads, isolate=isolate, timeout=timeout) as ex:
         for n, entry in enumerate(entries):
             if progress is not None:
                 progress(n, len(entries), entry["name"])
@@ -719,5 +724,5 @@ def run(
                 k, r = bad[0]
                 r.detail = f"{len(bad)} of {repeat} runs diverge; run {k + 1}: {r.detail}"
             results.append(bad[0][1] if bad else judged[0])
-    return RunReport(runtime, version, {"threads": threads}, results)
+    return RunReport(runtime, version, {"threads": threads, "timeout": timeout}, results)
 

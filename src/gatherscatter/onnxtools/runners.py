@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from types import TracebackType
@@ -117,17 +118,21 @@ def _run_case(runtime: str, threads: int | None, case_dir: str, n_inputs: int, r
 class Executor:
     """Runs cases one by one on ``runtime``, in a worker process when ``isolate``."""
 
-    def __init__(self, runtime: str, threads: int | None, *, isolate: bool = True) -> None:
+    def __init__(self, runtime: str, threads: int | None, *, isolate: bool = True, timeout: float | None = None
+                 ) -> None:
         self.runtime = runtime
         self.threads = threads
         self.isolate = isolate
+        self.timeout = timeout
         self._pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> Executor:
         return self
 
     def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
-        if self._pool is not None:
+        if et is not None:
+            self._drop_pool()
+        elif self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
@@ -137,9 +142,21 @@ class Executor:
             return _run_case(self.runtime, self.threads, case_dir, n_inputs, repeat)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        fut = self._pool.submit(_run_case, self.runtime, self.threads, case_dir, n_inputs, repeat)
         try:
-            return self._pool.submit(_run_case, self.runtime, self.threads, case_dir, n_inputs, repeat).result()
+            return fut.result(timeout=self.timeout)
         except BrokenProcessPool:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+            self._drop_pool()
             return "crash", "the runtime killed its process (e.g. SIGSEGV) on this case"
+        except FuturesTimeout:
+            self._drop_pool()
+            return "timeout", f"no result within {self.timeout:g} s (the worker was stopped)"
+
+    def _drop_pool(self) -> None:
+        pool = self._pool
+        self._pool = None
+        if pool is None:
+            return
+        for proc in list(getattr(pool, "_processes", {}).values()):  # our own worker, stopped by its handle
+            proc.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
