@@ -11,7 +11,9 @@ show it (regular expressions searched in the case names, ``Op_version_case``); t
 ``differs``: the runtime's result differs from the ONNX spec's (what gatherscatter
 computes, or a refusal where the spec makes it an error), so a model depending on
 it changes result on this runtime. ``families``: the op families the entry is about
-(None: every gather/scatter op).
+(None: every gather/scatter op). ``label``: for conditions ONNX leaves open (the
+kit's implementation-defined cases), which allowed outcome the runtime gives; it
+differs from gatherscatter's choice when ``differs`` is set.
 
 The audit (:mod:`~gatherscatter.onnxtools.audit`) reads this table; the conditions
 are the keys of :data:`CONDITIONS`.
@@ -63,6 +65,7 @@ class Behaviour:
     families: tuple[str, ...] | None = None
     source: str = "measured with the conformance kit, 2026-11-25"
     flaky: bool = False
+    label: str | None = None
 
 
 _G, _GE, _GND, _SE, _SND = "gather", "gather_elements", "gather_nd", "scatter_elements", "scatter_nd"
@@ -75,7 +78,7 @@ BEHAVIOUR: tuple[Behaviour, ...] = (
               (r"_out_of_range(_negative)?$",)),
     Behaviour("onnxruntime", "int64_extreme_index", "raises", False, ("_int64_max", "_int64_min", "_int64_extreme")),
     Behaviour("onnxruntime", "duplicates", "last update in row-major order wins", False, ("_duplicates_none",),
-              _SCATTERS),
+              _SCATTERS, label="last-wins"),
     Behaviour("onnxruntime", "duplicates_threads",
               "ScatterND loses updates (a data race): wrong sums in some rows, varying from run to run; correct with "
               "intra_op_num_threads=1", True, ("ScatterND_18_large_add",), (_SND,),
@@ -84,9 +87,9 @@ BEHAVIOUR: tuple[Behaviour, ...] = (
     Behaviour("onnxruntime", "duplicates_threads", "ScatterElements is correct with 2 threads", False,
               ("ScatterElements_18_large_add",), (_SE,)),
     Behaviour("onnxruntime", "nan_minmax", "a NaN update wins; a NaN already in data is replaced by the update",
-              True, ("_nan_max", "_nan_min"), _SCATTERS),
+              True, ("_nan_max", "_nan_min"), _SCATTERS, label="drop-nan-data"),
     Behaviour("onnxruntime", "bool_reduction", "add = OR and mul = AND; max/min refused ('bool data type is not "
-              "supported')", True, ("_bool_max", "_bool_min"), _SCATTERS),
+              "supported')", True, ("_bool_max", "_bool_min"), _SCATTERS, label="raise"),
     Behaviour("onnxruntime", "minmax_opset16", "accepted and computed as at opset 18", True,
               ("_16_duplicates_max", "_16_duplicates_min"), _SCATTERS),
     Behaviour("onnxruntime", "unknown_reduction", "runs silently as 'none'", True, ("_unknown_reduction",),
@@ -112,12 +115,12 @@ BEHAVIOUR: tuple[Behaviour, ...] = (
               "int64 min reads or writes row 0", True, ("_int64_max", "_int64_min", "_int64_extreme"),
               (_G, _GND, _SE, _SND)),
     Behaviour("openvino", "duplicates", "last update wins (on these small inputs)", False, ("_duplicates_none",),
-              _SCATTERS),
+              _SCATTERS, label="last-wins"),
     Behaviour("openvino", "duplicates_threads", "correct", False, ("_18_large_add",), _SCATTERS),
     Behaviour("openvino", "nan_minmax", "a NaN already in data stays; a NaN update is dropped", True,
-              ("_nan_max", "_nan_min"), _SCATTERS),
+              ("_nan_max", "_nan_min"), _SCATTERS, label="drop-nan-update"),
     Behaviour("openvino", "bool_reduction", "add = OR, mul = AND, max = OR, min = AND", False, ("_bool_",),
-              _SCATTERS),
+              _SCATTERS, label="logical"),
     Behaviour("openvino", "minmax_opset16", "accepted and computed as at opset 18", True,
               ("_16_duplicates_max", "_16_duplicates_min"), _SCATTERS),
     Behaviour("openvino", "unknown_reduction", "refuses the model", False, ("_unknown_reduction",), _SCATTERS),
@@ -142,11 +145,13 @@ BEHAVIOUR: tuple[Behaviour, ...] = (
               ("Gather_13_out_of_range", "GatherND_13_out_of_range", "ScatterND_18_out_of_range"),
               (_G, _GND, _SND)),
     Behaviour("reference", "duplicates", "last update in row-major order wins", False,
-              ("ScatterElements_18_duplicates_none", "ScatterND_18_duplicates_none"), _SCATTERS),
-    Behaviour("reference", "nan_minmax", "ScatterElements drops a NaN update (Python max); ScatterND propagates "
-              "NaN", True, ("_nan_max", "_nan_min"), _SCATTERS),
+              ("ScatterElements_18_duplicates_none", "ScatterND_18_duplicates_none"), _SCATTERS, label="last-wins"),
+    Behaviour("reference", "nan_minmax", "ScatterElements drops a NaN update (Python's max and min)", True,
+              ("_nan_max", "_nan_min"), (_SE,), label="drop-nan-update"),
+    Behaviour("reference", "nan_minmax", "ScatterND propagates NaN (np.maximum, np.minimum)", False,
+              ("_nan_max", "_nan_min"), (_SND,), label="propagate"),
     Behaviour("reference", "bool_reduction", "add = OR, mul = AND, max = OR, min = AND", False, ("_bool_",),
-              _SCATTERS),
+              _SCATTERS, label="logical"),
     Behaviour("reference", "minmax_opset16", "accepted and computed as at opset 18", True,
               ("_16_duplicates_max", "_16_duplicates_min"), _SCATTERS),
     Behaviour("reference", "unknown_reduction", "runs silently as 'none'", True, ("_unknown_reduction",),
