@@ -9,6 +9,9 @@ import pytest
 
 pytest.importorskip("onnx")
 
+# helpers, not tests (their imports need onnx and torch): kept out of the doctest collection
+collect_ignore = ["measure_speed.py", "real_models.py"]
+
 
 @pytest.fixture(scope="session")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:

@@ -19,9 +19,10 @@ what could make its result differ between runtimes:
 
 Each finding names the node, the condition, the positions and what each runtime
 does (from :data:`~gatherscatter.onnxtools.behaviour.BEHAVIOUR`, measured) next to
-what the ONNX spec says. A finding *changes a result* when its condition certainly
-holds and a selected runtime's result differs from the spec's, or the result depends
-on an order ONNX leaves unspecified; :attr:`AuditReport.exit_status` is then 1.
+what the ONNX spec says. A finding *changes a result* (level ``error``) when its
+condition certainly holds and a selected runtime's result differs from the spec's,
+the result depends on an order ONNX leaves unspecified, or the spec makes the inputs
+an error (an out-of-range index); :attr:`AuditReport.exit_status` is then 1.
 
 >>> from onnx import TensorProto, helper
 >>> node = helper.make_node("ScatterElements", ["x", "i", "u"], ["y"], reduction="max", name="s")
@@ -438,10 +439,11 @@ class _Node:
         self.runtimes = runtimes
 
     def add(self, condition: str, origin: str, message: str, *, certain: bool, order_dependent: bool = False,
-            positions: list[str] | None = None, count: int = 0) -> None:
+            invalid: bool = False, positions: list[str] | None = None, count: int = 0) -> None:
+        """Record a finding; ``invalid``: the spec makes these inputs an error (no runtime can give its result)."""
         said, differs = _runtimes_say(self.runtimes, condition, self.family)
         said = {"ONNX spec": _spec_says(condition), **said}
-        if certain and (differs or order_dependent):
+        if certain and (differs or order_dependent or invalid):
             level = "error"
         elif differs or order_dependent:
             level = "warning"
@@ -539,7 +541,7 @@ def _dynamic(n: _Node, inputs: list[Array | None], attrs: dict[str, Any], origin
         low = op.lower(*args, **kwargs)
     except GatherScatterError as exc:
         n.add("rank0_data" if any(a is not None and np.ndim(a) == 0 for a in args[:1]) else "out_of_range", origin,
-              "the ONNX op refuses these inputs: " + " ".join(str(exc).split()), certain=True)
+              "the ONNX op refuses these inputs: " + " ".join(str(exc).split()), certain=True, invalid=True)
         return
     if low.result is not None:
         return
@@ -568,7 +570,7 @@ def _dynamic(n: _Node, inputs: list[Array | None], attrs: dict[str, Any], origin
             neg_pos.append((*p, j) if spec.vector else tuple(p))
         wrapped.append(np.where(c < 0, c + s, c))
     if n_bad:
-        n.add("out_of_range", origin, f"{n_bad} index value(s) outside [-s, s-1]", certain=True,
+        n.add("out_of_range", origin, f"{n_bad} index value(s) outside [-s, s-1]", certain=True, invalid=True,
               positions=bad_pos[:_MAX_POSITIONS], count=n_bad)
     if n_neg:
         n.add("negative", origin, f"{n_neg} negative index value(s) (valid: they count from the end)", certain=True,
@@ -579,7 +581,7 @@ def _dynamic(n: _Node, inputs: list[Array | None], attrs: dict[str, Any], origin
         call_node(op, args, attrs, n.r.opset)
     except GatherScatterError as exc:
         n.add("out_of_range", origin, "the ONNX op refuses these inputs: " + " ".join(str(exc).split()),
-              certain=True)
+              certain=True, invalid=True)
         return
     if op.info.kind != "scatter" or low.updates is None:
         return
@@ -688,7 +690,7 @@ def _record(model: Any, feeds: dict[str, Array], ort_error: str) -> tuple[dict[s
         stopped = f"{ort_error}; onnx.reference with gatherscatter's ops: {type(exc).__name__}: " + " ".join(
             str(exc).split()
         )[:300]
-    return {**feeds, **seen}, stopped, "onnx.reference with gatherscatter's ops (onnxruntime failed)"
+    return {**feeds, **seen}, stopped, f"onnx.reference with gatherscatter's ops ({ort_error})"
 
 
 # ---------------------------------------------------------------------------------------------- audit
