@@ -1,7 +1,8 @@
 """Small real PyTorch modules exported with torch.onnx.export (test helper).
 
 Each module is the gather/scatter core of a common model: a GNN mean aggregation
-(``scatter_reduce(..., 'mean', include_self=False)``), an embedding lookup, a
+(``scatter_reduce(..., 'mean', include_self=False)``, and the same mean as
+``scatter_add`` sum / count), an embedding lookup, a
 KV-cache update (``index_copy`` and ``index_put``) and a top-k selection
 (``topk`` + ``gather``). :func:`export` returns the ONNX model, sample inputs and
 torch's own eager output (the oracle the tests compare with).
@@ -25,6 +26,17 @@ class GNNMean(torch.nn.Module):
         index = dst.unsqueeze(1).expand(-1, x.shape[1])
         out = torch.zeros_like(x).scatter_reduce(0, index, msg, reduce="mean", include_self=False)
         return out
+
+
+class GNNMeanAdd(torch.nn.Module):
+    """The same mean written as sum / count with scatter_add (how PyG-style code often spells it)."""
+
+    def forward(self, x: torch.Tensor, src: torch.Tensor, dst: torch.Tensor) -> torch.Tensor:
+        msg = x[src]
+        index = dst.unsqueeze(1).expand(-1, x.shape[1])
+        total = torch.zeros_like(x).scatter_add(0, index, msg)
+        count = torch.zeros(x.shape[0]).scatter_add(0, dst, torch.ones(dst.shape[0]))
+        return total / count.clamp(min=1).unsqueeze(1)
 
 
 class Embedding(torch.nn.Module):
@@ -59,6 +71,9 @@ def _inputs(name: str) -> tuple[torch.nn.Module, tuple[torch.Tensor, ...]]:
     if name == "gnn_mean":
         x = torch.randn(6, 4, generator=g)
         return GNNMean(), (x, torch.tensor([0, 1, 2, 3, 4, 5, 0]), torch.tensor([1, 1, 2, 0, 5, 5, 1]))
+    if name == "gnn_mean_add":
+        x = torch.randn(6, 4, generator=g)
+        return GNNMeanAdd(), (x, torch.tensor([0, 1, 2, 3, 4, 5, 0]), torch.tensor([1, 1, 2, 0, 5, 5, 1]))
     if name == "embedding":
         return Embedding(), (torch.tensor([[1, 9, 0], [3, 3, 2]]),)
     if name == "kv_cache":
@@ -70,7 +85,7 @@ def _inputs(name: str) -> tuple[torch.nn.Module, tuple[torch.Tensor, ...]]:
     raise KeyError(name)
 
 
-MODELS = ("gnn_mean", "embedding", "kv_cache", "topk")
+MODELS = ("gnn_mean", "gnn_mean_add", "embedding", "kv_cache", "topk")
 
 
 def export(name: str) -> tuple[Any, dict[str, np.ndarray], list[np.ndarray]]:
