@@ -3,8 +3,8 @@
 One-node models of the perf-anchor workloads (/work/shared/perf/perf-anchors.md §9),
 leading dimensions and index counts divided by ``--reduce`` (default 8: the machine is
 shared). Each workload: the stock evaluator once, gatherscatter's ops the median of 3 runs, the
-outputs compared for equality. Prints a Markdown table. (The first of the three
-gatherscatter runs includes loading or compiling the numba kernels; the median drops it.)
+outputs compared for equality. Prints a Markdown table. gatherscatter gets one warm-up
+run first (it loads or compiles the numba kernels).
 
     PYTHONPATH=src python tests/onnxtools/measure_speed.py [--reduce 8] [--threads 1] [--only NAME]
 """
@@ -99,6 +99,7 @@ def main() -> None:
         m = model(op, attrs, arrays)
         feeds = {f"in{k}": a for k, a in enumerate(arrays)}
         ours_ev = ReferenceEvaluator(m, new_ops=reference_ops())
+        timed(ours_ev, feeds)  # warm-up: loads (or compiles) the numba kernels
         runs = [timed(ours_ev, feeds) for _ in range(3)]
         ours_t = statistics.median(t for t, _ in runs)
         ours = runs[0][1]

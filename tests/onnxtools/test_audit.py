@@ -134,7 +134,7 @@ def test_typed_errors(tmp_path: Path) -> None:
     with pytest.raises(AuditError, match="input x has dtype float64; the model declares float32"):
         audit(good, tmp_path / "dt.npz")
     (tmp_path / "junk.npz").write_text("junk")
-    with pytest.raises(AuditError, match="not a NumPy .npz file"):
+    with pytest.raises(AuditError, match=r"not a NumPy \.npz file"):
         audit(good, tmp_path / "junk.npz")
     with pytest.raises(AuditError, match="unknown runtime 'tensorrt'"):
         audit(good, runtimes=["tensorrt"])

@@ -17,9 +17,9 @@ import pytest
 
 pytest.importorskip("onnx")
 
-from gatherscatter.onnxtools.behaviour import BEHAVIOUR, CONDITIONS, Behaviour  # noqa: E402
-from gatherscatter.onnxtools.conformance import run  # noqa: E402
-from gatherscatter.onnxtools.reference_ops import onnx_ops  # noqa: E402
+from gatherscatter.onnxtools.behaviour import BEHAVIOUR, CONDITIONS, Behaviour
+from gatherscatter.onnxtools.conformance import run
+from gatherscatter.onnxtools.reference_ops import onnx_ops
 
 
 def _cases(b: Behaviour, manifest: dict[str, Any]) -> list[str]:

@@ -159,7 +159,7 @@ def test_kit_errors(tmp_path: Path) -> None:
         export(tmp_path / "full")
     with pytest.raises(KitError, match="unknown ONNX op 'Gathr'"):
         export(tmp_path / "k", ops=["Gathr"])
-    with pytest.raises(KitError, match="no manifest.json"):
+    with pytest.raises(KitError, match=r"no manifest\.json"):
         run(tmp_path / "full", "onnxruntime")
     (tmp_path / "full" / "manifest.json").write_text("{not json")
     with pytest.raises(KitError, match="unreadable manifest"):

@@ -19,13 +19,13 @@ pytest.importorskip("torch")
 pytest.importorskip("onnxscript")  # the dynamo exporter (torch.onnx.export's default)
 pytest.importorskip("onnxruntime")
 
-from onnx.reference import ReferenceEvaluator  # noqa: E402
+from onnx.reference import ReferenceEvaluator
 
-from gatherscatter.onnxtools.audit import audit  # noqa: E402
-from gatherscatter.onnxtools.reference_ops import reference_ops  # noqa: E402
-from gatherscatter.onnxtools.runners import run_model  # noqa: E402
+from gatherscatter.onnxtools.audit import audit
+from gatherscatter.onnxtools.reference_ops import reference_ops
+from gatherscatter.onnxtools.runners import run_model
 
-from .real_models import MODELS, export  # noqa: E402
+from .real_models import MODELS, export
 
 _CACHE: dict[str, Any] = {}
 

@@ -522,7 +522,7 @@ def _try_dtype(op: DialectOp, opset: int, idx_dtype: str, data_dtype: str | None
         return
 
 
-def _pos(p: Sequence[int]) -> str:
+def _pos(p: Sequence[Any]) -> str:
     return "indices[" + ", ".join(str(int(x)) for x in p) + "]"
 
 
@@ -590,13 +590,14 @@ def _dynamic(n: _Node, inputs: list[Array | None], attrs: dict[str, Any], origin
     lin = np.zeros(lead, np.int64)
     for w, s in zip(wrapped, sizes, strict=False):
         lin = lin * s + w
+    key: Array
     if spec.elementwise:
-        coords = list(np.indices(lead))
+        coords: list[Array] = list(np.indices(lead))
         coords[spec.axis] = wrapped[0]
-        key = np.ravel_multi_index(tuple(coords), data.shape)
+        key = np.asarray(np.ravel_multi_index(tuple(coords), data.shape))
     elif spec.batch:
         bkey = np.ravel_multi_index(tuple(np.indices(lead)[: spec.batch]), data.shape[: spec.batch])
-        key = bkey * int(np.prod(sizes)) + lin
+        key = np.asarray(bkey) * int(np.prod(sizes)) + lin
     else:
         key = lin
     flat = key.ravel()

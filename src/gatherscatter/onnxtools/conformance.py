@@ -212,7 +212,7 @@ def _fam_scatter(kind: str) -> Callable[..., Iterator[Any]]:
 
 
 def _put(a: Array, pos: tuple[int, ...], value: int) -> Array:
-    out = a.copy()
+    out: Array = a.copy()
     out[pos] = value
     return out
 
@@ -220,9 +220,8 @@ def _put(a: Array, pos: tuple[int, ...], value: int) -> Array:
 def _data(shape: tuple[int, ...], dt: np.dtype[Any], start: int = 1) -> Array:
     n = int(np.prod(shape, dtype=np.int64))
     vals = np.arange(start, start + n).reshape(shape)
-    if dt == np.bool_:
-        return (vals % 2 == 1).astype(dt)
-    return vals.astype(dt)
+    out: Array = (vals % 2 == 1).astype(dt) if dt == np.bool_ else vals.astype(dt)
+    return out
 
 
 _FAMILIES: dict[str, Callable[..., Iterator[Any]]] = {
@@ -240,9 +239,9 @@ def _special(op: DialectOp, version: int) -> Iterator[tuple[str, list[Array], di
     f32 = np.dtype("float32")
     i64 = np.int64
     scatter = op.info.kind == "scatter"
-    base = list(_FAMILIES[fam](f32, version))[0]
+    base = next(iter(_FAMILIES[fam](f32, version)))
     inputs = base[1]
-    wide = {
+    wide: dict[str, Callable[[Array], Array]] = {
         "int64_data_extremes": lambda a: (np.iinfo(np.int64).max - np.arange(a.size, dtype=np.int64)).reshape(a.shape),
         "float64_data_precision": lambda a: (1.0 + np.arange(1, a.size + 1) * 2.0**-40).reshape(a.shape),
     }
@@ -397,7 +396,7 @@ def cases(
 
 def _dtype(name: str) -> str:
     try:
-        return np.dtype(name).name
+        return str(np.dtype(name).name)
     except TypeError:
         raise KitError(f"unknown dtype {name!r}; use NumPy names such as float32, int64, bool") from None
 
@@ -506,12 +505,12 @@ def export(
             entry["expected"] = "test_data_set_0/output_0.pb"
         if case.allowed:
             entry["allowed"] = []
-            for label, arr in case.allowed.items():
-                if arr is None:
+            for label, allowed_arr in case.allowed.items():
+                if allowed_arr is None:
                     entry["allowed"].append({"label": label, "outcome": "raise"})
                 else:
                     fname = f"test_data_set_0/allowed_{label}.pb"
-                    _save_tensor(cdir / fname, arr, "output")
+                    _save_tensor(cdir / fname, allowed_arr, "output")
                     entry["allowed"].append({"label": label, "outcome": "output", "file": fname})
         entries.append(entry)
     manifest = {

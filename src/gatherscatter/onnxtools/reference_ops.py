@@ -120,7 +120,7 @@ def _classes() -> tuple[type[Any], ...]:
 
     def run(self: Any, *args: Any, **kwargs: Any) -> Any:
         try:
-            return OpRun.run(self, *args, **kwargs)
+            return OpRun.run(self, *args, **kwargs)  # type: ignore[no-untyped-call]
         except TypeError as exc:
             # OpRun.run re-raises every TypeError as a generic one; DTypeError/ArgumentError keep their type
             if isinstance(exc.__cause__, GatherScatterError):

@@ -28,11 +28,11 @@ _CORE: list[Any] = []
 def runtime_version(runtime: str) -> str:
     """The installed version of ``runtime`` (an ImportError names the missing package)."""
     if runtime == "onnxruntime":
-        import onnxruntime
+        import onnxruntime  # type: ignore[import-untyped]
 
         return str(onnxruntime.__version__)
     if runtime == "openvino":
-        import openvino
+        import openvino  # type: ignore[import-untyped]
 
         return str(openvino.__version__).split("-")[0]
     import onnx

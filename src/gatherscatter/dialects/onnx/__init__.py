@@ -15,7 +15,7 @@ from .scatter_nd import ScatterND
 __all__ = ["NEWEST_OPSET", "Gather", "GatherElements", "GatherND", "Scatter", "ScatterElements", "ScatterND"]
 
 
-def reference_ops() -> list[type]:  # type: ignore[type-arg]
+def reference_ops() -> list[type]:
     """``ReferenceEvaluator(model, new_ops=gs.onnx.reference_ops())``: whole models, exact gather/scatter.
 
     Needs the ``onnx`` extra; see :mod:`gatherscatter.onnxtools.reference_ops`.
