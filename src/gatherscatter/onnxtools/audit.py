@@ -691,7 +691,10 @@ def _record(model: Any, feeds: dict[str, Array], ort_error: str) -> tuple[dict[s
         stopped = f"{ort_error}; onnx.reference with gatherscatter's ops: {type(exc).__name__}: " + " ".join(
             str(exc).split()
         )[:300]
-    return {**feeds, **seen}, stopped, f"onnx.reference with gatherscatter's ops ({ort_error})"
+    by = "onnx.reference with gatherscatter's ops " + (
+        "(onnxruntime failed)" if stopped else f"({ort_error[:160]})"
+    )
+    return {**feeds, **seen}, stopped, by
 
 
 # ---------------------------------------------------------------------------------------------- audit
