@@ -636,7 +636,8 @@ def _difference(actual: Array, expected: Array) -> str:
     bad = ~((actual == expected) | ((actual != actual) & (expected != expected)))
     pos = np.argwhere(bad)
     first = ", ".join(
-        f"at {tuple(int(x) for x in p)}: {actual[tuple(p)]!r} vs {expected[tuple(p)]!r}" for p in pos[:3]
+        f"at {tuple(int(x) for x in p)}: {actual[tuple(p)].item()!r} vs {expected[tuple(p)].item()!r}"
+        for p in pos[:3]
     )
     return f"{len(pos)} of {actual.size} values differ ({first}{', ...' if len(pos) > 3 else ''})"
 
