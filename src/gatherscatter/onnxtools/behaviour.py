@@ -106,14 +106,14 @@ BEHAVIOUR: tuple[Behaviour, ...] = (
     Behaviour("onnxruntime", "rank0_data", "refuses", False, ("_scalar_data",)),
     # ------------------------------------------------------------------ OpenVINO
     Behaviour("openvino", "negative", "wraps once (i + s)", False, (r"\d_negative$",)),
-    Behaviour("openvino", "out_of_range", "Gather returns zeros; GatherND returns zeros or whatever memory holds",
-              True, ("Gather_13_out_of_range", "GatherND_13_out_of_range"), (_G, _GND)),
+    Behaviour("openvino", "out_of_range", "Gather returns zeros; GatherND reads some other element (an "
+              "out-of-range column reads the next row)", True, ("Gather_13_out_of_range", "GatherND_13_out_of_range"), (_G, _GND)),
     Behaviour("openvino", "out_of_range", "raises", False,
               ("GatherElements_13_out_of_range", "ScatterElements_18_out_of_range", "ScatterND_18_out_of_range"),
               (_GE, _SE, _SND)),
     Behaviour("openvino", "int64_extreme_index", "indices are cut to int32 first: int64 max reads the last row, "
               "int64 min reads or writes row 0", True, ("_int64_max", "_int64_min", "_int64_extreme"),
-              (_G, _GND, _SE, _SND)),
+              (_G, _GE, _GND, _SE, _SND)),
     Behaviour("openvino", "duplicates", "last update wins (on these small inputs)", False, ("_duplicates_none",),
               _SCATTERS, label="last-wins"),
     Behaviour("openvino", "duplicates_threads", "correct", False, ("_18_large_add",), _SCATTERS),
