@@ -155,3 +155,33 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.startswith(f"# Audit of `{path}`")
     assert main(["audit", str(tmp_path / "nope.onnx")]) == 2
     assert "cannot read model" in capsys.readouterr().err
+
+
+def test_a_node_the_checks_cannot_read_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gatherscatter.onnxtools import audit as audit_mod
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(audit_mod, "_dynamic", broken)
+    idx = numpy_helper.from_array(np.array([0, 1]), "i")
+    node = helper.make_node("Gather", ["x", "i"], ["y"], name="g")
+    r = audit(model([node], [("x", F, [3])], ["y"], inits=[idx]), runtimes=["onnxruntime"])
+    (f,) = [f for f in r.findings if f.condition == "not_analysed"]
+    assert f.level == "warning" and "RuntimeError: boom" in f.message
+
+
+def test_progress_counter_without_a_terminal() -> None:
+    import io
+
+    from gatherscatter.cli.progress import Progress
+
+    buf = io.StringIO()
+    with Progress("run", buf) as p:
+        for k in range(20):
+            p.update(k, 20, f"case{k}")
+    assert buf.getvalue().splitlines() == [f"run: {k}/20" for k in range(0, 20, 2)]
+    quiet = io.StringIO()
+    with Progress("run", quiet, enabled=False) as p:
+        p.update(0, 1)
+    assert quiet.getvalue() == ""

@@ -744,11 +744,14 @@ def audit(
                         path)
         checker = _Node(nr, op, runtimes)
         const_idx = len(node.input) > 1 and node.input[1] in consts
-        _static(checker, attrs, [i["dtype"] for i in infos], [i["shape"] for i in infos], const_idx, version)
-        if const_idx and all(not i or i in consts for i in node.input):
-            _dynamic(checker, [consts[i] if i else None for i in node.input], attrs, "constant")
-        elif const_idx:
-            _dynamic_indices_only(checker, consts[node.input[1]], infos, attrs)
+        try:
+            _static(checker, attrs, [i["dtype"] for i in infos], [i["shape"] for i in infos], const_idx, version)
+            if const_idx and all(not i or i in consts for i in node.input):
+                _dynamic(checker, [consts[i] if i else None for i in node.input], attrs, "constant")
+            elif const_idx:
+                _dynamic_indices_only(checker, consts[node.input[1]], infos, attrs)
+        except Exception as exc:  # an op whose inputs the checks do not understand: say so, audit the rest
+            _not_analysed(checker, exc)
         report.nodes.append(nr)
         checkers.append((checker, node, path, attrs))
     if feeds is not None:
@@ -767,10 +770,18 @@ def audit(
             if reached:
                 checker.r.findings = [f for f in checker.r.findings if f.origin != "static" or f.level == "error"
                                       or f.condition not in _DYNAMIC_CONDITIONS]
-                _dynamic(checker, ins, attrs, "inputs")
+                try:
+                    _dynamic(checker, ins, attrs, "inputs")
+                except Exception as exc:
+                    _not_analysed(checker, exc)
     for nr in report.nodes:
         nr.findings.sort(key=lambda f: _LEVELS.index(f.level))
     return report
+
+
+def _not_analysed(n: _Node, exc: Exception) -> None:
+    msg = f"not analysed ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})"
+    n.r.findings.append(Finding(n.r.name, "not_analysed", "warning", msg, "static"))
 
 
 #: static "possible" findings that the sample run replaces with what actually happened

@@ -43,6 +43,7 @@ CONDITIONS = {
     "narrow_indices": "GatherElements indices smaller than data on a non-axis dimension",
     "long_axis": "GatherElements along an axis longer than 64",
     "rank0_data": "0-d data (ONNX: rank >= 1)",
+    "not_analysed": "the audit could not check this node (its finding says why)",
 }
 
 RUNTIME_LABELS = {
@@ -107,7 +108,8 @@ BEHAVIOUR: tuple[Behaviour, ...] = (
     # ------------------------------------------------------------------ OpenVINO
     Behaviour("openvino", "negative", "wraps once (i + s)", False, (r"\d_negative$",)),
     Behaviour("openvino", "out_of_range", "Gather returns zeros; GatherND reads some other element (an "
-              "out-of-range column reads the next row)", True, ("Gather_13_out_of_range", "GatherND_13_out_of_range"), (_G, _GND)),
+              "out-of-range column reads the next row)", True, ("Gather_13_out_of_range", "GatherND_13_out_of_range"),
+              (_G, _GND)),
     Behaviour("openvino", "out_of_range", "raises", False,
               ("GatherElements_13_out_of_range", "ScatterElements_18_out_of_range", "ScatterND_18_out_of_range"),
               (_GE, _SE, _SND)),
