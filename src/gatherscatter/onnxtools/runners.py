@@ -142,6 +142,8 @@ class Executor:
             return _run_case(self.runtime, self.threads, case_dir, n_inputs, repeat)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            # start the worker and import the runtime outside the per-case timeout
+            self._pool.submit(runtime_version, self.runtime).result()
         fut = self._pool.submit(_run_case, self.runtime, self.threads, case_dir, n_inputs, repeat)
         try:
             return fut.result(timeout=self.timeout)
