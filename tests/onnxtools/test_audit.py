@@ -136,6 +136,8 @@ def test_typed_errors(tmp_path: Path) -> None:
     (tmp_path / "junk.npz").write_text("junk")
     with pytest.raises(AuditError, match=r"not a NumPy \.npz file"):
         audit(good, tmp_path / "junk.npz")
+    with pytest.raises(AuditError, match="no array for model input"):
+        audit(good, {"x": np.zeros(4, np.float32)})
     with pytest.raises(AuditError, match="unknown runtime 'tensorrt'"):
         audit(good, runtimes=["tensorrt"])
 

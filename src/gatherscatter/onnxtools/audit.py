@@ -53,8 +53,8 @@ from ..errors import GatherScatterError
 from .behaviour import CONDITIONS, RUNTIME_LABELS, behaviour
 from .reference_ops import ONNX_DOMAINS, op_for
 
-__all__ = ["DEFAULT_RUNTIMES", "AuditError", "AuditReport", "Finding", "NodeReport", "audit", "load_inputs",
-           "load_model"]
+__all__ = ["DEFAULT_RUNTIMES", "AuditError", "AuditReport", "Finding", "NodeReport", "audit", "check_feeds",
+           "load_inputs", "load_model"]
 
 Array = np.ndarray[Any, Any]
 DEFAULT_RUNTIMES = ("onnxruntime", "openvino", "reference")
@@ -284,6 +284,12 @@ def load_inputs(path: str | os.PathLike[str], model: Any) -> dict[str, Array]:
         raise AuditError(f"cannot read inputs {p}: {exc.strerror or exc}") from None
     except (ValueError, EOFError) as exc:
         raise AuditError(f"{p} is not a NumPy .npz file of arrays ({exc})") from None
+    return check_feeds(feeds, model, str(p))
+
+
+def check_feeds(feeds: dict[str, Array], model: Any, label: str = "inputs") -> dict[str, Array]:
+    """``feeds`` checked against the model's inputs: names and dtypes (:class:`AuditError` otherwise)."""
+    p = label
     init = {t.name for t in model.graph.initializer}
     needed = [i.name for i in model.graph.input if i.name not in init]
     missing = [n for n in needed if n not in feeds]
@@ -719,7 +725,7 @@ def audit(
         feeds = load_inputs(inputs, proto)
         inputs_label = str(inputs)
     elif inputs is not None:
-        feeds = {k: np.asarray(v) for k, v in inputs.items()}
+        feeds = check_feeds({k: np.asarray(v) for k, v in inputs.items()}, proto, "inputs")
         inputs_label = "given arrays"
     consts = _constants(proto)
     types = _types(proto)
