@@ -2,6 +2,8 @@
 
 - ``pycon`` blocks (``>>>`` sessions) run as doctests: every shown result and error is checked;
 - ``python`` blocks run with ``exec`` in a fresh namespace (each block is self-contained);
+- python and bash blocks run in one temporary directory, in the README's order (python blocks first: the
+  bash block that audits ``model.onnx`` reads what the python block before it wrote);
 - ``bash`` blocks: each ``gatherscatter ...`` / ``python -m gatherscatter ...`` command runs through the CLI
   entry point in-process (status 0) in a temporary directory; the fuzzer's commands (minutes long) are
   parsed by the fuzzer's own argument parser; ``pip install`` and the pytest command (what CI runs) are
@@ -49,9 +51,16 @@ def test_pycon_block(line, body):
     assert runner.tries > 0
 
 
+@pytest.fixture(scope="module")
+def readme_dir(tmp_path_factory):
+    """The one directory every python and bash block of the README runs in (files they write land here)."""
+    return tmp_path_factory.mktemp("readme")
+
+
 @pytest.mark.parametrize(("line", "body"), _ids("python"), ids=lambda v: f"line{v}" if isinstance(v, int) else "")
-def test_python_block(line, body):
-    if "t.onnx_model" in body or "to_onnx" in body:
+def test_python_block(line, body, readme_dir, monkeypatch):
+    monkeypatch.chdir(readme_dir)
+    if "t.onnx_model" in body or "to_onnx" in body or "from onnx" in body:
         pytest.importorskip("onnx")
     exec(compile(body, f"README.md:{line}", "exec"), {"__name__": "readme"})  # the README's own code
 
@@ -69,11 +78,11 @@ def _commands(body: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("line", "body"), _ids("bash"), ids=lambda v: f"line{v}" if isinstance(v, int) else "")
-def test_bash_block(line, body, tmp_path, monkeypatch):
+def test_bash_block(line, body, readme_dir, monkeypatch):
     from gatherscatter.cli import main
     from gatherscatter.fuzz.__main__ import _parser as fuzz_parser
 
-    monkeypatch.chdir(tmp_path)  # files the commands write (--png out.png) land here
+    monkeypatch.chdir(readme_dir)  # files the commands write (--png out.png) land here
     ran = 0
     for cmd in _commands(body):
         argv = shlex.split(cmd)
@@ -97,11 +106,11 @@ def test_bash_block(line, body, tmp_path, monkeypatch):
             continue
         if "--png" in args:
             pytest.importorskip("PIL")
-        if args[:1] == ["translate"]:
+        if args[:1] in (["translate"], ["audit"], ["conformance"]):
             pytest.importorskip("onnx")  # the ONNX code
         out, err = io.StringIO(), io.StringIO()
         status = main(["--color", "never", *args], stdout=out, stderr=err)
         assert status == 0, f"README.md:{line}: {cmd!r} exited {status}: {err.getvalue()[-2000:]}"
-        assert out.getvalue() or list(tmp_path.iterdir()), cmd
+        assert out.getvalue() or list(readme_dir.iterdir()), cmd
         ran += 1
     assert ran, f"README.md:{line}: no command ran"

@@ -658,6 +658,10 @@ def _parser() -> _Parser:
     from .serve import add_parser as add_serve  # the web explorer (cli/serve.py)
 
     add_serve(sub, common)
+    from . import audit, conformance  # subcommands that live in their own modules (set args.handler)
+
+    for mod in (audit, conformance):
+        mod.register(sub, common)
     return p
 
 
@@ -696,6 +700,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
         out = _Out(out_stream, _width(getattr(args, "width", None)), getattr(args, "color", "auto"))
         if out.warning:
             err_stream.write(f"gatherscatter: warning: {out.warning}\n")
+        if getattr(args, "handler", None) is not None:
+            return int(args.handler(args, out_stream))
         if args.command is None:
             out_stream.write(parser.format_help())
             return 2

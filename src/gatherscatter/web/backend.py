@@ -346,9 +346,13 @@ def _roles(op: Any, params: Mapping[str, inspect.Parameter]) -> dict[str, str]:
 
 
 def _takes_tuple(op: Any) -> bool:
-    from ..explain.adapter import _takes_index_tuple
+    from ..errors import GatherScatterError
+    from ..explain.facts import facts
 
-    return bool(_takes_index_tuple(op))
+    try:
+        return facts(op).index_form == "sequence"
+    except GatherScatterError:
+        return False
 
 
 def _lowering_accepts(op: Any, name: str, value: Any) -> bool:

@@ -22,4 +22,16 @@ __all__ = [
     "ScatterElements",
     "ScatterND",
     "TensorScatter",
+    "reference_ops",
 ]
+
+
+def reference_ops() -> list[type]:
+    """``ReferenceEvaluator(model, new_ops=gs.onnx.reference_ops())``: whole models, exact gather/scatter.
+
+    Needs the ``onnx`` extra; see :mod:`gatherscatter.onnxtools.reference_ops`.
+    """
+    from ...onnxtools.reference_ops import reference_ops as _reference_ops
+
+    return _reference_ops()
+
