@@ -1,10 +1,43 @@
-"""The op registry, the lowering record, and known-divergence records.
+"""The op registry: each op's record, its lowering, and its known-divergence records.
 
 Every framework op lives in one small file and registers itself explicitly with
 :func:`dialect_op`, which takes the op's *lowering* function (framework
-arguments -> :class:`Lowering`) and returns the public function users call.
-The lowering is kept on the public function (``gs.onnx.Gather.lower``) so that
-gradients, explanations and translations reuse exactly what the op runs.
+arguments -> :class:`Lowering`) and its *record*
+(:class:`~gatherscatter.dialects._record.OpRecord`, built from
+``describe=``: the op's canonical form without data), and returns the public
+function users call. Both stay on the public function (``gs.onnx.Gather.lower``,
+``gs.onnx.Gather.record``) so that gradients, explanations, translations and
+the fuzzer read what the op is from the op itself, never from a list keyed by
+its name.
+
+Adding an op is one file (plus its tests and oracle)::
+
+    # dialects/onnx/my_op.py
+    def _describe(axis: int = 0) -> Description:         # data-independent: what the op is
+        c = canonical("gather", axis=check_int("onnx.MyOp", "axis", axis))
+        return Description("onnx.MyOp", {"axis": axis}, ("data", "indices"), c)
+
+    @dialect_op("onnx", "MyOp", family="gather", kind="gather", versions=(13,),
+                differentiable=("data",), describe=_describe)
+    def MyOp(data, indices, axis=0):                      # the call: validate, lower onto the primitive
+        ...
+        return Lowering("gather", d, i, IndexSpec(axis=a), Policy(negative="wrap"), ctx)
+
+and one import line in the framework's ``__init__`` (its public name). The op
+then appears in ``gs.ops()``, the CLI, translate (as a source), the fuzzer,
+``gs.vjp`` and the generated docs.
+
+Why the call is *checked against* its description rather than built from
+it: the lowering validates the framework's rules and prepares the arrays
+(views, moved axes, wrapped indices) on the hot path, where running the
+description's adapter program would copy arrays and lose the framework's
+exact error messages. The description is the statement of meaning; the test
+``tests/dialects/test_record.py`` runs, for every op and every probed variant,
+real calls on generated inputs and asserts that the :class:`Lowering` each
+produces has the primitive, the index-spec form and every policy field the
+description states (the few ops that encode the same meaning differently are
+listed there with the reason, strictly), while ``tests/translate/test_sources.py``
+asserts the outputs are those of the description's program.
 
 Known divergences (where we knowingly differ from a framework, an oracle or a
 spec, and why) are data: :func:`divergence` records them with their evidence;
@@ -27,6 +60,7 @@ from ..core.policy import Policy
 from ..core.scatter import scatter
 from ..core.shape import IndexSpec
 from ..errors import ShapeError, UnsupportedError
+from ._record import Description, GradConventions, OpRecord
 
 __all__ = [
     "FAMILIES",
@@ -124,9 +158,10 @@ class OpInfo:
 
 
 class DialectOp(Protocol):
-    """A public framework op: callable, with its registry entry and lowering."""
+    """A public framework op: callable, with its registry entry, its record and its lowering."""
 
     info: OpInfo
+    record: OpRecord
     lower: Callable[..., Lowering]
     __name__: str
     __doc__: str | None
@@ -146,6 +181,9 @@ def dialect_op(
     versions: tuple[int | str, ...] = (),
     version_kw: str | None = None,
     differentiable: tuple[str, ...] = (),
+    describe: Callable[..., Description] | None = None,
+    record: OpRecord | None = None,
+    grad: GradConventions | None = None,
 ) -> Callable[[Callable[..., Lowering]], DialectOp]:
     """Register a lowering function as the framework op ``framework.name``.
 
@@ -181,6 +219,13 @@ def dialect_op(
         )
         op = cast(DialectOp, public)
         op.info = info
+        rec = record
+        if rec is None:
+            if describe is None:
+                raise ValueError(f"op {info.qualname} registered without a description (describe=)")
+            else:
+                rec = OpRecord(describe, grad=grad or GradConventions())
+        op.record = rec
         op.lower = lower
         op.__name__ = name
         public.__qualname__ = name

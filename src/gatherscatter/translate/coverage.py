@@ -256,7 +256,7 @@ def translation_markdown() -> str:
     """The whole ``docs/translation.md`` page."""
     from . import frameworks
 
-    legend = ", ".join(f"`{_code(w)}` {text}" for w, text in WHEN.items() if w != "always")
+    legend = ", ".join(f"`{_code(w)}` {text}" for w, text in WHEN.items() if w in CONDITION_CODE)
     out = [_INTRO.replace("{legend}", legend)]
     rows = coverage()
     targets = [t for t in TARGET_ORDER if t in frameworks()]

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import UnsupportedError
+from .._record import Description, Residual, Step, canonical, tuple_index_args
 from .._registry import Lowering, dialect_op, divergence
 from ._at import at_context, at_divergences, lower_get
+from ._common import GatherScatterMode
+from ._describe import _BOOL_MASK, _INT, _fill_value, _form, _gather, _mode
 
 at_divergences("jax.at_get")
 divergence(
@@ -29,7 +33,32 @@ divergence(
 )
 
 
-@dialect_op("jax", "at_get", family="gather_nd", kind="gather", versions=("0.10",), differentiable=("x",))
+def _describe(form: str = "array", mode: Any = None, fill_value: Any = None) -> Description:
+    op = "jax.at_get"
+    form = _form(op, form)
+    m = _mode(op, mode)
+    if m is GatherScatterMode.ONE_HOT:
+        raise UnsupportedError(f"translate {op}: mode='one_hot' is only defined for jnp.take_along_axis")
+    fill_value = _fill_value(op, fill_value)
+    fill = m is GatherScatterMode.FILL_OR_DROP
+    pre: list[Step] = []
+    if form == "array":
+        base = canonical("gather", data="x", indices="idx", axis=0)
+        layout: dict[str, Any] = {"index_dtypes": _INT, "index_ndim": (0, 2)}
+    else:
+        pre.append(Step.adapt("stack_last", "tuples", "idx", why="x[I0, I1, ...]: one index tuple per position"))
+        base = canonical("gather_nd", data="x", indices="tuples")
+        layout = {"index_dtypes": _INT, "to_source": tuple_index_args("x", "idx")}
+    p2, c, post = _gather(base, fill=fill and mode is not None, fill_value=fill_value, wrap=True)
+    res = [Residual("empty", "returns zeros for an empty result, and raises for an integer index into a size-0 "
+                    "axis", "computes its own empty result or raises"), _BOOL_MASK]
+    attrs: dict[str, Any] = {"mode": mode, "fill_value": fill_value}
+    return Description(op, attrs, ("x", "idx"), c, pre=pre + p2, post=post, residuals=res, layout=layout)
+
+
+@dialect_op(
+    "jax", "at_get", family="gather_nd", kind="gather", versions=("0.10",), differentiable=("x",), describe=_describe,
+)
 def at_get(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Lowering:
     """JAX ``x.at[idx].get()`` (= ``x[idx]``): NumPy-style indexing with JAX's out-of-range rules.
 

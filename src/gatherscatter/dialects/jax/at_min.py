@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Reduction
+from .._record import Description
 from .._registry import Lowering, dialect_op, divergence
 from ._at import at_context, at_divergences, lower_scatter
+from ._describe import _at_scatter
 
 at_divergences("jax.at_min")
 divergence(
@@ -20,7 +22,19 @@ divergence(
 )
 
 
-@dialect_op("jax", "at_min", family="scatter_nd", kind="scatter", versions=("0.10",), differentiable=("x", "values"))
+def _describe(form: str = "array", mode: Any = None) -> Description:
+    return _at_scatter("jax.at_min", "min", form, mode)
+
+
+@dialect_op(
+    "jax",
+    "at_min",
+    family="scatter_nd",
+    kind="scatter",
+    versions=("0.10",),
+    differentiable=("x", "values"),
+    describe=_describe,
+)
 def at_min(x: Any, idx: Any, values: Any, mode: Any = None) -> Lowering:
     """JAX ``x.at[idx].min(values)``: a copy of ``x`` where ``x[idx]`` keeps the smaller of itself and ``values``.
 

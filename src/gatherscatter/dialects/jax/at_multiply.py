@@ -5,10 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Reduction
+from .._record import Description
 from .._registry import Lowering, dialect_op
 from ._at import at_context, at_divergences, lower_scatter
+from ._describe import _at_scatter
 
 at_divergences("jax.at_multiply")
+
+
+def _describe(form: str = "array", mode: Any = None) -> Description:
+    return _at_scatter("jax.at_multiply", "mul", form, mode)
 
 
 @dialect_op(
@@ -18,6 +24,7 @@ at_divergences("jax.at_multiply")
     kind="scatter",
     versions=("0.10",),
     differentiable=("x", "values"),
+    describe=_describe,
 )
 def at_multiply(x: Any, idx: Any, values: Any, mode: Any = None) -> Lowering:
     """JAX ``x.at[idx].multiply(values)``: a copy of ``x`` multiplied by ``values`` at ``x[idx]``.

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Reduction
+from .._record import Description
 from .._registry import Lowering, dialect_op, divergence
 from ._at import at_context, at_divergences, lower_scatter
+from ._describe import _at_scatter
 
 at_divergences("jax.at_set")
 divergence(
@@ -30,7 +32,19 @@ divergence(
 )
 
 
-@dialect_op("jax", "at_set", family="scatter_nd", kind="scatter", versions=("0.10",), differentiable=("x", "values"))
+def _describe(form: str = "array", mode: Any = None) -> Description:
+    return _at_scatter("jax.at_set", "none", form, mode)
+
+
+@dialect_op(
+    "jax",
+    "at_set",
+    family="scatter_nd",
+    kind="scatter",
+    versions=("0.10",),
+    differentiable=("x", "values"),
+    describe=_describe,
+)
 def at_set(x: Any, idx: Any, values: Any, mode: Any = None) -> Lowering:
     """JAX ``x.at[idx].set(values)``: a copy of ``x`` with ``x[idx] = values``.
 

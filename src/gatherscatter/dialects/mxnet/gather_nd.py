@@ -9,7 +9,9 @@ import numpy as np
 from ...core.policy import Policy
 from ...core.shape import IndexSpec
 from ...errors import ShapeError
+from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _CAST, _FLOAT, _INDEX
 from ._mx import DATA, INDEX, mx_array, mx_context, raise_bad, truncate
 
 _POLICY = Policy(bounds="raise", negative="wrap")
@@ -58,8 +60,18 @@ def _resolve(ctx: Any, i: np.ndarray[Any, Any], sizes: tuple[int, ...]) -> np.nd
     return np.trunc(shifted.astype(np.float64)).astype(np.int64) % s
 
 
+def _describe() -> Description:
+    c = canonical("gather_nd", indices="idx_int")
+    pre = [Step.adapt("moveaxis", "idx", "indices", source=0, destination=-1,
+                      why="MXNet keeps index tuples on the first axis; everyone else on the last (E6)"),
+           Step.adapt("cast", "idx_int", "idx", dtype="int64", why=_CAST)]
+    return Description("mxnet.gather_nd", {}, ("data", "indices"), c, pre=pre, residuals=[_FLOAT],
+                  layout={"index_axis": 0, "index_dtypes": _INDEX, "fractional": 0.3, "index_ndim": (1, 2)})
+
+
 @dialect_op(
     "mxnet", "gather_nd", family="gather_nd", kind="gather", versions=("1.9.1",), differentiable=("data",),
+    describe=_describe,
 )
 def gather_nd(data: Any, indices: Any) -> Lowering:
     """MXNet gather_nd: slices of ``data`` addressed by index tuples on the FIRST axis of ``indices``.

@@ -10,7 +10,9 @@ import numpy as np
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, check_allocatable
 from ...errors import ArgumentError, ShapeError, UnsupportedError
+from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _CAST, _INDEX
 from ._mx import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
 
 _POLICY = Policy(bounds="raise", negative="raise", duplicates="last")
@@ -68,8 +70,22 @@ def _shape(ctx: Any, shape: Any) -> tuple[int, ...]:
     return out
 
 
+def _describe() -> Description:
+    """MXNet checks nothing (a negative index crashes it, one >= s writes out of bounds): both raise here."""
+    pre = [Step.adapt("zeros", "zeros", "shape", "data", why="the output starts from zeros(shape)"),
+           Step.adapt("moveaxis", "idx", "indices", source=0, destination=-1,
+                      why="MXNet keeps index tuples on the first axis (E6)"),
+           Step.adapt("cast", "idx_int", "idx", dtype="int64", why=_CAST)]
+    c = canonical("scatter_nd", data="zeros", indices="idx_int", updates="data", negative="raise",
+                  duplicates_specified=False)
+    return Description("mxnet.scatter_nd", {}, ("data", "indices", "shape"), c, pre=pre,
+                  roles={"updates": "data", "data": "shape"},
+                  layout={"index_axis": 0, "index_dtypes": _INDEX, "fractional": 0.3, "index_ndim": (1, 2)})
+
+
 @dialect_op(
     "mxnet", "scatter_nd", family="scatter_nd", kind="scatter", versions=("1.9.1",), differentiable=("data",),
+    describe=_describe,
 )
 def scatter_nd(data: Any, indices: Any, shape: Any) -> Lowering:
     """MXNet scatter_nd: a zero array of ``shape`` with ``data`` written at index tuples on the FIRST axis.

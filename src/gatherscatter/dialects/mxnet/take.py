@@ -7,7 +7,9 @@ from typing import Any
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ArgumentError, UnsupportedError
+from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _CAST, _FLOAT_RAISE, _INDEX, _MODES
 from ._mx import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
 
 _POLICIES = {
@@ -48,8 +50,20 @@ divergence(
 )
 
 
+def _describe(axis: int = 0, mode: str = "clip") -> Description:
+    op = "mxnet.take"
+    axis = check_int(op, "axis", axis)
+    neg, bounds = _MODES[check_choice(op, "mode", mode, tuple(_MODES))]
+    pre = [Step.adapt("cast", "idx", "indices", dtype="int64", why=_CAST)]
+    c = canonical("gather", data="a", indices="idx", axis=axis, negative=neg, bounds=bounds)
+    return Description(op, {"axis": axis, "mode": mode}, ("a", "indices"), c, pre=pre,
+                  residuals=[_FLOAT_RAISE] if mode == "raise" else [],
+                  layout={"index_dtypes": _INDEX, "fractional": 0.3})
+
+
 @dialect_op(
     "mxnet", "take", family="gather", kind="gather", versions=("1.9.1",), differentiable=("a",),
+    describe=_describe,
 )
 def take(a: Any, indices: Any, axis: int = 0, mode: str = "clip") -> Lowering:
     """MXNet take: whole slices of ``a`` along ``axis`` (default ``mode='clip'``).

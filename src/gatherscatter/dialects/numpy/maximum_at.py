@@ -7,12 +7,19 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Reduction
+from .._record import Description
 from .._registry import Lowering, dialect_op
+from ._describe import _ufunc_at
 from ._ufunc_at import lower_at
+
+
+def _describe(form: str = "array") -> Description:
+    return _ufunc_at("numpy.maximum_at", "max", form)
 
 
 @dialect_op(
     "numpy", "maximum_at", family="general", kind="scatter", versions=("2.4",), differentiable=("a", "b"),
+    describe=_describe,
 )
 def maximum_at(a: Any, indices: Any, b: Any) -> Lowering:
     """NumPy maximum.at: unbuffered ``max(a[t], b)`` at every element ``a[indices]`` selects.

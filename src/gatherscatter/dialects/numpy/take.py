@@ -8,7 +8,9 @@ import numpy as np
 
 from ...core.shape import IndexSpec, normalize_axis, prod
 from .._common import data_array
+from .._record import Description, Residual, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _INT, _mode
 from ._np import mode_policy, np_context, take_indices
 
 divergence(
@@ -32,7 +34,26 @@ divergence(
 )
 
 
-@dialect_op("numpy", "take", family="gather", kind="gather", versions=("2.4",), differentiable=("a",))
+def _describe(axis: int | None = None, mode: str = "raise") -> Description:
+    op = "numpy.take"
+    axis = check_int(op, "axis", axis, optional=True)
+    neg, bounds = _mode(op, mode)
+    res = [Residual("empty", "does not check the indices when no element is read (a zero-size dim before axis)",
+                    "checks them")]
+    attrs = {"axis": axis, "mode": mode}
+    if axis is None:
+        c = canonical("gather", data="flat", axis=0, negative=neg, bounds=bounds)
+        pre = [Step.adapt("flatten", "flat", "a", why="axis=None takes from the flattened array")]
+        return Description(op, attrs, ("a", "indices"), c, pre=pre, residuals=res,
+                      layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
+    c = canonical("gather", data="a", axis=axis, negative=neg, bounds=bounds)
+    return Description(op, attrs, ("a", "indices"), c, residuals=res,
+                       layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
+
+
+@dialect_op(
+    "numpy", "take", family="gather", kind="gather", versions=("2.4",), differentiable=("a",), describe=_describe,
+)
 def take(a: Any, indices: Any, axis: int | None = None, mode: str = "raise") -> Lowering:
     """NumPy take: whole slices of ``a`` along ``axis`` (``axis=None``: of the flattened array).
 

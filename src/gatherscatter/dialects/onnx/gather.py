@@ -7,7 +7,9 @@ from typing import Any
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from .._common import data_array
+from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _INT, _opset
 from ._opset import INDEX_INT32_INT64, check_data, onnx_context, op_version
 
 _POLICY = Policy(bounds="raise", negative="wrap")
@@ -35,6 +37,13 @@ divergence(
 )
 
 
+def _describe(axis: int = 0, opset: int | None = None) -> Description:
+    axis = check_int("onnx.Gather", "axis", axis)
+    c = canonical("gather", axis=axis)
+    return Description("onnx.Gather", {"axis": axis, **_opset(opset)}, ("data", "indices"), c,
+                  layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
+
+
 @dialect_op(
     "onnx",
     "Gather",
@@ -43,6 +52,7 @@ divergence(
     versions=(1, 11, 13),
     version_kw="opset",
     differentiable=("data",),
+    describe=_describe,
 )
 def Gather(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> Lowering:
     """ONNX Gather: take whole slices of ``data`` along ``axis`` (= ``np.take``).

@@ -8,7 +8,9 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _I64, _opset
 from ._opset import INDEX_INT64, check_data, onnx_context, op_version
 
 _POLICY = Policy(bounds="raise", negative="wrap")
@@ -24,6 +26,13 @@ divergence(
 )
 
 
+def _describe(batch_dims: int = 0, opset: int | None = None) -> Description:
+    b = check_int("onnx.GatherND", "batch_dims", batch_dims)
+    c = canonical("gather_nd", batch_dims=b)
+    return Description("onnx.GatherND", {"batch_dims": b, **_opset(opset)}, ("data", "indices"), c,
+                  layout={"index_dtypes": _I64})
+
+
 @dialect_op(
     "onnx",
     "GatherND",
@@ -32,6 +41,7 @@ divergence(
     versions=(11, 12, 13),
     version_kw="opset",
     differentiable=("data",),
+    describe=_describe,
 )
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, opset: int | None = None) -> Lowering:
     """ONNX GatherND: gather slices addressed by index tuples on the last axis of ``indices``.

@@ -9,7 +9,9 @@ from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _INT, _REDUCTIONS, _opset
 from ._opset import INDEX_INT32_INT64, check_data, onnx_context, op_version, parse_reduction
 
 divergence(
@@ -83,6 +85,15 @@ def _lower(
     return Lowering("scatter", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx, updates=u)
 
 
+def _describe_scatter_elements(axis: int = 0, reduction: str = "none", opset: int | None = None) -> Description:
+    axis = check_int("onnx.ScatterElements", "axis", axis)
+    check_choice("onnx.ScatterElements", "reduction", reduction, _REDUCTIONS)
+    c = canonical("scatter_elements", updates="updates", axis=axis, reduction=reduction,
+                  duplicates_specified=False)
+    return Description("onnx.ScatterElements", {"axis": axis, "reduction": reduction, **_opset(opset)},
+                  ("data", "indices", "updates"), c, layout={"index_dtypes": _INT, "smaller_index": True})
+
+
 @dialect_op(
     "onnx",
     "ScatterElements",
@@ -91,6 +102,7 @@ def _lower(
     versions=(11, 13, 16, 18),
     version_kw="opset",
     differentiable=("data", "updates"),
+    describe=_describe_scatter_elements,
 )
 def ScatterElements(
     data: Any,
@@ -136,6 +148,13 @@ def ScatterElements(
     return _lower(ctx, version, data, indices, updates, axis, red, duplicates)
 
 
+def _describe_scatter(axis: int = 0, opset: int = 9) -> Description:
+    axis = check_int("onnx.Scatter", "axis", axis)
+    c = canonical("scatter_elements", updates="updates", axis=axis, duplicates_specified=False)
+    return Description("onnx.Scatter", {"axis": axis, **_opset(opset)}, ("data", "indices", "updates"), c,
+                  layout={"index_dtypes": _INT, "smaller_index": True})
+
+
 @dialect_op(
     "onnx",
     "Scatter",
@@ -144,6 +163,7 @@ def ScatterElements(
     versions=(9,),
     version_kw="opset",
     differentiable=("data", "updates"),
+    describe=_describe_scatter,
 )
 def Scatter(
     data: Any, indices: Any, updates: Any, axis: int = 0, opset: int = 9, *, duplicates: str = "last"

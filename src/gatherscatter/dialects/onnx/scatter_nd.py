@@ -8,7 +8,9 @@ from ...core.policy import Duplicates, Policy, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_choice
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _I64, _REDUCTIONS, _opset
 from ._opset import INDEX_INT64, check_data, onnx_context, op_version, parse_reduction
 
 divergence(
@@ -31,6 +33,13 @@ divergence(
 )
 
 
+def _describe(reduction: str = "none", opset: int | None = None) -> Description:
+    check_choice("onnx.ScatterND", "reduction", reduction, _REDUCTIONS)
+    c = canonical("scatter_nd", updates="updates", reduction=reduction, duplicates_specified=False)
+    return Description("onnx.ScatterND", {"reduction": reduction, **_opset(opset)}, ("data", "indices", "updates"), c,
+                  layout={"index_dtypes": _I64})
+
+
 @dialect_op(
     "onnx",
     "ScatterND",
@@ -39,6 +48,7 @@ divergence(
     versions=(11, 13, 16, 18),
     version_kw="opset",
     differentiable=("data", "updates"),
+    describe=_describe,
 )
 def ScatterND(
     data: Any,

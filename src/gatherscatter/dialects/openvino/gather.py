@@ -8,7 +8,9 @@ from ...core.policy import Bounds, Negative, Policy
 from ...core.shape import IndexSpec, as_index_array, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _INT
 from ._opset import ANY_INT, GATHER_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
 
 _POLICY_8 = Policy(bounds=Bounds.FILL, negative=Negative.WRAP, fill_value=None)  # zero fill
@@ -60,6 +62,24 @@ divergence(
 precision_divergence("openvino.Gather")
 
 
+def _describe(axis: int, batch_dims: int = 0, version: int = 8) -> Description:
+    op = "openvino.Gather"
+    axis = check_int(op, "axis", axis)
+    b = check_int(op, "batch_dims", batch_dims)
+    v = check_choice(op, "version", version, (1, 7, 8))
+    if b < 0:
+        raise UnsupportedError(f"translate {op}: batch_dims={b} counts from the end of indices, whose rank a "
+                               "translation does not know; give the non-negative batch_dims")
+    if b and axis < 0:
+        raise UnsupportedError(f"translate {op}: a negative axis ({axis}) with batch_dims={b}: give the "
+                               "non-negative axis")
+    kw: dict[str, Any] = (dict(negative="wrap", bounds="fill", fill_value=0) if v == 8
+                          else dict(negative="raise", bounds="raise"))
+    c = canonical("gather", axis=axis, batch_dims=b, **kw)
+    return Description(op, {"axis": axis, "batch_dims": b, "version": v}, ("data", "indices"), c,
+                  layout={"index_dtypes": _INT + ("int16", "uint8")})
+
+
 @dialect_op(
     "openvino",
     "Gather",
@@ -68,6 +88,7 @@ precision_divergence("openvino.Gather")
     versions=(1, 7, 8),
     version_kw="version",
     differentiable=("data",),
+    describe=_describe,
 )
 def Gather(data: Any, indices: Any, axis: Any, batch_dims: int = 0, version: int = 8) -> Lowering:
     """OpenVINO Gather: take whole slices of ``data`` along ``axis`` (TF ``gather`` with ``batch_dims``).

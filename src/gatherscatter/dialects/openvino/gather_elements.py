@@ -8,7 +8,9 @@ from ...core.policy import Bounds, Negative, Policy
 from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _INT
 from ._opset import ELEMENT_TYPES, INT32_INT64, check_data, check_rank, ov_context, ov_version, precision_divergence
 
 _POLICY = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
@@ -36,6 +38,15 @@ divergence(
 precision_divergence("openvino.GatherElements")
 
 
+def _describe(axis: int, version: int = 6) -> Description:
+    op = "openvino.GatherElements"
+    axis = check_int(op, "axis", axis)
+    v = check_choice(op, "version", version, (6,))
+    c = canonical("gather_elements", axis=axis, negative="raise")
+    return Description(op, {"axis": axis, "version": v}, ("data", "indices"), c,
+                  layout={"index_dtypes": _INT, "full_index": True})
+
+
 @dialect_op(
     "openvino",
     "GatherElements",
@@ -44,6 +55,7 @@ precision_divergence("openvino.GatherElements")
     versions=(6,),
     version_kw="version",
     differentiable=("data",),
+    describe=_describe,
 )
 def GatherElements(data: Any, indices: Any, axis: int, version: int = 6) -> Lowering:
     """OpenVINO GatherElements: one element of ``data`` per index (= ONNX GatherElements).

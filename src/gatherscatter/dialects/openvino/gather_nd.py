@@ -8,9 +8,11 @@ import numpy as np
 
 from ...core.policy import Bounds, Negative, Policy
 from ...core.shape import IndexSpec, as_index_array, prod, to_int
-from ...errors import AxisError, ShapeError
+from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _INT
 from ._opset import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, precision_divergence
 
 _POLICY_8 = Policy(bounds=Bounds.RAISE, negative=Negative.WRAP)
@@ -60,6 +62,25 @@ divergence(
 precision_divergence("openvino.GatherND")
 
 
+def _describe(batch_dims: int = 0, version: int = 8) -> Description:
+    op = "openvino.GatherND"
+    b = check_int(op, "batch_dims", batch_dims)
+    v = check_choice(op, "version", version, (5, 8))
+    if b < 0:
+        raise UnsupportedError(f"translate {op}: batch_dims must be >= 0 (got {b})")
+    attrs = {"batch_dims": b, "version": v}
+    layout: dict[str, Any] = {"index_dtypes": _INT + ("int16",), "rank": (b + 1, b + 2)}
+    if v == 8:
+        return Description(op, attrs, ("data", "indices"), canonical("gather_nd", batch_dims=b), layout=layout)
+    if b <= 1:
+        return Description(op, attrs, ("data", "indices"), canonical("gather_nd", batch_dims=b, negative="raise"),
+                      layout=layout)
+    c = canonical("gather_nd", batch_dims=b, negative="raise", out="y")
+    post = [Step.adapt("merge_leading", "out", "y", count=b,
+                       why="GatherND-5 flattens the batch dims into one leading dim (pitfall 7)")]
+    return Description(op, attrs, ("data", "indices"), c, post=post, layout=layout)
+
+
 @dialect_op(
     "openvino",
     "GatherND",
@@ -68,6 +89,7 @@ precision_divergence("openvino.GatherND")
     versions=(5, 8),
     version_kw="version",
     differentiable=("data",),
+    describe=_describe,
 )
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, version: int = 8) -> Lowering:
     """OpenVINO GatherND: gather slices addressed by index tuples on the last axis of ``indices``.

@@ -10,7 +10,9 @@ from ...core.policy import Bounds, Duplicates, MeanRounding, Negative, Policy, R
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _FINITE_START, _INT, _SEU, _reduction
 from ._opset import (
     ANY_INT,
     ELEMENT_TYPES,
@@ -120,6 +122,25 @@ def _neutral_clip(u: np.ndarray[Any, Any], red: Reduction) -> np.ndarray[Any, An
     return u
 
 
+def _describe(axis: int, reduction: str = "none", use_init_val: bool = True,
+                            version: int = 12) -> Description:
+    op = "openvino.ScatterElementsUpdate"
+    axis = check_int(op, "axis", axis)
+    v = check_choice(op, "version", version, (3, 12))
+    r = _reduction(op, reduction, _SEU if v == 12 else {"none": "none"})
+    use_init_val = check_bool(op, "use_init_val", use_init_val)
+    if v == 3 and not use_init_val:
+        raise UnsupportedError(f"translate {op}: ScatterElementsUpdate-3 has no use_init_val")
+    c = canonical("scatter_elements", updates="updates", axis=axis, reduction=r, include_self=use_init_val,
+                  negative="wrap" if v == 12 else "raise", duplicates_specified=False, mean_rounding="floor")
+    res = [_FINITE_START] if not use_init_val and r in ("max", "min") else []
+    layout: dict[str, Any] = {"index_dtypes": _INT, "smaller_index": True}
+    if r in ("max", "min"):
+        layout["nonfinite"] = 0.2
+    return Description(op, {"axis": axis, "reduction": reduction, "use_init_val": use_init_val, "version": v},
+                  ("data", "indices", "updates"), c, residuals=res, layout=layout)
+
+
 @dialect_op(
     "openvino",
     "ScatterElementsUpdate",
@@ -128,6 +149,7 @@ def _neutral_clip(u: np.ndarray[Any, Any], red: Reduction) -> np.ndarray[Any, An
     versions=(3, 12),
     version_kw="version",
     differentiable=("data", "updates"),
+    describe=_describe,
 )
 def ScatterElementsUpdate(
     data: Any,

@@ -8,7 +8,9 @@ from ...core.policy import Bounds, Duplicates, Negative, Policy, Reduction, pars
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_choice
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _INT, _SNDU, _reduction
 from ._opset import (
     ELEMENT_TYPES,
     INT32_INT64,
@@ -105,6 +107,16 @@ divergence(
 precision_divergence("openvino.ScatterNDUpdate")
 
 
+def _describe(reduction: str = "none", version: int = 15) -> Description:
+    op = "openvino.ScatterNDUpdate"
+    v = check_choice(op, "version", version, (3, 15))
+    r = _reduction(op, reduction, _SNDU if v == 15 else {"none": "none"})
+    c = canonical("scatter_nd", updates="updates", reduction=r, negative="wrap" if v == 15 else "raise",
+                  duplicates_specified=False)
+    return Description(op, {"reduction": reduction, "version": v}, ("data", "indices", "updates"), c,
+                  layout={"index_dtypes": _INT})
+
+
 @dialect_op(
     "openvino",
     "ScatterNDUpdate",
@@ -113,6 +125,7 @@ precision_divergence("openvino.ScatterNDUpdate")
     versions=(3, 15),
     version_kw="version",
     differentiable=("data", "updates"),
+    describe=_describe,
 )
 def ScatterNDUpdate(
     data: Any,

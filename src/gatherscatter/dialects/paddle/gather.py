@@ -8,8 +8,10 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_paddle_dtype, empty_like_shape, index_array, paddle_context
+from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
@@ -47,8 +49,16 @@ divergence(
 )
 
 
+def _describe(axis: int | None = None) -> Description:
+    axis = check_int("paddle.gather", "axis", axis, optional=True)
+    c = canonical("gather", data="x", indices="index", axis=0 if axis is None else axis)
+    return Description("paddle.gather", {"axis": axis}, ("x", "index"), c,
+                  layout={"index_dtypes": _INT, "index_ndim": (0, 1)})
+
+
 @dialect_op(
     "paddle", "gather", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
+    describe=_describe,
 )
 def gather(x: Any, index: Any, axis: int | None = None) -> Lowering:
     """Paddle gather: whole slices of ``x`` along ``axis`` (``None`` means 0).

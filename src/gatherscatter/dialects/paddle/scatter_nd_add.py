@@ -11,8 +11,10 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_updates
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_paddle_dtype, index_array, paddle_context
+from ._describe import _EMPTY, _INT
 
 __all__ = ["ND_DTYPES", "lower_nd_add", "scatter_nd_add"]
 
@@ -60,9 +62,16 @@ def lower_nd_add(
     )
 
 
+def _describe() -> Description:
+    c = canonical("scatter_nd", data="x", indices="index", updates="updates", reduction="add")
+    return Description("paddle.scatter_nd_add", {}, ("x", "index", "updates"), c, residuals=[_EMPTY],
+                  layout={"index_dtypes": _INT})
+
+
 @dialect_op(
     "paddle", "scatter_nd_add", family="scatter_nd", kind="scatter", versions=("3.3.1",),
     differentiable=("x", "updates"),
+    describe=_describe,
 )
 def scatter_nd_add(x: Any, index: Any, updates: Any) -> Lowering:
     """Paddle scatter_nd_add: add slices of ``updates`` at index tuples into a copy of ``x``.

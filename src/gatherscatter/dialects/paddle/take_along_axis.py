@@ -11,8 +11,11 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_array, dtype_name, normalize_axis
 from ...errors import DTypeError, ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_int
+from .._record import check_bool as check_attr_bool
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_bool, check_paddle_dtype, empty_like_shape, index_array, paddle_context
+from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
@@ -63,9 +66,18 @@ def broadcast_along(
     return np.broadcast_to(d, dshape), np.broadcast_to(i, ishape)
 
 
+def _describe(axis: int, broadcast: bool = True) -> Description:
+    op = "paddle.take_along_axis"
+    axis = check_int(op, "axis", axis)
+    broadcast = check_attr_bool(op, "broadcast", broadcast)
+    c = canonical("gather_elements", data="arr", axis=axis, broadcast=broadcast)
+    return Description(op, {"axis": axis, "broadcast": broadcast}, ("arr", "indices"), c, layout={"index_dtypes": _INT})
+
+
 @dialect_op(
     "paddle", "take_along_axis", family="gather_elements", kind="gather", versions=("3.3.1",),
     differentiable=("arr",),
+    describe=_describe,
 )
 def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True) -> Lowering:
     """Paddle take_along_axis: one element of ``arr`` per index along ``axis``.

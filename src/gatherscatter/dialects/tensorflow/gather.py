@@ -8,9 +8,11 @@ import numpy as np
 
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
-from ...errors import AxisError, ShapeError
+from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _I16_I32_I64, _mode
 from ._tf import (
     DATA_ALL,
     INDEX_I16_I32_I64,
@@ -78,7 +80,45 @@ divergence(
 )
 
 
-@dialect_op("tensorflow", "gather", family="gather", kind="gather", versions=(TF_VERSION,), differentiable=("params",))
+def _describe(axis: int | None = None, batch_dims: int = 0, device: str = "cpu") -> Description:
+    op = "tensorflow.gather"
+    axis = check_int(op, "axis", axis, optional=True)
+    b = check_int(op, "batch_dims", batch_dims)
+    mode = _mode(op, device, "")
+    if b < 0:
+        raise UnsupportedError(f"translate {op}: batch_dims={b} counts from the end of indices, whose rank a "
+                               "translation does not know; give the non-negative batch_dims")
+    a = b if axis is None else axis
+    if a == 0:
+        b = 0  # tf.gather drops batch_dims when axis is the constant 0
+    if a < 0 and b:
+        raise UnsupportedError(f"translate {op}: a negative axis ({a}) with batch_dims={b} needs the rank of params "
+                               "to check batch_dims <= axis; give the non-negative axis")
+    res: list[Residual] = []
+    if mode == "raise":
+        kw: dict[str, Any] = dict(negative="raise", bounds="raise")
+    elif mode == "ignore":
+        kw = dict(negative="bounds", bounds="fill", fill_value=0)
+    else:
+        kw = dict(negative="bounds", bounds="clip")
+        res.append(Residual("empty", "returns zeros when the indexed axis has size 0 (XLA)", "raises"))
+        if b > 0:
+            res.append(Residual("negative", "reads element s-1 for a negative int64 index when batch_dims > 0 (XLA)",
+                                "clamps it to element 0"))
+    c = canonical("gather", data="params", axis=a, batch_dims=b, **kw)
+    return Description(op, {"axis": axis, "batch_dims": batch_dims, "device": device}, ("params", "indices"), c,
+                  residuals=res, layout={"index_dtypes": _I16_I32_I64})
+
+
+@dialect_op(
+    "tensorflow",
+    "gather",
+    family="gather",
+    kind="gather",
+    versions=(TF_VERSION,),
+    differentiable=("params",),
+    describe=_describe,
+)
 def gather(params: Any, indices: Any, axis: int | None = None, batch_dims: int = 0, device: str = "cpu") -> Lowering:
     """TensorFlow ``tf.gather`` (op ``GatherV2``): take slices of ``params`` along ``axis``.
 

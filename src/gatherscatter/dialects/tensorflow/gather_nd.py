@@ -8,9 +8,11 @@ import numpy as np
 
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
-from ...errors import AxisError, ShapeError
+from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _I16_I32_I64, _mode
 from ._tf import (
     DATA_ALL,
     INDEX_I16_I32_I64,
@@ -72,6 +74,28 @@ divergence(
 )
 
 
+def _describe(batch_dims: int = 0, device: str = "cpu", bad_indices_policy: str = "") -> Description:
+    op = "tensorflow.gather_nd"
+    b = check_int(op, "batch_dims", batch_dims)
+    mode = _mode(op, device, bad_indices_policy)
+    if b < 0:
+        raise UnsupportedError(f"translate {op}: batch_dims must be >= 0 (got {b})")
+    res: list[Residual] = []
+    if mode == "raise":
+        kw: dict[str, Any] = dict(negative="raise", bounds="raise")
+    elif mode == "ignore":
+        kw = dict(negative="bounds", bounds="fill", fill_value=0)
+    else:
+        kw = dict(negative="bounds", bounds="clip")
+        res.append(Residual("empty", "returns zeros when params is empty (XLA)", "raises"))
+    c = canonical("gather_nd", data="params", batch_dims=b, **kw)
+    attrs: dict[str, Any] = {"batch_dims": b, "device": device}
+    if bad_indices_policy:
+        attrs["bad_indices_policy"] = bad_indices_policy
+    return Description(op, attrs, ("params", "indices"), c, residuals=res,
+                  layout={"index_dtypes": _I16_I32_I64, "rank": (b + 1, b + 2)})
+
+
 @dialect_op(
     "tensorflow",
     "gather_nd",
@@ -79,6 +103,7 @@ divergence(
     kind="gather",
     versions=(TF_VERSION,),
     differentiable=("params",),
+    describe=_describe,
 )
 def gather_nd(
     params: Any, indices: Any, batch_dims: int = 0, device: str = "cpu", *, bad_indices_policy: str = ""

@@ -9,7 +9,9 @@ import numpy as np
 from ...core.shape import IndexSpec, as_array, check_allocatable, to_int
 from ...errors import DTypeError, ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _I32_I64, _mode, _scatter_kw
 from ._scatter import check_bad_tuples, check_scatter_shapes, string_sum_result, zeros_like_updates
 from ._tf import (
     DATA_ALL,
@@ -70,6 +72,19 @@ def _parse_shape(ctx: Any, shape: Any) -> np.ndarray[Any, Any]:
     return s
 
 
+def _describe(device: str = "cpu", bad_indices_policy: str = "") -> Description:
+    op = "tensorflow.scatter_nd"
+    mode = _mode(op, device, bad_indices_policy)
+    c = canonical("scatter_nd", data="zeros", indices="indices", updates="updates", reduction="add",
+                  **_scatter_kw(mode))
+    pre = [Step.adapt("zeros", "zeros", "shape", "updates", why="tf.scatter_nd adds into a zero tensor (E5)")]
+    attrs: dict[str, Any] = {"device": device}
+    if bad_indices_policy:
+        attrs["bad_indices_policy"] = bad_indices_policy
+    return Description(op, attrs, ("indices", "updates", "shape"), c, pre=pre, roles={"data": "shape"},
+                  layout={"index_dtypes": _I32_I64, "index_ndim": (1, 2)})
+
+
 @dialect_op(
     "tensorflow",
     "scatter_nd",
@@ -77,6 +92,7 @@ def _parse_shape(ctx: Any, shape: Any) -> np.ndarray[Any, Any]:
     kind="scatter",
     versions=(TF_VERSION,),
     differentiable=("updates",),
+    describe=_describe,
 )
 def scatter_nd(
     indices: Any, updates: Any, shape: Any, device: str = "cpu", *, bad_indices_policy: str = ""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._record import Description
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _tensor_scatter
 from ._scatter import lower_tensor_scatter
 from ._tf import DATA_NUMERIC, INDEX_I32_I64, TF_VERSION
 
@@ -34,6 +36,10 @@ divergence(
 )
 
 
+def _describe(device: str = "cpu", bad_indices_policy: str = "") -> Description:
+    return _tensor_scatter("tensorflow.tensor_scatter_nd_add", "add", device, bad_indices_policy)
+
+
 @dialect_op(
     "tensorflow",
     "tensor_scatter_nd_add",
@@ -41,6 +47,7 @@ divergence(
     kind="scatter",
     versions=(TF_VERSION,),
     differentiable=("tensor", "updates"),
+    describe=_describe,
 )
 def tensor_scatter_nd_add(
     tensor: Any, indices: Any, updates: Any, device: str = "cpu", *, bad_indices_policy: str = ""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._record import Description
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _tensor_scatter
 from ._scatter import lower_tensor_scatter
 from ._tf import DATA_ALL, INDEX_I32_I64, TF_VERSION
 
@@ -53,6 +55,10 @@ divergence(
 )
 
 
+def _describe(device: str = "cpu") -> Description:
+    return _tensor_scatter("tensorflow.tensor_scatter_nd_update", "none", device, None)
+
+
 @dialect_op(
     "tensorflow",
     "tensor_scatter_nd_update",
@@ -60,6 +66,7 @@ divergence(
     kind="scatter",
     versions=(TF_VERSION,),
     differentiable=("tensor", "updates"),
+    describe=_describe,
 )
 def tensor_scatter_nd_update(tensor: Any, indices: Any, updates: Any, device: str = "cpu") -> Lowering:
     """TensorFlow ``tf.tensor_scatter_nd_update``: write slices into a copy of ``tensor``.

@@ -10,7 +10,9 @@ from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_bool, tuple_index_args
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _BOOL_MASK, _INT
 from ._rules import INDEX_INT32_INT64, VERSION, as_bool, check_dtype, src_array, to_scalar, torch_context
 
 divergence(
@@ -66,9 +68,24 @@ def _check_bounds(ctx: Any, j: int, arr: np.ndarray[Any, Any], dim: int, s: int)
     )
 
 
+def _describe(accumulate: bool = False) -> Description:
+    """``indices`` is a tuple of integer index arrays (bool masks: the ``dtype`` residual)."""
+    accumulate = check_bool("torch.index_put", "accumulate", accumulate)
+    pre = [Step.adapt("stack_last", "tuples", "indices", why="one index tuple per broadcast position (E12)"),
+           Step.adapt("broadcast_updates", "upd", "values", "tuples", "input",
+                      why="values broadcast to input[indices]")]
+    c = canonical("scatter_nd", data="input", indices="tuples", updates="upd",
+                  reduction="add" if accumulate else "none", duplicates_specified=accumulate)
+    res = [_BOOL_MASK]
+    return Description("torch.index_put", {"accumulate": accumulate}, ("input", "indices", "values"), c, pre=pre,
+                  residuals=res, layout={"index_dtypes": _INT, "to_source": tuple_index_args(
+                      "input", "indices", "values", broadcast=0.3)})
+
+
 @dialect_op(
     "torch", "index_put", family="scatter_nd", kind="scatter", versions=(VERSION,),
     differentiable=("input", "values"),
+    describe=_describe,
 )
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False, *, duplicates: str = "last") -> Lowering:
     """torch.index_put: ``input[indices] = values`` (or ``+=`` with ``accumulate``), on a copy.

@@ -10,7 +10,9 @@ from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, dtype_name
 from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
+from .._record import Description, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _INT, _MEAN_COUNT, _index_axis_source
 from ._rules import (
     REAL_DTYPES,
     SMALL_COUNT_DTYPES,
@@ -90,9 +92,21 @@ def _allowed(ndim: int, include_self: bool, n: int, reduce: str) -> frozenset[st
     return REAL_DTYPES | frozenset(extra)
 
 
+def _describe(dim: int, reduce: str, include_self: bool = True) -> Description:
+    op = "torch.index_reduce"
+    dim = check_int(op, "dim", dim)
+    r = _REDUCE[check_choice(op, "reduce", reduce, tuple(_REDUCE))].value
+    include_self = check_bool(op, "include_self", include_self)
+    res = [_MEAN_COUNT] if r == "mean" else []
+    return _index_axis_source(op, dim, {"dim": dim, "reduce": reduce, "include_self": include_self},
+                              reduction=r, negative="raise", index_dtypes=_INT, include_self=include_self,
+                              residuals=res)
+
+
 @dialect_op(
     "torch", "index_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
+    describe=_describe,
 )
 def index_reduce(
     input: Any, dim: int, index: Any, source: Any, reduce: str, include_self: bool = True

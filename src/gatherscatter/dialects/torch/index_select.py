@@ -8,7 +8,9 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
+from ._describe import _INT
 from ._rules import (
     DATA_DTYPES,
     INDEX_INT32_INT64,
@@ -23,8 +25,17 @@ from ._rules import (
 _POLICY = Policy(bounds="raise", negative="raise")
 
 
+def _describe(dim: int) -> Description:
+    dim = check_int("torch.index_select", "dim", dim)
+    c = canonical("gather", data="input", indices="index1", axis=dim, negative="raise")
+    pre = [Step.adapt("flatten", "index1", "index", why="a 0-d index keeps a size-1 dim (pitfall 13)")]
+    return Description("torch.index_select", {"dim": dim}, ("input", "index"), c, pre=pre,
+                  layout={"index_dtypes": _INT, "index_ndim": (0, 1)})
+
+
 @dialect_op(
-    "torch", "index_select", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",)
+    "torch", "index_select", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",),
+    describe=_describe,
 )
 def index_select(input: Any, dim: int, index: Any) -> Lowering:
     """torch.index_select: whole slices of ``input`` along ``dim``.

@@ -13,7 +13,9 @@ from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _HALF, _INT
 from ._rules import (
     INDEX_INT32_INT64,
     SMALL_COUNT_DTYPES,
@@ -162,9 +164,34 @@ def lower_elementwise_scatter(
     return Lowering("scatter", d1, i1, spec, policy, ctx, updates=u, post=post)
 
 
+def _describe(dim: int, value: Any = None, reduce: str | None = None) -> Description:
+    """``value=None``: the ``src`` overload (inputs input, index, src); a number: the ``value`` overload."""
+    op = "torch.scatter"
+    dim = check_int(op, "dim", dim)
+    check_choice(op, "reduce", reduce, tuple(_REDUCE))
+    r = _REDUCE[reduce].value
+    attrs: dict[str, Any] = {"dim": dim, "reduce": reduce}
+    res = [_HALF] if r != "none" else []
+    kw: dict[str, Any] = dict(axis=dim, reduction=r, negative="raise", duplicates_specified=False)
+    layout: dict[str, Any] = {"index_dtypes": _INT, "smaller_index": True}
+    if value is None:
+        c = canonical("scatter_elements", data="input", indices="index", updates="src1", **kw)
+        pre = [Step.adapt("slice_like", "src1", "src", "index", why="torch reads only the index-shaped block of src")]
+        layout["larger_updates"] = True
+        return Description(op, attrs, ("input", "index", "src"), c, pre=pre, residuals=res, layout=layout)
+    if isinstance(value, (list, tuple)) or np.ndim(value):
+        raise UnsupportedError(f"translate {op}: value must be a number (got {value!r}); pass an array as src")
+    attrs["value"] = value
+    c = canonical("scatter_elements", data="input", indices="index", updates="filled", **kw)
+    pre = [Step.adapt("full_updates", "filled", "index", "input", value=value,
+                      why="scatter(value=) writes one number at every index")]
+    return Description(op, attrs, ("input", "index"), c, pre=pre, residuals=res, layout=layout)
+
+
 @dialect_op(
     "torch", "scatter", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
+    describe=_describe,
 )
 def scatter(
     input: Any, dim: int, index: Any, src: Any = None, value: Any = None, reduce: str | None = None,

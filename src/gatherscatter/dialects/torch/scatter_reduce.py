@@ -9,7 +9,9 @@ import numpy as np
 from ...core.policy import Reduction
 from ...core.shape import dtype_name
 from ...errors import ArgumentError, DTypeError, UnsupportedError
+from .._record import Description, Step, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _HALF, _INT, _MEAN_COUNT
 from ._rules import DATA_DTYPES, VERSION, as_bool, torch_context
 from .scatter import lower_elementwise_scatter
 
@@ -45,9 +47,27 @@ divergence(
 )
 
 
+def _describe(dim: int, reduce: str, include_self: bool = True) -> Description:
+    op = "torch.scatter_reduce"
+    dim = check_int(op, "dim", dim)
+    r = _REDUCE[check_choice(op, "reduce", reduce, tuple(_REDUCE))].value
+    include_self = check_bool(op, "include_self", include_self)
+    c = canonical("scatter_elements", data="input", indices="index", updates="src1", axis=dim, reduction=r,
+                  include_self=include_self, negative="raise")
+    pre = [Step.adapt("slice_like", "src1", "src", "index", why="torch reads only the index-shaped block of src")]
+    res = [_HALF] if r in ("add", "mul", "mean") else []
+    if r == "mean":
+        res.append(_MEAN_COUNT)
+    return Description(op, {"dim": dim, "reduce": reduce, "include_self": include_self},
+                  ("input", "index", "src"), c, pre=pre, residuals=res,
+                  layout={"index_dtypes": _INT, "smaller_index": True, "larger_updates": True,
+                          "nonfinite": 0.1 if r in ("max", "min") else 0.0})
+
+
 @dialect_op(
     "torch", "scatter_reduce", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
+    describe=_describe,
 )
 def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, include_self: bool = True) -> Lowering:
     """torch.scatter_reduce: reduce every ``src`` element into a copy of ``input`` along ``dim``.

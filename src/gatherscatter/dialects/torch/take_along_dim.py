@@ -10,7 +10,9 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_array, as_index_array
 from ...errors import AxisError, ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._describe import _I64, _INT, _unflatten
 from ._rules import (
     INDEX_INT32_INT64,
     INDEX_INT64,
@@ -63,9 +65,23 @@ def _broadcast(ctx: Any, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], a: in
     return np.broadcast_to(d, dshape), np.broadcast_to(i, ishape)
 
 
+def _describe(dim: int | None = None) -> Description:
+    dim = check_int("torch.take_along_dim", "dim", dim, optional=True)
+    if dim is None:
+        c = canonical("gather", data="flat", indices="flat_index", axis=0, negative="raise")
+        pre = [Step.adapt("flatten", "flat", "input", why="dim=None reads the flattened input"),
+               Step.adapt("flatten", "flat_index", "indices", why="... with the flattened indices (1-d result)")]
+        return Description("torch.take_along_dim", {"dim": None}, ("input", "indices"), c, pre=pre,
+                      layout={"index_dtypes": _INT, "to_source": _unflatten("input", "indices")})
+    c = canonical("gather_elements", data="input", indices="indices", axis=dim, broadcast=True,
+                  negative="bounds", bounds="wrap")
+    return Description("torch.take_along_dim", {"dim": dim}, ("input", "indices"), c, layout={"index_dtypes": _I64})
+
+
 @dialect_op(
     "torch", "take_along_dim", family="gather_elements", kind="gather", versions=(VERSION,),
     differentiable=("input",),
+    describe=_describe,
 )
 def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Lowering:
     """torch.take_along_dim: one element per index along ``dim``, broadcasting like NumPy.

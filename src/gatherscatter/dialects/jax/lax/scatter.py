@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ....core.policy import Reduction
+from ..._record import Description
 from ..._registry import Lowering, dialect_op, divergence
+from ._describe import _lax_scatter
 from ._scatter import lax_scatter_divergences, lower_lax_scatter
 
 lax_scatter_divergences("jax.lax.scatter")
@@ -21,6 +23,10 @@ divergence(
 )
 
 
+def _describe(dimension_numbers: Any, mode: Any = None) -> Description:
+    return _lax_scatter("jax.lax.scatter", "none", dimension_numbers, mode)
+
+
 @dialect_op(
     "jax",
     "lax.scatter",
@@ -28,6 +34,7 @@ divergence(
     kind="scatter",
     versions=("0.10",),
     differentiable=("operand", "updates"),
+    describe=_describe,
 )
 def scatter(
     operand: Any,

@@ -5,10 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from ....core.policy import Reduction
+from ..._record import Description
 from ..._registry import Lowering, dialect_op
+from ._describe import _lax_scatter
 from ._scatter import lax_scatter_divergences, lower_lax_scatter
 
 lax_scatter_divergences("jax.lax.scatter_add")
+
+
+def _describe(dimension_numbers: Any, mode: Any = None) -> Description:
+    return _lax_scatter("jax.lax.scatter_add", "add", dimension_numbers, mode)
 
 
 @dialect_op(
@@ -18,6 +24,7 @@ lax_scatter_divergences("jax.lax.scatter_add")
     kind="scatter",
     versions=("0.10",),
     differentiable=("operand", "updates"),
+    describe=_describe,
 )
 def scatter_add(
     operand: Any,
