@@ -11,8 +11,8 @@ from ...core.shape import IndexSpec
 from ...errors import ShapeError
 from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
+from ._common import DATA, INDEX, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _FLOAT, _INDEX
-from ._mx import DATA, INDEX, mx_array, mx_context, raise_bad, truncate
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 

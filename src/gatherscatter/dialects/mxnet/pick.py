@@ -11,8 +11,8 @@ from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._record import Description, Step, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._common import DATA, INDEX, mx_array, mx_context, truncate
 from ._describe import _CAST, _INDEX, _INT32, _MODES, _pick_args
-from ._mx import DATA, INDEX, mx_array, mx_context, truncate
 
 _POLICIES = {
     "clip": Policy(bounds="clip", negative="bounds"),

@@ -12,8 +12,8 @@ from ...core.shape import IndexSpec, check_allocatable
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
+from ._common import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _INDEX
-from ._mx import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
 
 _POLICY = Policy(bounds="raise", negative="raise", duplicates="last")
 

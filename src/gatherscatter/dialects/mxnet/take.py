@@ -9,8 +9,8 @@ from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ArgumentError, UnsupportedError
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._common import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _FLOAT_RAISE, _INDEX, _MODES
-from ._mx import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
 
 _POLICIES = {
     "clip": Policy(bounds="clip", negative="bounds"),

@@ -11,8 +11,8 @@ from ...errors import IndexOutOfRangeError
 from .._common import data_array
 from .._record import Description, Residual, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
+from ._common import cast_values, mode_policy, np_context, put_indices
 from ._describe import _INT, _mode, _put_args
-from ._np import cast_values, mode_policy, np_context, put_indices
 
 divergence(
     op="numpy.put",

@@ -12,8 +12,8 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._common import along_indices, broadcast_along, cast_values, check_bounds, np_context
 from ._describe import _INT
-from ._np import along_indices, broadcast_along, cast_values, check_bounds, np_context
 
 _POLICY = Policy(bounds="raise", negative="wrap", duplicates="last")
 

@@ -10,8 +10,8 @@ from ...core.shape import IndexSpec, normalize_axis, prod
 from .._common import data_array
 from .._record import Description, Residual, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._common import mode_policy, np_context, take_indices
 from ._describe import _INT, _mode
-from ._np import mode_policy, np_context, take_indices
 
 divergence(
     op="numpy.take",

@@ -5,7 +5,7 @@
 [[5, 6], [1, 2]]
 """
 
-from ._opset import NEWEST_OPSET
+from ._common import NEWEST_OPSET
 from .gather import Gather
 from .gather_elements import GatherElements
 from .gather_nd import GatherND

@@ -10,8 +10,8 @@ from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._common import INDEX_INT64, check_data, onnx_context, op_version
 from ._describe import _I64, _opset
-from ._opset import INDEX_INT64, check_data, onnx_context, op_version
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 

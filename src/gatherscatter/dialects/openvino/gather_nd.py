@@ -12,8 +12,8 @@ from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, precision_divergence
 from ._describe import _INT
-from ._opset import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, precision_divergence
 
 _POLICY_8 = Policy(bounds=Bounds.RAISE, negative=Negative.WRAP)
 _POLICY_5 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)

@@ -12,8 +12,7 @@ from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._describe import _FINITE_START, _INT, _SEU, _reduction
-from ._opset import (
+from ._common import (
     ANY_INT,
     ELEMENT_TYPES,
     axis_input,
@@ -23,6 +22,7 @@ from ._opset import (
     parse_reduction,
     precision_divergence,
 )
+from ._describe import _FINITE_START, _INT, _SEU, _reduction
 
 _REDUCTIONS_12 = {
     "none": Reduction.NONE,

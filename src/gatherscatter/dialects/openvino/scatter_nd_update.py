@@ -10,8 +10,7 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_choice
 from .._registry import Lowering, dialect_op, divergence
-from ._describe import _INT, _SNDU, _reduction
-from ._opset import (
+from ._common import (
     ELEMENT_TYPES,
     INT32_INT64,
     check_data,
@@ -21,6 +20,7 @@ from ._opset import (
     parse_reduction,
     precision_divergence,
 )
+from ._describe import _INT, _SNDU, _reduction
 
 _REDUCTIONS_15 = {
     "none": Reduction.NONE,

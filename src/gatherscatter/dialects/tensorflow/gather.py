@@ -12,8 +12,7 @@ from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._describe import _I16_I32_I64, _mode
-from ._tf import (
+from ._common import (
     DATA_ALL,
     INDEX_I16_I32_I64,
     TF_VERSION,
@@ -23,6 +22,7 @@ from ._tf import (
     parse_device,
     tf_context,
 )
+from ._describe import _I16_I32_I64, _mode
 
 _CPU = Policy(bounds="raise", negative="raise")
 _GPU = Policy(bounds="fill", negative="bounds")

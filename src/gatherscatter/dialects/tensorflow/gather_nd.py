@@ -12,8 +12,7 @@ from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._describe import _I16_I32_I64, _mode
-from ._tf import (
+from ._common import (
     DATA_ALL,
     INDEX_I16_I32_I64,
     TF_VERSION,
@@ -25,6 +24,7 @@ from ._tf import (
     shape_text,
     tf_context,
 )
+from ._describe import _I16_I32_I64, _mode
 
 _RAISE = Policy(bounds="raise", negative="raise")
 _ZERO = Policy(bounds="fill", negative="bounds")

@@ -11,9 +11,7 @@ from ...errors import DTypeError, ShapeError
 from .._common import data_array
 from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
-from ._describe import _I32_I64, _mode, _scatter_kw
-from ._scatter import check_bad_tuples, check_scatter_shapes, string_sum_result, zeros_like_updates
-from ._tf import (
+from ._common import (
     DATA_ALL,
     INDEX_I32_I64,
     TF_VERSION,
@@ -26,6 +24,8 @@ from ._tf import (
     tf_context,
     valid_empty_output,
 )
+from ._describe import _I32_I64, _mode, _scatter_kw
+from ._scatter import check_bad_tuples, check_scatter_shapes, string_sum_result, zeros_like_updates
 
 divergence(
     op="tensorflow.scatter_nd",

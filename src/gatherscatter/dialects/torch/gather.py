@@ -12,8 +12,8 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op
+from ._common import INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, norm_dim, torch_context
 from ._describe import _INT
-from ._rules import INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, norm_dim, torch_context
 
 _POLICY = Policy(bounds="raise", negative="raise")
 

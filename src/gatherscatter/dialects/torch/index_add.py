@@ -13,8 +13,7 @@ from ...errors import ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._describe import _EMPTY_UNCHECKED, _HALF, _INT, _index_axis_source
-from ._rules import (
+from ._common import (
     INDEX_INT32_INT64,
     TENSOR_DTYPES,
     VERSION,
@@ -26,6 +25,7 @@ from ._rules import (
     to_scalar,
     torch_context,
 )
+from ._describe import _EMPTY_UNCHECKED, _HALF, _INT, _index_axis_source
 
 divergence(
     op="torch.index_add",

@@ -12,8 +12,8 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._common import INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, src_array, torch_context
 from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
-from ._rules import INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, src_array, torch_context
 
 divergence(
     op="torch.index_copy",

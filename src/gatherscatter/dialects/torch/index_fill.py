@@ -12,8 +12,8 @@ from ...errors import DTypeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, check_int
 from .._registry import Lowering, dialect_op
+from ._common import INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, to_scalar, torch_context
 from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
-from ._rules import INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, to_scalar, torch_context
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 

@@ -12,8 +12,8 @@ from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeErro
 from .._common import data_array
 from .._record import Description, Step, canonical, check_bool, tuple_index_args
 from .._registry import Lowering, dialect_op, divergence
+from ._common import INDEX_INT32_INT64, VERSION, as_bool, check_dtype, src_array, to_scalar, torch_context
 from ._describe import _BOOL_MASK, _INT
-from ._rules import INDEX_INT32_INT64, VERSION, as_bool, check_dtype, src_array, to_scalar, torch_context
 
 divergence(
     op="torch.index_put",

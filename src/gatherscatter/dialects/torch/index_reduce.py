@@ -12,8 +12,7 @@ from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
 from .._record import Description, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._describe import _INT, _MEAN_COUNT, _index_axis_source
-from ._rules import (
+from ._common import (
     REAL_DTYPES,
     SMALL_COUNT_DTYPES,
     TENSOR_DTYPES,
@@ -24,6 +23,7 @@ from ._rules import (
     divide_by_count,
     torch_context,
 )
+from ._describe import _INT, _MEAN_COUNT, _index_axis_source
 from .index_add import lower_index_func
 
 _REDUCE = {"prod": Reduction.MUL, "mean": Reduction.MEAN, "amax": Reduction.MAX, "amin": Reduction.MIN}

@@ -10,8 +10,7 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
-from ._describe import _INT
-from ._rules import (
+from ._common import (
     DATA_DTYPES,
     INDEX_INT32_INT64,
     TENSOR_DTYPES,
@@ -21,6 +20,7 @@ from ._rules import (
     norm_dim,
     torch_context,
 )
+from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="raise")
 

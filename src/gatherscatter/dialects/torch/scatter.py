@@ -15,8 +15,7 @@ from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._describe import _HALF, _INT
-from ._rules import (
+from ._common import (
     INDEX_INT32_INT64,
     SMALL_COUNT_DTYPES,
     TENSOR_DTYPES,
@@ -30,6 +29,7 @@ from ._rules import (
     to_scalar,
     torch_context,
 )
+from ._describe import _HALF, _INT
 from .gather import elementwise_rank_check
 
 divergence(

@@ -7,8 +7,8 @@ from typing import Any
 from ...core.policy import Reduction
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
+from ._common import VERSION, torch_context
 from ._describe import _HALF, _INT
-from ._rules import VERSION, torch_context
 from .scatter import lower_elementwise_scatter
 
 

@@ -11,8 +11,8 @@ from ...core.shape import dtype_name
 from ...errors import ArgumentError, DTypeError, UnsupportedError
 from .._record import Description, Step, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
+from ._common import DATA_DTYPES, VERSION, as_bool, torch_context
 from ._describe import _HALF, _INT, _MEAN_COUNT
-from ._rules import DATA_DTYPES, VERSION, as_bool, torch_context
 from .scatter import lower_elementwise_scatter
 
 _REDUCE = {

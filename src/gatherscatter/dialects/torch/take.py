@@ -8,8 +8,8 @@ from ...core.shape import as_index_array
 from .._common import data_array
 from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op
+from ._common import DATA_DTYPES, INDEX_INT64, TENSOR_DTYPES, VERSION, check_dtype, flat_gather, torch_context
 from ._describe import _I64, _unflatten
-from ._rules import DATA_DTYPES, INDEX_INT64, TENSOR_DTYPES, VERSION, check_dtype, flat_gather, torch_context
 
 
 def _describe() -> Description:

@@ -12,8 +12,7 @@ from ...errors import AxisError, ShapeError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._describe import _I64, _INT, _unflatten
-from ._rules import (
+from ._common import (
     INDEX_INT32_INT64,
     INDEX_INT64,
     TENSOR_DTYPES,
@@ -23,6 +22,7 @@ from ._rules import (
     norm_dim,
     torch_context,
 )
+from ._describe import _I64, _INT, _unflatten
 
 _WRAP = Policy(bounds="wrap", negative="bounds")
 _RAISE = Policy(bounds="raise", negative="raise")
