@@ -128,3 +128,21 @@ def test_every_op_has_a_record_with_a_description() -> None:
         assert callable(op.record.describe), op.info.qualname
         required = [a.name for a in op.record.attrs if a.required]
         assert all(any(name in v for v in GRID[op.info.qualname]) for name in required), op.info.qualname
+
+
+def test_every_divergence_says_when_it_applies() -> None:
+    """Divergence records carry a machine-readable condition from the residuals' vocabulary."""
+    from gatherscatter.dialects._record import WHEN
+
+    records = gs.divergences()
+    assert len(records) >= 200
+    for d in records:
+        assert d.when, f"{d.op}: {d.case!r} has no when="
+        assert set(d.when) <= set(WHEN), (d.op, d.when)
+    # spot checks against the records' own wording (hand-read)
+    by_case = {(d.op, d.case): d.when for d in records}
+    assert by_case[("onnx.Gather", "negative index at opsets 1-10")] == ("negative",)
+    assert by_case[("tensorflow.gather", "negative or out-of-range index")] == ("negative", "out_of_range")
+    assert by_case[("onnx.ScatterND", "duplicate index tuples with reduction='none'")] == ("duplicates",)
+    with pytest.raises(ValueError, match="unknown condition"):
+        gs.dialects._registry.Divergence("x.y", "c", "r", "t", "o", "e", when=("sometimes",))

@@ -60,7 +60,7 @@ from ..core.policy import Policy
 from ..core.scatter import scatter
 from ..core.shape import IndexSpec
 from ..errors import ShapeError, UnsupportedError
-from ._record import Description, GradConventions, OpRecord
+from ._record import WHEN, Description, GradConventions, OpRecord, Residual
 
 __all__ = [
     "FAMILIES",
@@ -277,7 +277,12 @@ class Divergence:
     framework's behaviour is undefined/crashes), ``oracle`` (a reference
     implementation is wrong or lenient), ``spec`` (spec text vs runtime),
     ``device`` (depends on device/compiler), ``choice`` (we chose one of
-    several documented behaviours).
+    several documented behaviours). ``when``: the machine-readable condition,
+    the input features under which the difference shows (keys of
+    :data:`~gatherscatter.dialects._record.WHEN`, the vocabulary of
+    translate's residuals: ``negative``, ``out_of_range``, ``duplicates``,
+    ``dtype``, ``float_index``, ``empty``, ``nonfinite``, ``scalar``,
+    ``device``, ``version``, ``always``); any one of them suffices.
     """
 
     op: str
@@ -289,6 +294,16 @@ class Divergence:
     kind: str = "choice"
     versions: str = "all"
     tags: tuple[str, ...] = field(default=())
+    when: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = [w for w in self.when if w not in WHEN]
+        if unknown:
+            raise ValueError(f"divergence of {self.op}: unknown condition(s) {unknown}; expected keys of WHEN")
+
+    def residual(self) -> Residual:
+        """This record as a translation residual (its first condition; what each side does)."""
+        return Residual(self.when[0] if self.when else "always", self.theirs, self.ours, self.case)
 
 
 _DIVERGENCES: list[Divergence] = []

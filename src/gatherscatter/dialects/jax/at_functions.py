@@ -207,6 +207,7 @@ at_divergences("jax.at_get")
 divergence(
     op="jax.at_get",
     case="out-of-range indices with the default mode (promise_in_bounds)",
+    when=("out_of_range",),
     reference="JAX documentation",
     theirs="implementation-defined (a promise); XLA on CPU clamps each index into [0, s-1] after the "
     "negative wrap (x[5] on size 3 reads x[2]; x[-7] reads x[0])",
@@ -218,6 +219,7 @@ divergence(
 divergence(
     op="jax.at_get",
     case="mode='one_hot'",
+    when=("always",),
     reference="JAX 0.10",
     theirs="AssertionError (one_hot exists only for jnp.take_along_axis)",
     ours="UnsupportedError naming the mode",
@@ -297,6 +299,7 @@ at_max, at_min, at_multiply, at_set = (_register(v) for v in _VARIANTS[1:])
 divergence(
     op="jax.at_max",
     case="complex x or values",
+    when=("dtype",),
     reference="JAX 0.10",
     theirs="complex numbers are ordered lexicographically (real part, then imaginary part), as XLA's max",
     ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
@@ -306,6 +309,7 @@ divergence(
 divergence(
     op="jax.at_min",
     case="complex x or values",
+    when=("dtype",),
     reference="JAX 0.10",
     theirs="complex numbers are ordered lexicographically (real part, then imaginary part), as XLA's min",
     ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
@@ -315,6 +319,7 @@ divergence(
 divergence(
     op="jax.at_set",
     case="duplicate indices",
+    when=("duplicates",),
     reference="JAX documentation",
     theirs="implementation-defined and may be nondeterministic; CPU applies updates in row-major order "
     "(last wins, 20/20 runs)",
@@ -325,6 +330,7 @@ divergence(
 divergence(
     op="jax.at_set",
     case="values whose dtype cannot be cast safely to x's dtype",
+    when=("dtype",),
     reference="JAX 0.10",
     theirs="FutureWarning 'scatter inputs have incompatible types' (an error in a future JAX), then the result",
     ours="the same result, without a warning",

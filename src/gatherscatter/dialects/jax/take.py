@@ -29,6 +29,7 @@ narrow_index_divergence("jax.take")
 divergence(
     op="jax.take",
     case="boolean indices with mode='wrap'",
+    when=("dtype",),
     reference="JAX 0.10",
     theirs="computes mod(indices, size) in the bool dtype (size becomes True), so every index reads element 0",
     ours="DTypeError: wrap needs integer indices (booleans are read as 0/1 only in fill mode, as JAX does; "

@@ -27,6 +27,7 @@ int32_index_divergence("jax.take_along_axis", "every mode except 'promise_in_bou
 divergence(
     op="jax.take_along_axis",
     case="mode='one_hot'",
+    when=("always",),
     reference="JAX 0.10",
     theirs="computes einsum(one_hot(indices), arr): out-of-range indices give 0, and a NaN or inf anywhere "
     "in the indexed row poisons the result (0 * inf = NaN)",
@@ -37,6 +38,7 @@ divergence(
 divergence(
     op="jax.take_along_axis",
     case="mode='promise_in_bounds' with out-of-range indices",
+    when=("out_of_range",),
     reference="JAX documentation",
     theirs="implementation-defined (a promise); XLA on CPU clamps, and negative indices are not wrapped",
     ours="clamp to [0, s-1] without wrapping negatives (-1 reads element 0), as XLA on CPU",

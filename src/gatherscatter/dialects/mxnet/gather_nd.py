@@ -19,6 +19,7 @@ _POLICY = Policy(bounds="raise", negative="wrap")
 divergence(
     op="mxnet.gather_nd",
     case="NaN float index",
+    when=("float_index", "nonfinite"),
     reference="MXNet 1.9.1 CPU",
     theirs="passes the bound check (comparisons with NaN are false) and reads garbage memory",
     ours="IndexOutOfRangeError",
@@ -28,6 +29,7 @@ divergence(
 divergence(
     op="mxnet.gather_nd",
     case="float indices",
+    when=("float_index",),
     reference="semantics.md §10.20 (converters cast MXNet indices to int64)",
     theirs="a Cast to int64 first truncates, so 2.4 reads row 2 and -0.5 reads row 0",
     ours="as MXNet 1.9.1: the bound check runs on the float (2.4 is out of bounds for size 3), then "

@@ -22,6 +22,7 @@ _POLICIES = {
 divergence(
     op="mxnet.pick",
     case="index outside the int32 range (int64 indices, or floats beyond +-2**31)",
+    when=("out_of_range",),
     reference="MXNet 1.9.1 CPU",
     theirs="casts the index to int32 first (2**32+1 reads 1, 2**31 reads as -2**31 and clips to 0)",
     ours="IndexOutOfRangeError naming the value: the narrowed index would silently read another element",
@@ -31,6 +32,7 @@ divergence(
 divergence(
     op="mxnet.pick",
     case="NaN or infinite float index",
+    when=("float_index", "nonfinite"),
     reference="MXNet 1.9.1 CPU",
     theirs="undefined cast (x86: reads element 0 in both modes)",
     ours="IndexOutOfRangeError",

@@ -20,6 +20,7 @@ _POLICY = Policy(bounds="raise", negative="raise", duplicates="last")
 divergence(
     op="mxnet.scatter_nd",
     case="negative index",
+    when=("negative",),
     reference="MXNet 1.9.1 CPU",
     theirs="no bound check: the write lands before the buffer; the process crashes (SIGSEGV/SIGABRT) or a "
     "later call hangs",
@@ -31,6 +32,7 @@ divergence(
 divergence(
     op="mxnet.scatter_nd",
     case="index >= axis size",
+    when=("out_of_range",),
     reference="MXNet 1.9.1 CPU",
     theirs="no bound check: the flat offset is written even when out of range; past the end of the output it "
     "seems 'ignored' (heap corruption), inside it lands in another row ((1, 4) on shape (3, 4) writes (2, 0))",
@@ -42,6 +44,7 @@ divergence(
 divergence(
     op="mxnet.scatter_nd",
     case="duplicate index tuples",
+    when=("duplicates",),
     reference="MXNet 1.9.1 docs",
     theirs="'the result will be non-deterministic and the gradient of scatter_nd will not be correct!!'; "
     "CPU: last wins",

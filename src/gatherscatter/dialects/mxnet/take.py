@@ -21,6 +21,7 @@ _POLICIES = {
 divergence(
     op="mxnet.take",
     case="mode='raise' with int8 (uint8) indices on an axis longer than 128 (256)",
+    when=("dtype",),
     reference="MXNet 1.9.1 CPU",
     theirs="rejects valid indices ('take operator contains indices out of bound'): the bound s-1 is cast to "
     "the index dtype and overflows (int8: 199 -> -57)",
@@ -32,6 +33,7 @@ divergence(
 divergence(
     op="mxnet.take",
     case="NaN, infinite or |index| >= 2**63 float indices",
+    when=("float_index", "nonfinite"),
     reference="MXNet 1.9.1 CPU",
     theirs="casts with undefined behaviour: x86 gives -2**63, so clip reads element 0 and wrap/raise read "
     "element (-2**63 mod s); mode='raise' does not catch NaN",
@@ -42,6 +44,7 @@ divergence(
 divergence(
     op="mxnet.take",
     case="empty or 0-d a / indices, int16/uint16/uint32/uint64/complex/bfloat16 data",
+    when=("empty", "scalar", "dtype"),
     reference="MXNet 1.9.1",
     theirs="cannot be expressed (shape inference fails on a 0 dim; nd.array raises KeyError for the dtype)",
     ours="UnsupportedError / DTypeError before anything runs",

@@ -45,6 +45,7 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
     divergence(
         op=f"numpy.{_name}_at",
         case="a of object, str or bytes dtype",
+        when=("dtype",),
         reference="NumPy 2.4",
         theirs=f"np.{_name}.at applies the Python operator (object) or the string ufunc, truncating to "
         "the array's itemsize",
@@ -57,6 +58,7 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
         op=f"numpy.{_name}_at",
         case="b promotes a to a wider loop dtype that the per-update cast back can change, with an element "
         "selected twice (e.g. float64 b with inexact values into float32 a, float b into int a)",
+        when=("dtype",),
         reference="NumPy 2.4",
         theirs="rounds / truncates back to a.dtype after every single update",
         ours="UnsupportedError naming the cast to make (b.astype(a.dtype)); exact without repeated elements",
@@ -67,6 +69,7 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
 divergence(
     op="numpy.maximum_at",
     case="complex a",
+    when=("dtype",),
     reference="NumPy 2.4",
     theirs="orders complex numbers lexicographically (real part, then imaginary)",
     ours="UnsupportedError: the core's max/min reductions refuse complex data",
@@ -77,6 +80,7 @@ divergence(
 divergence(
     op="numpy.minimum_at",
     case="complex a",
+    when=("dtype",),
     reference="NumPy 2.4",
     theirs="orders complex numbers lexicographically (real part, then imaginary)",
     ours="UnsupportedError: the core's max/min reductions refuse complex data",

@@ -17,6 +17,7 @@ from ._describe import _INT, _mode, _put_args
 divergence(
     op="numpy.put",
     case="a given as a Python list (or any non-ndarray)",
+    when=("dtype",),
     reference="NumPy 2.4",
     theirs="TypeError: argument 1 must be numpy.ndarray (it writes in place)",
     ours="read with np.asarray; a new array is returned",

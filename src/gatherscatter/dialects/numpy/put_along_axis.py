@@ -20,6 +20,7 @@ _POLICY = Policy(bounds="raise", negative="wrap", duplicates="last")
 divergence(
     op="numpy.put_along_axis",
     case="duplicate targets with indices or values that are not C-contiguous",
+    when=("duplicates",),
     reference="NumPy 2.4 (fancy assignment arr[idx] = values)",
     theirs="the iteration order follows memory layout (an F-ordered index applies column by column), so "
     "another duplicate may win; NumPy documents no order for repeated assignments",
@@ -31,6 +32,7 @@ divergence(
 divergence(
     op="numpy.put_along_axis",
     case="arr or indices given as a Python list",
+    when=("dtype",),
     reference="NumPy 2.4",
     theirs="AttributeError: arr and indices must be ndarrays (and arr is modified in place)",
     ours="read with np.asarray; a new array is returned and the input is never modified",

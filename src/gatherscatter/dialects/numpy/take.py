@@ -16,6 +16,7 @@ from ._describe import _INT, _mode
 divergence(
     op="numpy.take",
     case="mode='wrap' with an index far outside [-s, s-1] (e.g. -2**63)",
+    when=("out_of_range",),
     reference="NumPy 2.4 (npy_fasttake, item_selection.c)",
     theirs="wraps by adding or subtracting s in a loop, one step per multiple of s: -2**63 on an axis of size 5 "
     "runs for hours",
@@ -26,6 +27,7 @@ divergence(
 divergence(
     op="numpy.take",
     case="mode='wrap' on an axis of size 0 when the result is empty (e.g. a of shape (0, 0), axis=0)",
+    when=("empty",),
     reference="NumPy 2.4 (npy_fasttake)",
     theirs="loops forever (adds the axis size 0 until the index is non-negative)",
     ours="returns the empty result, as mode='clip' does",

@@ -20,6 +20,7 @@ _POLICY = Policy(bounds="raise", negative="wrap")
 divergence(
     op="numpy.take_along_axis",
     case="arr or indices given as a Python list",
+    when=("dtype",),
     reference="NumPy 2.4",
     theirs="AttributeError ('list' object has no attribute 'dtype' / 'ndim'): both must be ndarrays",
     ours="read with np.asarray, like every gatherscatter input (a list of floats is still refused)",

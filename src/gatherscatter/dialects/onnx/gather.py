@@ -18,6 +18,7 @@ divergence(
     op="onnx.Gather",
     versions="1",
     case="negative index at opsets 1-10",
+    when=("negative",),
     reference="ONNX spec (Gather-1)",
     theirs="Gather-1 says only that indices must be 'within bounds'; early ONNX Runtime rejected negatives",
     ours="negative indices wrap once (i + s), as ONNX Runtime 1.31 and onnx.reference do at opsets 9 and 10",
@@ -27,6 +28,7 @@ divergence(
 divergence(
     op="onnx.Gather",
     case="index outside [-s, s-1]",
+    when=("out_of_range",),
     reference="ONNX Runtime CUDA / DirectML / OpenVINO EP",
     theirs=(
         "CUDA does not check, DirectML clamps, OpenVINO EP on GPU returns zeros; the spec says only 'it is an error'"

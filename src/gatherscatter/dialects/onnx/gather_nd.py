@@ -18,6 +18,7 @@ _POLICY = Policy(bounds="raise", negative="wrap")
 divergence(
     op="onnx.GatherND",
     case="int32 indices",
+    when=("dtype",),
     reference="onnx.reference 1.23",
     theirs="accepted",
     ours="DTypeError: GatherND takes int64 indices only (schema; ONNX Runtime rejects int32 at load)",

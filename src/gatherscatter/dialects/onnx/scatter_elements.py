@@ -17,6 +17,7 @@ from ._describe import _INT, _REDUCTIONS, _opset
 divergence(
     op="onnx.ScatterElements",
     case="duplicate indices with reduction='none'",
+    when=("duplicates",),
     reference="ONNX spec",
     theirs="unspecified ('indices should not have duplicate entries'); ONNX Runtime CPU: last wins",
     ours="duplicates='last' by default (row-major order, as every CPU runtime measured); 'first' or 'raise' on request",
@@ -26,6 +27,7 @@ divergence(
 divergence(
     op="onnx.ScatterElements",
     case="unknown reduction string ('sum', 'mean', 'bogus')",
+    when=("always",),
     reference="ONNX Runtime 1.31 and onnx.reference 1.23",
     theirs="run it silently as 'none' (last write wins)",
     ours="UnsupportedError naming the accepted reductions",
@@ -36,6 +38,7 @@ divergence(
     op="onnx.ScatterElements",
     versions="16",
     case="reduction='max'/'min' at opset 16",
+    when=("version",),
     reference="ONNX Runtime 1.31",
     theirs="accepted in an opset-16 model",
     ours="UnsupportedError: max/min were added in opset 18",
@@ -45,6 +48,7 @@ divergence(
 divergence(
     op="onnx.ScatterElements",
     case="reduction on bool / string / complex data",
+    when=("dtype",),
     reference="ONNX spec",
     theirs="type constraint lists every type, but 'addition'/'max' of bool, string or complex is not defined",
     ours=(

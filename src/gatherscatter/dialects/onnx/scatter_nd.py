@@ -16,6 +16,7 @@ from ._describe import _I64, _REDUCTIONS, _opset
 divergence(
     op="onnx.ScatterND",
     case="duplicate index tuples with reduction='none'",
+    when=("duplicates",),
     reference="ONNX spec",
     theirs="unspecified; ONNX Runtime CPU: last wins (and warns)",
     ours="duplicates='last' by default (row-major order); 'first' or 'raise' on request",
@@ -25,6 +26,7 @@ divergence(
 divergence(
     op="onnx.ScatterND",
     case="reduction='add' with duplicate indices and 2 intra-op threads",
+    when=("duplicates",),
     reference="ONNX Runtime 1.31 CPU",
     theirs="loses updates (data race): wrong sums in 3-4 rows per call",
     ours="deterministic row-major accumulation",

@@ -20,6 +20,7 @@ divergence(
     op="openvino.Gather",
     versions="1, 7",
     case="negative or out-of-range index",
+    when=("negative", "out_of_range"),
     reference="OpenVINO 2026.4 CPU plugin and constant folding",
     theirs="spec: indices lie in [0, s-1], nothing said outside; CPU kernel returns 0 for -1 and for s, "
     "while constant folding of the same node wraps -1 (results depend on whether indices are constants)",
@@ -31,6 +32,7 @@ divergence(
     op="openvino.Gather",
     versions="8",
     case="empty indices, or data with a zero-size dimension",
+    when=("empty",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="empty indices: compile_model dies with SIGFPE (Gather-7 too); data of shape (3, 0, k) with "
     "batch_dims=1: SIGSEGV",
@@ -43,6 +45,7 @@ divergence(
     op="openvino.Gather",
     versions="7, 8",
     case="batch_dims > 0 with a batch dimension of size 1",
+    when=("always",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="crashes the process (SIGSEGV) or returns the wrong element",
     ours="the spec's result",
@@ -53,6 +56,7 @@ divergence(
     op="openvino.Gather",
     versions="8",
     case="out-of-range index on integer data, or an axis of size 0",
+    when=("out_of_range",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="returns uninitialised memory (e.g. 32724 for int32 data) instead of the documented 0",
     ours="zero fill, as the Gather-8 spec says (Example 7: indices [3, 10, -20] -> [4, 0, 0])",

@@ -18,6 +18,7 @@ _POLICY = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 divergence(
     op="openvino.GatherElements",
     case="negative index in [-s, -1]",
+    when=("negative",),
     reference="OpenVINO 2026.4 CPU plugin and constant folding",
     theirs="wrap it (-1 reads the last element); the spec says all indices are within [0, s-1]",
     ours="IndexOutOfRangeError: the spec's range [0, s-1]",
@@ -28,6 +29,7 @@ divergence(
 divergence(
     op="openvino.GatherElements",
     case="index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)",
+    when=("out_of_range",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread "
     "count the same inputs raise)",

@@ -21,6 +21,7 @@ _POLICY_5 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 divergence(
     op="openvino.GatherND",
     case="index outside [-s, s-1] (GatherND-8) or outside [0, s-1] (GatherND-5)",
+    when=("out_of_range",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="no check: returns uninitialised memory (1.4e-44, -6.2e34, ...) or reads the next row "
     "for an out-of-range column",
@@ -32,6 +33,7 @@ divergence(
     op="openvino.GatherND",
     versions="5",
     case="negative index in [-s, -1]",
+    when=("negative",),
     reference="OpenVINO 2026.4 CPU plugin and constant folding",
     theirs="wrap it (the GatherND-8 code path); the GatherND-5 spec requires [0, s-1]",
     ours="IndexOutOfRangeError (use version=8 for negative indices)",
@@ -41,6 +43,7 @@ divergence(
 divergence(
     op="openvino.GatherND",
     case="batch dims of data and indices that differ but are broadcastable (one of them 1)",
+    when=("always",),
     reference="OpenVINO specs of GatherND-5 and -8",
     theirs="the spec calls them broadcastable ('either equal or one of them equals 1'); OpenVINO 2026.4 "
     "shape inference rejects them (DimType::merge fails) on every path",
@@ -52,6 +55,7 @@ divergence(
 divergence(
     op="openvino.GatherND",
     case="indices.shape[-1] == 0 (empty index tuples)",
+    when=("empty",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="returns uninitialised memory",
     ours="each empty tuple selects the whole data[batch] block, as the spec's shape formula and "

@@ -38,6 +38,7 @@ divergence(
     op="openvino.ScatterElementsUpdate",
     versions="12",
     case="reduction='mean' on integer data with a negative non-integral mean (e.g. -11/3)",
+    when=("dtype",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="truncates toward zero: -11/3 -> -3 (and -5/2 -> -2)",
     ours="rounds down, as the spec ('rounded down (towards negative infinity)') and the reference "
@@ -50,6 +51,7 @@ divergence(
     op="openvino.ScatterElementsUpdate",
     versions="3",
     case="negative index in [-s, -1]",
+    when=("negative",),
     reference="OpenVINO 2026.4 CPU plugin and constant folding",
     theirs="wrap it (-1 writes the last element)",
     ours="IndexOutOfRangeError, as the ScatterElementsUpdate-3 spec says ('If an index ... is negative "
@@ -60,6 +62,7 @@ divergence(
 divergence(
     op="openvino.ScatterElementsUpdate",
     case="index below -s (e.g. -4 on an axis of size 3)",
+    when=("out_of_range",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="kills the process (SIGSEGV / SIGABRT, heap corruption); an index >= s raises cleanly",
     ours="IndexOutOfRangeError",
@@ -69,6 +72,7 @@ divergence(
 divergence(
     op="openvino.ScatterElementsUpdate",
     case="duplicate indices with reduction='none'",
+    when=("duplicates",),
     reference="OpenVINO spec",
     theirs="'the order of updating the values is undefined'; the CPU plugin is last-wins (20 of 20 runs)",
     ours="duplicates='last' (row-major order of indices) by default; 'first' or 'raise' on request",
@@ -79,6 +83,7 @@ divergence(
     op="openvino.ScatterElementsUpdate",
     versions="12",
     case="NaN in data or updates with reduction='max' or 'min'",
+    when=("nonfinite",),
     reference="OpenVINO 2026.4 CPU plugin and reference implementation",
     theirs="order-dependent (a > b ? a : b): the CPU kernel keeps a NaN already in data but drops NaN "
     "updates, constant folding drops both",
@@ -90,6 +95,7 @@ divergence(
 divergence(
     op="openvino.ScatterElementsUpdate",
     case="index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)",
+    when=("out_of_range",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread "
     "count the same inputs raise)",

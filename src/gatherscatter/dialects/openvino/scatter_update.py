@@ -15,6 +15,7 @@ from ._describe import _INT
 divergence(
     op="openvino.ScatterUpdate",
     case="index outside [0, s-1] (negative or too large)",
+    when=("negative", "out_of_range"),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="-1 raises cleanly, but an out-of-range index crashes the process or is silently ignored, "
     "varying from run to run",
@@ -26,6 +27,7 @@ divergence(
 divergence(
     op="openvino.ScatterUpdate",
     case="0-D (scalar) indices",
+    when=("scalar",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="compile_model rejects it ('do not support scalar input'); constant folding computes it",
     ours="computed as the spec's first example says: data[..., indices, ...] = updates[...]",
@@ -35,6 +37,7 @@ divergence(
 divergence(
     op="openvino.ScatterUpdate",
     case="duplicate indices",
+    when=("duplicates",),
     reference="OpenVINO spec and 2026.4 CPU plugin",
     theirs="'the order of updating the values is undefined'; with 2 threads the CPU plugin is last-wins "
     "in 10 of 20 runs",

@@ -23,6 +23,7 @@ _DTYPES = frozenset(
 divergence(
     op="paddle.gather",
     case="float16 x",
+    when=("dtype",),
     reference="paddle 3.3.1 GPU",
     theirs="GPU has a float16 kernel (the docstring lists 'float16 (only for GPU)'); CPU raises NotFound",
     ours="DTypeError, as paddle on CPU: the missing CPU kernel is documented, so it is a rule of the CPU op",
@@ -32,6 +33,7 @@ divergence(
 divergence(
     op="paddle.gather",
     case="axis < -rank(x) (e.g. axis=-3 on a 2-D x)",
+    when=("always",),
     reference="paddle 3.3.1 CPU",
     theirs="not checked (only axis >= rank is): returns uninitialised memory of a wrongly shaped output",
     ours="AxisError: axis must be in [-rank, rank-1] (the range paddle's own message states)",
@@ -41,6 +43,7 @@ divergence(
 divergence(
     op="paddle.gather",
     case="x.shape[axis] == 0 with a non-empty index and a non-empty output",
+    when=("empty",),
     reference="paddle 3.3.1 CPU",
     theirs="no error; the output holds uninitialised memory",
     ours="IndexOutOfRangeError (no index is valid on an axis of size 0)",

@@ -27,6 +27,7 @@ _REDUCE = {
 divergence(
     op="paddle.put_along_axis",
     case="broadcast=True and indices larger than arr on a dim other than axis",
+    when=("always",),
     reference="paddle 3.3.1 CPU",
     theirs="indices are not broadcast and the kernel writes outside arr: 'malloc(): invalid size' crash, "
     "or writes into the wrong rows",
@@ -38,6 +39,7 @@ divergence(
 divergence(
     op="paddle.put_along_axis",
     case="broadcast=False, scalar values and indices larger than arr on a dim other than axis",
+    when=("scalar",),
     reference="paddle 3.3.1 CPU",
     theirs="the size check runs only for Tensor values: the kernel writes outside arr ('malloc(): invalid size')",
     ours="ShapeError, as paddle raises for Tensor values",
@@ -48,6 +50,7 @@ divergence(
     op="paddle.put_along_axis",
     case="Python scalar or list values whose default paddle dtype is not arr's (float -> float32, "
     "int -> int64), and 0-d array values with broadcast=False",
+    when=("dtype",),
     reference="paddle 3.3.1 CPU",
     theirs="broadcast=True: 'The type of data we are trying to retrieve (float64) does not match the type "
     "of data (float32)'; broadcast=False: a 0-d Tensor fails the rank check",
@@ -59,6 +62,7 @@ divergence(
 divergence(
     op="paddle.put_along_axis",
     case="duplicate indices with reduce='assign'",
+    when=("duplicates",),
     reference="paddle 3.3.1 docs",
     theirs="order unspecified; CPU: last wins (20/20 runs)",
     ours="the last update in row-major order of indices wins",

@@ -24,6 +24,7 @@ _ACCUMULATE = Policy(bounds="raise", negative="wrap", reduction="add", include_s
 divergence(
     op="paddle.scatter",
     case="duplicate indices with overwrite=True",
+    when=("duplicates",),
     reference="paddle.scatter docstring (3.3.1)",
     theirs="'the output will be nondeterministic if index contains duplicates'; CPU: last wins (20/20 runs)",
     ours="the last update in index order wins (duplicates='last')",

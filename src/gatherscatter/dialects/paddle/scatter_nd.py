@@ -18,6 +18,7 @@ from .scatter_nd_add import ND_DTYPES, lower_nd_add
 divergence(
     op="paddle.scatter_nd",
     case="index with no elements: no index tuples (index.shape[:-1] has a 0) or k = 0 with index rank >= 2",
+    when=("empty",),
     reference="paddle 3.3.1 CPU",
     theirs="zeros(shape) + updates by broadcasting: 'Broadcast dimension mismatch' errors, or a "
     "wrongly shaped result [M, *shape] for M empty tuples (k = 0); "

@@ -26,6 +26,7 @@ _POLICY = Policy(bounds="raise", negative="wrap", reduction="add", include_self=
 divergence(
     op="paddle.scatter_nd_add",
     case="index with no elements: no index tuples (index.shape[:-1] has a 0) or k = 0 with index rank >= 2",
+    when=("empty",),
     reference="paddle 3.3.1 CPU",
     theirs="computes x + updates by broadcasting: 'Broadcast dimension mismatch' errors, or a wrongly "
     "shaped result [M, *x.shape] for M empty tuples (k = 0), contradicting its own docstring example 2; "

@@ -28,6 +28,7 @@ _POLICIES = {
 divergence(
     op="paddle.take",
     case="mode='raise' with a negative index in [-2n, -n-1] (n = x.size)",
+    when=("negative",),
     reference="paddle.take docstring (3.3.1)",
     theirs="the docstring says 'raise' raises for out-of-range indices",
     ours="as the paddle runtime: a negative index gets +n, then index_select wraps it once more, so "

@@ -31,6 +31,7 @@ _XLA = Policy(bounds="clip", negative="bounds")
 divergence(
     op="tensorflow.gather",
     case="negative or out-of-range index",
+    when=("negative", "out_of_range"),
     reference="TF 2.21 CPU / GPU / XLA",
     theirs="CPU raises, GPU returns 0, XLA (jit_compile) clamps into [0, s-1] so -1 reads element 0",
     ours="device='cpu' (default) raises IndexOutOfRangeError; device='gpu' returns 0; device='xla' clamps",
@@ -40,6 +41,7 @@ divergence(
 divergence(
     op="tensorflow.gather",
     case="device='xla', batch_dims > 0 and int64 indices holding negative values",
+    when=("device", "negative"),
     reference="TF 2.21 XLA CPU",
     theirs="a negative index reads the LAST element (s-1), not element 0 as with int16/int32 indices or batch_dims=0",
     ours="reproduced: negative int64 indices become s-1 before clamping (Python int lists are read as int64; "
@@ -51,6 +53,7 @@ divergence(
 divergence(
     op="tensorflow.gather",
     case="device='xla' and an indexed axis of size 0 with non-empty indices",
+    when=("device", "empty"),
     reference="TF 2.21 XLA CPU",
     theirs="a zero tensor of the WRONG shape (params.shape without the axis, e.g. [3] for params [0,3] and "
     "indices [4]); the GatherV2 api_def says TPU returns zeros when a params dim is 0",
@@ -62,6 +65,7 @@ divergence(
 divergence(
     op="tensorflow.gather",
     case="device='xla' with batch dims of params and indices that differ",
+    when=("device",),
     reference="TF 2.21 XLA CPU",
     theirs="no check: params [3,4], indices [[0],[1]], axis=1, batch_dims=1 returns [[0],[5]] (eager CPU raises "
     "'params.shape[0]: 3 should be equal to indices.shape[0]: 2')",
@@ -72,6 +76,7 @@ divergence(
 divergence(
     op="tensorflow.gather",
     case="device='gpu'",
+    when=("device",),
     reference="TF GPU kernels",
     theirs="documented: 'On GPU, if an out of bound index is found, a 0 is stored in the corresponding output value'",
     ours="zero fill for negative and out-of-range indices; never checked on a real GPU here",

@@ -33,6 +33,7 @@ _CLIP = Policy(bounds="clip", negative="bounds")
 divergence(
     op="tensorflow.gather_nd",
     case="negative or out-of-range index tuple",
+    when=("negative", "out_of_range"),
     reference="TF 2.21 CPU / GPU / XLA",
     theirs="bad_indices_policy ''/'DEFAULT': CPU raises, GPU returns 0; 'ERROR': CPU raises (GPU unsupported); "
     "'IGNORE': 0 everywhere; XLA clamps every component into [0, s-1] unless 'IGNORE'",
@@ -43,6 +44,7 @@ divergence(
 divergence(
     op="tensorflow.gather_nd",
     case="batch_dims > 0 with batch dims of params and indices that differ but have the same product",
+    when=("always",),
     reference="TF 2.21 (tf.gather_nd Python wrapper)",
     theirs="reshapes indices to params' batch size and silently pairs the wrong batches "
     "(params [2,3,4], indices [3,2,1], batch_dims=2 runs); other mismatches fail inside a Reshape",
@@ -53,6 +55,7 @@ divergence(
 divergence(
     op="tensorflow.gather_nd",
     case="device='xla' with an empty params and at least one index tuple",
+    when=("device", "empty"),
     reference="TF 2.21 XLA CPU",
     theirs="zeros of a wrong shape (params [0,3], indices [4,1] gives shape [3]) or an XLA internal error "
     "(with bad_indices_policy='IGNORE')",
@@ -64,6 +67,7 @@ divergence(
 divergence(
     op="tensorflow.gather_nd",
     case="device='xla' with bad_indices_policy='IGNORE' and slices of rank >= 2, k = 0 or no index tuple",
+    when=("device", "empty"),
     reference="TF 2.21 XLA CPU",
     theirs="fails to compile ('Indices rank must be equal to output rank (with channel dimension) or 1 less'); "
     "with k = 0 it can abort the whole process",

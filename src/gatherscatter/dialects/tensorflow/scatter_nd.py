@@ -30,6 +30,7 @@ from ._scatter import check_bad_tuples, check_scatter_shapes, string_sum_result,
 divergence(
     op="tensorflow.scatter_nd",
     case="negative or out-of-range index tuple",
+    when=("negative", "out_of_range"),
     reference="TF 2.21 CPU / GPU / XLA",
     theirs="bad_indices_policy ''/'DEFAULT': CPU raises, GPU drops the update; 'ERROR': CPU raises (GPU "
     "unsupported); 'IGNORE': drops everywhere; XLA always drops",
@@ -40,6 +41,7 @@ divergence(
 divergence(
     op="tensorflow.scatter_nd",
     case="Python lists as updates",
+    when=("dtype",),
     reference="TF 2.21 tf.convert_to_tensor",
     theirs="a list of ints becomes int32, a list of floats float32",
     ours="np.asarray: int64 / float64 (every gatherscatter op reads inputs with NumPy)",
@@ -50,6 +52,7 @@ divergence(
 divergence(
     op="tensorflow.scatter_nd",
     case="device='xla', k = 0 (empty index tuples) and an output of exactly one element",
+    when=("device", "empty"),
     reference="TF 2.21 XLA CPU",
     theirs="only the LAST update is applied "
     "(scatter_nd(zeros((3, 0)), [[[-5]], [[2]], [[7]]], [1, 1]) gives [[7]], not [[4]])"

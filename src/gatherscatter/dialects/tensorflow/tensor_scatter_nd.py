@@ -52,6 +52,7 @@ def _divergences(v: _Variant) -> None:
     divergence(
         op=op,
         case="negative or out-of-range index tuple",
+        when=("negative", "out_of_range"),
         reference="TF 2.21 CPU / GPU / XLA",
         theirs="bad_indices_policy ''/'DEFAULT': CPU raises, GPU drops the update; 'ERROR': CPU raises (GPU "
         "unsupported); 'IGNORE': drops everywhere; XLA always drops",
@@ -65,6 +66,7 @@ def _divergences(v: _Variant) -> None:
         divergence(
             op=op,
             case="NaN values and signed zeros",
+            when=("nonfinite",),
             reference="TF 2.21 CPU and XLA",
             theirs="C++ '(old < upd) ? upd : old' style: a NaN update leaves the value unchanged, a NaN value stays "
             "NaN; between +0.0 and -0.0 the earlier one is kept",
@@ -76,6 +78,7 @@ def _divergences(v: _Variant) -> None:
         divergence(
             op=op,
             case="complex data under XLA",
+            when=("dtype",),
             reference="TF 2.21 XLA CPU",
             theirs="runs (eager CPU has no complex kernel), ordering undocumented",
             ours="UnsupportedError",
@@ -85,6 +88,7 @@ def _divergences(v: _Variant) -> None:
     divergence(
         op=op,
         case="device='xla', k = 0 (empty index tuples) and an output of exactly one element",
+        when=("device", "empty"),
         reference="TF 2.21 XLA CPU",
         theirs=f"only the LAST update is applied ({v.xla_k0}); with more output elements, or k >= 1, every update is",
         ours="every update is applied, as the op is documented (and as XLA does for larger outputs)",
@@ -329,6 +333,7 @@ tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scat
 divergence(
     op="tensorflow.tensor_scatter_nd_update",
     case="duplicate index tuples",
+    when=("duplicates",),
     reference="TF 2.21 GPU kernel / TF api_def text",
     theirs="GPU: the order of updates is nondeterministic (docstring warning); CPU and XLA: the last update "
     "wins (observed). semantics.md §6.2 quotes an api_def sentence saying duplicates are summed; the "
@@ -341,6 +346,7 @@ divergence(
 divergence(
     op="tensorflow.tensor_scatter_nd_update",
     case="negative or out-of-range index tuple",
+    when=("negative", "out_of_range"),
     reference="TF 2.21 CPU / GPU / XLA",
     theirs="CPU raises ('indices[0] = [3] does not index into shape [3]'); GPU ignores the update "
     "(docstring); XLA drops it (observed)",
@@ -352,6 +358,7 @@ divergence(
 divergence(
     op="tensorflow.tensor_scatter_nd_update",
     case="int16 / uint16 indices",
+    when=("dtype",),
     reference="TF 2.21 op registry vs kernels",
     theirs="the op signature lists int16, int32, int64, uint16, but eager CPU has kernels for int32/int64 only "
     "('Could not find device for node'); XLA accepts all four",
@@ -363,6 +370,7 @@ divergence(
 divergence(
     op="tensorflow.tensor_scatter_nd_update",
     case="NumPy updates whose dtype differs from the tensor's (also _add, _sub, _min, _max)",
+    when=("dtype",),
     reference="TF 2.21 Python wrapper",
     theirs="a NumPy array is converted to the tensor's dtype silently (a tf.Tensor of another dtype is an error)",
     ours="DTypeError for an array of another dtype (as for a tf.Tensor); Python lists and scalars take the "

@@ -30,6 +30,7 @@ from ._describe import _EMPTY_UNCHECKED, _HALF, _INT, _index_axis_source
 divergence(
     op="torch.index_add",
     case="alpha other than 1, -1 or a power of two on floating input of rank >= 2",
+    when=("device",),
     reference="torch 2.13 CPU (vectorised add kernel)",
     theirs="computes input + alpha * source with a fused multiply-add where the CPU has one (so the result depends "
     "on the instruction set); rank <= 1 multiplies, rounds, then adds",

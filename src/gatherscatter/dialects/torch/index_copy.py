@@ -18,6 +18,7 @@ from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
 divergence(
     op="torch.index_copy",
     case="duplicate indices",
+    when=("duplicates",),
     reference="torch 2.13 CPU with several threads",
     theirs="'nondeterministic since it depends on which copy occurs last'; last-wins in only 2 of 20 runs of 50k "
     "updates into 16 rows (small inputs are last-wins)",

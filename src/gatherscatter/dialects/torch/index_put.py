@@ -18,6 +18,7 @@ from ._describe import _BOOL_MASK, _INT
 divergence(
     op="torch.index_put",
     case="duplicate index tuples with accumulate=False",
+    when=("duplicates",),
     reference="torch 2.13 CPU with several threads",
     theirs="'undefined'; CPU kernels split large inputs across threads: last-wins in only 9 of 20 runs of "
     "200k updates into 16 slots; single-threaded, the last in the memory order of the (possibly non-contiguous) "
@@ -30,6 +31,7 @@ divergence(
 divergence(
     op="torch.index_put",
     case="a 0-d bool index (indices=(True,) or (False, ...))",
+    when=("scalar",),
     reference="torch 2.13 CPU",
     theirs="alone: 'ntensor >= 3 INTERNAL ASSERT FAILED'; together with other index tensors: silently ignored",
     ours="UnsupportedError: use a 1-d mask or reshape the input",
@@ -39,6 +41,7 @@ divergence(
 divergence(
     op="torch.index_put",
     case="uint8 index tensors",
+    when=("dtype",),
     reference="torch 2.13 CPU",
     theirs="read as deprecated byte masks (UserWarning) when values has dims; 'masked_fill_ only supports "
     "boolean masks' when values is 0-d",

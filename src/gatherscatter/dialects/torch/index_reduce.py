@@ -31,6 +31,7 @@ _REDUCE = {"prod": Reduction.MUL, "mean": Reduction.MEAN, "amax": Reduction.MAX,
 divergence(
     op="torch.index_reduce",
     case="integer input (uint8, int8, int16, int32, int64)",
+    when=("dtype",),
     reference="semantics.md §6.4 / §11.3 ('index_reduce: floats only')",
     theirs="the spec tables say floating point only",
     ours="integers accepted, as torch 2.13 CPU runs them (integer mean rounds toward -inf); bool and complex "
@@ -42,6 +43,7 @@ divergence(
 divergence(
     op="torch.index_reduce",
     case="reduce='prod' on float16/bfloat16 input of rank >= 2 whose slices hold one element (shape (n, 1), (1, n))",
+    when=("dtype",),
     reference="torch 2.13 CPU",
     theirs="RuntimeError 'iter.ninputs() == traits::arity INTERNAL ASSERT FAILED' (a torch bug)",
     ours="computes the documented product",
@@ -52,6 +54,7 @@ divergence(
 divergence(
     op="torch.index_reduce",
     case="reduce='prod' on complex input",
+    when=("dtype",),
     reference="torch 2.13 CPU (vectorised complex multiply)",
     theirs="torch's SIMD complex product rounds differently from the textbook (ac - bd) + (ad + bc)i",
     ours="NumPy's complex multiply (may differ by 1 ulp)",
@@ -61,6 +64,7 @@ divergence(
 divergence(
     op="torch.index_reduce",
     case="reduce='mean' on uint8/int8/int16/float16/bfloat16 with many contributions per slice",
+    when=("dtype",),
     reference="exact arithmetic",
     theirs="torch keeps the count in the data dtype: it wraps (int8) or stops at 2048/256 (float16/bfloat16 on a "
     "1-d input) or rounds (rank >= 2)",

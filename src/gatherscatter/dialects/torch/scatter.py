@@ -35,6 +35,7 @@ from .gather import elementwise_rank_check
 divergence(
     op="torch.scatter",
     case="duplicate indices without reduce",
+    when=("duplicates",),
     reference="torch 2.13 docs (CUDA behaviour)",
     theirs="'non-deterministic (one of the values from src will be picked arbitrarily)'; CPU: last wins "
     "(20/20 runs of 200k updates); CUDA picks another one",
@@ -45,6 +46,7 @@ divergence(
 divergence(
     op="torch.scatter",
     case="reduce='add'/'multiply' with a Tensor src",
+    when=("always",),
     reference="torch 2.13",
     theirs="deprecated since 2.0: emits a UserWarning ('use scatter_reduce instead')",
     ours="computed the same way, without a warning (the deprecation is documented)",
@@ -54,6 +56,7 @@ divergence(
 divergence(
     op="torch.scatter",
     case="reduce='multiply' on complex128 input",
+    when=("dtype",),
     reference="torch 2.13 CPU (scalar kernel compiled with fused multiply-add)",
     theirs="the product's real and imaginary parts are rounded once (fma)",
     ours="NumPy's complex multiply (may differ by 1 ulp)",

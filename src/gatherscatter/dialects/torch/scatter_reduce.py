@@ -29,6 +29,7 @@ _REDUCE = {
 divergence(
     op="torch.scatter_reduce",
     case="reduce='prod' on complex128 input",
+    when=("dtype",),
     reference="torch 2.13 CPU (scalar kernel compiled with fused multiply-add)",
     theirs="the product's real and imaginary parts are rounded once (fma), so results can differ from NumPy",
     ours="NumPy's complex multiply (may differ by 1 ulp); complex64 matches torch",
@@ -38,6 +39,7 @@ divergence(
 divergence(
     op="torch.scatter_reduce",
     case="reduce='mean' on uint8/int8/int16/float16/bfloat16 with many contributions per position",
+    when=("dtype",),
     reference="exact arithmetic (and semantics.md §5.2 '(x + Σu) / (n + 1)')",
     theirs="torch counts contributions in the data dtype: the count wraps (int8: 201 -> -55) or rounds "
     "(float16 > 2048), and float16/bfloat16 round the float32 sum before dividing",

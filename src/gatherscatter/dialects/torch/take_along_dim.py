@@ -30,6 +30,7 @@ _RAISE = Policy(bounds="raise", negative="raise")
 divergence(
     op="torch.take_along_dim",
     case="dim=None on a non-contiguous input",
+    when=("always",),
     reference="torch 2.13 CPU",
     theirs="RuntimeError 'view size is not compatible with input tensor's size and stride' (it calls .view(-1))",
     ours="reads the flattened input (without copying it)",
@@ -39,6 +40,7 @@ divergence(
 divergence(
     op="torch.take_along_dim",
     case="index outside [0, s-1] (negative or too large)",
+    when=("negative", "out_of_range"),
     reference="semantics.md §3.2 / §11.1 (take_along_dim: negatives wrap once, out of range raises)",
     theirs="spec tables say WRAP-NEG + RAISE for every dim",
     ours="as torch 2.13 CPU measured: with a dim every index wraps modulo s (3 -> 0, -4 -> 2, 100 -> 1 on "

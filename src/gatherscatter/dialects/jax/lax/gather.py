@@ -29,6 +29,7 @@ int32_index_divergence("jax.lax.gather", "mode='fill' (_gather_fill)")
 divergence(
     op="jax.lax.gather",
     case="out-of-range start indices with mode=None / 'promise_in_bounds'",
+    when=("out_of_range",),
     reference="JAX documentation / StableHLO spec",
     theirs="implementation-defined (a promise); XLA clamps the start so the whole window fits",
     ours="clamp the start to [0, operand_dim - slice_size], as XLA",
@@ -38,6 +39,7 @@ divergence(
 divergence(
     op="jax.lax.gather",
     case="unique_indices=True or indices_are_sorted=True with data that breaks the promise",
+    when=("duplicates",),
     reference="JAX documentation",
     theirs="undefined behaviour (unchecked promises)",
     ours="the promises are ignored: the result is the gather's value either way",

@@ -242,6 +242,7 @@ scatter, scatter_add, scatter_max, scatter_min, scatter_mul = (_register(v) for 
 divergence(
     op="jax.lax.scatter",
     case="overlapping windows or duplicate indices",
+    when=("duplicates",),
     reference="JAX documentation",
     theirs="updates may be applied in any order; XLA on CPU applies them in row-major order of the index "
     "(scatter) dims, window by window, so the last window wins",
@@ -252,6 +253,7 @@ divergence(
 divergence(
     op="jax.lax.scatter_max",
     case="complex operand",
+    when=("dtype",),
     reference="JAX 0.10",
     theirs="complex numbers are ordered lexicographically (real part, then imaginary part), as XLA",
     ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
@@ -261,6 +263,7 @@ divergence(
 divergence(
     op="jax.lax.scatter_min",
     case="complex operand",
+    when=("dtype",),
     reference="JAX 0.10",
     theirs="complex numbers are ordered lexicographically (real part, then imaginary part), as XLA",
     ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
