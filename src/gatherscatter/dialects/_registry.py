@@ -184,6 +184,7 @@ def dialect_op(
     describe: Callable[..., Description] | None = None,
     record: OpRecord | None = None,
     grad: GradConventions | None = None,
+    variants: tuple[dict[str, Any], ...] = (),
 ) -> Callable[[Callable[..., Lowering]], DialectOp]:
     """Register a lowering function as the framework op ``framework.name``.
 
@@ -224,7 +225,7 @@ def dialect_op(
             if describe is None:
                 raise ValueError(f"op {info.qualname} registered without a description (describe=)")
             else:
-                rec = OpRecord(describe, grad=grad or GradConventions())
+                rec = OpRecord(describe, variants=variants, grad=grad or GradConventions())
         op.record = rec
         op.lower = lower
         op.__name__ = name

@@ -95,8 +95,17 @@ def _describe(axis: int | None = None, mode: str | None = None, fill_value: Any 
                   layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = (
+    {"axis": 0},
+    {"axis": 0, "mode": "clip"},
+    {"axis": 0, "mode": "fill", "fill_value": -1},
+)
+
+
 @dialect_op(
-    "jax", "take", family="gather", kind="gather", versions=("0.10",), differentiable=("a",), describe=_describe,
+    "jax", "take", family="gather", kind="gather", versions=("0.10",), differentiable=("a",),
+    describe=_describe, variants=_PROBE,
 )
 def take(
     a: Any,

@@ -77,6 +77,10 @@ def _describe(axis: int | None, mode: Any = None, fill_value: Any = None,
     return Description(op, attrs, ("arr", "indices"), c, pre=pre + p2, post=post, residuals=res, layout=layout)
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
+
+
 @dialect_op(
     "jax",
     "take_along_axis",
@@ -84,7 +88,7 @@ def _describe(axis: int | None, mode: Any = None, fill_value: Any = None,
     kind="gather",
     versions=("0.10",),
     differentiable=("arr",),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def take_along_axis(
     arr: Any,

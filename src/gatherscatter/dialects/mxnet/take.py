@@ -64,9 +64,13 @@ def _describe(axis: int = 0, mode: str = "clip") -> Description:
                   layout={"index_dtypes": _INDEX, "fractional": 0.3})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = ({}, {"mode": "wrap"}, {"mode": "raise"})
+
+
 @dialect_op(
     "mxnet", "take", family="gather", kind="gather", versions=("1.9.1",), differentiable=("a",),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def take(a: Any, indices: Any, axis: int = 0, mode: str = "clip") -> Lowering:
     """MXNet take: whole slices of ``a`` along ``axis`` (default ``mode='clip'``).

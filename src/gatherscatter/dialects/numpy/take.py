@@ -53,8 +53,13 @@ def _describe(axis: int | None = None, mode: str = "raise") -> Description:
                        layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = ({}, {"axis": 0}, {"axis": 0, "mode": "clip"}, {"axis": 0, "mode": "wrap"})
+
+
 @dialect_op(
-    "numpy", "take", family="gather", kind="gather", versions=("2.4",), differentiable=("a",), describe=_describe,
+    "numpy", "take", family="gather", kind="gather", versions=("2.4",), differentiable=("a",),
+    describe=_describe, variants=_PROBE,
 )
 def take(a: Any, indices: Any, axis: int | None = None, mode: str = "raise") -> Lowering:
     """NumPy take: whole slices of ``a`` along ``axis`` (``axis=None``: of the flattened array).

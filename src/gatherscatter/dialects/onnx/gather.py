@@ -46,6 +46,10 @@ def _describe(axis: int = 0, opset: int | None = None) -> Description:
                   layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
+
+
 @dialect_op(
     "onnx",
     "Gather",
@@ -54,7 +58,7 @@ def _describe(axis: int = 0, opset: int | None = None) -> Description:
     versions=(1, 11, 13),
     version_kw="opset",
     differentiable=("data",),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def Gather(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> Lowering:
     """ONNX Gather: take whole slices of ``data`` along ``axis`` (= ``np.take``).

@@ -34,6 +34,10 @@ def _describe(batch_dims: int = 0, opset: int | None = None) -> Description:
                   layout={"index_dtypes": _I64})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = ({}, {"batch_dims": 1})
+
+
 @dialect_op(
     "onnx",
     "GatherND",
@@ -42,7 +46,7 @@ def _describe(batch_dims: int = 0, opset: int | None = None) -> Description:
     versions=(11, 12, 13),
     version_kw="opset",
     differentiable=("data",),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, opset: int | None = None) -> Lowering:
     """ONNX GatherND: gather slices addressed by index tuples on the last axis of ``indices``.

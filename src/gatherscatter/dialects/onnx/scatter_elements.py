@@ -98,6 +98,12 @@ def _describe_scatter_elements(axis: int = 0, reduction: str = "none", opset: in
                   ("data", "indices", "updates"), c, layout={"index_dtypes": _INT, "smaller_index": True})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"axis": 0, "reduction": r} for r in ("none", "add", "mul", "max", "min")]
+)
+
+
 @dialect_op(
     "onnx",
     "ScatterElements",
@@ -106,7 +112,7 @@ def _describe_scatter_elements(axis: int = 0, reduction: str = "none", opset: in
     versions=(11, 13, 16, 18),
     version_kw="opset",
     differentiable=("data", "updates"),
-    describe=_describe_scatter_elements,
+    describe=_describe_scatter_elements, variants=_PROBE,
 )
 def ScatterElements(
     data: Any,

@@ -42,6 +42,12 @@ def _describe(reduction: str = "none", opset: int | None = None) -> Description:
                   layout={"index_dtypes": _I64})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"reduction": r} for r in ("none", "add", "mul", "max", "min")]
+)
+
+
 @dialect_op(
     "onnx",
     "ScatterND",
@@ -50,7 +56,7 @@ def _describe(reduction: str = "none", opset: int | None = None) -> Description:
     versions=(11, 13, 16, 18),
     version_kw="opset",
     differentiable=("data", "updates"),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def ScatterND(
     data: Any,

@@ -84,6 +84,12 @@ def _describe(axis: int, batch_dims: int = 0, version: int = 8) -> Description:
                   layout={"index_dtypes": _INT + ("int16", "uint8")})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"axis": 0, "version": v} for v in (1, 7, 8)] + [{"axis": 1, "batch_dims": 1}]
+)
+
+
 @dialect_op(
     "openvino",
     "Gather",
@@ -92,7 +98,7 @@ def _describe(axis: int, batch_dims: int = 0, version: int = 8) -> Description:
     versions=(1, 7, 8),
     version_kw="version",
     differentiable=("data",),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def Gather(data: Any, indices: Any, axis: Any, batch_dims: int = 0, version: int = 8) -> Lowering:
     """OpenVINO Gather: take whole slices of ``data`` along ``axis`` (TF ``gather`` with ``batch_dims``).

@@ -85,6 +85,10 @@ def _describe(batch_dims: int = 0, version: int = 8) -> Description:
     return Description(op, attrs, ("data", "indices"), c, post=post, layout=layout)
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = ({"version": 5}, {"version": 8}, {"batch_dims": 1})
+
+
 @dialect_op(
     "openvino",
     "GatherND",
@@ -93,7 +97,7 @@ def _describe(batch_dims: int = 0, version: int = 8) -> Description:
     versions=(5, 8),
     version_kw="version",
     differentiable=("data",),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, version: int = 8) -> Lowering:
     """OpenVINO GatherND: gather slices addressed by index tuples on the last axis of ``indices``.

@@ -147,6 +147,14 @@ def _describe(axis: int, reduction: str = "none", use_init_val: bool = True,
                   ("data", "indices", "updates"), c, residuals=res, layout=layout)
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"axis": 0, "reduction": r, "use_init_val": s}
+    for r in ("none", "sum", "mean", "max") for s in (True, False)
+    if r != "none" or s]
+)
+
+
 @dialect_op(
     "openvino",
     "ScatterElementsUpdate",
@@ -155,7 +163,7 @@ def _describe(axis: int, reduction: str = "none", use_init_val: bool = True,
     versions=(3, 12),
     version_kw="version",
     differentiable=("data", "updates"),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def ScatterElementsUpdate(
     data: Any,

@@ -124,6 +124,12 @@ def _describe(reduction: str = "none", version: int = 15) -> Description:
                   layout={"index_dtypes": _INT})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"reduction": r} for r in ("none", "sum", "sub", "prod", "min", "max")]
+)
+
+
 @dialect_op(
     "openvino",
     "ScatterNDUpdate",
@@ -132,7 +138,7 @@ def _describe(reduction: str = "none", version: int = 15) -> Description:
     versions=(3, 15),
     version_kw="version",
     differentiable=("data", "updates"),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def ScatterNDUpdate(
     data: Any,

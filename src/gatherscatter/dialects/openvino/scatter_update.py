@@ -66,6 +66,10 @@ def _describe(axis: int, version: int = 3) -> Description:
                           "to_source": moved_axis_args(axis, "data", "indices", "updates")})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = ({"axis": 0}, {"axis": 1})
+
+
 @dialect_op(
     "openvino",
     "ScatterUpdate",
@@ -74,7 +78,7 @@ def _describe(axis: int, version: int = 3) -> Description:
     versions=(3,),
     version_kw="version",
     differentiable=("data", "updates"),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def ScatterUpdate(
     data: Any, indices: Any, updates: Any, axis: Any, version: int = 3, *, duplicates: str = "last"

@@ -100,6 +100,10 @@ def _describe(batch_dims: int = 0, device: str = "cpu", bad_indices_policy: str 
                   layout={"index_dtypes": _I16_I32_I64, "rank": (b + 1, b + 2)})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = ({}, {"batch_dims": 1}, {"device": "gpu"})
+
+
 @dialect_op(
     "tensorflow",
     "gather_nd",
@@ -107,7 +111,7 @@ def _describe(batch_dims: int = 0, device: str = "cpu", bad_indices_policy: str 
     kind="gather",
     versions=(TF_VERSION,),
     differentiable=("params",),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def gather_nd(
     params: Any, indices: Any, batch_dims: int = 0, device: str = "cpu", *, bad_indices_policy: str = ""

@@ -88,6 +88,10 @@ def _describe(device: str = "cpu", bad_indices_policy: str = "") -> Description:
                   layout={"index_dtypes": _I32_I64, "index_ndim": (1, 2)})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = ({}, {"device": "gpu"})
+
+
 @dialect_op(
     "tensorflow",
     "scatter_nd",
@@ -95,7 +99,7 @@ def _describe(device: str = "cpu", bad_indices_policy: str = "") -> Description:
     kind="scatter",
     versions=(TF_VERSION,),
     differentiable=("updates",),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def scatter_nd(
     indices: Any, updates: Any, shape: Any, device: str = "cpu", *, bad_indices_policy: str = ""

@@ -33,6 +33,10 @@ def _describe(dim: int) -> Description:
     return Description("torch.gather", {"dim": dim}, ("input", "index"), c, layout={"index_dtypes": _INT})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = ({"dim": 1},)
+
+
 @dialect_op(
     "torch",
     "gather",
@@ -40,7 +44,7 @@ def _describe(dim: int) -> Description:
     kind="gather",
     versions=(VERSION,),
     differentiable=("input",),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def gather(input: Any, dim: int, index: Any) -> Lowering:
     """torch.gather: one element of ``input`` per ``index`` entry, along ``dim``.

@@ -85,10 +85,14 @@ def _describe(accumulate: bool = False) -> Description:
                       "input", "indices", "values", broadcast=0.3)})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = ({}, {"accumulate": True})
+
+
 @dialect_op(
     "torch", "index_put", family="scatter_nd", kind="scatter", versions=(VERSION,),
     differentiable=("input", "values"),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False, *, duplicates: str = "last") -> Lowering:
     """torch.index_put: ``input[indices] = values`` (or ``+=`` with ``accumulate``), on a copy.

@@ -107,10 +107,17 @@ def _describe(dim: int, reduce: str, include_self: bool = True) -> Description:
                               residuals=res)
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"dim": 0, "reduce": r, "include_self": s} for r in ("prod", "mean", "amax", "amin")
+    for s in (True, False)]
+)
+
+
 @dialect_op(
     "torch", "index_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def index_reduce(
     input: Any, dim: int, index: Any, source: Any, reduce: str, include_self: bool = True

@@ -66,10 +66,17 @@ def _describe(dim: int, reduce: str, include_self: bool = True) -> Description:
                           "nonfinite": 0.1 if r in ("max", "min") else 0.0})
 
 
+#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"dim": 0, "reduce": r, "include_self": s}
+    for r in ("sum", "prod", "mean", "amax", "amin") for s in (True, False)]
+)
+
+
 @dialect_op(
     "torch", "scatter_reduce", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
-    describe=_describe,
+    describe=_describe, variants=_PROBE,
 )
 def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, include_self: bool = True) -> Lowering:
     """torch.scatter_reduce: reduce every ``src`` element into a copy of ``input`` along ``dim``.

@@ -22,7 +22,13 @@ from .._common import (
 )
 from .._describe import _INT, _fill_value, _gather, _mode
 from ._describe import _ctx, _expand_last, _unsupported
-from ._dnums import _check_indices_rank, gather_coordinates, gather_output_shape, parse_gather_dnums
+from ._dnums import (
+    GatherDimensionNumbers,
+    _check_indices_rank,
+    gather_coordinates,
+    gather_output_shape,
+    parse_gather_dnums,
+)
 
 common_divergences("jax.lax.gather")
 int32_index_divergence("jax.lax.gather", "mode='fill' (_gather_fill)")
@@ -127,6 +133,15 @@ def _describe(dimension_numbers: Any, slice_sizes: Any, mode: Any = None, fill_v
     raise _unsupported(op, dn, "no canonical family matches")
 
 
+#: the calls worth probing: the nd (gather_nd) configuration of E21
+_PROBE: tuple[dict[str, Any], ...] = (
+    {
+        "dimension_numbers": GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,)),
+        "slice_sizes": (1, 3),
+    },
+)
+
+
 @dialect_op(
     "jax",
     "lax.gather",
@@ -135,6 +150,7 @@ def _describe(dimension_numbers: Any, slice_sizes: Any, mode: Any = None, fill_v
     versions=("0.10",),
     differentiable=("operand",),
     describe=_describe,
+    variants=_PROBE,
 )
 def gather(
     operand: Any,

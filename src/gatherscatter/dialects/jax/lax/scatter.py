@@ -14,9 +14,20 @@ from ....core.policy import Reduction
 from ..._record import Description
 from ..._registry import DialectOp, Lowering, dialect_op, divergence
 from ._describe import _lax_scatter
+from ._dnums import ScatterDimensionNumbers
 from ._scatter import lax_scatter_divergences, lower_lax_scatter
 
 __all__ = ["scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul"]
+
+
+#: the calls worth probing: the row (ScatterND k=1) configuration of E21
+_PROBE: tuple[dict[str, Any], ...] = (
+    {
+        "dimension_numbers": ScatterDimensionNumbers(
+            update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
+        )
+    },
+)
 
 
 class _Variant(NamedTuple):
@@ -50,7 +61,7 @@ def _register(v: _Variant) -> DialectOp:
     lower.__name__ = lower.__qualname__ = v.name
     lower.__doc__ = v.doc
     return dialect_op("jax", f"lax.{v.name}", family="general", kind="scatter", versions=("0.10",),
-                      differentiable=("operand", "updates"), describe=describe)(lower)
+                      differentiable=("operand", "updates"), describe=describe, variants=_PROBE)(lower)
 
 
 _VARIANTS = [
