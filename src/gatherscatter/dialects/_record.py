@@ -353,18 +353,26 @@ class Version:
 
 @dataclass(frozen=True)
 class GradConventions:
-    """How the framework's autograd treats what the mathematics leaves open.
+    """How the framework's autograd treats what the mathematics leaves open (read by :mod:`gatherscatter.grad`).
 
-    ``duplicates``: an overwrite scatter's cotangent for updates that lost
-    (``'all'``: every duplicate gets it, as torch and XLA do; ``'winner'``:
-    only the applied one); ``ties``: max/min reductions (``'all'``/``'split'``
-    /``'first'``); ``out_of_range``: a read that filled or clamped (``'zero'``).
-    ``None`` everywhere: the mathematically correct convention.
+    ``duplicates``: an overwrite scatter's cotangent for duplicate updates
+    (``'all'``: every duplicate gets it, as torch and TensorFlow do;
+    ``'winner'``: only the applied one, as JAX does and the mathematics says);
+    ``ties``: max/min reductions (``'split'``: evenly among the tied values;
+    ``'torch'``: as ``'split'``, but the initial value is counted whenever it
+    equals the result, even with ``include_self=False``). ``restrictions``:
+    the framework's autograd has no derivative there (``'no_reduce'``: a
+    ``reduce=`` argument; ``'src_is_index_shaped'``: ``src.shape`` must equal
+    ``index.shape``). The defaults are the mathematically correct convention.
     """
 
-    duplicates: str | None = None
-    ties: str | None = None
-    out_of_range: str | None = None
+    duplicates: str = "winner"
+    ties: str = "split"
+    restrictions: tuple[str, ...] = ()
+
+    @property
+    def is_math(self) -> bool:
+        return self.duplicates == "winner" and self.ties == "split"
 
 
 @dataclass

@@ -18,6 +18,7 @@ from ...core.context import OpContext
 from ...core.shape import dtype_name
 from ...errors import ArgumentError, DTypeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, data_array
+from .._record import GradConventions
 from .._registry import divergence
 
 __all__ = [
@@ -326,3 +327,6 @@ def narrow_index_divergence(op: str, *, raises: bool = False) -> None:
         "tests/frameworks/test_jax.py::test_known_divergence_narrow_index_dtype",
         kind="spec",
     )
+
+#: the gradient conventions of jax autograd, which every jax op states in its record
+GRAD = GradConventions(duplicates="winner", ties="split")

@@ -14,6 +14,7 @@ from ...errors import DTypeError, IndexOutOfRangeError, UnsupportedError
 from .._record import Description, Residual, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
+    GRAD,
     check_data,
     common_divergences,
     fill_value_of,
@@ -105,7 +106,7 @@ _PROBE: tuple[dict[str, Any], ...] = (
 
 @dialect_op(
     "jax", "take", family="gather", kind="gather", versions=("0.10",), differentiable=("a",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def take(
     a: Any,

@@ -12,6 +12,7 @@ from ...errors import DTypeError, ShapeError, UnsupportedError
 from .._record import Description, Residual, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
+    GRAD,
     GatherScatterMode,
     check_data,
     common_divergences,
@@ -88,7 +89,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
     kind="gather",
     versions=("0.10",),
     differentiable=("arr",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def take_along_axis(
     arr: Any,

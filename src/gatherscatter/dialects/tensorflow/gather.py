@@ -14,6 +14,7 @@ from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
     DATA_ALL,
+    GRAD,
     INDEX_I16_I32_I64,
     TF_VERSION,
     check_data,
@@ -127,7 +128,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1}, {"axis": 1, "batch_dims": 1},
     kind="gather",
     versions=(TF_VERSION,),
     differentiable=("params",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def gather(params: Any, indices: Any, axis: int | None = None, batch_dims: int = 0, device: str = "cpu") -> Lowering:
     """TensorFlow ``tf.gather`` (op ``GatherV2``): take slices of ``params`` along ``axis``.

@@ -14,6 +14,7 @@ from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
     DATA_ALL,
+    GRAD,
     INDEX_I16_I32_I64,
     TF_VERSION,
     check_data,
@@ -111,7 +112,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"batch_dims": 1}, {"device": "gpu"})
     kind="gather",
     versions=(TF_VERSION,),
     differentiable=("params",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def gather_nd(
     params: Any, indices: Any, batch_dims: int = 0, device: str = "cpu", *, bad_indices_policy: str = ""

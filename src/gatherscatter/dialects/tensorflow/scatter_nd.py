@@ -13,6 +13,7 @@ from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
     DATA_ALL,
+    GRAD,
     INDEX_I32_I64,
     TF_VERSION,
     check_data,
@@ -99,7 +100,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"device": "gpu"})
     kind="scatter",
     versions=(TF_VERSION,),
     differentiable=("updates",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def scatter_nd(
     indices: Any, updates: Any, shape: Any, device: str = "cpu", *, bad_indices_policy: str = ""

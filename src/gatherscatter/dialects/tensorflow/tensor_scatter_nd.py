@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from .._record import Description
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, INDEX_I32_I64, TF_VERSION
+from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, GRAD, INDEX_I32_I64, TF_VERSION
 from ._describe import _tensor_scatter
 from ._scatter import lower_tensor_scatter
 
@@ -128,7 +128,7 @@ def _register(v: _Variant) -> DialectOp:
     lower.__name__ = lower.__qualname__ = name
     lower.__doc__ = v.doc
     return dialect_op("tensorflow", name, family="scatter_nd", kind="scatter", versions=(TF_VERSION,),
-                      differentiable=("tensor", "updates"), describe=describe)(lower)
+                      differentiable=("tensor", "updates"), describe=describe, grad=GRAD)(lower)
 
 
 _VARIANTS = [

@@ -29,6 +29,7 @@ from ...core.indices import format_position
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name, to_int
 from ...errors import ArgumentError, AxisError, DTypeError, IndexOutOfRangeError, ShapeError
+from .._record import GradConventions
 from .._registry import Lowering
 
 __all__ = [
@@ -303,3 +304,6 @@ def from_accumulator(y: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarra
     with float64 arrays, and the cast's derivative is the identity.
     """
     return y.astype(dtype) if y.dtype == np.float32 and dtype != np.float32 else y
+
+#: the gradient conventions of torch autograd, which every torch op states in its record
+GRAD = GradConventions(duplicates="all", ties="torch")

@@ -12,7 +12,7 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op
-from ._common import INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, norm_dim, torch_context
+from ._common import GRAD, INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, norm_dim, torch_context
 from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="raise")
@@ -44,7 +44,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 1},)
     kind="gather",
     versions=(VERSION,),
     differentiable=("input",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def gather(input: Any, dim: int, index: Any) -> Lowering:
     """torch.gather: one element of ``input`` per ``index`` entry, along ``dim``.

@@ -14,6 +14,7 @@ from .._common import data_array
 from .._record import Description, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
+    GRAD,
     INDEX_INT32_INT64,
     TENSOR_DTYPES,
     VERSION,
@@ -87,7 +88,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 0, "alpha": 2},)
 @dialect_op(
     "torch", "index_add", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def index_add(input: Any, dim: int, index: Any, source: Any, alpha: Any = 1) -> Lowering:
     """torch.index_add: add ``alpha * source`` slices into a copy of ``input`` at ``index`` along ``dim``.

@@ -12,7 +12,7 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._common import INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, src_array, torch_context
+from ._common import GRAD, INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, src_array, torch_context
 from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
 
 divergence(
@@ -46,7 +46,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 0},)
 @dialect_op(
     "torch", "index_copy", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str = "last") -> Lowering:
     """torch.index_copy: copy ``source`` slices into a copy of ``input`` at ``index`` along ``dim``.

@@ -12,7 +12,7 @@ from ...errors import DTypeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, check_int
 from .._registry import Lowering, dialect_op
-from ._common import INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, to_scalar, torch_context
+from ._common import GRAD, INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, to_scalar, torch_context
 from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
 
 _POLICY = Policy(bounds="raise", negative="wrap")
@@ -33,7 +33,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 1, "value": -1.0},)
 
 @dialect_op(
     "torch", "index_fill", family="scatter_axis", kind="scatter", versions=(VERSION,), differentiable=("input",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def index_fill(input: Any, dim: int, index: Any, value: Any) -> Lowering:
     """torch.index_fill: set whole slices of a copy of ``input`` at ``index`` along ``dim`` to ``value``.

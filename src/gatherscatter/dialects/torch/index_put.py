@@ -12,7 +12,7 @@ from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeErro
 from .._common import data_array
 from .._record import Description, Step, canonical, check_bool, tuple_index_args
 from .._registry import Lowering, dialect_op, divergence
-from ._common import INDEX_INT32_INT64, VERSION, as_bool, check_dtype, src_array, to_scalar, torch_context
+from ._common import GRAD, INDEX_INT32_INT64, VERSION, as_bool, check_dtype, src_array, to_scalar, torch_context
 from ._describe import _BOOL_MASK, _INT
 
 divergence(
@@ -92,7 +92,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"accumulate": True})
 @dialect_op(
     "torch", "index_put", family="scatter_nd", kind="scatter", versions=(VERSION,),
     differentiable=("input", "values"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False, *, duplicates: str = "last") -> Lowering:
     """torch.index_put: ``input[indices] = values`` (or ``+=`` with ``accumulate``), on a copy.

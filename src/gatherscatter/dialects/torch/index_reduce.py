@@ -13,6 +13,7 @@ from .._common import data_array
 from .._record import Description, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
+    GRAD,
     REAL_DTYPES,
     SMALL_COUNT_DTYPES,
     TENSOR_DTYPES,
@@ -117,7 +118,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 @dialect_op(
     "torch", "index_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def index_reduce(
     input: Any, dim: int, index: Any, source: Any, reduce: str, include_self: bool = True

@@ -12,6 +12,7 @@ from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
 from ._common import (
     DATA_DTYPES,
+    GRAD,
     INDEX_INT32_INT64,
     TENSOR_DTYPES,
     VERSION,
@@ -39,7 +40,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 1},)
 
 @dialect_op(
     "torch", "index_select", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def index_select(input: Any, dim: int, index: Any) -> Lowering:
     """torch.index_select: whole slices of ``input`` along ``dim``.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,7 @@ from .._common import data_array
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
+    GRAD,
     INDEX_INT32_INT64,
     SMALL_COUNT_DTYPES,
     TENSOR_DTYPES,
@@ -199,7 +201,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 0}, {"dim": 0, "value": 1.5}, {"di
 @dialect_op(
     "torch", "scatter", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=replace(GRAD, restrictions=("no_reduce",)), variants=_PROBE,
 )
 def scatter(
     input: Any, dim: int, index: Any, src: Any = None, value: Any = None, reduce: str | None = None,

@@ -7,7 +7,7 @@ from typing import Any
 from ...core.policy import Reduction
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
-from ._common import VERSION, torch_context
+from ._common import GRAD, VERSION, torch_context
 from ._describe import _HALF, _INT
 from .scatter import lower_elementwise_scatter
 
@@ -28,7 +28,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 0},)
 @dialect_op(
     "torch", "scatter_add", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=_PROBE,
 )
 def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Lowering:
     """torch.scatter_add: add every ``src`` element into a copy of ``input`` along ``dim``.

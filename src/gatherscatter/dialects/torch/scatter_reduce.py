@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,7 @@ from ...core.shape import dtype_name
 from ...errors import ArgumentError, DTypeError, UnsupportedError
 from .._record import Description, Step, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._common import DATA_DTYPES, VERSION, as_bool, torch_context
+from ._common import DATA_DTYPES, GRAD, VERSION, as_bool, torch_context
 from ._describe import _HALF, _INT, _MEAN_COUNT
 from .scatter import lower_elementwise_scatter
 
@@ -76,7 +77,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 @dialect_op(
     "torch", "scatter_reduce", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, grad=replace(GRAD, restrictions=("src_is_index_shaped",)), variants=_PROBE,
 )
 def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, include_self: bool = True) -> Lowering:
     """torch.scatter_reduce: reduce every ``src`` element into a copy of ``input`` along ``dim``.

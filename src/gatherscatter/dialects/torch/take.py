@@ -8,7 +8,7 @@ from ...core.shape import as_index_array
 from .._common import data_array
 from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op
-from ._common import DATA_DTYPES, INDEX_INT64, TENSOR_DTYPES, VERSION, check_dtype, flat_gather, torch_context
+from ._common import DATA_DTYPES, GRAD, INDEX_INT64, TENSOR_DTYPES, VERSION, check_dtype, flat_gather, torch_context
 from ._describe import _I64, _unflatten
 
 
@@ -20,7 +20,8 @@ def _describe() -> Description:
 
 
 @dialect_op(
-    "torch", "take", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",), describe=_describe,
+    "torch", "take", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",),
+    describe=_describe, grad=GRAD,
 )
 def take(input: Any, index: Any) -> Lowering:
     """torch.take: elements of the flattened ``input`` at ``index``; ``out.shape == index.shape``.

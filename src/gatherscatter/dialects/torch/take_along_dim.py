@@ -13,6 +13,7 @@ from .._common import data_array
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
+    GRAD,
     INDEX_INT32_INT64,
     INDEX_INT64,
     TENSOR_DTYPES,
@@ -83,7 +84,7 @@ def _describe(dim: int | None = None) -> Description:
 @dialect_op(
     "torch", "take_along_dim", family="gather_elements", kind="gather", versions=(VERSION,),
     differentiable=("input",),
-    describe=_describe,
+    describe=_describe, grad=GRAD,
 )
 def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Lowering:
     """torch.take_along_dim: one element per index along ``dim``, broadcasting like NumPy.

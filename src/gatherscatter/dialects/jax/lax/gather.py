@@ -12,6 +12,7 @@ from ....errors import ArgumentError, DTypeError, UnsupportedError
 from ..._record import Description, Residual, Step, canonical, check_int
 from ..._registry import Lowering, dialect_op, divergence
 from .._common import (
+    GRAD,
     GatherScatterMode,
     check_data,
     common_divergences,
@@ -149,7 +150,7 @@ _PROBE: tuple[dict[str, Any], ...] = (
     kind="gather",
     versions=("0.10",),
     differentiable=("operand",),
-    describe=_describe,
+    describe=_describe, grad=GRAD,
     variants=_PROBE,
 )
 def gather(
