@@ -381,6 +381,19 @@ class OpRecord:
 
     ``describe`` is the op's description function; the attributes default to
     what its signature says (every keyword parameter, with its default).
+    ``variants``: attribute sets worth probing (translate's coverage matrix).
+    ``fuzz``: what the argument generator of :mod:`gatherscatter.fuzz` must know
+    beyond the family and the parameter names: ``flat`` (indices address the
+    flattened data), ``axis_none`` (``axis=None`` flattens), ``fixed_axis``,
+    ``min_rank``, ``index_shape`` (``'vector'``, ``'vector_or_scalar'``,
+    ``'matrix'``, ``'any'``), ``negative`` (False: no valid negative
+    indices), ``float_index`` (probability of float indices), ``index_axis``
+    (0: index tuples on the first axis), ``drops_axis`` (the index has no
+    ``axis`` dim), ``npindex`` (NumPy index expressions), ``tuple_index`` (a
+    tuple of index arrays), ``nonempty_tuples``, ``scalar_updates`` and
+    ``distinct_targets`` (probabilities), ``valid_versions``, ``choices``
+    (``{keyword: (valid, invalid)}``) and ``seeds`` (a function returning
+    ``[(name, kwargs, 'error')]``: known crash inputs, such as CVEs).
     """
 
     describe: Callable[..., Description]
@@ -389,6 +402,7 @@ class OpRecord:
     versions: tuple[Version, ...] = ()
     variants: tuple[Mapping[str, Any], ...] = ()
     grad: GradConventions = field(default_factory=GradConventions)
+    fuzz: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.attrs:

@@ -185,6 +185,7 @@ def dialect_op(
     record: OpRecord | None = None,
     grad: GradConventions | None = None,
     variants: tuple[dict[str, Any], ...] = (),
+    fuzz: dict[str, Any] | None = None,
 ) -> Callable[[Callable[..., Lowering]], DialectOp]:
     """Register a lowering function as the framework op ``framework.name``.
 
@@ -225,7 +226,7 @@ def dialect_op(
             if describe is None:
                 raise ValueError(f"op {info.qualname} registered without a description (describe=)")
             else:
-                rec = OpRecord(describe, variants=variants, grad=grad or GradConventions())
+                rec = OpRecord(describe, variants=variants, grad=grad or GradConventions(), fuzz=fuzz or {})
         op.record = rec
         op.lower = lower
         op.__name__ = name

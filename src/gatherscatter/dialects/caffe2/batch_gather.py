@@ -24,7 +24,7 @@ def _describe(match_outer: bool = False) -> Description:
 
 @dialect_op(
     "caffe2", "BatchGather", family="gather", kind="gather", versions=("final",), differentiable=("data",),
-    describe=_describe,
+    describe=_describe, fuzz={"min_rank": 2, "fixed_axis": 1, "index_shape": "matrix", "negative": False},
 )
 def BatchGather(data: Any, indices: Any, *, match_outer: bool = False) -> Lowering:
     """Caffe2 BatchGather: Gather along axis 1 of DATA (axis 0 is the batch), negative indices rejected.

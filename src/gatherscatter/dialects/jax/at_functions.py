@@ -22,6 +22,10 @@ from ._describe import _BOOL_MASK, _INT, _at_scatter, _fill_value, _form, _gathe
 __all__ = ["at_add", "at_get", "at_max", "at_min", "at_multiply", "at_set"]
 
 
+#: the fuzzer indexes these ops with NumPy index expressions
+_FUZZ = {"npindex": True}
+
+
 class _Variant(NamedTuple):
     """One ``x.at[idx].<name>(values)``: its name, the core reduction and the op's docstring."""
 
@@ -45,7 +49,7 @@ def _register(v: _Variant) -> DialectOp:
     lower.__name__ = lower.__qualname__ = name
     lower.__doc__ = v.doc
     return dialect_op("jax", name, family="scatter_nd", kind="scatter", versions=("0.10",),
-                      differentiable=("x", "values"), describe=describe, grad=GRAD)(lower)
+                      differentiable=("x", "values"), describe=describe, grad=GRAD, fuzz=_FUZZ)(lower)
 
 
 _VARIANTS = [
@@ -252,7 +256,7 @@ def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None)
 
 @dialect_op(
     "jax", "at_get", family="gather_nd", kind="gather", versions=("0.10",), differentiable=("x",),
-    describe=_describe_get, grad=GRAD,
+    describe=_describe_get, grad=GRAD, fuzz=_FUZZ,
 )
 def at_get(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Lowering:
     """JAX ``x.at[idx].get()`` (= ``x[idx]``): NumPy-style indexing with JAX's out-of-range rules.

@@ -106,7 +106,7 @@ _PROBE: tuple[dict[str, Any], ...] = (
 
 @dialect_op(
     "jax", "take", family="gather", kind="gather", versions=("0.10",), differentiable=("a",),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=_PROBE,
 )
 def take(
     a: Any,

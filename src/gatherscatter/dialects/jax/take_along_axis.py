@@ -89,7 +89,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
     kind="gather",
     versions=("0.10",),
     differentiable=("arr",),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=_PROBE,
 )
 def take_along_axis(
     arr: Any,

@@ -73,7 +73,7 @@ def _describe() -> Description:
 
 @dialect_op(
     "mxnet", "gather_nd", family="gather_nd", kind="gather", versions=("1.9.1",), differentiable=("data",),
-    describe=_describe,
+    describe=_describe, fuzz={"index_axis": 0, "float_index": 0.3},
 )
 def gather_nd(data: Any, indices: Any) -> Lowering:
     """MXNet gather_nd: slices of ``data`` addressed by index tuples on the FIRST axis of ``indices``.

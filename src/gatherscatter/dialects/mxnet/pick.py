@@ -65,7 +65,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"mode": "wrap"})
 
 @dialect_op(
     "mxnet", "pick", family="gather_elements", kind="gather", versions=("1.9.1",), differentiable=("data",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, fuzz={"drops_axis": True}, variants=_PROBE,
 )
 def pick(data: Any, index: Any, axis: int = -1, mode: str = "clip", keepdims: bool = False) -> Lowering:
     """MXNet pick: one element of each 1-d slice of ``data`` along ``axis``.

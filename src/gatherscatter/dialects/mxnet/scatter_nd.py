@@ -88,7 +88,7 @@ def _describe() -> Description:
 
 @dialect_op(
     "mxnet", "scatter_nd", family="scatter_nd", kind="scatter", versions=("1.9.1",), differentiable=("data",),
-    describe=_describe,
+    describe=_describe, fuzz={"index_axis": 0},
 )
 def scatter_nd(data: Any, indices: Any, shape: Any) -> Lowering:
     """MXNet scatter_nd: a zero array of ``shape`` with ``data`` written at index tuples on the FIRST axis.

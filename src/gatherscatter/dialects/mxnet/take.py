@@ -70,7 +70,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"mode": "wrap"}, {"mode": "raise"})
 
 @dialect_op(
     "mxnet", "take", family="gather", kind="gather", versions=("1.9.1",), differentiable=("a",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, fuzz={"float_index": 0.3}, variants=_PROBE,
 )
 def take(a: Any, indices: Any, axis: int = 0, mode: str = "clip") -> Lowering:
     """MXNet take: whole slices of ``a`` along ``axis`` (default ``mode='clip'``).

@@ -46,7 +46,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"mode": "clip"}, {"mode": "wrap"})
 
 @dialect_op(
     "numpy", "put", family="scatter_axis", kind="scatter", versions=("2.4",), differentiable=("a", "v"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, fuzz={"flat": True}, variants=_PROBE,
 )
 def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> Lowering:
     """NumPy put: write ``v`` at flat positions ``ind`` of ``a``; a new array is returned.

@@ -59,7 +59,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"axis": 0}, {"axis": 0, "mode": "clip
 
 @dialect_op(
     "numpy", "take", family="gather", kind="gather", versions=("2.4",), differentiable=("a",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, fuzz={"axis_none": True}, variants=_PROBE,
 )
 def take(a: Any, indices: Any, axis: int | None = None, mode: str = "raise") -> Lowering:
     """NumPy take: whole slices of ``a`` along ``axis`` (``axis=None``: of the flattened array).

@@ -48,7 +48,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
 @dialect_op(
     "numpy", "take_along_axis", family="gather_elements", kind="gather", versions=("2.4",),
     differentiable=("arr",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, fuzz={"axis_none": True}, variants=_PROBE,
 )
 def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Lowering:
     """NumPy take_along_axis: one element of ``arr`` per index, indices broadcast against ``arr``.

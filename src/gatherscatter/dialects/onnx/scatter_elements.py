@@ -173,7 +173,7 @@ def _describe_scatter(axis: int = 0, opset: int = 9) -> Description:
     versions=(9,),
     version_kw="opset",
     differentiable=("data", "updates"),
-    describe=_describe_scatter,
+    describe=_describe_scatter, fuzz={"valid_versions": (9, 10)},
 )
 def Scatter(
     data: Any, indices: Any, updates: Any, axis: int = 0, opset: int = 9, *, duplicates: str = "last"

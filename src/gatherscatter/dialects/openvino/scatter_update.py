@@ -78,7 +78,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 0}, {"axis": 1})
     versions=(3,),
     version_kw="version",
     differentiable=("data", "updates"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, fuzz={"distinct_targets": 0.6, "index_shape": "any"}, variants=_PROBE,
 )
 def ScatterUpdate(
     data: Any, indices: Any, updates: Any, axis: Any, version: int = 3, *, duplicates: str = "last"

@@ -65,7 +65,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"axis": 1})
 
 @dialect_op(
     "paddle", "gather", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, fuzz={"index_shape": "vector_or_scalar"}, variants=_PROBE,
 )
 def gather(x: Any, index: Any, axis: int | None = None) -> Lowering:
     """Paddle gather: whole slices of ``x`` along ``axis`` (``None`` means 0).

@@ -33,7 +33,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
 
 @dialect_op(
     "paddle", "index_select", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, fuzz={"index_shape": "vector"}, variants=_PROBE,
 )
 def index_select(x: Any, index: Any, axis: int = 0) -> Lowering:
     """Paddle index_select: rows of ``x`` along ``axis`` picked by a 1-D ``index``.

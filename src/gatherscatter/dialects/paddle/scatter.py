@@ -58,7 +58,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"overwrite": False})
 @dialect_op(
     "paddle", "scatter", family="scatter_axis", kind="scatter", versions=("3.3.1",),
     differentiable=("x", "updates"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, fuzz={"distinct_targets": 0.6}, variants=_PROBE,
 )
 def scatter(x: Any, index: Any, updates: Any, overwrite: bool = True) -> Lowering:
     """Paddle scatter: write rows of ``updates`` into rows ``index`` of a copy of ``x``.

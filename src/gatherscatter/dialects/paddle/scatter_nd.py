@@ -64,7 +64,7 @@ def _describe() -> Description:
 
 @dialect_op(
     "paddle", "scatter_nd", family="scatter_nd", kind="scatter", versions=("3.3.1",), differentiable=("updates",),
-    describe=_describe,
+    describe=_describe, fuzz={"nonempty_tuples": True},
 )
 def scatter_nd(index: Any, updates: Any, shape: Any) -> Lowering:
     """Paddle scatter_nd: sum slices of ``updates`` at index tuples into ``zeros(shape)``.

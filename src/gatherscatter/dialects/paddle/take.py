@@ -60,7 +60,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"mode": "wrap"}, {"mode": "clip"})
 
 @dialect_op(
     "paddle", "take", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, fuzz={"flat": True}, variants=_PROBE,
 )
 def take(x: Any, index: Any, mode: str = "raise") -> Lowering:
     """Paddle take: elements of the flattened ``x`` at ``index``; the output has the shape of ``index``.

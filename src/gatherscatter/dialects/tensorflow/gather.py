@@ -121,6 +121,19 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1}, {"axis": 1, "batch_dims": 1},
     {"axis": 0, "device": "gpu"}, {"axis": 0, "device": "xla"})
 
 
+
+def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
+    """Known crash inputs of the TensorFlow op (CVEs): every one must be an error here (the fuzzer's seeds)."""
+    f32 = np.float32
+    return [
+        ("CVE-2021-37654 batch_dims > rank (gather)",
+         {"params": np.ones((2, 2), f32), "indices": np.zeros((2, 1), np.int64), "batch_dims": 5}, "error"),
+        ("CVE-2021-29589 empty params (gather)",
+         {"params": np.zeros((0,), f32), "indices": np.array([0], np.int64)}, "error"),
+        ("negative index on CPU", {"params": np.arange(3, dtype=f32), "indices": np.array([-1])}, "error"),
+    ]
+
+
 @dialect_op(
     "tensorflow",
     "gather",
@@ -128,7 +141,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1}, {"axis": 1, "batch_dims": 1},
     kind="gather",
     versions=(TF_VERSION,),
     differentiable=("params",),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"negative": False, "seeds": _cve_seeds}, grad=GRAD, variants=_PROBE,
 )
 def gather(params: Any, indices: Any, axis: int | None = None, batch_dims: int = 0, device: str = "cpu") -> Lowering:
     """TensorFlow ``tf.gather`` (op ``GatherV2``): take slices of ``params`` along ``axis``.

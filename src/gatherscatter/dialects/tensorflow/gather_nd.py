@@ -105,6 +105,22 @@ def _describe(batch_dims: int = 0, device: str = "cpu", bad_indices_policy: str 
 _PROBE: tuple[dict[str, Any], ...] = ({}, {"batch_dims": 1}, {"device": "gpu"})
 
 
+
+def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
+    """Known crash inputs of the TensorFlow op (CVEs): every one must be an error here (the fuzzer's seeds)."""
+    f32 = np.float32
+    return [
+        ("CVE-2021-37687 negative index in GatherNd",
+         {"params": np.arange(6, dtype=f32).reshape(2, 3), "indices": np.array([[-1, 0]], np.int64)}, "error"),
+        ("CVE-2021-37687 -2**63 in GatherNd",
+         {"params": np.arange(6, dtype=f32).reshape(2, 3), "indices": np.array([[-(2**63), 0]], np.int64)}, "error"),
+        ("CVE-2021-37654 batch_dims > rank",
+         {"params": np.ones((2, 2), f32), "indices": np.zeros((2, 1), np.int64), "batch_dims": 3}, "error"),
+        ("CVE-2021-29589 empty params, non-empty indices",
+         {"params": np.zeros((0, 3), f32), "indices": np.zeros((2, 1), np.int64)}, "error"),
+    ]
+
+
 @dialect_op(
     "tensorflow",
     "gather_nd",
@@ -112,7 +128,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"batch_dims": 1}, {"device": "gpu"})
     kind="gather",
     versions=(TF_VERSION,),
     differentiable=("params",),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"seeds": _cve_seeds}, grad=GRAD, variants=_PROBE,
 )
 def gather_nd(
     params: Any, indices: Any, batch_dims: int = 0, device: str = "cpu", *, bad_indices_policy: str = ""

@@ -93,6 +93,22 @@ def _describe(device: str = "cpu", bad_indices_policy: str = "") -> Description:
 _PROBE: tuple[dict[str, Any], ...] = ({}, {"device": "gpu"})
 
 
+
+def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
+    """Known crash inputs of the TensorFlow op (CVEs): every one must be an error here (the fuzzer's seeds)."""
+    f32 = np.float32
+    return [
+        ("CVE-2022-35939 ScatterNd out-of-range write",
+         {"indices": np.array([[5]], np.int64), "updates": np.ones(1, f32), "shape": [3]}, "error"),
+        ("CVE-2022-35939 ScatterNd 2**63-1",
+         {"indices": np.array([[2**63 - 1]], np.int64), "updates": np.ones(1, f32), "shape": [3]}, "error"),
+        ("CVE-2021-37655 indices/updates prefix mismatch",
+         {"indices": np.zeros((3, 1), np.int64), "updates": np.ones((2,), f32), "shape": [4]}, "error"),
+        ("shape product overflows int64",
+         {"indices": np.zeros((1, 2), np.int64), "updates": np.ones(1, f32), "shape": [2**62, 2**62]}, "error"),
+    ]
+
+
 @dialect_op(
     "tensorflow",
     "scatter_nd",
@@ -100,7 +116,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"device": "gpu"})
     kind="scatter",
     versions=(TF_VERSION,),
     differentiable=("updates",),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"nonempty_tuples": True, "seeds": _cve_seeds}, grad=GRAD, variants=_PROBE,
 )
 def scatter_nd(
     indices: Any, updates: Any, shape: Any, device: str = "cpu", *, bad_indices_policy: str = ""

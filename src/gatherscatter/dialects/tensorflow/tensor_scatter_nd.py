@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from .._record import Description
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, GRAD, INDEX_I32_I64, TF_VERSION
@@ -30,6 +32,24 @@ _COMPLEX_XLA = {
     "complex64": "XLA runs it, but with an ordering of complex numbers TensorFlow does not document",
     "complex128": "XLA runs it, but with an ordering of complex numbers TensorFlow does not document",
 }
+
+
+
+def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
+    """Known crash inputs of the TensorFlow op (CVEs): every one must be an error here (the fuzzer's seeds)."""
+    f32 = np.float32
+    return [
+        ("CVE-2022-35939 out-of-range write",
+         {"tensor": np.zeros(3, f32), "indices": np.array([[3]], np.int64), "updates": np.ones(1, f32)}, "error"),
+        ("CVE-2021-37687 negative index",
+         {"tensor": np.zeros(3, f32), "indices": np.array([[-1]], np.int64), "updates": np.ones(1, f32)}, "error"),
+        ("CVE-2021-37655 prefix mismatch",
+         {"tensor": np.zeros((4, 2), f32), "indices": np.zeros((3, 1), np.int64),
+          "updates": np.ones((2, 2), f32)}, "error"),
+        ("-2**63",
+         {"tensor": np.zeros(3, f32), "indices": np.array([[-(2**63)]], np.int64), "updates": np.ones(1, f32)},
+         "error"),
+    ]
 
 
 class _Variant(NamedTuple):
@@ -128,7 +148,8 @@ def _register(v: _Variant) -> DialectOp:
     lower.__name__ = lower.__qualname__ = name
     lower.__doc__ = v.doc
     return dialect_op("tensorflow", name, family="scatter_nd", kind="scatter", versions=(TF_VERSION,),
-                      differentiable=("tensor", "updates"), describe=describe, grad=GRAD)(lower)
+                      differentiable=("tensor", "updates"), describe=describe, grad=GRAD,
+                      fuzz={"seeds": _cve_seeds})(lower)
 
 
 _VARIANTS = [

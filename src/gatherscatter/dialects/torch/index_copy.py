@@ -46,7 +46,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 0},)
 @dialect_op(
     "torch", "index_copy", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"distinct_targets": 0.6}, grad=GRAD, variants=_PROBE,
 )
 def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str = "last") -> Lowering:
     """torch.index_copy: copy ``source`` slices into a copy of ``input`` at ``index`` along ``dim``.

@@ -92,7 +92,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"accumulate": True})
 @dialect_op(
     "torch", "index_put", family="scatter_nd", kind="scatter", versions=(VERSION,),
     differentiable=("input", "values"),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"tuple_index": True}, grad=GRAD, variants=_PROBE,
 )
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False, *, duplicates: str = "last") -> Lowering:
     """torch.index_put: ``input[indices] = values`` (or ``+=`` with ``accumulate``), on a copy.

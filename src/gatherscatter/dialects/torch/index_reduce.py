@@ -118,7 +118,9 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 @dialect_op(
     "torch", "index_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe,
+    fuzz={"choices": {"reduce": (("prod", "mean", "amax", "amin"), ("sum", "max", None))}},
+    grad=GRAD, variants=_PROBE,
 )
 def index_reduce(
     input: Any, dim: int, index: Any, source: Any, reduce: str, include_self: bool = True

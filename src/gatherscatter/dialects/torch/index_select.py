@@ -40,7 +40,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 1},)
 
 @dialect_op(
     "torch", "index_select", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"index_shape": "vector_or_scalar"}, grad=GRAD, variants=_PROBE,
 )
 def index_select(input: Any, dim: int, index: Any) -> Lowering:
     """torch.index_select: whole slices of ``input`` along ``dim``.

@@ -201,7 +201,9 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 0}, {"dim": 0, "value": 1.5}, {"di
 @dialect_op(
     "torch", "scatter", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
-    describe=_describe, grad=replace(GRAD, restrictions=("no_reduce",)), variants=_PROBE,
+    describe=_describe,
+    fuzz={"choices": {"reduce": ((None, "add", "multiply"), ("sum", "mean"))}},
+    grad=replace(GRAD, restrictions=("no_reduce",)), variants=_PROBE,
 )
 def scatter(
     input: Any, dim: int, index: Any, src: Any = None, value: Any = None, reduce: str | None = None,

@@ -77,7 +77,9 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 @dialect_op(
     "torch", "scatter_reduce", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
-    describe=_describe, grad=replace(GRAD, restrictions=("src_is_index_shaped",)), variants=_PROBE,
+    describe=_describe,
+    fuzz={"choices": {"reduce": (("sum", "prod", "mean", "amax", "amin"), ("max", "add", None))}},
+    grad=replace(GRAD, restrictions=("src_is_index_shaped",)), variants=_PROBE,
 )
 def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, include_self: bool = True) -> Lowering:
     """torch.scatter_reduce: reduce every ``src`` element into a copy of ``input`` along ``dim``.

@@ -21,7 +21,7 @@ def _describe() -> Description:
 
 @dialect_op(
     "torch", "take", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",),
-    describe=_describe, grad=GRAD,
+    describe=_describe, fuzz={"flat": True}, grad=GRAD,
 )
 def take(input: Any, index: Any) -> Lowering:
     """torch.take: elements of the flattened ``input`` at ``index``; ``out.shape == index.shape``.

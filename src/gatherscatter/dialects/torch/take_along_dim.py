@@ -84,7 +84,7 @@ def _describe(dim: int | None = None) -> Description:
 @dialect_op(
     "torch", "take_along_dim", family="gather_elements", kind="gather", versions=(VERSION,),
     differentiable=("input",),
-    describe=_describe, grad=GRAD,
+    describe=_describe, fuzz={"axis_none": True}, grad=GRAD,
 )
 def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Lowering:
     """torch.take_along_dim: one element per index along ``dim``, broadcasting like NumPy.
