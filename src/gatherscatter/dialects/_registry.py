@@ -73,6 +73,7 @@ __all__ = [
     "divergences",
     "get_op",
     "ops",
+    "qn",
 ]
 
 FAMILIES = (
@@ -251,6 +252,12 @@ def get_op(op: str | Callable[..., Any]) -> DialectOp:
     if isinstance(info, OpInfo):
         return cast(DialectOp, op)
     raise UnsupportedError(f"{op!r} is not a gatherscatter framework op")
+
+
+def qn(op: DialectOp) -> str:
+    """An op's registered name (``qn(gs.torch.gather) == 'torch.gather'``): name ops by their function, so that
+    a misspelt op is an AttributeError at import, not a silent miss."""
+    return op.info.qualname
 
 
 def ops(framework: str | None = None, family: str | None = None) -> list[DialectOp]:
