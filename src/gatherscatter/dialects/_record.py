@@ -49,6 +49,7 @@ __all__ = [
     "Canonical",
     "Description",
     "GradConventions",
+    "LazyTable",
     "Mapper",
     "OpRecord",
     "Residual",
@@ -363,16 +364,14 @@ class GradConventions:
     equals the result, even with ``include_self=False``). ``restrictions``:
     the framework's autograd has no derivative there (``'no_reduce'``: a
     ``reduce=`` argument; ``'src_is_index_shaped'``: ``src.shape`` must equal
-    ``index.shape``). The defaults are the mathematically correct convention.
+    ``index.shape``). ``autograd``: whose autograd these conventions reproduce
+    (None: the mathematically correct convention, the defaults).
     """
 
+    autograd: str | None = None
     duplicates: str = "winner"
     ties: str = "split"
     restrictions: tuple[str, ...] = ()
-
-    @property
-    def is_math(self) -> bool:
-        return self.duplicates == "winner" and self.ties == "split"
 
 
 @dataclass
@@ -417,6 +416,66 @@ class OpRecord:
             if a.name == name:
                 return a
         raise KeyError(name)
+
+
+# ------------------------------------------------------------------------------------------------ lazy tables
+
+
+class LazyTable(dict[str, Any]):
+    """A ``dict`` filled from the op records on first use (the records load with the dialects, after this module).
+
+    ``LazyTable(fill)`` calls ``fill()`` (returning a dict) the first time it is read.
+    """
+
+    def __init__(self, fill: Callable[[], dict[str, Any]]) -> None:
+        super().__init__()
+        self._fill_from = fill
+
+    def _fill(self) -> None:
+        if not dict.__len__(self):
+            self.update(self._fill_from())
+
+    def __getitem__(self, key: str) -> Any:
+        self._fill()
+        return dict.__getitem__(self, key)
+
+    def __contains__(self, key: object) -> bool:
+        self._fill()
+        return dict.__contains__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._fill()
+        return dict.get(self, key, default)
+
+    def __iter__(self) -> Any:
+        self._fill()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:
+        self._fill()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._fill()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._fill()
+        return dict.items(self)
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        return dict.__eq__(self, other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self._fill()
+        return dict.__repr__(self)
 
 
 # ------------------------------------------------------------------------------------------------ attribute checks

@@ -25,7 +25,13 @@ Adding an op is one file (plus its tests and oracle)::
 
 and one import line in the framework's ``__init__`` (its public name). The op
 then appears in ``gs.ops()``, the CLI, translate (as a source), the fuzzer,
-``gs.vjp`` and the generated docs.
+``gs.vjp`` and the generated docs. Optional record fields, all data in the op's
+file: ``variants=`` (attribute sets worth probing: translate's coverage matrix),
+``grad=`` (its framework's autograd conventions: ``GRAD`` of the framework's
+``_common.py``), ``fuzz=`` (what the fuzzer's generator must know beyond the
+family and parameter names; keys in :class:`~gatherscatter.dialects._record.OpRecord`).
+Its known divergences are ``divergence(op=..., case=..., when=(...), ...)``
+records next to it.
 
 Why the call is *checked against* its description rather than built from
 it: the lowering validates the framework's rules and prepares the arrays

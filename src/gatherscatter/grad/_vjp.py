@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..core.policy import Bounds, Reduction
+from ..dialects._record import LazyTable
 from ..dialects._registry import DialectOp, Lowering, get_op
 from ..errors import ArgumentError, ShapeError, UnsupportedError
 from ._probe import AffineMap, learn_map, transpose
@@ -28,9 +29,9 @@ Array = np.ndarray[Any, Any]
 def convention_of(op: DialectOp) -> Convention:
     """The gradient convention ``op``'s record states (``op.record.grad``); :data:`~.rules.MATH` by default."""
     g = op.record.grad
-    if g.is_math:
+    if g.autograd is None:
         return MATH
-    return Convention(op.info.framework, overwrite=g.duplicates, ties=g.ties)  # type: ignore[arg-type]
+    return Convention(g.autograd, overwrite=g.duplicates, ties=g.ties)  # type: ignore[arg-type]
 
 
 def _conventions() -> dict[str, Convention]:
@@ -45,35 +46,7 @@ def _conventions() -> dict[str, Convention]:
     return out
 
 
-class _Conventions(dict[str, Convention]):
-    """``{framework: Convention}`` read from the op records on first use."""
-
-    def _fill(self) -> None:
-        if not dict.__len__(self):
-            self.update(_conventions())
-
-    def __getitem__(self, key: str) -> Convention:
-        self._fill()
-        return dict.__getitem__(self, key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        self._fill()
-        return dict.get(self, key, default)
-
-    def __iter__(self) -> Any:
-        self._fill()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self._fill()
-        return dict.__len__(self)
-
-    def __contains__(self, key: object) -> bool:
-        self._fill()
-        return dict.__contains__(self, key)
-
-
-CONVENTIONS: dict[str, Convention] = _Conventions()
+CONVENTIONS: dict[str, Convention] = LazyTable(_conventions)
 """Frameworks whose autograd we reproduce, read from the op records; every other framework
 (and the neutral API) uses the mathematically correct convention :data:`~.rules.MATH`."""
 

@@ -11,43 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..dialects._record import Description
+from ..dialects._record import Description, LazyTable
 from ..dialects._registry import get_op, ops
 from ..errors import ArgumentError
 
 __all__ = ["SOURCES", "describe"]
 
 
-class _Sources(dict[str, Callable[..., Description]]):
-    """``{qualname: describe}`` for every registered op, filled on first use."""
-
-    def _fill(self) -> None:
-        if not dict.__len__(self):
-            self.update({op.info.qualname: op.record.describe for op in ops()})
-
-    def __getitem__(self, key: str) -> Callable[..., Description]:
-        self._fill()
-        return dict.__getitem__(self, key)
-
-    def __contains__(self, key: object) -> bool:
-        self._fill()
-        return dict.__contains__(self, key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        self._fill()
-        return dict.get(self, key, default)
-
-    def __iter__(self) -> Any:
-        self._fill()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self._fill()
-        return dict.__len__(self)
-
-
 #: the description function of every op, by qualified name
-SOURCES = _Sources()
+SOURCES: dict[str, Callable[..., Description]] = LazyTable(
+    lambda: {op.info.qualname: op.record.describe for op in ops()}
+)
 
 
 def describe(op: Any, attrs: dict[str, Any]) -> Description:

@@ -329,4 +329,4 @@ def narrow_index_divergence(op: str, *, raises: bool = False) -> None:
     )
 
 #: the gradient conventions of jax autograd, which every jax op states in its record
-GRAD = GradConventions(duplicates="winner", ties="split")
+GRAD = GradConventions(autograd="jax", duplicates="winner", ties="split")

@@ -242,4 +242,4 @@ def check_int_overflow(ctx: OpContext, shape: tuple[int, ...], name: str) -> Non
         raise ShapeError(f"{ctx.label}: {name} {list(shape)} would have more than 2**63 - 1 elements")
 
 #: the gradient conventions of tensorflow autograd, which every tensorflow op states in its record
-GRAD = GradConventions(duplicates="all", ties="split")
+GRAD = GradConventions(autograd="tensorflow", duplicates="all", ties="split")

@@ -138,7 +138,7 @@ def _register(v: _Variant) -> DialectOp:
         def describe(device: str = "cpu", bad_indices_policy: str = "") -> Description:  # type: ignore[misc]
             return _tensor_scatter(qualname, v.reduction, device, bad_indices_policy)
 
-        def lower(  # type: ignore[misc]
+        def lower(
             tensor: Any, indices: Any, updates: Any, device: str = "cpu", *, bad_indices_policy: str = ""
         ) -> Lowering:
             return lower_tensor_scatter(name, v.reduction, tensor, indices, updates, device, bad_indices_policy,

@@ -306,4 +306,4 @@ def from_accumulator(y: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarra
     return y.astype(dtype) if y.dtype == np.float32 and dtype != np.float32 else y
 
 #: the gradient conventions of torch autograd, which every torch op states in its record
-GRAD = GradConventions(duplicates="all", ties="torch")
+GRAD = GradConventions(autograd="torch", duplicates="all", ties="torch")
