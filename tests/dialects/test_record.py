@@ -146,3 +146,27 @@ def test_every_divergence_says_when_it_applies() -> None:
     assert by_case[("onnx.ScatterND", "duplicate index tuples with reduction='none'")] == ("duplicates",)
     with pytest.raises(ValueError, match="unknown condition"):
         gs.dialects._registry.Divergence("x.y", "c", "r", "t", "o", "e", when=("sometimes",))
+
+
+FUZZ_KEYS = {
+    "flat", "axis_none", "fixed_axis", "min_rank", "index_shape", "negative", "float_index", "index_axis",
+    "drops_axis", "npindex", "tuple_index", "nonempty_tuples", "scalar_updates", "distinct_targets",
+    "valid_versions", "choices", "seeds",
+}
+
+
+def test_record_fields_are_well_formed() -> None:
+    """variants describe cleanly, fuzz hints use the documented keys, grad conventions name their autograd."""
+    autograd = {"torch": ("torch", "all", "torch"), "tensorflow": ("tensorflow", "all", "split"),
+                "jax": ("jax", "winner", "split")}  # the frameworks' autograd, read from their docs (grad/__init__)
+    for op in gs.ops():
+        rec = op.record
+        for v in rec.variants:
+            assert isinstance(rec.describe(**v), Description), (op.info.qualname, v)
+        assert set(rec.fuzz) <= FUZZ_KEYS, (op.info.qualname, set(rec.fuzz) - FUZZ_KEYS)
+        g = rec.grad
+        want = autograd.get(op.info.framework, (None, "winner", "split"))
+        assert (g.autograd, g.duplicates, g.ties) == want, op.info.qualname
+    seeds = gs.dialects._registry.get_op("tensorflow.scatter_nd").record.fuzz["seeds"]()
+    assert all(expect == "error" for _, _, expect in seeds)
+    assert gs.dialects._registry.get_op("torch.scatter").record.grad.restrictions == ("no_reduce",)
