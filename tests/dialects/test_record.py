@@ -126,6 +126,7 @@ def test_the_call_runs_the_description(qualname: str) -> None:
 def test_every_op_has_a_record_with_a_description() -> None:
     for op in gs.ops():
         assert callable(op.record.describe), op.info.qualname
+        assert op.record.describe.__qualname__ != "_undescribed.<locals>.describe", f"{op.info.qualname}: describe="
         required = [a.name for a in op.record.attrs if a.required]
         assert all(any(name in v for v in GRID[op.info.qualname]) for name in required), op.info.qualname
 
