@@ -70,7 +70,6 @@ def _describe_take(axis: int | None = 0, batch_dims: int = 0, bounds: str = "rai
     return Description("gatherscatter.take", attrs, ("data", "indices"), c, pre=pre)
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE_take: tuple[dict[str, Any], ...] = ({}, {"bounds": "clip"}, {"bounds": "fill", "fill_value": 0})
 
 
@@ -155,17 +154,13 @@ def _describe_take_along_axis(axis: int, broadcast: bool = False, bounds: str = 
     return Description("gatherscatter.take_along_axis", attrs, ("data", "indices"), c)
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE_take_along_axis: tuple[dict[str, Any], ...] = ({"axis": 1},)
-
-
 @dialect_op(
     "gatherscatter",
     "take_along_axis",
     family="gather_elements",
     kind="gather",
     differentiable=("data",),
-    describe=_describe_take_along_axis, variants=_PROBE_take_along_axis,
+    describe=_describe_take_along_axis, variants=({"axis": 1},),
 )
 def take_along_axis(
     data: Any,
@@ -244,17 +239,13 @@ def _describe_gather_nd(batch_dims: int = 0, index_axis: int = -1, bounds: str =
                   layout={"index_axis": index_axis})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE_gather_nd: tuple[dict[str, Any], ...] = ({}, {"batch_dims": 1}, {"index_axis": 0})
-
-
 @dialect_op(
     "gatherscatter",
     "gather_nd",
     family="gather_nd",
     kind="gather",
     differentiable=("data",),
-    describe=_describe_gather_nd, variants=_PROBE_gather_nd,
+    describe=_describe_gather_nd, variants=({}, {"batch_dims": 1}, {"index_axis": 0}),
 )
 def gather_nd(
     data: Any,
@@ -306,7 +297,6 @@ def _describe_scatter_along_axis(axis: int, reduction: str = "none", include_sel
     return Description("gatherscatter.scatter_along_axis", attrs, ("data", "indices", "updates"), c)
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE_scatter_along_axis: tuple[dict[str, Any], ...] = tuple(
     [{"axis": 0, "reduction": r} for r in ("none", "add", "mean")]
     + [{"axis": 0, "reduction": "max", "include_self": False}, {"axis": 0, "reduction": "add", "bounds": "drop"}]
@@ -418,7 +408,6 @@ def _describe_scatter_nd(batch_dims: int = 0, index_axis: int = -1, reduction: s
                   layout={"index_axis": index_axis})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE_scatter_nd: tuple[dict[str, Any], ...] = tuple(
     [{"reduction": r} for r in ("none", "add", "mean")]
 )

@@ -42,13 +42,9 @@ def _describe(axis: int = 0, wrap_indices: bool | None = None, match_outer: bool
                   ("data", "indices"), c, residuals=[_EMPTY], layout={"index_dtypes": _INT})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"wrap_indices": True})
-
-
 @dialect_op(
     "caffe2", "Gather", family="gather", kind="gather", versions=("final",), differentiable=("data",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, variants=({}, {"wrap_indices": True}),
 )
 def Gather(
     data: Any, indices: Any, axis: int = 0, wrap_indices: bool | None = None, *, match_outer: bool = False

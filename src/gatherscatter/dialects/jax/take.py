@@ -96,7 +96,6 @@ def _describe(axis: int | None = None, mode: str | None = None, fill_value: Any 
                   layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE: tuple[dict[str, Any], ...] = (
     {"axis": 0},
     {"axis": 0, "mode": "clip"},

@@ -78,10 +78,6 @@ def _describe(axis: int | None, mode: Any = None, fill_value: Any = None,
     return Description(op, attrs, ("arr", "indices"), c, pre=pre + p2, post=post, residuals=res, layout=layout)
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
-
-
 @dialect_op(
     "jax",
     "take_along_axis",
@@ -89,7 +85,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
     kind="gather",
     versions=("0.10",),
     differentiable=("arr",),
-    describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=({"axis": 1},),
 )
 def take_along_axis(
     arr: Any,

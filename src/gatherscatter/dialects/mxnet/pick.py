@@ -59,13 +59,9 @@ def _describe(axis: int = -1, mode: str = "clip", keepdims: bool = False) -> Des
                           "rank": (max(need, 2), max(need, 2) + 1), "to_source": _pick_args(axis)})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"mode": "wrap"})
-
-
 @dialect_op(
     "mxnet", "pick", family="gather_elements", kind="gather", versions=("1.9.1",), differentiable=("data",),
-    describe=_describe, fuzz={"drops_axis": True}, variants=_PROBE,
+    describe=_describe, fuzz={"drops_axis": True}, variants=({}, {"mode": "wrap"}),
 )
 def pick(data: Any, index: Any, axis: int = -1, mode: str = "clip", keepdims: bool = False) -> Lowering:
     """MXNet pick: one element of each 1-d slice of ``data`` along ``axis``.

@@ -64,13 +64,9 @@ def _describe(axis: int = 0, mode: str = "clip") -> Description:
                   layout={"index_dtypes": _INDEX, "fractional": 0.3})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"mode": "wrap"}, {"mode": "raise"})
-
-
 @dialect_op(
     "mxnet", "take", family="gather", kind="gather", versions=("1.9.1",), differentiable=("a",),
-    describe=_describe, fuzz={"float_index": 0.3}, variants=_PROBE,
+    describe=_describe, fuzz={"float_index": 0.3}, variants=({}, {"mode": "wrap"}, {"mode": "raise"}),
 )
 def take(a: Any, indices: Any, axis: int = 0, mode: str = "clip") -> Lowering:
     """MXNet take: whole slices of ``a`` along ``axis`` (default ``mode='clip'``).

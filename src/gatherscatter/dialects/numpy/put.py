@@ -40,13 +40,9 @@ def _describe(mode: str = "raise") -> Description:
                   layout={"index_dtypes": _INT, "rank": (1, 1), "to_source": _put_args})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"mode": "clip"}, {"mode": "wrap"})
-
-
 @dialect_op(
     "numpy", "put", family="scatter_axis", kind="scatter", versions=("2.4",), differentiable=("a", "v"),
-    describe=_describe, fuzz={"flat": True}, variants=_PROBE,
+    describe=_describe, fuzz={"flat": True}, variants=({}, {"mode": "clip"}, {"mode": "wrap"}),
 )
 def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> Lowering:
     """NumPy put: write ``v`` at flat positions ``ind`` of ``a``; a new array is returned.

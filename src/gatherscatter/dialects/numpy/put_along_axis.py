@@ -56,14 +56,10 @@ def _describe(axis: int | None) -> Description:
                   layout={"index_dtypes": _INT, "updates_broadcast": 0.3})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
-
-
 @dialect_op(
     "numpy", "put_along_axis", family="scatter_elements", kind="scatter", versions=("2.4",),
     differentiable=("arr", "values"),
-    describe=_describe, fuzz={"scalar_updates": 0.3}, variants=_PROBE,
+    describe=_describe, fuzz={"scalar_updates": 0.3}, variants=({"axis": 1},),
 )
 def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None) -> Lowering:
     """NumPy put_along_axis: write ``values`` at one index per element; a new array is returned.

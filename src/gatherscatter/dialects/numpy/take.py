@@ -53,13 +53,10 @@ def _describe(axis: int | None = None, mode: str = "raise") -> Description:
                        layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"axis": 0}, {"axis": 0, "mode": "clip"}, {"axis": 0, "mode": "wrap"})
-
-
 @dialect_op(
     "numpy", "take", family="gather", kind="gather", versions=("2.4",), differentiable=("a",),
-    describe=_describe, fuzz={"axis_none": True}, variants=_PROBE,
+    describe=_describe, fuzz={"axis_none": True},
+    variants=({}, {"axis": 0}, {"axis": 0, "mode": "clip"}, {"axis": 0, "mode": "wrap"}),
 )
 def take(a: Any, indices: Any, axis: int | None = None, mode: str = "raise") -> Lowering:
     """NumPy take: whole slices of ``a`` along ``axis`` (``axis=None``: of the flattened array).

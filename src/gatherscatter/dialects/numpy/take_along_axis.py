@@ -41,14 +41,10 @@ def _describe(axis: int | None = -1) -> Description:
     return Description(op, {"axis": axis}, ("arr", "indices"), c, layout={"index_dtypes": _INT})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
-
-
 @dialect_op(
     "numpy", "take_along_axis", family="gather_elements", kind="gather", versions=("2.4",),
     differentiable=("arr",),
-    describe=_describe, fuzz={"axis_none": True}, variants=_PROBE,
+    describe=_describe, fuzz={"axis_none": True}, variants=({"axis": 1},),
 )
 def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Lowering:
     """NumPy take_along_axis: one element of ``arr`` per index, indices broadcast against ``arr``.

@@ -46,10 +46,6 @@ def _describe(axis: int = 0, opset: int | None = None) -> Description:
                   layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
-
-
 @dialect_op(
     "onnx",
     "Gather",
@@ -58,7 +54,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
     versions=(1, 11, 13),
     version_kw="opset",
     differentiable=("data",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, variants=({"axis": 1},),
 )
 def Gather(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> Lowering:
     """ONNX Gather: take whole slices of ``data`` along ``axis`` (= ``np.take``).

@@ -53,10 +53,6 @@ def _describe(axis: int = 0, opset: int | None = None) -> Description:
                   layout={"index_dtypes": _INT})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
-
-
 @dialect_op(
     "onnx",
     "GatherElements",
@@ -65,7 +61,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
     versions=(11, 13),
     version_kw="opset",
     differentiable=("data",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, variants=({"axis": 1},),
 )
 def GatherElements(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> Lowering:
     """ONNX GatherElements: one element of ``data`` per index (= ``torch.gather``).

@@ -34,10 +34,6 @@ def _describe(batch_dims: int = 0, opset: int | None = None) -> Description:
                   layout={"index_dtypes": _I64})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"batch_dims": 1})
-
-
 @dialect_op(
     "onnx",
     "GatherND",
@@ -46,7 +42,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({}, {"batch_dims": 1})
     versions=(11, 12, 13),
     version_kw="opset",
     differentiable=("data",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, variants=({}, {"batch_dims": 1}),
 )
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, opset: int | None = None) -> Lowering:
     """ONNX GatherND: gather slices addressed by index tuples on the last axis of ``indices``.

@@ -98,7 +98,6 @@ def _describe_scatter_elements(axis: int = 0, reduction: str = "none", opset: in
                   ("data", "indices", "updates"), c, layout={"index_dtypes": _INT, "smaller_index": True})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE: tuple[dict[str, Any], ...] = tuple(
     [{"axis": 0, "reduction": r} for r in ("none", "add", "mul", "max", "min")]
 )

@@ -42,7 +42,6 @@ def _describe(reduction: str = "none", opset: int | None = None) -> Description:
                   layout={"index_dtypes": _I64})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE: tuple[dict[str, Any], ...] = tuple(
     [{"reduction": r} for r in ("none", "add", "mul", "max", "min")]
 )

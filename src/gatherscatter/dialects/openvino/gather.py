@@ -84,7 +84,6 @@ def _describe(axis: int, batch_dims: int = 0, version: int = 8) -> Description:
                   layout={"index_dtypes": _INT + ("int16", "uint8")})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE: tuple[dict[str, Any], ...] = tuple(
     [{"axis": 0, "version": v} for v in (1, 7, 8)] + [{"axis": 1, "batch_dims": 1}]
 )

@@ -49,10 +49,6 @@ def _describe(axis: int, version: int = 6) -> Description:
                   layout={"index_dtypes": _INT, "full_index": True})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
-
-
 @dialect_op(
     "openvino",
     "GatherElements",
@@ -61,7 +57,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
     versions=(6,),
     version_kw="version",
     differentiable=("data",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, variants=({"axis": 1},),
 )
 def GatherElements(data: Any, indices: Any, axis: int, version: int = 6) -> Lowering:
     """OpenVINO GatherElements: one element of ``data`` per index (= ONNX GatherElements).

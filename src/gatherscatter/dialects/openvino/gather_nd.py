@@ -85,10 +85,6 @@ def _describe(batch_dims: int = 0, version: int = 8) -> Description:
     return Description(op, attrs, ("data", "indices"), c, post=post, layout=layout)
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"version": 5}, {"version": 8}, {"batch_dims": 1})
-
-
 @dialect_op(
     "openvino",
     "GatherND",
@@ -97,7 +93,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"version": 5}, {"version": 8}, {"batch_di
     versions=(5, 8),
     version_kw="version",
     differentiable=("data",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, variants=({"version": 5}, {"version": 8}, {"batch_dims": 1}),
 )
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, version: int = 8) -> Lowering:
     """OpenVINO GatherND: gather slices addressed by index tuples on the last axis of ``indices``.

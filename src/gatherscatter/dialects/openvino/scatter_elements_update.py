@@ -147,7 +147,6 @@ def _describe(axis: int, reduction: str = "none", use_init_val: bool = True,
                   ("data", "indices", "updates"), c, residuals=res, layout=layout)
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE: tuple[dict[str, Any], ...] = tuple(
     [{"axis": 0, "reduction": r, "use_init_val": s}
     for r in ("none", "sum", "mean", "max") for s in (True, False)

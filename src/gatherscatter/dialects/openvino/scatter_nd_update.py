@@ -124,7 +124,6 @@ def _describe(reduction: str = "none", version: int = 15) -> Description:
                   layout={"index_dtypes": _INT})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE: tuple[dict[str, Any], ...] = tuple(
     [{"reduction": r} for r in ("none", "sum", "sub", "prod", "min", "max")]
 )

@@ -66,10 +66,6 @@ def _describe(axis: int, version: int = 3) -> Description:
                           "to_source": moved_axis_args(axis, "data", "indices", "updates")})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"axis": 0}, {"axis": 1})
-
-
 @dialect_op(
     "openvino",
     "ScatterUpdate",
@@ -78,7 +74,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"axis": 0}, {"axis": 1})
     versions=(3,),
     version_kw="version",
     differentiable=("data", "updates"),
-    describe=_describe, fuzz={"distinct_targets": 0.6, "index_shape": "any"}, variants=_PROBE,
+    describe=_describe, fuzz={"distinct_targets": 0.6, "index_shape": "any"}, variants=({"axis": 0}, {"axis": 1}),
 )
 def ScatterUpdate(
     data: Any, indices: Any, updates: Any, axis: Any, version: int = 3, *, duplicates: str = "last"

@@ -59,13 +59,9 @@ def _describe(axis: int | None = None) -> Description:
                   layout={"index_dtypes": _INT, "index_ndim": (0, 1)})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"axis": 1})
-
-
 @dialect_op(
     "paddle", "gather", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
-    describe=_describe, fuzz={"index_shape": "vector_or_scalar"}, variants=_PROBE,
+    describe=_describe, fuzz={"index_shape": "vector_or_scalar"}, variants=({}, {"axis": 1}),
 )
 def gather(x: Any, index: Any, axis: int | None = None) -> Lowering:
     """Paddle gather: whole slices of ``x`` along ``axis`` (``None`` means 0).

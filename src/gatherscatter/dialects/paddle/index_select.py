@@ -27,13 +27,9 @@ def _describe(axis: int = 0) -> Description:
                   layout={"index_dtypes": _INT, "index_ndim": (1, 1)})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
-
-
 @dialect_op(
     "paddle", "index_select", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
-    describe=_describe, fuzz={"index_shape": "vector"}, variants=_PROBE,
+    describe=_describe, fuzz={"index_shape": "vector"}, variants=({"axis": 1},),
 )
 def index_select(x: Any, index: Any, axis: int = 0) -> Lowering:
     """Paddle index_select: rows of ``x`` along ``axis`` picked by a 1-D ``index``.

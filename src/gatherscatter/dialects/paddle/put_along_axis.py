@@ -103,7 +103,6 @@ def _describe(axis: int, reduce: str = "assign", include_self: bool = True, broa
     return Description(op, attrs, ("arr", "indices", "values"), c, pre=pre, residuals=[_EMPTY], layout=layout)
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE: tuple[dict[str, Any], ...] = tuple(
     [{"axis": 0, "reduce": r, "include_self": s}
     for r in ("assign", "add", "mul", "mean", "amax", "amin") for s in (True, False)

@@ -51,14 +51,10 @@ def _describe(overwrite: bool = True) -> Description:
                           "to_source": _rows("x", "index", "updates")})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"overwrite": False})
-
-
 @dialect_op(
     "paddle", "scatter", family="scatter_axis", kind="scatter", versions=("3.3.1",),
     differentiable=("x", "updates"),
-    describe=_describe, fuzz={"distinct_targets": 0.6}, variants=_PROBE,
+    describe=_describe, fuzz={"distinct_targets": 0.6}, variants=({}, {"overwrite": False}),
 )
 def scatter(x: Any, index: Any, updates: Any, overwrite: bool = True) -> Lowering:
     """Paddle scatter: write rows of ``updates`` into rows ``index`` of a copy of ``x``.

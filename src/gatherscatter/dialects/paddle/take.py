@@ -54,13 +54,9 @@ def _describe(mode: str = "raise") -> Description:
                   layout={"index_dtypes": _INT, "index_ndim": (0, 2), "rank": (1, 1)})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"mode": "wrap"}, {"mode": "clip"})
-
-
 @dialect_op(
     "paddle", "take", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
-    describe=_describe, fuzz={"flat": True}, variants=_PROBE,
+    describe=_describe, fuzz={"flat": True}, variants=({}, {"mode": "wrap"}, {"mode": "clip"}),
 )
 def take(x: Any, index: Any, mode: str = "raise") -> Lowering:
     """Paddle take: elements of the flattened ``x`` at ``index``; the output has the shape of ``index``.

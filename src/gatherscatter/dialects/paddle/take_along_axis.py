@@ -76,14 +76,10 @@ def _describe(axis: int, broadcast: bool = True) -> Description:
     return Description(op, {"axis": axis, "broadcast": broadcast}, ("arr", "indices"), c, layout={"index_dtypes": _INT})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"axis": 1},)
-
-
 @dialect_op(
     "paddle", "take_along_axis", family="gather_elements", kind="gather", versions=("3.3.1",),
     differentiable=("arr",),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, variants=({"axis": 1},),
 )
 def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True) -> Lowering:
     """Paddle take_along_axis: one element of ``arr`` per index along ``axis``.

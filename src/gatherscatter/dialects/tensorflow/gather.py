@@ -116,7 +116,6 @@ def _describe(axis: int | None = None, batch_dims: int = 0, device: str = "cpu")
                   residuals=res, layout={"index_dtypes": _I16_I32_I64})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE: tuple[dict[str, Any], ...] = ({"axis": 1}, {"axis": 1, "batch_dims": 1}, {"axis": 2, "batch_dims": 1},
     {"axis": 0, "device": "gpu"}, {"axis": 0, "device": "xla"})
 

@@ -101,10 +101,6 @@ def _describe(batch_dims: int = 0, device: str = "cpu", bad_indices_policy: str 
                   layout={"index_dtypes": _I16_I32_I64, "rank": (b + 1, b + 2)})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"batch_dims": 1}, {"device": "gpu"})
-
-
 
 def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     """Known crash inputs of the TensorFlow op (CVEs): every one must be an error here (the fuzzer's seeds)."""
@@ -128,7 +124,7 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     kind="gather",
     versions=(TF_VERSION,),
     differentiable=("params",),
-    describe=_describe, fuzz={"seeds": _cve_seeds}, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"seeds": _cve_seeds}, grad=GRAD, variants=({}, {"batch_dims": 1}, {"device": "gpu"}),
 )
 def gather_nd(
     params: Any, indices: Any, batch_dims: int = 0, device: str = "cpu", *, bad_indices_policy: str = ""

@@ -89,10 +89,6 @@ def _describe(device: str = "cpu", bad_indices_policy: str = "") -> Description:
                   layout={"index_dtypes": _I32_I64, "index_ndim": (1, 2)})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"device": "gpu"})
-
-
 
 def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     """Known crash inputs of the TensorFlow op (CVEs): every one must be an error here (the fuzzer's seeds)."""
@@ -116,7 +112,8 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     kind="scatter",
     versions=(TF_VERSION,),
     differentiable=("updates",),
-    describe=_describe, fuzz={"nonempty_tuples": True, "seeds": _cve_seeds}, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"nonempty_tuples": True, "seeds": _cve_seeds}, grad=GRAD,
+    variants=({}, {"device": "gpu"}),
 )
 def scatter_nd(
     indices: Any, updates: Any, shape: Any, device: str = "cpu", *, bad_indices_policy: str = ""

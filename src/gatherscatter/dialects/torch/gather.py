@@ -33,10 +33,6 @@ def _describe(dim: int) -> Description:
     return Description("torch.gather", {"dim": dim}, ("input", "index"), c, layout={"index_dtypes": _INT})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"dim": 1},)
-
-
 @dialect_op(
     "torch",
     "gather",
@@ -44,7 +40,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 1},)
     kind="gather",
     versions=(VERSION,),
     differentiable=("input",),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=({"dim": 1},),
 )
 def gather(input: Any, dim: int, index: Any) -> Lowering:
     """torch.gather: one element of ``input`` per ``index`` entry, along ``dim``.

@@ -81,14 +81,10 @@ def _describe(dim: int, alpha: Any = 1) -> Description:
                               negative="raise", index_dtypes=_INT, alpha=alpha, residuals=[_HALF, _EMPTY_UNCHECKED])
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"dim": 0, "alpha": 2},)
-
-
 @dialect_op(
     "torch", "index_add", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=({"dim": 0, "alpha": 2},),
 )
 def index_add(input: Any, dim: int, index: Any, source: Any, alpha: Any = 1) -> Lowering:
     """torch.index_add: add ``alpha * source`` slices into a copy of ``input`` at ``index`` along ``dim``.

@@ -39,14 +39,10 @@ def _describe(dim: int) -> Description:
                               residuals=[_EMPTY_UNCHECKED])
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"dim": 0},)
-
-
 @dialect_op(
     "torch", "index_copy", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
-    describe=_describe, fuzz={"distinct_targets": 0.6}, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"distinct_targets": 0.6}, grad=GRAD, variants=({"dim": 0},),
 )
 def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str = "last") -> Lowering:
     """torch.index_copy: copy ``source`` slices into a copy of ``input`` at ``index`` along ``dim``.

@@ -27,13 +27,9 @@ def _describe(dim: int, value: Any) -> Description:
                               residuals=[_EMPTY_UNCHECKED])
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"dim": 1, "value": -1.0},)
-
-
 @dialect_op(
     "torch", "index_fill", family="scatter_axis", kind="scatter", versions=(VERSION,), differentiable=("input",),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=({"dim": 1, "value": -1.0},),
 )
 def index_fill(input: Any, dim: int, index: Any, value: Any) -> Lowering:
     """torch.index_fill: set whole slices of a copy of ``input`` at ``index`` along ``dim`` to ``value``.

@@ -85,14 +85,10 @@ def _describe(accumulate: bool = False) -> Description:
                       "input", "indices", "values", broadcast=0.3)})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({}, {"accumulate": True})
-
-
 @dialect_op(
     "torch", "index_put", family="scatter_nd", kind="scatter", versions=(VERSION,),
     differentiable=("input", "values"),
-    describe=_describe, fuzz={"tuple_index": True}, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"tuple_index": True}, grad=GRAD, variants=({}, {"accumulate": True}),
 )
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False, *, duplicates: str = "last") -> Lowering:
     """torch.index_put: ``input[indices] = values`` (or ``+=`` with ``accumulate``), on a copy.

@@ -108,7 +108,6 @@ def _describe(dim: int, reduce: str, include_self: bool = True) -> Description:
                               residuals=res)
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE: tuple[dict[str, Any], ...] = tuple(
     [{"dim": 0, "reduce": r, "include_self": s} for r in ("prod", "mean", "amax", "amin")
     for s in (True, False)]

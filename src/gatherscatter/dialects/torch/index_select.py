@@ -34,13 +34,9 @@ def _describe(dim: int) -> Description:
                   layout={"index_dtypes": _INT, "index_ndim": (0, 1)})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"dim": 1},)
-
-
 @dialect_op(
     "torch", "index_select", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",),
-    describe=_describe, fuzz={"index_shape": "vector_or_scalar"}, grad=GRAD, variants=_PROBE,
+    describe=_describe, fuzz={"index_shape": "vector_or_scalar"}, grad=GRAD, variants=({"dim": 1},),
 )
 def index_select(input: Any, dim: int, index: Any) -> Lowering:
     """torch.index_select: whole slices of ``input`` along ``dim``.

@@ -193,7 +193,6 @@ def _describe(dim: int, value: Any = None, reduce: str | None = None) -> Descrip
     return Description(op, attrs, ("input", "index"), c, pre=pre, residuals=res, layout=layout)
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE: tuple[dict[str, Any], ...] = ({"dim": 0}, {"dim": 0, "value": 1.5}, {"dim": 0, "reduce": "add"},
     {"dim": 0, "reduce": "multiply"})
 

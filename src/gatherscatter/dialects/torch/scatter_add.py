@@ -21,14 +21,10 @@ def _describe(dim: int) -> Description:
                   layout={"index_dtypes": _INT, "smaller_index": True, "larger_updates": True})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
-_PROBE: tuple[dict[str, Any], ...] = ({"dim": 0},)
-
-
 @dialect_op(
     "torch", "scatter_add", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
-    describe=_describe, grad=GRAD, variants=_PROBE,
+    describe=_describe, grad=GRAD, variants=({"dim": 0},),
 )
 def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Lowering:
     """torch.scatter_add: add every ``src`` element into a copy of ``input`` along ``dim``.

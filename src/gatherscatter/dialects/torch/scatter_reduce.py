@@ -67,7 +67,6 @@ def _describe(dim: int, reduce: str, include_self: bool = True) -> Description:
                           "nonfinite": 0.1 if r in ("max", "min") else 0.0})
 
 
-#: the calls worth probing (translate's coverage matrix, explain, the fuzzer)
 _PROBE: tuple[dict[str, Any], ...] = tuple(
     [{"dim": 0, "reduce": r, "include_self": s}
     for r in ("sum", "prod", "mean", "amax", "amin") for s in (True, False)]
