@@ -219,12 +219,14 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
 
 
 class _Variant(NamedTuple):
-    """One ``np.<ufunc>.at``: the ufunc's name, the core reduction, its canonical name, the op's docstring."""
+    """One ``np.<ufunc>.at``: the ufunc's name, the core reduction, its canonical name and its docstring's own parts."""
 
     ufunc: str
     reduction: Reduction
     canonical: str
-    doc: str
+    summary: str
+    loop: str
+    tail: str
 
 
 def _register(v: _Variant) -> DialectOp:
@@ -240,19 +242,15 @@ def _register(v: _Variant) -> DialectOp:
         return lower_at(v.ufunc, ufunc, v.reduction, a, indices, b)
 
     lower.__name__ = lower.__qualname__ = name
-    lower.__doc__ = v.doc
+    lower.__doc__ = _DOC.format(summary=v.summary, ufunc=v.ufunc, loop=v.loop, tail=v.tail)
     return dialect_op("numpy", name, family="general", kind="scatter", versions=("2.4",), differentiable=("a", "b"),
                       describe=describe)(lower)
 
 
-_VARIANTS = [
-    _Variant(
-        "add",
-        Reduction.ADD,
-        "add",
-        """NumPy add.at: unbuffered ``a[t] + b`` at every element ``a[indices]`` selects.
+#: the docstring every ufunc.at op shares (its summary, loop line and tail come from its row)
+_DOC = """{summary}
 
-    Provenance: ``numpy.add.at(a, indices, b)`` (``ufunc.at``), NumPy 2.4;
+    Provenance: ``numpy.{ufunc}.at(a, indices, b)`` (``ufunc.at``), NumPy 2.4;
     NumPy works in place, gatherscatter returns the updated copy.
 
     ``indices`` is any NumPy index expression: an int, a slice, ``...``,
@@ -271,8 +269,18 @@ _VARIANTS = [
         sel = arange(a.size).reshape(a.shape)[indices]      # flat positions, any index expression
         for j in ndindex(sel.shape):
             t = unravel_index(sel[j], a.shape)
-            Y[t] = Y[t] + b_j                   # b_j = broadcast(b, sel.shape)[j]
+            Y[t] = {loop}
+{tail}"""
 
+
+_VARIANTS = [
+    _Variant(
+        "add",
+        Reduction.ADD,
+        "add",
+        'NumPy add.at: unbuffered ``a[t] + b`` at every element ``a[indices]`` selects.',
+        'Y[t] + b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        """
     Differs from ``a[indices] += b`` (a repeated element is incremented once),
     from ``torch.index_put(accumulate=True)`` (no slices, no dtype promotion) and
     from ``jax.numpy``'s ``x.at[idx].add`` (drops out-of-range updates).
@@ -288,29 +296,9 @@ _VARIANTS = [
         "maximum",
         Reduction.MAX,
         "max",
-        """NumPy maximum.at: unbuffered ``max(a[t], b)`` at every element ``a[indices]`` selects.
-
-    Provenance: ``numpy.maximum.at(a, indices, b)`` (``ufunc.at``), NumPy 2.4;
-    NumPy works in place, gatherscatter returns the updated copy.
-
-    ``indices`` is any NumPy index expression: an int, a slice, ``...``,
-    ``None``, an integer or boolean array (lists are arrays), or a tuple of
-    these; negative entries count from the back, anything outside
-    ``[-n, n-1]`` raises. ``b`` is broadcast to the shape of ``a[indices]``.
-    Every selected element is updated once per time it is selected, in
-    row-major order of ``a[indices]`` (repeated elements accumulate). Dtypes
-    follow NumPy: the loop dtype promotes ``a`` with ``b`` (a scalar ``b`` by
-    value) and the result is cast back to ``a.dtype`` unsafely after each
-    update (see ``gatherscatter.dialects.numpy.at``).
-
-    Equivalent loop::
-
-        Y = a.copy()
-        sel = arange(a.size).reshape(a.shape)[indices]      # flat positions, any index expression
-        for j in ndindex(sel.shape):
-            t = unravel_index(sel[j], a.shape)
-            Y[t] = maximum(Y[t], b_j)                   # b_j = broadcast(b, sel.shape)[j]
-
+        'NumPy maximum.at: unbuffered ``max(a[t], b)`` at every element ``a[indices]`` selects.',
+        'maximum(Y[t], b_j)                   # b_j = broadcast(b, sel.shape)[j]',
+        """
     Differs from ``torch.scatter_reduce(reduce='amax')`` (per-axis indices,
     ``include_self``); NaN propagates as in ``np.maximum``. Complex ``a`` is
     refused (NumPy orders complex lexicographically; the core has no such max).
@@ -324,29 +312,9 @@ _VARIANTS = [
         "minimum",
         Reduction.MIN,
         "min",
-        """NumPy minimum.at: unbuffered ``min(a[t], b)`` at every element ``a[indices]`` selects.
-
-    Provenance: ``numpy.minimum.at(a, indices, b)`` (``ufunc.at``), NumPy 2.4;
-    NumPy works in place, gatherscatter returns the updated copy.
-
-    ``indices`` is any NumPy index expression: an int, a slice, ``...``,
-    ``None``, an integer or boolean array (lists are arrays), or a tuple of
-    these; negative entries count from the back, anything outside
-    ``[-n, n-1]`` raises. ``b`` is broadcast to the shape of ``a[indices]``.
-    Every selected element is updated once per time it is selected, in
-    row-major order of ``a[indices]`` (repeated elements accumulate). Dtypes
-    follow NumPy: the loop dtype promotes ``a`` with ``b`` (a scalar ``b`` by
-    value) and the result is cast back to ``a.dtype`` unsafely after each
-    update (see ``gatherscatter.dialects.numpy.at``).
-
-    Equivalent loop::
-
-        Y = a.copy()
-        sel = arange(a.size).reshape(a.shape)[indices]      # flat positions, any index expression
-        for j in ndindex(sel.shape):
-            t = unravel_index(sel[j], a.shape)
-            Y[t] = minimum(Y[t], b_j)                   # b_j = broadcast(b, sel.shape)[j]
-
+        'NumPy minimum.at: unbuffered ``min(a[t], b)`` at every element ``a[indices]`` selects.',
+        'minimum(Y[t], b_j)                   # b_j = broadcast(b, sel.shape)[j]',
+        """
     Differs from ``torch.scatter_reduce(reduce='amin')`` (per-axis indices,
     ``include_self``); NaN propagates as in ``np.minimum``. Complex ``a`` is
     refused (NumPy orders complex lexicographically; the core has no such min).
@@ -360,29 +328,9 @@ _VARIANTS = [
         "multiply",
         Reduction.MUL,
         "mul",
-        """NumPy multiply.at: unbuffered ``a[t] * b`` at every element ``a[indices]`` selects.
-
-    Provenance: ``numpy.multiply.at(a, indices, b)`` (``ufunc.at``), NumPy 2.4;
-    NumPy works in place, gatherscatter returns the updated copy.
-
-    ``indices`` is any NumPy index expression: an int, a slice, ``...``,
-    ``None``, an integer or boolean array (lists are arrays), or a tuple of
-    these; negative entries count from the back, anything outside
-    ``[-n, n-1]`` raises. ``b`` is broadcast to the shape of ``a[indices]``.
-    Every selected element is updated once per time it is selected, in
-    row-major order of ``a[indices]`` (repeated elements accumulate). Dtypes
-    follow NumPy: the loop dtype promotes ``a`` with ``b`` (a scalar ``b`` by
-    value) and the result is cast back to ``a.dtype`` unsafely after each
-    update (see ``gatherscatter.dialects.numpy.at``).
-
-    Equivalent loop::
-
-        Y = a.copy()
-        sel = arange(a.size).reshape(a.shape)[indices]      # flat positions, any index expression
-        for j in ndindex(sel.shape):
-            t = unravel_index(sel[j], a.shape)
-            Y[t] = Y[t] * b_j                   # b_j = broadcast(b, sel.shape)[j]
-
+        'NumPy multiply.at: unbuffered ``a[t] * b`` at every element ``a[indices]`` selects.',
+        'Y[t] * b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        """
     Differs from ``a[indices] *= b`` (a repeated element is multiplied once) and
     from ``torch.scatter_reduce(reduce='prod')`` (per-axis indices, ``include_self``).
 
@@ -395,29 +343,9 @@ _VARIANTS = [
         "subtract",
         Reduction.SUB,
         "sub",
-        """NumPy subtract.at: unbuffered ``a[t] - b`` at every element ``a[indices]`` selects.
-
-    Provenance: ``numpy.subtract.at(a, indices, b)`` (``ufunc.at``), NumPy 2.4;
-    NumPy works in place, gatherscatter returns the updated copy.
-
-    ``indices`` is any NumPy index expression: an int, a slice, ``...``,
-    ``None``, an integer or boolean array (lists are arrays), or a tuple of
-    these; negative entries count from the back, anything outside
-    ``[-n, n-1]`` raises. ``b`` is broadcast to the shape of ``a[indices]``.
-    Every selected element is updated once per time it is selected, in
-    row-major order of ``a[indices]`` (repeated elements accumulate). Dtypes
-    follow NumPy: the loop dtype promotes ``a`` with ``b`` (a scalar ``b`` by
-    value) and the result is cast back to ``a.dtype`` unsafely after each
-    update (see ``gatherscatter.dialects.numpy.at``).
-
-    Equivalent loop::
-
-        Y = a.copy()
-        sel = arange(a.size).reshape(a.shape)[indices]      # flat positions, any index expression
-        for j in ndindex(sel.shape):
-            t = unravel_index(sel[j], a.shape)
-            Y[t] = Y[t] - b_j                   # b_j = broadcast(b, sel.shape)[j]
-
+        'NumPy subtract.at: unbuffered ``a[t] - b`` at every element ``a[indices]`` selects.',
+        'Y[t] - b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        """
     Differs from ``a[indices] -= b`` (a repeated element is decremented once);
     bool data is refused, as NumPy refuses boolean subtract (OpenVINO/ONNX
     style XOR is not what NumPy does).
