@@ -171,3 +171,26 @@ def test_record_fields_are_well_formed() -> None:
     seeds = gs.dialects._registry.get_op("tensorflow.scatter_nd").record.fuzz["seeds"]()
     assert all(expect == "error" for _, _, expect in seeds)
     assert gs.dialects._registry.get_op("torch.scatter").record.grad.restrictions == ("no_reduce",)
+
+
+@pytest.mark.parametrize(
+    ("qualname", "roles"),
+    [  # read from each framework's documentation of the op's parameters
+        ("torch.scatter", {"input": "data", "index": "indices", "src": "updates"}),
+        ("torch.index_fill", {"input": "data", "index": "indices"}),
+        ("tensorflow.scatter_nd", {"indices": "indices", "updates": "updates", "shape": "shape"}),
+        ("mxnet.scatter_nd", {"data": "updates", "indices": "indices", "shape": "shape"}),
+        ("numpy.put", {"a": "data", "ind": "indices", "v": "updates"}),
+        ("jax.lax.gather", {"operand": "data", "start_indices": "indices"}),
+    ],
+)
+def test_argument_roles_come_from_the_record(qualname: str, roles: dict[str, str]) -> None:
+    assert gs.dialects._registry.get_op(qualname).record.arg_roles == roles
+
+
+def test_every_op_names_its_data_and_indices() -> None:
+    for op in gs.ops():
+        got = set(op.record.arg_roles.values())
+        assert "indices" in got, op.info.qualname
+        assert got & {"data", "shape"}, op.info.qualname
+        assert got <= {"data", "indices", "updates", "shape"}, op.info.qualname

@@ -316,6 +316,32 @@ class Description:
     sample: Callable[..., dict[str, Any]] | None = None
 
 
+    def arg_roles(self) -> dict[str, str]:
+        """The role of each value input: ``data``, ``indices``, ``updates`` (the canonical slot it feeds), or
+        what :attr:`roles` names (``shape`` ...). Read from the steps: an input that is a canonical slot
+        has that role; otherwise the slot reached through the first argument of the adapters it feeds."""
+        slots = {self.canonical.data: "data", self.canonical.indices: "indices"}
+        if self.canonical.updates is not None:
+            slots[self.canonical.updates] = "updates"
+        named = {v: k for k, v in self.roles.items()}  # roles maps a canonical role to the input playing it
+        main: dict[str, str] = {}  # value -> the value it is the main (first) argument of
+        for step in self.pre:
+            if step.args:
+                main.setdefault(step.args[0][1], step.out)
+        out: dict[str, str] = {}
+        for name in self.inputs:
+            if name in named and named[name] in ("data", "indices", "updates"):
+                # the canonical data built from this input (tf.scatter_nd's zeros of ``shape``): a shape
+                out[name] = "shape" if named[name] == "data" and name != self.canonical.data else named[name]
+                continue
+            v, seen = name, set()
+            while v not in slots and v in main and v not in seen:
+                seen.add(v)
+                v = main[v]
+            out[name] = slots.get(v, "other")
+        return out
+
+
 #: the name translate has always used for a description
 Source = Description
 
@@ -410,6 +436,14 @@ class OpRecord:
                 for p in inspect.signature(self.describe).parameters.values()
                 if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
             )
+
+    @property
+    def arg_roles(self) -> dict[str, str]:
+        """Each value argument's role (``data``, ``indices``, ``updates``, ``shape`` ...), read from the
+        description of the op's first probed variant (or its defaults): see :meth:`Description.arg_roles`."""
+        if self.args:
+            return {a.name: a.role for a in self.args}
+        return self.describe(**(dict(self.variants[0]) if self.variants else {})).arg_roles()
 
     def attr(self, name: str) -> Attr:
         for a in self.attrs:

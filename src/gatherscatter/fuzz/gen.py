@@ -203,6 +203,15 @@ KW_CHOICES: dict[str, dict[str, list[Any]]] = {
 }
 
 
+def _arg(op: Any, p: dict[str, inspect.Parameter], role: str, names: tuple[str, ...]) -> str | None:
+    """The parameter playing ``role`` (``data``, ``indices``, ``updates``), as the op's record says; by the usual
+    parameter names for ops without a record."""
+    rec = getattr(op, "record", None)
+    if rec is None or not hasattr(rec, "arg_roles"):
+        return _first(names, p)
+    return next((n for n, r in rec.arg_roles.items() if r == role and n in p), None)
+
+
 def _hints(op: Any) -> Any:
     """What the op's record tells the generator (``op.record.fuzz``; empty for ops without a record)."""
     rec = getattr(op, "record", None)
@@ -270,7 +279,7 @@ def _elementwise_ishape(g: G, dshape: tuple[int, ...], axis: int, mode: str) -> 
 
 def gen_gather(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     h = _hints(op)
-    dn, iname, aname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(AXIS_NAMES, p)
+    dn, iname, aname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES), _first(AXIS_NAMES, p)
     assert dn is not None
     assert iname is not None
     rank = g.randint(1, 4)
@@ -314,7 +323,7 @@ def gen_gather(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
 def gen_gather_elements(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
     h = _hints(op)
-    dn, iname, aname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(AXIS_NAMES, p)
+    dn, iname, aname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES), _first(AXIS_NAMES, p)
     assert dn is not None
     assert iname is not None
     assert aname is not None
@@ -401,7 +410,7 @@ def _selected_shape(shape: tuple[int, ...], idx: Any) -> tuple[int, ...] | None:
 def gen_gather_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
     h = _hints(op)
-    dn, iname = _first(DATA_NAMES, p), _first(IDX_NAMES, p)
+    dn, iname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES)
     assert dn is not None
     assert iname is not None
     if h.get("npindex"):
@@ -430,7 +439,7 @@ def gen_scatter_elements(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draf
     h = _hints(op)
     d = gen_gather_elements(g, op, p)
     kw = d.kwargs
-    uname = _first(UPD_NAMES, p)
+    uname = _arg(op, p, "updates", UPD_NAMES)
     assert uname is not None
     data = kw[d.roles["data"]]
     idx = kw[d.roles["indices"]]
@@ -454,7 +463,8 @@ def gen_scatter_elements(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draf
 def gen_scatter_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
     h = _hints(op)
-    dn, iname, uname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(UPD_NAMES, p)
+    dn, iname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES)
+    uname = _arg(op, p, "updates", UPD_NAMES)
     if h.get("npindex"):
         assert dn is not None
         assert iname is not None
@@ -515,7 +525,8 @@ def gen_scatter_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
 def gen_scatter_axis(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
     h = _hints(op)
-    dn, iname, uname, aname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(UPD_NAMES, p), _first(AXIS_NAMES, p)
+    dn, iname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES)
+    uname, aname = _arg(op, p, "updates", UPD_NAMES), _first(AXIS_NAMES, p)
     assert dn is not None
     assert iname is not None
     rank = g.randint(1, 4)
