@@ -194,3 +194,15 @@ def test_every_op_names_its_data_and_indices() -> None:
         assert "indices" in got, op.info.qualname
         assert got & {"data", "shape"}, op.info.qualname
         assert got <= {"data", "indices", "updates", "shape"}, op.info.qualname
+
+
+def test_versions_say_what_they_add() -> None:
+    """From the ONNX operator changelog and the OpenVINO opset specs (the ops' docstrings cite them)."""
+    from gatherscatter.dialects._record import Version
+
+    rec = gs.dialects._registry.get_op("onnx.ScatterElements").record
+    assert rec.versions == (Version("11"), Version("13", "bfloat16"), Version("16", "reduction add, mul"),
+                            Version("18", "reduction max, min"))
+    assert gs.dialects._registry.get_op("openvino.Gather").record.versions[1] == Version("7", "batch_dims")
+    for op in gs.ops():
+        assert tuple(v.name for v in op.record.versions) == op.info.versions, op.info.qualname

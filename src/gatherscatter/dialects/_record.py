@@ -407,6 +407,7 @@ class OpRecord:
     ``describe`` is the op's description function; the attributes default to
     what its signature says (every keyword parameter, with its default).
     ``variants``: attribute sets worth probing (translate's coverage matrix).
+    ``versions``: every version of the op with what it adds (``dialect_op(adds=...)``).
     ``fuzz``: what the argument generator of :mod:`gatherscatter.fuzz` must know
     beyond the family and the parameter names: ``flat`` (indices address the
     flattened data), ``axis_none`` (``axis=None`` flattens), ``fixed_axis``,

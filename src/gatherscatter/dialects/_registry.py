@@ -66,7 +66,7 @@ from ..core.policy import Policy
 from ..core.scatter import scatter
 from ..core.shape import IndexSpec
 from ..errors import ShapeError, UnsupportedError
-from ._record import WHEN, Description, GradConventions, OpRecord, Residual
+from ._record import WHEN, Description, GradConventions, OpRecord, Residual, Version
 
 __all__ = [
     "FAMILIES",
@@ -193,6 +193,7 @@ def dialect_op(
     grad: GradConventions | None = None,
     variants: tuple[dict[str, Any], ...] = (),
     fuzz: dict[str, Any] | None = None,
+    adds: dict[int | str, str] | None = None,
 ) -> Callable[[Callable[..., Lowering]], DialectOp]:
     """Register a lowering function as the framework op ``framework.name``.
 
@@ -230,8 +231,9 @@ def dialect_op(
         op.info = info
         rec = record
         if rec is None:
+            said = {str(k): v for k, v in (adds or {}).items()}
             rec = OpRecord(describe or _undescribed(info.qualname), variants=variants, grad=grad or GradConventions(),
-                           fuzz=fuzz or {})
+                           fuzz=fuzz or {}, versions=tuple(Version(v, said.get(v, "")) for v in info.versions))
         op.record = rec
         op.lower = lower
         op.__name__ = name

@@ -51,7 +51,7 @@ def _describe(axis: int = 0, opset: int | None = None) -> Description:
     "Gather",
     family="gather",
     kind="gather",
-    versions=(1, 11, 13),
+    versions=(1, 11, 13), adds={11: "negative indices made explicit", 13: "bfloat16"},
     version_kw="opset",
     differentiable=("data",),
     describe=_describe, variants=({"axis": 1},),

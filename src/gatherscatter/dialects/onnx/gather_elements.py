@@ -58,7 +58,7 @@ def _describe(axis: int = 0, opset: int | None = None) -> Description:
     "GatherElements",
     family="gather_elements",
     kind="gather",
-    versions=(11, 13),
+    versions=(11, 13), adds={13: "bfloat16"},
     version_kw="opset",
     differentiable=("data",),
     describe=_describe, variants=({"axis": 1},),

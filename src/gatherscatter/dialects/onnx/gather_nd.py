@@ -39,7 +39,7 @@ def _describe(batch_dims: int = 0, opset: int | None = None) -> Description:
     "GatherND",
     family="gather_nd",
     kind="gather",
-    versions=(11, 12, 13),
+    versions=(11, 12, 13), adds={12: "batch_dims", 13: "bfloat16"},
     version_kw="opset",
     differentiable=("data",),
     describe=_describe, variants=({}, {"batch_dims": 1}),

@@ -52,7 +52,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     "ScatterND",
     family="scatter_nd",
     kind="scatter",
-    versions=(11, 13, 16, 18),
+    versions=(11, 13, 16, 18), adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"},
     version_kw="opset",
     differentiable=("data", "updates"),
     describe=_describe, variants=_PROBE,

@@ -94,7 +94,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     "Gather",
     family="gather",
     kind="gather",
-    versions=(1, 7, 8),
+    versions=(1, 7, 8), adds={7: "batch_dims", 8: "negative indices; zero fill out of range"},
     version_kw="version",
     differentiable=("data",),
     describe=_describe, variants=_PROBE,

@@ -90,7 +90,7 @@ def _describe(batch_dims: int = 0, version: int = 8) -> Description:
     "GatherND",
     family="gather_nd",
     kind="gather",
-    versions=(5, 8),
+    versions=(5, 8), adds={8: "batch dims kept in the output; negative indices"},
     version_kw="version",
     differentiable=("data",),
     describe=_describe, variants=({"version": 5}, {"version": 8}, {"batch_dims": 1}),

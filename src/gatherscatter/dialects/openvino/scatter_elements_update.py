@@ -159,7 +159,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     "ScatterElementsUpdate",
     family="scatter_elements",
     kind="scatter",
-    versions=(3, 12),
+    versions=(3, 12), adds={12: "reduction (sum, prod, min, max, mean), use_init_val; negative indices"},
     version_kw="version",
     differentiable=("data", "updates"),
     describe=_describe, variants=_PROBE,

@@ -134,7 +134,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     "ScatterNDUpdate",
     family="scatter_nd",
     kind="scatter",
-    versions=(3, 15),
+    versions=(3, 15), adds={15: "reduction (sum, sub, prod, min, max); negative indices"},
     version_kw="version",
     differentiable=("data", "updates"),
     describe=_describe, variants=_PROBE,
