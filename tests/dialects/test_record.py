@@ -206,3 +206,15 @@ def test_versions_say_what_they_add() -> None:
     assert gs.dialects._registry.get_op("openvino.Gather").record.versions[1] == Version("7", "batch_dims")
     for op in gs.ops():
         assert tuple(v.name for v in op.record.versions) == op.info.versions, op.info.qualname
+
+
+def test_attributes_carry_their_name_maps() -> None:
+    """torch's reduce names (torch docs: 'sum', 'prod', 'mean', 'amax', 'amin') map to the core reductions."""
+    reduce = gs.dialects._registry.get_op("torch.scatter_reduce").record.attr("reduce")
+    assert reduce.required
+    assert reduce.aliases["amax"] == "max"
+    assert reduce.aliases["sum"] == "add"
+    assert {"sum", "prod", "mean", "amax", "amin"} <= set(reduce.values)
+    ov = gs.dialects._registry.get_op("openvino.ScatterNDUpdate").record.attr("reduction")
+    assert ov.default == "none"
+    assert ov.aliases == {"none": "none", "sum": "add", "sub": "sub", "prod": "mul", "min": "min", "max": "max"}

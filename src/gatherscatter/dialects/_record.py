@@ -408,6 +408,7 @@ class OpRecord:
     what its signature says (every keyword parameter, with its default).
     ``variants``: attribute sets worth probing (translate's coverage matrix).
     ``versions``: every version of the op with what it adds (``dialect_op(adds=...)``).
+    ``values``: accepted values of attributes, or name maps (``dialect_op(values={'reduce': _REDUCE})``).
     ``fuzz``: what the argument generator of :mod:`gatherscatter.fuzz` must know
     beyond the family and the parameter names: ``flat`` (indices address the
     flattened data), ``axis_none`` (``axis=None`` flattens), ``fixed_axis``,
@@ -429,14 +430,20 @@ class OpRecord:
     variants: tuple[Mapping[str, Any], ...] = ()
     grad: GradConventions = field(default_factory=GradConventions)
     fuzz: Mapping[str, Any] = field(default_factory=dict)
+    values: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.attrs:
-            self.attrs = tuple(
-                Attr(p.name, None if p.default is p.empty else p.default, required=p.default is p.empty)
-                for p in inspect.signature(self.describe).parameters.values()
-                if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-            )
+            self.attrs = tuple(self._attr(p) for p in inspect.signature(self.describe).parameters.values()
+                               if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+    def _attr(self, p: inspect.Parameter) -> Attr:
+        """An attribute from the description's signature and ``values`` (a name map such as torch's
+        ``{'amax': Reduction.MAX, ...}``: its keys are the accepted values, its values what each means)."""
+        vals = self.values.get(p.name, ())
+        aliases = {k: getattr(v, "value", v) for k, v in vals.items()} if isinstance(vals, Mapping) else {}
+        return Attr(p.name, None if p.default is p.empty else p.default, required=p.default is p.empty,
+                    values=tuple(vals), aliases=aliases)
 
     @property
     def arg_roles(self) -> dict[str, str]:

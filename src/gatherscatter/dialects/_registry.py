@@ -194,6 +194,7 @@ def dialect_op(
     variants: tuple[dict[str, Any], ...] = (),
     fuzz: dict[str, Any] | None = None,
     adds: dict[int | str, str] | None = None,
+    values: dict[str, Any] | None = None,
 ) -> Callable[[Callable[..., Lowering]], DialectOp]:
     """Register a lowering function as the framework op ``framework.name``.
 
@@ -233,7 +234,8 @@ def dialect_op(
         if rec is None:
             said = {str(k): v for k, v in (adds or {}).items()}
             rec = OpRecord(describe or _undescribed(info.qualname), variants=variants, grad=grad or GradConventions(),
-                           fuzz=fuzz or {}, versions=tuple(Version(v, said.get(v, "")) for v in info.versions))
+                           fuzz=fuzz or {}, versions=tuple(Version(v, said.get(v, "")) for v in info.versions),
+                           values=values or {})
         op.record = rec
         op.lower = lower
         op.__name__ = name

@@ -111,7 +111,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     versions=(11, 13, 16, 18), adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"},
     version_kw="opset",
     differentiable=("data", "updates"),
-    describe=_describe_scatter_elements, variants=_PROBE,
+    describe=_describe_scatter_elements, values={"reduction": _REDUCTIONS}, variants=_PROBE,
 )
 def ScatterElements(
     data: Any,

@@ -14,16 +14,13 @@ ScatterUpdate-3 (whole slices along ``axis``: an nd scatter into
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ...errors import UnsupportedError
 from .._record import Residual, check_choice
 
 _INT = ("int32", "int64")
-
-
-_SEU = {"none": "none", "sum": "add", "prod": "mul", "min": "min", "max": "max", "mean": "mean"}
-
-
-_SNDU = {"none": "none", "sum": "add", "sub": "sub", "prod": "mul", "min": "min", "max": "max"}
 
 
 _FINITE_START = Residual("nonfinite", "starts max/min from the finite lowest()/max() with use_init_val=False, so an "
@@ -31,7 +28,9 @@ _FINITE_START = Residual("nonfinite", "starts max/min from the finite lowest()/m
                          "(the result is the infinite update)")
 
 
-def _reduction(op: str, reduction: str, names: dict[str, str]) -> str:
+def _reduction(op: str, reduction: str, names: Mapping[str, Any]) -> str:
+    """The canonical reduction of OpenVINO's ``reduction`` name (``names``: the op's own name map)."""
     if not isinstance(reduction, str):
         raise UnsupportedError(f"translate {op}: reduction must be a string (got {reduction!r})")
-    return names[check_choice(op, "reduction", reduction.lower(), tuple(names))]
+    r = names[check_choice(op, "reduction", reduction.lower(), tuple(names))]
+    return str(getattr(r, "value", r))  # a core Reduction (its value) or a canonical name

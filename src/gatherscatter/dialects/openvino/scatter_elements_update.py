@@ -22,7 +22,7 @@ from ._common import (
     parse_reduction,
     precision_divergence,
 )
-from ._describe import _FINITE_START, _INT, _SEU, _reduction
+from ._describe import _FINITE_START, _INT, _reduction
 
 _REDUCTIONS_12 = {
     "none": Reduction.NONE,
@@ -133,7 +133,7 @@ def _describe(axis: int, reduction: str = "none", use_init_val: bool = True,
     op = "openvino.ScatterElementsUpdate"
     axis = check_int(op, "axis", axis)
     v = check_choice(op, "version", version, (3, 12))
-    r = _reduction(op, reduction, _SEU if v == 12 else {"none": "none"})
+    r = _reduction(op, reduction, _REDUCTIONS_12 if v == 12 else {"none": "none"})
     use_init_val = check_bool(op, "use_init_val", use_init_val)
     if v == 3 and not use_init_val:
         raise UnsupportedError(f"translate {op}: ScatterElementsUpdate-3 has no use_init_val")
@@ -162,7 +162,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     versions=(3, 12), adds={12: "reduction (sum, prod, min, max, mean), use_init_val; negative indices"},
     version_kw="version",
     differentiable=("data", "updates"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, values={"reduction": _REDUCTIONS_12}, variants=_PROBE,
 )
 def ScatterElementsUpdate(
     data: Any,

@@ -20,7 +20,7 @@ from ._common import (
     parse_reduction,
     precision_divergence,
 )
-from ._describe import _INT, _SNDU, _reduction
+from ._describe import _INT, _reduction
 
 _REDUCTIONS_15 = {
     "none": Reduction.NONE,
@@ -117,7 +117,7 @@ precision_divergence("openvino.ScatterNDUpdate")
 def _describe(reduction: str = "none", version: int = 15) -> Description:
     op = "openvino.ScatterNDUpdate"
     v = check_choice(op, "version", version, (3, 15))
-    r = _reduction(op, reduction, _SNDU if v == 15 else {"none": "none"})
+    r = _reduction(op, reduction, _REDUCTIONS_15 if v == 15 else {"none": "none"})
     c = canonical("scatter_nd", updates="updates", reduction=r, negative="wrap" if v == 15 else "raise",
                   duplicates_specified=False)
     return Description(op, {"reduction": reduction, "version": v}, ("data", "indices", "updates"), c,
@@ -137,7 +137,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     versions=(3, 15), adds={15: "reduction (sum, sub, prod, min, max); negative indices"},
     version_kw="version",
     differentiable=("data", "updates"),
-    describe=_describe, variants=_PROBE,
+    describe=_describe, values={"reduction": _REDUCTIONS_15}, variants=_PROBE,
 )
 def ScatterNDUpdate(
     data: Any,

@@ -113,7 +113,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 @dialect_op(
     "paddle", "put_along_axis", family="scatter_elements", kind="scatter", versions=("3.3.1",),
     differentiable=("arr", "values"),
-    describe=_describe, fuzz={"scalar_updates": 0.3}, variants=_PROBE,
+    describe=_describe, values={"reduce": _REDUCE}, fuzz={"scalar_updates": 0.3}, variants=_PROBE,
 )
 def put_along_axis(
     arr: Any,

@@ -117,7 +117,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 @dialect_op(
     "torch", "index_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
-    describe=_describe,
+    describe=_describe, values={"reduce": _REDUCE},
     fuzz={"choices": {"reduce": (("prod", "mean", "amax", "amin"), ("sum", "max", None))}},
     grad=GRAD, variants=_PROBE,
 )

@@ -76,7 +76,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 @dialect_op(
     "torch", "scatter_reduce", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
-    describe=_describe,
+    describe=_describe, values={"reduce": _REDUCE},
     fuzz={"choices": {"reduce": (("sum", "prod", "mean", "amax", "amin"), ("max", "add", None))}},
     grad=replace(GRAD, restrictions=("src_is_index_shaped",)), variants=_PROBE,
 )
