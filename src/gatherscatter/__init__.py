@@ -43,6 +43,21 @@ from .translate import Translation, translate
 
 __version__ = "0.1.0"
 
+def _onnx_reference_ops() -> list[type]:
+    """``ReferenceEvaluator(model, new_ops=gs.onnx.reference_ops())``: whole models, exact gather/scatter.
+
+    Needs the ``onnx`` extra; see :mod:`gatherscatter.onnxtools.reference_ops`. Attached to
+    ``gs.onnx`` here, at the top of the package, because the dialect layer sits below the ONNX tools.
+    """
+    from .onnxtools.reference_ops import reference_ops
+
+    return reference_ops()
+
+
+_onnx_reference_ops.__name__ = _onnx_reference_ops.__qualname__ = "reference_ops"
+onnx.reference_ops = _onnx_reference_ops  # type: ignore[attr-defined]
+
+
 __all__ = [
     "Accumulate",
     "ArgumentError",

@@ -21,6 +21,7 @@ from .core.context import OpContext
 from .core.out import check_out_inputs
 from .core.policy import Policy
 from .core.shape import IndexSpec, as_array, as_index_array, as_updates, normalize_axis, to_int
+from .dialects._record import Description, Step, canonical
 from .dialects._registry import Lowering, dialect_op
 from .errors import ArgumentError, AxisError, ShapeError, UnsupportedError
 
@@ -56,7 +57,26 @@ def _batch(ctx: OpContext, batch_dims: Any, limit: int, what: str) -> int:
     return b
 
 
-@dialect_op("gatherscatter", "take", family="gather", kind="gather", differentiable=("data",))
+def _describe_take(axis: int | None = 0, batch_dims: int = 0, bounds: str = "raise", negative: str = "wrap",
+         fill_value: Any = None) -> Description:
+    attrs = dict(axis=axis, batch_dims=batch_dims, bounds=bounds, negative=negative, fill_value=fill_value)
+    pre = []
+    c = canonical("gather", axis=0 if axis is None else axis, batch_dims=batch_dims, bounds=bounds,
+                  negative=negative, fill_value=fill_value)
+    if axis is None:
+
+        pre = [Step.adapt("flatten", "data_flat", "data", why="axis=None takes from the flattened data")]
+        c = c.with_(data="data_flat")
+    return Description("gatherscatter.take", attrs, ("data", "indices"), c, pre=pre)
+
+
+_PROBE_take: tuple[dict[str, Any], ...] = ({}, {"bounds": "clip"}, {"bounds": "fill", "fill_value": 0})
+
+
+@dialect_op(
+    "gatherscatter", "take", family="gather", kind="gather", differentiable=("data",),
+    describe=_describe_take, variants=_PROBE_take,
+)
 def take(
     data: Any,
     indices: Any,
@@ -126,7 +146,22 @@ def _along_axis_arrays(
     return np.broadcast_to(d, dshape), np.broadcast_to(i, ishape)
 
 
-@dialect_op("gatherscatter", "take_along_axis", family="gather_elements", kind="gather", differentiable=("data",))
+def _describe_take_along_axis(axis: int, broadcast: bool = False, bounds: str = "raise", negative: str = "wrap",
+                    fill_value: Any = None) -> Description:
+    attrs = dict(axis=axis, broadcast=broadcast, bounds=bounds, negative=negative, fill_value=fill_value)
+    c = canonical("gather_elements", axis=axis, broadcast=broadcast, bounds=bounds, negative=negative,
+                  fill_value=fill_value)
+    return Description("gatherscatter.take_along_axis", attrs, ("data", "indices"), c)
+
+
+@dialect_op(
+    "gatherscatter",
+    "take_along_axis",
+    family="gather_elements",
+    kind="gather",
+    differentiable=("data",),
+    describe=_describe_take_along_axis, variants=({"axis": 1},),
+)
 def take_along_axis(
     data: Any,
     indices: Any,
@@ -190,7 +225,28 @@ def _nd_arrays(
     return d, i, IndexSpec(axis=b, depth=k, batch=b, vector=True)
 
 
-@dialect_op("gatherscatter", "gather_nd", family="gather_nd", kind="gather", differentiable=("data",))
+def _describe_gather_nd(batch_dims: int = 0, index_axis: int = -1, bounds: str = "raise", negative: str = "wrap",
+              fill_value: Any = None) -> Description:
+
+    attrs = dict(batch_dims=batch_dims, index_axis=index_axis, bounds=bounds, negative=negative,
+                 fill_value=fill_value)
+    c = canonical("gather_nd", batch_dims=batch_dims, bounds=bounds, negative=negative, fill_value=fill_value)
+    pre = []
+    if index_axis == 0:
+        pre = [Step.adapt("moveaxis", "idx", "indices", source=0, destination=-1, why="index tuples on the last axis")]
+        c = c.with_(indices="idx")
+    return Description("gatherscatter.gather_nd", attrs, ("data", "indices"), c, pre=pre,
+                  layout={"index_axis": index_axis})
+
+
+@dialect_op(
+    "gatherscatter",
+    "gather_nd",
+    family="gather_nd",
+    kind="gather",
+    differentiable=("data",),
+    describe=_describe_gather_nd, variants=({}, {"batch_dims": 1}, {"index_axis": 0}),
+)
 def gather_nd(
     data: Any,
     indices: Any,
@@ -230,12 +286,30 @@ def gather_nd(
     return Lowering("gather", d, i, spec, policy, ctx, out=out)
 
 
+def _describe_scatter_along_axis(axis: int, reduction: str = "none", include_self: bool = True,
+                                 duplicates: str = "last", bounds: str = "raise", negative: str = "wrap",
+                                 mean_rounding: str = "floor", broadcast: bool = False) -> Description:
+    attrs = dict(axis=axis, reduction=reduction, include_self=include_self, duplicates=duplicates, bounds=bounds,
+                 negative=negative, mean_rounding=mean_rounding, broadcast=broadcast)
+    c = canonical("scatter_elements", updates="updates", axis=axis, reduction=reduction, include_self=include_self,
+                  duplicates=duplicates, bounds=bounds, negative=negative, mean_rounding=mean_rounding,
+                  broadcast=broadcast)
+    return Description("gatherscatter.scatter_along_axis", attrs, ("data", "indices", "updates"), c)
+
+
+_PROBE_scatter_along_axis: tuple[dict[str, Any], ...] = tuple(
+    [{"axis": 0, "reduction": r} for r in ("none", "add", "mean")]
+    + [{"axis": 0, "reduction": "max", "include_self": False}, {"axis": 0, "reduction": "add", "bounds": "drop"}]
+)
+
+
 @dialect_op(
     "gatherscatter",
     "scatter_along_axis",
     family="scatter_elements",
     kind="scatter",
     differentiable=("data", "updates"),
+    describe=_describe_scatter_along_axis, variants=_PROBE_scatter_along_axis,
 )
 def scatter_along_axis(
     data: Any,
@@ -317,7 +391,36 @@ def scatter_along_axis(
     return Lowering("scatter", d, i, spec, policy, ctx, updates=u, out=out)
 
 
-@dialect_op("gatherscatter", "scatter_nd", family="scatter_nd", kind="scatter", differentiable=("data", "updates"))
+def _describe_scatter_nd(batch_dims: int = 0, index_axis: int = -1, reduction: str = "none", include_self: bool = True,
+               duplicates: str = "last", bounds: str = "raise", negative: str = "wrap",
+               mean_rounding: str = "floor") -> Description:
+
+    attrs = dict(batch_dims=batch_dims, index_axis=index_axis, reduction=reduction, include_self=include_self,
+                 duplicates=duplicates, bounds=bounds, negative=negative, mean_rounding=mean_rounding)
+    c = canonical("scatter_nd", updates="updates", batch_dims=batch_dims, reduction=reduction,
+                  include_self=include_self, duplicates=duplicates, bounds=bounds, negative=negative,
+                  mean_rounding=mean_rounding)
+    pre = []
+    if index_axis == 0:
+        pre = [Step.adapt("moveaxis", "idx", "indices", source=0, destination=-1, why="index tuples on the last axis")]
+        c = c.with_(indices="idx")
+    return Description("gatherscatter.scatter_nd", attrs, ("data", "indices", "updates"), c, pre=pre,
+                  layout={"index_axis": index_axis})
+
+
+_PROBE_scatter_nd: tuple[dict[str, Any], ...] = tuple(
+    [{"reduction": r} for r in ("none", "add", "mean")]
+)
+
+
+@dialect_op(
+    "gatherscatter",
+    "scatter_nd",
+    family="scatter_nd",
+    kind="scatter",
+    differentiable=("data", "updates"),
+    describe=_describe_scatter_nd, variants=_PROBE_scatter_nd,
+)
 def scatter_nd(
     data: Any,
     indices: Any,

@@ -1,6 +1,6 @@
 """Measure gatherscatter's reference ops against the stock onnx.reference evaluator (not a test).
 
-One-node models of the perf-anchor workloads (/work/shared/perf/perf-anchors.md §9),
+One-node models of the perf-anchor workloads (/work/shared/perf/perf-anchors.md docs/semantics.md#s9),
 leading dimensions and index counts divided by ``--reduce`` (default 8: the machine is
 shared). Each workload: the stock evaluator once, gatherscatter's ops the median of 3 runs, the
 outputs compared for equality. Prints a Markdown table. gatherscatter gets one warm-up

@@ -206,14 +206,28 @@ def _check(op: str, attrs: dict[str, Any], n: int) -> None:
 # ------------------------------------------------------------------------------------------------ coverage
 
 
+#: ops registered without a description (dialect_op(describe=...)) yet: strict, so that adding one fails here until
+#: the op leaves this list and gets a grid. onnx.TensorScatter (opset 24): its canonical form needs a "positions"
+#: adapter (write_indices[b] + arange(sequence_length), mod max_sequence_length when circular) that translate's
+#: targets cannot emit yet.
+PENDING = [gs.onnx.TensorScatter.info.qualname]
+
+
 def test_every_registered_op_has_a_description_and_a_grid() -> None:
     _load()
     names = sorted(op.info.qualname for op in gs.ops())
     assert len(names) == 76
-    # onnx.TensorScatter (opset 24) has no source description yet (translate/sources/onnx.py): strict, so that
-    # adding it fails here until the op leaves this set and gets a grid
-    pending = [gs.onnx.TensorScatter.info.qualname]
-    assert [q for q in names if q not in SOURCES] == pending
+    pending = PENDING
+    undescribed = []
+    for q in names:
+        try:
+            SOURCES[q]()
+        except gs.UnsupportedError as e:
+            if "has no description yet" in str(e):
+                undescribed.append(q)
+        except Exception:  # noqa: BLE001, S112  (a description that needs attributes exists)
+            continue
+    assert undescribed == pending
     assert [q for q in names if q not in GRID and q not in pending] == []
     assert sorted(GRID) == [q for q in names if q not in pending]
 

@@ -16,7 +16,8 @@ onnx.GatherND         gather_nd         gather   opset 11, 12, 13
 onnx.ScatterElements  scatter_elements  scatter  opset 11, 13, 16, 18
 onnx.Scatter          scatter_elements  scatter  opset 9
 onnx.ScatterND        scatter_nd        scatter  opset 11, 13, 16, 18
-(6 ops)
+onnx.TensorScatter    scatter_axis      scatter  opset 24
+(7 ops)
 """
 
 from __future__ import annotations

@@ -1,10 +1,49 @@
-"""The op registry, the lowering record, and known-divergence records.
+"""The op registry: each op's record, its lowering, and its known-divergence records.
 
 Every framework op lives in one small file and registers itself explicitly with
 :func:`dialect_op`, which takes the op's *lowering* function (framework
-arguments -> :class:`Lowering`) and returns the public function users call.
-The lowering is kept on the public function (``gs.onnx.Gather.lower``) so that
-gradients, explanations and translations reuse exactly what the op runs.
+arguments -> :class:`Lowering`) and its *record*
+(:class:`~gatherscatter.dialects._record.OpRecord`, built from
+``describe=``: the op's canonical form without data), and returns the public
+function users call. Both stay on the public function (``gs.onnx.Gather.lower``,
+``gs.onnx.Gather.record``) so that gradients, explanations, translations and
+the fuzzer read what the op is from the op itself, never from a list keyed by
+its name.
+
+Adding an op is one file (plus its tests and oracle)::
+
+    # dialects/onnx/my_op.py
+    def _describe(axis: int = 0) -> Description:         # data-independent: what the op is
+        c = canonical("gather", axis=check_int("onnx.MyOp", "axis", axis))
+        return Description("onnx.MyOp", {"axis": axis}, ("data", "indices"), c)
+
+    @dialect_op("onnx", "MyOp", family="gather", kind="gather", versions=(13,),
+                differentiable=("data",), describe=_describe)
+    def MyOp(data, indices, axis=0):                      # the call: validate, lower onto the primitive
+        ...
+        return Lowering("gather", d, i, IndexSpec(axis=a), Policy(negative="wrap"), ctx)
+
+and one import line in the framework's ``__init__`` (its public name). The op
+then appears in ``gs.ops()``, the CLI, translate (as a source), the fuzzer,
+``gs.vjp`` and the generated docs. Optional record fields, all data in the op's
+file: ``variants=`` (attribute sets worth probing: translate's coverage matrix),
+``grad=`` (its framework's autograd conventions: ``GRAD`` of the framework's
+``_common.py``), ``fuzz=`` (what the fuzzer's generator must know beyond the
+family and parameter names; keys in :class:`~gatherscatter.dialects._record.OpRecord`).
+Its known divergences are ``divergence(op=..., case=..., when=(...), ...)``
+records next to it.
+
+Why the call is *checked against* its description rather than built from
+it: the lowering validates the framework's rules and prepares the arrays
+(views, moved axes, wrapped indices) on the hot path, where running the
+description's adapter program would copy arrays and lose the framework's
+exact error messages. The description is the statement of meaning; the test
+``tests/dialects/test_record.py`` runs, for every op and every probed variant,
+real calls on generated inputs and asserts that the :class:`Lowering` each
+produces has the primitive, the index-spec form and every policy field the
+description states (the few ops that encode the same meaning differently are
+listed there with the reason, strictly), while ``tests/translate/test_sources.py``
+asserts the outputs are those of the description's program.
 
 Known divergences (where we knowingly differ from a framework, an oracle or a
 spec, and why) are data: :func:`divergence` records them with their evidence;
@@ -27,6 +66,7 @@ from ..core.policy import Policy
 from ..core.scatter import scatter
 from ..core.shape import IndexSpec
 from ..errors import ShapeError, UnsupportedError
+from ._record import WHEN, Description, GradConventions, OpRecord, Residual, Version
 
 __all__ = [
     "FAMILIES",
@@ -39,6 +79,7 @@ __all__ = [
     "divergences",
     "get_op",
     "ops",
+    "qn",
 ]
 
 FAMILIES = (
@@ -124,9 +165,10 @@ class OpInfo:
 
 
 class DialectOp(Protocol):
-    """A public framework op: callable, with its registry entry and lowering."""
+    """A public framework op: callable, with its registry entry, its record and its lowering."""
 
     info: OpInfo
+    record: OpRecord
     lower: Callable[..., Lowering]
     __name__: str
     __doc__: str | None
@@ -146,6 +188,13 @@ def dialect_op(
     versions: tuple[int | str, ...] = (),
     version_kw: str | None = None,
     differentiable: tuple[str, ...] = (),
+    describe: Callable[..., Description] | None = None,
+    record: OpRecord | None = None,
+    grad: GradConventions | None = None,
+    variants: tuple[dict[str, Any], ...] = (),
+    fuzz: dict[str, Any] | None = None,
+    adds: dict[int | str, str] | None = None,
+    values: dict[str, Any] | None = None,
 ) -> Callable[[Callable[..., Lowering]], DialectOp]:
     """Register a lowering function as the framework op ``framework.name``.
 
@@ -181,6 +230,13 @@ def dialect_op(
         )
         op = cast(DialectOp, public)
         op.info = info
+        rec = record
+        if rec is None:
+            said = {str(k): v for k, v in (adds or {}).items()}
+            rec = OpRecord(describe or _undescribed(info.qualname), variants=variants, grad=grad or GradConventions(),
+                           fuzz=fuzz or {}, versions=tuple(Version(v, said.get(v, "")) for v in info.versions),
+                           values=values or {})
+        op.record = rec
         op.lower = lower
         op.__name__ = name
         public.__qualname__ = name
@@ -190,6 +246,16 @@ def dialect_op(
         return op
 
     return deco
+
+
+def _undescribed(qualname: str) -> Callable[..., Description]:
+    """The description of an op registered without one: every reader is told (tests/dialects/test_record.py
+    requires a description for every op)."""
+
+    def describe(**attrs: Any) -> Description:
+        raise UnsupportedError(f"{qualname} has no description yet (dialect_op(describe=...)); it cannot be translated")
+
+    return describe
 
 
 def get_op(op: str | Callable[..., Any]) -> DialectOp:
@@ -204,6 +270,12 @@ def get_op(op: str | Callable[..., Any]) -> DialectOp:
     if isinstance(info, OpInfo):
         return cast(DialectOp, op)
     raise UnsupportedError(f"{op!r} is not a gatherscatter framework op")
+
+
+def qn(op: DialectOp) -> str:
+    """An op's registered name (``qn(gs.torch.gather) == 'torch.gather'``): name ops by their function, so that
+    a misspelt op is an AttributeError at import, not a silent miss."""
+    return op.info.qualname
 
 
 def ops(framework: str | None = None, family: str | None = None) -> list[DialectOp]:
@@ -237,7 +309,12 @@ class Divergence:
     framework's behaviour is undefined/crashes), ``oracle`` (a reference
     implementation is wrong or lenient), ``spec`` (spec text vs runtime),
     ``device`` (depends on device/compiler), ``choice`` (we chose one of
-    several documented behaviours).
+    several documented behaviours). ``when``: the machine-readable condition,
+    the input features under which the difference shows (keys of
+    :data:`~gatherscatter.dialects._record.WHEN`, the vocabulary of
+    translate's residuals: ``negative``, ``out_of_range``, ``duplicates``,
+    ``dtype``, ``float_index``, ``empty``, ``nonfinite``, ``scalar``,
+    ``device``, ``version``, ``always``); any one of them suffices.
     """
 
     op: str
@@ -249,6 +326,16 @@ class Divergence:
     kind: str = "choice"
     versions: str = "all"
     tags: tuple[str, ...] = field(default=())
+    when: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = [w for w in self.when if w not in WHEN]
+        if unknown:
+            raise ValueError(f"divergence of {self.op}: unknown condition(s) {unknown}; expected keys of WHEN")
+
+    def residual(self) -> Residual:
+        """This record as a translation residual (its first condition; what each side does)."""
+        return Residual(self.when[0] if self.when else "always", self.theirs, self.ours, self.case)
 
 
 _DIVERGENCES: list[Divergence] = []

@@ -204,11 +204,21 @@ KW_CHOICES: dict[str, dict[str, list[Any]]] = {
         "fill_value": [None, 0, -1, 9.5, float("nan"), _BAD, [1], "x"],
     },
 }
-SCATTER_REDUCE = {
-    "torch.scatter_reduce": ["sum", "prod", "mean", "amax", "amin", _BAD, "max", "add", None],
-    "torch.index_reduce": ["prod", "mean", "amax", "amin", _BAD, "sum", "max", None],
-    "torch.scatter": [None, "add", "multiply", _BAD, "sum", "mean"],
-}
+
+
+def _arg(op: Any, p: dict[str, inspect.Parameter], role: str, names: tuple[str, ...]) -> str | None:
+    """The parameter playing ``role`` (``data``, ``indices``, ``updates``), as the op's record says; by the usual
+    parameter names for ops without a record."""
+    rec = getattr(op, "record", None)
+    if rec is None or not hasattr(rec, "arg_roles"):
+        return _first(names, p)
+    return next((n for n, r in rec.arg_roles.items() if r == role and n in p), None)
+
+
+def _hints(op: Any) -> Any:
+    """What the op's record tells the generator (``op.record.fuzz``; empty for ops without a record)."""
+    rec = getattr(op, "record", None)
+    return rec.fuzz if rec is not None else {}
 
 
 def _choices(op: Any, name: str) -> list[Any] | None:
@@ -218,8 +228,10 @@ def _choices(op: Any, name: str) -> list[Any] | None:
         if name == "opset":
             vers = [None, *vers, 14, 16, 18, 28]
         return [*vers, _BAD, 0, 99, 2.0, "13", -1]
-    if name == "reduce" and info.qualname in SCATTER_REDUCE:
-        return SCATTER_REDUCE[info.qualname]
+    own = _hints(op).get("choices", {}).get(name)
+    if own is not None:  # the op's record names its valid and invalid values
+        valid, invalid = own
+        return [*valid, _BAD, *invalid]
     for key in (info.framework, "*"):
         got = KW_CHOICES.get(key, {}).get(name)
         if got is not None:
@@ -269,45 +281,43 @@ def _elementwise_ishape(g: G, dshape: tuple[int, ...], axis: int, mode: str) -> 
 
 
 def gen_gather(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
-    q = op.info.qualname
-    dn, iname, aname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(AXIS_NAMES, p)
+    h = _hints(op)
+    dn, iname, aname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES), _first(AXIS_NAMES, p)
     assert dn is not None
     assert iname is not None
     rank = g.randint(1, 4)
-    if q == "caffe2.BatchGather":
-        rank = max(rank, 2)
+    rank = max(rank, h.get("min_rank", 1))
     dshape = g.shape(rank)
     dt = g.dtype()
     data = g.values(dshape, dt)
     kw: dict[str, Any] = {dn: data}
-    flat = q in ("torch.take", "paddle.take")
+    flat = bool(h.get("flat"))
     axis: int | None = 0
     if aname is not None:
         default = p[aname].default
-        if default is None and g.chance(0.3) and q in ("numpy.take", "jax.take"):
+        if default is None and g.chance(0.3) and h.get("axis_none"):
             axis, flat = None, True
         else:
             axis = g.randint(0, rank - 1)
-            if q in ("paddle.scatter",):
-                axis = 0
             kw[aname] = axis - rank if g.chance(0.3) else axis
-    elif q == "caffe2.BatchGather":
-        axis = 1
+    elif "fixed_axis" in h:
+        axis = h["fixed_axis"]
     b = 0
     if "batch_dims" in p and axis is not None and g.chance(0.5):
         b = g.randint(0, axis)
         kw["batch_dims"] = b
     size = data.size if flat else dshape[axis or 0]
-    if q in ("torch.index_select", "paddle.index_select", "paddle.gather"):
-        mshape: tuple[int, ...] = g.pick([(g.side(0.05),), ()]) if q != "paddle.index_select" else (g.side(0.05),)
-    elif q == "caffe2.BatchGather":
+    form = h.get("index_shape")
+    if form in ("vector_or_scalar", "vector"):
+        mshape: tuple[int, ...] = g.pick([(g.side(0.05),), ()]) if form == "vector_or_scalar" else (g.side(0.05),)
+    elif form == "matrix":
         mshape = g.shape(g.randint(1, 2))
     else:
         mshape = g.shape(g.randint(0, 2))
     ishape = (dshape[:b] if not flat else ()) + mshape
-    neg = q not in ("caffe2.BatchGather", "tensorflow.gather")
+    neg = h.get("negative", True)
     kw[iname] = g.indices(ishape, size, neg, g.index_dtype())
-    if q == "mxnet.take" and g.chance(0.3):
+    if h.get("float_index") and g.chance(h["float_index"]):
         kw[iname] = kw[iname].astype("float32") + 0.25
     return Draft(kw, {"data": dn, "indices": iname, **({"axis": aname} if aname else {})}, size,
                  None if flat else axis)
@@ -315,7 +325,8 @@ def gen_gather(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
 
 def gen_gather_elements(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
-    dn, iname, aname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(AXIS_NAMES, p)
+    h = _hints(op)
+    dn, iname, aname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES), _first(AXIS_NAMES, p)
     assert dn is not None
     assert iname is not None
     assert aname is not None
@@ -325,7 +336,7 @@ def gen_gather_elements(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft
     axis = g.randint(0, rank - 1)
     kw: dict[str, Any] = {dn: data, aname: axis - rank if g.chance(0.3) else axis}
     roles = {"data": dn, "indices": iname, "axis": aname}
-    if q == "mxnet.pick":
+    if h.get("drops_axis"):
         keep = g.chance(0.3)
         ishape = tuple(1 if (d == axis and keep) else n for d, n in enumerate(dshape) if d != axis or keep)
         kw["keepdims"] = keep
@@ -334,7 +345,7 @@ def gen_gather_elements(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft
     mode = "bcast" if q.split(".")[0] in ("numpy", "jax", "paddle") or q.endswith("take_along_dim") else "le"
     if q.startswith(("onnx.", "openvino.")) and g.chance(0.5):
         mode = "eq"
-    if q in ("numpy.take_along_axis", "torch.take_along_dim", "jax.take_along_axis") and g.chance(0.15):
+    if h.get("axis_none") and g.chance(0.15):
         kw[aname] = None
         kw[iname] = g.indices((g.side(0.1),), data.size, True, g.index_dtype())
         return Draft(kw, roles, data.size, None)
@@ -401,10 +412,11 @@ def _selected_shape(shape: tuple[int, ...], idx: Any) -> tuple[int, ...] | None:
 
 def gen_gather_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
-    dn, iname = _first(DATA_NAMES, p), _first(IDX_NAMES, p)
+    h = _hints(op)
+    dn, iname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES)
     assert dn is not None
     assert iname is not None
-    if q == "jax.at_get":
+    if h.get("npindex"):
         dshape = g.shape(g.randint(0, 3))
         kw: dict[str, Any] = {dn: g.values(dshape, g.dtype()), iname: _npindex(g, dshape)}
         return Draft(kw, {"data": dn, "indices": iname}, dshape[0] if dshape else 1)
@@ -414,11 +426,11 @@ def gen_gather_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     kw = {dn: data}
     if "batch_dims" in p and b:
         kw["batch_dims"] = b
-    if q == "mxnet.gather_nd":
+    if h.get("index_axis") == 0:
         idx = np.moveaxis(idx, -1, 0)
-        if g.chance(0.3):
+        if h.get("float_index") and g.chance(h["float_index"]):
             idx = idx.astype("float32")
-    if q == "gatherscatter.gather_nd" and g.chance(0.3):
+    if "index_axis" in p and g.chance(0.3):
         kw["index_axis"] = 0 if b == 0 else b
         idx = np.moveaxis(idx, -1, kw["index_axis"])
     kw[iname] = idx
@@ -427,9 +439,10 @@ def gen_gather_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
 
 def gen_scatter_elements(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
+    h = _hints(op)
     d = gen_gather_elements(g, op, p)
     kw = d.kwargs
-    uname = _first(UPD_NAMES, p)
+    uname = _arg(op, p, "updates", UPD_NAMES)
     assert uname is not None
     data = kw[d.roles["data"]]
     idx = kw[d.roles["indices"]]
@@ -439,11 +452,11 @@ def gen_scatter_elements(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draf
     ushape = idx.shape
     if q.startswith("torch.") and g.chance(0.3):
         ushape = tuple(n + g.randint(0, 1) for n in ushape)
-    if q == "torch.scatter" and g.chance(0.3):
+    if "value" in p and g.chance(0.3):
         kw["value"] = g.pick([1, 2.5, -1])
     else:
         upd = g.values(ushape, data.dtype)
-        if q in ("numpy.put_along_axis", "paddle.put_along_axis") and g.chance(0.3):
+        if h.get("scalar_updates") and g.chance(h["scalar_updates"]):
             upd = upd.reshape(-1)[:1].reshape(()) if upd.size else upd
         kw[uname] = upd
     d.roles["updates"] = uname
@@ -452,8 +465,10 @@ def gen_scatter_elements(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draf
 
 def gen_scatter_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
-    dn, iname, uname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(UPD_NAMES, p)
-    if q.startswith("jax.at_"):
+    h = _hints(op)
+    dn, iname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES)
+    uname = _arg(op, p, "updates", UPD_NAMES)
+    if h.get("npindex"):
         assert dn is not None
         assert iname is not None
         assert uname is not None
@@ -464,7 +479,7 @@ def gen_scatter_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
         vals: Any = g.values(sel, x.dtype) if g.chance(0.8) else g.values((), x.dtype)
         kw: dict[str, Any] = {dn: x, iname: idx, uname: vals}
         return Draft(kw, {"data": dn, "indices": iname, "updates": uname}, dshape[0] if dshape else 1)
-    if q == "mxnet.scatter_nd":
+    if h.get("index_axis") == 0:
         dshape, _, k, m = _nd_layout(g, op, p)
         k = max(k, 1) if len(dshape) else 0
         if not dshape:
@@ -476,7 +491,7 @@ def gen_scatter_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
         kw = {"data": upd, "indices": idx, "shape": dshape}
         return Draft(kw, {"updates": "data", "indices": "indices", "shape": "shape"}, dshape[0])
     dshape, b, k, m = _nd_layout(g, op, p)
-    if q in ("tensorflow.scatter_nd", "paddle.scatter_nd"):
+    if h.get("nonempty_tuples"):
         k = max(k, 1)
         m = m or (g.side(),)
     dt = g.dtype()
@@ -492,7 +507,7 @@ def gen_scatter_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
         roles["shape"] = "shape"
     if b:
         kw["batch_dims"] = b
-    if q == "torch.index_put":
+    if h.get("tuple_index"):
         parts = tuple(idx[..., j] for j in range(k))
         if not parts or g.chance(0.15):
             mask = g.rng.random(dshape[:1]) < 0.5
@@ -502,7 +517,7 @@ def gen_scatter_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     else:
         assert iname is not None
         kw[iname] = idx
-    if q == "gatherscatter.scatter_nd" and iname is not None and g.chance(0.3):
+    if "index_axis" in p and iname is not None and g.chance(0.3):
         kw["index_axis"] = b
         kw[iname] = np.moveaxis(idx, -1, b)
     assert uname is not None
@@ -530,7 +545,9 @@ def gen_scatter_axis(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
     if "past_cache" in p:
         return _gen_cache_update(g)
-    dn, iname, uname, aname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(UPD_NAMES, p), _first(AXIS_NAMES, p)
+    h = _hints(op)
+    dn, iname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES)
+    uname, aname = _arg(op, p, "updates", UPD_NAMES), _first(AXIS_NAMES, p)
     assert dn is not None
     assert iname is not None
     rank = g.randint(1, 4)
@@ -539,7 +556,7 @@ def gen_scatter_axis(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     data = g.values(dshape, dt)
     kw: dict[str, Any] = {dn: data}
     roles = {"data": dn, "indices": iname}
-    if q == "numpy.put":
+    if h.get("flat"):
         size = data.size
         ishape = g.shape(g.randint(0, 2))
         kw[iname] = g.indices(ishape, size, True)
@@ -551,19 +568,19 @@ def gen_scatter_axis(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     if aname is not None:
         kw[aname] = axis - rank if g.chance(0.3) else axis
         roles["axis"] = aname
-    ishape = (g.side(0.05),) if q != "openvino.ScatterUpdate" else g.shape(g.randint(0, 2))
+    ishape = (g.side(0.05),) if h.get("index_shape") != "any" else g.shape(g.randint(0, 2))
     if q.startswith("torch.") and g.chance(0.15):
         ishape = ()
     neg = not q.startswith(("openvino.", "paddle."))
     idx = g.indices(ishape, dshape[axis], neg, g.index_dtype())
-    if q in ("torch.index_copy", "openvino.ScatterUpdate", "paddle.scatter") and dshape[axis] and g.chance(0.6):
+    if h.get("distinct_targets") and dshape[axis] and g.chance(h["distinct_targets"]):
         # distinct targets: a permutation prefix
         n = min(int(np.prod(ishape)) if ishape else 1, dshape[axis])
         if n == (int(np.prod(ishape)) if ishape else 1):
             idx = g.rng.permutation(dshape[axis])[:n].reshape(ishape).astype(idx.dtype)
     kw[iname] = idx
     ushape = dshape[:axis] + ishape + dshape[axis + 1 :]
-    if q == "torch.index_fill":
+    if "value" in p:
         kw["value"] = g.pick([0, 1.5, -2, True])
     elif uname is not None:
         kw[uname] = g.values(ushape, dt)
@@ -635,12 +652,11 @@ def _lax_scatter_case(g: G) -> tuple[Array, Array, Array, Any]:
 
 
 def gen_general(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
-    q = op.info.qualname
-    if q == "jax.lax.gather":
+    if "slice_sizes" in p:  # lax.gather
         data, idx, dn, sizes = _lax_gather_case(g)
         kw: dict[str, Any] = {"operand": data, "start_indices": idx, "dimension_numbers": dn, "slice_sizes": sizes}
         return Draft(kw, {"data": "operand", "indices": "start_indices"}, data.shape[0])
-    if q.startswith("jax.lax.scatter"):
+    if "dimension_numbers" in p:  # lax.scatter*
         data, idx, upd, sdn = _lax_scatter_case(g)
         kw = {"operand": data, "scatter_indices": idx, "updates": upd, "dimension_numbers": sdn}
         return Draft(kw, {"data": "operand", "indices": "scatter_indices", "updates": "updates"}, data.shape[0])
@@ -675,7 +691,6 @@ def _required(op: Any, p: dict[str, inspect.Parameter], kw: dict[str, Any]) -> N
 
 def _keywords(g: G, op: Any, p: dict[str, inspect.Parameter], d: Draft, bad: bool) -> None:
     """Fill in the other keyword parameters (versions, modes, policies) with valid or bad values."""
-    q = op.info.qualname
     for name, par in p.items():
         if name in d.kwargs or name in ("dimension_numbers", "slice_sizes", "shape"):
             continue
@@ -686,8 +701,8 @@ def _keywords(g: G, op: Any, p: dict[str, inspect.Parameter], d: Draft, bad: boo
             continue
         if par.default is not inspect.Parameter.empty and not bad and g.chance(0.35):
             continue  # leave the default
-        if q == "onnx.Scatter" and name == "opset" and not bad:
-            value = g.pick([9, 10])
+        if name == op.info.version_kw and "valid_versions" in _hints(op) and not bad:
+            value = g.pick(list(_hints(op)["valid_versions"]))
         d.kwargs[name] = value
         if bad:
             return
@@ -920,60 +935,12 @@ def mutate(g: G, op: Any, p: dict[str, inspect.Parameter], d: Draft) -> str:
 # ------------------------------------------------------------------------------ seeds
 
 
-def _tf_cve_seeds(q: str) -> list[tuple[str, dict[str, Any], str]]:
-    f32 = np.float32
-    seeds: list[tuple[str, dict[str, Any], str]] = []
-    if q == "tensorflow.gather_nd":
-        seeds += [
-            ("CVE-2021-37687 negative index in GatherNd",
-             {"params": np.arange(6, dtype=f32).reshape(2, 3), "indices": np.array([[-1, 0]], np.int64)}, "error"),
-            ("CVE-2021-37687 -2**63 in GatherNd",
-             {"params": np.arange(6, dtype=f32).reshape(2, 3), "indices": np.array([[I64_MIN, 0]], np.int64)}, "error"),
-            ("CVE-2021-37654 batch_dims > rank",
-             {"params": np.ones((2, 2), f32), "indices": np.zeros((2, 1), np.int64), "batch_dims": 3}, "error"),
-            ("CVE-2021-29589 empty params, non-empty indices",
-             {"params": np.zeros((0, 3), f32), "indices": np.zeros((2, 1), np.int64)}, "error"),
-        ]
-    if q == "tensorflow.gather":
-        seeds += [
-            ("CVE-2021-37654 batch_dims > rank (gather)",
-             {"params": np.ones((2, 2), f32), "indices": np.zeros((2, 1), np.int64), "batch_dims": 5}, "error"),
-            ("CVE-2021-29589 empty params (gather)",
-             {"params": np.zeros((0,), f32), "indices": np.array([0], np.int64)}, "error"),
-            ("negative index on CPU", {"params": np.arange(3, dtype=f32), "indices": np.array([-1])}, "error"),
-        ]
-    if q == "tensorflow.scatter_nd":
-        seeds += [
-            ("CVE-2022-35939 ScatterNd out-of-range write",
-             {"indices": np.array([[5]], np.int64), "updates": np.ones(1, f32), "shape": [3]}, "error"),
-            ("CVE-2022-35939 ScatterNd 2**63-1",
-             {"indices": np.array([[I64_MAX]], np.int64), "updates": np.ones(1, f32), "shape": [3]}, "error"),
-            ("CVE-2021-37655 indices/updates prefix mismatch",
-             {"indices": np.zeros((3, 1), np.int64), "updates": np.ones((2,), f32), "shape": [4]}, "error"),
-            ("shape product overflows int64",
-             {"indices": np.zeros((1, 2), np.int64), "updates": np.ones(1, f32), "shape": [2**62, 2**62]}, "error"),
-        ]
-    if q.startswith("tensorflow.tensor_scatter_nd"):
-        seeds += [
-            ("CVE-2022-35939 out-of-range write",
-             {"tensor": np.zeros(3, f32), "indices": np.array([[3]], np.int64), "updates": np.ones(1, f32)}, "error"),
-            ("CVE-2021-37687 negative index",
-             {"tensor": np.zeros(3, f32), "indices": np.array([[-1]], np.int64), "updates": np.ones(1, f32)}, "error"),
-            ("CVE-2021-37655 prefix mismatch",
-             {"tensor": np.zeros((4, 2), f32), "indices": np.zeros((3, 1), np.int64),
-              "updates": np.ones((2, 2), f32)}, "error"),
-            ("-2**63",
-             {"tensor": np.zeros(3, f32), "indices": np.array([[I64_MIN]], np.int64), "updates": np.ones(1, f32)},
-             "error"),
-        ]
-    return seeds
-
-
 def seed_cases(op_ref: str, op: Any) -> list[Case]:
     """The fixed first cases of ``op``: CVE inputs (expected errors) and edge cases."""
     q = op.info.qualname
     p = _params(op)
-    out = [Case(op_ref, (), kw, f"seed: {name}", expect) for name, kw, expect in _tf_cve_seeds(q)]
+    seeds = _hints(op).get("seeds")
+    out = [Case(op_ref, (), kw, f"seed: {name}", expect) for name, kw, expect in (seeds() if seeds else [])]
     for c in out:
         _required(op, p, c.kwargs)
     # every op: the int64 extremes as indices, uint64 beyond int64, NaN float indices, a 0-d data

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..core.policy import Bounds, Reduction
+from ..dialects._record import LazyTable
 from ..dialects._registry import DialectOp, Lowering, get_op
 from ..errors import ArgumentError, ShapeError, UnsupportedError
 from ._probe import AffineMap, learn_map, transpose
@@ -25,18 +26,29 @@ __all__ = ["CONVENTIONS", "Pullback", "convention_of", "vjp"]
 
 Array = np.ndarray[Any, Any]
 
-CONVENTIONS: dict[str, Convention] = {
-    "torch": Convention("torch", overwrite="all", ties="torch"),
-    "tensorflow": Convention("tensorflow", overwrite="all", ties="split"),
-    "jax": Convention("jax", overwrite="winner", ties="split"),
-}
-"""Frameworks whose autograd we reproduce; every other framework (and the neutral
-API) uses the mathematically correct convention :data:`~.rules.MATH`."""
-
-
 def convention_of(op: DialectOp) -> Convention:
-    """The gradient convention of ``op``'s framework."""
-    return CONVENTIONS.get(op.info.framework, MATH)
+    """The gradient convention ``op``'s record states (``op.record.grad``); :data:`~.rules.MATH` by default."""
+    g = op.record.grad
+    if g.autograd is None:
+        return MATH
+    return Convention(g.autograd, overwrite=g.duplicates, ties=g.ties)  # type: ignore[arg-type]
+
+
+def _conventions() -> dict[str, Convention]:
+    """The convention of every framework whose autograd differs from the mathematics (from the records)."""
+    from ..dialects._registry import ops
+
+    out: dict[str, Convention] = {}
+    for op in ops():
+        c = convention_of(op)
+        if c is not MATH:
+            out.setdefault(op.info.framework, c)
+    return out
+
+
+CONVENTIONS: dict[str, Convention] = LazyTable(_conventions)
+"""Frameworks whose autograd we reproduce, read from the op records; every other framework
+(and the neutral API) uses the mathematically correct convention :data:`~.rules.MATH`."""
 
 
 class Pullback:
@@ -112,16 +124,17 @@ def _check_restrictions(op: DialectOp, bound: inspect.BoundArguments, low: Lower
     name = op.info.qualname
     args = bound.arguments
     red = low.policy.reduction if low.primitive == "scatter" else None
-    if name == "torch.scatter" and args.get("reduce") is not None:
+    rules = op.record.grad.restrictions
+    if "no_reduce" in rules and args.get("reduce") is not None:
         raise UnsupportedError(
-            "torch.scatter: torch defines no derivative for scatter(reduce=...) "
+            f"{name}: {op.info.framework} defines no derivative for {op.info.name}(reduce=...) "
             "('the derivative for scatter with reduce is not implemented'); use scatter_reduce"
         )
-    if name == "torch.scatter_reduce":
+    if "src_is_index_shaped" in rules:
         src_shape, index_shape = np.shape(args["src"]), np.shape(args["index"])
         if src_shape != index_shape:
             raise UnsupportedError(
-                "torch.scatter_reduce: torch's backward is only implemented for src.shape == index.shape "
+                f"{name}: {op.info.framework}'s backward is only implemented for src.shape == index.shape "
                 f"(got src shape {list(src_shape)}, index shape {list(index_shape)})"
             )
     if op.info.framework == "jax" and red is Reduction.MUL:

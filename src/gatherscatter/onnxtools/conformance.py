@@ -293,7 +293,7 @@ def _large(op: DialectOp, version: int) -> Iterator[Any]:
         yield "large_add", [np.zeros((1000, 16), np.float32), idx, np.ones((200000, 16), np.float32)], {
             "reduction": "add"}, ("large", "duplicates", "reduction"), ""
     elif fam == "scatter_nd" and version >= 16:
-        # the size at which onnxruntime 1.32's 2-thread ScatterND add race shows (perf-anchors §8)
+        # the size at which onnxruntime 1.32's 2-thread ScatterND add race shows (docs/behavior-matrix.md#perf-8)
         yield "large_add", [
             np.zeros((62500, 64), np.float32),
             rng.integers(0, 62500, (125000, 1), i64),

@@ -248,13 +248,13 @@ _TARGET_VERSIONS = {"onnx": "opset", "openvino": "opset"}
 def _known_versions(to: str) -> tuple[int, int, int]:
     """``(oldest, newest, default)`` version of a versioned target."""
     if to == "onnx":
-        from ..dialects.onnx._opset import NEWEST_OPSET
+        from ..dialects.onnx._common import NEWEST_OPSET
         from .targets.onnx import DEFAULT_OPSET
 
         return 1, NEWEST_OPSET, DEFAULT_OPSET
     from .targets.openvino import DEFAULT_OPSET as OV_DEFAULT
 
-    return 1, 17, OV_DEFAULT  # OpenVINO 2026.4 knows opset1 to opset17 (dialects/openvino/_opset.py)
+    return 1, 17, OV_DEFAULT  # OpenVINO 2026.4 knows opset1 to opset17 (dialects/openvino/_common.py)
 
 
 def _check_version(op: Any, to: str, version: Any) -> Any:

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import dialects as _d
+from ..dialects._registry import qn
 from ..errors import UnsupportedError
 from .codegen import HELPERS, Emit, emit_step, emitter, helpers_for, register_helper_calls
 from .codegen_python import lit
@@ -440,25 +442,25 @@ def _register() -> None:
 
     # ops --------------------------------------------------------------------------------------------
 
-    @emitter(T, "openvino.Gather", op=True)
+    @emitter(T, qn(_d.openvino.Gather), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.gather({a['data']}, {a['indices']}, _i64({lit(k['axis'])}), " \
                f"batch_dims={lit(k.get('batch_dims') or 0)})"
 
-    @emitter(T, "openvino.GatherElements", op=True)
+    @emitter(T, qn(_d.openvino.GatherElements), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.gather_elements({a['data']}, {a['indices']}, axis={lit(k['axis'])})"
 
-    @emitter(T, "openvino.GatherND", op=True)
+    @emitter(T, qn(_d.openvino.GatherND), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.gather_nd({a['data']}, {a['indices']}, batch_dims={lit(k.get('batch_dims') or 0)})"
 
-    @emitter(T, "openvino.ScatterElementsUpdate", op=True)
+    @emitter(T, qn(_d.openvino.ScatterElementsUpdate), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.scatter_elements_update({a['data']}, {a['indices']}, {a['updates']}, _i64({lit(k['axis'])}), " \
                f"reduction={lit(k.get('reduction', 'none'))}, use_init_val={lit(k.get('use_init_val', True))})"
 
-    @emitter(T, "openvino.ScatterNDUpdate", op=True)
+    @emitter(T, qn(_d.openvino.ScatterNDUpdate), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.scatter_nd_update({a['data']}, {a['indices']}, {a['updates']}, " \
                f"reduction={lit(k.get('reduction', 'none'))})"

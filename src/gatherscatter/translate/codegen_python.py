@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import dialects as _d
+from ..dialects._registry import qn
 from .codegen import EPILOGUE, HEADER, HELPERS, MODULE, PROLOGUE, Emit, emitter, register_helper_calls
 from .ir import Step
 
@@ -647,19 +649,19 @@ def _numpy_ops() -> None:
     def inplace(call: str, s: Step, base: str) -> list[str]:
         return [f"{s.out} = np.array({base}, copy=True)", call]
 
-    @emitter("numpy", "numpy.take", op=True)
+    @emitter("numpy", qn(_d.numpy.take), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"np.take({a['a']}, {a['indices']}, axis={lit(k.get('axis'))}, mode={lit(k.get('mode') or 'raise')})"
 
-    @emitter("numpy", "numpy.take_along_axis", op=True)
+    @emitter("numpy", qn(_d.numpy.take_along_axis), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"np.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k.get('axis'))})"
 
-    @emitter("numpy", "numpy.put", op=True)
+    @emitter("numpy", qn(_d.numpy.put), op=True)
     def _(s: Step, a: A, k: K) -> list[str]:
         return inplace(f"np.put({s.out}, {a['ind']}, {a['v']}, mode={lit(k.get('mode') or 'raise')})", s, a["a"])
 
-    @emitter("numpy", "numpy.put_along_axis", op=True)
+    @emitter("numpy", qn(_d.numpy.put_along_axis), op=True)
     def _(s: Step, a: A, k: K) -> list[str]:
         return inplace(f"np.put_along_axis({s.out}, {a['indices']}, {a['values']}, axis={lit(k.get('axis'))})", s,
                        a["arr"])
@@ -674,16 +676,16 @@ def _numpy_ops() -> None:
 
 
 def _jax_ops() -> None:
-    @emitter("jax", "jax.take", op=True)
+    @emitter("jax", qn(_d.jax.take), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"jnp.take({a['a']}, {a['indices']}, axis={lit(k.get('axis'))}{_kw(k, 'mode', 'fill_value')})"
 
-    @emitter("jax", "jax.take_along_axis", op=True)
+    @emitter("jax", qn(_d.jax.take_along_axis), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"jnp.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k.get('axis'))}" \
                f"{_kw(k, 'mode', 'fill_value')})"
 
-    @emitter("jax", "jax.at_get", op=True)
+    @emitter("jax", qn(_d.jax.at_get), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"jnp.asarray({a['x']}).at[{a['idx']}].get({_kw(k, 'mode', 'fill_value')[2:]})"
 
@@ -697,44 +699,44 @@ def _jax_ops() -> None:
 
 
 def _torch_ops() -> None:
-    @emitter("torch", "torch.index_select", op=True)
+    @emitter("torch", qn(_d.torch.index_select), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.index_select({a['input']}, {k['dim']}, {a['index']})"
 
-    @emitter("torch", "torch.gather", op=True)
+    @emitter("torch", qn(_d.torch.gather), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.gather({a['input']}, {k['dim']}, {a['index']})"
 
-    @emitter("torch", "torch.take", op=True)
+    @emitter("torch", qn(_d.torch.take), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.take({a['input']}, {a['index']})"
 
-    @emitter("torch", "torch.take_along_dim", op=True)
+    @emitter("torch", qn(_d.torch.take_along_dim), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.take_along_dim({a['input']}, {a['indices']}, dim={lit(k.get('dim'))})"
 
-    @emitter("torch", "torch.scatter", op=True)
+    @emitter("torch", qn(_d.torch.scatter), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.scatter({a['input']}, {k['dim']}, {a['index']}, {a['src']})"
 
-    @emitter("torch", "torch.scatter_reduce", op=True)
+    @emitter("torch", qn(_d.torch.scatter_reduce), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.scatter_reduce({a['input']}, {k['dim']}, {a['index']}, {a['src']}, " \
                f"reduce={lit(k['reduce'])}, include_self={lit(k.get('include_self', True))})"
 
-    @emitter("torch", "torch.index_put", op=True)
+    @emitter("torch", qn(_d.torch.index_put), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.index_put({a['input']}, {a['indices']}, {a['values']}, " \
                f"accumulate={lit(k.get('accumulate', False))})"
 
 
 def _tf_ops() -> None:
-    @emitter("tensorflow", "tensorflow.gather", op=True)
+    @emitter("tensorflow", qn(_d.tensorflow.gather), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"tf.gather({a['params']}, {a['indices']}, axis={lit(k.get('axis'))}" \
                f"{_kw(k, 'batch_dims')})"
 
-    @emitter("tensorflow", "tensorflow.gather_nd", op=True)
+    @emitter("tensorflow", qn(_d.tensorflow.gather_nd), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"tf.gather_nd({a['params']}, {a['indices']}{_kw(k, 'batch_dims')})"
 
@@ -747,40 +749,40 @@ def _tf_ops() -> None:
 
 
 def _paddle_ops() -> None:
-    @emitter("paddle", "paddle.gather", op=True)
+    @emitter("paddle", qn(_d.paddle.gather), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"paddle.gather({a['x']}, {a['index']}, axis={lit(k.get('axis'))})"
 
-    @emitter("paddle", "paddle.gather_nd", op=True)
+    @emitter("paddle", qn(_d.paddle.gather_nd), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"paddle.gather_nd({a['x']}, {a['index']})"
 
-    @emitter("paddle", "paddle.take_along_axis", op=True)
+    @emitter("paddle", qn(_d.paddle.take_along_axis), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"paddle.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k['axis'])}" \
                f"{_kw(k, 'broadcast')})"
 
-    @emitter("paddle", "paddle.put_along_axis", op=True)
+    @emitter("paddle", qn(_d.paddle.put_along_axis), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"paddle.put_along_axis({a['arr']}, {a['indices']}, {a['values']}, axis={lit(k['axis'])}" \
                f"{_kw(k, 'reduce', 'include_self', 'broadcast')})"
 
-    @emitter("paddle", "paddle.scatter_nd_add", op=True)
+    @emitter("paddle", qn(_d.paddle.scatter_nd_add), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"paddle.scatter_nd_add({a['x']}, {a['index']}, {a['updates']})"
 
 
 def _mxnet_ops() -> None:
-    @emitter("mxnet", "mxnet.take", op=True)
+    @emitter("mxnet", qn(_d.mxnet.take), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"_np(mx.nd.take(_nd({a['a']}), _nd({a['indices']}), axis={lit(k.get('axis', 0))}, " \
                f"mode={lit(k.get('mode') or 'clip')}))"
 
-    @emitter("mxnet", "mxnet.gather_nd", op=True)
+    @emitter("mxnet", qn(_d.mxnet.gather_nd), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"_np(mx.nd.gather_nd(_nd({a['data']}), _nd({a['indices']})))"
 
-    @emitter("mxnet", "mxnet.scatter_nd", op=True)
+    @emitter("mxnet", qn(_d.mxnet.scatter_nd), op=True)
     def _(s: Step, a: A, k: K) -> str:
         return f"_np(mx.nd.scatter_nd(_nd({a['data']}), _nd({a['indices']}), shape={a['shape']}))"
 

@@ -1,7 +1,7 @@
 """``docs/translation.md``: how translation works, and the coverage matrix, generated.
 
 The matrix is computed, not written: every registered op with a source
-description is translated (with representative attributes, :data:`VARIANTS`)
+description is translated (with the variants its record names as worth probing)
 into every target framework, and each cell says what the planner produced:
 an exact translation (with the input conditions under which a listed
 divergence still applies), the closest translation (with the reason it is not
@@ -13,7 +13,6 @@ the test suite, which runs ``Translation.verify`` on every pair.
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +20,7 @@ from ..dialects._registry import ops
 from ..errors import GatherScatterError
 from .model import WHEN
 
-__all__ = ["FAMILIES", "TARGET_ORDER", "VARIANTS", "Cell", "calls", "coverage", "translation_markdown"]
+__all__ = ["FAMILIES", "TARGET_ORDER", "Cell", "calls", "coverage", "translation_markdown"]
 
 TARGET_ORDER = ("onnx", "torch", "tensorflow", "jax", "numpy", "paddle", "openvino", "mxnet", "caffe2",
                 "gatherscatter")
@@ -37,64 +36,6 @@ CONDITION_CODE = {"negative": "N", "out_of_range": "R", "duplicates": "D", "dtyp
 def _code(when: str) -> str:
     return CONDITION_CODE.get(when, when)
 
-VARIANTS: dict[str, list[dict[str, Any]]] = {
-    "torch.gather": [{"dim": 1}],
-    "torch.index_add": [{"dim": 0, "alpha": 2}],
-    "torch.index_copy": [{"dim": 0}],
-    "torch.index_fill": [{"dim": 1, "value": -1.0}],
-    "torch.index_reduce": [{"dim": 0, "reduce": r, "include_self": s} for r in ("prod", "mean", "amax", "amin")
-                           for s in (True, False)],
-    "torch.index_select": [{"dim": 1}],
-    "torch.scatter": [{"dim": 0}, {"dim": 0, "value": 1.5}, {"dim": 0, "reduce": "add"},
-                      {"dim": 0, "reduce": "multiply"}],
-    "torch.scatter_add": [{"dim": 0}],
-    "torch.scatter_reduce": [{"dim": 0, "reduce": r, "include_self": s}
-                             for r in ("sum", "prod", "mean", "amax", "amin") for s in (True, False)],
-    "torch.index_put": [{}, {"accumulate": True}],
-    "numpy.take": [{}, {"axis": 0}, {"axis": 0, "mode": "clip"}, {"axis": 0, "mode": "wrap"}],
-    "numpy.put": [{}, {"mode": "clip"}, {"mode": "wrap"}],
-    "numpy.put_along_axis": [{"axis": 1}],
-    "numpy.take_along_axis": [{"axis": 1}],
-    "mxnet.take": [{}, {"mode": "wrap"}, {"mode": "raise"}],
-    "mxnet.pick": [{}, {"mode": "wrap"}],
-    "tensorflow.gather": [{"axis": 1}, {"axis": 1, "batch_dims": 1}, {"axis": 2, "batch_dims": 1},
-                          {"axis": 0, "device": "gpu"}, {"axis": 0, "device": "xla"}],
-    "tensorflow.gather_nd": [{}, {"batch_dims": 1}, {"device": "gpu"}],
-    "tensorflow.scatter_nd": [{}, {"device": "gpu"}],
-    "onnx.Gather": [{"axis": 1}],
-    "onnx.GatherElements": [{"axis": 1}],
-    "onnx.GatherND": [{}, {"batch_dims": 1}],
-    "onnx.ScatterElements": [{"axis": 0, "reduction": r} for r in ("none", "add", "mul", "max", "min")],
-    "onnx.ScatterND": [{"reduction": r} for r in ("none", "add", "mul", "max", "min")],
-    "openvino.Gather": [{"axis": 0, "op_version": v} for v in (1, 7, 8)] + [{"axis": 1, "batch_dims": 1}],
-    "openvino.GatherElements": [{"axis": 1}],
-    "openvino.GatherND": [{"op_version": 5}, {"op_version": 8}, {"batch_dims": 1}],
-    "openvino.ScatterElementsUpdate": [{"axis": 0, "reduction": r, "use_init_val": s}
-                                       for r in ("none", "sum", "mean", "max") for s in (True, False)
-                                       if r != "none" or s],
-    "openvino.ScatterNDUpdate": [{"reduction": r} for r in ("none", "sum", "sub", "prod", "min", "max")],
-    "openvino.ScatterUpdate": [{"axis": 0}, {"axis": 1}],
-    "paddle.gather": [{}, {"axis": 1}],
-    "paddle.index_select": [{"axis": 1}],
-    "paddle.put_along_axis": [{"axis": 0, "reduce": r, "include_self": s}
-                              for r in ("assign", "add", "mul", "mean", "amax", "amin") for s in (True, False)
-                              if r != "assign" or s],
-    "paddle.scatter": [{}, {"overwrite": False}],
-    "paddle.take": [{}, {"mode": "wrap"}, {"mode": "clip"}],
-    "paddle.take_along_axis": [{"axis": 1}],
-    "jax.take": [{"axis": 0}, {"axis": 0, "mode": "clip"}, {"axis": 0, "mode": "fill", "fill_value": -1}],
-    "jax.take_along_axis": [{"axis": 1}],
-    "caffe2.Gather": [{}, {"wrap_indices": True}],
-    "gatherscatter.take": [{}, {"bounds": "clip"}, {"bounds": "fill", "fill_value": 0}],
-    "gatherscatter.take_along_axis": [{"axis": 1}],
-    "gatherscatter.gather_nd": [{}, {"batch_dims": 1}, {"index_axis": 0}],
-    "gatherscatter.scatter_along_axis": [{"axis": 0, "reduction": r} for r in ("none", "add", "mean")]
-    + [{"axis": 0, "reduction": "max", "include_self": False}, {"axis": 0, "reduction": "add", "bounds": "drop"}],
-    "gatherscatter.scatter_nd": [{"reduction": r} for r in ("none", "add", "mean")],
-}
-"""Representative attributes per op (an op not listed is called with its defaults)."""
-
-
 @dataclass
 class Cell:
     """One (source call, target) result."""
@@ -105,36 +46,19 @@ class Cell:
     ops: list[str] = field(default_factory=list)
 
 
-def _lax_variants() -> dict[str, list[dict[str, Any]]]:
-    """``lax.gather``/``lax.scatter*`` rows: the nd (gather_nd / ScatterND) configuration of docs/semantics.md#e21."""
-    from ..dialects.jax.lax import GatherDimensionNumbers, ScatterDimensionNumbers
-
-    g = GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
-    sc = ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
-    out: dict[str, list[dict[str, Any]]] = {"jax.lax.gather": [{"dimension_numbers": g, "slice_sizes": (1, 3)}]}
-    for name in ("scatter", "scatter_add", "scatter_mul", "scatter_max", "scatter_min"):
-        out[f"jax.lax.{name}"] = [{"dimension_numbers": sc}]
-    return out
-
-
 def calls() -> list[tuple[str, dict[str, Any]]]:
-    """The matrix's rows: every op with a source description, with its :data:`VARIANTS` (or defaults)."""
-    from .sources import SOURCES, _load
-
-    _load()
-    lax = _lax_variants()
+    """The matrix's rows: every op, with the variants its record names as worth probing (or its defaults)."""
     rows: list[tuple[str, dict[str, Any]]] = []
     for op in ops():
         q = op.info.qualname
-        if q not in SOURCES:
-            continue
-        variants = VARIANTS.get(q) or lax.get(q)
-        if variants is None:
-            params = inspect.signature(SOURCES[q]).parameters
-            if any(p.default is inspect.Parameter.empty for p in params.values()):
+        variants = list(op.record.variants)
+        if not variants:
+            if any(a.required for a in op.record.attrs):
                 continue  # needs attributes nobody chose a representative value for
             variants = [{}]
-        rows += [(q, dict(v)) for v in variants]
+        # the op's own version keyword is translate's ``op_version`` (``version`` is the target's)
+        own = "op_version" if op.info.version_kw == "version" else None
+        rows += [(q, {(own if own and k == "version" else k): x for k, x in v.items()}) for v in variants]
     return rows
 
 
@@ -257,7 +181,7 @@ def translation_markdown() -> str:
     """The whole ``docs/translation.md`` page."""
     from . import frameworks
 
-    legend = ", ".join(f"`{_code(w)}` {text}" for w, text in WHEN.items() if w != "always")
+    legend = ", ".join(f"`{_code(w)}` {text}" for w, text in WHEN.items() if w in CONDITION_CODE)
     out = [_INTRO.replace("{legend}", legend)]
     rows = coverage()
     targets = [t for t in TARGET_ORDER if t in frameworks()]

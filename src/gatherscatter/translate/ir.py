@@ -32,58 +32,12 @@ from typing import Any
 import numpy as np
 
 from ..core.policy import Reduction
+from ..dialects._record import ADAPTER_PARAMS, Step
 from ..errors import ArgumentError, ShapeError, UnsupportedError
 
 __all__ = ["ADAPTERS", "Adapter", "Program", "Step", "identity_value"]
 
 Array = np.ndarray[Any, Any]
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step: ``out = op(**args, **attrs)`` or ``out = adapter(*args, **attrs)``.
-
-    ``args`` maps the callee's tensor parameter names to value names (an
-    adapter's parameters are positional: ``x``, ``i``, ``data`` ...);
-    ``attrs`` are fixed, non-tensor arguments; ``why`` says in one line why
-    the step is there (shown in plans).
-    """
-
-    kind: str  # "op" | "adapter"
-    name: str  # op qualname ("onnx.GatherND") or adapter name ("moveaxis")
-    out: str
-    args: tuple[tuple[str, str], ...]
-    attrs: tuple[tuple[str, Any], ...] = ()
-    why: str = ""
-
-    @staticmethod
-    def op(name: str, out: str, args: Mapping[str, str], why: str = "", **attrs: Any) -> Step:
-        """An op call step."""
-        return Step("op", name, out, tuple(args.items()), tuple(attrs.items()), why)
-
-    @staticmethod
-    def adapt(name: str, out: str, *args: str, why: str = "", **attrs: Any) -> Step:
-        """An adapter step (``name`` must be in :data:`ADAPTERS`)."""
-        if name not in ADAPTERS:
-            raise UnsupportedError(f"unknown adapter {name!r}")
-        params = ADAPTERS[name].params
-        if len(args) != len(params):
-            raise ArgumentError(f"adapter {name} takes {len(params)} values {params}; got {len(args)}")
-        return Step("adapter", name, out, tuple(zip(params, args, strict=True)), tuple(attrs.items()), why)
-
-    @property
-    def arg_map(self) -> dict[str, str]:
-        return dict(self.args)
-
-    @property
-    def attr_map(self) -> dict[str, Any]:
-        return dict(self.attrs)
-
-    def describe(self) -> str:
-        """``out = name(arg=value, ..., attr=literal)`` for plans."""
-        parts = [f"{k}={v}" if self.kind == "op" else v for k, v in self.args]
-        parts += [f"{k}={v!r}" for k, v in self.attrs]
-        return f"{self.out} = {self.name}({', '.join(parts)})"
 
 
 @dataclass(frozen=True)
@@ -101,6 +55,8 @@ ADAPTERS: dict[str, Adapter] = {}
 
 def _adapter(name: str, *params: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if ADAPTER_PARAMS.get(name) != params:  # the record model lists every adapter with its parameters
+            raise AssertionError(f"adapter {name}{params} is not declared so in dialects._record.ADAPTER_PARAMS")
         ADAPTERS[name] = Adapter(name, params, fn, (fn.__doc__ or "").strip())
         return fn
 

@@ -64,6 +64,7 @@ from typing import Any
 
 import numpy as np
 
+from ..dialects._record import broadcastable
 from ..errors import DuplicateIndexError, GatherScatterError, IndexOutOfRangeError
 from .ir import Program
 from .model import Canonical, Residual, Source
@@ -422,17 +423,6 @@ def _source_updates(rng: np.random.Generator, layout: dict[str, Any], u: Array |
         pad = [(0, int(rng.integers(0, 2))) for _ in range(u.ndim)]
         u = np.pad(u, pad, constant_values=7).astype(u.dtype)
     return broadcastable(rng, u, float(layout.get("updates_broadcast", 0.0)))
-
-
-def broadcastable(rng: np.random.Generator, u: Array, p: float) -> Array:
-    """With probability ``p``, ``u`` with some leading dims dropped and some dims cut to size 1
-    (the result still broadcasts to ``u.shape``)."""
-    if not u.ndim or rng.random() >= p:
-        return u
-    drop = int(rng.integers(0, u.ndim + 1))
-    v = u[(0,) * drop] if all(n for n in u.shape[:drop]) else u
-    sl = tuple(slice(0, 1) if (n > 1 and rng.random() < 0.4) else slice(None) for n in v.shape)
-    return np.ascontiguousarray(v[sl])
 
 
 def _to_source(source: Source, data: Array, idx: Array, updates: Array | None) -> dict[str, Any]:

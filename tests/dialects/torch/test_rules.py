@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import gatherscatter as gs
-from gatherscatter.dialects.torch import _rules
+from gatherscatter.dialects.torch import _common as _rules
 
 OPS = {
     "gather": ("gather_elements", "gather"), "index_add": ("scatter_axis", "scatter"),

@@ -8,12 +8,23 @@ import numpy as np
 
 from ...errors import ArgumentError, ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_bool
 from .._registry import Lowering, dialect_op
 from ._common import caffe2_context, lower_gather
+from ._describe import _EMPTY, _INT
+
+
+def _describe(match_outer: bool = False) -> Description:
+    op = "caffe2.BatchGather"
+    match_outer = check_bool(op, "match_outer", match_outer)
+    c = canonical("gather", axis=1, batch_dims=1 if match_outer else 0, negative="raise")
+    return Description(op, {"match_outer": match_outer}, ("data", "indices"), c, residuals=[_EMPTY],
+                  layout={"index_dtypes": _INT, "rank": (2, 3)})
 
 
 @dialect_op(
     "caffe2", "BatchGather", family="gather", kind="gather", versions=("final",), differentiable=("data",),
+    describe=_describe, fuzz={"min_rank": 2, "fixed_axis": 1, "index_shape": "matrix", "negative": False},
 )
 def BatchGather(data: Any, indices: Any, *, match_outer: bool = False) -> Lowering:
     """Caffe2 BatchGather: Gather along axis 1 of DATA (axis 0 is the batch), negative indices rejected.

@@ -6,13 +6,16 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import ArgumentError
+from ...errors import ArgumentError, UnsupportedError
+from .._record import Description, canonical, check_bool, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import caffe2_context, lower_gather
+from ._describe import _EMPTY, _INT
 
 divergence(
     op="caffe2.Gather",
     case="match_outer=True with an out-of-range index outside the first outer batch",
+    when=("out_of_range",),
     reference="caffe2 gather_op.h (final source)",
     theirs="check_indexarray_range checks only the first N = prod(INDICES.shape[axis:]) indices; the "
     "others are read unchecked (out-of-bounds memory read)",
@@ -23,8 +26,25 @@ divergence(
 )
 
 
+def _describe(axis: int = 0, wrap_indices: bool | None = None, match_outer: bool = False) -> Description:
+    op = "caffe2.Gather"
+    axis = check_int(op, "axis", axis)
+    wrap = axis == 0 if wrap_indices is None else check_bool(op, "wrap_indices", wrap_indices)
+    match_outer = check_bool(op, "match_outer", match_outer)
+    if match_outer and axis == 0:
+        raise UnsupportedError(f"translate {op}: match_outer needs axis >= 1 (Caffe2: 'Axis should be at least 1')")
+    if match_outer and axis < 0:
+        raise UnsupportedError(f"translate {op}: match_outer with a negative axis ({axis}) needs the data rank; "
+                               "give the non-negative axis")
+    c = canonical("gather", axis=axis, batch_dims=axis if match_outer else 0,
+                  negative="wrap" if wrap else "raise")
+    return Description(op, {"axis": axis, "wrap_indices": wrap_indices, "match_outer": match_outer},
+                  ("data", "indices"), c, residuals=[_EMPTY], layout={"index_dtypes": _INT})
+
+
 @dialect_op(
     "caffe2", "Gather", family="gather", kind="gather", versions=("final",), differentiable=("data",),
+    describe=_describe, variants=({}, {"wrap_indices": True}),
 )
 def Gather(
     data: Any, indices: Any, axis: int = 0, wrap_indices: bool | None = None, *, match_outer: bool = False

@@ -13,12 +13,7 @@
 
 from . import lax
 from .at import at
-from .at_add import at_add
-from .at_get import at_get
-from .at_max import at_max
-from .at_min import at_min
-from .at_multiply import at_multiply
-from .at_set import at_set
+from .at_functions import at_add, at_get, at_max, at_min, at_multiply, at_set
 from .take import take
 from .take_along_axis import take_along_axis
 

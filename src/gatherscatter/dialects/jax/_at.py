@@ -181,6 +181,7 @@ def at_divergences(op: str) -> None:
     divergence(
         op=op,
         case="a NumPy bool scalar (np.bool_) as an index entry",
+        when=("dtype",),
         reference="JAX 0.10",
         theirs="AssertionError inside NDIndexer.expand_bool_indices (Python bools and 0-d bool arrays work)",
         ours="read as a scalar boolean, like a Python bool (a new axis of size 1 for True, 0 for False)",

@@ -18,6 +18,7 @@ from ...core.context import OpContext
 from ...core.shape import dtype_name
 from ...errors import ArgumentError, DTypeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, data_array
+from .._record import GradConventions
 from .._registry import divergence
 
 __all__ = [
@@ -268,6 +269,7 @@ def common_divergences(op: str) -> None:
     divergence(
         op=op,
         case="JAX's 32-bit default (jax_enable_x64=False)",
+        when=("dtype",),
         reference="JAX 0.10 default configuration",
         theirs="64-bit inputs are silently truncated to 32 bits (int64 -> int32, float64 -> float32, "
         "uint64 -> uint32); results come back in 32-bit dtypes",
@@ -278,6 +280,7 @@ def common_divergences(op: str) -> None:
     divergence(
         op=op,
         case="Python lists as array arguments",
+        when=("dtype",),
         reference="JAX 0.10",
         theirs="TypeError: jnp/lax functions require arrays or scalars, not lists",
         ours="anything numpy.asarray accepts is read as an array (lists included)",
@@ -291,6 +294,7 @@ def int32_index_divergence(op: str, where: str) -> None:
     divergence(
         op=op,
         case="index values outside the int32 range (|i| >= 2**31) with int64/uint64 indices",
+        when=("out_of_range",),
         reference="JAX 0.10 (x64, CPU)",
         theirs=f"{where} converts the indices to int32 first (the index dtype JAX picks for arrays whose "
         "dims fit int32), so they wrap modulo 2**32: index 2**32 reads element 0, 2**32+1 element 1",
@@ -315,6 +319,7 @@ def narrow_index_divergence(op: str, *, raises: bool = False) -> None:
     divergence(
         op=op,
         case="signed index dtypes narrower than the axis size (int8/int16 indices on a long axis)",
+        when=("dtype",),
         reference="JAX 0.10 (x64, CPU)",
         theirs=theirs,
         ours="indices are read in exact integer arithmetic (-1 reads the last element)",
@@ -322,3 +327,6 @@ def narrow_index_divergence(op: str, *, raises: bool = False) -> None:
         "tests/frameworks/test_jax.py::test_known_divergence_narrow_index_dtype",
         kind="spec",
     )
+
+#: the gradient conventions of jax autograd, which every jax op states in its record
+GRAD = GradConventions(autograd="jax", duplicates="winner", ties="split")

@@ -6,12 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .at_add import at_add
-from .at_get import at_get
-from .at_max import at_max
-from .at_min import at_min
-from .at_multiply import at_multiply
-from .at_set import at_set
+from .at_functions import at_add, at_get, at_max, at_min, at_multiply, at_set
 
 __all__ = ["at"]
 

@@ -10,8 +10,10 @@ from ...core.context import OpContext
 from ...core.policy import Policy, fill
 from ...core.shape import IndexSpec, as_array, normalize_axis
 from ...errors import DTypeError, UnsupportedError
+from .._record import Description, Residual, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
+    GRAD,
     check_data,
     common_divergences,
     fill_value_of,
@@ -19,6 +21,7 @@ from ._common import (
     jax_context,
     narrow_index_divergence,
 )
+from ._describe import _INT, _axis_mask, _fill_value, _gather
 
 common_divergences("jax.take")
 int32_index_divergence("jax.take", "mode='fill' (the default)")
@@ -26,6 +29,7 @@ narrow_index_divergence("jax.take")
 divergence(
     op="jax.take",
     case="boolean indices with mode='wrap'",
+    when=("dtype",),
     reference="JAX 0.10",
     theirs="computes mod(indices, size) in the bool dtype (size becomes True), so every index reads element 0",
     ours="DTypeError: wrap needs integer indices (booleans are read as 0/1 only in fill mode, as JAX does; "
@@ -66,7 +70,42 @@ def _indices(ctx: OpContext, indices: Any, mode: str) -> np.ndarray[Any, Any]:
     return i
 
 
-@dialect_op("jax", "take", family="gather", kind="gather", versions=("0.10",), differentiable=("a",))
+def _describe(axis: int | None = None, mode: str | None = None, fill_value: Any = None) -> Description:
+    op = "jax.take"
+    axis = check_int(op, "axis", axis, optional=True)
+    check_choice(op, "mode", mode, (None, "fill", "clip", "wrap"))
+    fill_value = _fill_value(op, fill_value)
+    attrs = {"axis": axis, "mode": mode, "fill_value": fill_value}
+    pre: list[Step] = []
+    data = "a"
+    if axis is None:
+        pre.append(Step.adapt("flatten", "flat", "a", why="axis=None takes from the flattened array"))
+        data = "flat"
+    a = 0 if axis is None else axis
+    base = canonical("gather", data=data, axis=a)
+    res = [Residual("empty", "on an axis of size 0 raises for non-empty indices and returns a itself (its shape, "
+                    "not the formula's) for empty ones", "fills, or returns the formula's empty shape")]
+    if mode in ("clip", "wrap"):
+        c = base.with_(negative="bounds", bounds=mode)
+        post: list[Step] = []
+    else:
+        p2, c, post = _gather(base, fill=True, fill_value=fill_value, wrap=True, **_axis_mask(a))
+        pre += p2
+    return Description(op, attrs, ("a", "indices"), c, pre=pre, post=post, residuals=res,
+                  layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
+
+
+_PROBE: tuple[dict[str, Any], ...] = (
+    {"axis": 0},
+    {"axis": 0, "mode": "clip"},
+    {"axis": 0, "mode": "fill", "fill_value": -1},
+)
+
+
+@dialect_op(
+    "jax", "take", family="gather", kind="gather", versions=("0.10",), differentiable=("a",),
+    describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=_PROBE,
+)
 def take(
     a: Any,
     indices: Any,

@@ -9,8 +9,10 @@ import numpy as np
 from ...core.policy import Policy, fill
 from ...core.shape import IndexSpec, as_array, normalize_axis
 from ...errors import DTypeError, ShapeError, UnsupportedError
+from .._record import Description, Residual, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
+    GRAD,
     GatherScatterMode,
     check_data,
     common_divergences,
@@ -19,12 +21,14 @@ from ._common import (
     jax_context,
     parse_mode,
 )
+from ._describe import _INT, _fill_value, _gather, _mode
 
 common_divergences("jax.take_along_axis")
 int32_index_divergence("jax.take_along_axis", "every mode except 'promise_in_bounds'")
 divergence(
     op="jax.take_along_axis",
     case="mode='one_hot'",
+    when=("always",),
     reference="JAX 0.10",
     theirs="computes einsum(one_hot(indices), arr): out-of-range indices give 0, and a NaN or inf anywhere "
     "in the indexed row poisons the result (0 * inf = NaN)",
@@ -35,12 +39,43 @@ divergence(
 divergence(
     op="jax.take_along_axis",
     case="mode='promise_in_bounds' with out-of-range indices",
+    when=("out_of_range",),
     reference="JAX documentation",
     theirs="implementation-defined (a promise); XLA on CPU clamps, and negative indices are not wrapped",
     ours="clamp to [0, s-1] without wrapping negatives (-1 reads element 0), as XLA on CPU",
     evidence="docs/behavior-matrix.md#surprise-4 and docs/behavior-matrix.md#t6-2; docs/semantics.md#s7-3",
     kind="undefined",
 )
+
+
+def _describe(axis: int | None, mode: Any = None, fill_value: Any = None,
+                    wrap_negative_indices: bool | None = None) -> Description:
+    op = "jax.take_along_axis"
+    axis = check_int(op, "axis", axis, optional=True)
+    m = _mode(op, mode)
+    if m is GatherScatterMode.ONE_HOT:
+        raise UnsupportedError(f"translate {op}: mode='one_hot' computes one_hot(indices) @ arr, not a gather "
+                               "(out-of-range rows give 0, NaN/inf elsewhere in a row leak in)")
+    fill_value = _fill_value(op, fill_value)
+    if wrap_negative_indices is None:
+        wrap = not (isinstance(mode, str) and mode == "promise_in_bounds")
+    else:
+        wrap = bool(wrap_negative_indices)
+    attrs: dict[str, Any] = {"axis": axis, "mode": mode, "fill_value": fill_value}
+    if wrap_negative_indices is not None:
+        attrs["wrap_negative_indices"] = wrap_negative_indices
+    pre: list[Step] = []
+    data = "arr"
+    layout: dict[str, Any] = {"index_dtypes": _INT}
+    if axis is None:
+        pre.append(Step.adapt("flatten", "flat", "arr", why="axis=None works on the flattened array (1-d indices)"))
+        data = "flat"
+        layout["rank"] = (1, 1)
+    base = canonical("gather_elements", data=data, axis=0 if axis is None else axis, broadcast=True)
+    p2, c, post = _gather(base, fill=m is GatherScatterMode.FILL_OR_DROP, fill_value=fill_value, wrap=wrap)
+    res = [Residual("empty", "returns zeros when the axis has size 0 (every mode)", "raises or returns its own "
+                    "empty result")]
+    return Description(op, attrs, ("arr", "indices"), c, pre=pre + p2, post=post, residuals=res, layout=layout)
 
 
 @dialect_op(
@@ -50,6 +85,7 @@ divergence(
     kind="gather",
     versions=("0.10",),
     differentiable=("arr",),
+    describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=({"axis": 1},),
 )
 def take_along_axis(
     arr: Any,

@@ -9,14 +9,17 @@ import numpy as np
 from ...core.policy import Policy
 from ...core.shape import IndexSpec
 from ...errors import ShapeError
+from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
-from ._mx import DATA, INDEX, mx_array, mx_context, raise_bad, truncate
+from ._common import DATA, INDEX, mx_array, mx_context, raise_bad, truncate
+from ._describe import _CAST, _FLOAT, _INDEX
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
 divergence(
     op="mxnet.gather_nd",
     case="NaN float index",
+    when=("float_index", "nonfinite"),
     reference="MXNet 1.9.1 CPU",
     theirs="passes the bound check (comparisons with NaN are false) and reads garbage memory",
     ours="IndexOutOfRangeError",
@@ -26,6 +29,7 @@ divergence(
 divergence(
     op="mxnet.gather_nd",
     case="float indices",
+    when=("float_index",),
     reference="docs/semantics.md#pitfall-20 (converters cast MXNet indices to int64)",
     theirs="a Cast to int64 first truncates, so 2.4 reads row 2 and -0.5 reads row 0",
     ours="as MXNet 1.9.1: the bound check runs on the float (2.4 is out of bounds for size 3), then "
@@ -58,8 +62,19 @@ def _resolve(ctx: Any, i: np.ndarray[Any, Any], sizes: tuple[int, ...]) -> np.nd
     return np.trunc(shifted.astype(np.float64)).astype(np.int64) % s
 
 
+def _describe() -> Description:
+    c = canonical("gather_nd", indices="idx_int")
+    pre = [Step.adapt("moveaxis", "idx", "indices", source=0, destination=-1,
+                      why="MXNet keeps index tuples on the first axis; everyone else on the last "
+                          "(docs/semantics.md#e6)"),
+           Step.adapt("cast", "idx_int", "idx", dtype="int64", why=_CAST)]
+    return Description("mxnet.gather_nd", {}, ("data", "indices"), c, pre=pre, residuals=[_FLOAT],
+                  layout={"index_axis": 0, "index_dtypes": _INDEX, "fractional": 0.3, "index_ndim": (1, 2)})
+
+
 @dialect_op(
     "mxnet", "gather_nd", family="gather_nd", kind="gather", versions=("1.9.1",), differentiable=("data",),
+    describe=_describe, fuzz={"index_axis": 0, "float_index": 0.3},
 )
 def gather_nd(data: Any, indices: Any) -> Lowering:
     """MXNet gather_nd: slices of ``data`` addressed by index tuples on the FIRST axis of ``indices``.

@@ -9,8 +9,10 @@ import numpy as np
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ArgumentError, ShapeError, UnsupportedError
+from .._record import Description, Step, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._mx import DATA, INDEX, mx_array, mx_context, truncate
+from ._common import DATA, INDEX, mx_array, mx_context, truncate
+from ._describe import _CAST, _INDEX, _INT32, _MODES, _pick_args
 
 _POLICIES = {
     "clip": Policy(bounds="clip", negative="bounds"),
@@ -20,6 +22,7 @@ _POLICIES = {
 divergence(
     op="mxnet.pick",
     case="index outside the int32 range (int64 indices, or floats beyond +-2**31)",
+    when=("out_of_range",),
     reference="MXNet 1.9.1 CPU",
     theirs="casts the index to int32 first (2**32+1 reads 1, 2**31 reads as -2**31 and clips to 0)",
     ours="IndexOutOfRangeError naming the value: the narrowed index would silently read another element",
@@ -29,6 +32,7 @@ divergence(
 divergence(
     op="mxnet.pick",
     case="NaN or infinite float index",
+    when=("float_index", "nonfinite"),
     reference="MXNet 1.9.1 CPU",
     theirs="undefined cast (x86: reads element 0 in both modes)",
     ours="IndexOutOfRangeError",
@@ -37,8 +41,27 @@ divergence(
 )
 
 
+def _describe(axis: int = -1, mode: str = "clip", keepdims: bool = False) -> Description:
+    """``index`` has ``data``'s shape without ``axis`` (data of rank >= 2; MXNet also takes the axis kept)."""
+    op = "mxnet.pick"
+    axis = check_int(op, "axis", axis)
+    neg, bounds = _MODES[check_choice(op, "mode", mode, ("clip", "wrap"))]
+    keepdims = check_bool(op, "keepdims", keepdims)
+    pre = [Step.adapt("cast", "idx0", "index", dtype="int64", why=_CAST),
+           Step.adapt("expand_dims", "idx", "idx0", axis=axis, why="one index per 1-d slice along axis")]
+    c = canonical("gather_elements", data="data", indices="idx", axis=axis, negative=neg, bounds=bounds,
+                  out="out" if keepdims else "y")
+    post = [] if keepdims else [Step.adapt("squeeze", "out", "y", axis=axis, why="keepdims=False drops the axis")]
+    need = axis + 1 if axis >= 0 else -axis
+    return Description(op, {"axis": axis, "mode": mode, "keepdims": keepdims}, ("data", "index"), c, pre=pre, post=post,
+                  residuals=[_INT32],
+                  layout={"index_dtypes": _INDEX, "fractional": 0.3, "full_index": True, "axis_len": 1,
+                          "rank": (max(need, 2), max(need, 2) + 1), "to_source": _pick_args(axis)})
+
+
 @dialect_op(
     "mxnet", "pick", family="gather_elements", kind="gather", versions=("1.9.1",), differentiable=("data",),
+    describe=_describe, fuzz={"drops_axis": True}, variants=({}, {"mode": "wrap"}),
 )
 def pick(data: Any, index: Any, axis: int = -1, mode: str = "clip", keepdims: bool = False) -> Lowering:
     """MXNet pick: one element of each 1-d slice of ``data`` along ``axis``.

@@ -10,14 +10,17 @@ import numpy as np
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, check_allocatable
 from ...errors import ArgumentError, ShapeError, UnsupportedError
+from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
-from ._mx import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
+from ._common import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
+from ._describe import _CAST, _INDEX
 
 _POLICY = Policy(bounds="raise", negative="raise", duplicates="last")
 
 divergence(
     op="mxnet.scatter_nd",
     case="negative index",
+    when=("negative",),
     reference="MXNet 1.9.1 CPU",
     theirs="no bound check: the write lands before the buffer; the process crashes (SIGSEGV/SIGABRT) or a "
     "later call hangs",
@@ -30,6 +33,7 @@ divergence(
 divergence(
     op="mxnet.scatter_nd",
     case="index >= axis size",
+    when=("out_of_range",),
     reference="MXNet 1.9.1 CPU",
     theirs="no bound check: the flat offset is written even when out of range; past the end of the output it "
     "seems 'ignored' (heap corruption), inside it lands in another row ((1, 4) on shape (3, 4) writes (2, 0))",
@@ -41,6 +45,7 @@ divergence(
 divergence(
     op="mxnet.scatter_nd",
     case="duplicate index tuples",
+    when=("duplicates",),
     reference="MXNet 1.9.1 docs",
     theirs="'the result will be non-deterministic and the gradient of scatter_nd will not be correct!!'; "
     "CPU: last wins",
@@ -69,8 +74,22 @@ def _shape(ctx: Any, shape: Any) -> tuple[int, ...]:
     return out
 
 
+def _describe() -> Description:
+    """MXNet checks nothing (a negative index crashes it, one >= s writes out of bounds): both raise here."""
+    pre = [Step.adapt("zeros", "zeros", "shape", "data", why="the output starts from zeros(shape)"),
+           Step.adapt("moveaxis", "idx", "indices", source=0, destination=-1,
+                      why="MXNet keeps index tuples on the first axis (docs/semantics.md#e6)"),
+           Step.adapt("cast", "idx_int", "idx", dtype="int64", why=_CAST)]
+    c = canonical("scatter_nd", data="zeros", indices="idx_int", updates="data", negative="raise",
+                  duplicates_specified=False)
+    return Description("mxnet.scatter_nd", {}, ("data", "indices", "shape"), c, pre=pre,
+                  roles={"updates": "data", "data": "shape"},
+                  layout={"index_axis": 0, "index_dtypes": _INDEX, "fractional": 0.3, "index_ndim": (1, 2)})
+
+
 @dialect_op(
     "mxnet", "scatter_nd", family="scatter_nd", kind="scatter", versions=("1.9.1",), differentiable=("data",),
+    describe=_describe, fuzz={"index_axis": 0},
 )
 def scatter_nd(data: Any, indices: Any, shape: Any) -> Lowering:
     """MXNet scatter_nd: a zero array of ``shape`` with ``data`` written at index tuples on the FIRST axis.

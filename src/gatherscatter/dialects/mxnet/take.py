@@ -7,8 +7,10 @@ from typing import Any
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ArgumentError, UnsupportedError
+from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._mx import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
+from ._common import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
+from ._describe import _CAST, _FLOAT_RAISE, _INDEX, _MODES
 
 _POLICIES = {
     "clip": Policy(bounds="clip", negative="bounds"),
@@ -19,6 +21,7 @@ _POLICIES = {
 divergence(
     op="mxnet.take",
     case="mode='raise' with int8 (uint8) indices on an axis longer than 128 (256)",
+    when=("dtype",),
     reference="MXNet 1.9.1 CPU",
     theirs="rejects valid indices ('take operator contains indices out of bound'): the bound s-1 is cast to "
     "the index dtype and overflows (int8: 199 -> -57)",
@@ -30,6 +33,7 @@ divergence(
 divergence(
     op="mxnet.take",
     case="NaN, infinite or |index| >= 2**63 float indices",
+    when=("float_index", "nonfinite"),
     reference="MXNet 1.9.1 CPU",
     theirs="casts with undefined behaviour: x86 gives -2**63, so clip reads element 0 and wrap/raise read "
     "element (-2**63 mod s); mode='raise' does not catch NaN",
@@ -40,6 +44,7 @@ divergence(
 divergence(
     op="mxnet.take",
     case="empty or 0-d a / indices, int16/uint16/uint32/uint64/complex/bfloat16 data",
+    when=("empty", "scalar", "dtype"),
     reference="MXNet 1.9.1",
     theirs="cannot be expressed (shape inference fails on a 0 dim; nd.array raises KeyError for the dtype)",
     ours="UnsupportedError / DTypeError before anything runs",
@@ -48,8 +53,20 @@ divergence(
 )
 
 
+def _describe(axis: int = 0, mode: str = "clip") -> Description:
+    op = "mxnet.take"
+    axis = check_int(op, "axis", axis)
+    neg, bounds = _MODES[check_choice(op, "mode", mode, tuple(_MODES))]
+    pre = [Step.adapt("cast", "idx", "indices", dtype="int64", why=_CAST)]
+    c = canonical("gather", data="a", indices="idx", axis=axis, negative=neg, bounds=bounds)
+    return Description(op, {"axis": axis, "mode": mode}, ("a", "indices"), c, pre=pre,
+                  residuals=[_FLOAT_RAISE] if mode == "raise" else [],
+                  layout={"index_dtypes": _INDEX, "fractional": 0.3})
+
+
 @dialect_op(
     "mxnet", "take", family="gather", kind="gather", versions=("1.9.1",), differentiable=("a",),
+    describe=_describe, fuzz={"float_index": 0.3}, variants=({}, {"mode": "wrap"}, {"mode": "raise"}),
 )
 def take(a: Any, indices: Any, axis: int = 0, mode: str = "clip") -> Lowering:
     """MXNet take: whole slices of ``a`` along ``axis`` (default ``mode='clip'``).

@@ -8,13 +8,9 @@ Functions that NumPy applies in place (``put``, ``put_along_axis``,
 [[2, 1], [4, 3]]
 """
 
-from .add_at import add_at
-from .maximum_at import maximum_at
-from .minimum_at import minimum_at
-from .multiply_at import multiply_at
+from .at import add_at, maximum_at, minimum_at, multiply_at, subtract_at
 from .put import put
 from .put_along_axis import put_along_axis
-from .subtract_at import subtract_at
 from .take import take
 from .take_along_axis import take_along_axis
 

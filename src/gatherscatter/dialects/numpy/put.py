@@ -9,12 +9,15 @@ import numpy as np
 from ...core.shape import IndexSpec
 from ...errors import IndexOutOfRangeError
 from .._common import data_array
+from .._record import Description, Residual, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
-from ._np import cast_values, mode_policy, np_context, put_indices
+from ._common import cast_values, mode_policy, np_context, put_indices
+from ._describe import _INT, _mode, _put_args
 
 divergence(
     op="numpy.put",
     case="a given as a Python list (or any non-ndarray)",
+    when=("dtype",),
     reference="NumPy 2.4",
     theirs="TypeError: argument 1 must be numpy.ndarray (it writes in place)",
     ours="read with np.asarray; a new array is returned",
@@ -23,8 +26,23 @@ divergence(
 )
 
 
+def _describe(mode: str = "raise") -> Description:
+    op = "numpy.put"
+    neg, bounds = _mode(op, mode)
+    pre = [Step.adapt("flatten", "flat", "a", why="put writes the flattened array"),
+           Step.adapt("flatten", "flat_ind", "ind", why="ind is flattened"),
+           Step.adapt("cycle_to", "flat_v", "v", "flat_ind", why="v is flattened and repeated cyclically")]
+    c = canonical("scatter_elements", data="flat", indices="flat_ind", updates="flat_v", out="y", axis=0,
+                  negative=neg, bounds=bounds)
+    post = [Step.adapt("reshape_like", "out", "y", "a", why="back to a's shape")]
+    res = [Residual("empty", "writes nothing when v is empty, whatever ind holds", "raises")]
+    return Description(op, {"mode": mode}, ("a", "ind", "v"), c, pre=pre, post=post, residuals=res,
+                  layout={"index_dtypes": _INT, "rank": (1, 1), "to_source": _put_args})
+
+
 @dialect_op(
     "numpy", "put", family="scatter_axis", kind="scatter", versions=("2.4",), differentiable=("a", "v"),
+    describe=_describe, fuzz={"flat": True}, variants=({}, {"mode": "clip"}, {"mode": "wrap"}),
 )
 def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> Lowering:
     """NumPy put: write ``v`` at flat positions ``ind`` of ``a``; a new array is returned.

@@ -10,14 +10,17 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, normalize_axis, prod
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._np import along_indices, broadcast_along, cast_values, check_bounds, np_context
+from ._common import along_indices, broadcast_along, cast_values, check_bounds, np_context
+from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap", duplicates="last")
 
 divergence(
     op="numpy.put_along_axis",
     case="duplicate targets with indices or values that are not C-contiguous",
+    when=("duplicates",),
     reference="NumPy 2.4 (fancy assignment arr[idx] = values)",
     theirs="the iteration order follows memory layout (an F-ordered index applies column by column), so "
     "another duplicate may win; NumPy documents no order for repeated assignments",
@@ -29,6 +32,7 @@ divergence(
 divergence(
     op="numpy.put_along_axis",
     case="arr or indices given as a Python list",
+    when=("dtype",),
     reference="NumPy 2.4",
     theirs="AttributeError: arr and indices must be ndarrays (and arr is modified in place)",
     ours="read with np.asarray; a new array is returned and the input is never modified",
@@ -37,9 +41,25 @@ divergence(
 )
 
 
+def _describe(axis: int | None) -> Description:
+    op = "numpy.put_along_axis"
+    axis = check_int(op, "axis", axis, optional=True)
+    if axis is None:
+        pre = [Step.adapt("flatten", "flat", "arr", why="axis=None writes the flattened array (1-d indices)")]
+        c = canonical("scatter_elements", data="flat", indices="indices", updates="values", out="y", axis=0,
+                      broadcast=True)
+        post = [Step.adapt("reshape_like", "out", "y", "arr", why="back to arr's shape")]
+        return Description(op, {"axis": None}, ("arr", "indices", "values"), c, pre=pre, post=post,
+                      layout={"index_dtypes": _INT, "rank": (1, 1), "updates_broadcast": 0.3})
+    c = canonical("scatter_elements", data="arr", indices="indices", updates="values", axis=axis, broadcast=True)
+    return Description(op, {"axis": axis}, ("arr", "indices", "values"), c,
+                  layout={"index_dtypes": _INT, "updates_broadcast": 0.3})
+
+
 @dialect_op(
     "numpy", "put_along_axis", family="scatter_elements", kind="scatter", versions=("2.4",),
     differentiable=("arr", "values"),
+    describe=_describe, fuzz={"scalar_updates": 0.3}, variants=({"axis": 1},),
 )
 def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None) -> Lowering:
     """NumPy put_along_axis: write ``values`` at one index per element; a new array is returned.

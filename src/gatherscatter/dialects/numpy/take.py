@@ -8,12 +8,15 @@ import numpy as np
 
 from ...core.shape import IndexSpec, normalize_axis, prod
 from .._common import data_array
+from .._record import Description, Residual, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._np import mode_policy, np_context, take_indices
+from ._common import mode_policy, np_context, take_indices
+from ._describe import _INT, _mode
 
 divergence(
     op="numpy.take",
     case="mode='wrap' with an index far outside [-s, s-1] (e.g. -2**63)",
+    when=("out_of_range",),
     reference="NumPy 2.4 (npy_fasttake, item_selection.c)",
     theirs="wraps by adding or subtracting s in a loop, one step per multiple of s: -2**63 on an axis of size 5 "
     "runs for hours",
@@ -24,6 +27,7 @@ divergence(
 divergence(
     op="numpy.take",
     case="mode='wrap' on an axis of size 0 when the result is empty (e.g. a of shape (0, 0), axis=0)",
+    when=("empty",),
     reference="NumPy 2.4 (npy_fasttake)",
     theirs="loops forever (adds the axis size 0 until the index is non-negative)",
     ours="returns the empty result, as mode='clip' does",
@@ -32,7 +36,28 @@ divergence(
 )
 
 
-@dialect_op("numpy", "take", family="gather", kind="gather", versions=("2.4",), differentiable=("a",))
+def _describe(axis: int | None = None, mode: str = "raise") -> Description:
+    op = "numpy.take"
+    axis = check_int(op, "axis", axis, optional=True)
+    neg, bounds = _mode(op, mode)
+    res = [Residual("empty", "does not check the indices when no element is read (a zero-size dim before axis)",
+                    "checks them")]
+    attrs = {"axis": axis, "mode": mode}
+    if axis is None:
+        c = canonical("gather", data="flat", axis=0, negative=neg, bounds=bounds)
+        pre = [Step.adapt("flatten", "flat", "a", why="axis=None takes from the flattened array")]
+        return Description(op, attrs, ("a", "indices"), c, pre=pre, residuals=res,
+                      layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
+    c = canonical("gather", data="a", axis=axis, negative=neg, bounds=bounds)
+    return Description(op, attrs, ("a", "indices"), c, residuals=res,
+                       layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
+
+
+@dialect_op(
+    "numpy", "take", family="gather", kind="gather", versions=("2.4",), differentiable=("a",),
+    describe=_describe, fuzz={"axis_none": True},
+    variants=({}, {"axis": 0}, {"axis": 0, "mode": "clip"}, {"axis": 0, "mode": "wrap"}),
+)
 def take(a: Any, indices: Any, axis: int | None = None, mode: str = "raise") -> Lowering:
     """NumPy take: whole slices of ``a`` along ``axis`` (``axis=None``: of the flattened array).
 

@@ -10,14 +10,17 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, normalize_axis, prod
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._np import along_indices, broadcast_along, check_bounds, np_context
+from ._common import along_indices, broadcast_along, check_bounds, np_context
+from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
 divergence(
     op="numpy.take_along_axis",
     case="arr or indices given as a Python list",
+    when=("dtype",),
     reference="NumPy 2.4",
     theirs="AttributeError ('list' object has no attribute 'dtype' / 'ndim'): both must be ndarrays",
     ours="read with np.asarray, like every gatherscatter input (a list of floats is still refused)",
@@ -26,9 +29,22 @@ divergence(
 )
 
 
+def _describe(axis: int | None = -1) -> Description:
+    op = "numpy.take_along_axis"
+    axis = check_int(op, "axis", axis, optional=True)
+    if axis is None:
+        c = canonical("gather_elements", data="flat", indices="indices", axis=0)
+        pre = [Step.adapt("flatten", "flat", "arr", why="axis=None works on the flattened array (1-d indices)")]
+        return Description(op, {"axis": None}, ("arr", "indices"), c, pre=pre,
+                      layout={"index_dtypes": _INT, "rank": (1, 1)})
+    c = canonical("gather_elements", data="arr", axis=axis, broadcast=True)
+    return Description(op, {"axis": axis}, ("arr", "indices"), c, layout={"index_dtypes": _INT})
+
+
 @dialect_op(
     "numpy", "take_along_axis", family="gather_elements", kind="gather", versions=("2.4",),
     differentiable=("arr",),
+    describe=_describe, fuzz={"axis_none": True}, variants=({"axis": 1},),
 )
 def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Lowering:
     """NumPy take_along_axis: one element of ``arr`` per index, indices broadcast against ``arr``.

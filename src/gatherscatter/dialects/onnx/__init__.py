@@ -5,7 +5,7 @@
 [[5, 6], [1, 2]]
 """
 
-from ._opset import NEWEST_OPSET
+from ._common import NEWEST_OPSET
 from .gather import Gather
 from .gather_elements import GatherElements
 from .gather_nd import GatherND
@@ -22,16 +22,5 @@ __all__ = [
     "ScatterElements",
     "ScatterND",
     "TensorScatter",
-    "reference_ops",
 ]
-
-
-def reference_ops() -> list[type]:
-    """``ReferenceEvaluator(model, new_ops=gs.onnx.reference_ops())``: whole models, exact gather/scatter.
-
-    Needs the ``onnx`` extra; see :mod:`gatherscatter.onnxtools.reference_ops`.
-    """
-    from ...onnxtools.reference_ops import reference_ops as _reference_ops
-
-    return _reference_ops()
 

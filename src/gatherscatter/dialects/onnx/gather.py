@@ -7,8 +7,10 @@ from typing import Any
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from .._common import data_array
+from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import INDEX_INT32_INT64, check_data, onnx_context, op_version
+from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version
+from ._describe import _INT, _opset
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
@@ -16,6 +18,7 @@ divergence(
     op="onnx.Gather",
     versions="1",
     case="negative index at opsets 1-10",
+    when=("negative",),
     reference="ONNX spec (Gather-1)",
     theirs="Gather-1 says only that indices must be 'within bounds'; early ONNX Runtime rejected negatives",
     ours="negative indices wrap once (i + s), as ONNX Runtime 1.31 and onnx.reference do at opsets 9 and 10",
@@ -26,6 +29,7 @@ divergence(
 divergence(
     op="onnx.Gather",
     case="index outside [-s, s-1]",
+    when=("out_of_range",),
     reference="ONNX Runtime CUDA / DirectML / OpenVINO EP",
     theirs=(
         "CUDA does not check, DirectML clamps, OpenVINO EP on GPU returns zeros; the spec says only 'it is an error'"
@@ -36,14 +40,22 @@ divergence(
 )
 
 
+def _describe(axis: int = 0, opset: int | None = None) -> Description:
+    axis = check_int("onnx.Gather", "axis", axis)
+    c = canonical("gather", axis=axis)
+    return Description("onnx.Gather", {"axis": axis, **_opset(opset)}, ("data", "indices"), c,
+                  layout={"index_dtypes": _INT, "index_ndim": (0, 2)})
+
+
 @dialect_op(
     "onnx",
     "Gather",
     family="gather",
     kind="gather",
-    versions=(1, 11, 13),
+    versions=(1, 11, 13), adds={11: "negative indices made explicit", 13: "bfloat16"},
     version_kw="opset",
     differentiable=("data",),
+    describe=_describe, variants=({"axis": 1},),
 )
 def Gather(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> Lowering:
     """ONNX Gather: take whole slices of ``data`` along ``axis`` (= ``np.take``).

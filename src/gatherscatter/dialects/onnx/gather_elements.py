@@ -7,14 +7,17 @@ from typing import Any
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from .._common import data_array
+from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import INDEX_INT32_INT64, check_data, onnx_context, op_version
+from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version
+from ._describe import _INT, _opset
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
 divergence(
     op="onnx.GatherElements",
     case="index outside [-s, s-1]",
+    when=("out_of_range",),
     reference="onnx.reference 1.23 (ReferenceEvaluator)",
     theirs="wraps the index modulo s (np.choose mode='wrap'), silently",
     ours="IndexOutOfRangeError, as the spec ('it is an error') and ONNX Runtime CPU",
@@ -24,6 +27,7 @@ divergence(
 divergence(
     op="onnx.GatherElements",
     case="indices smaller than data on a non-axis dim",
+    when=("always",),
     reference="onnx.reference 1.23",
     theirs="ValueError 'all dimensions of index and self should be the same size'",
     ours="accepted (reads the leading block), as ONNX Runtime and torch.gather",
@@ -33,6 +37,7 @@ divergence(
 divergence(
     op="onnx.GatherElements",
     case="gathered axis longer than 64",
+    when=("always",),
     reference="onnx.reference 1.23",
     theirs="fails (np.choose accepts at most 64 choices; fallback reshapes wrongly)",
     ours="any length",
@@ -41,14 +46,22 @@ divergence(
 )
 
 
+def _describe(axis: int = 0, opset: int | None = None) -> Description:
+    axis = check_int("onnx.GatherElements", "axis", axis)
+    c = canonical("gather_elements", axis=axis)
+    return Description("onnx.GatherElements", {"axis": axis, **_opset(opset)}, ("data", "indices"), c,
+                  layout={"index_dtypes": _INT})
+
+
 @dialect_op(
     "onnx",
     "GatherElements",
     family="gather_elements",
     kind="gather",
-    versions=(11, 13),
+    versions=(11, 13), adds={13: "bfloat16"},
     version_kw="opset",
     differentiable=("data",),
+    describe=_describe, variants=({"axis": 1},),
 )
 def GatherElements(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> Lowering:
     """ONNX GatherElements: one element of ``data`` per index (= ``torch.gather``).

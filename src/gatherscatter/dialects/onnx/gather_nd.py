@@ -8,14 +8,17 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import INDEX_INT64, check_data, onnx_context, op_version
+from ._common import INDEX_INT64, check_data, onnx_context, op_version
+from ._describe import _I64, _opset
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
 divergence(
     op="onnx.GatherND",
     case="int32 indices",
+    when=("dtype",),
     reference="onnx.reference 1.23",
     theirs="accepted",
     ours="DTypeError: GatherND takes int64 indices only (schema; ONNX Runtime rejects int32 at load)",
@@ -24,14 +27,22 @@ divergence(
 )
 
 
+def _describe(batch_dims: int = 0, opset: int | None = None) -> Description:
+    b = check_int("onnx.GatherND", "batch_dims", batch_dims)
+    c = canonical("gather_nd", batch_dims=b)
+    return Description("onnx.GatherND", {"batch_dims": b, **_opset(opset)}, ("data", "indices"), c,
+                  layout={"index_dtypes": _I64})
+
+
 @dialect_op(
     "onnx",
     "GatherND",
     family="gather_nd",
     kind="gather",
-    versions=(11, 12, 13),
+    versions=(11, 12, 13), adds={12: "batch_dims", 13: "bfloat16"},
     version_kw="opset",
     differentiable=("data",),
+    describe=_describe, variants=({}, {"batch_dims": 1}),
 )
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, opset: int | None = None) -> Lowering:
     """ONNX GatherND: gather slices addressed by index tuples on the last axis of ``indices``.

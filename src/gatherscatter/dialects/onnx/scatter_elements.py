@@ -9,12 +9,15 @@ from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import INDEX_INT32_INT64, check_data, onnx_context, op_version, parse_reduction
+from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version, parse_reduction
+from ._describe import _INT, _REDUCTIONS, _opset
 
 divergence(
     op="onnx.ScatterElements",
     case="duplicate indices with reduction='none'",
+    when=("duplicates",),
     reference="ONNX spec",
     theirs="unspecified ('indices should not have duplicate entries'); ONNX Runtime CPU: last wins",
     ours="duplicates='last' by default (row-major order, as every CPU runtime measured); 'first' or 'raise' on request",
@@ -25,6 +28,7 @@ divergence(
 divergence(
     op="onnx.ScatterElements",
     case="unknown reduction string ('sum', 'mean', 'bogus')",
+    when=("always",),
     reference="ONNX Runtime 1.31 and onnx.reference 1.23",
     theirs="run it silently as 'none' (last write wins)",
     ours="UnsupportedError naming the accepted reductions",
@@ -35,6 +39,7 @@ divergence(
     op="onnx.ScatterElements",
     versions="16",
     case="reduction='max'/'min' at opset 16",
+    when=("version",),
     reference="ONNX Runtime 1.31",
     theirs="accepted in an opset-16 model",
     ours="UnsupportedError: max/min were added in opset 18",
@@ -44,6 +49,7 @@ divergence(
 divergence(
     op="onnx.ScatterElements",
     case="reduction on bool / string / complex data",
+    when=("dtype",),
     reference="ONNX spec",
     theirs="type constraint lists every type, but 'addition'/'max' of bool, string or complex is not defined",
     ours=(
@@ -57,6 +63,7 @@ divergence(
     op="onnx.ScatterElements",
     versions="18",
     case="reduction='max' or 'min' on bool data",
+    when=('dtype',),
     reference="ONNX Runtime 1.32 CPU",
     theirs="refuses at run time: 'bool data type is not supported with ScatterElements opset 18 when reduction is "
     "'max'' (add and mul on bool run, as OR and AND, and agree with us)",
@@ -96,14 +103,29 @@ def _lower(
     return Lowering("scatter", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx, updates=u)
 
 
+def _describe_scatter_elements(axis: int = 0, reduction: str = "none", opset: int | None = None) -> Description:
+    axis = check_int("onnx.ScatterElements", "axis", axis)
+    check_choice("onnx.ScatterElements", "reduction", reduction, _REDUCTIONS)
+    c = canonical("scatter_elements", updates="updates", axis=axis, reduction=reduction,
+                  duplicates_specified=False)
+    return Description("onnx.ScatterElements", {"axis": axis, "reduction": reduction, **_opset(opset)},
+                  ("data", "indices", "updates"), c, layout={"index_dtypes": _INT, "smaller_index": True})
+
+
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"axis": 0, "reduction": r} for r in ("none", "add", "mul", "max", "min")]
+)
+
+
 @dialect_op(
     "onnx",
     "ScatterElements",
     family="scatter_elements",
     kind="scatter",
-    versions=(11, 13, 16, 18),
+    versions=(11, 13, 16, 18), adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"},
     version_kw="opset",
     differentiable=("data", "updates"),
+    describe=_describe_scatter_elements, values={"reduction": _REDUCTIONS}, variants=_PROBE,
 )
 def ScatterElements(
     data: Any,
@@ -149,6 +171,13 @@ def ScatterElements(
     return _lower(ctx, version, data, indices, updates, axis, red, duplicates)
 
 
+def _describe_scatter(axis: int = 0, opset: int = 9) -> Description:
+    axis = check_int("onnx.Scatter", "axis", axis)
+    c = canonical("scatter_elements", updates="updates", axis=axis, duplicates_specified=False)
+    return Description("onnx.Scatter", {"axis": axis, **_opset(opset)}, ("data", "indices", "updates"), c,
+                  layout={"index_dtypes": _INT, "smaller_index": True})
+
+
 @dialect_op(
     "onnx",
     "Scatter",
@@ -157,6 +186,7 @@ def ScatterElements(
     versions=(9,),
     version_kw="opset",
     differentiable=("data", "updates"),
+    describe=_describe_scatter, fuzz={"valid_versions": (9, 10)},
 )
 def Scatter(
     data: Any, indices: Any, updates: Any, axis: int = 0, opset: int = 9, *, duplicates: str = "last"

@@ -8,12 +8,15 @@ from ...core.policy import Duplicates, Policy, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_choice
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import INDEX_INT64, check_data, onnx_context, op_version, parse_reduction
+from ._common import INDEX_INT64, check_data, onnx_context, op_version, parse_reduction
+from ._describe import _I64, _REDUCTIONS, _opset
 
 divergence(
     op="onnx.ScatterND",
     case="duplicate index tuples with reduction='none'",
+    when=("duplicates",),
     reference="ONNX spec",
     theirs="unspecified; ONNX Runtime CPU: last wins (and warns)",
     ours="duplicates='last' by default (row-major order); 'first' or 'raise' on request",
@@ -23,6 +26,7 @@ divergence(
 divergence(
     op="onnx.ScatterND",
     case="reduction='add' with duplicate indices and 2 intra-op threads",
+    when=("duplicates",),
     reference="ONNX Runtime 1.31 CPU",
     theirs="loses updates (data race): wrong sums in 3-4 rows per call",
     ours="deterministic row-major accumulation",
@@ -34,6 +38,7 @@ divergence(
     op="onnx.ScatterND",
     versions="18",
     case="reduction='max' or 'min' on bool data",
+    when=('dtype',),
     reference="ONNX Runtime 1.32 CPU",
     theirs="refuses at run time: 'bool data type is not supported with ScatterND opset 18 when reduction is "
     "'max'' (add and mul on bool run, as OR and AND, and agree with us)",
@@ -43,14 +48,27 @@ divergence(
     kind="oracle",
 )
 
+def _describe(reduction: str = "none", opset: int | None = None) -> Description:
+    check_choice("onnx.ScatterND", "reduction", reduction, _REDUCTIONS)
+    c = canonical("scatter_nd", updates="updates", reduction=reduction, duplicates_specified=False)
+    return Description("onnx.ScatterND", {"reduction": reduction, **_opset(opset)}, ("data", "indices", "updates"), c,
+                  layout={"index_dtypes": _I64})
+
+
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"reduction": r} for r in ("none", "add", "mul", "max", "min")]
+)
+
+
 @dialect_op(
     "onnx",
     "ScatterND",
     family="scatter_nd",
     kind="scatter",
-    versions=(11, 13, 16, 18),
+    versions=(11, 13, 16, 18), adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"},
     version_kw="opset",
     differentiable=("data", "updates"),
+    describe=_describe, values={"reduction": _REDUCTIONS}, variants=_PROBE,
 )
 def ScatterND(
     data: Any,

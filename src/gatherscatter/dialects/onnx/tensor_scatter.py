@@ -12,7 +12,7 @@ from ...core.shape import IndexSpec, as_index_array, as_updates, to_int
 from ...errors import ArgumentError, AxisError, IndexOutOfRangeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, STRINGS, check_data_dtype, data_array
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import INDEX_INT64, onnx_context, op_version
+from ._common import INDEX_INT64, onnx_context, op_version
 
 # all_tensor_types_ir12 (onnx/defs/tensor/defs.cc, TensorScatter-24), by their NumPy / ml_dtypes names
 _T = (
@@ -42,6 +42,7 @@ _CIRCULAR = Policy(bounds="wrap", negative="raise")
 divergence(
     op="onnx.TensorScatter",
     case="mode='linear' with write_indices[b] + sequence_length > max_sequence_length",
+    when=('out_of_range',),
     reference="ONNX spec",
     theirs="undefined ('linear mode requires write_indices+sequence_length<=max_sequence_length'); "
     "ONNX Runtime 1.32 CPU raises for every such b, even when sequence_length is 0",
@@ -52,6 +53,7 @@ divergence(
 divergence(
     op="onnx.TensorScatter",
     case="mode='linear' with write_indices[b] + sequence_length > max_sequence_length and sequence_length 0",
+    when=('out_of_range', 'empty'),
     reference="onnx.reference 1.23",
     theirs="returns past_cache (no write happens, so nothing is checked)",
     ours="IndexOutOfRangeError, as ONNX Runtime (the spec's requirement does not depend on the writes)",
@@ -61,6 +63,7 @@ divergence(
 divergence(
     op="onnx.TensorScatter",
     case="negative write_indices, mode='linear'",
+    when=('negative',),
     reference="onnx.reference 1.23",
     theirs="NumPy negative indexing: write_indices[b] = -1 writes at max_sequence_length - 1, then 0, 1, ...",
     ours="IndexOutOfRangeError (a write index is a position in the cache; ONNX Runtime 1.32 raises too)",
@@ -70,6 +73,7 @@ divergence(
 divergence(
     op="onnx.TensorScatter",
     case="negative write_indices, mode='circular'",
+    when=('negative',),
     reference="ONNX spec pseudocode and onnx.reference 1.23",
     theirs="Python '%': the write index becomes write_indices[b] mod max_sequence_length (floor modulo)",
     ours="IndexOutOfRangeError, as ONNX Runtime 1.32 CPU ('write_indices[b] = -1 is negative')",
@@ -79,6 +83,7 @@ divergence(
 divergence(
     op="onnx.TensorScatter",
     case="axis 0, or axis outside [-r, r-1]",
+    when=('invalid',),
     reference="onnx.reference 1.23",
     theirs="takes axis % r (any integer); axis 0 then fails with a bare IndexError",
     ours="AxisError: axis must be in [1, r-1] or [-(r-1), -1] (the schema: 'It cannot be 0'; ONNX Runtime raises)",
@@ -88,6 +93,7 @@ divergence(
 divergence(
     op="onnx.TensorScatter",
     case="write_indices of a shape other than [batch_size]",
+    when=('invalid',),
     reference="onnx.reference 1.23",
     theirs="reads write_indices[b] for each b: a longer array is accepted, a shorter one fails with IndexError",
     ours="ShapeError: write_indices must have shape [batch_size] (the schema; ONNX Runtime raises)",
@@ -97,6 +103,7 @@ divergence(
 divergence(
     op="onnx.TensorScatter",
     case="string, float8, int4/uint4 or float4 data",
+    when=('dtype',),
     reference="ONNX Runtime 1.32 CPU",
     theirs="no kernel ('Could not find an implementation for TensorScatter(24)'); complex and bfloat16 not "
     "runnable from Python",

@@ -8,8 +8,10 @@ from ...core.policy import Bounds, Negative, Policy
 from ...core.shape import IndexSpec, as_index_array, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import ANY_INT, GATHER_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
+from ._common import ANY_INT, GATHER_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
+from ._describe import _INT
 
 _POLICY_8 = Policy(bounds=Bounds.FILL, negative=Negative.WRAP, fill_value=None)  # zero fill
 _POLICY_1_7 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
@@ -18,6 +20,7 @@ divergence(
     op="openvino.Gather",
     versions="1, 7",
     case="negative or out-of-range index",
+    when=("negative", "out_of_range"),
     reference="OpenVINO 2026.4 CPU plugin and constant folding",
     theirs="spec: indices lie in [0, s-1], nothing said outside; CPU kernel returns 0 for -1 and for s, "
     "while constant folding of the same node wraps -1 (results depend on whether indices are constants)",
@@ -30,6 +33,7 @@ divergence(
     op="openvino.Gather",
     versions="8",
     case="empty indices, or data with a zero-size dimension",
+    when=("empty",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="empty indices: compile_model dies with SIGFPE (Gather-7 too); data of shape (3, 0, k) with "
     "batch_dims=1: SIGSEGV",
@@ -43,6 +47,7 @@ divergence(
     op="openvino.Gather",
     versions="7, 8",
     case="batch_dims > 0 with a batch dimension of size 1",
+    when=("always",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="crashes the process (SIGSEGV) or returns the wrong element",
     ours="the spec's result",
@@ -53,6 +58,7 @@ divergence(
     op="openvino.Gather",
     versions="8",
     case="out-of-range index on integer data, or an axis of size 0",
+    when=("out_of_range",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="returns uninitialised memory (e.g. 32724 for int32 data) instead of the documented 0",
     ours="zero fill, as the Gather-8 spec says (Example 7: indices [3, 10, -20] -> [4, 0, 0])",
@@ -63,14 +69,38 @@ divergence(
 precision_divergence("openvino.Gather")
 
 
+def _describe(axis: int, batch_dims: int = 0, version: int = 8) -> Description:
+    op = "openvino.Gather"
+    axis = check_int(op, "axis", axis)
+    b = check_int(op, "batch_dims", batch_dims)
+    v = check_choice(op, "version", version, (1, 7, 8))
+    if b < 0:
+        raise UnsupportedError(f"translate {op}: batch_dims={b} counts from the end of indices, whose rank a "
+                               "translation does not know; give the non-negative batch_dims")
+    if b and axis < 0:
+        raise UnsupportedError(f"translate {op}: a negative axis ({axis}) with batch_dims={b}: give the "
+                               "non-negative axis")
+    kw: dict[str, Any] = (dict(negative="wrap", bounds="fill", fill_value=0) if v == 8
+                          else dict(negative="raise", bounds="raise"))
+    c = canonical("gather", axis=axis, batch_dims=b, **kw)
+    return Description(op, {"axis": axis, "batch_dims": b, "version": v}, ("data", "indices"), c,
+                  layout={"index_dtypes": _INT + ("int16", "uint8")})
+
+
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"axis": 0, "version": v} for v in (1, 7, 8)] + [{"axis": 1, "batch_dims": 1}]
+)
+
+
 @dialect_op(
     "openvino",
     "Gather",
     family="gather",
     kind="gather",
-    versions=(1, 7, 8),
+    versions=(1, 7, 8), adds={7: "batch_dims", 8: "negative indices; zero fill out of range"},
     version_kw="version",
     differentiable=("data",),
+    describe=_describe, variants=_PROBE,
 )
 def Gather(data: Any, indices: Any, axis: Any, batch_dims: int = 0, version: int = 8) -> Lowering:
     """OpenVINO Gather: take whole slices of ``data`` along ``axis`` (TF ``gather`` with ``batch_dims``).

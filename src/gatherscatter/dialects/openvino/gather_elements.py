@@ -8,14 +8,17 @@ from ...core.policy import Bounds, Negative, Policy
 from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import ELEMENT_TYPES, INT32_INT64, check_data, check_rank, ov_context, ov_version, precision_divergence
+from ._common import ELEMENT_TYPES, INT32_INT64, check_data, check_rank, ov_context, ov_version, precision_divergence
+from ._describe import _INT
 
 _POLICY = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 
 divergence(
     op="openvino.GatherElements",
     case="negative index in [-s, -1]",
+    when=("negative",),
     reference="OpenVINO 2026.4 CPU plugin and constant folding",
     theirs="wrap it (-1 reads the last element); the spec says all indices are within [0, s-1]",
     ours="IndexOutOfRangeError: the spec's range [0, s-1]",
@@ -26,6 +29,7 @@ divergence(
 divergence(
     op="openvino.GatherElements",
     case="index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)",
+    when=("out_of_range",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread "
     "count the same inputs raise)",
@@ -36,6 +40,15 @@ divergence(
 precision_divergence("openvino.GatherElements")
 
 
+def _describe(axis: int, version: int = 6) -> Description:
+    op = "openvino.GatherElements"
+    axis = check_int(op, "axis", axis)
+    v = check_choice(op, "version", version, (6,))
+    c = canonical("gather_elements", axis=axis, negative="raise")
+    return Description(op, {"axis": axis, "version": v}, ("data", "indices"), c,
+                  layout={"index_dtypes": _INT, "full_index": True})
+
+
 @dialect_op(
     "openvino",
     "GatherElements",
@@ -44,6 +57,7 @@ precision_divergence("openvino.GatherElements")
     versions=(6,),
     version_kw="version",
     differentiable=("data",),
+    describe=_describe, variants=({"axis": 1},),
 )
 def GatherElements(data: Any, indices: Any, axis: int, version: int = 6) -> Lowering:
     """OpenVINO GatherElements: one element of ``data`` per index (= ONNX GatherElements).

@@ -8,10 +8,12 @@ import numpy as np
 
 from ...core.policy import Bounds, Negative, Policy
 from ...core.shape import IndexSpec, as_index_array, prod, to_int
-from ...errors import AxisError, ShapeError
+from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, precision_divergence
+from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, precision_divergence
+from ._describe import _INT
 
 _POLICY_8 = Policy(bounds=Bounds.RAISE, negative=Negative.WRAP)
 _POLICY_5 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
@@ -19,6 +21,7 @@ _POLICY_5 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 divergence(
     op="openvino.GatherND",
     case="index outside [-s, s-1] (GatherND-8) or outside [0, s-1] (GatherND-5)",
+    when=("out_of_range",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="no check: returns uninitialised memory (1.4e-44, -6.2e34, ...) or reads the next row "
     "for an out-of-range column",
@@ -30,6 +33,7 @@ divergence(
     op="openvino.GatherND",
     versions="5",
     case="negative index in [-s, -1]",
+    when=("negative",),
     reference="OpenVINO 2026.4 CPU plugin and constant folding",
     theirs="wrap it (the GatherND-8 code path); the GatherND-5 spec requires [0, s-1]",
     ours="IndexOutOfRangeError (use version=8 for negative indices)",
@@ -39,6 +43,7 @@ divergence(
 divergence(
     op="openvino.GatherND",
     case="batch dims of data and indices that differ but are broadcastable (one of them 1)",
+    when=("always",),
     reference="OpenVINO specs of GatherND-5 and -8",
     theirs="the spec calls them broadcastable ('either equal or one of them equals 1'); OpenVINO 2026.4 "
     "shape inference rejects them (DimType::merge fails) on every path",
@@ -50,6 +55,7 @@ divergence(
 divergence(
     op="openvino.GatherND",
     case="indices.shape[-1] == 0 (empty index tuples)",
+    when=("empty",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="returns uninitialised memory",
     ours="each empty tuple selects the whole data[batch] block, as the spec's shape formula and "
@@ -60,14 +66,34 @@ divergence(
 precision_divergence("openvino.GatherND")
 
 
+def _describe(batch_dims: int = 0, version: int = 8) -> Description:
+    op = "openvino.GatherND"
+    b = check_int(op, "batch_dims", batch_dims)
+    v = check_choice(op, "version", version, (5, 8))
+    if b < 0:
+        raise UnsupportedError(f"translate {op}: batch_dims must be >= 0 (got {b})")
+    attrs = {"batch_dims": b, "version": v}
+    layout: dict[str, Any] = {"index_dtypes": _INT + ("int16",), "rank": (b + 1, b + 2)}
+    if v == 8:
+        return Description(op, attrs, ("data", "indices"), canonical("gather_nd", batch_dims=b), layout=layout)
+    if b <= 1:
+        return Description(op, attrs, ("data", "indices"), canonical("gather_nd", batch_dims=b, negative="raise"),
+                      layout=layout)
+    c = canonical("gather_nd", batch_dims=b, negative="raise", out="y")
+    post = [Step.adapt("merge_leading", "out", "y", count=b,
+                       why="GatherND-5 flattens the batch dims into one leading dim (docs/semantics.md#pitfall-7)")]
+    return Description(op, attrs, ("data", "indices"), c, post=post, layout=layout)
+
+
 @dialect_op(
     "openvino",
     "GatherND",
     family="gather_nd",
     kind="gather",
-    versions=(5, 8),
+    versions=(5, 8), adds={8: "batch dims kept in the output; negative indices"},
     version_kw="version",
     differentiable=("data",),
+    describe=_describe, variants=({"version": 5}, {"version": 8}, {"batch_dims": 1}),
 )
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, version: int = 8) -> Lowering:
     """OpenVINO GatherND: gather slices addressed by index tuples on the last axis of ``indices``.

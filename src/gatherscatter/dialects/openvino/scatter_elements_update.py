@@ -10,8 +10,9 @@ from ...core.policy import Bounds, Duplicates, Identity, MeanRounding, Negative,
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import (
+from ._common import (
     ANY_INT,
     ELEMENT_TYPES,
     axis_input,
@@ -21,6 +22,7 @@ from ._opset import (
     parse_reduction,
     precision_divergence,
 )
+from ._describe import _FINITE_START, _INT, _reduction
 
 _REDUCTIONS_12 = {
     "none": Reduction.NONE,
@@ -36,6 +38,7 @@ divergence(
     op="openvino.ScatterElementsUpdate",
     versions="12",
     case="reduction='mean' on integer data with a negative non-integral mean (e.g. -11/3)",
+    when=("dtype",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="truncates toward zero: -11/3 -> -3 (and -5/2 -> -2)",
     ours="rounds down, as the spec ('rounded down (towards negative infinity)') and the reference "
@@ -49,6 +52,7 @@ divergence(
     op="openvino.ScatterElementsUpdate",
     versions="3",
     case="negative index in [-s, -1]",
+    when=("negative",),
     reference="OpenVINO 2026.4 CPU plugin and constant folding",
     theirs="wrap it (-1 writes the last element)",
     ours="IndexOutOfRangeError, as the ScatterElementsUpdate-3 spec says ('If an index ... is negative "
@@ -59,6 +63,7 @@ divergence(
 divergence(
     op="openvino.ScatterElementsUpdate",
     case="index below -s (e.g. -4 on an axis of size 3)",
+    when=("out_of_range",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="kills the process (SIGSEGV / SIGABRT, heap corruption); an index >= s raises cleanly",
     ours="IndexOutOfRangeError",
@@ -69,6 +74,7 @@ divergence(
 divergence(
     op="openvino.ScatterElementsUpdate",
     case="duplicate indices with reduction='none'",
+    when=("duplicates",),
     reference="OpenVINO spec",
     theirs="'the order of updating the values is undefined'; the CPU plugin is last-wins (20 of 20 runs)",
     ours="duplicates='last' (row-major order of indices) by default; 'first' or 'raise' on request",
@@ -79,6 +85,7 @@ divergence(
     op="openvino.ScatterElementsUpdate",
     versions="12",
     case="NaN in data or updates with reduction='max' or 'min'",
+    when=("nonfinite",),
     reference="OpenVINO 2026.4 CPU plugin and reference implementation",
     theirs="order-dependent (a > b ? a : b): the CPU kernel keeps a NaN already in data but drops NaN "
     "updates, constant folding drops both",
@@ -90,6 +97,7 @@ divergence(
 divergence(
     op="openvino.ScatterElementsUpdate",
     case="index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)",
+    when=("out_of_range",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread "
     "count the same inputs raise)",
@@ -100,14 +108,41 @@ divergence(
 precision_divergence("openvino.ScatterElementsUpdate")
 
 
+def _describe(axis: int, reduction: str = "none", use_init_val: bool = True,
+                            version: int = 12) -> Description:
+    op = "openvino.ScatterElementsUpdate"
+    axis = check_int(op, "axis", axis)
+    v = check_choice(op, "version", version, (3, 12))
+    r = _reduction(op, reduction, _REDUCTIONS_12 if v == 12 else {"none": "none"})
+    use_init_val = check_bool(op, "use_init_val", use_init_val)
+    if v == 3 and not use_init_val:
+        raise UnsupportedError(f"translate {op}: ScatterElementsUpdate-3 has no use_init_val")
+    c = canonical("scatter_elements", updates="updates", axis=axis, reduction=r, include_self=use_init_val,
+                  negative="wrap" if v == 12 else "raise", duplicates_specified=False, mean_rounding="floor")
+    res = [_FINITE_START] if not use_init_val and r in ("max", "min") else []
+    layout: dict[str, Any] = {"index_dtypes": _INT, "smaller_index": True}
+    if r in ("max", "min"):
+        layout["nonfinite"] = 0.2
+    return Description(op, {"axis": axis, "reduction": reduction, "use_init_val": use_init_val, "version": v},
+                  ("data", "indices", "updates"), c, residuals=res, layout=layout)
+
+
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"axis": 0, "reduction": r, "use_init_val": s}
+    for r in ("none", "sum", "mean", "max") for s in (True, False)
+    if r != "none" or s]
+)
+
+
 @dialect_op(
     "openvino",
     "ScatterElementsUpdate",
     family="scatter_elements",
     kind="scatter",
-    versions=(3, 12),
+    versions=(3, 12), adds={12: "reduction (sum, prod, min, max, mean), use_init_val; negative indices"},
     version_kw="version",
     differentiable=("data", "updates"),
+    describe=_describe, values={"reduction": _REDUCTIONS_12}, variants=_PROBE,
 )
 def ScatterElementsUpdate(
     data: Any,

@@ -8,8 +8,9 @@ from ...core.policy import Bounds, Duplicates, Negative, Policy, Reduction, pars
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_choice
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import (
+from ._common import (
     ELEMENT_TYPES,
     INT32_INT64,
     check_data,
@@ -19,6 +20,7 @@ from ._opset import (
     parse_reduction,
     precision_divergence,
 )
+from ._describe import _INT, _reduction
 
 _REDUCTIONS_15 = {
     "none": Reduction.NONE,
@@ -34,6 +36,7 @@ divergence(
     op="openvino.ScatterNDUpdate",
     versions="3",
     case="negative index in [-s, -1]",
+    when=("negative",),
     reference="OpenVINO 2026.4 CPU plugin and constant folding",
     theirs="wrap it (the ScatterNDUpdate-15 code path); the -3 spec requires [0, s_j - 1]",
     ours="IndexOutOfRangeError (use version=15 for negative indices)",
@@ -43,6 +46,7 @@ divergence(
 divergence(
     op="openvino.ScatterNDUpdate",
     case="duplicate index tuples with reduction='none'",
+    when=("duplicates",),
     reference="OpenVINO spec and 2026.4 CPU plugin",
     theirs="undefined ('the result is undefined' in -3, 'order of updating is undefined' in -15); the CPU "
     "plugin with 2 threads is last-wins in 14 of 20 runs only",
@@ -56,6 +60,7 @@ divergence(
     versions="15",
     case="spec examples: XML 1 (none) and 4 (prod), indices [0, 2, -3, -3, 0] on data [1, 2, 3, 4]; "
     "text example 1, indices [[4], [3], [1], [7], [-2], [-4]] on data [1..8]",
+    when=("always",),
     reference="ScatterNDUpdate-15 spec text",
     theirs="XML 1 shows [50, 20, 20, 4], XML 4 [500, 3600, 40, 4], text 1 [1, 11, 3, 10, 4, 6, 13, 12]: "
     "no update order produces them",
@@ -67,6 +72,7 @@ divergence(
 divergence(
     op="openvino.ScatterNDUpdate",
     case="indices.shape[-1] == 0 (empty index tuples address the whole data)",
+    when=("empty",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="ignores the updates and returns data unchanged",
     ours="each empty tuple addresses the whole tensor (updates.shape = indices.shape[:-1] + data.shape), "
@@ -77,6 +83,7 @@ divergence(
 divergence(
     op="openvino.ScatterNDUpdate",
     case="data with a zero-size dimension addressed by the index tuples",
+    when=("empty",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="returns the empty data without looking at the indices",
     ours="IndexOutOfRangeError: no index is valid on an axis of size 0 (spec: 'If an index points to "
@@ -87,6 +94,7 @@ divergence(
 divergence(
     op="openvino.ScatterNDUpdate",
     case="0-D expected updates given as a tensor with one element",
+    when=("scalar",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="rejects it ('do not have matched tensor rank relationship'); constant folding accepts it",
     ours="accepted, as the spec says ('If expected updates rank is 0D it can be a tensor with single element')",
@@ -96,6 +104,7 @@ divergence(
 divergence(
     op="openvino.ScatterNDUpdate",
     case="index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)",
+    when=("out_of_range",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread "
     "count the same inputs raise)",
@@ -106,14 +115,30 @@ divergence(
 precision_divergence("openvino.ScatterNDUpdate")
 
 
+def _describe(reduction: str = "none", version: int = 15) -> Description:
+    op = "openvino.ScatterNDUpdate"
+    v = check_choice(op, "version", version, (3, 15))
+    r = _reduction(op, reduction, _REDUCTIONS_15 if v == 15 else {"none": "none"})
+    c = canonical("scatter_nd", updates="updates", reduction=r, negative="wrap" if v == 15 else "raise",
+                  duplicates_specified=False)
+    return Description(op, {"reduction": reduction, "version": v}, ("data", "indices", "updates"), c,
+                  layout={"index_dtypes": _INT})
+
+
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"reduction": r} for r in ("none", "sum", "sub", "prod", "min", "max")]
+)
+
+
 @dialect_op(
     "openvino",
     "ScatterNDUpdate",
     family="scatter_nd",
     kind="scatter",
-    versions=(3, 15),
+    versions=(3, 15), adds={15: "reduction (sum, sub, prod, min, max); negative indices"},
     version_kw="version",
     differentiable=("data", "updates"),
+    describe=_describe, values={"reduction": _REDUCTIONS_15}, variants=_PROBE,
 )
 def ScatterNDUpdate(
     data: Any,

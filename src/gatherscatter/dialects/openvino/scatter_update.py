@@ -7,12 +7,15 @@ from typing import Any
 from ...core.policy import Bounds, Duplicates, Negative, Policy, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from .._common import data_array
+from .._record import Description, Step, canonical, check_choice, check_int, moved_axis_args
 from .._registry import Lowering, dialect_op, divergence
-from ._opset import ANY_INT, ELEMENT_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
+from ._common import ANY_INT, ELEMENT_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
+from ._describe import _INT
 
 divergence(
     op="openvino.ScatterUpdate",
     case="index outside [0, s-1] (negative or too large)",
+    when=("negative", "out_of_range"),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="-1 raises cleanly, but an out-of-range index crashes the process or is silently ignored, "
     "varying from run to run",
@@ -24,6 +27,7 @@ divergence(
 divergence(
     op="openvino.ScatterUpdate",
     case="0-D (scalar) indices",
+    when=("scalar",),
     reference="OpenVINO 2026.4 CPU plugin",
     theirs="compile_model rejects it ('do not support scalar input'); constant folding computes it",
     ours="computed as the spec's first example says: data[..., indices, ...] = updates[...]",
@@ -33,6 +37,7 @@ divergence(
 divergence(
     op="openvino.ScatterUpdate",
     case="duplicate indices",
+    when=("duplicates",),
     reference="OpenVINO spec and 2026.4 CPU plugin",
     theirs="'the order of updating the values is undefined'; with 2 threads the CPU plugin is last-wins "
     "in 10 of 20 runs",
@@ -44,6 +49,24 @@ divergence(
 precision_divergence("openvino.ScatterUpdate")
 
 
+def _describe(axis: int, version: int = 3) -> Description:
+    op = "openvino.ScatterUpdate"
+    axis = check_int(op, "axis", axis)
+    v = check_choice(op, "version", version, (3,))
+    pre = [Step.adapt("moveaxis", "data0", "data", source=axis, destination=0,
+                      why="ScatterUpdate writes whole slices along axis: move it first (docs/semantics.md#e17)"),
+           Step.adapt("expand_dims", "tuples", "indices", axis=-1, why="one-component index tuples"),
+           Step.adapt("moveaxis_block", "upd", "updates", "indices", "data", axis=axis,
+                      why="the updates' index dims sit at axis: move them first")]
+    c = canonical("scatter_nd", data="data0", indices="tuples", updates="upd", out="y", negative="raise",
+                  duplicates_specified=False)
+    post = [Step.adapt("moveaxis", "out", "y", source=0, destination=axis, why="move axis back")]
+    need = axis + 1 if axis >= 0 else -axis
+    return Description(op, {"axis": axis, "version": v}, ("data", "indices", "updates"), c, pre=pre, post=post,
+                  layout={"index_dtypes": _INT + ("int16",), "k": 1, "rank": (need, need + 1),
+                          "to_source": moved_axis_args(axis, "data", "indices", "updates")})
+
+
 @dialect_op(
     "openvino",
     "ScatterUpdate",
@@ -52,6 +75,7 @@ precision_divergence("openvino.ScatterUpdate")
     versions=(3,),
     version_kw="version",
     differentiable=("data", "updates"),
+    describe=_describe, fuzz={"distinct_targets": 0.6, "index_shape": "any"}, variants=({"axis": 0}, {"axis": 1}),
 )
 def ScatterUpdate(
     data: Any, indices: Any, updates: Any, axis: Any, version: int = 3, *, duplicates: str = "last"

@@ -8,8 +8,10 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_paddle_dtype, empty_like_shape, index_array, paddle_context
+from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
@@ -21,6 +23,7 @@ _DTYPES = frozenset(
 divergence(
     op="paddle.gather",
     case="float16 x",
+    when=("dtype",),
     reference="paddle 3.3.1 GPU",
     theirs="GPU has a float16 kernel (the docstring lists 'float16 (only for GPU)'); CPU raises NotFound",
     ours="DTypeError, as paddle on CPU: the missing CPU kernel is documented, so it is a rule of the CPU op",
@@ -31,6 +34,7 @@ divergence(
 divergence(
     op="paddle.gather",
     case="axis < -rank(x) (e.g. axis=-3 on a 2-D x)",
+    when=("always",),
     reference="paddle 3.3.1 CPU",
     theirs="not checked (only axis >= rank is): returns uninitialised memory of a wrongly shaped output",
     ours="AxisError: axis must be in [-rank, rank-1] (the range paddle's own message states)",
@@ -40,6 +44,7 @@ divergence(
 divergence(
     op="paddle.gather",
     case="x.shape[axis] == 0 with a non-empty index and a non-empty output",
+    when=("empty",),
     reference="paddle 3.3.1 CPU",
     theirs="no error; the output holds uninitialised memory",
     ours="IndexOutOfRangeError (no index is valid on an axis of size 0)",
@@ -48,8 +53,16 @@ divergence(
 )
 
 
+def _describe(axis: int | None = None) -> Description:
+    axis = check_int("paddle.gather", "axis", axis, optional=True)
+    c = canonical("gather", data="x", indices="index", axis=0 if axis is None else axis)
+    return Description("paddle.gather", {"axis": axis}, ("x", "index"), c,
+                  layout={"index_dtypes": _INT, "index_ndim": (0, 1)})
+
+
 @dialect_op(
     "paddle", "gather", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
+    describe=_describe, fuzz={"index_shape": "vector_or_scalar"}, variants=({}, {"axis": 1}),
 )
 def gather(x: Any, index: Any, axis: int | None = None) -> Lowering:
     """Paddle gather: whole slices of ``x`` along ``axis`` (``None`` means 0).

@@ -8,8 +8,10 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_paddle_dtype, empty_like_shape, index_array, paddle_context
+from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
@@ -21,6 +23,7 @@ _DTYPES = frozenset(
 divergence(
     op="paddle.gather_nd",
     case="an indexed dim of x has size 0 while the output is non-empty",
+    when=("empty",),
     reference="paddle 3.3.1 CPU",
     theirs="no error; the output holds uninitialised memory",
     ours="IndexOutOfRangeError (no index is valid on a dim of size 0)",
@@ -29,8 +32,14 @@ divergence(
 )
 
 
+def _describe() -> Description:
+    c = canonical("gather_nd", data="x", indices="index")
+    return Description("paddle.gather_nd", {}, ("x", "index"), c, layout={"index_dtypes": _INT})
+
+
 @dialect_op(
     "paddle", "gather_nd", family="gather_nd", kind="gather", versions=("3.3.1",), differentiable=("x",),
+    describe=_describe,
 )
 def gather_nd(x: Any, index: Any) -> Lowering:
     """Paddle gather_nd: slices of ``x`` addressed by index tuples on the last axis of ``index``.

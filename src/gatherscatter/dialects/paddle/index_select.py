@@ -8,8 +8,10 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
 from ._common import check_paddle_dtype, empty_like_shape, index_array, paddle_context
+from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
@@ -17,8 +19,17 @@ _POLICY = Policy(bounds="raise", negative="wrap")
 _DTYPES = frozenset({"bool", "int32", "int64", "bfloat16", "float32", "float64", "complex64", "complex128"})
 
 
+def _describe(axis: int = 0) -> Description:
+    axis = check_int("paddle.index_select", "axis", axis)
+    c = canonical("gather", data="x", indices="index1", axis=axis)
+    pre = [Step.adapt("flatten", "index1", "index", why="a [n, 1] index reads as 1-d")]
+    return Description("paddle.index_select", {"axis": axis}, ("x", "index"), c, pre=pre,
+                  layout={"index_dtypes": _INT, "index_ndim": (1, 1)})
+
+
 @dialect_op(
     "paddle", "index_select", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
+    describe=_describe, fuzz={"index_shape": "vector"}, variants=({"axis": 1},),
 )
 def index_select(x: Any, index: Any, axis: int = 0) -> Lowering:
     """Paddle index_select: rows of ``x`` along ``axis`` picked by a 1-D ``index``.

@@ -11,8 +11,11 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_updates, normalize_axis
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_choice, check_int
+from .._record import check_bool as check_attr_bool
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_bool, check_paddle_dtype, index_array, paddle_context, raise_first_bad
+from ._describe import _EMPTY, _INT
 
 # CPU kernel registry of paddle 3.3.1 for put_along_axis (measured)
 _DTYPES = frozenset({"int16", "int32", "int64", "uint8", "float32", "float64"})
@@ -24,6 +27,7 @@ _REDUCE = {
 divergence(
     op="paddle.put_along_axis",
     case="broadcast=True and indices larger than arr on a dim other than axis",
+    when=("always",),
     reference="paddle 3.3.1 CPU",
     theirs="indices are not broadcast and the kernel writes outside arr: 'malloc(): invalid size' crash, "
     "or writes into the wrong rows",
@@ -35,6 +39,7 @@ divergence(
 divergence(
     op="paddle.put_along_axis",
     case="broadcast=False, scalar values and indices larger than arr on a dim other than axis",
+    when=("scalar",),
     reference="paddle 3.3.1 CPU",
     theirs="the size check runs only for Tensor values: the kernel writes outside arr ('malloc(): invalid size')",
     ours="ShapeError, as paddle raises for Tensor values",
@@ -45,6 +50,7 @@ divergence(
     op="paddle.put_along_axis",
     case="Python scalar or list values whose default paddle dtype is not arr's (float -> float32, "
     "int -> int64), and 0-d array values with broadcast=False",
+    when=("dtype",),
     reference="paddle 3.3.1 CPU",
     theirs="broadcast=True: 'The type of data we are trying to retrieve (float64) does not match the type "
     "of data (float32)'; broadcast=False: a 0-d Tensor fails the rank check",
@@ -56,6 +62,7 @@ divergence(
 divergence(
     op="paddle.put_along_axis",
     case="duplicate indices with reduce='assign'",
+    when=("duplicates",),
     reference="paddle 3.3.1 docs",
     theirs="order unspecified; CPU: last wins (20/20 runs)",
     ours="the last update in row-major order of indices wins",
@@ -76,9 +83,37 @@ def _values(
         ) from None
 
 
+def _describe(axis: int, reduce: str = "assign", include_self: bool = True, broadcast: bool = True) -> Description:
+    op = "paddle.put_along_axis"
+    axis = check_int(op, "axis", axis)
+    r = _REDUCE[check_choice(op, "reduce", reduce, tuple(_REDUCE))]
+    include_self = check_attr_bool(op, "include_self", include_self)
+    broadcast = check_attr_bool(op, "broadcast", broadcast)
+    attrs = {"axis": axis, "reduce": reduce, "include_self": include_self, "broadcast": broadcast}
+    kw: dict[str, Any] = dict(axis=axis, reduction=r, include_self=include_self, mean_rounding="floor")
+    layout: dict[str, Any] = {"index_dtypes": _INT, "data_dtypes": ("float64", "float32", "int64", "int32")}
+    if broadcast:
+        c = canonical("scatter_elements", data="arr", indices="indices", updates="values", broadcast=True, **kw)
+        layout.update(updates_broadcast=0.3, index_fits=True)
+        return Description(op, attrs, ("arr", "indices", "values"), c, residuals=[_EMPTY], layout=layout)
+    c = canonical("scatter_elements", data="arr", indices="indices", updates="values1", **kw)
+    pre = [Step.adapt("slice_like", "values1", "values", "indices",
+                      why="broadcast=False reads the leading indices-shaped block of values")]
+    layout.update(smaller_index=True, larger_updates=True)
+    return Description(op, attrs, ("arr", "indices", "values"), c, pre=pre, residuals=[_EMPTY], layout=layout)
+
+
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"axis": 0, "reduce": r, "include_self": s}
+    for r in ("assign", "add", "mul", "mean", "amax", "amin") for s in (True, False)
+    if r != "assign" or s]
+)
+
+
 @dialect_op(
     "paddle", "put_along_axis", family="scatter_elements", kind="scatter", versions=("3.3.1",),
     differentiable=("arr", "values"),
+    describe=_describe, values={"reduce": _REDUCE}, fuzz={"scalar_updates": 0.3}, variants=_PROBE,
 )
 def put_along_axis(
     arr: Any,

@@ -8,8 +8,11 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_updates
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical
+from .._record import check_bool as check_attr_bool
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_bool, check_paddle_dtype, index_array, paddle_context
+from ._describe import _EMPTY, _INT, _rows
 
 # CPU kernel registry of paddle 3.3.1 for scatter (measured)
 _DTYPES = frozenset({"int32", "int64", "float32", "float64"})
@@ -21,6 +24,7 @@ _ACCUMULATE = Policy(bounds="raise", negative="wrap", reduction="add", include_s
 divergence(
     op="paddle.scatter",
     case="duplicate indices with overwrite=True",
+    when=("duplicates",),
     reference="paddle.scatter docstring (3.3.1)",
     theirs="'the output will be nondeterministic if index contains duplicates'; CPU: last wins (20/20 runs)",
     ours="the last update in index order wins (duplicates='last')",
@@ -30,9 +34,29 @@ divergence(
 )
 
 
+def _describe(overwrite: bool = True) -> Description:
+    """``overwrite=False`` zeroes every targeted row and sums its updates (docs/semantics.md#e19,
+    docs/semantics.md#pitfall-10): an add scatter
+    with ``include_self=False``, NOT an add onto ``x``."""
+    overwrite = check_attr_bool("paddle.scatter", "overwrite", overwrite)
+    pre = [Step.adapt("flatten", "index1", "index", why="a 0-d or [n, 1] index is a list of rows"),
+           Step.adapt("expand_dims", "tuples", "index1", axis=-1, why="one-component index tuples (rows of x)"),
+           Step.adapt("broadcast_updates", "upd", "updates", "tuples", "x",
+                      why="a 0-d index takes one row of updates")]
+    if overwrite:
+        c = canonical("scatter_nd", data="x", indices="tuples", updates="upd", duplicates_specified=False)
+    else:
+        c = canonical("scatter_nd", data="x", indices="tuples", updates="upd", reduction="add", include_self=False)
+    return Description("paddle.scatter", {"overwrite": overwrite}, ("x", "index", "updates"), c, pre=pre,
+                       residuals=[_EMPTY],
+                  layout={"index_dtypes": _INT, "k": 1, "index_ndim": (0, 1),
+                          "to_source": _rows("x", "index", "updates")})
+
+
 @dialect_op(
     "paddle", "scatter", family="scatter_axis", kind="scatter", versions=("3.3.1",),
     differentiable=("x", "updates"),
+    describe=_describe, fuzz={"distinct_targets": 0.6}, variants=({}, {"overwrite": False}),
 )
 def scatter(x: Any, index: Any, updates: Any, overwrite: bool = True) -> Lowering:
     """Paddle scatter: write rows of ``updates`` into rows ``index`` of a copy of ``x``.

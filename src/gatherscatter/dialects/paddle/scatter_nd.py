@@ -9,13 +9,16 @@ import numpy as np
 
 from ...core.shape import as_array, check_allocatable
 from ...errors import ArgumentError, ShapeError
+from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_paddle_dtype, index_array, paddle_context
+from ._describe import _EMPTY, _INT
 from .scatter_nd_add import ND_DTYPES, lower_nd_add
 
 divergence(
     op="paddle.scatter_nd",
     case="index with no elements: no index tuples (index.shape[:-1] has a 0) or k = 0 with index rank >= 2",
+    when=("empty",),
     reference="paddle 3.3.1 CPU",
     theirs="zeros(shape) + updates by broadcasting: 'Broadcast dimension mismatch' errors, or a "
     "wrongly shaped result [M, *shape] for M empty tuples (k = 0); "
@@ -53,8 +56,16 @@ def _shape(ctx: Any, shape: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _describe() -> Description:
+    pre = [Step.adapt("zeros", "zeros", "shape", "updates", why="paddle.scatter_nd adds into zeros(shape)")]
+    c = canonical("scatter_nd", data="zeros", indices="index", updates="updates", reduction="add")
+    return Description("paddle.scatter_nd", {}, ("index", "updates", "shape"), c, pre=pre, residuals=[_EMPTY],
+                  roles={"data": "shape", "indices": "index"}, layout={"index_dtypes": _INT})
+
+
 @dialect_op(
     "paddle", "scatter_nd", family="scatter_nd", kind="scatter", versions=("3.3.1",), differentiable=("updates",),
+    describe=_describe, fuzz={"nonempty_tuples": True},
 )
 def scatter_nd(index: Any, updates: Any, shape: Any) -> Lowering:
     """Paddle scatter_nd: sum slices of ``updates`` at index tuples into ``zeros(shape)``.

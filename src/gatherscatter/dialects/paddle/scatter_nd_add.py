@@ -11,8 +11,10 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_updates
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_paddle_dtype, index_array, paddle_context
+from ._describe import _EMPTY, _INT
 
 __all__ = ["ND_DTYPES", "lower_nd_add", "scatter_nd_add"]
 
@@ -24,6 +26,7 @@ _POLICY = Policy(bounds="raise", negative="wrap", reduction="add", include_self=
 divergence(
     op="paddle.scatter_nd_add",
     case="index with no elements: no index tuples (index.shape[:-1] has a 0) or k = 0 with index rank >= 2",
+    when=("empty",),
     reference="paddle 3.3.1 CPU",
     theirs="computes x + updates by broadcasting: 'Broadcast dimension mismatch' errors, or a wrongly "
     "shaped result [M, *x.shape] for M empty tuples (k = 0), contradicting its own docstring example 2; "
@@ -61,9 +64,16 @@ def lower_nd_add(
     )
 
 
+def _describe() -> Description:
+    c = canonical("scatter_nd", data="x", indices="index", updates="updates", reduction="add")
+    return Description("paddle.scatter_nd_add", {}, ("x", "index", "updates"), c, residuals=[_EMPTY],
+                  layout={"index_dtypes": _INT})
+
+
 @dialect_op(
     "paddle", "scatter_nd_add", family="scatter_nd", kind="scatter", versions=("3.3.1",),
     differentiable=("x", "updates"),
+    describe=_describe,
 )
 def scatter_nd_add(x: Any, index: Any, updates: Any) -> Lowering:
     """Paddle scatter_nd_add: add slices of ``updates`` at index tuples into a copy of ``x``.

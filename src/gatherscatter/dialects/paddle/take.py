@@ -10,8 +10,10 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec
 from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_choice
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_paddle_dtype, index_array, paddle_context, raise_first_bad
+from ._describe import _INT, _TAKE
 
 # take flattens x and calls index_select: the index_select CPU kernels of 3.3.1
 _DTYPES = frozenset({"bool", "int32", "int64", "bfloat16", "float32", "float64", "complex64", "complex128"})
@@ -26,6 +28,7 @@ _POLICIES = {
 divergence(
     op="paddle.take",
     case="mode='raise' with a negative index in [-2n, -n-1] (n = x.size)",
+    when=("negative",),
     reference="paddle.take docstring (3.3.1)",
     theirs="the docstring says 'raise' raises for out-of-range indices",
     ours="as the paddle runtime: a negative index gets +n, then index_select wraps it once more, so "
@@ -36,7 +39,25 @@ divergence(
 )
 
 
-@dialect_op("paddle", "take", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",))
+def _describe(mode: str = "raise") -> Description:
+    op = "paddle.take"
+    neg, bounds = _TAKE[check_choice(op, "mode", mode, tuple(_TAKE))]
+    pre = [Step.adapt("flatten", "flat", "x", why="take reads the flattened x")]
+    idx = "index"
+    if mode == "raise":
+        pre.append(Step.adapt("normalize_negative", "index1", "index", "flat", axis=0,
+                              why="mode='raise' adds n to a negative index, then index_select wraps it once more "
+                                  "(valid range [-2n, n-1])"))
+        idx = "index1"
+    c = canonical("gather", data="flat", indices=idx, axis=0, negative=neg, bounds=bounds)
+    return Description(op, {"mode": mode}, ("x", "index"), c, pre=pre,
+                  layout={"index_dtypes": _INT, "index_ndim": (0, 2), "rank": (1, 1)})
+
+
+@dialect_op(
+    "paddle", "take", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
+    describe=_describe, fuzz={"flat": True}, variants=({}, {"mode": "wrap"}, {"mode": "clip"}),
+)
 def take(x: Any, index: Any, mode: str = "raise") -> Lowering:
     """Paddle take: elements of the flattened ``x`` at ``index``; the output has the shape of ``index``.
 

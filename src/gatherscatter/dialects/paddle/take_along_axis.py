@@ -11,8 +11,11 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_array, dtype_name, normalize_axis
 from ...errors import DTypeError, ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_int
+from .._record import check_bool as check_attr_bool
 from .._registry import Lowering, dialect_op, divergence
 from ._common import check_bool, check_paddle_dtype, empty_like_shape, index_array, paddle_context
+from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
@@ -25,6 +28,7 @@ _GARBAGE_INDEX = frozenset({"int8", "int16", "uint8", "uint16", "float32"})
 divergence(
     op="paddle.take_along_axis",
     case="indices of dtype int8, int16, uint8, uint16 (bfloat16 bits) or float32",
+    when=("dtype",),
     reference="paddle 3.3.1 CPU",
     theirs="no error; returns garbage (int8 [[2],[0]] on [[1,2,3],[4,5,6]] gave [[989],[990]], then "
     "[[8057174],[3.068e-41]])",
@@ -35,6 +39,7 @@ divergence(
 divergence(
     op="paddle.take_along_axis",
     case="arr.shape[axis] == 0 with a non-empty output",
+    when=("empty",),
     reference="paddle 3.3.1 CPU",
     theirs="no error; reads zeros (uninitialised memory)",
     ours="IndexOutOfRangeError (no index is valid on an axis of size 0)",
@@ -63,9 +68,18 @@ def broadcast_along(
     return np.broadcast_to(d, dshape), np.broadcast_to(i, ishape)
 
 
+def _describe(axis: int, broadcast: bool = True) -> Description:
+    op = "paddle.take_along_axis"
+    axis = check_int(op, "axis", axis)
+    broadcast = check_attr_bool(op, "broadcast", broadcast)
+    c = canonical("gather_elements", data="arr", axis=axis, broadcast=broadcast)
+    return Description(op, {"axis": axis, "broadcast": broadcast}, ("arr", "indices"), c, layout={"index_dtypes": _INT})
+
+
 @dialect_op(
     "paddle", "take_along_axis", family="gather_elements", kind="gather", versions=("3.3.1",),
     differentiable=("arr",),
+    describe=_describe, variants=({"axis": 1},),
 )
 def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True) -> Lowering:
     """Paddle take_along_axis: one element of ``arr`` per index along ``axis``.

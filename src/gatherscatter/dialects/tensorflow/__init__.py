@@ -18,11 +18,13 @@ reads them as int32) and lists of floats float64 (TensorFlow: float32).
 from .gather import gather
 from .gather_nd import gather_nd
 from .scatter_nd import scatter_nd
-from .tensor_scatter_nd_add import tensor_scatter_nd_add
-from .tensor_scatter_nd_max import tensor_scatter_nd_max
-from .tensor_scatter_nd_min import tensor_scatter_nd_min
-from .tensor_scatter_nd_sub import tensor_scatter_nd_sub
-from .tensor_scatter_nd_update import tensor_scatter_nd_update
+from .tensor_scatter_nd import (
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+)
 
 __all__ = [
     "gather",

@@ -12,7 +12,7 @@ from ...core.shape import IndexSpec, as_updates, dtype_name, prod
 from ...errors import ShapeError, UnsupportedError
 from .._common import FLOATS, data_array
 from .._registry import Lowering
-from ._tf import (
+from ._common import (
     check_data,
     check_tuple_bounds,
     index_array,

@@ -8,11 +8,13 @@ import numpy as np
 
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
-from ...errors import AxisError, ShapeError
+from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._tf import (
+from ._common import (
     DATA_ALL,
+    GRAD,
     INDEX_I16_I32_I64,
     TF_VERSION,
     check_data,
@@ -20,6 +22,7 @@ from ._tf import (
     parse_device,
     tf_context,
 )
+from ._describe import _I16_I32_I64, _mode
 
 _CPU = Policy(bounds="raise", negative="raise")
 _GPU = Policy(bounds="fill", negative="bounds")
@@ -28,6 +31,7 @@ _XLA = Policy(bounds="clip", negative="bounds")
 divergence(
     op="tensorflow.gather",
     case="negative or out-of-range index",
+    when=("negative", "out_of_range"),
     reference="TF 2.21 CPU / GPU / XLA",
     theirs="CPU raises, GPU returns 0, XLA (jit_compile) clamps into [0, s-1] so -1 reads element 0",
     ours="device='cpu' (default) raises IndexOutOfRangeError; device='gpu' returns 0; device='xla' clamps",
@@ -38,6 +42,7 @@ divergence(
 divergence(
     op="tensorflow.gather",
     case="device='xla', batch_dims > 0 and int64 indices holding negative values",
+    when=("device", "negative"),
     reference="TF 2.21 XLA CPU",
     theirs="a negative index reads the LAST element (s-1), not element 0 as with int16/int32 indices or batch_dims=0",
     ours="reproduced: negative int64 indices become s-1 before clamping (Python int lists are read as int64; "
@@ -49,6 +54,7 @@ divergence(
 divergence(
     op="tensorflow.gather",
     case="device='xla' and an indexed axis of size 0 with non-empty indices",
+    when=("device", "empty"),
     reference="TF 2.21 XLA CPU",
     theirs="a zero tensor of the WRONG shape (params.shape without the axis, e.g. [3] for params [0,3] and "
     "indices [4]); the GatherV2 api_def says TPU returns zeros when a params dim is 0",
@@ -60,6 +66,7 @@ divergence(
 divergence(
     op="tensorflow.gather",
     case="device='xla' with batch dims of params and indices that differ",
+    when=("device",),
     reference="TF 2.21 XLA CPU",
     theirs="no check: params [3,4], indices [[0],[1]], axis=1, batch_dims=1 returns [[0],[5]] (eager CPU raises "
     "'params.shape[0]: 3 should be equal to indices.shape[0]: 2')",
@@ -70,6 +77,7 @@ divergence(
 divergence(
     op="tensorflow.gather",
     case="device='gpu'",
+    when=("device",),
     reference="TF GPU kernels",
     theirs="documented: 'On GPU, if an out of bound index is found, a 0 is stored in the corresponding output value'",
     ours="zero fill for negative and out-of-range indices; never checked on a real GPU here",
@@ -78,7 +86,62 @@ divergence(
 )
 
 
-@dialect_op("tensorflow", "gather", family="gather", kind="gather", versions=(TF_VERSION,), differentiable=("params",))
+def _describe(axis: int | None = None, batch_dims: int = 0, device: str = "cpu") -> Description:
+    op = "tensorflow.gather"
+    axis = check_int(op, "axis", axis, optional=True)
+    b = check_int(op, "batch_dims", batch_dims)
+    mode = _mode(op, device, "")
+    if b < 0:
+        raise UnsupportedError(f"translate {op}: batch_dims={b} counts from the end of indices, whose rank a "
+                               "translation does not know; give the non-negative batch_dims")
+    a = b if axis is None else axis
+    if a == 0:
+        b = 0  # tf.gather drops batch_dims when axis is the constant 0
+    if a < 0 and b:
+        raise UnsupportedError(f"translate {op}: a negative axis ({a}) with batch_dims={b} needs the rank of params "
+                               "to check batch_dims <= axis; give the non-negative axis")
+    res: list[Residual] = []
+    if mode == "raise":
+        kw: dict[str, Any] = dict(negative="raise", bounds="raise")
+    elif mode == "ignore":
+        kw = dict(negative="bounds", bounds="fill", fill_value=0)
+    else:
+        kw = dict(negative="bounds", bounds="clip")
+        res.append(Residual("empty", "returns zeros when the indexed axis has size 0 (XLA)", "raises"))
+        if b > 0:
+            res.append(Residual("negative", "reads element s-1 for a negative int64 index when batch_dims > 0 (XLA)",
+                                "clamps it to element 0"))
+    c = canonical("gather", data="params", axis=a, batch_dims=b, **kw)
+    return Description(op, {"axis": axis, "batch_dims": batch_dims, "device": device}, ("params", "indices"), c,
+                  residuals=res, layout={"index_dtypes": _I16_I32_I64})
+
+
+_PROBE: tuple[dict[str, Any], ...] = ({"axis": 1}, {"axis": 1, "batch_dims": 1}, {"axis": 2, "batch_dims": 1},
+    {"axis": 0, "device": "gpu"}, {"axis": 0, "device": "xla"})
+
+
+
+def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
+    """Known crash inputs of the TensorFlow op (CVEs): every one must be an error here (the fuzzer's seeds)."""
+    f32 = np.float32
+    return [
+        ("CVE-2021-37654 batch_dims > rank (gather)",
+         {"params": np.ones((2, 2), f32), "indices": np.zeros((2, 1), np.int64), "batch_dims": 5}, "error"),
+        ("CVE-2021-29589 empty params (gather)",
+         {"params": np.zeros((0,), f32), "indices": np.array([0], np.int64)}, "error"),
+        ("negative index on CPU", {"params": np.arange(3, dtype=f32), "indices": np.array([-1])}, "error"),
+    ]
+
+
+@dialect_op(
+    "tensorflow",
+    "gather",
+    family="gather",
+    kind="gather",
+    versions=(TF_VERSION,),
+    differentiable=("params",),
+    describe=_describe, fuzz={"negative": False, "seeds": _cve_seeds}, grad=GRAD, variants=_PROBE,
+)
 def gather(params: Any, indices: Any, axis: int | None = None, batch_dims: int = 0, device: str = "cpu") -> Lowering:
     """TensorFlow ``tf.gather`` (op ``GatherV2``): take slices of ``params`` along ``axis``.
 

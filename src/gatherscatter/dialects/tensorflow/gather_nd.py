@@ -8,11 +8,13 @@ import numpy as np
 
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
-from ...errors import AxisError, ShapeError
+from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._tf import (
+from ._common import (
     DATA_ALL,
+    GRAD,
     INDEX_I16_I32_I64,
     TF_VERSION,
     check_data,
@@ -22,6 +24,7 @@ from ._tf import (
     shape_text,
     tf_context,
 )
+from ._describe import _I16_I32_I64, _mode
 
 _RAISE = Policy(bounds="raise", negative="raise")
 _ZERO = Policy(bounds="fill", negative="bounds")
@@ -30,6 +33,7 @@ _CLIP = Policy(bounds="clip", negative="bounds")
 divergence(
     op="tensorflow.gather_nd",
     case="negative or out-of-range index tuple",
+    when=("negative", "out_of_range"),
     reference="TF 2.21 CPU / GPU / XLA",
     theirs="bad_indices_policy ''/'DEFAULT': CPU raises, GPU returns 0; 'ERROR': CPU raises (GPU unsupported); "
     "'IGNORE': 0 everywhere; XLA clamps every component into [0, s-1] unless 'IGNORE'",
@@ -40,6 +44,7 @@ divergence(
 divergence(
     op="tensorflow.gather_nd",
     case="batch_dims > 0 with batch dims of params and indices that differ but have the same product",
+    when=("always",),
     reference="TF 2.21 (tf.gather_nd Python wrapper)",
     theirs="reshapes indices to params' batch size and silently pairs the wrong batches "
     "(params [2,3,4], indices [3,2,1], batch_dims=2 runs); other mismatches fail inside a Reshape",
@@ -50,6 +55,7 @@ divergence(
 divergence(
     op="tensorflow.gather_nd",
     case="device='xla' with an empty params and at least one index tuple",
+    when=("device", "empty"),
     reference="TF 2.21 XLA CPU",
     theirs="zeros of a wrong shape (params [0,3], indices [4,1] gives shape [3]) or an XLA internal error "
     "(with bad_indices_policy='IGNORE')",
@@ -61,6 +67,7 @@ divergence(
 divergence(
     op="tensorflow.gather_nd",
     case="device='xla' with bad_indices_policy='IGNORE' and slices of rank >= 2, k = 0 or no index tuple",
+    when=("device", "empty"),
     reference="TF 2.21 XLA CPU",
     theirs="fails to compile ('Indices rank must be equal to output rank (with channel dimension) or 1 less'); "
     "with k = 0 it can abort the whole process",
@@ -71,6 +78,44 @@ divergence(
 )
 
 
+def _describe(batch_dims: int = 0, device: str = "cpu", bad_indices_policy: str = "") -> Description:
+    op = "tensorflow.gather_nd"
+    b = check_int(op, "batch_dims", batch_dims)
+    mode = _mode(op, device, bad_indices_policy)
+    if b < 0:
+        raise UnsupportedError(f"translate {op}: batch_dims must be >= 0 (got {b})")
+    res: list[Residual] = []
+    if mode == "raise":
+        kw: dict[str, Any] = dict(negative="raise", bounds="raise")
+    elif mode == "ignore":
+        kw = dict(negative="bounds", bounds="fill", fill_value=0)
+    else:
+        kw = dict(negative="bounds", bounds="clip")
+        res.append(Residual("empty", "returns zeros when params is empty (XLA)", "raises"))
+    c = canonical("gather_nd", data="params", batch_dims=b, **kw)
+    attrs: dict[str, Any] = {"batch_dims": b, "device": device}
+    if bad_indices_policy:
+        attrs["bad_indices_policy"] = bad_indices_policy
+    return Description(op, attrs, ("params", "indices"), c, residuals=res,
+                  layout={"index_dtypes": _I16_I32_I64, "rank": (b + 1, b + 2)})
+
+
+
+def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
+    """Known crash inputs of the TensorFlow op (CVEs): every one must be an error here (the fuzzer's seeds)."""
+    f32 = np.float32
+    return [
+        ("CVE-2021-37687 negative index in GatherNd",
+         {"params": np.arange(6, dtype=f32).reshape(2, 3), "indices": np.array([[-1, 0]], np.int64)}, "error"),
+        ("CVE-2021-37687 -2**63 in GatherNd",
+         {"params": np.arange(6, dtype=f32).reshape(2, 3), "indices": np.array([[-(2**63), 0]], np.int64)}, "error"),
+        ("CVE-2021-37654 batch_dims > rank",
+         {"params": np.ones((2, 2), f32), "indices": np.zeros((2, 1), np.int64), "batch_dims": 3}, "error"),
+        ("CVE-2021-29589 empty params, non-empty indices",
+         {"params": np.zeros((0, 3), f32), "indices": np.zeros((2, 1), np.int64)}, "error"),
+    ]
+
+
 @dialect_op(
     "tensorflow",
     "gather_nd",
@@ -78,6 +123,7 @@ divergence(
     kind="gather",
     versions=(TF_VERSION,),
     differentiable=("params",),
+    describe=_describe, fuzz={"seeds": _cve_seeds}, grad=GRAD, variants=({}, {"batch_dims": 1}, {"device": "gpu"}),
 )
 def gather_nd(
     params: Any, indices: Any, batch_dims: int = 0, device: str = "cpu", *, bad_indices_policy: str = ""

@@ -9,10 +9,11 @@ import numpy as np
 from ...core.shape import IndexSpec, as_array, check_allocatable, to_int
 from ...errors import DTypeError, ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
-from ._scatter import check_bad_tuples, check_scatter_shapes, string_sum_result, zeros_like_updates
-from ._tf import (
+from ._common import (
     DATA_ALL,
+    GRAD,
     INDEX_I32_I64,
     TF_VERSION,
     check_data,
@@ -24,10 +25,13 @@ from ._tf import (
     tf_context,
     valid_empty_output,
 )
+from ._describe import _I32_I64, _mode, _scatter_kw
+from ._scatter import check_bad_tuples, check_scatter_shapes, string_sum_result, zeros_like_updates
 
 divergence(
     op="tensorflow.scatter_nd",
     case="negative or out-of-range index tuple",
+    when=("negative", "out_of_range"),
     reference="TF 2.21 CPU / GPU / XLA",
     theirs="bad_indices_policy ''/'DEFAULT': CPU raises, GPU drops the update; 'ERROR': CPU raises (GPU "
     "unsupported); 'IGNORE': drops everywhere; XLA always drops",
@@ -39,6 +43,7 @@ divergence(
 divergence(
     op="tensorflow.scatter_nd",
     case="Python lists as updates",
+    when=("dtype",),
     reference="TF 2.21 tf.convert_to_tensor",
     theirs="a list of ints becomes int32, a list of floats float32",
     ours="np.asarray: int64 / float64 (every gatherscatter op reads inputs with NumPy)",
@@ -49,6 +54,7 @@ divergence(
 divergence(
     op="tensorflow.scatter_nd",
     case="device='xla', k = 0 (empty index tuples) and an output of exactly one element",
+    when=("device", "empty"),
     reference="TF 2.21 XLA CPU",
     theirs="only the LAST update is applied "
     "(scatter_nd(zeros((3, 0)), [[[-5]], [[2]], [[7]]], [1, 1]) gives [[7]], not [[4]])"
@@ -71,6 +77,36 @@ def _parse_shape(ctx: Any, shape: Any) -> np.ndarray[Any, Any]:
     return s
 
 
+def _describe(device: str = "cpu", bad_indices_policy: str = "") -> Description:
+    op = "tensorflow.scatter_nd"
+    mode = _mode(op, device, bad_indices_policy)
+    c = canonical("scatter_nd", data="zeros", indices="indices", updates="updates", reduction="add",
+                  **_scatter_kw(mode))
+    pre = [Step.adapt("zeros", "zeros", "shape", "updates", why="tf.scatter_nd adds into a zero tensor "
+                                                                "(docs/semantics.md#e5)")]
+    attrs: dict[str, Any] = {"device": device}
+    if bad_indices_policy:
+        attrs["bad_indices_policy"] = bad_indices_policy
+    return Description(op, attrs, ("indices", "updates", "shape"), c, pre=pre, roles={"data": "shape"},
+                  layout={"index_dtypes": _I32_I64, "index_ndim": (1, 2)})
+
+
+
+def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
+    """Known crash inputs of the TensorFlow op (CVEs): every one must be an error here (the fuzzer's seeds)."""
+    f32 = np.float32
+    return [
+        ("CVE-2022-35939 ScatterNd out-of-range write",
+         {"indices": np.array([[5]], np.int64), "updates": np.ones(1, f32), "shape": [3]}, "error"),
+        ("CVE-2022-35939 ScatterNd 2**63-1",
+         {"indices": np.array([[2**63 - 1]], np.int64), "updates": np.ones(1, f32), "shape": [3]}, "error"),
+        ("CVE-2021-37655 indices/updates prefix mismatch",
+         {"indices": np.zeros((3, 1), np.int64), "updates": np.ones((2,), f32), "shape": [4]}, "error"),
+        ("shape product overflows int64",
+         {"indices": np.zeros((1, 2), np.int64), "updates": np.ones(1, f32), "shape": [2**62, 2**62]}, "error"),
+    ]
+
+
 @dialect_op(
     "tensorflow",
     "scatter_nd",
@@ -78,6 +114,8 @@ def _parse_shape(ctx: Any, shape: Any) -> np.ndarray[Any, Any]:
     kind="scatter",
     versions=(TF_VERSION,),
     differentiable=("updates",),
+    describe=_describe, fuzz={"nonempty_tuples": True, "seeds": _cve_seeds}, grad=GRAD,
+    variants=({}, {"device": "gpu"}),
 )
 def scatter_nd(
     indices: Any, updates: Any, shape: Any, device: str = "cpu", *, bad_indices_policy: str = ""

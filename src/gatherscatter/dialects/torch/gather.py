@@ -10,8 +10,10 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_array, as_index_array
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op
-from ._rules import INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, norm_dim, torch_context
+from ._common import GRAD, INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, norm_dim, torch_context
+from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="raise")
 
@@ -25,7 +27,21 @@ def elementwise_rank_check(ctx: Any, d: np.ndarray[Any, Any], i: np.ndarray[Any,
         )
 
 
-@dialect_op("torch", "gather", family="gather_elements", kind="gather", versions=(VERSION,), differentiable=("input",))
+def _describe(dim: int) -> Description:
+    dim = check_int("torch.gather", "dim", dim)
+    c = canonical("gather_elements", data="input", indices="index", axis=dim, negative="raise")
+    return Description("torch.gather", {"dim": dim}, ("input", "index"), c, layout={"index_dtypes": _INT})
+
+
+@dialect_op(
+    "torch",
+    "gather",
+    family="gather_elements",
+    kind="gather",
+    versions=(VERSION,),
+    differentiable=("input",),
+    describe=_describe, grad=GRAD, variants=({"dim": 1},),
+)
 def gather(input: Any, dim: int, index: Any) -> Lowering:
     """torch.gather: one element of ``input`` per ``index`` entry, along ``dim``.
 

@@ -9,10 +9,12 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, dtype_name
-from ...errors import ShapeError
+from ...errors import ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._rules import (
+from ._common import (
+    GRAD,
     INDEX_INT32_INT64,
     TENSOR_DTYPES,
     VERSION,
@@ -23,10 +25,12 @@ from ._rules import (
     to_scalar,
     torch_context,
 )
+from ._describe import _EMPTY_UNCHECKED, _HALF, _INT, _index_axis_source
 
 divergence(
     op="torch.index_add",
     case="alpha other than 1, -1 or a power of two on floating input of rank >= 2",
+    when=("device",),
     reference="torch 2.13 CPU (vectorised add kernel)",
     theirs="computes input + alpha * source with a fused multiply-add where the CPU has one (so the result depends "
     "on the instruction set); rank <= 1 multiplies, rounds, then adds",
@@ -68,9 +72,18 @@ def lower_index_func(
     return d, i.reshape(-1), s, a
 
 
+def _describe(dim: int, alpha: Any = 1) -> Description:
+    dim = check_int("torch.index_add", "dim", dim)
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, complex)):
+        raise UnsupportedError(f"translate torch.index_add: alpha must be a number (got {alpha!r})")
+    return _index_axis_source("torch.index_add", dim, {"dim": dim, "alpha": alpha}, reduction="add",
+                              negative="raise", index_dtypes=_INT, alpha=alpha, residuals=[_HALF, _EMPTY_UNCHECKED])
+
+
 @dialect_op(
     "torch", "index_add", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
+    describe=_describe, grad=GRAD, variants=({"dim": 0, "alpha": 2},),
 )
 def index_add(input: Any, dim: int, index: Any, source: Any, alpha: Any = 1) -> Lowering:
     """torch.index_add: add ``alpha * source`` slices into a copy of ``input`` at ``index`` along ``dim``.

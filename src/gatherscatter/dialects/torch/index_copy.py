@@ -10,12 +10,15 @@ from ...core.policy import Duplicates, Policy, parse_enum
 from ...core.shape import IndexSpec, prod
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._rules import INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, src_array, torch_context
+from ._common import GRAD, INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, src_array, torch_context
+from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
 
 divergence(
     op="torch.index_copy",
     case="duplicate indices",
+    when=("duplicates",),
     reference="torch 2.13 CPU with several threads",
     theirs="'nondeterministic since it depends on which copy occurs last'; last-wins in only 2 of 20 runs of 50k "
     "updates into 16 rows (small inputs are last-wins)",
@@ -30,9 +33,17 @@ def _without(shape: tuple[int, ...], a: int) -> tuple[int, ...]:
     return shape[:a] + shape[a + 1 :] if shape else ()
 
 
+def _describe(dim: int) -> Description:
+    dim = check_int("torch.index_copy", "dim", dim)
+    return _index_axis_source("torch.index_copy", dim, {"dim": dim}, reduction="none", negative="raise",
+                              index_dtypes=_I64, duplicates_specified=False,
+                              residuals=[_EMPTY_UNCHECKED])
+
+
 @dialect_op(
     "torch", "index_copy", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
+    describe=_describe, fuzz={"distinct_targets": 0.6}, grad=GRAD, variants=({"dim": 0},),
 )
 def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str = "last") -> Lowering:
     """torch.index_copy: copy ``source`` slices into a copy of ``input`` at ``index`` along ``dim``.

@@ -8,16 +8,28 @@ import numpy as np
 
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, dtype_name, prod
-from ...errors import DTypeError
+from ...errors import DTypeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, check_int
 from .._registry import Lowering, dialect_op
-from ._rules import INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, to_scalar, torch_context
+from ._common import GRAD, INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, to_scalar, torch_context
+from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
 
+def _describe(dim: int, value: Any) -> Description:
+    dim = check_int("torch.index_fill", "dim", dim)
+    if isinstance(value, (list, tuple)) or np.ndim(value):
+        raise UnsupportedError(f"translate torch.index_fill: value must be a number (got {value!r})")
+    return _index_axis_source("torch.index_fill", dim, {"dim": dim, "value": value}, reduction="none",
+                              negative="wrap", index_dtypes=_I64, source_input=None, value=value,
+                              residuals=[_EMPTY_UNCHECKED])
+
+
 @dialect_op(
-    "torch", "index_fill", family="scatter_axis", kind="scatter", versions=(VERSION,), differentiable=("input",)
+    "torch", "index_fill", family="scatter_axis", kind="scatter", versions=(VERSION,), differentiable=("input",),
+    describe=_describe, grad=GRAD, variants=({"dim": 1, "value": -1.0},),
 )
 def index_fill(input: Any, dim: int, index: Any, value: Any) -> Lowering:
     """torch.index_fill: set whole slices of a copy of ``input`` at ``index`` along ``dim`` to ``value``.

@@ -10,12 +10,15 @@ from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_bool, tuple_index_args
 from .._registry import Lowering, dialect_op, divergence
-from ._rules import INDEX_INT32_INT64, VERSION, as_bool, check_dtype, src_array, to_scalar, torch_context
+from ._common import GRAD, INDEX_INT32_INT64, VERSION, as_bool, check_dtype, src_array, to_scalar, torch_context
+from ._describe import _BOOL_MASK, _INT
 
 divergence(
     op="torch.index_put",
     case="duplicate index tuples with accumulate=False",
+    when=("duplicates",),
     reference="torch 2.13 CPU with several threads",
     theirs="'undefined'; CPU kernels split large inputs across threads: last-wins in only 9 of 20 runs of "
     "200k updates into 16 slots; single-threaded, the last in the memory order of the (possibly non-contiguous) "
@@ -29,6 +32,7 @@ divergence(
 divergence(
     op="torch.index_put",
     case="a 0-d bool index (indices=(True,) or (False, ...))",
+    when=("scalar",),
     reference="torch 2.13 CPU",
     theirs="alone: 'ntensor >= 3 INTERNAL ASSERT FAILED'; together with other index tensors: silently ignored",
     ours="UnsupportedError: use a 1-d mask or reshape the input",
@@ -38,6 +42,7 @@ divergence(
 divergence(
     op="torch.index_put",
     case="uint8 index tensors",
+    when=("dtype",),
     reference="torch 2.13 CPU",
     theirs="read as deprecated byte masks (UserWarning) when values has dims; 'masked_fill_ only supports "
     "boolean masks' when values is 0-d",
@@ -60,9 +65,25 @@ def _check_bounds(ctx: Any, j: int, arr: np.ndarray[Any, Any], dim: int, s: int)
     raise ctx.index_error(value=int(arr.reshape(-1)[flat]), position=(j, *pos), size=s, axis=dim, lo=-s, where=where)
 
 
+def _describe(accumulate: bool = False) -> Description:
+    """``indices`` is a tuple of integer index arrays (bool masks: the ``dtype`` residual)."""
+    accumulate = check_bool("torch.index_put", "accumulate", accumulate)
+    pre = [Step.adapt("stack_last", "tuples", "indices", why="one index tuple per broadcast position "
+                                                             "(docs/semantics.md#e12)"),
+           Step.adapt("broadcast_updates", "upd", "values", "tuples", "input",
+                      why="values broadcast to input[indices]")]
+    c = canonical("scatter_nd", data="input", indices="tuples", updates="upd",
+                  reduction="add" if accumulate else "none", duplicates_specified=accumulate)
+    res = [_BOOL_MASK]
+    return Description("torch.index_put", {"accumulate": accumulate}, ("input", "indices", "values"), c, pre=pre,
+                  residuals=res, layout={"index_dtypes": _INT, "to_source": tuple_index_args(
+                      "input", "indices", "values", broadcast=0.3)})
+
+
 @dialect_op(
     "torch", "index_put", family="scatter_nd", kind="scatter", versions=(VERSION,),
     differentiable=("input", "values"),
+    describe=_describe, fuzz={"tuple_index": True}, grad=GRAD, variants=({}, {"accumulate": True}),
 )
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False, *, duplicates: str = "last") -> Lowering:
     """torch.index_put: ``input[indices] = values`` (or ``+=`` with ``accumulate``), on a copy.

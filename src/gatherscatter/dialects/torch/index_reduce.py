@@ -10,8 +10,10 @@ from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, dtype_name
 from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
+from .._record import Description, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._rules import (
+from ._common import (
+    GRAD,
     REAL_DTYPES,
     SMALL_COUNT_DTYPES,
     TENSOR_DTYPES,
@@ -20,6 +22,7 @@ from ._rules import (
     check_dtype,
     torch_context,
 )
+from ._describe import _INT, _MEAN_COUNT, _index_axis_source
 from .index_add import lower_index_func
 
 _REDUCE = {"prod": Reduction.MUL, "mean": Reduction.MEAN, "amax": Reduction.MAX, "amin": Reduction.MIN}
@@ -27,6 +30,7 @@ _REDUCE = {"prod": Reduction.MUL, "mean": Reduction.MEAN, "amax": Reduction.MAX,
 divergence(
     op="torch.index_reduce",
     case="integer input (uint8, int8, int16, int32, int64)",
+    when=("dtype",),
     reference="docs/semantics.md#s6-4 / docs/semantics.md#s11-3 ('index_reduce: floats only')",
     theirs="the spec tables say floating point only",
     ours="integers accepted, as torch 2.13 CPU runs them (integer mean rounds toward -inf); bool and complex "
@@ -38,6 +42,7 @@ divergence(
 divergence(
     op="torch.index_reduce",
     case="reduce='prod' on float16/bfloat16 input of rank >= 2 whose slices hold one element (shape (n, 1), (1, n))",
+    when=("dtype",),
     reference="torch 2.13 CPU",
     theirs="RuntimeError 'iter.ninputs() == traits::arity INTERNAL ASSERT FAILED' (a torch bug)",
     ours="computes the documented product",
@@ -48,6 +53,7 @@ divergence(
 divergence(
     op="torch.index_reduce",
     case="reduce='prod' on complex input",
+    when=("dtype",),
     reference="torch 2.13 CPU (vectorised complex multiply)",
     theirs="torch's SIMD complex product rounds differently from the textbook (ac - bd) + (ad + bc)i",
     ours="NumPy's complex multiply (may differ by 1 ulp)",
@@ -57,6 +63,7 @@ divergence(
 divergence(
     op="torch.index_reduce",
     case="reduce='mean' on uint8/int8/int16/float16/bfloat16 with many contributions per slice",
+    when=("dtype",),
     reference="exact arithmetic",
     theirs="torch keeps the count in the data dtype: it wraps (int8) or stops at 2048/256 (float16/bfloat16 on a "
     "1-d input) or rounds (rank >= 2)",
@@ -88,9 +95,29 @@ def _allowed(ndim: int, include_self: bool, n: int, reduce: str) -> frozenset[st
     return REAL_DTYPES | frozenset(extra)
 
 
+def _describe(dim: int, reduce: str, include_self: bool = True) -> Description:
+    op = "torch.index_reduce"
+    dim = check_int(op, "dim", dim)
+    r = _REDUCE[check_choice(op, "reduce", reduce, tuple(_REDUCE))].value
+    include_self = check_bool(op, "include_self", include_self)
+    res = [_MEAN_COUNT] if r == "mean" else []
+    return _index_axis_source(op, dim, {"dim": dim, "reduce": reduce, "include_self": include_self},
+                              reduction=r, negative="raise", index_dtypes=_INT, include_self=include_self,
+                              residuals=res)
+
+
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"dim": 0, "reduce": r, "include_self": s} for r in ("prod", "mean", "amax", "amin")
+    for s in (True, False)]
+)
+
+
 @dialect_op(
     "torch", "index_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
+    describe=_describe, values={"reduce": _REDUCE},
+    fuzz={"choices": {"reduce": (("prod", "mean", "amax", "amin"), ("sum", "max", None))}},
+    grad=GRAD, variants=_PROBE,
 )
 def index_reduce(
     input: Any, dim: int, index: Any, source: Any, reduce: str, include_self: bool = True

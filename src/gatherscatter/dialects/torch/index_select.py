@@ -8,9 +8,11 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
-from ._rules import (
+from ._common import (
     DATA_DTYPES,
+    GRAD,
     INDEX_INT32_INT64,
     TENSOR_DTYPES,
     VERSION,
@@ -19,12 +21,23 @@ from ._rules import (
     norm_dim,
     torch_context,
 )
+from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="raise")
 
 
+def _describe(dim: int) -> Description:
+    dim = check_int("torch.index_select", "dim", dim)
+    c = canonical("gather", data="input", indices="index1", axis=dim, negative="raise")
+    pre = [Step.adapt("flatten", "index1", "index", why="a 0-d index keeps a size-1 dim "
+                                                        "(docs/semantics.md#pitfall-13)")]
+    return Description("torch.index_select", {"dim": dim}, ("input", "index"), c, pre=pre,
+                  layout={"index_dtypes": _INT, "index_ndim": (0, 1)})
+
+
 @dialect_op(
-    "torch", "index_select", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",)
+    "torch", "index_select", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",),
+    describe=_describe, fuzz={"index_shape": "vector_or_scalar"}, grad=GRAD, variants=({"dim": 1},),
 )
 def index_select(input: Any, dim: int, index: Any) -> Lowering:
     """torch.index_select: whole slices of ``input`` along ``dim``.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -12,8 +13,10 @@ from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._rules import (
+from ._common import (
+    GRAD,
     INDEX_INT32_INT64,
     SMALL_COUNT_DTYPES,
     TENSOR_DTYPES,
@@ -24,11 +27,13 @@ from ._rules import (
     to_scalar,
     torch_context,
 )
+from ._describe import _HALF, _INT
 from .gather import elementwise_rank_check
 
 divergence(
     op="torch.scatter",
     case="duplicate indices without reduce",
+    when=("duplicates",),
     reference="torch 2.13 docs (CUDA behaviour)",
     theirs="'non-deterministic (one of the values from src will be picked arbitrarily)'; CPU: last wins "
     "(20/20 runs of 200k updates); CUDA picks another one",
@@ -40,6 +45,7 @@ divergence(
 divergence(
     op="torch.scatter",
     case="reduce='add'/'multiply' with a Tensor src",
+    when=("always",),
     reference="torch 2.13",
     theirs="deprecated since 2.0: emits a UserWarning ('use scatter_reduce instead')",
     ours="computed the same way, without a warning (the deprecation is documented)",
@@ -49,6 +55,7 @@ divergence(
 divergence(
     op="torch.scatter",
     case="reduce='multiply' on complex128 input",
+    when=("dtype",),
     reference="torch 2.13 CPU (scalar kernel compiled with fused multiply-add)",
     theirs="the product's real and imaginary parts are rounded once (fma)",
     ours="NumPy's complex multiply (may differ by 1 ulp)",
@@ -149,9 +156,40 @@ def lower_elementwise_scatter(
     return Lowering("scatter", d1, i1, spec, policy, ctx, updates=u, post=restore)
 
 
+def _describe(dim: int, value: Any = None, reduce: str | None = None) -> Description:
+    """``value=None``: the ``src`` overload (inputs input, index, src); a number: the ``value`` overload."""
+    op = "torch.scatter"
+    dim = check_int(op, "dim", dim)
+    check_choice(op, "reduce", reduce, tuple(_REDUCE))
+    r = _REDUCE[reduce].value
+    attrs: dict[str, Any] = {"dim": dim, "reduce": reduce}
+    res = [_HALF] if r != "none" else []
+    kw: dict[str, Any] = dict(axis=dim, reduction=r, negative="raise", duplicates_specified=False)
+    layout: dict[str, Any] = {"index_dtypes": _INT, "smaller_index": True}
+    if value is None:
+        c = canonical("scatter_elements", data="input", indices="index", updates="src1", **kw)
+        pre = [Step.adapt("slice_like", "src1", "src", "index", why="torch reads only the index-shaped block of src")]
+        layout["larger_updates"] = True
+        return Description(op, attrs, ("input", "index", "src"), c, pre=pre, residuals=res, layout=layout)
+    if isinstance(value, (list, tuple)) or np.ndim(value):
+        raise UnsupportedError(f"translate {op}: value must be a number (got {value!r}); pass an array as src")
+    attrs["value"] = value
+    c = canonical("scatter_elements", data="input", indices="index", updates="filled", **kw)
+    pre = [Step.adapt("full_updates", "filled", "index", "input", value=value,
+                      why="scatter(value=) writes one number at every index")]
+    return Description(op, attrs, ("input", "index"), c, pre=pre, residuals=res, layout=layout)
+
+
+_PROBE: tuple[dict[str, Any], ...] = ({"dim": 0}, {"dim": 0, "value": 1.5}, {"dim": 0, "reduce": "add"},
+    {"dim": 0, "reduce": "multiply"})
+
+
 @dialect_op(
     "torch", "scatter", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
+    describe=_describe, values={"reduce": _REDUCE},
+    fuzz={"choices": {"reduce": ((None, "add", "multiply"), ("sum", "mean"))}},
+    grad=replace(GRAD, restrictions=("no_reduce",)), variants=_PROBE,
 )
 def scatter(
     input: Any, dim: int, index: Any, src: Any = None, value: Any = None, reduce: str | None = None,

@@ -5,14 +5,26 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Reduction
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
-from ._rules import VERSION, torch_context
+from ._common import GRAD, VERSION, torch_context
+from ._describe import _HALF, _INT
 from .scatter import lower_elementwise_scatter
+
+
+def _describe(dim: int) -> Description:
+    dim = check_int("torch.scatter_add", "dim", dim)
+    c = canonical("scatter_elements", data="input", indices="index", updates="src1", axis=dim, reduction="add",
+                  negative="raise")
+    pre = [Step.adapt("slice_like", "src1", "src", "index", why="torch reads only the index-shaped block of src")]
+    return Description("torch.scatter_add", {"dim": dim}, ("input", "index", "src"), c, pre=pre, residuals=[_HALF],
+                  layout={"index_dtypes": _INT, "smaller_index": True, "larger_updates": True})
 
 
 @dialect_op(
     "torch", "scatter_add", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
+    describe=_describe, grad=GRAD, variants=({"dim": 0},),
 )
 def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Lowering:
     """torch.scatter_add: add every ``src`` element into a copy of ``input`` along ``dim``.

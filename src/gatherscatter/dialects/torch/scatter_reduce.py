@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -9,8 +10,10 @@ import numpy as np
 from ...core.policy import Reduction
 from ...core.shape import dtype_name
 from ...errors import ArgumentError, DTypeError, UnsupportedError
+from .._record import Description, Step, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._rules import DATA_DTYPES, VERSION, as_bool, torch_context
+from ._common import DATA_DTYPES, GRAD, VERSION, as_bool, torch_context
+from ._describe import _HALF, _INT, _MEAN_COUNT
 from .scatter import lower_elementwise_scatter
 
 _REDUCE = {
@@ -27,6 +30,7 @@ _REDUCE = {
 divergence(
     op="torch.scatter_reduce",
     case="reduce='prod' on complex128 input",
+    when=("dtype",),
     reference="torch 2.13 CPU (scalar kernel compiled with fused multiply-add)",
     theirs="the product's real and imaginary parts are rounded once (fma), so results can differ from NumPy",
     ours="NumPy's complex multiply (may differ by 1 ulp); complex64 matches torch",
@@ -36,6 +40,7 @@ divergence(
 divergence(
     op="torch.scatter_reduce",
     case="reduce='mean' on uint8/int8/int16/float16/bfloat16 with many contributions per position",
+    when=("dtype",),
     reference="exact arithmetic (and docs/semantics.md#s5-2 '(x + Σu) / (n + 1)')",
     theirs="torch counts contributions in the data dtype: the count wraps (int8: 201 -> -55) or rounds "
     "(float16 > 2048), and float16/bfloat16 round the float32 sum before dividing",
@@ -45,9 +50,35 @@ divergence(
 )
 
 
+def _describe(dim: int, reduce: str, include_self: bool = True) -> Description:
+    op = "torch.scatter_reduce"
+    dim = check_int(op, "dim", dim)
+    r = _REDUCE[check_choice(op, "reduce", reduce, tuple(_REDUCE))].value
+    include_self = check_bool(op, "include_self", include_self)
+    c = canonical("scatter_elements", data="input", indices="index", updates="src1", axis=dim, reduction=r,
+                  include_self=include_self, negative="raise")
+    pre = [Step.adapt("slice_like", "src1", "src", "index", why="torch reads only the index-shaped block of src")]
+    res = [_HALF] if r in ("add", "mul", "mean") else []
+    if r == "mean":
+        res.append(_MEAN_COUNT)
+    return Description(op, {"dim": dim, "reduce": reduce, "include_self": include_self},
+                  ("input", "index", "src"), c, pre=pre, residuals=res,
+                  layout={"index_dtypes": _INT, "smaller_index": True, "larger_updates": True,
+                          "nonfinite": 0.1 if r in ("max", "min") else 0.0})
+
+
+_PROBE: tuple[dict[str, Any], ...] = tuple(
+    [{"dim": 0, "reduce": r, "include_self": s}
+    for r in ("sum", "prod", "mean", "amax", "amin") for s in (True, False)]
+)
+
+
 @dialect_op(
     "torch", "scatter_reduce", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
+    describe=_describe, values={"reduce": _REDUCE},
+    fuzz={"choices": {"reduce": (("sum", "prod", "mean", "amax", "amin"), ("max", "add", None))}},
+    grad=replace(GRAD, restrictions=("src_is_index_shaped",)), variants=_PROBE,
 )
 def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, include_self: bool = True) -> Lowering:
     """torch.scatter_reduce: reduce every ``src`` element into a copy of ``input`` along ``dim``.

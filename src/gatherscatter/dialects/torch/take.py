@@ -6,11 +6,23 @@ from typing import Any
 
 from ...core.shape import as_index_array
 from .._common import data_array
+from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op
-from ._rules import DATA_DTYPES, INDEX_INT64, TENSOR_DTYPES, VERSION, check_dtype, flat_gather, torch_context
+from ._common import DATA_DTYPES, GRAD, INDEX_INT64, TENSOR_DTYPES, VERSION, check_dtype, flat_gather, torch_context
+from ._describe import _I64, _unflatten
 
 
-@dialect_op("torch", "take", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",))
+def _describe() -> Description:
+    c = canonical("gather", data="flat", indices="index", axis=0)
+    pre = [Step.adapt("flatten", "flat", "input", why="torch.take reads the flattened input")]
+    return Description("torch.take", {}, ("input", "index"), c, pre=pre,
+                  layout={"index_dtypes": _I64, "to_source": _unflatten("input", "index")})
+
+
+@dialect_op(
+    "torch", "take", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",),
+    describe=_describe, fuzz={"flat": True}, grad=GRAD,
+)
 def take(input: Any, index: Any) -> Lowering:
     """torch.take: elements of the flattened ``input`` at ``index``; ``out.shape == index.shape``.
 

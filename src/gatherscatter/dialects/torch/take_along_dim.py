@@ -10,8 +10,10 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_array, as_index_array
 from ...errors import AxisError, ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._rules import (
+from ._common import (
+    GRAD,
     INDEX_INT32_INT64,
     INDEX_INT64,
     TENSOR_DTYPES,
@@ -21,6 +23,7 @@ from ._rules import (
     norm_dim,
     torch_context,
 )
+from ._describe import _I64, _INT, _unflatten
 
 _WRAP = Policy(bounds="wrap", negative="bounds")
 _RAISE = Policy(bounds="raise", negative="raise")
@@ -28,6 +31,7 @@ _RAISE = Policy(bounds="raise", negative="raise")
 divergence(
     op="torch.take_along_dim",
     case="dim=None on a non-contiguous input",
+    when=("always",),
     reference="torch 2.13 CPU",
     theirs="RuntimeError 'view size is not compatible with input tensor's size and stride' (it calls .view(-1))",
     ours="reads the flattened input (without copying it)",
@@ -37,6 +41,7 @@ divergence(
 divergence(
     op="torch.take_along_dim",
     case="index outside [0, s-1] (negative or too large)",
+    when=("negative", "out_of_range"),
     reference="docs/semantics.md#s3-2 / docs/semantics.md#s11-1 (take_along_dim: negatives wrap once, out of range "
               "raises)",
     theirs="spec tables say WRAP-NEG + RAISE for every dim",
@@ -64,9 +69,23 @@ def _broadcast(ctx: Any, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], a: in
     return np.broadcast_to(d, dshape), np.broadcast_to(i, ishape)
 
 
+def _describe(dim: int | None = None) -> Description:
+    dim = check_int("torch.take_along_dim", "dim", dim, optional=True)
+    if dim is None:
+        c = canonical("gather", data="flat", indices="flat_index", axis=0, negative="raise")
+        pre = [Step.adapt("flatten", "flat", "input", why="dim=None reads the flattened input"),
+               Step.adapt("flatten", "flat_index", "indices", why="... with the flattened indices (1-d result)")]
+        return Description("torch.take_along_dim", {"dim": None}, ("input", "indices"), c, pre=pre,
+                      layout={"index_dtypes": _INT, "to_source": _unflatten("input", "indices")})
+    c = canonical("gather_elements", data="input", indices="indices", axis=dim, broadcast=True,
+                  negative="bounds", bounds="wrap")
+    return Description("torch.take_along_dim", {"dim": dim}, ("input", "indices"), c, layout={"index_dtypes": _I64})
+
+
 @dialect_op(
     "torch", "take_along_dim", family="gather_elements", kind="gather", versions=(VERSION,),
     differentiable=("input",),
+    describe=_describe, fuzz={"axis_none": True}, grad=GRAD,
 )
 def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Lowering:
     """torch.take_along_dim: one element per index along ``dim``, broadcasting like NumPy.

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dialects as _d
+from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..model import Canonical, TargetPlan
 from ..plan import Names
@@ -37,7 +39,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         i, _ = p.apply(ad)
         res = p.out_name(ad)
         extra = {"match_outer": True} if c.batch_dims else {}
-        p.op("caffe2.Gather", res, {"data": c.data, "indices": i}, axis=c.axis, wrap_indices=True, **extra,
+        p.op(qn(_d.caffe2.Gather), res, {"data": c.data, "indices": i}, axis=c.axis, wrap_indices=True, **extra,
              why="match_outer=True pairs the leading dims (batch_dims == axis)" if c.batch_dims else "")
         p.finish_gather(c, res, ad)
         p.residual("empty", "returns the formula's shape (or raises) for a size-0 axis",
@@ -51,7 +53,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                       "Gather raises)")
         flat = p.adapt("flatten", "flat", d, why="Caffe2 has only Gather: read the flattened data")
         res = p.out_name(ad)
-        p.op("caffe2.Gather", res, {"data": flat, "indices": off}, axis=0, wrap_indices=False)
+        p.op(qn(_d.caffe2.Gather), res, {"data": flat, "indices": off}, axis=0, wrap_indices=False)
         p.finish_gather(c2, res, ad)
         p.residual("empty", "reads by its index policy from an empty data tensor",
                    "Caffe2 Gather returns DATA's shape when DATA is empty")

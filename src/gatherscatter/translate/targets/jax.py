@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dialects as _d
+from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
@@ -34,7 +36,13 @@ _EMPTY = {
     "scatter_elements": "x.at[idx].<op> returns x unchanged, checking nothing, when the target x[idx] is empty",
     "scatter_nd": "x.at[idx].<op> returns x unchanged, checking nothing, when the target x[idx] is empty",
 }
-AT = {"none": "jax.at_set", "add": "jax.at_add", "mul": "jax.at_multiply", "max": "jax.at_max", "min": "jax.at_min"}
+AT = {
+    "none": qn(_d.jax.at_set),
+    "add": qn(_d.jax.at_add),
+    "mul": qn(_d.jax.at_multiply),
+    "max": qn(_d.jax.at_max),
+    "min": qn(_d.jax.at_min),
+}
 
 
 def _fill_attrs(c: Canonical, mode: Any) -> dict[str, Any]:
@@ -54,10 +62,10 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         mode, ad = p.policy(c, TAKE, "fill", target="jnp.take")
         i, _ = p.apply(ad)
         res = p.out_name(ad)
-        p.op("jax.take", res, {"a": c.data, "indices": i}, axis=c.axis, **_fill_attrs(c, mode))
+        p.op(qn(_d.jax.take), res, {"a": c.data, "indices": i}, axis=c.axis, **_fill_attrs(c, mode))
         p.finish_gather(c, res, ad)
     elif fam == "gather_elements":
-        p.along_axis_gather(c, ALONG, "fill", "jax.take_along_axis", "jnp.take_along_axis",
+        p.along_axis_gather(c, ALONG, "fill", qn(_d.jax.take_along_axis), "jnp.take_along_axis",
                             lambda mode: _fill_attrs(c, mode))
     elif fam in ("gather", "gather_nd"):
         c2 = c
@@ -67,7 +75,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         i, _ = p.apply(ad)
         t = p.adapt("unstack_last", "idx", i, why="x.at[...] takes a tuple of index arrays, one per leading axis")
         res = p.out_name(ad)
-        p.op("jax.at_get", res, {"x": c.data, "idx": t}, **_fill_attrs(c2, mode))
+        p.op(qn(_d.jax.at_get), res, {"x": c.data, "idx": t}, **_fill_attrs(c2, mode))
         p.finish_gather(c2, res, ad)
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dialects as _d
+from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
@@ -38,7 +40,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         mode, ad = p.policy(c, TAKE, "raise", target="mx.nd.take")
         i, _ = p.apply(ad)
         res = p.out_name(ad)
-        p.op("mxnet.take", res, {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
+        p.op(qn(_d.mxnet.take), res, {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
         p.finish_gather(c, res, ad)
     elif fam in ("gather", "gather_elements", "gather_nd"):
         c2 = c
@@ -52,7 +54,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         m = p.adapt("moveaxis", "idx", i, source=-1, destination=0, why="MXNet keeps index tuples on the FIRST "
                     "axis (docs/semantics.md#e6)")
         res = p.out_name(ad)
-        p.op("mxnet.gather_nd", res, {"data": c2.data, "indices": m})
+        p.op(qn(_d.mxnet.gather_nd), res, {"data": c2.data, "indices": m})
         p.finish_gather(c2, res, ad)
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)
@@ -88,11 +90,11 @@ def _scatter(p: Plan, c: Canonical) -> None:
         if "mask" not in state:
             ones, mask = p.names("ones"), p.names("hit")
             steps += [Step.adapt("ones_like", ones, upd, why="mark the targeted positions ..."),
-                      Step.op("mxnet.scatter_nd", mask, {"data": ones, "indices": m, "shape": shape},
+                      Step.op(qn(_d.mxnet.scatter_nd), mask, {"data": ones, "indices": m, "shape": shape},
                               why="... 1 where an index points, 0 elsewhere")]
             state["mask"] = mask
         s = p.names("s")
-        steps.append(Step.op("mxnet.scatter_nd", s, {"data": upd, "indices": m, "shape": shape},
+        steps.append(Step.op(qn(_d.mxnet.scatter_nd), s, {"data": upd, "indices": m, "shape": shape},
                              why="scatter_nd writes into zeros: the updates alone"))
         if reduction == "none":
             steps.append(Step.adapt("select", out, state["mask"], s, data, why="keep data where nothing was written"))

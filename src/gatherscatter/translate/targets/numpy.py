@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dialects as _d
+from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
@@ -29,8 +31,8 @@ from ._common import Mode, Plan
 TAKE: dict[Any, Mode] = {"raise": ("wrap", "raise"), "clip": ("bounds", "clip")}
 WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
 FLAT: dict[Any, Mode] = {None: ("raise", "raise")}  # ravel_tuples: negative components count as out of range
-UFUNC = {"add": "numpy.add_at", "sub": "numpy.subtract_at", "mul": "numpy.multiply_at",
-         "max": "numpy.maximum_at", "min": "numpy.minimum_at"}
+UFUNC = {"add": qn(_d.numpy.add_at), "sub": qn(_d.numpy.subtract_at), "mul": qn(_d.numpy.multiply_at),
+         "max": qn(_d.numpy.maximum_at), "min": qn(_d.numpy.minimum_at)}
 
 
 @target("numpy")
@@ -42,10 +44,10 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         mode, ad = p.policy(c, TAKE, "raise", target="np.take")
         i, _ = p.apply(ad)
         res = p.out_name(ad)
-        p.op("numpy.take", res, {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
+        p.op(qn(_d.numpy.take), res, {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
         p.finish_gather(c, res, ad)
     elif fam == "gather_elements":
-        p.along_axis_gather(c, WRAP_RAISE, None, "numpy.take_along_axis", "np.take_along_axis")
+        p.along_axis_gather(c, WRAP_RAISE, None, qn(_d.numpy.take_along_axis), "np.take_along_axis")
     elif fam in ("gather", "gather_nd"):
         c2, _ = p.element_coordinates(c, c.indices, c.data)
         _, ad = p.policy(c2, FLAT, None, target="np.take of raveled offsets")
@@ -53,7 +55,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         off = p.adapt("ravel_tuples", "off", i, c.data, why="NumPy has no gather_nd: flat offsets into the data "
                       "(a tuple out of range maps past the end, so np.take raises)")
         res = p.out_name(ad)
-        p.op("numpy.take", res, {"a": c.data, "indices": off}, axis=None, mode="raise",
+        p.op(qn(_d.numpy.take), res, {"a": c.data, "indices": off}, axis=None, mode="raise",
              why="axis=None reads the flattened data")
         p.finish_gather(c2, res, ad)
     elif fam in ("scatter_elements", "scatter_nd"):
@@ -69,7 +71,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
         _, ad = p.policy(c, WRAP_RAISE, None, target="np.put_along_axis")
         i, u = p.apply(ad)
         assert u is not None
-        p.op("numpy.put_along_axis", c.out, {"arr": c.data, "indices": i, "values": u}, axis=c.axis,
+        p.op(qn(_d.numpy.put_along_axis), c.out, {"arr": c.data, "indices": i, "values": u}, axis=c.axis,
              why="np.put_along_axis broadcasts like the source (in place in NumPy: on a copy)")
         p.duplicates(c, False, "NumPy fancy assignment")
         return
@@ -85,7 +87,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
 
     def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
         if reduction == "none":
-            return [Step.op("numpy.put", out, {"a": data, "ind": idx, "v": upd}, mode="raise",
+            return [Step.op(qn(_d.numpy.put), out, {"a": data, "ind": idx, "v": upd}, mode="raise",
                             why="NumPy has no overwriting scatter by tuples: np.put at flat offsets")]
         fn = UFUNC[reduction]
         return [Step.op(fn, out, {"a": data, "indices": idx, "b": upd}, why=f"unbuffered "

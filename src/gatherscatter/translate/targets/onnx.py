@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dialects as _d
+from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, Residual, TargetPlan
@@ -60,12 +62,12 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     if fam == "gather":
         res = names("y") if ad.post_mask else c.out
         if c.batch_dims == 0:
-            tp.steps.append(Step.op("onnx.Gather", res, {"data": c.data, "indices": i}, axis=c.axis, opset=opset))
+            tp.steps.append(Step.op(qn(_d.onnx.Gather), res, {"data": c.data, "indices": i}, axis=c.axis, opset=opset))
         elif c.axis == c.batch_dims and opset >= 12:
             n = names("i")
             tp.steps.append(Step.adapt("expand_dims", n, i, axis=-1, why="one-component index tuples "
                                                                          "(docs/semantics.md#e7)"))
-            tp.steps.append(Step.op("onnx.GatherND", res, {"data": c.data, "indices": n},
+            tp.steps.append(Step.op(qn(_d.onnx.GatherND), res, {"data": c.data, "indices": n},
                                     batch_dims=c.batch_dims, opset=opset))
         else:
             # ONNX Gather has no batch_dims, and GatherND's batch dims (opset >= 12) must come right before the
@@ -75,7 +77,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
             tp.steps.append(Step.adapt("take_coordinates", n, i, c.data, axis=c.axis, batch_dims=c.batch_dims,
                                        why="gather with batch_dims < axis (or opset < 12): read each output "
                                        "element at its coordinates (docs/semantics.md#e1/docs/semantics.md#e7)"))
-            tp.steps.append(Step.op("onnx.GatherND", res, {"data": c.data, "indices": n}, batch_dims=0,
+            tp.steps.append(Step.op(qn(_d.onnx.GatherND), res, {"data": c.data, "indices": n}, batch_dims=0,
                                     opset=opset))
         tp.steps += gather_post(c, names, res, ad)
     elif fam == "gather_elements":
@@ -87,7 +89,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
             tp.steps.append(Step.adapt("broadcast_data", m, c.data, i, axis=c.axis, why="nor does its data"))
             i, d = n, m
         res = names("y") if ad.post_mask else c.out
-        tp.steps.append(Step.op("onnx.GatherElements", res, {"data": d, "indices": i}, axis=c.axis, opset=opset))
+        tp.steps.append(Step.op(qn(_d.onnx.GatherElements), res, {"data": d, "indices": i}, axis=c.axis, opset=opset))
         tp.steps += gather_post(c, names, res, ad)
     elif fam == "gather_nd":
         res = names("y") if ad.post_mask else c.out
@@ -98,7 +100,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                                        why="GatherND has no batch_dims before opset 12: read single elements at "
                                        "their full coordinates"))
             i, b = n, 0
-        tp.steps.append(Step.op("onnx.GatherND", res, {"data": c.data, "indices": i}, batch_dims=b, opset=opset))
+        tp.steps.append(Step.op(qn(_d.onnx.GatherND), res, {"data": c.data, "indices": i}, batch_dims=b, opset=opset))
         tp.steps += gather_post(c, names, res, ad)
     elif fam in ("scatter_elements", "scatter_nd"):
         assert ad.updates is not None
@@ -115,7 +117,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                                        why="ScatterElements does not broadcast"))
             tp.steps.append(Step.adapt("broadcast_data", m, u, n, axis=None, why="updates take the indices' shape"))
             i, u = n, m
-        onnx_op = "onnx.ScatterElements" if fam == "scatter_elements" else "onnx.ScatterND"
+        onnx_op = qn(_d.onnx.ScatterElements) if fam == "scatter_elements" else qn(_d.onnx.ScatterND)
         extra: dict[str, Any] = {"axis": c.axis} if fam == "scatter_elements" else {}
 
         def call(data: str, indices: str, updates: str, reduction: str, out: str) -> list[Step]:

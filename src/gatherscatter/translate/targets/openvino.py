@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dialects as _d
+from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
@@ -50,7 +52,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         _, ad = p.policy(c, GATHER8, None, target="Gather-8")
         i, _ = p.apply(ad)
         res = p.out_name(ad)
-        p.op("openvino.Gather", res, {"data": c.data, "indices": i}, axis=c.axis, batch_dims=c.batch_dims,
+        p.op(qn(_d.openvino.Gather), res, {"data": c.data, "indices": i}, axis=c.axis, batch_dims=c.batch_dims,
              version=8)
         p.finish_gather(c, res, ad)
         p.residual("empty", "applies its index policy to an index into a size-0 axis (raises, or clamps and "
@@ -64,7 +66,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
             d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="GatherElements-6 wants the data's shape off "
                         "the axis: read only the block the index covers")
         res = p.out_name(ad)
-        p.op("openvino.GatherElements", res, {"data": d, "indices": i}, axis=c.axis, version=6)
+        p.op(qn(_d.openvino.GatherElements), res, {"data": d, "indices": i}, axis=c.axis, version=6)
         p.finish_gather(c, res, ad)
     elif fam in ("gather", "gather_nd"):
         c2 = c
@@ -74,7 +76,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         _, ad = p.policy(c2, WRAP_RAISE, None, target="GatherND-8")
         i, _ = p.apply(ad)
         res = p.out_name(ad)
-        p.op("openvino.GatherND", res, {"data": c.data, "indices": i}, batch_dims=c2.batch_dims, version=8)
+        p.op(qn(_d.openvino.GatherND), res, {"data": c.data, "indices": i}, batch_dims=c2.batch_dims, version=8)
         p.finish_gather(c2, res, ad)
         if c.bounds == "raise":
             p.note("the CPU plugin's GatherND-8 reads garbage memory for an out-of-range index instead of raising")
@@ -106,7 +108,7 @@ def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
     assert u is not None
 
     def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-        return [Step.op("openvino.ScatterElementsUpdate", out, {"data": data, "indices": idx, "updates": upd},
+        return [Step.op(qn(_d.openvino.ScatterElementsUpdate), out, {"data": data, "indices": idx, "updates": upd},
                         axis=c.axis, reduction=SEU[reduction],
                         use_init_val=_self(c, reduction) or reduction in ("max", "min"), version=12)]
 
@@ -154,7 +156,7 @@ def _scatter_nd(p: Plan, c: Canonical, opset: int) -> None:
     assert u is not None
 
     def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-        return [Step.op("openvino.ScatterNDUpdate", out, {"data": data, "indices": idx, "updates": upd},
+        return [Step.op(qn(_d.openvino.ScatterNDUpdate), out, {"data": data, "indices": idx, "updates": upd},
                         reduction=SNDU[reduction], version=15)]
 
     steps, rs = decompose_reduction(c2, p.names, call, data=c.data, indices=i, updates=u,

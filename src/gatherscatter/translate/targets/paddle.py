@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dialects as _d
+from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
@@ -32,24 +34,24 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("paddle", c, names)
     fam = c.family
     if fam == "gather" and c.batch_dims == 0:
-        p.flat_index_gather(c, WRAP_RAISE, "paddle.gather", "x", "axis")
+        p.flat_index_gather(c, WRAP_RAISE, qn(_d.paddle.gather), "x", "axis")
     elif fam == "gather_elements":
-        c = c.with_(indices=p.index_cast(c.indices, "paddle.take_along_axis"))
-        _, ad = p.policy(c, WRAP_RAISE, None, target="paddle.take_along_axis")
+        c = c.with_(indices=p.index_cast(c.indices, qn(_d.paddle.take_along_axis)))
+        _, ad = p.policy(c, WRAP_RAISE, None, target=qn(_d.paddle.take_along_axis))
         i, _ = p.apply(ad)
         res = p.out_name(ad)
-        p.op("paddle.take_along_axis", res, {"arr": c.data, "indices": i}, axis=c.axis, broadcast=c.broadcast)
+        p.op(qn(_d.paddle.take_along_axis), res, {"arr": c.data, "indices": i}, axis=c.axis, broadcast=c.broadcast)
         p.finish_gather(c, res, ad)
     elif fam in ("gather", "gather_nd"):
         if fam == "gather" or c.batch_dims:
             c2, _ = p.element_coordinates(c, c.indices, c.data, why="" if fam == "gather" else "paddle.gather_nd "
                                           "has no batch dims: element coordinates")
         else:
-            c2 = c = c.with_(indices=p.index_cast(c.indices, "paddle.gather_nd"))
-        _, ad = p.policy(c2, WRAP_RAISE, None, target="paddle.gather_nd")
+            c2 = c = c.with_(indices=p.index_cast(c.indices, qn(_d.paddle.gather_nd)))
+        _, ad = p.policy(c2, WRAP_RAISE, None, target=qn(_d.paddle.gather_nd))
         i, _ = p.apply(ad)
         res = p.out_name(ad)
-        p.op("paddle.gather_nd", res, {"x": c.data, "index": i})
+        p.op(qn(_d.paddle.gather_nd), res, {"x": c.data, "index": i})
         p.finish_gather(c2, res, ad)
     elif fam in ("scatter_elements", "scatter_nd"):
         (_scatter_elements if fam == "scatter_elements" else _scatter_nd)(p, c)
@@ -83,15 +85,15 @@ def _put_residuals(p: Plan, c: Canonical) -> None:
 
 def _scatter_elements(p: Plan, c: Canonical) -> None:
     assert c.updates is not None
-    c = c.with_(indices=p.index_cast(c.indices, "paddle.put_along_axis"))
-    _, ad = p.policy(c, WRAP_RAISE, None, target="paddle.put_along_axis")
+    c = c.with_(indices=p.index_cast(c.indices, qn(_d.paddle.put_along_axis)))
+    _, ad = p.policy(c, WRAP_RAISE, None, target=qn(_d.paddle.put_along_axis))
     i, u = p.apply(ad)
     assert u is not None
     i, d, u = p.broadcast_elements(c, i, c.data, u, "paddle.put_along_axis(broadcast=False)")
     assert u is not None
 
     def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-        return [Step.op("paddle.put_along_axis", out, {"arr": data, "indices": idx, "values": upd}, axis=c.axis,
+        return [Step.op(qn(_d.paddle.put_along_axis), out, {"arr": data, "indices": idx, "values": upd}, axis=c.axis,
                         reduce=REDUCE[reduction], include_self=_self(c, reduction), broadcast=False)]
 
     steps, rs = decompose_reduction(c, p.names, call, data=d, indices=i, updates=u, native=_native(c),
@@ -104,13 +106,13 @@ def _scatter_elements(p: Plan, c: Canonical) -> None:
 def _scatter_nd(p: Plan, c: Canonical) -> None:
     assert c.updates is not None
     if c.reduction in ("add", "sub") and c.include_self and c.batch_dims == 0:
-        c = c.with_(indices=p.index_cast(c.indices, "paddle.scatter_nd_add"))
-        _, ad = p.policy(c, WRAP_RAISE, None, target="paddle.scatter_nd_add")
+        c = c.with_(indices=p.index_cast(c.indices, qn(_d.paddle.scatter_nd_add)))
+        _, ad = p.policy(c, WRAP_RAISE, None, target=qn(_d.paddle.scatter_nd_add))
         i, u = p.apply(ad)
         assert u is not None
         if c.reduction == "sub":
             u = p.adapt("negative", "u", u, why="no subtracting scatter: add the negated updates")
-        p.op("paddle.scatter_nd_add", c.out, {"x": c.data, "index": i, "updates": u})
+        p.op(qn(_d.paddle.scatter_nd_add), c.out, {"x": c.data, "index": i, "updates": u})
         return
     c2, _ = p.element_coordinates(c, c.indices, c.data)
     _, ad = p.policy(c2, FLAT, None, target="paddle.put_along_axis at flat offsets")
@@ -124,7 +126,7 @@ def _scatter_nd(p: Plan, c: Canonical) -> None:
                    "into the flattened data")
 
     def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-        return [Step.op("paddle.put_along_axis", out, {"arr": data, "indices": idx, "values": upd}, axis=0,
+        return [Step.op(qn(_d.paddle.put_along_axis), out, {"arr": data, "indices": idx, "values": upd}, axis=0,
                         reduce=REDUCE[reduction], include_self=_self(c, reduction), broadcast=False)]
 
     y = p.names("y")

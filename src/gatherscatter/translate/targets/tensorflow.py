@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dialects as _d
+from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
@@ -25,9 +27,9 @@ from . import target
 from ._common import Mode, Plan
 
 RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
-SCATTER = {"none": "tensorflow.tensor_scatter_nd_update", "add": "tensorflow.tensor_scatter_nd_add",
-           "sub": "tensorflow.tensor_scatter_nd_sub", "max": "tensorflow.tensor_scatter_nd_max",
-           "min": "tensorflow.tensor_scatter_nd_min"}
+SCATTER = {"none": qn(_d.tensorflow.tensor_scatter_nd_update), "add": qn(_d.tensorflow.tensor_scatter_nd_add),
+           "sub": qn(_d.tensorflow.tensor_scatter_nd_sub), "max": qn(_d.tensorflow.tensor_scatter_nd_max),
+           "min": qn(_d.tensorflow.tensor_scatter_nd_min)}
 
 
 @target("tensorflow")
@@ -40,7 +42,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         i, _ = p.apply(ad)
         res = p.out_name(ad)
         extra: dict[str, Any] = {"batch_dims": c.batch_dims} if c.batch_dims else {}
-        p.op("tensorflow.gather", res, {"params": c.data, "indices": i}, axis=c.axis, **extra)
+        p.op(qn(_d.tensorflow.gather), res, {"params": c.data, "indices": i}, axis=c.axis, **extra)
         p.finish_gather(c, res, ad)
     elif fam in ("gather", "gather_elements", "gather_nd"):
         c2 = c
@@ -54,7 +56,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         i, _ = p.apply(ad)
         res = p.out_name(ad)
         extra = {"batch_dims": c2.batch_dims} if c2.batch_dims else {}
-        p.op("tensorflow.gather_nd", res, {"params": c2.data, "indices": i}, **extra)
+        p.op(qn(_d.tensorflow.gather_nd), res, {"params": c2.data, "indices": i}, **extra)
         p.finish_gather(c2, res, ad)
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)
@@ -88,7 +90,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
             return [Step.op(SCATTER[reduction], out, {"tensor": data, "indices": ix, "updates": upd})]
         g, m = p.names("g"), p.names("p")
         return [
-            Step.op("tensorflow.gather_nd", g, {"params": data, "indices": ix},
+            Step.op(qn(_d.tensorflow.gather_nd), g, {"params": data, "indices": ix},
                     why="TF has no multiplying scatter: read the targeted values ..."),
             Step.adapt("combine", m, g, upd, reduction="mul", why="... multiply by the updates ..."),
             Step.op(SCATTER["none"], out, {"tensor": data, "indices": ix, "updates": m},

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dialects as _d
+from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
@@ -37,7 +39,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("torch", c, names)
     fam = c.family
     if fam == "gather" and c.batch_dims == 0:
-        p.flat_index_gather(c, RAISE, "torch.index_select", "input", "dim")
+        p.flat_index_gather(c, RAISE, qn(_d.torch.index_select), "input", "dim")
     elif fam == "gather_elements":
         _gather_elements(p, c)
     elif fam in ("gather", "gather_nd"):
@@ -47,7 +49,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         off = p.adapt("ravel_tuples", "off", i, c.data, why="torch has no gather_nd: flat offsets (a tuple out of "
                       "range maps past the end, so torch.take raises)")
         res = p.out_name(ad)
-        p.op("torch.take", res, {"input": c.data, "index": off}, why="torch.take reads the flattened input")
+        p.op(qn(_d.torch.take), res, {"input": c.data, "index": off}, why="torch.take reads the flattened input")
         p.finish_gather(c2, res, ad)
     elif fam == "scatter_elements":
         _scatter_elements(p, c)
@@ -60,20 +62,20 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 def _gather_elements(p: Plan, c: Canonical) -> None:
     if c.bounds == "wrap" and c.negative in ("wrap", "bounds"):
-        i = p.index_cast(c.indices, "torch.take_along_dim")
+        i = p.index_cast(c.indices, qn(_d.torch.take_along_dim))
         d = c.data
         if not c.broadcast:
             d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only the "
                         "block the index covers")
-        p.op("torch.take_along_dim", c.out, {"input": d, "indices": i}, dim=c.axis,
+        p.op(qn(_d.torch.take_along_dim), c.out, {"input": d, "indices": i}, dim=c.axis,
              why="take_along_dim takes every index modulo the axis size, as the source's wrap mode")
         return
-    c = c.with_(indices=p.index_cast(c.indices, "torch.gather"))
-    _, ad = p.policy(c, RAISE, None, target="torch.gather")
+    c = c.with_(indices=p.index_cast(c.indices, qn(_d.torch.gather)))
+    _, ad = p.policy(c, RAISE, None, target=qn(_d.torch.gather))
     i, _ = p.apply(ad)
-    i, d, _ = p.broadcast_elements(c, i, c.data, None, "torch.gather")
+    i, d, _ = p.broadcast_elements(c, i, c.data, None, qn(_d.torch.gather))
     res = p.out_name(ad)
-    p.op("torch.gather", res, {"input": d, "index": i}, dim=c.axis)
+    p.op(qn(_d.torch.gather), res, {"input": d, "index": i}, dim=c.axis)
     p.finish_gather(c, res, ad)
 
 
@@ -91,17 +93,17 @@ def _dtype_residual(p: Plan, c: Canonical) -> None:
 
 def _scatter_elements(p: Plan, c: Canonical) -> None:
     assert c.updates is not None
-    c = c.with_(indices=p.index_cast(c.indices, "torch.scatter"))
-    _, ad = p.policy(c, RAISE, None, target="torch.scatter")
+    c = c.with_(indices=p.index_cast(c.indices, qn(_d.torch.scatter)))
+    _, ad = p.policy(c, RAISE, None, target=qn(_d.torch.scatter))
     i, u = p.apply(ad)
     assert u is not None
-    i, d, u = p.broadcast_elements(c, i, c.data, u, "torch.scatter")
+    i, d, u = p.broadcast_elements(c, i, c.data, u, qn(_d.torch.scatter))
     assert u is not None
 
     def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
         if reduction == "none":
-            return [Step.op("torch.scatter", out, {"input": data, "index": idx, "src": upd}, dim=c.axis)]
-        return [Step.op("torch.scatter_reduce", out, {"input": data, "index": idx, "src": upd}, dim=c.axis,
+            return [Step.op(qn(_d.torch.scatter), out, {"input": data, "index": idx, "src": upd}, dim=c.axis)]
+        return [Step.op(qn(_d.torch.scatter_reduce), out, {"input": data, "index": idx, "src": upd}, dim=c.axis,
                         reduce=REDUCE[reduction], include_self=_self(c, reduction))]
 
     native = {"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set())
@@ -109,7 +111,7 @@ def _scatter_elements(p: Plan, c: Canonical) -> None:
                                     native_include_self=True)
     p.tp.steps += steps
     p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
-    p.duplicates(c, False, "torch.scatter")
+    p.duplicates(c, False, qn(_d.torch.scatter))
     _dtype_residual(p, c)
 
 
@@ -121,22 +123,22 @@ def _scatter_nd(p: Plan, c: Canonical) -> None:
         if c.batch_dims:
             c2, _ = p.element_coordinates(c, c.indices, c.data)
         else:
-            c2 = c = c.with_(indices=p.index_cast(c.indices, "torch.index_put"))
-        _, ad = p.policy(c2, WRAP_RAISE, None, target="torch.index_put")
+            c2 = c = c.with_(indices=p.index_cast(c.indices, qn(_d.torch.index_put)))
+        _, ad = p.policy(c2, WRAP_RAISE, None, target=qn(_d.torch.index_put))
         i, u = p.apply(ad)
         assert u is not None
         t = p.adapt("unstack_last", "idx", i, why="torch.index_put takes a tuple of index tensors, one per "
                     "leading dim")
 
         def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-            return [Step.op("torch.index_put", out, {"input": data, "indices": t, "values": upd},
+            return [Step.op(qn(_d.torch.index_put), out, {"input": data, "indices": t, "values": upd},
                             accumulate=reduction == "add")]
 
         steps, rs = decompose_reduction(c2, p.names, call, data=c.data, indices=i, updates=u,
                                         native=frozenset({"none", "add"}))
         p.tp.steps += steps
         p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
-        p.duplicates(c, False, "torch.index_put")
+        p.duplicates(c, False, qn(_d.torch.index_put))
         _dtype_residual(p, c)
         return
     # other reductions: scatter_reduce on the flattened input at flat offsets
@@ -153,8 +155,8 @@ def _scatter_nd(p: Plan, c: Canonical) -> None:
 
     def call2(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
         if reduction == "none":
-            return [Step.op("torch.scatter", out, {"input": data, "index": idx, "src": upd}, dim=0)]
-        return [Step.op("torch.scatter_reduce", out, {"input": data, "index": idx, "src": upd}, dim=0,
+            return [Step.op(qn(_d.torch.scatter), out, {"input": data, "index": idx, "src": upd}, dim=0)]
+        return [Step.op(qn(_d.torch.scatter_reduce), out, {"input": data, "index": idx, "src": upd}, dim=0,
                         reduce=REDUCE[reduction], include_self=_self(c, reduction))]
 
     native = {"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set())

@@ -8,11 +8,7 @@
 
 from ._dnums import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
 from .gather import gather
-from .scatter import scatter
-from .scatter_add import scatter_add
-from .scatter_max import scatter_max
-from .scatter_min import scatter_min
-from .scatter_mul import scatter_mul
+from .scatter import scatter, scatter_add, scatter_max, scatter_min, scatter_mul
 
 __all__ = [
     "GatherDimensionNumbers",

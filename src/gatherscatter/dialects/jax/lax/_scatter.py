@@ -58,6 +58,7 @@ def lax_scatter_divergences(op: str) -> None:
     divergence(
         op=op,
         case="unique_indices=True or indices_are_sorted=True with data that breaks the promise",
+        when=("duplicates",),
         reference="JAX documentation",
         theirs="undefined behaviour (unchecked promises)",
         ours="the promises are ignored: the result is the scatter's value either way",
@@ -67,6 +68,7 @@ def lax_scatter_divergences(op: str) -> None:
     divergence(
         op=op,
         case="out-of-range windows with mode='promise_in_bounds'",
+        when=("out_of_range",),
         reference="JAX documentation / StableHLO spec",
         theirs="implementation-defined; XLA on CPU drops the whole window (StableHLO's text checks each element)",
         ours="drop the whole window, as XLA on CPU",

@@ -9,8 +9,10 @@ import numpy as np
 from ....core.policy import Policy, fill
 from ....core.shape import as_array, to_int
 from ....errors import ArgumentError, DTypeError, UnsupportedError
+from ..._record import Description, Residual, Step, canonical, check_int
 from ..._registry import Lowering, dialect_op, divergence
 from .._common import (
+    GRAD,
     GatherScatterMode,
     check_data,
     common_divergences,
@@ -19,13 +21,22 @@ from .._common import (
     jax_context,
     parse_mode,
 )
-from ._dnums import _check_indices_rank, gather_coordinates, gather_output_shape, parse_gather_dnums
+from .._describe import _INT, _fill_value, _gather, _mode
+from ._describe import _ctx, _expand_last, _unsupported
+from ._dnums import (
+    GatherDimensionNumbers,
+    _check_indices_rank,
+    gather_coordinates,
+    gather_output_shape,
+    parse_gather_dnums,
+)
 
 common_divergences("jax.lax.gather")
 int32_index_divergence("jax.lax.gather", "mode='fill' (_gather_fill)")
 divergence(
     op="jax.lax.gather",
     case="out-of-range start indices with mode=None / 'promise_in_bounds'",
+    when=("out_of_range",),
     reference="JAX documentation / StableHLO spec",
     theirs="implementation-defined (a promise); XLA clamps the start so the whole window fits",
     ours="clamp the start to [0, operand_dim - slice_size], as XLA",
@@ -36,6 +47,7 @@ divergence(
 divergence(
     op="jax.lax.gather",
     case="unique_indices=True or indices_are_sorted=True with data that breaks the promise",
+    when=("duplicates",),
     reference="JAX documentation",
     theirs="undefined behaviour (unchecked promises)",
     ours="the promises are ignored: the result is the gather's value either way",
@@ -52,7 +64,96 @@ def _slice_sizes(ctx: Any, value: Any) -> tuple[int, ...]:
     return tuple(to_int(ctx, "slice_sizes", v) for v in items)
 
 
-@dialect_op("jax", "lax.gather", family="general", kind="gather", versions=("0.10",), differentiable=("operand",))
+def _describe(dimension_numbers: Any, slice_sizes: Any, mode: Any = None, fill_value: Any = None) -> Description:
+    op = "jax.lax.gather"
+    dn = parse_gather_dnums(_ctx(op), dimension_numbers)
+    sizes = tuple(check_int(op, "slice_sizes", s) for s in slice_sizes)
+    m = _mode(op, mode)
+    if m is GatherScatterMode.ONE_HOT:
+        raise UnsupportedError(f"translate {op}: mode='one_hot' is only defined for jnp.take_along_axis")
+    fill_value = _fill_value(op, fill_value)
+    fill = mode is not None and m is GatherScatterMode.FILL_OR_DROP  # lax.gather's default clamps
+    attrs: dict[str, Any] = {"dimension_numbers": dimension_numbers, "slice_sizes": slice_sizes, "mode": mode,
+                             "fill_value": fill_value}
+    r = len(sizes)
+    layout: dict[str, Any]
+    off, col, smap, ob, ib = (tuple(f) for f in dn)
+    k = len(smap)
+    b = len(ob)
+    res = [Residual("empty", "returns zeros when the result is empty", "may raise for an index into a size-0 axis")]
+    # element-wise first: it also matches a batched nd form when the axis is the last dim
+    if k == 1 and col == smap and not off and all(s == 1 for s in sizes):
+        a = smap[0]
+        others = tuple(d for d in range(r) if d != a)
+        if ob == others and ib == others:
+            layout = {"index_dtypes": _INT, "full_index": True, "rank": (r, r),
+                      "to_source": _expand_last("operand", "start_indices")}
+            pre = [Step.adapt("squeeze", "idx", "start_indices", axis=-1, why="one-component index vectors")]
+            base = canonical("gather_elements", data="operand", indices="idx", axis=a)
+            p2, c, post = _gather(base, fill=fill, fill_value=fill_value, wrap=False)
+            return Description(op, attrs, ("operand", "start_indices"), c, pre=pre + p2, post=post, residuals=res,
+                          layout=layout)
+    if k and smap == tuple(range(b, b + k)) and col == smap and ob == tuple(range(b)) and ib == ob \
+            and all(sizes[d] == 1 for d in range(b + k)):
+        n_off = r - b - k
+        if off and off != tuple(range(off[0], off[0] + n_off)):
+            raise _unsupported(op, dn, "the window dims must be the trailing result dims")
+        if len(off) != n_off:
+            raise _unsupported(op, dn, "every operand dim after the index tuple must be a whole window")
+        layout = {"index_dtypes": _INT, "k": k, "data_shape": tuple([None] * (b + k) + list(sizes[b + k:]))}
+        if off:
+            q = off[0] + 1  # start_indices rank
+            if q - 1 - b < 0:
+                raise _unsupported(op, dn, "the window dims overlap the batch dims")
+            layout["index_ndim"] = (q - 1 - b, q - 1 - b)
+        base = canonical("gather_nd", data="operand", indices="start_indices", batch_dims=b)
+        pre, c, post = _gather(base, fill=fill, fill_value=fill_value, wrap=False)
+        return Description(op, attrs, ("operand", "start_indices"), c, pre=pre, post=post, residuals=res, layout=layout)
+    if k == 1 and col == smap and not ob and not ib:
+        a = smap[0]
+        win = [d for d in range(r) if d != a]
+        if sizes[a] != 1:
+            raise _unsupported(op, dn, "the indexed dim must have slice size 1")
+        if len(off) != r - 1:
+            raise _unsupported(op, dn, "every other operand dim must be a whole window")
+        if tuple(off[:a]) != tuple(range(a)):
+            raise _unsupported(op, dn, "the window dims before the axis must lead the result")
+        tail = tuple(off[a:])
+        q_i = tail[0] - a if tail else None
+        if tail and (q_i is None or q_i < 0 or tail != tuple(range(a + q_i, a + q_i + len(tail)))):
+            raise _unsupported(op, dn, "the index dims must sit at the axis in the result")
+        layout = {"index_dtypes": _INT, "data_shape": tuple(None if d == a else sizes[d] for d in range(r)),
+                  "to_source": _expand_last("operand", "start_indices")}
+        if q_i is not None:
+            layout["index_ndim"] = (q_i, q_i)
+        pre = [Step.adapt("squeeze", "idx", "start_indices", axis=-1, why="one-component index vectors")]
+        base = canonical("gather", data="operand", indices="idx", axis=a)
+        p2, c, post = _gather(base, fill=fill, fill_value=fill_value, wrap=False, lead=a)
+        del win
+        return Description(op, attrs, ("operand", "start_indices"), c, pre=pre + p2, post=post, residuals=res,
+                      layout=layout)
+    raise _unsupported(op, dn, "no canonical family matches")
+
+
+#: the calls worth probing: the nd (gather_nd) configuration of docs/semantics.md#e21
+_PROBE: tuple[dict[str, Any], ...] = (
+    {
+        "dimension_numbers": GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,)),
+        "slice_sizes": (1, 3),
+    },
+)
+
+
+@dialect_op(
+    "jax",
+    "lax.gather",
+    family="general",
+    kind="gather",
+    versions=("0.10",),
+    differentiable=("operand",),
+    describe=_describe, grad=GRAD,
+    variants=_PROBE,
+)
 def gather(
     operand: Any,
     start_indices: Any,

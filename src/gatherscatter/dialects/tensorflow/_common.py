@@ -29,6 +29,7 @@ from ...core.policy import Negative
 from ...core.shape import as_index_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, STRINGS
+from .._record import GradConventions
 
 __all__ = [
     "DATA_ALL",
@@ -217,3 +218,6 @@ def check_int_overflow(ctx: OpContext, shape: tuple[int, ...], name: str) -> Non
     """A shape whose element count does not fit int64 (TF: 'would have more than 2**63 - 1 elements')."""
     if prod(shape) > 2**63 - 1:
         raise ShapeError(f"{ctx.label}: {name} {list(shape)} would have more than 2**63 - 1 elements")
+
+#: the gradient conventions of tensorflow autograd, which every tensorflow op states in its record
+GRAD = GradConventions(autograd="tensorflow", duplicates="all", ties="split")

@@ -156,6 +156,7 @@ def precision_divergence(op: str) -> None:
     divergence(
         op=op,
         case="float64 or int64 data",
+        when=("dtype",),
         reference="OpenVINO 2026.4 CPU plugin",
         theirs="computes float64 in float32 and int64 in int32 (values rounded or saturated, dtype kept)",
         ours="no demotion: float64 and int64 values are moved and reduced exactly",

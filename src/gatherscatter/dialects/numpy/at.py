@@ -23,7 +23,7 @@ twice; with repeated elements it raises :class:`UnsupportedError`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -31,11 +31,13 @@ from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
-from .._registry import Lowering, divergence
+from .._record import Description
+from .._registry import DialectOp, Lowering, dialect_op, divergence
+from ._common import np_context, quiet_cast
+from ._describe import _ufunc_at
 from ._index import row_offsets
-from ._np import np_context, quiet_cast
 
-__all__ = ["lower_at"]
+__all__ = ["add_at", "lower_at", "maximum_at", "minimum_at", "multiply_at", "subtract_at"]
 
 _CAT = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 2}
 
@@ -43,6 +45,7 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
     divergence(
         op=f"numpy.{_name}_at",
         case="a of object, str or bytes dtype",
+        when=("dtype",),
         reference="NumPy 2.4",
         theirs=f"np.{_name}.at applies the Python operator (object) or the string ufunc, truncating to "
         "the array's itemsize",
@@ -55,6 +58,7 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
         op=f"numpy.{_name}_at",
         case="b promotes a to a wider loop dtype that the per-update cast back can change, with an element "
         "selected twice (e.g. float64 b with inexact values into float32 a, float b into int a)",
+        when=("dtype",),
         reference="NumPy 2.4",
         theirs="rounds / truncates back to a.dtype after every single update",
         ours="UnsupportedError naming the cast to make (b.astype(a.dtype)); exact without repeated elements",
@@ -65,6 +69,7 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
 divergence(
     op="numpy.maximum_at",
     case="complex a",
+    when=("dtype",),
     reference="NumPy 2.4",
     theirs="orders complex numbers lexicographically (real part, then imaginary)",
     ours="UnsupportedError: the core's max/min reductions refuse complex data",
@@ -75,6 +80,7 @@ divergence(
 divergence(
     op="numpy.minimum_at",
     case="complex a",
+    when=("dtype",),
     reference="NumPy 2.4",
     theirs="orders complex numbers lexicographically (real part, then imaginary)",
     ours="UnsupportedError: the core's max/min reductions refuse complex data",
@@ -207,3 +213,148 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
         return res
 
     return Lowering("scatter", wide, offsets, spec, policy, ctx, updates=b_loop.reshape(ushape), post=post)
+
+
+# ------------------------------------------------------------------------------------------------ the five ops
+
+
+class _Variant(NamedTuple):
+    """One ``np.<ufunc>.at``: the ufunc's name, the core reduction, its canonical name and its docstring's own parts."""
+
+    ufunc: str
+    reduction: Reduction
+    canonical: str
+    summary: str
+    loop: str
+    tail: str
+
+
+def _register(v: _Variant) -> DialectOp:
+    """Register ``numpy.<ufunc>_at`` from its table row."""
+    name = f"{v.ufunc}_at"
+    qualname = f"numpy.{name}"
+    ufunc = getattr(np, v.ufunc)
+
+    def describe(form: str = "array") -> Description:
+        return _ufunc_at(qualname, v.canonical, form)
+
+    def lower(a: Any, indices: Any, b: Any) -> Lowering:
+        return lower_at(v.ufunc, ufunc, v.reduction, a, indices, b)
+
+    lower.__name__ = lower.__qualname__ = name
+    lower.__doc__ = _DOC.format(summary=v.summary, ufunc=v.ufunc, loop=v.loop, tail=v.tail)
+    return dialect_op("numpy", name, family="general", kind="scatter", versions=("2.4",), differentiable=("a", "b"),
+                      describe=describe)(lower)
+
+
+#: the docstring every ufunc.at op shares (its summary, loop line and tail come from its row)
+_DOC = """{summary}
+
+    Provenance: ``numpy.{ufunc}.at(a, indices, b)`` (``ufunc.at``), NumPy 2.4;
+    NumPy works in place, gatherscatter returns the updated copy.
+
+    ``indices`` is any NumPy index expression: an int, a slice, ``...``,
+    ``None``, an integer or boolean array (lists are arrays), or a tuple of
+    these; negative entries count from the back, anything outside
+    ``[-n, n-1]`` raises. ``b`` is broadcast to the shape of ``a[indices]``.
+    Every selected element is updated once per time it is selected, in
+    row-major order of ``a[indices]`` (repeated elements accumulate). Dtypes
+    follow NumPy: the loop dtype promotes ``a`` with ``b`` (a scalar ``b`` by
+    value) and the result is cast back to ``a.dtype`` unsafely after each
+    update (see ``gatherscatter.dialects.numpy.at``).
+
+    Equivalent loop::
+
+        Y = a.copy()
+        sel = arange(a.size).reshape(a.shape)[indices]      # flat positions, any index expression
+        for j in ndindex(sel.shape):
+            t = unravel_index(sel[j], a.shape)
+            Y[t] = {loop}
+{tail}"""
+
+
+_VARIANTS = [
+    _Variant(
+        "add",
+        Reduction.ADD,
+        "add",
+        'NumPy add.at: unbuffered ``a[t] + b`` at every element ``a[indices]`` selects.',
+        'Y[t] + b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        """
+    Differs from ``a[indices] += b`` (a repeated element is incremented once),
+    from ``torch.index_put(accumulate=True)`` (no slices, no dtype promotion) and
+    from ``jax.numpy``'s ``x.at[idx].add`` (drops out-of-range updates).
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.add_at([1, 2, 3, 4], [0, 1, 2, 2], 1).tolist()
+    [2, 3, 5, 4]
+    >>> gs.numpy.add_at([[0, 0, 0], [0, 0, 0]], (slice(None), [0, 0]), 1).tolist()
+    [[2, 0, 0], [2, 0, 0]]
+    """,
+    ),
+    _Variant(
+        "maximum",
+        Reduction.MAX,
+        "max",
+        'NumPy maximum.at: unbuffered ``max(a[t], b)`` at every element ``a[indices]`` selects.',
+        'maximum(Y[t], b_j)                   # b_j = broadcast(b, sel.shape)[j]',
+        """
+    Differs from ``torch.scatter_reduce(reduce='amax')`` (per-axis indices,
+    ``include_self``); NaN propagates as in ``np.maximum``. Complex ``a`` is
+    refused (NumPy orders complex lexicographically; the core has no such max).
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.maximum_at([1, 5, 3], [0, 0, 2], [4, 2, 9]).tolist()
+    [4, 5, 9]
+    """,
+    ),
+    _Variant(
+        "minimum",
+        Reduction.MIN,
+        "min",
+        'NumPy minimum.at: unbuffered ``min(a[t], b)`` at every element ``a[indices]`` selects.',
+        'minimum(Y[t], b_j)                   # b_j = broadcast(b, sel.shape)[j]',
+        """
+    Differs from ``torch.scatter_reduce(reduce='amin')`` (per-axis indices,
+    ``include_self``); NaN propagates as in ``np.minimum``. Complex ``a`` is
+    refused (NumPy orders complex lexicographically; the core has no such min).
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.minimum_at([1, 5, 3], [1, 1], [4, 2]).tolist()
+    [1, 2, 3]
+    """,
+    ),
+    _Variant(
+        "multiply",
+        Reduction.MUL,
+        "mul",
+        'NumPy multiply.at: unbuffered ``a[t] * b`` at every element ``a[indices]`` selects.',
+        'Y[t] * b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        """
+    Differs from ``a[indices] *= b`` (a repeated element is multiplied once) and
+    from ``torch.scatter_reduce(reduce='prod')`` (per-axis indices, ``include_self``).
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.multiply_at([1, 2, 3, 4], [2, 3], 2).tolist()
+    [1, 2, 6, 8]
+    """,
+    ),
+    _Variant(
+        "subtract",
+        Reduction.SUB,
+        "sub",
+        'NumPy subtract.at: unbuffered ``a[t] - b`` at every element ``a[indices]`` selects.',
+        'Y[t] - b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        """
+    Differs from ``a[indices] -= b`` (a repeated element is decremented once);
+    bool data is refused, as NumPy refuses boolean subtract (OpenVINO/ONNX
+    style XOR is not what NumPy does).
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.subtract_at([1, 2, 3, 4], [0, 1, 2, 2], 1).tolist()
+    [0, 1, 1, 4]
+    """,
+    ),
+]
+
+add_at, maximum_at, minimum_at, multiply_at, subtract_at = (_register(v) for v in _VARIANTS)

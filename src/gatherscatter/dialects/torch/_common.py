@@ -29,6 +29,7 @@ from ...core.policy import MeanCount, Policy
 from ...core.scatter import count_in_dtype as core_count_in_dtype
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name, to_int
 from ...errors import ArgumentError, AxisError, DTypeError, ShapeError
+from .._record import GradConventions
 from .._registry import Lowering
 
 __all__ = [
@@ -269,3 +270,7 @@ def flat_gather(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any]
     lin = np.where(lin < 0, lin + n, lin)
     coords = np.stack(np.unravel_index(lin, d.shape), axis=-1).astype(np.int64)
     return Lowering("gather", d, coords, IndexSpec(axis=0, depth=d.ndim, vector=True), policy, ctx)
+
+
+#: the gradient conventions of torch autograd, which every torch op states in its record
+GRAD = GradConventions(autograd="torch", duplicates="all", ties="torch")

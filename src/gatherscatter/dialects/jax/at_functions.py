@@ -1,0 +1,345 @@
+"""JAX ``x.at[idx].get/set/add/multiply/min/max``, as functions: ``at_get`` ... ``at_max``.
+
+``at_get`` reads (a gather); the five updates differ only by their combiner:
+each is one row of :data:`_VARIANTS` (its name, its reduction and its
+docstring), registered by :func:`_register`. The shared index handling is in
+:mod:`gatherscatter.dialects.jax._at`; ``gs.jax.at(x)[idx]`` (``at.py``)
+calls these functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ...core.policy import Reduction
+from ...errors import UnsupportedError
+from .._record import Description, Residual, Step, canonical, tuple_index_args
+from .._registry import DialectOp, Lowering, dialect_op, divergence
+from ._at import at_context, at_divergences, lower_get, lower_scatter
+from ._common import GRAD, GatherScatterMode
+from ._describe import _BOOL_MASK, _INT, _at_scatter, _fill_value, _form, _gather, _mode
+
+__all__ = ["at_add", "at_get", "at_max", "at_min", "at_multiply", "at_set"]
+
+
+#: the fuzzer indexes these ops with NumPy index expressions
+_FUZZ = {"npindex": True}
+
+
+class _Variant(NamedTuple):
+    """One ``x.at[idx].<name>(values)``: its name, the core reduction and the op's docstring."""
+
+    name: str
+    reduction: Reduction
+    doc: str
+
+
+def _register(v: _Variant) -> DialectOp:
+    """Register ``jax.at_<name>`` (and the divergences every ``.at`` op shares) from its table row."""
+    name = f"at_{v.name}"
+    qualname = f"jax.{name}"
+    at_divergences(qualname)
+
+    def describe(form: str = "array", mode: Any = None) -> Description:
+        return _at_scatter(qualname, v.reduction.value, form, mode)
+
+    def lower(x: Any, idx: Any, values: Any, mode: Any = None) -> Lowering:
+        return lower_scatter(at_context(v.name), v.reduction, x, idx, values, mode)
+
+    lower.__name__ = lower.__qualname__ = name
+    lower.__doc__ = v.doc
+    return dialect_op("jax", name, family="scatter_nd", kind="scatter", versions=("0.10",),
+                      differentiable=("x", "values"), describe=describe, grad=GRAD, fuzz=_FUZZ)(lower)
+
+
+_VARIANTS = [
+    _Variant(
+        "add",
+        Reduction.ADD,
+        """JAX ``x.at[idx].add(values)``: a copy of ``x`` with ``values`` added at ``x[idx]``.
+
+    Provenance: ``jax.numpy.ndarray.at[...].add`` (``lax.scatter_add``; jax 0.10),
+    with ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].add(values)`` calls this.
+
+    Indexing and modes as :func:`at_set` (out-of-range updates dropped by
+    default, ``'clip'`` clamps). Every update is applied: duplicates accumulate
+    (unlike NumPy's buffered ``x[idx] += v``), in row-major order. Runs in the
+    promoted dtype and casts back; a bool result dtype is refused (JAX: ``add``
+    does not accept bool).
+
+    Equivalent loop::
+
+        Y = copy(x)
+        for j in ndindex(result_shape):
+            k = wrap_negative(coords(j))
+            if all(0 <= k_d < s_d):  Y[k] += values[j]
+
+    Differs from NumPy ``x[idx] += v`` (duplicates added once) and
+    ``np.add.at`` (raises on out-of-range).
+
+    >>> import gatherscatter as gs
+    >>> gs.jax.at_add([1.0, 1.0, 1.0, 1.0], ([1, 1, 2],), [10.0, 20.0, 30.0]).tolist()
+    [1.0, 31.0, 31.0, 1.0]
+    >>> gs.jax.at([1, 2, 3])[([0, 3],)].add(10).tolist()
+    [11, 2, 3]
+    """,
+    ),
+    _Variant(
+        "max",
+        Reduction.MAX,
+        """JAX ``x.at[idx].max(values)``: a copy of ``x`` where ``x[idx]`` keeps the larger of itself and ``values``.
+
+    Provenance: ``jax.numpy.ndarray.at[...].max`` (``lax.scatter_max``; jax 0.10), with
+    ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].max(values)`` calls this.
+
+    Indexing and modes as :func:`at_set`; duplicates all take part (the
+    maximum over ``x`` and every update); NaN propagates; booleans use
+    OR. Runs in the promoted dtype and casts back.
+
+    Equivalent loop::
+
+        Y = copy(x)
+        for j in ndindex(result_shape):
+            k = wrap_negative(coords(j))
+            if all(0 <= k_d < s_d):  Y[k] = max(Y[k], values[j])
+
+    Differs from NumPy ``np.maximum.at`` (raises on out-of-range indices).
+
+    >>> import gatherscatter as gs
+    >>> gs.jax.at_max([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
+    [5, 5, 7, 5]
+    """,
+    ),
+    _Variant(
+        "min",
+        Reduction.MIN,
+        """JAX ``x.at[idx].min(values)``: a copy of ``x`` where ``x[idx]`` keeps the smaller of itself and ``values``.
+
+    Provenance: ``jax.numpy.ndarray.at[...].min`` (``lax.scatter_min``; jax 0.10), with
+    ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].min(values)`` calls this.
+
+    Indexing and modes as :func:`at_set`; duplicates all take part (the
+    minimum over ``x`` and every update); NaN propagates; booleans use
+    AND. Runs in the promoted dtype and casts back.
+
+    Equivalent loop::
+
+        Y = copy(x)
+        for j in ndindex(result_shape):
+            k = wrap_negative(coords(j))
+            if all(0 <= k_d < s_d):  Y[k] = min(Y[k], values[j])
+
+    Differs from NumPy ``np.minimum.at`` (raises on out-of-range indices).
+
+    >>> import gatherscatter as gs
+    >>> gs.jax.at_min([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
+    [2, 5, 5, 5]
+    """,
+    ),
+    _Variant(
+        "multiply",
+        Reduction.MUL,
+        """JAX ``x.at[idx].multiply(values)``: a copy of ``x`` multiplied by ``values`` at ``x[idx]``.
+
+    Provenance: ``jax.numpy.ndarray.at[...].multiply`` (``lax.scatter_mul``;
+    jax 0.10), with ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].multiply(values)``
+    calls this.
+
+    Indexing and modes as :func:`at_set`; duplicates multiply in turn; integer
+    products wrap. Runs in the promoted dtype and casts back (an int ``x`` times
+    1.5 is truncated); a bool result dtype is refused (JAX: ``mul`` does not
+    accept bool).
+
+    Equivalent loop::
+
+        Y = copy(x)
+        for j in ndindex(result_shape):
+            k = wrap_negative(coords(j))
+            if all(0 <= k_d < s_d):  Y[k] *= values[j]
+
+    Differs from NumPy ``np.multiply.at`` (raises on out-of-range).
+
+    >>> import gatherscatter as gs
+    >>> gs.jax.at_multiply([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
+    [40, 5, 35, 5]
+    """,
+    ),
+    _Variant(
+        "set",
+        Reduction.NONE,
+        """JAX ``x.at[idx].set(values)``: a copy of ``x`` with ``x[idx] = values``.
+
+    Provenance: ``jax.numpy.ndarray.at[...].set`` (jax 0.10), with
+    ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].set(values)`` calls this.
+
+    ``idx`` is read as in :func:`at_get`; ``values`` broadcast to the shape of
+    ``x[idx]``. Negative indices wrap once. Out-of-range updates are dropped
+    (``mode=None``, ``'fill'``, ``'drop'``, ``'promise_in_bounds'``); ``'clip'``
+    clamps them into range. Duplicates: the last update in row-major order wins
+    (JAX: implementation-defined; CPU last). The write happens in the promoted
+    dtype of ``x`` and ``values`` (JAX's lattice; Python scalars are weak) and is
+    cast back to ``x``'s dtype (float -> int truncates and saturates, NaN -> 0).
+    An empty target returns ``x`` unchanged.
+
+    Equivalent loop::
+
+        Y = copy(x)
+        for j in ndindex(result_shape):                 # row-major
+            k = wrap_negative(coords(j))
+            if all(0 <= k_d < s_d):  Y[k] = values[j]    # 'clip': Y[clamp(k)] = values[j]
+
+    Differs from NumPy ``x[idx] = v`` (raises on out-of-range) and from
+    ``torch.index_put`` (raises).
+
+    >>> import gatherscatter as gs
+    >>> gs.jax.at_set([1.0, 2.0, 3.0], ([0, -1, 7],), [10.0, 20.0, 30.0]).tolist()
+    [10.0, 2.0, 20.0]
+    >>> gs.jax.at([1, 2, 3])[([1, 1],)].set([5, 6]).tolist()
+    [1, 6, 3]
+    >>> gs.jax.at([1, 2, 3])[5].set(9, mode="clip").tolist()
+    [1, 2, 9]
+    """,
+    ),
+]
+
+at_add = _register(_VARIANTS[0])
+
+# ------------------------------------------------------------------------------------------------ at_get
+
+at_divergences("jax.at_get")
+
+divergence(
+    op="jax.at_get",
+    case="out-of-range indices with the default mode (promise_in_bounds)",
+    when=("out_of_range",),
+    reference="JAX documentation",
+    theirs="implementation-defined (a promise); XLA on CPU clamps each index into [0, s-1] after the "
+    "negative wrap (x[5] on size 3 reads x[2]; x[-7] reads x[0])",
+    ours="clamp after wrapping negatives once, as XLA on CPU",
+    evidence="docs/behavior-matrix.md#surprise-4, docs/behavior-matrix.md#t6-3 and docs/behavior-matrix.md#t6-10; "
+             "docs/semantics.md#s2-3, docs/semantics.md#s7-3",
+    kind="undefined",
+)
+
+divergence(
+    op="jax.at_get",
+    case="mode='one_hot'",
+    when=("always",),
+    reference="JAX 0.10",
+    theirs="AssertionError (one_hot exists only for jnp.take_along_axis)",
+    ours="UnsupportedError naming the mode",
+    evidence="jax/_src/lax/slicing.py _gather_lower (assert mode in PROMISE_IN_BOUNDS, CLIP)",
+    kind="undefined",
+)
+
+def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None) -> Description:
+    op = "jax.at_get"
+    form = _form(op, form)
+    m = _mode(op, mode)
+    if m is GatherScatterMode.ONE_HOT:
+        raise UnsupportedError(f"translate {op}: mode='one_hot' is only defined for jnp.take_along_axis")
+    fill_value = _fill_value(op, fill_value)
+    fill = m is GatherScatterMode.FILL_OR_DROP
+    pre: list[Step] = []
+    if form == "array":
+        base = canonical("gather", data="x", indices="idx", axis=0)
+        layout: dict[str, Any] = {"index_dtypes": _INT, "index_ndim": (0, 2)}
+    else:
+        pre.append(Step.adapt("stack_last", "tuples", "idx", why="x[I0, I1, ...]: one index tuple per position"))
+        base = canonical("gather_nd", data="x", indices="tuples")
+        layout = {"index_dtypes": _INT, "to_source": tuple_index_args("x", "idx")}
+    p2, c, post = _gather(base, fill=fill and mode is not None, fill_value=fill_value, wrap=True)
+    res = [Residual("empty", "returns zeros for an empty result, and raises for an integer index into a size-0 "
+                    "axis", "computes its own empty result or raises"), _BOOL_MASK]
+    attrs: dict[str, Any] = {"mode": mode, "fill_value": fill_value}
+    return Description(op, attrs, ("x", "idx"), c, pre=pre + p2, post=post, residuals=res, layout=layout)
+
+
+@dialect_op(
+    "jax", "at_get", family="gather_nd", kind="gather", versions=("0.10",), differentiable=("x",),
+    describe=_describe_get, grad=GRAD, fuzz=_FUZZ,
+)
+def at_get(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Lowering:
+    """JAX ``x.at[idx].get()`` (= ``x[idx]``): NumPy-style indexing with JAX's out-of-range rules.
+
+    Provenance: ``jax.numpy.ndarray.at`` / ``jax.numpy`` indexing (jax 0.10), with
+    ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].get(...)`` calls this.
+
+    ``idx`` is anything NumPy accepts in ``x[idx]`` (ints, slices, ``...``, ``None``,
+    integer arrays, boolean masks, tuples), except that a non-tuple list is an
+    error (use a tuple or an array), and scalar booleans do not count when JAX
+    decides whether advanced indices are adjacent. Negative indices wrap once.
+    Modes: ``None``/``'promise_in_bounds'``/``'clip'``: clamp to ``[0, s-1]`` (XLA's
+    behaviour); ``'fill'``/``'drop'``: out-of-range positions give ``fill_value``
+    (default NaN, ``iinfo.min``, ``iinfo.max`` or True by dtype). Indexing an axis
+    of size 0 with an integer is an error.
+
+    Equivalent loop (``c_d`` are the per-axis coordinates of ``x[idx]``)::
+
+        for j in ndindex(result_shape):
+            k = [c_d[j] + s_d if c_d[j] < 0 else c_d[j] for d in axes]
+            Y[j] = x[clamp(k)]               # fill mode: fill_value if any k_d is outside [0, s_d-1]
+
+    Differs from NumPy ``x[idx]`` (raises on out-of-range) and from ``jnp.take``
+    (fills by default; clip there does not wrap negatives).
+
+    >>> import gatherscatter as gs
+    >>> x = [[1, 2, 3], [4, 5, 6]]
+    >>> gs.jax.at_get(x, (slice(None), [2, 0])).tolist()
+    [[3, 1], [6, 4]]
+    >>> gs.jax.at(x)[(5, -1)].get().tolist()
+    6
+    >>> gs.jax.at([1.0, 2.0])[(slice(None), None)].get().shape
+    (2, 1)
+    >>> gs.jax.at([1.0, 2.0])[([0, 2],)].get(mode="fill", fill_value=-1.0).tolist()
+    [1.0, -1.0]
+    """
+    return lower_get(at_context("get"), x, idx, mode, fill_value)
+
+
+
+at_max, at_min, at_multiply, at_set = (_register(v) for v in _VARIANTS[1:])
+
+# the divergences of single variants
+divergence(
+    op="jax.at_max",
+    case="complex x or values",
+    when=("dtype",),
+    reference="JAX 0.10",
+    theirs="complex numbers are ordered lexicographically (real part, then imaginary part), as XLA's max",
+    ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
+    evidence="jax.lax.scatter_max on complex128 (tests/frameworks/test_jax.py::test_known_divergence_complex_minmax)",
+    kind="choice",
+)
+divergence(
+    op="jax.at_min",
+    case="complex x or values",
+    when=("dtype",),
+    reference="JAX 0.10",
+    theirs="complex numbers are ordered lexicographically (real part, then imaginary part), as XLA's min",
+    ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
+    evidence="jax.lax.scatter_min on complex128 (tests/frameworks/test_jax.py::test_known_divergence_complex_minmax)",
+    kind="choice",
+)
+divergence(
+    op="jax.at_set",
+    case="duplicate indices",
+    when=("duplicates",),
+    reference="JAX documentation",
+    theirs="implementation-defined and may be nondeterministic; CPU applies updates in row-major order "
+    "(last wins, 20/20 runs)",
+    ours="the last update in row-major order of the indexed result wins (duplicates='last')",
+    evidence="docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s5-3, "
+             "docs/semantics.md#s6-5",
+    kind="undefined",
+)
+divergence(
+    op="jax.at_set",
+    case="values whose dtype cannot be cast safely to x's dtype",
+    when=("dtype",),
+    reference="JAX 0.10",
+    theirs="FutureWarning 'scatter inputs have incompatible types' (an error in a future JAX), then the result",
+    ours="the same result, without a warning",
+    evidence="jax/_src/ops/scatter.py _scatter_impl",
+    kind="choice",
+)
