@@ -27,8 +27,10 @@ def test_matrix_covers_every_described_op_and_target():
             assert cell.status in ("exact", "closest", "none"), (op, target)
             if cell.status != "exact":
                 assert cell.reason, (op, target)  # every gap says why
-    # the source's own framework can always express the call
+    # the source's own framework can always express the call (once the op has a description)
+    from tests.translate.test_sources import PENDING
+
     for op, _, cells in rows:
         fw = op.split(".")[0]
-        if fw in cells:
+        if fw in cells and op not in PENDING:
             assert cells[fw].status == "exact", (op, cells[fw])
