@@ -550,7 +550,7 @@ def _positions(w: Array | None, u: Array, data: Array, *, axis: int, circular: b
     if u.ndim == 0:
         raise ShapeError("positions: u must have a batch axis (rank >= 1); got a 0-d array")
     a = axis % u.ndim
-    j = np.indices(u.shape, dtype=np.int64)[a]
+    j: Array = np.asarray(np.indices(u.shape, dtype=np.int64)[a])
     if w is None:
         return j
     w = np.asarray(w)
