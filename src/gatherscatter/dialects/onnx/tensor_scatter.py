@@ -118,8 +118,8 @@ divergence(
 # ------------------------------------------------------------------------------------------------ the record
 
 _NEGATIVE = Residual("negative", "raises IndexOutOfRangeError for a negative write index (as ONNX Runtime 1.32)",
-                     "the positions wrap it: (write_indices[b] + j) mod max_sequence_length, floor modulo (as the "
-                     "spec's pseudocode and onnx.reference 1.23)")
+                     "wraps it: the positions are (write_indices[b] + j) mod max_sequence_length, floor modulo (as "
+                     "the spec's pseudocode and onnx.reference 1.23)")
 _EMPTY = Residual("empty", "checks every write index even when nothing is written (sequence_length 0, or an empty "
                   "batch or head dim): a negative one raises, and in linear mode one past max_sequence_length",
                   "writes nothing, so checks nothing: returns past_cache")
