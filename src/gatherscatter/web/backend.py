@@ -3,24 +3,28 @@
 Every function here takes plain JSON values (what :mod:`.api` parsed from a request) and
 returns plain JSON values (what the page draws); bad input raises :class:`RequestError`
 carrying an HTTP status and the library's own typed error message. Nothing here knows
-an op by name: an op's arguments, their roles and its attributes come from the registry
-(``op.info``), the op's lowering signature (``inspect.signature(op.lower)``) and its
-translation description (:func:`gatherscatter.translate.sources.describe`: which
-parameters are tensors, and which role each plays).
+an op by name: what an op is comes from its record and the registry, read through the
+library's own readers:
 
-The library pieces used (the lead can switch this module alone to newer APIs):
-
-* :func:`gatherscatter.explain.adapter.bind_call` + :func:`gatherscatter.explain.model.explain`,
-  drawn by :func:`gatherscatter.explain.svg.svg_text` and
-  :func:`gatherscatter.explain.text.explanation_lines` (as ``gatherscatter explain``);
-* :func:`gatherscatter.explain.report.compare` (as ``gatherscatter compare``);
+* arguments and their roles: ``op.record.arg_roles``; whether the indices are a sequence of
+  index arrays: :func:`gatherscatter.explain.facts.facts` (``index_form``); types and
+  defaults: the op's signature (``inspect.signature(op.lower)``);
+* attributes' accepted values: ``op.record.attrs`` (``values``, the keys of name maps such as
+  torch's ``reduce``); versions and what each adds: ``op.record.versions``; the values a
+  translation starts from: ``op.record.variants[0]``;
+* one call explained: :func:`gatherscatter.explain.adapter.bind_call` +
+  :func:`gatherscatter.explain` (``gs.explain``), drawn by :func:`gatherscatter.explain.svg.svg_text`
+  and :func:`gatherscatter.explain.text.explanation_lines` (as ``gatherscatter explain``);
+* :func:`gatherscatter.explain.report.compare`, by family or over a list of ops of any
+  families (as ``gatherscatter compare FAMILY`` / ``gatherscatter compare OP OP ...``);
 * :func:`gatherscatter.explain.table.make_table` / ``table_json`` (as ``gatherscatter table``);
 * :func:`gatherscatter.translate` (as ``gatherscatter translate``).
 
-Accepted attribute values: the op record does not list them yet, so they are found by
-asking the op's translation description, then the op itself on its family's in-range table
-probe, which values of the library's own catalogues (the :mod:`~gatherscatter.core.policy`
-enums, the table's ``VARIANTS`` and reduction names) it accepts.
+Left here until the records list them: accepted values of attributes whose record gives none
+(``mode``, ``device``, the neutral ops' policy fields, the ``duplicates`` extension) are the
+library's own catalogues (the :mod:`~gatherscatter.core.policy` enums, the table's ``VARIANTS``
+and reduction names) filtered by the op's description and by the op itself on its family's
+in-range table probe.
 
 >>> facts = op_facts("onnx.ScatterND")
 >>> [(a["name"], a["role"]) for a in facts["args"]]
@@ -544,8 +548,8 @@ def explain(op: Any, args: Any, dtypes: Any = None, version: Any = None, width: 
     When the op itself refuses the call, :class:`RequestError` (422) carries its error
     and the explanation of the inputs (``"explanation"``) so that the page still draws them.
     """
+    from ..explain.api import explain as _explain
     from ..explain.lines import plain
-    from ..explain.model import explain as _explain
     from ..explain.svg import svg_text
     from ..explain.text import explanation_lines, too_large
 
@@ -579,6 +583,10 @@ def explain(op: Any, args: Any, dtypes: Any = None, version: Any = None, width: 
         "collisions": [{"output": list(o), "updates": [list(u) for u in ups]}
                        for o, ups in sorted(exp.collisions().items())],
         "notes": exp.notes,
+        "names": dict(exp.names),
+        "steps": [{"call": c, "why": w} for c, w in exp.steps],
+        "post_steps": [{"call": c, "why": w} for c, w in exp.post_steps],
+        "index_axis": exp.index_axis,
         "loop": exp.loop,
         "text": plain(explanation_lines(exp, width, loop=False)),
         "svg": svg_text(exp) if reason is None else None,
@@ -614,7 +622,8 @@ def _result_only(op: Any, kwargs: dict[str, Any], why: str) -> dict[str, Any]:
     return {
         "op": info.qualname, "label": info.qualname, "kind": info.kind, "family": info.family,
         "attrs": jsonable(attrs), "policy": "", "output": _array_json(out), "inputs": {},
-        "shape_formula": [], "bad": [], "collisions": [], "notes": [note], "loop": "",
+        "shape_formula": [], "bad": [], "collisions": [], "notes": [note], "names": {}, "steps": [],
+        "post_steps": [], "index_axis": None, "loop": "",
         "text": f"{info.qualname}\n\n-> {fmt_values(out)}\n\nnote: {note}\n", "svg": None,
         "picture_note": note, "error": None,
     }
