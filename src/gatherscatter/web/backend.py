@@ -423,6 +423,7 @@ def _facts(qualname: str) -> dict[str, Any]:
         "doc": inspect.getdoc(op.lower) or "",
     }
 
+
 def op_facts(name: Any) -> dict[str, Any]:
     """One op's arguments (with roles), attributes (type, default, accepted values) and versions."""
     return _facts(_get_op(name).info.qualname)
