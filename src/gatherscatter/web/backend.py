@@ -634,39 +634,33 @@ def _result_only(op: Any, kwargs: dict[str, Any], why: str) -> dict[str, Any]:
 
 
 def _roles_of(op: Any, kwargs: dict[str, Any]) -> Any:
-    """The neutral :class:`~gatherscatter.explain.adapter.Roles` of one call (what ``compare`` runs)."""
+    """The neutral :class:`~gatherscatter.explain.adapter.Roles` of one call (what ``compare`` runs), read
+    from the explain adapter's binding of the call (the op's facts: which argument plays which role)."""
     from ..explain.adapter import AXIS_NAMES, Roles
 
-    facts = _facts(op.info.qualname)
-    data = indices = updates = None
-    for a in facts["args"]:
-        value = kwargs.get(a["name"])
-        if value is None:
-            continue
-        if a["role"] == "data":
-            data = value
-        elif a["role"] == "shape":
-            data = np.zeros(value) if data is None else data
-        elif a["role"] == "indices":
-            if a["form"] == "tuple":
-                try:
-                    value = np.stack(np.broadcast_arrays(*value), axis=-1) if value else np.zeros((0,), np.int64)
-                except ValueError:
-                    shapes = ", ".join(str(list(np.shape(v))) for v in value)
-                    why = f"the index arrays of {a['name']} could not be broadcast together (shapes {shapes})"
-                    raise RequestError(422, "ShapeError", f"{op.info.qualname}: {why}") from None
-            indices = value
-        elif a["role"] == "updates":
-            updates = value
+    q = op.info.qualname
+    b = _binding(op, kwargs)
+    if b is None:
+        raise RequestError(422, "UnsupportedError", f"{q}: its arguments cannot be read by role, so it cannot "
+                                                    "be compared")
+    try:
+        indices = b.indices_array if b.indices_param in kwargs else None
+    except ValueError:
+        shapes = ", ".join(str(list(np.shape(v))) for v in kwargs[b.indices_param])
+        why = f"the index arrays of {b.indices_param} could not be broadcast together (shapes {shapes})"
+        raise RequestError(422, "ShapeError", f"{q}: {why}") from None
+    data = kwargs.get(b.data_param) if b.data_param else None
+    if data is None and b.shape_param is not None:
+        data = np.zeros(kwargs[b.shape_param])
+    updates = kwargs.get(b.updates_param) if b.updates_param else None
     attrs: dict[str, Any] = {}
-    for a in facts["attrs"]:
-        name = a["name"]
-        if name in AXIS_NAMES and kwargs.get(name) is not None:
-            attrs["axis"] = kwargs[name]
-        elif name == "batch_dims" and kwargs.get(name):
-            attrs[name] = kwargs[name]
-        elif name == "value" and updates is None and kwargs.get(name) is not None:
-            updates = np.asarray([kwargs[name]])
+    for name, value in b.attrs.items():
+        if name in AXIS_NAMES and value is not None:
+            attrs["axis"] = value
+        elif name == "batch_dims" and value:
+            attrs[name] = value
+        elif name == "value" and updates is None and value is not None:
+            updates = np.asarray([value])
     return Roles(data, indices, updates, attrs)
 
 
