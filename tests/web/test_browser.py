@@ -189,6 +189,9 @@ def test_version_and_attribute_menus(page: Any) -> None:
     wait_ready(page)
     versions = page.eval_on_selector_all("#f-version option", "els => els.map(e => e.value)")
     assert versions == ["", "11", "13", "16", "18"]
+    # what each opset adds (ONNX's operator changelog, via the op's record)
+    labels = page.eval_on_selector_all("#f-version option", "els => els.map(e => e.textContent)")
+    assert labels[3:] == ["16 (adds reduction add, mul)", "18 (adds reduction max, min)"]
     page.select_option("#f-reduction", '"max"')
     settle(page)
     assert [c["value"] for _, c in sorted(cells(page, "output").items())] == ["0", "7", "0"]  # max(0, 5, 7)

@@ -216,7 +216,10 @@ function renderOp() {
   if (f.version_kw) {
     const sel = el("select", { id: "f-version", name: "version", onchange: (e) => { state.version = e.target.value || null; update(); } },
       el("option", { value: "", text: "newest (default)" }),
-      ...f.versions.map((v) => el("option", { value: String(v), text: String(v) })));
+      ...f.versions.map((v) => {
+        const adds = (f.version_notes || {})[String(v)];  // what this version adds (the op's record)
+        return el("option", { value: String(v), text: adds ? `${v} (adds ${adds})` : String(v) });
+      }));
     sel.value = state.version ?? "";
     form.append(el("div", { class: "field" }, el("label", { for: "f-version", text: f.version_kw }), sel));
   }
