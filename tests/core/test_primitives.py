@@ -437,3 +437,23 @@ def test_gather_loop_with_an_empty_output_beside_an_enormous_dim():
     d = np.broadcast_to(np.float32(1), (3, 2**40))
     out = gather_loop(d, np.zeros((0,), np.int64), IndexSpec())
     assert out.shape == (0, 2**40) and out.dtype == np.float32
+
+
+@pytest.mark.parametrize("bounds", ["wrap", "clip", "fill", "drop"])
+def test_negative_raise_names_the_negative_index_not_one_the_bounds_policy_handles(bounds):
+    # found by the Dask backend's differential tests: [5] wrapped to 0 while [5, -1] raised naming indices[0] = 5
+    import gatherscatter as gs
+
+    kw = {"fill_value": 9} if bounds == "fill" else {}
+    if bounds != "drop":
+        assert gs.take(np.arange(5), [5], negative="raise", bounds=bounds, **kw).tolist() == {
+            "wrap": [0], "clip": [4], "fill": [9]}[bounds]
+    with pytest.raises(gs.IndexOutOfRangeError, match=r"indices\[1(, 0)?\] = -1 is negative") as e:
+        if bounds == "drop":
+            gs.scatter_nd(np.zeros(5), [[5], [-1]], [1.0, 2.0], negative="raise", bounds="drop")
+        else:
+            gs.take(np.arange(5), [5, -1], negative="raise", bounds=bounds, **kw)
+    assert (e.value.value, e.value.position) == (-1, (1,) if bounds != "drop" else (1, 0))
+    # with bounds='raise' both are errors: the first in row-major order is named
+    with pytest.raises(gs.IndexOutOfRangeError, match=r"indices\[0\] = 5"):
+        gs.take(np.arange(5), [5, -1], negative="raise", bounds="raise")

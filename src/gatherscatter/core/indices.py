@@ -124,7 +124,9 @@ def _component(
             c = np.where(c < 0, c + size, c)
     out = (c < 0) | (c >= size)
     if neg_bad is not None:
-        return c, neg_bad | out, True
+        # the negative indices are errors; a positive index past the end is one only when bounds raise
+        # (under wrap/clip/fill/drop it would be handled, so it must not be the one the error names)
+        return c, (neg_bad | out) if bounds is Bounds.RAISE else neg_bad, True
     if not out.any():
         return c, None, False
     if size == 0:
