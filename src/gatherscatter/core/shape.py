@@ -131,13 +131,18 @@ def dtype_name(dtype: np.dtype[Any]) -> str:
     return str(dtype.name)
 
 
+def _lazy(value: Any) -> bool:
+    """A Dask array (decided without importing Dask): passed through, it runs on :mod:`gatherscatter.backends.dask`."""
+    return type(value).__module__.startswith("dask.")
+
+
 def as_array(ctx: OpContext, value: Any, name: str) -> np.ndarray[Any, Any]:
     """``np.asarray(value)`` with a typed error instead of NumPy's own.
 
     Ragged nested lists and objects NumPy cannot read raise :class:`ShapeError`.
     The result may be a view of the caller's array: never write into it.
     """
-    if isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray) or _lazy(value):
         return value
     try:
         with np.errstate(all="ignore"):
@@ -159,7 +164,7 @@ def as_index_array(
     rejected with :class:`DTypeError` naming the dtypes the op accepts.
     """
     arr = as_array(ctx, value, name)
-    if not isinstance(value, np.ndarray) and arr.dtype.kind in "iu" and arr.dtype != np.int64:
+    if not isinstance(value, np.ndarray) and not _lazy(value) and arr.dtype.kind in "iu" and arr.dtype != np.int64:
         arr = arr.astype(np.int64)
     if arr.size == 0 and arr.dtype.kind == "f" and not isinstance(value, np.ndarray):
         # an empty Python list reads as float64; it holds no index at all
@@ -226,7 +231,7 @@ def check_spec(ctx: OpContext, dshape: tuple[int, ...], ishape: tuple[int, ...],
 
 def as_updates(ctx: OpContext, updates: Any, dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
     """Updates with the data dtype: arrays must match it exactly; lists and scalars take it."""
-    if isinstance(updates, np.ndarray):
+    if isinstance(updates, np.ndarray) or _lazy(updates):
         if updates.dtype != dtype:
             raise DTypeError(
                 f"{ctx.label}: {ctx.updates} dtype {dtype_name(updates.dtype)} must equal "
