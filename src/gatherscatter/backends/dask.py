@@ -83,6 +83,7 @@ from ..core.scatter import _mean_divide, identity_of, reduction_ufunc
 from ..core.scatter import scatter as core_scatter
 from ..core.shape import IndexSpec, check_spec, dtype_name, gather_shape, prod
 from ..errors import (
+    ArgumentError,
     DTypeError,
     DuplicateIndexError,
     GatherScatterError,
@@ -125,8 +126,17 @@ def run_op(lower: Callable[..., Any], qualname: str, args: tuple[Any, ...], kwar
     """
     import dask.array as da
 
+    # a 0-d Dask array is one scalar: computed here, since some ops' promotion rules read scalar values
+    args = tuple(_scalar(x) for x in args)
+    kwargs = {k: _scalar(v) for k, v in kwargs.items()}
+    if not has_dask_array(args, kwargs):
+        return da.asarray(lower(*args, **kwargs).run())
     try:
         low = lower(*args, **kwargs)
+    except ArgumentError as exc:
+        if any(isinstance(v, (tuple, list)) and any(is_dask_array(x) for x in v) for v in (*args, *kwargs.values())):
+            raise UnsupportedError(f"{qualname}: Dask arrays inside an index expression are not supported ({exc})") from None
+        raise
     except GatherScatterError:
         raise
     except Exception as exc:  # an adapter that needs NumPy values (dask raised on it)
@@ -164,6 +174,10 @@ def run_op(lower: Callable[..., Any], qualname: str, args: tuple[Any, ...], kwar
                 f"call it on NumPy arrays"
             )
     return res
+
+
+def _scalar(x: Any) -> Any:
+    return x.compute() if is_dask_array(x) and x.ndim == 0 else x
 
 
 def gather(data: Any, indices: Any, spec: IndexSpec, policy: Policy, ctx: OpContext) -> Any:
@@ -283,7 +297,9 @@ class _Geometry:
     def __init__(self, data: Any, indices: Any, spec: IndexSpec, ctx: OpContext, scatter: bool) -> None:
         import dask.array as da
 
-        d = data if is_dask_array(data) else da.from_array(np.asarray(data))
+        d = np.asarray(data) if not is_dask_array(data) else data
+        if not is_dask_array(d):  # NumPy data: Dask's automatic chunks (objects have no size estimate: one chunk)
+            d = da.from_array(d, chunks=-1 if d.dtype.kind == "O" else "auto")
         i = indices if is_dask_array(indices) else np.asarray(indices)
         for x, what in ((d, ctx.data), (i, ctx.indices)):
             if any(np.isnan(s) for s in x.shape):
@@ -584,6 +600,8 @@ def _scatter_step(
     """Fold one index block's updates into the running block (in place; the state is read by this step only)."""
     pos, loc = groups[t]
     acc = st.acc
+    if acc.size == 0:
+        return st
     ublk = np.asarray(ublk)
     if spec.elementwise:
         rows = _element_targets(pos, loc, ish, acc.shape, spec.axis)
@@ -596,8 +614,6 @@ def _scatter_step(
         vals = ublk.reshape(B, P, M, R)[bi, :, mi, :].reshape(-1, R)
         gpos = np.repeat(pos, P)
     acc2 = st.acc2
-    if acc.size == 0 or rows.size == 0:
-        return st
     if st.first is not None:
         glob = np.ravel_multi_index(
             tuple(c + o for c, o in zip(np.unravel_index(gpos, ish), ioffsets, strict=False)), ispace
