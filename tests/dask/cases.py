@@ -71,6 +71,10 @@ def _chunks(rng: np.random.Generator, shape: tuple[int, ...]) -> tuple[tuple[int
         if n == 0:
             out.append((0,))
             continue
+        if rng.random() < 0.5:  # regular chunks (Dask's usual layout), the last one possibly shorter
+            c = int(rng.integers(1, n + 1))
+            out.append(tuple(min(c, n - s) for s in range(0, n, c)))
+            continue
         cuts = sorted(set(rng.integers(1, n, rng.integers(0, n)).tolist())) if n > 1 else []
         edges = [0, *cuts, n]
         out.append(tuple(b - a for a, b in zip(edges[:-1], edges[1:], strict=True)))

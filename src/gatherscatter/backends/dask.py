@@ -475,13 +475,21 @@ def _targets(
         z = np.zeros(pos.size, np.int64)
         return pos, z, z
     comps = np.unravel_index(lin, sizes) if len(sizes) > 1 else (lin,)
-    t = np.zeros(pos.size, np.int64)
-    loc = np.zeros(pos.size, np.int64)
+    t: Array | None = None
+    loc: Array | None = None
     for c, ch in zip(comps, tchunks, strict=True):
-        st = _starts(ch)
-        bj = np.searchsorted(st, c, side="right") - 1
-        t = t * len(ch) + bj
-        loc = loc * np.asarray(ch, np.int64)[bj] + (c - st[bj])
+        if len(ch) == 1:
+            bj, lj, size = np.zeros(c.size, np.int64), c, ch[0]
+        elif len(set(ch[:-1])) == 1 and ch[-1] <= ch[0]:  # regular chunks: a division
+            bj, lj = np.divmod(c, ch[0])
+            size = np.where(bj == len(ch) - 1, ch[-1], ch[0]) if ch[-1] != ch[0] else ch[0]
+        else:
+            st = _starts(ch)
+            bj = np.searchsorted(st, c, side="right") - 1
+            lj, size = c - st[bj], np.asarray(ch, np.int64)[bj]
+        t = bj if t is None else t * len(ch) + bj
+        loc = lj if loc is None else loc * size + lj
+    assert t is not None and loc is not None
     return pos, t, loc
 
 
@@ -532,7 +540,10 @@ def _split(
 ) -> dict[int, tuple[Array, Array]]:
     """One index block's valid indices grouped by target block: ``{t: (positions, offsets)}``, in order."""
     pos, t, loc = _targets(np.asarray(blk), sizes, spec, tchunks, policy, ctx)
-    order = np.argsort(t, kind="stable")
+    n_blocks = prod([len(c) for c in tchunks])
+    # a stable sort of small block ids: NumPy sorts 8- and 16-bit keys by radix (linear time)
+    key = t.astype(np.uint8 if n_blocks <= 1 << 8 else np.uint16) if n_blocks <= 1 << 16 else t
+    order = np.argsort(key, kind="stable")
     t, pos, loc = t[order], pos[order], loc[order]
     cut = np.flatnonzero(np.diff(t)) + 1
     return {
