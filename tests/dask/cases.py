@@ -7,6 +7,7 @@ here is the Dask layer (:mod:`gatherscatter.backends.dask`).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,7 +78,7 @@ def _chunks(rng: np.random.Generator, shape: tuple[int, ...]) -> tuple[tuple[int
             continue
         cuts = sorted(set(rng.integers(1, n, rng.integers(0, n)).tolist())) if n > 1 else []
         edges = [0, *cuts, n]
-        out.append(tuple(b - a for a, b in zip(edges[:-1], edges[1:], strict=True)))
+        out.append(tuple(b - a for a, b in itertools.pairwise(edges)))
     return tuple(out)
 
 

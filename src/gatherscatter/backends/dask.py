@@ -69,6 +69,7 @@ Not supported: ``out=`` (a Dask result is a new lazy array), arrays with unknown
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -101,6 +102,15 @@ _ROWS = IndexSpec(axis=0, depth=1, vector=True)
 """A block's scatter as the core sees it: whole rows ``acc2[T[n]] <- vals[n]`` of a 2-D view."""
 
 
+def _key(name: str, block: tuple[int, ...]) -> tuple[Any, ...]:
+    return (name, *block)
+
+
+def _module(name: str) -> Any:
+    """A Dask module, imported on first use (``dask`` extra); typed ``Any`` (Dask ships no complete stubs)."""
+    return importlib.import_module(name)
+
+
 def is_dask_array(x: Any) -> bool:
     """Whether ``x`` is a Dask array (decided without importing Dask)."""
     return type(x).__module__.startswith("dask.") and hasattr(x, "chunks") and hasattr(x, "dask")
@@ -124,7 +134,7 @@ def run_op(lower: Callable[..., Any], qualname: str, args: tuple[Any, ...], kwar
     checks, so the same typed errors come out); its primitive then runs here, and
     its ``post`` adapter (a reshape or axis move) is applied to the Dask result.
     """
-    import dask.array as da
+    da = _module("dask.array")
 
     # a 0-d Dask array is one scalar: computed here, since some ops' promotion rules read scalar values
     args = tuple(_scalar(x) for x in args)
@@ -191,7 +201,7 @@ def _type_refused(lower: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
         lower(*(np_like(x) for x in args), **{k: np_like(v) for k, v in kwargs.items()})
     except ArgumentError as again:
         return str(again) != msg
-    except Exception:  # noqa: BLE001 - any other outcome: the Dask type was what the lowering refused
+    except Exception:
         return True
     return True
 
@@ -207,7 +217,7 @@ def gather(data: Any, indices: Any, spec: IndexSpec, policy: Policy, ctx: OpCont
     and the indices' chunks on the index dims. Equal, bit for bit, to the NumPy
     path once computed.
     """
-    import dask.array as da
+    da = _module("dask.array")
 
     g = _Geometry(data, indices, spec, ctx, scatter=False)
     if policy.bounds is Bounds.DROP:
@@ -227,7 +237,7 @@ def gather(data: Any, indices: Any, spec: IndexSpec, policy: Policy, ctx: OpCont
                 pkey = (part, *ob, t)
                 dsk[pkey] = (_gather_part, skey, t, (g.dname, *g.data_block(ob, t)), *g.part_args(ib, ob))
                 parts.append(pkey)
-            dsk[(name, *ob)] = (_gather_assemble, parts, g.out_block_shape(ob), fill, *g.part_args(ib, ob))
+            dsk[_key(name, ob)] = (_gather_assemble, parts, g.out_block_shape(ob), fill, *g.part_args(ib, ob))
     graph = _graph(name, dsk, [g.d, g.i])
     return da.Array(graph, name, chunks=g.out_chunks, dtype=g.dtype, meta=np.empty((0,) * len(g.out_chunks), g.dtype))
 
@@ -238,7 +248,7 @@ def scatter(data: Any, indices: Any, updates: Any, spec: IndexSpec, policy: Poli
     The result has the data's chunks. Equal, bit for bit, to the NumPy path once
     computed (see the module docstring for the order that makes it so).
     """
-    import dask.array as da
+    da = _module("dask.array")
 
     g = _Geometry(data, indices, spec, ctx, scatter=True)
     if policy.bounds is Bounds.FILL:
@@ -263,7 +273,7 @@ def scatter(data: Any, indices: Any, updates: Any, spec: IndexSpec, policy: Poli
     name, split, state = "gs-scatter-" + tok, "gs-ssplit-" + tok, "gs-sstate-" + tok
     dsk: dict[Any, Any] = {}
     for ib in touched:
-        dsk[(split, *ib)] = (_split, (g.iname, *ib, *g.vtail), *g.split_args(ib), policy, ctx)
+        dsk[_key(split, ib)] = (_split, (g.iname, *ib, *g.vtail), *g.split_args(ib), policy, ctx)
     first = policy.duplicates is Duplicates.FIRST and red is Reduction.NONE
     raise_dup = policy.duplicates is Duplicates.RAISE and red is Reduction.NONE
     for db in itertools.product(*(range(len(c)) for c in g.dchunks)):
@@ -279,7 +289,7 @@ def scatter(data: Any, indices: Any, updates: Any, spec: IndexSpec, policy: Poli
                 g.ispace, policy, ctx,
             )
             key = nxt
-        dsk[(name, *db)] = (_scatter_finish, key, policy, ctx, g.block_starts(db), g.nlead, g.row_len, g.ispace)
+        dsk[_key(name, db)] = (_scatter_finish, key, policy, ctx, g.block_starts(db), g.nlead, g.row_len, g.ispace)
     graph = _graph(name, dsk, [g.d, g.i, u])
     return da.Array(graph, name, chunks=g.d.chunks, dtype=g.dtype, meta=np.empty((0,) * g.d.ndim, g.dtype))
 
@@ -304,7 +314,7 @@ def _truncate(chunks: tuple[int, ...], n: int) -> tuple[int, ...]:
 
 
 def _rechunked(x: Any, chunks: Chunks) -> Any:
-    import dask.array as da
+    da = _module("dask.array")
 
     if is_dask_array(x):
         return x if x.chunks == chunks else x.rechunk(chunks)
@@ -315,12 +325,12 @@ class _Geometry:
     """Shapes, chunks and block bookkeeping of one call (data, indices, spec)."""
 
     def __init__(self, data: Any, indices: Any, spec: IndexSpec, ctx: OpContext, scatter: bool) -> None:
-        import dask.array as da
+        da = _module("dask.array")
 
-        d = np.asarray(data) if not is_dask_array(data) else data
+        d: Any = np.asarray(data) if not is_dask_array(data) else data
         if not is_dask_array(d):  # NumPy data: Dask's automatic chunks (objects have no size estimate: one chunk)
             d = da.from_array(d, chunks=-1 if d.dtype.kind == "O" else "auto")
-        i = indices if is_dask_array(indices) else np.asarray(indices)
+        i: Any = indices if is_dask_array(indices) else np.asarray(indices)
         for x, what in ((d, ctx.data), (i, ctx.indices)):
             if any(np.isnan(s) for s in x.shape):
                 raise UnsupportedError(
@@ -338,7 +348,7 @@ class _Geometry:
             ichunks = tuple(
                 _auto(i, dim) if dim == a else _truncate(dc[dim], self.ishape[dim]) for dim in range(len(self.ishape))
             )
-            self.indexed = (a,)
+            self.indexed: tuple[int, ...] = (a,)
             self.out_chunks = ichunks
         else:
             m = len(self.ispace) - b
@@ -395,7 +405,7 @@ class _Geometry:
         tb = tuple(int(x) for x in np.unravel_index(t, self.tgrid)) if self.tgrid else ()
         if s.elementwise:
             return ob[: s.axis] + tb + ob[s.axis + 1 :]
-        b, a, k = s.batch, s.axis, s.depth
+        b, a, _k = s.batch, s.axis, s.depth
         m = len(self.ispace) - b
         return ob[:a] + tb + ob[a + m :]
 
@@ -440,15 +450,12 @@ def _auto(i: Any, dim: int) -> tuple[int, ...]:
 
 
 def _token(g: _Geometry, policy: Policy, what: str, *extra: Any) -> str:
-    from dask.base import tokenize
-
-    return str(tokenize(what, g.dname, g.iname, g.spec, policy.describe(), g.out_chunks, *extra))
+    return str(_module("dask.base").tokenize(what, g.dname, g.iname, g.spec, policy.describe(), g.out_chunks, *extra))
 
 
 def _graph(name: str, dsk: dict[Any, Any], deps: list[Any]) -> Any:
-    from dask.highlevelgraph import HighLevelGraph
-
-    return HighLevelGraph.from_collections(name, dsk, dependencies=[x for x in deps if is_dask_array(x)])
+    hlg = _module("dask.highlevelgraph").HighLevelGraph
+    return hlg.from_collections(name, dsk, dependencies=[x for x in deps if is_dask_array(x)])
 
 
 # ------------------------------------------------------------------------------ phase 1: plan
@@ -478,6 +485,7 @@ def _targets(
     t: Array | None = None
     loc: Array | None = None
     for c, ch in zip(comps, tchunks, strict=True):
+        size: Any
         if len(ch) == 1:
             bj, lj, size = np.zeros(c.size, np.int64), c, ch[0]
         elif len(set(ch[:-1])) == 1 and ch[-1] <= ch[0]:  # regular chunks: a division
@@ -489,7 +497,8 @@ def _targets(
             lj, size = c - st[bj], np.asarray(ch, np.int64)[bj]
         t = bj if t is None else t * len(ch) + bj
         loc = lj if loc is None else loc * size + lj
-    assert t is not None and loc is not None
+    assert t is not None
+    assert loc is not None
     return pos, t, loc
 
 
@@ -511,7 +520,7 @@ def _summarize(
 
 def _plan(g: _Geometry, policy: Policy, ctx: OpContext) -> dict[tuple[int, ...], list[int]]:
     """Phase 1: the data blocks each index block touches; raises the NumPy path's error for a bad index."""
-    import dask
+    dask = _module("dask")
 
     blocks = list(g.index_blocks())
     lazy = g.i.to_delayed()
@@ -580,7 +589,7 @@ def _gather_part(
     if spec.elementwise:
         return pos, dblk.reshape(-1)[_element_targets(pos, loc, ish, dblk.shape, spec.axis)]
     B, P, S, R, M = _dims(ish, obshape, dblk.shape, spec)
-    bi, mi = np.divmod(pos, M)
+    bi, _mi = np.divmod(pos, M)
     return pos, dblk.reshape(B, P, S, R)[bi, :, loc, :]
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import operator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -142,8 +142,10 @@ def as_array(ctx: OpContext, value: Any, name: str) -> np.ndarray[Any, Any]:
     Ragged nested lists and objects NumPy cannot read raise :class:`ShapeError`.
     The result may be a view of the caller's array: never write into it.
     """
-    if isinstance(value, np.ndarray) or _lazy(value):
+    if isinstance(value, np.ndarray):
         return value
+    if _lazy(value):  # duck-typed: shape, dtype and the NumPy functions the lowerings use
+        return cast("np.ndarray[Any, Any]", value)
     try:
         with np.errstate(all="ignore"):
             arr = np.asarray(value)
@@ -237,7 +239,7 @@ def as_updates(ctx: OpContext, updates: Any, dtype: np.dtype[Any]) -> np.ndarray
                 f"{ctx.label}: {ctx.updates} dtype {dtype_name(updates.dtype)} must equal "
                 f"{ctx.data} dtype {dtype_name(dtype)}"
             )
-        return updates
+        return cast("np.ndarray[Any, Any]", updates)
     arr = as_array(ctx, updates, ctx.updates)
     try:
         with np.errstate(all="ignore"):
