@@ -48,8 +48,10 @@ data's chunks there and only the indexed dims need routing.
    fold, counts the hits and divides at the end, as the core does.
 
 Memory: a task holds one data block, one output block and one index block's
-routed share; the running block of a fold is updated in place (a key only its
-next step reads). ``duplicates='raise'`` is checked per output block when it is
+routed share (a *piece*: one key per index block and output block it hits, so
+that an index block and its updates are released once routed, and a
+``distributed`` worker can spill the pieces that wait for their fold to disk);
+the running block of a fold is updated in place (a key only its next step reads). ``duplicates='raise'`` is checked per output block when it is
 computed, and names the first two updates (global positions) that hit its
 smallest duplicated position; when duplicates sit in several blocks, which block
 reports first depends on the scheduler (the NumPy path names the globally
@@ -270,7 +272,7 @@ def scatter(data: Any, indices: Any, updates: Any, spec: IndexSpec, policy: Poli
     u = _rechunked(u, g.out_chunks)
     touched = _plan(g, policy, ctx)
     tok = _token(g, policy, "scatter", u.name)
-    name, split, state = "gs-scatter-" + tok, "gs-ssplit-" + tok, "gs-sstate-" + tok
+    name, split, state, piece = "gs-scatter-" + tok, "gs-ssplit-" + tok, "gs-sstate-" + tok, "gs-spiece-" + tok
     dsk: dict[Any, Any] = {}
     for ib in touched:
         dsk[_key(split, ib)] = (_split, (g.iname, *ib, *g.vtail), *g.split_args(ib), policy, ctx)
@@ -282,12 +284,14 @@ def scatter(data: Any, indices: Any, updates: Any, spec: IndexSpec, policy: Poli
             chain.reverse()
         key: Any = (state, *db, -1)
         dsk[key] = (_scatter_init, (g.dname, *db), g.nlead, red, policy.include_self, raise_dup)
+        dbshape = tuple(g.dchunks[d][j] for d, j in enumerate(db))
         for n, (ib, ob, t) in enumerate(chain):
-            nxt = (state, *db, n)
-            dsk[nxt] = (
-                _scatter_step, key, (split, *ib), t, (u.name, *ob), *g.part_args(ib, ob), g.block_offsets(ib),
-                g.ispace, policy, ctx,
+            pkey, nxt = (piece, *db, n), (state, *db, n)
+            dsk[pkey] = (
+                _route, _key(split, ib), t, _key(u.name, ob), *g.part_args(ib, ob), dbshape, g.block_offsets(ib),
+                g.ispace, raise_dup,
             )
+            dsk[nxt] = (_scatter_step, key, pkey, policy, ctx)
             key = nxt
         dsk[_key(name, db)] = (_scatter_finish, key, policy, ctx, g.block_starts(db), g.nlead, g.row_len, g.ispace)
     graph = _graph(name, dsk, [g.d, g.i, u])
@@ -637,32 +641,50 @@ def _scatter_init(dblk: Array, nlead: int, red: Reduction, include_self: bool, r
     return _Fold(np.array(dblk, copy=True, order="C"), nlead, red, include_self, raise_dup)
 
 
-def _scatter_step(
-    st: _Fold, groups: dict[int, tuple[Array, Array]], t: int, ublk: Array, ish: tuple[int, ...],
-    obshape: tuple[int, ...], spec: IndexSpec, ioffsets: tuple[int, ...], ispace: tuple[int, ...], policy: Policy,
-    ctx: OpContext,
-) -> _Fold:
-    """Fold one index block's updates into the running block (in place; the state is read by this step only)."""
+def _route(
+    groups: dict[int, tuple[Array, Array]], t: int, ublk: Array, ish: tuple[int, ...], obshape: tuple[int, ...],
+    spec: IndexSpec, dbshape: tuple[int, ...], ioffsets: tuple[int, ...], ispace: tuple[int, ...], hitters: bool,
+) -> tuple[Array, Array, Array | None]:
+    """One index block's share of one output block: ``(rows, values, global positions or None)``.
+
+    ``rows`` number the output block's rows (its 2-D view), in the order the
+    updates are applied; the positions (flat, over the whole index space) are
+    kept only for ``duplicates='raise'``. A piece is a separate key, so that the
+    index block's routing and its update block are released once routed, and a
+    distributed worker can spill pieces waiting for their fold.
+    """
     pos, loc = groups[t]
-    acc = st.acc
-    if acc.size == 0:
-        return st
     ublk = np.asarray(ublk)
+    if prod(dbshape) == 0:  # nothing to write (an empty row)
+        return np.zeros(0, np.int32), np.zeros((0, 0), ublk.dtype), None
     if spec.elementwise:
-        rows = _element_targets(pos, loc, ish, acc.shape, spec.axis)
+        rows = _element_targets(pos, loc, ish, dbshape, spec.axis)
         vals = ublk.reshape(-1)[pos].reshape(-1, 1)
         gpos = pos
     else:
-        B, P, S, R, M = _dims(ish, obshape, acc.shape, spec)
+        B, P, S, R, M = _dims(ish, obshape, dbshape, spec)
         bi, mi = np.divmod(pos, M)
         rows = ((bi[:, None] * P + np.arange(P, dtype=np.int64)) * S + loc[:, None]).reshape(-1)
         vals = ublk.reshape(B, P, M, R)[bi, :, mi, :].reshape(-1, R)
         gpos = np.repeat(pos, P)
-    acc2 = st.acc2
-    if st.first is not None:
+    if prod(dbshape) < 2**31:
+        rows = rows.astype(np.int32)
+    glob = None
+    if hitters:
         glob = np.ravel_multi_index(
             tuple(c + o for c, o in zip(np.unravel_index(gpos, ish), ioffsets, strict=False)), ispace
         ) if ish else np.zeros(gpos.size, np.int64)
+    return rows, vals, glob
+
+
+def _scatter_step(st: _Fold, piece: tuple[Array, Array, Array | None], policy: Policy, ctx: OpContext) -> _Fold:
+    """Fold one piece of updates into the running block (in place; the state is read by this step only)."""
+    rows, vals, glob = piece
+    acc = st.acc
+    if acc.size == 0:
+        return st
+    acc2 = st.acc2
+    if st.first is not None and glob is not None:
         _track_duplicates(st, rows, np.asarray(glob, np.int64))
     red = policy.reduction
     if st.touched is not None:
