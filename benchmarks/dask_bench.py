@@ -26,6 +26,7 @@ scatter has no plain-Dask contestant.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -39,13 +40,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-import dask  # noqa: E402
-import dask.array as da  # noqa: E402
-import psutil  # noqa: E402
-import zarr  # noqa: E402
-from distributed import Client, LocalCluster  # noqa: E402
+import dask  # noqa: I001  (ruff reads tests/dask as a first-party "dask")
+import dask.array as da
+import psutil
+import zarr
+from distributed import Client, LocalCluster
 
-import gatherscatter as gs  # noqa: E402
+import gatherscatter as gs
 
 ROW = 64  # float32 elements per row (256 B)
 SIZES = {
@@ -68,10 +69,8 @@ class PeakRSS:
     def _run(self) -> None:
         while not self._stop.is_set():
             for w, p in self.procs.items():
-                try:
+                with contextlib.suppress(psutil.Error):
                     self.peak[w] = max(self.peak[w], p.memory_info().rss)
-                except psutil.Error:
-                    pass
             self._stop.wait(0.2)
 
     def __enter__(self) -> PeakRSS:
