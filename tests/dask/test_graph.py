@@ -69,12 +69,39 @@ def test_scatter_routes_updates_to_the_blocks_they_hit() -> None:
     x = da.zeros(100, chunks=10)
     idx = da.from_array(np.array([3, 47, 45, 99]), chunks=2)
     y = gs.scatter_along_axis(x, idx, da.ones(4, chunks=2), 0, reduction="add")
-    # one fold step per (index block, output block it hits): [3, 47] hits blocks 0 and 4, [45, 99] blocks 4 and 9;
+    # one piece per (index block, output block it hits): [3, 47] hits blocks 0 and 4, [45, 99] blocks 4 and 9;
     # the other output blocks are copies of their data blocks
     graph = dict(y.__dask_graph__())
-    steps = [k for k in graph if isinstance(k, tuple) and k[0].startswith("gs-sstate") and k[-1] >= 0]
-    assert sorted(k[1] for k in steps) == [0, 4, 4, 9]
+    pieces = [k for k in graph if isinstance(k, tuple) and k[0].startswith("gs-spiece")]
+    assert sorted(k[1] for k in pieces) == [0, 4, 4, 9]
     assert y.compute().tolist() == [1.0 if i in (3, 45, 47, 99) else 0.0 for i in range(100)]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [dict(reduction="mean", include_self=False), dict(duplicates="first"), dict(reduction="add"),
+     dict(duplicates="raise")],
+)
+def test_a_hot_block_is_folded_in_several_tasks(kwargs: dict[str, Any]) -> None:
+    """Skewed indices: every update hits one block; its pieces (about 4.8 MB) are folded in several chained
+    tasks of at most about 1 MiB of pieces each, with the same bits as the NumPy path."""
+    rng = np.random.default_rng(5)
+    n = 200_000
+    idx = rng.integers(0, 8, n)
+    upd = rng.standard_normal(idx.size) * 10.0 ** rng.integers(-5, 5, idx.size)
+    data = rng.standard_normal(64)
+    y = gs.scatter_along_axis(da.from_array(data, chunks=8), da.from_array(idx, chunks=20_000),
+                              da.from_array(upd, chunks=20_000), 0, **kwargs)
+    states = [k for k in dict(y.__dask_graph__()) if isinstance(k, tuple) and k[0].startswith("gs-sstate")]
+    assert len(states) >= 3
+    if kwargs.get("duplicates") == "raise":  # every duplicate sits in the hot block: the NumPy path's message
+        with pytest.raises(gs.DuplicateIndexError) as want:
+            gs.scatter_along_axis(data, idx, upd, 0, **kwargs)
+        with pytest.raises(gs.DuplicateIndexError) as got:
+            y.compute(scheduler="threads")
+        assert str(got.value) == str(want.value)
+        return
+    assert same_bits(y.compute(scheduler="threads"), gs.scatter_along_axis(data, idx, upd, 0, **kwargs))
 
 
 def test_building_the_result_computes_no_data() -> None:

@@ -47,14 +47,18 @@ data's chunks there and only the indexed dims need routing.
    writes the neutral element on a position's first hit; ``mean`` sums in the
    fold, counts the hits and divides at the end, as the core does.
 
-Memory: a task holds one data block, one output block and one index block's
-routed share (a *piece*: one key per index block and output block it hits, so
-that an index block and its updates are released once routed, and a
-``distributed`` worker can spill the pieces that wait for their fold to disk);
-the running block of a fold is updated in place (a key only its next step reads). ``duplicates='raise'`` is checked per output block when it is
-computed, and names the first two updates (global positions) that hit its
-smallest duplicated position; when duplicates sit in several blocks, which block
-reports first depends on the scheduler (the NumPy path names the globally
+Memory: an index block's routed share of one output block is a *piece* (its own
+key: the index block's routing and its update block are released once routed,
+and a ``distributed`` worker can spill pieces that wait for their fold). The
+plan counts the indices of every piece, so consecutive pieces of a fold are
+grouped into one task while they hold at most about one data block's bytes: a
+task holds a data block (the running output block) and at most about a block of
+pieces, and with evenly spread indices a whole fold is one task, so no running
+block waits in memory between tasks (between tasks it is a key only the next
+one reads, updated in place). ``duplicates='raise'`` is checked per output block
+when it is computed, and names the first two updates (global positions) that hit
+its smallest duplicated position; when duplicates sit in several blocks, which
+block reports first depends on the scheduler (the NumPy path names the globally
 smallest target).
 
 Not supported: ``out=`` (a Dask result is a new lazy array), arrays with unknown
@@ -278,22 +282,37 @@ def scatter(data: Any, indices: Any, updates: Any, spec: IndexSpec, policy: Poli
         dsk[_key(split, ib)] = (_split, (g.iname, *ib, *g.vtail), *g.split_args(ib), policy, ctx)
     first = policy.duplicates is Duplicates.FIRST and red is Reduction.NONE
     raise_dup = policy.duplicates is Duplicates.RAISE and red is Reduction.NONE
+    per_update = g.dtype.itemsize * g.row_len + 16  # a routed update: its values, row id and position (bound)
     for db in itertools.product(*(range(len(c)) for c in g.dchunks)):
         chain = [(ib, ob, t) for ib, ob, t in g.sources_of(db) if t in touched[ib]]
         if first:
             chain.reverse()
-        key: Any = (state, *db, -1)
-        dsk[key] = (_scatter_init, (g.dname, *db), g.nlead, red, policy.include_self, raise_dup)
         dbshape = tuple(g.dchunks[d][j] for d, j in enumerate(db))
+        # consecutive pieces are folded in one task while they hold at most about one data block's bytes
+        # (their sizes are known from the plan): the running block then crosses few task boundaries
+        budget = max(1 << 20, prod(dbshape) * g.dtype.itemsize)
+        groups: list[list[Any]] = [[]]
+        held = 0
         for n, (ib, ob, t) in enumerate(chain):
-            pkey, nxt = (piece, *db, n), (state, *db, n)
+            pkey = (piece, *db, n)
             dsk[pkey] = (
                 _route, _key(split, ib), t, _key(u.name, ob), *g.part_args(ib, ob), dbshape, g.block_offsets(ib),
                 g.ispace, raise_dup,
             )
-            dsk[nxt] = (_scatter_step, key, pkey, policy, ctx)
+            size = touched[ib][t] * per_update * (prod(g.out_block_shape(ob)) // max(1, prod(g.iblock_shape(ib))))
+            if groups[-1] and held + size > budget:
+                groups.append([])
+                held = 0
+            groups[-1].append(pkey)
+            held += size
+        key: Any = _key(g.dname, db)
+        for n, grp in enumerate(groups):
+            last = n == len(groups) - 1
+            nxt = _key(name, db) if last else (state, *db, n)
+            dsk[nxt] = (
+                _scatter_fold, key, n == 0, last, g.nlead, policy, ctx, g.block_starts(db), g.row_len, g.ispace, *grp
+            )
             key = nxt
-        dsk[_key(name, db)] = (_scatter_finish, key, policy, ctx, g.block_starts(db), g.nlead, g.row_len, g.ispace)
     graph = _graph(name, dsk, [g.d, g.i, u])
     return da.Array(graph, name, chunks=g.d.chunks, dtype=g.dtype, meta=np.empty((0,) * g.d.ndim, g.dtype))
 
@@ -519,11 +538,13 @@ def _summarize(
         msg = str(exc).replace(format_position(ctx.indices, local), format_position(ctx.indices, glob), 1)
         flat = int(np.ravel_multi_index(glob, ishape)) if glob else 0
         return ("bad", flat, msg, exc.value, glob, exc.valid)
-    return ("ok", np.unique(t))
+    ids, counts = np.unique(t, return_counts=True)
+    return ("ok", ids, counts)
 
 
-def _plan(g: _Geometry, policy: Policy, ctx: OpContext) -> dict[tuple[int, ...], list[int]]:
-    """Phase 1: the data blocks each index block touches; raises the NumPy path's error for a bad index."""
+def _plan(g: _Geometry, policy: Policy, ctx: OpContext) -> dict[tuple[int, ...], dict[int, int]]:
+    """Phase 1: the data blocks each index block touches, with how many of its indices land in each;
+    raises the NumPy path's error for a bad index."""
     dask = _module("dask")
 
     blocks = list(g.index_blocks())
@@ -541,7 +562,7 @@ def _plan(g: _Geometry, policy: Policy, ctx: OpContext) -> dict[tuple[int, ...],
     if bad:
         _, _, msg, value, pos, valid = min(bad, key=lambda r: r[1])
         raise IndexOutOfRangeError(msg, value=value, position=pos, valid=valid)
-    return {ib: [int(t) for t in r[1]] for ib, r in zip(blocks, results, strict=True)}
+    return {ib: dict(zip(r[1].tolist(), r[2].tolist(), strict=True)) for ib, r in zip(blocks, results, strict=True)}
 
 
 # ------------------------------------------------------------------------------ phase 2: tasks
@@ -701,6 +722,20 @@ def _scatter_step(st: _Fold, piece: tuple[Array, Array, Array | None], policy: P
     )
     core_scatter(acc2, rows.reshape(-1, 1), vals, _ROWS, step, ctx, out=acc2)
     return st
+
+
+def _scatter_fold(
+    prev: Any, first: bool, last: bool, nlead: int, policy: Policy, ctx: OpContext, starts: tuple[int, ...],
+    row_len: int, ispace: tuple[int, ...], *pieces: tuple[Array, Array, Array | None],
+) -> Any:
+    """Fold consecutive pieces: from the data block (``first``) or the running state, to the finished block
+    (``last``) or the running state."""
+    red = policy.reduction
+    raise_dup = policy.duplicates is Duplicates.RAISE and red is Reduction.NONE
+    st = _scatter_init(prev, nlead, red, policy.include_self, raise_dup) if first else prev
+    for pc in pieces:
+        st = _scatter_step(st, pc, policy, ctx)
+    return _scatter_finish(st, policy, ctx, starts, nlead, row_len, ispace) if last else st
 
 
 def _track_duplicates(st: _Fold, rows: Array, glob: Array) -> None:
