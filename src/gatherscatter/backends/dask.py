@@ -65,7 +65,8 @@ Not supported: ``out=`` (a Dask result is a new lazy array), arrays with unknown
 (NaN) chunk sizes, and framework ops whose adapters need NumPy values (they raise
 :class:`~gatherscatter.UnsupportedError` naming the op).
 
->>> import dask.array as da, numpy as np, gatherscatter as gs
+>>> import pytest; da = pytest.importorskip("dask.array")  # skipped where the dask extra is absent
+>>> import numpy as np, gatherscatter as gs
 >>> grid = da.zeros(6, chunks=2, dtype=np.float64)
 >>> hits = da.from_array(np.array([4, 1, 4, 5, 1, 4]), chunks=3)
 >>> y = gs.scatter_along_axis(grid, hits, da.ones(6, chunks=3), 0, reduction="add")
