@@ -133,7 +133,7 @@ def dtype_name(dtype: np.dtype[Any]) -> str:
 
 def _lazy(value: Any) -> bool:
     """A Dask array (decided without importing Dask): passed through, it runs on :mod:`gatherscatter.backends.dask`."""
-    return type(value).__module__.startswith("dask.")
+    return type(value).__module__.startswith("dask.") and hasattr(value, "chunks")
 
 
 def as_array(ctx: OpContext, value: Any, name: str) -> np.ndarray[Any, Any]:
