@@ -616,7 +616,7 @@ def _gather_part(
         return pos, dblk.reshape(-1)[_element_targets(pos, loc, ish, dblk.shape, spec.axis)]
     B, P, S, R, M = _dims(ish, obshape, dblk.shape, spec)
     if B == 1 and P == 1:  # whole rows: one take (faster than fancy indexing with two index arrays)
-        return pos, np.take(dblk.reshape(S, R), loc, axis=0).reshape(-1, 1, R)
+        return pos, np.take(dblk.reshape(S, R), loc, axis=0).reshape(pos.size, 1, R)
     bi = pos // M
     return pos, dblk.reshape(B, P, S, R)[bi, :, loc, :]
 
@@ -639,7 +639,7 @@ def _gather_assemble(
     if B == 1 and P == 1:
         o2 = out.reshape(M, R)
         for pos, vals in parts:
-            o2[pos] = vals.reshape(-1, R)
+            o2[pos] = vals.reshape(pos.size, R)
         return out
     o4 = out.reshape(B, P, M, R)
     for pos, vals in parts:
