@@ -370,14 +370,16 @@ class _Geometry:
         dc = d.chunks
         if spec.elementwise:
             ichunks = tuple(
-                _auto(i, dim) if dim == a else _truncate(dc[dim], self.ishape[dim]) for dim in range(len(self.ishape))
+                _auto(i, dim, d.dtype.itemsize) if dim == a else _truncate(dc[dim], self.ishape[dim])
+                for dim in range(len(self.ishape))
             )
             self.indexed: tuple[int, ...] = (a,)
             self.out_chunks = ichunks
         else:
             m = len(self.ispace) - b
+            per = d.dtype.itemsize * prod([max(c) for c in dc[b:a]]) * prod([max(c) for c in dc[a + k :]])
             mchunks = tuple(
-                (self.ispace[b + j],) if scatter and j > 0 else _auto(i, b + j) for j in range(m)
+                (self.ispace[b + j],) if scatter and j > 0 else _auto(i, b + j, per) for j in range(m)
             )  # a scatter keeps the trailing index dims whole: block order is then row-major order
             ichunks = tuple(dc[:b]) + mchunks + (((k,),) if spec.vector else ())
             self.indexed = tuple(range(a, a + k))
@@ -463,13 +465,14 @@ class _Geometry:
         return (self.iblock_shape(ib), self.out_block_shape(ob), self.spec)
 
 
-def _auto(i: Any, dim: int) -> tuple[int, ...]:
-    """The index array's own chunks on ``dim`` (NumPy indices: about 2**22 per block)."""
+def _auto(i: Any, dim: int, per: int) -> tuple[int, ...]:
+    """The index array's own chunks on ``dim``; NumPy indices: blocks of at most 2**22 indices whose output
+    (``per`` bytes per index) stays within 64 MiB."""
     if is_dask_array(i):
         return tuple(i.chunks[dim])
     n = int(i.shape[dim])
     inner = max(1, prod(i.shape[dim + 1 :]))
-    step = max(1, (1 << 22) // inner)
+    step = max(1, min(1 << 22, (1 << 26) // max(1, per)) // inner)
     return tuple(min(step, n - s) for s in range(0, n, step)) if n else (0,)
 
 
