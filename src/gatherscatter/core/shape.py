@@ -25,7 +25,7 @@ import functools
 import operator
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -132,6 +132,11 @@ def dtype_name(dtype: np.dtype[Any]) -> str:
     return str(dtype.name)
 
 
+def _lazy(value: Any) -> bool:
+    """A Dask array (decided without importing Dask): passed through, it runs on :mod:`gatherscatter.core.dask`."""
+    return type(value).__module__.startswith("dask.") and hasattr(value, "chunks")
+
+
 def as_array(ctx: OpContext, value: Any, name: str) -> np.ndarray[Any, Any]:
     """``np.asarray(value)`` with a typed error instead of NumPy's own.
 
@@ -140,6 +145,8 @@ def as_array(ctx: OpContext, value: Any, name: str) -> np.ndarray[Any, Any]:
     """
     if isinstance(value, np.ndarray):
         return value
+    if _lazy(value):  # duck-typed: shape, dtype and the NumPy functions the lowerings use
+        return cast("np.ndarray[Any, Any]", value)
     try:
         with np.errstate(all="ignore"):
             arr = np.asarray(value)
@@ -160,7 +167,7 @@ def as_index_array(
     rejected with :class:`DTypeError` naming the dtypes the op accepts.
     """
     arr = as_array(ctx, value, name)
-    if not isinstance(value, np.ndarray) and arr.dtype.kind in "iu" and arr.dtype != np.int64:
+    if not isinstance(value, np.ndarray) and not _lazy(value) and arr.dtype.kind in "iu" and arr.dtype != np.int64:
         arr = arr.astype(np.int64)
     if arr.size == 0 and arr.dtype.kind == "f" and not isinstance(value, np.ndarray):
         # an empty Python list reads as float64; it holds no index at all
@@ -244,13 +251,13 @@ def as_updates(ctx: OpContext, updates: Any, dtype: np.dtype[Any]) -> np.ndarray
     ...
     gatherscatter.errors.DTypeError: x: updates [1.0, 5.5] read as float64, which int64 data cannot hold ...
     """
-    if isinstance(updates, np.ndarray):
+    if isinstance(updates, np.ndarray) or _lazy(updates):
         if updates.dtype != dtype:
             raise DTypeError(
                 f"{ctx.label}: {ctx.updates} dtype {dtype_name(updates.dtype)} must equal "
                 f"{ctx.data} dtype {dtype_name(dtype)}"
             )
-        return updates
+        return cast("np.ndarray[Any, Any]", updates)
     if dtype.kind == "O":  # object data holds the Python values themselves (not NumPy's reading of them)
         try:
             return np.asarray(updates, dtype=object)

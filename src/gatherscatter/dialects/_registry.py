@@ -60,6 +60,8 @@ from typing import Any, Literal, Protocol, cast
 import numpy as np
 
 from ..core.context import OpContext
+from ..core.dask import has_dask_array
+from ..core.dask import run_op as run_dask
 from ..core.gather import gather, owned
 from ..core.out import check_out
 from ..core.policy import Policy
@@ -207,6 +209,8 @@ def dialect_op(
     def deco(lower: Callable[..., Lowering]) -> DialectOp:
         @functools.wraps(lower)
         def public(*args: Any, **kwargs: Any) -> np.ndarray[Any, Any]:
+            if has_dask_array(args, kwargs):  # a lazy Dask result (the dask extra)
+                return cast(np.ndarray[Any, Any], run_dask(lower, info.qualname, args, kwargs))
             try:
                 return lower(*args, **kwargs).run()
             except MemoryError as exc:
