@@ -45,7 +45,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     tests run in CI when they fit the machine).
     """
     selected = config.getoption("-m") or ""
-    optin = ("tensorflow", "openvino", "paddle", "mxnet", "slow")
+    optin = ("tensorflow", "openvino", "paddle", "mxnet", "keras", "mlx", "tflite", "slow")
     ci = _truthy(os.environ.get("CI"))
     avail = mem_available()
     for item in items:

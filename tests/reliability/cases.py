@@ -12,6 +12,7 @@ A test checks that every registered op has at least one case here.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -224,3 +225,22 @@ for _n in ("numpy.add_at", "numpy.subtract_at", "numpy.multiply_at", "numpy.mini
     _add(_n, "elements", lambda r, s: ((D(r, s, s), (ix(r, s, s * s // 2), ix(r, s, s * s // 2)), D(r, s * s // 2)), {}))
     _add(_n, "rows", lambda r, s: ((D(r, s, s), ix(r, s, s), D(r, s, s)), {}))
 _add("numpy.add_at", "cols", lambda r, s: ((D(r, s, s), (slice(None), ix(r, s, s)), D(r, s, s)), {}))
+
+
+# ---------------------------------------------------------------- segment reductions (issue 18)
+# every op taking (data, segment_ids[, num_segments]), found through the registry: s rows of s values into s segments
+def _segment_case(op: Any) -> Make:
+    params = list(inspect.signature(op).parameters)
+    with_n = "num_segments" in params
+
+    def make(r: np.random.Generator, s: int) -> Args:
+        ids = np.sort(ix(r, s, s))
+        ids[-1] = s - 1
+        return ((D(r, s, s), ids, s) if with_n else (D(r, s, s), ids)), {}
+
+    return make
+
+
+for _op in gs.ops():
+    if list(inspect.signature(_op).parameters)[:2] == ["data", "segment_ids"]:
+        _add(_op.info.qualname, "rows", _segment_case(_op))

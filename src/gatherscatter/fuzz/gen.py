@@ -526,10 +526,33 @@ def _gen_cache_update(g: G) -> Draft:
     return Draft(kw, roles, dshape[axis], axis)
 
 
+def _gen_segment(g: G, p: dict[str, inspect.Parameter]) -> Draft:
+    """A segment reduction (``data, segment_ids[, num_segments]`` or torch's ``data, reduce, lengths=``).
+
+    Ids are sorted (the sorted ops need them so) and mostly in range; the mutations make them hostile.
+    """
+    m = g.side(0.05)
+    dshape = (m, *g.shape(g.randint(0, 2)))
+    dt = g.pick([np.dtype("float32"), np.dtype("float64")]) if "lengths" in p else g.dtype()
+    kw: dict[str, Any] = {"data": g.values(dshape, dt)}
+    if "lengths" in p:
+        cuts = np.sort(g.rng.integers(0, m + 1, g.randint(0, 3)))
+        kw["lengths"] = np.diff(np.concatenate([[0], cuts, [m]])).astype(np.int64)
+        kw["reduce"] = g.pick(["sum", "mean", "max", "min", "prod"])
+        return Draft(kw, {"data": "data", "indices": "lengths"}, m, 0)
+    ids = np.sort(g.rng.integers(0, 4, m)).astype(g.index_dtype())
+    kw["segment_ids"] = ids
+    if "num_segments" in p:
+        kw["num_segments"] = g.randint(int(ids.max()) + 1 if m else 0, 5)
+    return Draft(kw, {"data": "data", "indices": "segment_ids"}, 4, 0)
+
+
 def gen_scatter_axis(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
     if "past_cache" in p:
         return _gen_cache_update(g)
+    if "segment_ids" in p or "lengths" in p:
+        return _gen_segment(g, p)
     dn, iname, uname, aname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(UPD_NAMES, p), _first(AXIS_NAMES, p)
     assert dn is not None
     assert iname is not None

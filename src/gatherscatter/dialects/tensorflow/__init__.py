@@ -18,6 +18,19 @@ reads them as int32) and lists of floats float64 (TensorFlow: float32).
 from .gather import gather
 from .gather_nd import gather_nd
 from .scatter_nd import scatter_nd
+from .segment import (
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_prod,
+    segment_sum,
+    unsorted_segment_max,
+    unsorted_segment_mean,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sqrt_n,
+    unsorted_segment_sum,
+)
 from .tensor_scatter_nd_add import tensor_scatter_nd_add
 from .tensor_scatter_nd_max import tensor_scatter_nd_max
 from .tensor_scatter_nd_min import tensor_scatter_nd_min
@@ -28,9 +41,20 @@ __all__ = [
     "gather",
     "gather_nd",
     "scatter_nd",
+    "segment_max",
+    "segment_mean",
+    "segment_min",
+    "segment_prod",
+    "segment_sum",
     "tensor_scatter_nd_add",
     "tensor_scatter_nd_max",
     "tensor_scatter_nd_min",
     "tensor_scatter_nd_sub",
     "tensor_scatter_nd_update",
+    "unsorted_segment_max",
+    "unsorted_segment_mean",
+    "unsorted_segment_min",
+    "unsorted_segment_prod",
+    "unsorted_segment_sqrt_n",
+    "unsorted_segment_sum",
 ]
