@@ -87,6 +87,8 @@ def segment_lowering(
     out = np.broadcast_to(np.asarray(empty, data.dtype), shape)
     upd = data.reshape((ids.size, *rest))
     idx = ids.reshape(-1)
+    if num_segments == 0:
+        bounds = "drop"  # no segment to clip into: every row is dropped
     policy = Policy(bounds=bounds, negative="bounds", reduction=reduction, include_self=False)
     return Lowering("scatter", out, idx, IndexSpec(axis=0), policy, ctx, updates=upd, post=post)
 

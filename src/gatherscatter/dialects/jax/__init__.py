@@ -19,6 +19,7 @@ from .at_max import at_max
 from .at_min import at_min
 from .at_multiply import at_multiply
 from .at_set import at_set
+from .segment import segment_max, segment_min, segment_prod, segment_sum
 from .take import take
 from .take_along_axis import take_along_axis
 
@@ -31,6 +32,10 @@ __all__ = [
     "at_multiply",
     "at_set",
     "lax",
+    "segment_max",
+    "segment_min",
+    "segment_prod",
+    "segment_sum",
     "take",
     "take_along_axis",
 ]

@@ -18,6 +18,7 @@ from .index_select import index_select
 from .scatter import scatter
 from .scatter_add import scatter_add
 from .scatter_reduce import scatter_reduce
+from .segment_reduce import segment_reduce
 from .take import take
 from .take_along_dim import take_along_dim
 
@@ -32,6 +33,7 @@ __all__ = [
     "scatter",
     "scatter_add",
     "scatter_reduce",
+    "segment_reduce",
     "take",
     "take_along_dim",
 ]
