@@ -242,5 +242,8 @@ def _segment_case(op: Any) -> Make:
 
 
 for _op in gs.ops():
-    if list(inspect.signature(_op).parameters)[:2] == ["data", "segment_ids"]:
+    _params = list(inspect.signature(_op).parameters)
+    if _params[:2] == ["data", "segment_ids"]:
         _add(_op.info.qualname, "rows", _segment_case(_op))
+    elif _params[:2] == ["data", "reduce"] and "lengths" in _params:  # lengths-based (torch.segment_reduce)
+        _add(_op.info.qualname, "rows", lambda r, s: ((D(r, s, s), "sum"), {"lengths": np.full(s, 1, np.int64)}))

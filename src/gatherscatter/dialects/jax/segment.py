@@ -15,7 +15,7 @@ from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import empty_value, segment_lowering
-from ._common import JAX_VERSION, GatherScatterMode, check_data, jax_context, parse_mode
+from ._common import JAX_VERSION, GatherScatterMode, check_data, common_divergences, jax_context, parse_mode
 
 __all__ = ["SEGMENT"]
 
@@ -30,6 +30,7 @@ SEGMENT: dict[str, tuple[Reduction, str, frozenset[str]]] = {
 }
 
 for _n in SEGMENT:
+    common_divergences(f"jax.{_n}")
     divergence(
         op=f"jax.{_n}",
         case="segment_ids of rank != 1, or 0-d data",

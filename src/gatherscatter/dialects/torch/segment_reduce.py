@@ -57,7 +57,9 @@ def _lengths(ctx: Any, lengths: Any, offsets: Any, shape: tuple[int, ...]) -> tu
         return ln.astype(np.int64), ln.ndim - 1
     off = as_index_array(ctx, offsets, "offsets", frozenset({"int32", "int64"}))
     if off.ndim == 0 or off.shape[-1] == 0:
-        raise ShapeError(f"{ctx.label}: offsets must have at least 1 dimension and 1 entry (got shape {list(off.shape)})")
+        raise ShapeError(
+            f"{ctx.label}: offsets must have at least 1 dimension and 1 entry (got shape {list(off.shape)})"
+        )
     ln = np.diff(off.astype(np.int64), axis=-1)
     if (ln < 0).any():
         raise IndexOutOfRangeError(
