@@ -140,6 +140,8 @@ def segment_reduce(
             f"{ctx.label}: \"_segment_reduce_cpu\" not implemented for data dtype {d.dtype}; torch's CPU kernel "
             f"takes float16, bfloat16, float32, float64"
         )
+    if d.ndim == 0:
+        raise ShapeError(f"{ctx.label}: data must have at least 1 dimension (got a 0-d array)")
     ln, a_expected = _lengths(ctx, lengths, offsets, d.shape)
     a = norm_dim(ctx, axis, d.ndim)
     if a != a_expected:
