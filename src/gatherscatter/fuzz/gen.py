@@ -268,8 +268,24 @@ def _elementwise_ishape(g: G, dshape: tuple[int, ...], axis: int, mode: str) -> 
     return tuple(out)
 
 
+def _gen_embedding(g: G, p: dict[str, inspect.Parameter]) -> Draft:
+    """An embedding lookup (``input`` indexes the rows of a 2-D ``weight``; ``embedding_bag``: 1-D, offsets)."""
+    rows = g.side(0.05)
+    weight = g.values((rows, g.randint(1, 4)), g.pick([np.dtype("float32"), np.dtype("float64")]))
+    if "offsets" in p:
+        m = g.randint(0, 6)
+        idx = g.indices((m,), rows, False, g.index_dtype())
+        offsets = np.unique(np.concatenate([[0], g.rng.integers(0, m + 1, g.randint(0, 3))])).astype(np.int64)
+        return Draft({"input": idx, "weight": weight, "offsets": offsets}, {"data": "weight", "indices": "input"},
+                     rows, 0)
+    idx = g.indices(g.shape(g.randint(0, 2)), rows, False, g.index_dtype())
+    return Draft({"input": idx, "weight": weight}, {"data": "weight", "indices": "input"}, rows, 0)
+
+
 def gen_gather(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
+    if "weight" in p and "input" in p:
+        return _gen_embedding(g, p)
     dn, iname, aname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(AXIS_NAMES, p)
     assert dn is not None
     assert iname is not None
@@ -553,6 +569,8 @@ def gen_scatter_axis(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
         return _gen_cache_update(g)
     if "segment_ids" in p or "lengths" in p:
         return _gen_segment(g, p)
+    if "weight" in p and "input" in p:
+        return _gen_embedding(g, p)
     dn, iname, uname, aname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(UPD_NAMES, p), _first(AXIS_NAMES, p)
     assert dn is not None
     assert iname is not None

@@ -112,7 +112,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
 
     verb = {"segment_sum": "sum", "segment_mean": "mean", "segment_max": "max", "segment_min": "min"}[name]
     public.__name__ = name
-    public.__doc__ = f"""Paddle ``paddle.geometric.{name}``: the {verb} of the rows of ``data`` sharing a sorted segment id.
+    public.__doc__ = f"""Paddle ``paddle.geometric.{name}``: {verb} of the rows of ``data`` sharing a sorted segment id.
 
     Provenance: ``paddle.geometric.{name}(data, segment_ids, name=None)``, paddle
     {PADDLE_VERSION} CPU. ``segment_ids`` is 1-D int32/int64 with ``data.shape[0]``

@@ -8,6 +8,8 @@ forms here: every op returns a new array and never writes into its inputs.
 [[1, 1], [4, 3]]
 """
 
+from .embedding import embedding
+from .embedding_bag import embedding_bag
 from .gather import gather
 from .index_add import index_add
 from .index_copy import index_copy
@@ -23,6 +25,8 @@ from .take import take
 from .take_along_dim import take_along_dim
 
 __all__ = [
+    "embedding",
+    "embedding_bag",
     "gather",
     "index_add",
     "index_copy",
