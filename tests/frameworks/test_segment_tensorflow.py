@@ -70,3 +70,26 @@ def test_segment_ops_match_tensorflow(name, sorted_):
         agree += 1
     print(f"{name}: {agree} agree, {both_raise} both raise")
     assert agree >= N // 3
+
+
+def test_embedding_lookup_matches_tensorflow():
+    tf = _tf()
+    rng = np.random.default_rng(18)
+    agree = both = 0
+    for k in range(60):
+        dtype = ("float32", "float64", "int32")[k % 3]
+        params = (rng.normal(size=(5, 3)) * 3).astype(dtype)
+        ids = rng.integers(-1 if k % 10 == 0 else 0, 5 if k % 7 else 6, (int(rng.integers(0, 4)), 2))
+        kw = {"max_norm": 2.0} if k % 2 and dtype != "int32" else {}
+        try:
+            want = tf.nn.embedding_lookup(tf.constant(params), tf.constant(ids), **kw).numpy()
+        except tf.errors.InvalidArgumentError:
+            with pytest.raises(gs.IndexOutOfRangeError):
+                gs.tensorflow.embedding_lookup(params, ids, **kw)
+            both += 1
+            continue
+        got = gs.tensorflow.embedding_lookup(params, ids, **kw)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want, err_msg=f"case {k} {kw}")
+        agree += 1
+    print(f"tf.nn.embedding_lookup: {agree} agree, {both} both raise")

@@ -247,6 +247,8 @@ for _op in gs.ops():
         _add(_op.info.qualname, "rows", _segment_case(_op))
     elif _params[:2] == ["data", "reduce"] and "lengths" in _params:  # lengths-based (torch.segment_reduce)
         _add(_op.info.qualname, "rows", lambda r, s: ((D(r, s, s), "sum"), {"lengths": np.full(s, 1, np.int64)}))
+    elif _params[:2] == ["params", "ids"]:  # tf.nn.embedding_lookup
+        _add(_op.info.qualname, "rows", lambda r, s: ((D(r, s, s), ix(r, s, s)), {}))
     elif _params[:2] == ["input", "weight"]:  # embeddings: s rows of s values looked up s * s times / in s bags
         if "offsets" in _params:
             _add(_op.info.qualname, "bags", lambda r, s: ((ix(r, s, s), D(r, s, s), np.arange(0, s, 2)), {}))

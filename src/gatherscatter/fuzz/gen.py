@@ -269,22 +269,26 @@ def _elementwise_ishape(g: G, dshape: tuple[int, ...], axis: int, mode: str) -> 
 
 
 def _gen_embedding(g: G, p: dict[str, inspect.Parameter]) -> Draft:
-    """An embedding lookup (``input`` indexes the rows of a 2-D ``weight``; ``embedding_bag``: 1-D, offsets)."""
+    """An embedding lookup: indices (``input`` / ``ids``) into the rows of a 2-D table (``weight`` / ``params``).
+
+    ``embedding_bag`` gets a 1-D ``input`` and sorted ``offsets`` starting at 0.
+    """
+    dn, iname = ("weight", "input") if "weight" in p else ("params", "ids")
     rows = g.side(0.05)
-    weight = g.values((rows, g.randint(1, 4)), g.pick([np.dtype("float32"), np.dtype("float64")]))
+    table = g.values((rows, g.randint(1, 4)), g.pick([np.dtype("float32"), np.dtype("float64")]))
+    roles = {"data": dn, "indices": iname}
     if "offsets" in p:
         m = g.randint(0, 6)
         idx = g.indices((m,), rows, False, g.index_dtype())
         offsets = np.unique(np.concatenate([[0], g.rng.integers(0, m + 1, g.randint(0, 3))])).astype(np.int64)
-        return Draft({"input": idx, "weight": weight, "offsets": offsets}, {"data": "weight", "indices": "input"},
-                     rows, 0)
+        return Draft({iname: idx, dn: table, "offsets": offsets}, roles, rows, 0)
     idx = g.indices(g.shape(g.randint(0, 2)), rows, False, g.index_dtype())
-    return Draft({"input": idx, "weight": weight}, {"data": "weight", "indices": "input"}, rows, 0)
+    return Draft({iname: idx, dn: table}, roles, rows, 0)
 
 
 def gen_gather(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
-    if "weight" in p and "input" in p:
+    if ("weight" in p and "input" in p) or "ids" in p:
         return _gen_embedding(g, p)
     dn, iname, aname = _first(DATA_NAMES, p), _first(IDX_NAMES, p), _first(AXIS_NAMES, p)
     assert dn is not None

@@ -15,6 +15,7 @@ reads them as int32) and lists of floats float64 (TensorFlow: float32).
 [0]
 """
 
+from .embedding_lookup import embedding_lookup
 from .gather import gather
 from .gather_nd import gather_nd
 from .scatter_nd import scatter_nd
@@ -38,6 +39,7 @@ from .tensor_scatter_nd_sub import tensor_scatter_nd_sub
 from .tensor_scatter_nd_update import tensor_scatter_nd_update
 
 __all__ = [
+    "embedding_lookup",
     "gather",
     "gather_nd",
     "scatter_nd",
