@@ -75,8 +75,9 @@ def embedding_bag(
     last bag, so there are ``len(offsets) - 1`` bags). Entries equal to
     ``padding_idx`` are left out (and not counted by ``'mean'``). Empty bags are 0
     in every mode. Weight dtypes: float16, bfloat16, float32, float64.
-    ``per_sample_weights`` (``mode='sum'`` only, input's shape) scales each row before the sum. ``max_norm``: as :func:`embedding` (the caller's
-    weight is never modified).
+    ``per_sample_weights`` (``mode='sum'`` only, input's shape) scales each row
+    before the sum. ``max_norm``: as :func:`embedding` (the caller's weight is
+    never modified).
 
     Lowering: the rows ``weight[input]`` (times ``per_sample_weights``) are the
     updates of one core ``scatter`` into zeros of shape ``(bags, embedding_dim)``
