@@ -233,9 +233,10 @@ def _segment_case(op: Any) -> Make:
     params = list(inspect.signature(op).parameters)
     with_n = "num_segments" in params
 
+    idt = np.int32 if op.info.framework == "tflite" else np.int64  # TFLite takes int32 ids only
+
     def make(r: np.random.Generator, s: int) -> Args:
-        ids = np.sort(ix(r, s, s))
-        ids[-1] = s - 1
+        ids = np.arange(s, dtype=idt)  # one row per segment: valid for the sorted ops and TFLite's consecutive ids
         return ((D(r, s, s), ids, s) if with_n else (D(r, s, s), ids)), {}
 
     return make
@@ -254,3 +255,19 @@ for _op in gs.ops():
             _add(_op.info.qualname, "bags", lambda r, s: ((ix(r, s, s), D(r, s, s), np.arange(0, s, 2)), {}))
         else:
             _add(_op.info.qualname, "rows", lambda r, s: ((ix(r, s, s), D(r, s, s)), {}))
+
+
+# TFLite builtins (issue 18): float32 data and int32 indices, which is all TFLite takes; found by name in the registry
+def _tflite_cases() -> None:
+    for op in gs.ops("tflite"):
+        params = list(inspect.signature(op).parameters)
+        if params[:2] == ["params", "indices"] and op.info.family == "gather":
+            _add(op.info.qualname, "rows", lambda r, s: ((D(r, s, s), ix(r, s, s).astype(np.int32)), {}))
+        elif params[:2] == ["params", "indices"]:
+            _add(op.info.qualname, "rows", lambda r, s: ((D(r, s, s), ix(r, s, s, 1).astype(np.int32)), {}))
+        elif params[:2] == ["indices", "updates"]:
+            _add(op.info.qualname, "rows",
+                 lambda r, s: ((ix(r, s, s, 1).astype(np.int32), D(r, s, s, dtype=np.float32), [s, s]), {}))
+
+
+_tflite_cases()

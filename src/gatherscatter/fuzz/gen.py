@@ -553,14 +553,21 @@ def _gen_segment(g: G, p: dict[str, inspect.Parameter]) -> Draft:
     """
     m = g.side(0.05)
     dshape = (m, *g.shape(g.randint(0, 2)))
-    dt = g.pick([np.dtype("float32"), np.dtype("float64")]) if "lengths" in p else g.dtype()
+    if "lengths" in p:
+        dt = g.pick([np.dtype("float32"), np.dtype("float64")])
+    else:  # float32 / int32 often: some frameworks (TFLite) take nothing else
+        dt = g.pick([np.dtype("float32"), np.dtype("int32"), g.dtype()])
     kw: dict[str, Any] = {"data": g.values(dshape, dt)}
     if "lengths" in p:
         cuts = np.sort(g.rng.integers(0, m + 1, g.randint(0, 3)))
         kw["lengths"] = np.diff(np.concatenate([[0], cuts, [m]])).astype(np.int64)
         kw["reduce"] = g.pick(["sum", "mean", "max", "min", "prod"])
         return Draft(kw, {"data": "data", "indices": "lengths"}, m, 0)
-    ids = np.sort(g.rng.integers(0, 4, m)).astype(g.index_dtype())
+    if g.chance(0.5):  # consecutive ids from 0 (no empty segment: what TFLite's SEGMENT_SUM needs)
+        ids = np.cumsum(np.r_[0, g.rng.integers(0, 2, max(m - 1, 0))])[:m]
+    else:
+        ids = np.sort(g.rng.integers(0, 4, m))
+    ids = ids.astype(g.pick(["int32", "int64"]))
     kw["segment_ids"] = ids
     if "num_segments" in p:
         kw["num_segments"] = g.randint(int(ids.max()) + 1 if m else 0, 5)
