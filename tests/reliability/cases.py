@@ -271,3 +271,20 @@ def _tflite_cases() -> None:
 
 
 _tflite_cases()
+
+
+# Keras 3 (issue 18): each op with its default backend, found in the registry by signature
+def _keras_cases() -> None:
+    for op in gs.ops("keras"):
+        params = list(inspect.signature(op).parameters)
+        if params[:2] == ["x", "indices"] and op.info.family == "gather":
+            _add(op.info.qualname, "axis1", lambda r, s: ((D(r, s, s), ix(r, s, s)), {"axis": 1}))
+        elif params[:2] == ["x", "indices"]:
+            _add(op.info.qualname, "axis1", lambda r, s: ((D(r, s, s), ix(r, s, s, s)), {"axis": 1}))
+        elif params[:2] == ["indices", "values"]:
+            _add(op.info.qualname, "rows", lambda r, s: ((perm(r, s, s, 1), D(r, s, s), (s, s)), {}))
+        elif params[:2] == ["inputs", "indices"]:
+            _add(op.info.qualname, "rows", lambda r, s: ((D(r, s, s), perm(r, s, s, 1), D(r, s, s)), {}))
+
+
+_keras_cases()

@@ -41,7 +41,7 @@ Array = np.ndarray[Any, Any]
 I64_MAX = 2**63 - 1
 I64_MIN = -(2**63)
 
-DATA_NAMES = ("data", "params", "input", "a", "arr", "x", "operand", "tensor")
+DATA_NAMES = ("data", "params", "input", "inputs", "a", "arr", "x", "operand", "tensor")
 IDX_NAMES = ("indices", "index", "ind", "idx", "start_indices", "scatter_indices")
 UPD_NAMES = ("updates", "src", "values", "v", "b", "source")
 AXIS_NAMES = ("axis", "dim")
