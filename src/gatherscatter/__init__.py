@@ -13,7 +13,7 @@ from . import dialects
 from .api import gather_nd, scatter_along_axis, scatter_nd, take, take_along_axis
 from .backends import get_backend, get_num_threads, set_backend, set_num_threads
 from .core.policy import Bounds, Duplicates, Fill, MeanRounding, Negative, Policy, Reduction, fill
-from .dialects import caffe2, jax, keras, mxnet, numpy, onnx, openvino, paddle, tensorflow, tflite, torch
+from .dialects import caffe2, jax, keras, mlx, mxnet, numpy, onnx, openvino, paddle, tensorflow, tflite, torch
 from .dialects._registry import divergences, get_op, ops
 from .errors import (
     ArgumentError,
@@ -58,6 +58,7 @@ __all__ = [
     "get_op",
     "jax",
     "keras",
+    "mlx",
     "mxnet",
     "numpy",
     "onnx",

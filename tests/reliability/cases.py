@@ -288,3 +288,20 @@ def _keras_cases() -> None:
 
 
 _keras_cases()
+
+
+# MLX (issue 18): found in the registry by signature and family
+def _mlx_cases() -> None:
+    for op in gs.ops("mlx"):
+        params = list(inspect.signature(op).parameters)
+        if op.info.family == "gather":
+            _add(op.info.qualname, "axis1", lambda r, s: ((D(r, s, s), ix(r, s, s)), {"axis": 1}))
+        elif op.info.family == "gather_elements":
+            _add(op.info.qualname, "axis1", lambda r, s: ((D(r, s, s), ix(r, s, s, s)), {"axis": 1}))
+        elif op.info.family == "scatter_elements":
+            _add(op.info.qualname, "axis1", lambda r, s: ((D(r, s, s), ix(r, s, s, s), D(r, s, s)), {"axis": 1}))
+        elif params[:3] == ["a", "indices", "values"]:
+            _add(op.info.qualname, "rows", lambda r, s: ((D(r, s, s), ix(r, s, s), D(r, s, s)), {}))
+
+
+_mlx_cases()
