@@ -7,4 +7,17 @@ lowers onto a core primitive. No dialect imports its framework.
 
 from . import caffe2, jax, keras, mlx, mxnet, numpy, onnx, openvino, paddle, tensorflow, tflite, torch
 
-__all__ = ["caffe2", "jax", "keras", "mlx", "mxnet", "numpy", "onnx", "openvino", "paddle", "tensorflow", "tflite", "torch"]
+__all__ = [
+    "caffe2",
+    "jax",
+    "keras",
+    "mlx",
+    "mxnet",
+    "numpy",
+    "onnx",
+    "openvino",
+    "paddle",
+    "tensorflow",
+    "tflite",
+    "torch",
+]

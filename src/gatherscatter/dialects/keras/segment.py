@@ -81,10 +81,12 @@ def _lower(name: str, red: Reduction, data: Any, segment_ids: Any, num_segments:
                     f"{ctx.label}: Argument `num_segments` cannot be set when sorted is True when using the "
                     f"tensorflow backend. Received: num_segments={n}, sorted=True"
                 )
-            return getattr(tf_segment, tf_sorted).lower(d, ids)
+            low: Lowering = getattr(tf_segment, tf_sorted).lower(d, ids)
+            return low
         if n is None:
             n = len(np.unique(ids)) if red is Reduction.ADD else (int(ids.max()) + 1 if ids.size else 0)
-        return getattr(tf_segment, tf_unsorted).lower(d, ids, n)
+        low = getattr(tf_segment, tf_unsorted).lower(d, ids, n)
+        return low
     if b == "jax":
         if n is None:
             raise UnsupportedError(

@@ -106,7 +106,8 @@ def _register(name: str, red: Reduction) -> DialectOp:
                 c = np.maximum(counts(ids, n), 1)
                 if y.dtype.kind in "iu":
                     return trunc_divide(y, c)
-                return np.divide(y, c.astype(y.dtype).reshape((n,) + (1,) * (y.ndim - 1)), out=y)
+                np.divide(y, c.astype(y.dtype).reshape((n,) + (1,) * (y.ndim - 1)), out=y)
+                return y
 
         return segment_lowering(ctx, d, ids, n, core, np.zeros((), d.dtype), bounds="drop", post=post)
 

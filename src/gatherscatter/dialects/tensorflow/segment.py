@@ -148,13 +148,16 @@ def _mean_post(
             cc = np.maximum(c, 1)
             if dtype.kind in "iu":
                 return trunc_divide(y, cc)
-            return np.divide(y, cc.astype(dtype).reshape(shape), out=y)
+            np.divide(y, cc.astype(dtype).reshape(shape), out=y)
+            return y
         # unsorted: N = unsorted_segment_sum(ones(data.dtype)), max(N, 1); summed / N (or / sqrt(N)): truediv
         nn = np.maximum(c.astype(dtype), np.ones((), dtype)).reshape(shape)
         if dtype.kind in "iu":
             ft = np.float32 if dtype.itemsize <= 2 else np.float64
-            return (y.astype(ft) / nn.astype(ft)).astype(ft)
-        return np.divide(y, np.sqrt(nn) if sqrt else nn, out=y)
+            res: np.ndarray[Any, Any] = (y.astype(ft) / nn.astype(ft)).astype(ft)
+            return res
+        np.divide(y, np.sqrt(nn) if sqrt else nn, out=y)
+        return y
 
     return post
 

@@ -200,6 +200,7 @@ def embedding_bag(
             if last_count is not None:
                 c[nbags - 1] = last_count
             c = np.maximum(c, 1).astype(y.dtype).reshape(-1, 1)
-            return np.divide(y, c, out=y)
+            np.divide(y, c, out=y)
+            return y
 
     return Lowering("scatter", out, bag, IndexSpec(axis=0), policy, ctx, updates=rows, post=post)
