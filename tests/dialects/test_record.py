@@ -43,6 +43,10 @@ ENCODED_OTHERWISE: dict[str, tuple[tuple[str, ...], str]] = {
     **{f"numpy.{n}": (("negative",), "the index expression is normalised by the NumPy indexing front end "
                       "(dialects/_npindex.py) before the primitive, which then rejects negatives")
        for n in ("add_at", "subtract_at", "multiply_at", "maximum_at", "minimum_at")},
+    "onnx.TensorScatter": (("spec", "bounds"), "the lowering scatters whole rows, one position per (b, j) "
+                           "(IndexSpec(axis, batch=1): B x sequence_length indices, not one per element of update), "
+                           "and in circular mode it reduces write_indices mod s first and lets bounds='wrap' fold "
+                           "w mod s + j < 2s: the description's (w mod s + j) mod s with bounds='raise'"),
     "tensorflow.gather": (("bounds", "negative"), "an empty params with device='cpu' takes the GPU kernel's path (the 'empty' "
                           "residual of the description)"),
 }

@@ -116,6 +116,11 @@ CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "moveaxis_block": [((_data(2, 3, 4, 5), np.zeros((3, 4), i64), _data(2, 6, 5)), {"axis": 1}),
                        ((_data(3, 2), A(1, i64), _data(4, 2)), {"axis": 0}),
                        ((_data(4, 2, 3), np.zeros((2, 3), i64), _data(4, 5)), {"axis": -1})],
+    # onnx.TensorScatter's write positions: w[b] + j (mod s when circular; -1 wraps to s - 1)
+    "positions": [((A([1, 0], i64), _data(2, 2, 3), _data(2, 4, 3)), {"axis": 1, "circular": False}),
+                  ((A([3, -1, 9], i64), _data(3, 1, 2), _data(3, 1, 4)), {"axis": -1, "circular": True}),
+                  ((A([2], i64), _data(1, 0, 2), _data(1, 3, 2)), {"axis": -2, "circular": True}),
+                  ((np.zeros((0,), i64), _data(0, 2), _data(0, 3)), {"axis": 1, "circular": False})],
 }  # fmt: skip
 
 ARG_NAMES = "abcdefgh"

@@ -55,6 +55,9 @@ SOURCES: list[tuple[str, dict]] = [
     ("gatherscatter.take", {"axis": None}),
     # gather_elements
     ("onnx.GatherElements", {"axis": 1}),
+    # the KV-cache update: scatter_elements at the positions write_indices[b] + j (mod s)
+    ("onnx.TensorScatter", {"axis": -2}),
+    ("onnx.TensorScatter", {"axis": 1, "mode": "circular"}),
     ("torch.gather", {"dim": 0}),
     ("torch.take_along_dim", {"dim": 1}),
     ("torch.take_along_dim", {}),

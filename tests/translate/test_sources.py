@@ -148,6 +148,8 @@ def _grid() -> dict[str, list[dict[str, Any]]]:
     # Caffe2
     g["caffe2.Gather"] = [dict(axis=a, wrap_indices=w, match_outer=m) for a in (0, 1, -1, 2)
                           for w in (None, True, False) for m in (False, True) if not (m and a <= 0)]
+    g["onnx.TensorScatter"] = [dict(axis=a, mode=m, opset=o) for m in ("linear", "circular") for a in (-2, 1, -1, 2)
+                               for o in (None, 24)]
     g["caffe2.BatchGather"] = [dict(match_outer=m) for m in (False, True)]
     # the neutral API
     fills = {"fill": -1}
@@ -207,19 +209,14 @@ def _check(op: str, attrs: dict[str, Any], n: int) -> None:
 
 
 #: ops registered without a description (dialect_op(describe=...)) yet: strict, so that adding one fails here until
-#: the op leaves this list and gets a grid. onnx.TensorScatter (opset 24): its canonical form needs a "positions"
-#: adapter (write_indices[b] + arange(sequence_length), mod max_sequence_length when circular) that translate's
-#: targets cannot emit yet; the segment-reduction, embedding, TFLite, Keras and MLX ops (issue 18) were written
-#: before the op record and have no description yet.
+#: the op leaves this list and gets a grid. The segment-reduction, embedding, TFLite, Keras and MLX ops (issue 18)
+#: were written before the op record and have no description yet.
 PENDING_MODULES = ("segment", "segment_reduce", "embedding", "embedding_bag", "embedding_lookup")
 PENDING_FRAMEWORKS = ("tflite", "keras", "mlx")
 PENDING = sorted(
-    [gs.onnx.TensorScatter.info.qualname]
-    + [
-        op.info.qualname
-        for op in gs.ops()
-        if op.lower.__module__.rsplit(".", 1)[-1] in PENDING_MODULES or op.info.framework in PENDING_FRAMEWORKS
-    ]
+    op.info.qualname
+    for op in gs.ops()
+    if op.lower.__module__.rsplit(".", 1)[-1] in PENDING_MODULES or op.info.framework in PENDING_FRAMEWORKS
 )
 
 

@@ -85,28 +85,18 @@ def wait_ready(page: Any) -> None:
     page.wait_for_function("() => !document.body.classList.contains('busy')")
 
 
-def cells(page: Any, tensor: str) -> dict[tuple[int, ...], dict[str, str]]:
-    """The SVG cells of one tensor: position -> {fill, value} (value: ``data-value``, else the text drawn in it)."""
+def cells(page: Any, tensor: str) -> dict[tuple[int, ...], dict[str, Any]]:
+    """The SVG cells of one tensor: position -> {fill, value, group, tag}, read from the cell's own data
+    attributes (``data-value``, ``data-group``, ``data-tag``: what the SVG writer states, not the text drawn)."""
     found = page.evaluate(
-        """(tensor) => {
-          const svg = document.querySelector('#picture svg');
-          const texts = [...svg.querySelectorAll('text')].map(t => ({x: +t.getAttribute('x'), y: +t.getAttribute('y'),
-                          size: +t.getAttribute('font-size'), text: t.textContent}));
-          return [...svg.querySelectorAll(`rect[data-tensor="${tensor}"]`)].map(r => {
-            const x = +r.getAttribute('x'), y = +r.getAttribute('y'), w = +r.getAttribute('width'), h = +r.getAttribute('height');
-            let value = r.getAttribute('data-value');
-            if (value === null) {
-              const inside = texts.filter(t => t.x > x && t.x < x + w && t.y > y && t.y < y + h)
-                                  .sort((a, b) => b.size - a.size);
-              value = inside.length ? inside[0].text : null;
-            }
-            return {pos: r.getAttribute('data-pos'), fill: r.getAttribute('fill'), value};
-          });
-        }""",
+        """(tensor) => [...document.querySelectorAll(`#picture svg rect[data-tensor="${tensor}"]`)].map(r => ({
+            pos: r.getAttribute('data-pos'), fill: r.getAttribute('fill'), value: r.getAttribute('data-value'),
+            group: r.getAttribute('data-group'), tag: r.getAttribute('data-tag')}))""",
         tensor,
     )
-    out: dict[tuple[int, ...], dict[str, str]] = {}
+    out: dict[tuple[int, ...], dict[str, Any]] = {}
     for c in found:
         pos = tuple(int(x) for x in c["pos"].split(",")) if c["pos"] else ()
-        out[pos] = {"fill": c["fill"], "value": c["value"]}
+        assert c["value"] is not None, f"{tensor}[{c['pos']}] has no data-value"
+        out[pos] = {"fill": c["fill"], "value": c["value"], "group": c["group"], "tag": c["tag"]}
     return out

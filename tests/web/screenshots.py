@@ -29,12 +29,13 @@ VIEWS = [
     ("translate", "/?op=torch.scatter_reduce&a.input=[0,0,0]&a.index=[0,0,2]&a.src=[1,2,3]&a.dim=0&a.reduce=%22mean%22"
                   "&tab=translate&to=onnx"),
     ("error", "/?op=onnx.Gather&a.data=[10,20,30]&a.indices=[0,3]"),
+    ("compare-ops", GATHER + "&tab=compare&cmp=onnx.Gather,onnx.GatherElements,numpy.take_along_axis"),
 ]
 
 
 def _settle(page: Any, view: str) -> None:
     wait_ready(page)
-    sel = {"compare": "#compare .group", "table": "#table table", "translate": "#translation .steps",
+    sel = {"compare": "#compare .group", "compare-ops": "#compare .group", "table": "#table table", "translate": "#translation .steps",
            "error": "#error:not([hidden])"}.get(view)
     if sel:
         page.wait_for_selector(sel)
@@ -51,14 +52,14 @@ def screenshots(base: str, out: Path, chrome: Any) -> list[Path]:
         ctx = chrome.new_context(viewport=size, device_scale_factor=1)
         page = ctx.new_page()
         for view, url in VIEWS:
-            if size_name == "phone" and view in ("table", "error"):
+            if size_name == "phone" and view in ("table", "error", "compare-ops"):
                 continue
             page.goto(base + url)
             _settle(page, view)
             if size_name == "phone":  # the results come below the inputs on a phone
                 page.evaluate("() => document.getElementById('results').scrollIntoView()")
             path = out / f"{view}-{size_name}.png"
-            full = size_name == "laptop" and view in ("compare", "translate")
+            full = size_name == "laptop" and view in ("compare", "translate", "compare-ops")
             page.screenshot(path=str(path), full_page=full)
             saved.append(path)
         ctx.close()
@@ -89,6 +90,9 @@ def api_times(base: str, n: int) -> dict[str, list[float]]:
         ("POST /api/compare", "/api/compare", {"op": "onnx.ScatterND", "args": {"data": [1, 2, 3, 4],
                                                                               "indices": [[1], [1]],
                                                                               "updates": [5, 6]}}),
+        ("POST /api/compare (4 ops, 3 families)", "/api/compare", {
+            "op": "torch.gather", "ops": ["onnx.Gather", "onnx.GatherElements", "numpy.take_along_axis"],
+            "args": {"input": [[1, 2, 3], [4, 5, 6]], "index": [[2, 0], [1, 1]], "dim": 1}}),
         ("GET /api/table (gather_nd)", "/api/table?family=gather_nd", None),
         ("POST /api/translate", "/api/translate", {"op": "torch.scatter_reduce", "to": "onnx",
                                                    "attrs": {"dim": 0, "reduce": "mean"}}),

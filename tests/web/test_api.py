@@ -149,6 +149,82 @@ def test_compare_marks_differences_from_group_a(client: Any) -> None:
         assert g["differs_from_A"] == [[1]]
 
 
+def test_compare_across_families(client: Any) -> None:
+    # as `gatherscatter compare torch.gather onnx.Gather onnx.GatherElements numpy.take_along_axis`
+    from gatherscatter.dialects._registry import get_op
+    from gatherscatter.explain import Roles, compare
+
+    names = ["torch.gather", "onnx.Gather", "onnx.GatherElements", "numpy.take_along_axis"]
+    args = {"input": [[1, 2], [3, 4]], "index": [[0, 0], [1, 0]], "dim": 1}
+    status, body = post(client, "/api/compare", {"op": names[0], "args": args, "ops": names[1:]})
+    assert status == 200
+    assert body["ops"] == names and body["ran"] == 4 and not body["agree"]
+    groups = {g["tag"]: (g["value"], sorted(o["op"] for o in g["ops"])) for g in body["groups"]}
+    # A: out[i][j] = input[i][index[i][j]] (hand-computed)
+    assert groups["A"] == ({"shape": [2, 2], "dtype": "int64", "value": [[1, 1], [4, 3]]},
+                           ["numpy.take_along_axis", "onnx.GatherElements", "torch.gather"])
+    # B: onnx.Gather(axis=1): out[i][j][k] = input[i][index[j][k]]
+    assert groups["B"] == ({"shape": [2, 2, 2], "dtype": "int64", "value": [[[1, 1], [2, 1]], [[3, 3], [4, 3]]]},
+                           ["onnx.Gather"])
+    assert body["groups"][1]["differs_from_A"] is None  # another shape: no cell-by-cell difference
+    # the same as the Python compare over the same op list
+    ref = compare("x", Roles(np.array(args["input"]), np.array(args["index"]), None, {"axis": 1}),
+                  op_list=[get_op(n) for n in names])
+    assert [g["value"]["value"] for g in body["groups"]] == [v.tolist() for v, _ in ref.groups]
+
+
+def test_compare_across_families_notes_errors_and_duplicates(client: Any) -> None:
+    # the current op is compared first and once; an attribute an op lacks is left out, and said so
+    status, body = post(client, "/api/compare", {"op": "torch.gather", "ops": ["onnx.GatherND", "torch.gather",
+                                                                               "onnx.GatherND"],
+                                                 "args": {"input": [[1, 2], [3, 4]], "index": [[0, 0], [1, 0]],
+                                                          "dim": 1}})
+    assert status == 200 and body["ops"] == ["torch.gather", "onnx.GatherND"]
+    nd = body["groups"][1]
+    # GatherND reads index tuples: input[0, 0] = 1, input[1, 0] = 3
+    assert nd["value"]["value"] == [1, 3] and nd["ops"][0]["notes"] == ["has no axis: left out"]
+    # scatters: overwrite (last wins) [0, 6, 0, 7]; tf.scatter_nd sums into zeros [0, 11, 0, 7];
+    # ScatterElements wants updates shaped like its indices: an error, listed with the op's message
+    status, body = post(client, "/api/compare", {"op": "onnx.ScatterND", "ops": [
+        "torch.index_put", "tensorflow.scatter_nd", "onnx.ScatterElements"],
+        "args": {"data": [0, 0, 0, 0], "indices": [[1], [1], [3]], "updates": [5, 6, 7]}})
+    assert status == 200
+    by_value = {tuple(g["value"]["value"]): sorted(o["op"] for o in g["ops"]) for g in body["groups"]}
+    assert by_value == {(0, 6, 0, 7): ["onnx.ScatterND", "torch.index_put"], (0, 11, 0, 7): ["tensorflow.scatter_nd"]}
+    assert [e["op"] for e in body["errors"]] == ["onnx.ScatterElements"]
+    assert body["errors"][0]["error"].startswith("ShapeError")
+
+
+@pytest.mark.parametrize(("ops", "status", "kind"), [
+    (["onnx.Nope"], 404, "UnsupportedError"),
+    ("onnx.Gather", 422, "ArgumentError"),
+    ([1, 2], 422, "ArgumentError"),
+    (["onnx.Gather"] * 65, 413, "TooLarge"),
+])
+def test_compare_across_families_bad_op_lists(client: Any, ops: Any, status: int, kind: str) -> None:
+    got, body = post(client, "/api/compare", {"op": "torch.gather", "ops": ops, "args": {
+        "input": [[1, 2]], "index": [[0]], "dim": 1}})
+    assert (got, body["error"]["type"]) == (status, kind)
+
+
+def test_op_facts_are_the_op_record(client: Any) -> None:
+    from gatherscatter.dialects._registry import get_op
+
+    f = client.get("/api/ops/onnx.ScatterND").json()
+    # what each opset adds, from the record's versions (ONNX's ScatterND: reduction in 16, max/min in 18)
+    assert f["version_notes"] == {"13": "bfloat16", "16": "reduction add, mul", "18": "reduction max, min"}
+    rec = get_op("torch.scatter").record
+    f = client.get("/api/ops/torch.scatter").json()
+    assert {a["name"]: a["role"] for a in f["args"]} == {k: v for k, v in rec.arg_roles.items()
+                                                        if v in ("data", "indices", "updates", "shape")}
+    # torch.scatter's reduce: None (overwrite), 'add', 'multiply' (torch's docs), no more
+    assert next(a for a in f["attrs"] if a["name"] == "reduce")["choices"] == [None, "add", "multiply"]
+    # jax.lax.gather's mode: JAX's GatherScatterMode names; 'raise' and 'wrap' are not JAX modes
+    f = client.get("/api/ops/jax.lax.gather").json()
+    mode = next(a for a in f["attrs"] if a["name"] == "mode")["choices"]
+    assert {"clip", "fill", "promise_in_bounds"} <= set(mode) and not {"raise", "wrap"} & set(mode)
+
+
 def test_table_is_make_table(client: Any) -> None:
     from gatherscatter.explain.table import make_table, table_json
 

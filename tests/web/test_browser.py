@@ -1,8 +1,9 @@
 """The explorer in a real browser (the distribution's Chromium driven by Playwright).
 
 Each test loads the page from a live server, edits inputs as a user would, and reads
-back what appears: the picture's cells (``data-tensor``/``data-pos`` and the value drawn
-in each), the comparison's groups and the URL. Expected values are hand-computed.
+back what appears: the picture's cells (``data-tensor``/``data-pos`` with the SVG's own
+``data-value``/``data-group``/``data-tag``), the comparison's groups and the URL. Expected
+values are hand-computed.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ def test_picture_from_a_shared_url(page: Any) -> None:
     assert out[(0, 0)]["fill"] == out[(0, 1)]["fill"] == data[(0, 0)]["fill"]
     # input[0][1] is never read: it shares no colour with any output cell
     assert data[(0, 1)]["fill"] not in {c["fill"] for c in out.values()}
+    # the same mapping as the SVG states it: each output cell carries its source cell's group and letter
+    assert out[(1, 1)]["group"] == data[(1, 0)]["group"] and out[(1, 0)]["group"] == data[(1, 1)]["group"]
+    assert out[(1, 1)]["tag"] == data[(1, 0)]["tag"] != out[(1, 0)]["tag"] == data[(1, 1)]["tag"]
+    assert out[(0, 0)]["tag"] == out[(0, 1)]["tag"] == data[(0, 0)]["tag"]
+    assert data[(0, 1)]["group"] not in {c["group"] for c in out.values()}
     assert "-> [[1, 1], [4, 3]]" in page.inner_text("#explanation")
     assert page.is_hidden("#error")
     assert not page.problems
@@ -183,6 +189,9 @@ def test_version_and_attribute_menus(page: Any) -> None:
     wait_ready(page)
     versions = page.eval_on_selector_all("#f-version option", "els => els.map(e => e.value)")
     assert versions == ["", "11", "13", "16", "18"]
+    # what each opset adds (ONNX's operator changelog, via the op's record)
+    labels = page.eval_on_selector_all("#f-version option", "els => els.map(e => e.textContent)")
+    assert labels[3:] == ["16 (adds reduction add, mul)", "18 (adds reduction max, min)"]
     page.select_option("#f-reduction", '"max"')
     settle(page)
     assert [c["value"] for _, c in sorted(cells(page, "output").items())] == ["0", "7", "0"]  # max(0, 5, 7)
@@ -201,4 +210,62 @@ def test_version_and_attribute_menus(page: Any) -> None:
     assert [c["value"] for _, c in sorted(cells(page, "output").items())] == ["0", "7", "0"]
     q = parse_qs(urlparse(page.url).query)
     assert q["a.reduction"] == ['"max"'] and q["dt.data"] == ["float32"] and "v" not in q
+    assert not page.problems
+
+
+def compare_groups(page: Any) -> list[dict[str, Any]]:
+    return page.evaluate("""() => [...document.querySelectorAll('#compare .group')].map(g => ({
+        tag: g.dataset.group,
+        values: [...g.querySelectorAll('td[data-value]')].map(td => JSON.parse(td.dataset.value)),
+        ops: [...g.querySelectorAll('ul.ops code')].map(c => c.textContent)}))""")
+
+
+def test_compare_across_families_from_a_shared_url(page: Any) -> None:
+    page.goto(page.base + GATHER_URL + "&tab=compare&cmp=onnx.Gather,onnx.GatherElements,numpy.take_along_axis")
+    wait_ready(page)
+    page.wait_for_selector("#compare .group")
+    chips = page.eval_on_selector_all("#cmp-chips li", "els => els.map(e => e.dataset.op)")
+    assert chips == ["torch.gather", "onnx.Gather", "onnx.GatherElements", "numpy.take_along_axis"]
+    groups = compare_groups(page)
+    assert [g["tag"] for g in groups] == ["A", "B"]
+    # A: out[i][j] = input[i][index[i][j]] (dim/axis 1), as torch.gather, GatherElements, take_along_axis
+    assert groups[0]["values"] == [1, 1, 4, 3]
+    assert sorted(op.split(" ")[0] for op in groups[0]["ops"]) == [
+        "numpy.take_along_axis", "onnx.GatherElements", "torch.gather"]
+    # B: onnx.Gather(axis=1) takes whole index arrays: out[i][j][k] = input[i][index[j][k]], shape (2, 2, 2)
+    assert groups[1]["values"] == [1, 1, 2, 1, 3, 3, 4, 3]
+    assert [op.split(" ")[0] for op in groups[1]["ops"]] == ["onnx.Gather"]
+    assert "from 4 ops that ran" in page.inner_text("#compare .verdict")
+    assert not page.problems
+
+
+def test_add_and_remove_ops_of_other_families_with_the_keyboard(page: Any) -> None:
+    page.goto(page.base + GATHER_URL + "&tab=compare")
+    wait_ready(page)
+    page.wait_for_selector("#compare .group")
+    assert page.is_hidden("#cmp-family")  # the whole family at first
+    page.focus("#cmp-add")
+    page.keyboard.type("onnx.Gather")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('#cmp-chips li').length === 2")
+    settle(page)
+    page.wait_for_function("() => document.querySelector('#compare .verdict')?.textContent.includes('from 2 ops')")
+    groups = compare_groups(page)
+    by_op = {op.split(" ")[0]: g["values"] for g in groups for op in g["ops"]}
+    assert by_op == {"torch.gather": [1, 1, 4, 3], "onnx.Gather": [1, 1, 2, 1, 3, 3, 4, 3]}
+    assert parse_qs(urlparse(page.url).query)["cmp"] == ["onnx.Gather"]
+    # an unknown name: the field says so and nothing is added
+    page.fill("#cmp-add", "onnx.Nope")
+    page.press("#cmp-add", "Enter")
+    page.wait_for_selector("#cmp-add[aria-invalid=true]")
+    assert "unknown op" in page.inner_text("#cmp-err")
+    assert page.eval_on_selector_all("#cmp-chips li", "els => els.length") == 2
+    # remove it (a button per chip): back to the family's comparison
+    page.click("#cmp-chips button[aria-label='remove onnx.Gather']")
+    settle(page)
+    page.wait_for_function("() => !document.querySelector('#compare .verdict')?.textContent.includes('from 2 ops')")
+    assert "cmp" not in parse_qs(urlparse(page.url).query)
+    assert page.eval_on_selector_all("#cmp-chips li", "els => els.length") == 0
+    ran = re.search(r"(\d+) ops that ran", page.inner_text("#compare .verdict"))
+    assert ran is not None and int(ran.group(1)) > 2  # every op of torch.gather's family ran
     assert not page.problems

@@ -136,6 +136,7 @@ ADAPTER_PARAMS: dict[str, tuple[str, ...]] = {
     "cycle_to": ("v", "i"),
     "merge_leading": ("x",),
     "moveaxis_block": ("x", "i", "data"),
+    "positions": ("w", "u", "data"),
 }
 
 

@@ -94,6 +94,8 @@ HELPER_CALLS: dict[str, Callable[[dict[str, str], dict[str, Any]], str]] = {
     "cycle_to": lambda a, k: f"_cycle_to({a['v']}, {a['i']})",
     "merge_leading": lambda a, k: f"_merge_leading({a['x']}, {k['count']})",
     "moveaxis_block": lambda a, k: f"_moveaxis_block({a['x']}, {a['i']}, {a['data']}, {k['axis']})",
+    "positions": lambda a, k: f"_positions({a['w']}, {a['u']}, {a['data']}, {k['axis']}, "
+    f"{bool(k.get('circular', False))!r})",
 }
 
 

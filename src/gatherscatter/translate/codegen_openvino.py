@@ -302,6 +302,18 @@ _BASE = {
     q = _rank(i)
     return ops.transpose(x, _i64(_perm(_rank(x), list(range(a, a + q)), list(range(q)))))
 ''',
+    "_positions": '''def _positions(w, u, data, axis, circular):
+    """Write positions (int64) over ``u``'s shape: ``w[b] + j`` along ``axis``, ``(w[b] mod s + j) mod s``
+    (``s = data.shape[axis]``) when ``circular`` (ONNX TensorScatter)."""
+    r = _rank(u)
+    a = axis % r
+    j = _grid(ops.shape_of(u, "i64"), r)[a]
+    start = ops.reshape(ops.convert(w, np.int64), _i64([-1] + [1] * (r - 1)), False)
+    if circular:
+        s = ops.maximum(ops.gather(ops.shape_of(data, "i64"), _i64(a), _i64(0)), _i64(1))
+        return ops.floor_mod(ops.add(ops.floor_mod(start, s), j), s)
+    return ops.add(start, j)
+''',
 }
 
 

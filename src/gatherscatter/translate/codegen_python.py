@@ -480,6 +480,21 @@ def _helpers(api: Api) -> dict[str, str]:
     q = len(i.shape)
     return {api.moveaxis("x", "list(range(a, a + q))", "list(range(q))")}
 '''
+    h["_positions"] = f'''def _positions(w, u, data, axis, circular):
+    """Write positions (int64) over ``u``'s shape: ``w[b] + j`` along ``axis``, ``(w[b] mod s + j) mod s``
+    (``s = data.shape[axis]``) when ``circular``; ``w`` None reads as zeros (ONNX TensorScatter)."""
+    shape = tuple(int(n) for n in u.shape)
+    r = len(shape)
+    a = axis % r
+    j = ({api.grid("shape")})[a]
+    if w is None:
+        return j
+    start = {api.reshape(api.astype("w", api.dt("int64")), "shape[:1] + (1,) * (r - 1)")}
+    if circular:
+        s = max(int(data.shape[a]), 1)
+        return (start % s + j) % s
+    return start + j
+'''
     return h
 
 

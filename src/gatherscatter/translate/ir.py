@@ -539,3 +539,26 @@ def _moveaxis_block(x: Array, i: Array, data: Array, *, axis: int) -> Array:
     a = axis % data.ndim if data.ndim else 0
     q = i.ndim
     return np.moveaxis(x, list(range(a, a + q)), list(range(q)))
+
+
+@_adapter("positions", "w", "u", "data")
+def _positions(w: Array | None, u: Array, data: Array, *, axis: int, circular: bool = False) -> Array:
+    """Write positions over ``u``'s shape: ``P[b, ..., j, ...] = w[b] + j``, ``j`` the index along ``axis``;
+    ``(w[b] + j) mod data.shape[axis]`` (floor modulo, computed as ``(w[b] mod s + j) mod s``: no overflow)
+    when ``circular``; ``w`` None reads as zeros (ONNX TensorScatter's KV-cache positions, int64)."""
+    u, data = np.asarray(u), np.asarray(data)
+    if u.ndim == 0:
+        raise ShapeError("positions: u must have a batch axis (rank >= 1); got a 0-d array")
+    a = axis % u.ndim
+    j: Array = np.asarray(np.indices(u.shape, dtype=np.int64)[a])
+    if w is None:
+        return j
+    w = np.asarray(w)
+    if w.shape != u.shape[:1]:
+        raise ShapeError(f"positions: w must have shape [{u.shape[0]}] (u.shape[0]); got {list(w.shape)}")
+    start = w.astype(np.int64).reshape(u.shape[:1] + (1,) * (u.ndim - 1))
+    if circular:
+        s = max(int(data.shape[a]), 1)
+        return np.asarray((start % s + j) % s)
+    with np.errstate(over="ignore"):
+        return np.asarray(start + j)

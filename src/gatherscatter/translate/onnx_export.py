@@ -374,6 +374,24 @@ def _broadcast_data(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -
     return b.node("Identity", [_broadcast(b, a["x"], a["i"], k["axis"], a["x"])], s.out)
 
 
+@_a("positions")
+def _positions(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+    """``Add(Reshape(w, [-1, 1, ...]), iota_axis(Shape(u)))``; circular: ``Mod(Mod(w, s) + iota, s)`` with
+    ``s = Max(Shape(data)[axis], 1)`` (``Mod(fmod=0)``: floor modulo for integers)."""
+    w, u, data = a["w"], a["u"], a["data"]
+    r = np.asarray(b.vals[u]).ndim
+    ax = k["axis"] % r
+    j = b.iota(b.node("Shape", [u]), ax, r)
+    if b.vals.get(w) is None:
+        return b.node("Identity", [j], s.out)
+    start = b.node("Reshape", [b.as_int64(w), b.const([-1] + [1] * (r - 1), np.int64)])
+    if not k.get("circular"):
+        return b.node("Add", [start, j], s.out)
+    size = b.maximum(b.axis_size(data, ax, s.out), b.const(1, np.int64))
+    first = b.node("Mod", [start, size], fmod=0)
+    return b.node("Mod", [b.node("Add", [first, j]), size], s.out, fmod=0)
+
+
 @_a("coordinates")
 def _coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     """docs/semantics.md#e4: ``Concat([Expand(Unsqueeze(Range(0, n_d)), Shape(i)) or i, ...], -1)`` (an int64

@@ -10,7 +10,7 @@ GET      ``/api/seeds``            the tour's seed examples as op + arguments
 GET      ``/api/targets``          the frameworks ``translate`` writes for
 GET      ``/api/table?family=F``   the live comparison table of a family
 POST     ``/api/explain``          ``{op, args, dtypes?, version?}`` -> picture, text
-POST     ``/api/compare``          ``{op, args, dtypes?, version?}`` -> grouped results
+POST     ``/api/compare``          ``{op, args, dtypes?, version?, ops?}`` -> grouped results
 POST     ``/api/translate``        ``{op, to, attrs?, version?, verify?}`` -> plan, code
 =======  ========================  ===================================================
 
@@ -44,7 +44,7 @@ MAX_BODY = 16 << 20
 _CACHED = frozenset({"ops", "op", "seeds", "targets", "table"})
 _FIELDS = {
     "explain": ({"op", "args"}, {"dtypes", "version"}),
-    "compare": ({"op", "args"}, {"dtypes", "version"}),
+    "compare": ({"op", "args"}, {"dtypes", "version", "ops"}),
     "translate": ({"op", "to"}, {"attrs", "version", "verify"}),
 }
 
@@ -130,7 +130,8 @@ def routes(workers: Workers) -> list[Route]:
                 "GET /api/table?family=F", "POST /api/explain", "POST /api/compare", "POST /api/translate",
             ],
             "limits": {"body_bytes": MAX_BODY, "elements": backend.MAX_ELEMENTS, "rank": backend.MAX_RANK,
-                       "verify_cases": backend.MAX_VERIFY, "seconds": workers.timeout},
+                       "verify_cases": backend.MAX_VERIFY, "compare_ops": backend.MAX_COMPARE,
+                       "seconds": workers.timeout},
             "dtypes": list(backend.DTYPES),
             "docs": "docs/web.md",
         })

@@ -3,24 +3,28 @@
 Every function here takes plain JSON values (what :mod:`.api` parsed from a request) and
 returns plain JSON values (what the page draws); bad input raises :class:`RequestError`
 carrying an HTTP status and the library's own typed error message. Nothing here knows
-an op by name: an op's arguments, their roles and its attributes come from the registry
-(``op.info``), the op's lowering signature (``inspect.signature(op.lower)``) and its
-translation description (:func:`gatherscatter.translate.sources.describe`: which
-parameters are tensors, and which role each plays).
+an op by name: what an op is comes from its record and the registry, read through the
+library's own readers:
 
-The library pieces used (the lead can switch this module alone to newer APIs):
-
-* :func:`gatherscatter.explain.adapter.bind_call` + :func:`gatherscatter.explain.model.explain`,
-  drawn by :func:`gatherscatter.explain.svg.svg_text` and
-  :func:`gatherscatter.explain.text.explanation_lines` (as ``gatherscatter explain``);
-* :func:`gatherscatter.explain.report.compare` (as ``gatherscatter compare``);
+* arguments and their roles: ``op.record.arg_roles``; whether the indices are a sequence of
+  index arrays: :func:`gatherscatter.explain.facts.facts` (``index_form``); types and
+  defaults: the op's signature (``inspect.signature(op.lower)``);
+* attributes' accepted values: ``op.record.attrs`` (``values``, the keys of name maps such as
+  torch's ``reduce``); versions and what each adds: ``op.record.versions``; the values a
+  translation starts from: ``op.record.variants[0]``;
+* one call explained: :func:`gatherscatter.explain.adapter.bind_call` +
+  :func:`gatherscatter.explain` (``gs.explain``), drawn by :func:`gatherscatter.explain.svg.svg_text`
+  and :func:`gatherscatter.explain.text.explanation_lines` (as ``gatherscatter explain``);
+* :func:`gatherscatter.explain.report.compare`, by family or over a list of ops of any
+  families (as ``gatherscatter compare FAMILY`` / ``gatherscatter compare OP OP ...``);
 * :func:`gatherscatter.explain.table.make_table` / ``table_json`` (as ``gatherscatter table``);
 * :func:`gatherscatter.translate` (as ``gatherscatter translate``).
 
-Accepted attribute values: the op record does not list them yet, so they are found by
-asking the op's translation description, then the op itself on its family's in-range table
-probe, which values of the library's own catalogues (the :mod:`~gatherscatter.core.policy`
-enums, the table's ``VARIANTS`` and reduction names) it accepts.
+Left here until the records list them: accepted values of attributes whose record gives none
+(``mode``, ``device``, the neutral ops' policy fields, the ``duplicates`` extension) are the
+library's own catalogues (the :mod:`~gatherscatter.core.policy` enums, the table's ``VARIANTS``
+and reduction names) filtered by the op's description and by the op itself on its family's
+in-range table probe.
 
 >>> facts = op_facts("onnx.ScatterND")
 >>> [(a["name"], a["role"]) for a in facts["args"]]
@@ -43,6 +47,7 @@ import numpy as np
 
 __all__ = [
     "DTYPES",
+    "MAX_COMPARE",
     "MAX_ELEMENTS",
     "MAX_RANK",
     "MAX_VERIFY",
@@ -64,6 +69,8 @@ MAX_RANK = 16
 """Highest rank of an array in a request."""
 MAX_VERIFY = 2000
 """Most generated cases one translate request may verify."""
+MAX_COMPARE = 64
+"""Most ops one cross-family compare request may name."""
 MAX_VALUES = 20_000
 """Results with more cells are returned as shape and dtype only (the picture is not drawn either)."""
 DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -241,30 +248,25 @@ def op_list() -> list[dict[str, Any]]:
     ]
 
 
-def _describer(op: Any) -> Any:
-    from ..translate.sources import SOURCES, _load
-
-    _load()
-    return SOURCES.get(op.info.qualname)
+TENSOR_ROLES = ("data", "indices", "updates", "shape")
+"""Argument roles the page edits as arrays (the op record's other roles are attributes)."""
 
 
-def _vocabulary(name: str, default: Any) -> list[Any]:
-    """Candidate values of an attribute called ``name``, from the library's own catalogues."""
+def _vocabulary(name: str) -> list[Any]:
+    """Candidate values of an attribute the op record lists no values for, from the library's own
+    catalogues (the :mod:`~gatherscatter.core.policy` enums, the table's variants and reduction names)."""
     from ..core.policy import Bounds, Duplicates, MeanRounding, Negative
     from ..explain.table import REDUCTION_NAMES, REDUCTION_PARAMS, VARIANTS
 
     enums: dict[str, Any] = {"bounds": Bounds, "negative": Negative, "duplicates": Duplicates,
                              "mean_rounding": MeanRounding}
-    out: list[Any] = []
     if name in enums:
-        out = [m.value for m in enums[name]]
-    elif name in VARIANTS:
-        out = list(VARIANTS[name])
-    elif name in REDUCTION_PARAMS:
-        out = list(REDUCTION_NAMES)
-    if default is not None and default not in out and out:
-        out.insert(0, default)
-    return out
+        return [m.value for m in enums[name]]
+    if name in VARIANTS:
+        return list(VARIANTS[name])
+    if name in REDUCTION_PARAMS:
+        return list(REDUCTION_NAMES)
+    return []
 
 
 def _kind(annotation: Any) -> tuple[str, bool]:
@@ -278,86 +280,49 @@ def _kind(annotation: Any) -> tuple[str, bool]:
     return "json", True
 
 
+def _plain(value: Any) -> bool:
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
 @functools.cache
 def _base_attrs(qualname: str) -> tuple[tuple[str, Any], ...] | None:
-    """Values for the description's required attributes (0 for ints, the first accepted string), or None."""
-    from ..translate.sources import describe
-
-    op = _get_op(qualname)
-    fn = _describer(op)
-    if fn is None:
-        return None
-    attrs: dict[str, Any] = {}
-    for name, p in inspect.signature(fn).parameters.items():
-        if p.default is not inspect.Parameter.empty:
-            continue
-        kind, _ = _kind(p.annotation)
-        if kind == "str":
-            for v in _vocabulary(name, None):
-                try:
-                    describe(op, {**attrs, name: v})
-                except Exception:  # a value the op refuses, or another required attribute missing
-                    continue
-                attrs[name] = v
-                break
-        attrs.setdefault(name, 0)
-    try:
-        describe(op, attrs)
-    except Exception:  # the description needs attributes the page cannot guess (jax.lax dimension numbers)
-        return None
-    return tuple(attrs.items())
-
-
-def _roles(op: Any, params: Mapping[str, inspect.Parameter]) -> dict[str, str]:
-    """Tensor parameters and their roles (data, indices, updates, shape), from the op's description."""
-    from ..explain.adapter import DATA_NAMES, INDEX_NAMES, UPDATE_NAMES
-    from ..translate.sources import describe
-
-    base = _base_attrs(op.info.qualname)
-    if base is not None:
-        src = describe(op, dict(base))
-        fixed = dict(src.roles)
-        default = iter(["data", "indices", "updates"])
-        out: dict[str, str] = {}
-        for name in src.inputs:
-            role = next((r for r, p in fixed.items() if p == name), None)
-            if role is None:
-                role = next(default)
-                while role in fixed:
-                    role = next(default)
-            out[name] = "shape" if role == "data" and name == "shape" else role
-        # optional tensors the description leaves out at its defaults (torch.scatter's src when value is given)
-        for name, p in params.items():
-            if name not in out and name in UPDATE_NAMES and op.info.kind == "scatter" and p.default is None:
-                out[name] = "updates"
-        return {n: out[n] for n in params if n in out}
-    # no description (jax.lax): the explain adapter's role names; index-like names
-    out = {}
-    for name, p in params.items():
-        if p.default is not inspect.Parameter.empty:
-            continue
-        if name in DATA_NAMES:
-            out[name] = "data"
-        elif name in INDEX_NAMES or name.endswith("indices"):
-            out[name] = "indices"
-        elif name in UPDATE_NAMES and op.info.kind == "scatter":
-            out[name] = "updates"
-    return out
-
-
-def _takes_tuple(op: Any) -> bool:
+    """The op's required attributes at its first probed variant (``op.record.variants``), when its record
+    describes the op with them and the page can hold them (JSON values); None otherwise."""
     from ..errors import GatherScatterError
-    from ..explain.facts import facts
 
+    rec = _get_op(qualname).record
+    required = {a.name for a in rec.attrs if a.required}
+    base = {k: v for k, v in (dict(rec.variants[0]) if rec.variants else {}).items() if k in required}
+    if required - set(base) or not all(_plain(v) for v in base.values()):
+        return None
     try:
-        return facts(op).index_form == "sequence"
-    except GatherScatterError:
-        return False
+        rec.describe(**base)
+    except (GatherScatterError, TypeError, ValueError):  # no description yet (listed as pending)
+        return None
+    return tuple(base.items())
+
+
+def _accepted(op: Any, name: str, candidates: list[Any]) -> list[Any]:
+    """The ``candidates`` that neither the op's record (``op.record.describe(name=value)`` at its first
+    probed variant) nor the op itself (on its family's in-range table probe) refuses."""
+    from ..errors import GatherScatterError
+
+    rec = op.record
+    out = []
+    for v in candidates:
+        if any(a.name == name for a in rec.attrs):
+            try:
+                rec.describe(**{**(dict(rec.variants[0]) if rec.variants else {}), name: v})
+            except (GatherScatterError, TypeError, ValueError):
+                continue
+        if _lowering_accepts(op, name, v):
+            out.append(v)
+    return out
 
 
 def _lowering_accepts(op: Any, name: str, value: Any) -> bool:
     """False when the op itself refuses ``name=value`` on its family's in-range probe (UnsupportedError);
-    True otherwise (also when the probe does not fit the op: the description's answer stands)."""
+    True otherwise (also when the probe does not fit the op: the record's answer stands)."""
     from ..errors import UnsupportedError
     from ..explain.adapter import Roles, bind
     from ..explain.table import FAMILY_TITLES, _probes
@@ -373,21 +338,54 @@ def _lowering_accepts(op: Any, name: str, value: Any) -> bool:
         except Exception:  # the probe does not fit this op (an attribute it lacks ...): try without them
             continue
         return True
-    return True  # no evidence either way: the description's answer stands
+    return True
+
+
+def _choices(op: Any, name: str, kind: str, default: Any, nullable: bool) -> list[Any]:
+    """Accepted values of one attribute: the op record's (``Attr.values``, the keys of its name maps), else
+    the catalogue values (:func:`_vocabulary`) the op accepts; booleans are True/False."""
+    attr = next((a for a in op.record.attrs if a.name == name), None)
+    if attr is not None and attr.values:
+        vals = list(attr.values)
+    elif kind == "bool":
+        vals = [True, False] + ([None] if nullable or default is None else [])
+    elif kind == "str":
+        vals = _accepted(op, name, _vocabulary(name))
+        if vals and (nullable or default is None) and None not in vals:
+            vals.append(None)
+    else:
+        return []
+    if vals and default is not None and default not in vals:
+        vals.insert(0, default)
+    return vals
+
+
+def _arg_roles(op: Any) -> tuple[dict[str, str], bool]:
+    """The op's tensor parameters with their roles (``op.record.arg_roles``), and whether its indices are a
+    sequence of index arrays (:func:`gatherscatter.explain.facts.facts`)."""
+    from ..errors import GatherScatterError
+    from ..explain.facts import facts
+
+    try:
+        f = facts(op)
+    except GatherScatterError:
+        f = None
+    try:
+        roles = {n: r for n, r in op.record.arg_roles.items() if r in TENSOR_ROLES}
+    except GatherScatterError:  # no description yet: explain's facts name the tensors
+        named = () if f is None else (("data", f.data), ("indices", f.indices), ("updates", f.updates),
+                                      ("shape", f.shape))
+        roles = {n: r for r, n in named if n is not None}
+    return roles, f is not None and f.index_form == "sequence"
 
 
 @functools.cache
 def _facts(qualname: str) -> dict[str, Any]:
-    from ..translate.sources import describe
-
     op = _get_op(qualname)
-    info = op.info
+    info, rec = op.info, op.record
     params = inspect.signature(op.lower).parameters
-    roles = _roles(op, params)
-    fn = _describer(op)
-    dparams = inspect.signature(fn).parameters if fn is not None else {}
-    base = _base_attrs(qualname)
-    tuple_form = _takes_tuple(op)
+    roles, sequence = _arg_roles(op)
+    described = inspect.signature(rec.describe).parameters
     args: list[dict[str, Any]] = []
     attrs: list[dict[str, Any]] = []
     for name, p in params.items():
@@ -398,33 +396,16 @@ def _facts(qualname: str) -> dict[str, Any]:
         if name in roles:
             role = roles[name]
             args.append({"name": name, "role": role, "required": required,
-                         "form": "tuple" if role == "indices" and tuple_form else "array"})
+                         "form": "tuple" if role == "indices" and sequence else "array"})
             continue
         kind, nullable = _kind(p.annotation)
-        if kind == "json" and name in dparams:  # the description is more precise (openvino's axis: int)
-            kind, nullable = _kind(dparams[name].annotation)
-        if kind == "json" and _vocabulary(name, None) and default is None:  # jax's mode: Any = None
+        if kind == "json" and name in described:  # the record is more precise (openvino's axis: int)
+            kind, nullable = _kind(described[name].annotation)
+        if kind == "json" and default is None and _vocabulary(name):  # jax's mode: Any = None
             kind, nullable = "str", True
-        choices: list[Any] = []
-        if kind == "bool":
-            choices = [True, False] + ([None] if nullable or default is None else [])
-        elif kind == "str":
-            vocab = _vocabulary(name, default)
-            if name in dparams and base is not None:
-                accepted = []
-                for v in vocab:
-                    try:
-                        describe(op, {**dict(base), name: v})
-                    except Exception:  # not accepted
-                        continue
-                    accepted.append(v)
-                vocab = accepted
-            vocab = [v for v in vocab if _lowering_accepts(op, name, v)]
-            choices = vocab + ([None] if nullable and None not in vocab else [])
-            if default is not None and default not in choices:
-                choices.insert(0, default)
         attrs.append({"name": name, "type": kind, "required": required, "default": jsonable(default),
-                      "nullable": nullable, "choices": jsonable(choices), "keyword_only": p.kind is p.KEYWORD_ONLY})
+                      "nullable": nullable, "choices": jsonable(_choices(op, name, kind, default, nullable)),
+                      "keyword_only": p.kind is p.KEYWORD_ONLY})
     versions: list[Any] = [int(v) if v.isdigit() else v for v in info.versions]
     return {
         "op": qualname,
@@ -435,9 +416,10 @@ def _facts(qualname: str) -> dict[str, Any]:
         "summary": info.summary,
         "versions": versions if info.version_kw else list(info.versions),
         "version_kw": info.version_kw,
+        "version_notes": {v.name: v.adds for v in rec.versions if v.adds},
         "args": args,
         "attrs": attrs,
-        "translatable": base is not None,
+        "translatable": _base_attrs(qualname) is not None,
         "doc": inspect.getdoc(op.lower) or "",
     }
 
@@ -567,8 +549,8 @@ def explain(op: Any, args: Any, dtypes: Any = None, version: Any = None, width: 
     When the op itself refuses the call, :class:`RequestError` (422) carries its error
     and the explanation of the inputs (``"explanation"``) so that the page still draws them.
     """
+    from ..explain.api import explain as _explain
     from ..explain.lines import plain
-    from ..explain.model import explain as _explain
     from ..explain.svg import svg_text
     from ..explain.text import explanation_lines, too_large
 
@@ -602,6 +584,10 @@ def explain(op: Any, args: Any, dtypes: Any = None, version: Any = None, width: 
         "collisions": [{"output": list(o), "updates": [list(u) for u in ups]}
                        for o, ups in sorted(exp.collisions().items())],
         "notes": exp.notes,
+        "names": dict(exp.names),
+        "steps": [{"call": c, "why": w} for c, w in exp.steps],
+        "post_steps": [{"call": c, "why": w} for c, w in exp.post_steps],
+        "index_axis": exp.index_axis,
         "loop": exp.loop,
         "text": plain(explanation_lines(exp, width, loop=False)),
         "svg": svg_text(exp) if reason is None else None,
@@ -637,7 +623,8 @@ def _result_only(op: Any, kwargs: dict[str, Any], why: str) -> dict[str, Any]:
     return {
         "op": info.qualname, "label": info.qualname, "kind": info.kind, "family": info.family,
         "attrs": jsonable(attrs), "policy": "", "output": _array_json(out), "inputs": {},
-        "shape_formula": [], "bad": [], "collisions": [], "notes": [note], "loop": "",
+        "shape_formula": [], "bad": [], "collisions": [], "notes": [note], "names": {}, "steps": [],
+        "post_steps": [], "index_axis": None, "loop": "",
         "text": f"{info.qualname}\n\n-> {fmt_values(out)}\n\nnote: {note}\n", "svg": None,
         "picture_note": note, "error": None,
     }
@@ -647,39 +634,33 @@ def _result_only(op: Any, kwargs: dict[str, Any], why: str) -> dict[str, Any]:
 
 
 def _roles_of(op: Any, kwargs: dict[str, Any]) -> Any:
-    """The neutral :class:`~gatherscatter.explain.adapter.Roles` of one call (what ``compare`` runs)."""
+    """The neutral :class:`~gatherscatter.explain.adapter.Roles` of one call (what ``compare`` runs), read
+    from the explain adapter's binding of the call (the op's facts: which argument plays which role)."""
     from ..explain.adapter import AXIS_NAMES, Roles
 
-    facts = _facts(op.info.qualname)
-    data = indices = updates = None
-    for a in facts["args"]:
-        value = kwargs.get(a["name"])
-        if value is None:
-            continue
-        if a["role"] == "data":
-            data = value
-        elif a["role"] == "shape":
-            data = np.zeros(value) if data is None else data
-        elif a["role"] == "indices":
-            if a["form"] == "tuple":
-                try:
-                    value = np.stack(np.broadcast_arrays(*value), axis=-1) if value else np.zeros((0,), np.int64)
-                except ValueError:
-                    shapes = ", ".join(str(list(np.shape(v))) for v in value)
-                    why = f"the index arrays of {a['name']} could not be broadcast together (shapes {shapes})"
-                    raise RequestError(422, "ShapeError", f"{op.info.qualname}: {why}") from None
-            indices = value
-        elif a["role"] == "updates":
-            updates = value
+    q = op.info.qualname
+    b = _binding(op, kwargs)
+    if b is None:
+        raise RequestError(422, "UnsupportedError", f"{q}: its arguments cannot be read by role, so it cannot "
+                                                    "be compared")
+    try:
+        indices = b.indices_array if b.indices_param in kwargs else None
+    except ValueError:
+        shapes = ", ".join(str(list(np.shape(v))) for v in kwargs[b.indices_param])
+        why = f"the index arrays of {b.indices_param} could not be broadcast together (shapes {shapes})"
+        raise RequestError(422, "ShapeError", f"{q}: {why}") from None
+    data = kwargs.get(b.data_param) if b.data_param else None
+    if data is None and b.shape_param is not None:
+        data = np.zeros(kwargs[b.shape_param])
+    updates = kwargs.get(b.updates_param) if b.updates_param else None
     attrs: dict[str, Any] = {}
-    for a in facts["attrs"]:
-        name = a["name"]
-        if name in AXIS_NAMES and kwargs.get(name) is not None:
-            attrs["axis"] = kwargs[name]
-        elif name == "batch_dims" and kwargs.get(name):
-            attrs[name] = kwargs[name]
-        elif name == "value" and updates is None and kwargs.get(name) is not None:
-            updates = np.asarray([kwargs[name]])
+    for name, value in b.attrs.items():
+        if name in AXIS_NAMES and value is not None:
+            attrs["axis"] = value
+        elif name == "batch_dims" and value:
+            attrs[name] = value
+        elif name == "value" and updates is None and value is not None:
+            updates = np.asarray([value])
     return Roles(data, indices, updates, attrs)
 
 
@@ -693,23 +674,44 @@ def _diff(ref: np.ndarray[Any, Any], value: np.ndarray[Any, Any]) -> list[list[i
     return [[int(x) for x in p] for p in np.argwhere(~np.asarray(same))[:200]]
 
 
-def compare(op: Any, args: Any, dtypes: Any = None, version: Any = None) -> dict[str, Any]:
+def _op_list(first: Any, names: Any) -> list[Any]:
+    """``first`` and the ops named in ``names`` (each once, in order), for a cross-family comparison."""
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise RequestError(422, "ArgumentError", f"ops must be a list of op names FRAMEWORK.OP; got {_short(names)}")
+    if len(names) > MAX_COMPARE:
+        raise RequestError(413, "TooLarge", f"ops lists {len(names)} ops; the explorer compares at most "
+                                            f"{MAX_COMPARE} at once")
+    out = [first]
+    for name in names:
+        op = _get_op(name)
+        if all(op.info.qualname != o.info.qualname for o in out):
+            out.append(op)
+    return out
+
+
+def compare(op: Any, args: Any, dtypes: Any = None, version: Any = None, ops: Any = None) -> dict[str, Any]:
     """The same inputs through every op of ``op``'s family, grouped by result (``gatherscatter compare``).
 
-    The inputs are read by role (data, indices, updates) and the shared attributes (axis, batch_dims)
-    are passed on; each other op runs with its own defaults.
+    With ``ops`` (a list of op names, of any families), through ``op`` and those ops instead
+    (``gatherscatter compare torch.gather onnx.Gather ...``). The inputs are read by role (data,
+    indices, updates) and the shared attributes (axis, batch_dims) are passed on; each other op
+    runs with its own defaults (an attribute an op does not have is left out, and said so).
     """
     from ..explain.lines import tag
     from ..explain.report import compare as _compare
 
     dop = _get_op(op)
+    op_list = None if ops is None else _op_list(dop, ops)
     kwargs = _call_kwargs(dop, args, dtypes, version)
     _check_output_size(dop, kwargs)  # the family's ops give outputs of about this size
     roles = _roles_of(dop, kwargs)
     if roles.indices is None:
         raise RequestError(422, "ArgumentError", f"{dop.info.qualname}: indices are required to compare")
     try:
-        cmp = _compare(dop.info.family, roles)
+        if op_list is None:
+            cmp = _compare(dop.info.family, roles)
+        else:
+            cmp = _compare(", ".join(o.info.qualname for o in op_list), roles, op_list=op_list)
     except MemoryError:
         raise RequestError(413, "TooLarge", "these inputs need more memory than the explorer allows") from None
     ref = cmp.groups[0][0] if cmp.groups else None
@@ -724,6 +726,7 @@ def compare(op: Any, args: Any, dtypes: Any = None, version: Any = None) -> dict
     return {
         "family": cmp.family,
         "op": dop.info.qualname,
+        "ops": None if op_list is None else [o.info.qualname for o in op_list],
         "roles": {"data": _array_json(None if roles.data is None else np.asarray(roles.data)),
                   "indices": _array_json(np.asarray(roles.indices)),
                   "updates": _array_json(None if roles.updates is None else np.asarray(roles.updates)),
@@ -771,8 +774,7 @@ def translate(op: Any, to: Any, attrs: Any = None, version: Any = None, verify: 
 
     dop = _get_op(op)
     q = dop.info.qualname
-    fn = _describer(dop)
-    if fn is None or (_base_attrs(q) is None and not attrs):
+    if _base_attrs(q) is None and not attrs:
         raise RequestError(422, "UnsupportedError", f"translate: no description of {q} the explorer can use "
                                                     "(its attributes cannot be given here)")
     if to not in targets():
@@ -787,7 +789,7 @@ def translate(op: Any, to: Any, attrs: Any = None, version: Any = None, verify: 
                                                  f"got {_short(verify)}")
     facts = _facts(q)
     known = {a["name"]: a for a in facts["attrs"]}
-    dparams = inspect.signature(fn).parameters
+    dparams = {a.name for a in dop.record.attrs}
     used: dict[str, Any] = {}
     ignored = []
     for k, v in attrs.items():

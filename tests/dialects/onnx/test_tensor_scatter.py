@@ -455,3 +455,59 @@ def test_recorded_divergence_onnxruntime_has_no_string_kernel():
     _divergence("string, float8", "ONNX Runtime")
     with pytest.raises(Exception, match=r"NOT_IMPLEMENTED|implementation"):
         run_ort([np.array([["a", "b"]], object), np.array([["c"]], object), np.array([0], np.int64)], axis=1)
+
+
+# ---------------------------------------------------------------- the record (issue 13): description and translate
+
+
+def test_positions_adapter_on_hand_computed_tables():
+    from gatherscatter.translate.ir import ADAPTERS
+
+    pos = ADAPTERS["positions"].run
+    z23 = np.zeros((2, 2, 3))
+    # linear: P[b, j, :] = w[b] + j
+    assert pos(np.array([1, 0]), z23, np.zeros((2, 4, 3)), axis=1).tolist() == [
+        [[1, 1, 1], [2, 2, 2]], [[0, 0, 0], [1, 1, 1]]]
+    # circular, s = 4: (w mod 4 + j) mod 4; -1 -> 3 (floor modulo: the op itself raises there)
+    got = pos(np.array([3, -1, 9]), np.zeros((3, 1, 2)), np.zeros((3, 1, 4)), axis=-1, circular=True)
+    assert got.tolist() == [[[3, 0]], [[3, 0]], [[1, 2]]]
+    # near the int64 maximum: reduced first, no overflow (2**63 - 1 = 7 mod 8)
+    got = pos(np.array([2**63 - 1]), np.zeros((1, 2)), np.zeros((1, 8)), axis=1, circular=True)
+    assert got.tolist() == [[7, 0]]
+    # absent write_indices: zeros
+    assert pos(None, np.zeros((2, 2)), np.zeros((2, 5)), axis=1).tolist() == [[0, 1], [0, 1]]
+    assert got.dtype == np.int64
+
+
+def test_description_reads_as_scatter_elements_at_the_positions():
+    rec = gs.onnx.TensorScatter.record
+    assert rec.arg_roles == {"past_cache": "data", "update": "updates", "write_indices": "indices"}
+    assert [a.name for a in rec.attrs] == ["axis", "mode", "opset"]
+    assert rec.attr("mode").values == ("linear", "circular")
+    d = rec.describe(axis=1, mode="circular")
+    assert d.canonical.describe() == (
+        "out = gatherscatter.scatter_along_axis(data=past_cache, indices=pos, updates=update, negative='raise', "
+        "bounds='raise', axis=1, reduction='none', duplicates='last')")
+    assert [s.describe() for s in d.pre] == ["pos = positions(write_indices, update, past_cache, axis=1, circular=True)"]
+    assert [r.when for r in d.residuals] == ["negative", "empty"]
+    assert [r.when for r in rec.describe(mode="linear").residuals] == ["empty"]
+    with pytest.raises(gs.AxisError, match="batch axis"):
+        rec.describe(axis=0)
+    with pytest.raises(gs.UnsupportedError, match="mode"):
+        rec.describe(mode="ring")
+
+
+@pytest.mark.parametrize("to", ["gatherscatter", "numpy", "torch", "onnx"])
+def test_translation_runs_the_hand_computed_cases(to):
+    cache = np.zeros((2, 4, 1), np.float32)
+    upd = np.array([[[7], [8]], [[5], [6]]], np.float32)
+    t = gs.translate("onnx.TensorScatter", to=to, axis=1)
+    assert t.run(past_cache=cache, update=upd, write_indices=np.array([1, 2]))[..., 0].tolist() == [
+        [0, 7, 8, 0], [0, 0, 5, 6]]
+    assert t.run(past_cache=cache, update=upd, write_indices=None)[..., 0].tolist() == [[7, 8, 0, 0], [5, 6, 0, 0]]
+    t = gs.translate("onnx.TensorScatter", to=to, axis=1, mode="circular")
+    assert t.run(past_cache=cache, update=upd, write_indices=np.array([3, 0]))[..., 0].tolist() == [
+        [8, 0, 0, 7], [5, 6, 0, 0]]
+    r = t.verify(n=120)
+    assert r.ok, str(r)
+    assert r.agree >= 60

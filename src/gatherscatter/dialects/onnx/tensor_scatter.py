@@ -11,8 +11,10 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, as_updates, to_int
 from ...errors import ArgumentError, AxisError, IndexOutOfRangeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, STRINGS, check_data_dtype, data_array
+from .._record import Description, Residual, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import INDEX_INT64, onnx_context, op_version
+from ._describe import _opset
 
 # all_tensor_types_ir12 (onnx/defs/tensor/defs.cc, TensorScatter-24), by their NumPy / ml_dtypes names
 _T = (
@@ -113,6 +115,82 @@ divergence(
 )
 
 
+# ------------------------------------------------------------------------------------------------ the record
+
+_NEGATIVE = Residual("negative", "raises IndexOutOfRangeError for a negative write index (as ONNX Runtime 1.32)",
+                     "wraps it: the positions are (write_indices[b] + j) mod max_sequence_length, floor modulo (as "
+                     "the spec's pseudocode and onnx.reference 1.23)")
+_EMPTY = Residual("empty", "checks every write index even when nothing is written (sequence_length 0, or an empty "
+                  "batch or head dim): a negative one raises, and in linear mode one past max_sequence_length",
+                  "writes nothing, so checks nothing: returns past_cache")
+
+
+def _describe(axis: int = -2, mode: str = "linear", opset: int | None = None) -> Description:
+    """TensorScatter as ``scatter_along_axis`` of ``update`` into ``past_cache`` at the positions
+    ``write_indices[b] + j`` (mod ``max_sequence_length`` when circular), one per element of ``update``.
+
+    The ``positions`` adapter builds them (zeros for an absent ``write_indices``); negative positions raise and so
+    do positions past the end (linear mode), as TensorScatter does. What the canonical call cannot say: a negative
+    write index in circular mode (we raise, the positions wrap), and the checks TensorScatter makes when nothing
+    is written (the residuals).
+    """
+    axis = check_int("onnx.TensorScatter", "axis", axis)
+    check_choice("onnx.TensorScatter", "mode", mode, _MODES)
+    if axis == 0:
+        raise AxisError("translate onnx.TensorScatter: axis 0 is the batch axis; the sequence axis must be another")
+    circular = mode == "circular"
+    pre = [Step.adapt("positions", "pos", "write_indices", "update", "past_cache", axis=axis, circular=circular,
+                      why="write positions write_indices[b] + j over update's shape"
+                      + (" (mod max_sequence_length)" if circular else ""))]
+    c = canonical("scatter_elements", data="past_cache", indices="pos", updates="update", axis=axis,
+                  negative="raise", bounds="raise")
+    residuals = ([_NEGATIVE] if circular else []) + [_EMPTY]
+    return Description("onnx.TensorScatter", {"axis": axis, "mode": mode, **_opset(opset)},
+                       ("past_cache", "update", "write_indices"), c, pre=pre, residuals=residuals,
+                       sample=_sampler(axis, circular))
+
+
+def _sampler(axis: int, circular: bool) -> Any:
+    """Inputs for :func:`gatherscatter.translate.verify.verify` by case kind: in-range write indices ('plain',
+    'duplicates': one write index for every batch, 'scalar': rank 2), a negative one ('negative'), one past the end
+    or huge ('out_of_range'), sequence_length 0 or an empty dim with write indices out of range ('empty')."""
+    need = axis + 1 if axis >= 0 else 1 - axis
+
+    def sample(rng: np.random.Generator, kind: str) -> dict[str, Any]:
+        rank = max(need, 2) if kind == "scalar" else int(rng.integers(max(need, 2), max(need, 3) + 1))
+        a = axis % rank
+        shape = [int(rng.integers(1, 4)) for _ in range(rank)]
+        smax = int(rng.integers(1, 5))
+        slen = int(rng.integers(1, smax + 1))
+        if kind == "empty":
+            if rng.random() < 0.6:
+                slen = 0
+            else:
+                shape[int(rng.choice([d for d in range(rank) if d != a]))] = 0
+        dshape, ushape = list(shape), list(shape)
+        dshape[a], ushape[a] = smax, slen
+        batch = shape[0]
+        hi = 3 * smax if circular else smax - slen
+        w = rng.integers(0, hi + 1, size=batch).astype(np.int64)
+        if kind == "duplicates":
+            w[:] = w[0] if batch else 0
+        elif kind == "negative" and batch:
+            w[int(rng.integers(batch))] = -int(rng.integers(1, smax + 2))
+        elif kind == "out_of_range" and batch:
+            w[int(rng.integers(batch))] = [smax - slen + 1, smax + 2, 2**40, _I64_MAX][int(rng.integers(4))]
+        elif kind == "empty" and batch:
+            w[int(rng.integers(batch))] = [smax + 1, -1, 0][int(rng.integers(3))]
+        dt = str(rng.choice(["float32", "float64", "int64", "int32"]))
+        past = rng.integers(-9, 10, size=dshape).astype(dt)
+        update = rng.integers(-9, 10, size=ushape).astype(dt)
+        return {"past_cache": past, "update": update, "write_indices": w}
+
+    return sample
+
+
+_PROBE: tuple[dict[str, Any], ...] = tuple({"axis": a, "mode": m} for m in _MODES for a in (-2, 1))
+
+
 @dialect_op(
     "onnx",
     "TensorScatter",
@@ -121,6 +199,7 @@ divergence(
     versions=(24,),
     version_kw="opset",
     differentiable=("past_cache", "update"),
+    describe=_describe, values={"mode": _MODES}, variants=_PROBE,
 )
 def TensorScatter(
     past_cache: Any,

@@ -1,5 +1,6 @@
 // gatherscatter explorer: plain JavaScript over the JSON API (/api/...). No build step, no dependency.
-// State lives in the URL query: op, a.<arg> (JSON), dt.<arg> (dtype), v (op version), tab, to, tv.
+// State lives in the URL query: op, a.<arg> (JSON), dt.<arg> (dtype), v (op version), tab, to, tv,
+// cmp (ops of any family compared with the current one, comma-separated; absent: its whole family).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -37,6 +38,7 @@ const state = {
   byRole: {},      // role -> JSON text: carried over when another op is picked
   dtypes: {}, version: null, tab: "picture", to: "torch", targetVersion: "",
   seq: 0, controllers: {}, tableFamily: null, tableData: null,
+  cmp: [],         // ops compared with the current one (any families); empty: the current op's family
 };
 
 // ------------------------------------------------------------------ API
@@ -57,7 +59,8 @@ async function api(path, body, key) {
 
 function readURL() {
   const q = new URLSearchParams(location.search);
-  const s = { op: q.get("op"), args: {}, dtypes: {}, version: q.get("v"), tab: q.get("tab"), to: q.get("to"), tv: q.get("tv") };
+  const s = { op: q.get("op"), args: {}, dtypes: {}, version: q.get("v"), tab: q.get("tab"), to: q.get("to"), tv: q.get("tv"),
+    cmp: (q.get("cmp") || "").split(",").map((x) => x.trim()).filter(Boolean) };
   for (const [k, v] of q) {
     if (k.startsWith("a.")) s.args[k.slice(2)] = v;
     if (k.startsWith("dt.")) s.dtypes[k.slice(3)] = v;
@@ -77,6 +80,7 @@ function writeURL() {
     for (const [k, v] of Object.entries(state.dtypes)) if (v && v !== "auto") q.set("dt." + k, v);
     if (state.version !== null && state.version !== "") q.set("v", state.version);
   }
+  if (state.cmp.length) q.set("cmp", state.cmp.join(","));
   if (state.tab !== "picture") q.set("tab", state.tab);
   if (state.tab === "translate") {
     q.set("to", state.to);
@@ -202,6 +206,8 @@ function renderOp() {
   $("op-summary").textContent = f.summary.replace(/``/g, "");
   $("op-doc").textContent = f.doc;
   document.title = `${f.op} · gatherscatter explorer`;
+  state.cmp = state.cmp.filter((n) => n !== f.op);  // the current op is always compared first
+  renderCmpChips();
   const form = $("inputs");
   form.replaceChildren();
   for (const a of f.args) form.append(argField(a));
@@ -210,7 +216,10 @@ function renderOp() {
   if (f.version_kw) {
     const sel = el("select", { id: "f-version", name: "version", onchange: (e) => { state.version = e.target.value || null; update(); } },
       el("option", { value: "", text: "newest (default)" }),
-      ...f.versions.map((v) => el("option", { value: String(v), text: String(v) })));
+      ...f.versions.map((v) => {
+        const adds = (f.version_notes || {})[String(v)];  // what this version adds (the op's record)
+        return el("option", { value: String(v), text: adds ? `${v} (adds ${adds})` : String(v) });
+      }));
     sel.value = state.version ?? "";
     form.append(el("div", { class: "field" }, el("label", { for: "f-version", text: f.version_kw }), sel));
   }
@@ -400,8 +409,46 @@ function fmt(x) {
   return String(x);
 }
 
+// ------------------------------------------------------------------ compare: the family, or chosen ops of any family
+
+function renderCmpChips() {
+  const chips = $("cmp-chips");
+  const cur = state.facts ? state.facts.op : null;
+  chips.replaceChildren();
+  if (state.cmp.length && cur) chips.append(el("li", { class: "current", "data-op": cur }, el("code", { text: cur })));
+  for (const name of state.cmp) {
+    chips.append(el("li", { "data-op": name }, el("code", { text: name }),
+      el("button", { type: "button", "aria-label": "remove " + name, title: "remove " + name, text: "×",
+        onclick: () => { state.cmp = state.cmp.filter((n) => n !== name); renderCmpChips(); update(); } })));
+  }
+  $("cmp-family").hidden = !state.cmp.length;
+  $("compare-hint").firstChild.textContent = state.cmp.length
+    ? "The same inputs through the chosen ops (each with its own defaults; axis and batch_dims carried over where the op has them), grouped by result. Cells marked "
+    : "The same inputs through every op of the family (each with its own defaults; axis and batch_dims carried over), grouped by result. Cells marked ";
+}
+
+function addCmpOp() {
+  const input = $("cmp-add"), err = $("cmp-err");
+  const text = input.value.trim();
+  if (!text) return;
+  const known = state.ops.find((o) => o.op === text) || state.ops.find((o) => o.op.toLowerCase() === text.toLowerCase());
+  if (!known) { input.setAttribute("aria-invalid", "true"); err.textContent = `unknown op “${text}”: pick one from the list (FRAMEWORK.OP)`; return; }
+  input.removeAttribute("aria-invalid"); err.textContent = "";
+  if (known.op !== state.facts.op && !state.cmp.includes(known.op)) state.cmp.push(known.op);
+  input.value = "";
+  renderCmpChips();
+  update();
+}
+
+function setupCompare() {
+  $("cmp-add-btn").addEventListener("click", addCmpOp);
+  $("cmp-add").addEventListener("keydown", (ev) => { if (ev.key === "Enter") { addCmpOp(); ev.preventDefault(); } });
+  $("cmp-family").addEventListener("click", () => { state.cmp = []; renderCmpChips(); update(); });
+}
+
 async function runCompare(body, seq) {
   const box = $("compare");
+  if (state.cmp.length) body = { ...body, ops: state.cmp };
   const r = await api("/api/compare", body, "compare");
   if (seq !== state.seq) return;
   if (!r.ok) {
@@ -412,7 +459,7 @@ async function runCompare(body, seq) {
   const parts = [];
   parts.push(el("p", { class: c.agree ? "verdict ok" : "verdict warn",
     text: c.agree ? `All ${c.ran} ops that ran agree.`
-      : `${c.groups.length} distinct result${c.groups.length === 1 ? "" : "s"} and ${c.errors.length} error${c.errors.length === 1 ? "" : "s"} from ${c.ran} ops that ran (family ${c.family}).` }));
+      : `${c.groups.length} distinct result${c.groups.length === 1 ? "" : "s"} and ${c.errors.length} error${c.errors.length === 1 ? "" : "s"} from ${c.ran} ops that ran (${c.ops ? "ops " + c.ops.join(", ") : "family " + c.family}).` }));
   const groups = el("div", { class: "groups" });
   c.groups.forEach((g, n) => {
     const mine = g.ops.some((o) => o.op === c.op);
@@ -542,6 +589,7 @@ function setupTabs() {
 async function start() {
   setupSearch();
   setupTabs();
+  setupCompare();
   $("inputs").addEventListener("submit", (ev) => { ev.preventDefault(); runAll(); });  // Enter: run now, no reload
   const [ops, seeds, targets] = await Promise.all([api("/api/ops"), api("/api/seeds"), api("/api/targets")]);
   if (!ops.ok) { showError(ops.data); return; }
@@ -549,6 +597,7 @@ async function start() {
   state.seeds = seeds.ok ? seeds.data : [];
   state.targets = targets.ok ? targets.data : [];
   $("target").replaceChildren(...state.targets.map((t) => el("option", { value: t, text: t })));
+  $("cmp-ops").replaceChildren(...state.ops.map((o) => el("option", { value: o.op, label: `${o.family} · ${o.kind}` })));
   const tour = $("tour");
   state.seeds.forEach((s, i) => tour.append(el("option", { value: String(i), text: `${i + 1}. ${s.title}` })));
   tour.addEventListener("change", () => {
@@ -562,6 +611,7 @@ async function start() {
   if (u.to && state.targets.includes(u.to)) state.to = u.to;
   $("target").value = state.to;
   if (u.tv) { state.targetVersion = u.tv; $("target-version").value = u.tv; }
+  state.cmp = u.cmp.filter((n) => state.ops.some((o) => o.op === n));
   if (u.tab && TABS.includes(u.tab)) selectTab(u.tab);
   if (u.op) await chooseOp(u.op, { args: u.args, dtypes: u.dtypes, version: u.version });
   else if (state.seeds.length) { tour.value = "0"; tour.dispatchEvent(new Event("change")); }
