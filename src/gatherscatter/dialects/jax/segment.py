@@ -15,7 +15,7 @@ from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import empty_value, segment_lowering
-from ._common import JAX_VERSION, GatherScatterMode, check_data, common_divergences, jax_context, parse_mode
+from ._common import GRAD, JAX_VERSION, GatherScatterMode, check_data, common_divergences, jax_context, parse_mode
 
 __all__ = ["SEGMENT"]
 
@@ -33,6 +33,7 @@ for _n in SEGMENT:
     common_divergences(f"jax.{_n}")
     divergence(
         op=f"jax.{_n}",
+        when=('invalid', 'scalar'),
         case="segment_ids of rank != 1, or 0-d data",
         reference="jax 0.10",
         theirs="segment_ids of data's leading shape fail inside the scatter ('Incompatible types for "
@@ -44,6 +45,7 @@ for _n in SEGMENT:
 for _n in ("segment_max", "segment_min"):
     divergence(
         op=f"jax.{_n}",
+        when=('dtype',),
         case="complex data",
         reference="jax 0.10",
         theirs="lexicographic max/min of complex numbers; empty segments -inf+0j / inf+0j",
@@ -128,7 +130,7 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
     {_EXAMPLE[name]}
     """
     return dialect_op("jax", name, family="scatter_axis", kind="scatter", versions=(JAX_VERSION,),
-                      differentiable=("data",))(public)
+                      differentiable=("data",), grad=GRAD)(public)
 
 
 _EXAMPLE = {

@@ -29,6 +29,7 @@ SEGMENT: dict[str, tuple[Reduction, str, str]] = {
 
 divergence(
     op="keras.segment_sum",
+    when=('out_of_range',),
     case="backend='tensorflow', sorted=False, num_segments=None",
     reference="Keras 3.15.1 TF backend",
     theirs="num_segments = the number of distinct ids (not max + 1), so any id >= that count raises "
@@ -40,6 +41,7 @@ divergence(
 for _n in SEGMENT:
     divergence(
         op=f"keras.{_n}",
+        when=('dtype', 'empty'),
         case="backend='torch'",
         reference="Keras 3.15.1 torch backend",
         theirs="reduces in float32 whatever the dtype (float64 and large integers lose precision), casts back; "
@@ -50,6 +52,7 @@ for _n in SEGMENT:
     )
 divergence(
     op="keras.segment_max",
+    when=('dtype',),
     case="backend='numpy', integer data",
     reference="Keras 3.15.1 numpy backend",
     theirs="np.ones(shape, dtype) * -np.inf promotes the result to float64 (empty segments -inf)",

@@ -15,6 +15,7 @@ from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
 
 divergence(
     op="keras.take",
+    when=('negative',),
     case="backend='torch', axis=None, negative index",
     reference="Keras 3.15.1 torch backend",
     theirs="wraps a negative index by x.shape[0] (not by x.size) before reading the flattened x "

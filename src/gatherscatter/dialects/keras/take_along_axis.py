@@ -14,6 +14,7 @@ from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
 
 divergence(
     op="keras.take_along_axis",
+    when=('out_of_range',),
     case="backend='torch', index outside [-s, s-1]",
     reference="Keras 3.15.1 torch backend",
     theirs="every index is taken modulo the axis size (5 on an axis of 3 reads element 2, -4 reads element 2)",

@@ -31,6 +31,7 @@ AT: dict[str, Reduction] = {
 for _n in AT:
     divergence(
         op=f"mlx.{_n}",
+        when=('always',),
         case="index expressions other than one integer or integer array on the first axis (slices, tuples, masks)",
         reference="MLX 0.32.4",
         theirs="array.at[] takes any NumPy-style index",

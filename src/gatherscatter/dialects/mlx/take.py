@@ -12,6 +12,7 @@ from ._mlx import MLX_VERSION, check_bounds, mlx_context, to_mlx_dtype
 
 divergence(
     op="mlx.take",
+    when=('out_of_range',),
     case="index outside [-s, s-1] (take, take_along_axis, put_along_axis, array.at[] updates)",
     reference="MLX 0.32.4 CPU",
     theirs="no bounds check: reads (or writes) memory outside the array (observed: garbage values such as 6.7e-44; "

@@ -11,7 +11,7 @@ from ...core.shape import IndexSpec, as_index_array
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._registry import Lowering, dialect_op, divergence
-from ._common import DATA_ALL, INDEX_I32_I64, TF_VERSION, check_data, tf_context
+from ._common import DATA_ALL, GRAD, INDEX_I32_I64, TF_VERSION, check_data, tf_context
 
 #: facts for the op record: the attributes and what they accept
 ATTRIBUTES = {
@@ -20,6 +20,7 @@ ATTRIBUTES = {
 
 divergence(
     op="tensorflow.embedding_lookup",
+    when=('dtype',),
     case="params given as a list of sharded tensors",
     reference="TF 2.21",
     theirs="ids are partitioned over the shards ('div' strategy in TF 2) and each shard is gathered",
@@ -41,7 +42,7 @@ def _clip(rows: np.ndarray[Any, Any], max_norm: float) -> np.ndarray[Any, Any]:
 
 @dialect_op(
     "tensorflow", "embedding_lookup", family="gather", kind="gather", versions=(TF_VERSION,),
-    differentiable=("params",),
+    differentiable=("params",), grad=GRAD,
 )
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None) -> Lowering:
     """TensorFlow ``tf.nn.embedding_lookup``: the rows of ``params`` at ``ids`` (``tf.gather(params, ids)``).

@@ -19,7 +19,7 @@ from ...errors import DTypeError, IndexOutOfRangeError, ShapeError
 from .._common import FLOATS, data_array
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import counts, empty_value, segment_lowering, trunc_divide
-from ._common import DATA_NUMERIC, DATA_REAL, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data
+from ._common import DATA_NUMERIC, GRAD, DATA_REAL, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data
 
 __all__ = ["SORTED", "UNSORTED"]
 
@@ -47,6 +47,7 @@ _RED = {"sum": Reduction.ADD, "prod": Reduction.MUL, "max": Reduction.MAX, "min"
 for _n in UNSORTED:
     divergence(
         op=f"tensorflow.{_n}",
+        when=('out_of_range', 'device'),
         case="segment id >= num_segments",
         reference="TF 2.21 CPU / GPU",
         theirs="CPU raises 'segment_ids[j] = s is out of range [0, n)'; GPU (documented) drops the row",
@@ -58,6 +59,7 @@ for _n in UNSORTED:
 for _n in ("unsorted_segment_mean", "unsorted_segment_sqrt_n"):
     divergence(
         op=f"tensorflow.{_n}",
+        when=('dtype',),
         case="integer data",
         reference="TF 2.21",
         theirs="unsorted_segment_sum(data) / N with Python's '/': truediv, so int8/int16/uint8/uint16 give float32 "
@@ -235,7 +237,8 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
     public.__doc__ = fn_doc
     public.__name__ = name
     return dialect_op(
-        "tensorflow", name, family="scatter_axis", kind="scatter", versions=(TF_VERSION,), differentiable=("data",)
+        "tensorflow", name, family="scatter_axis", kind="scatter", versions=(TF_VERSION,), differentiable=("data",),
+        grad=GRAD,
     )(public)
 
 

@@ -17,6 +17,7 @@ INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
 
 divergence(
     op="tflite.GATHER",
+    when=('negative', 'out_of_range'),
     case="negative or out-of-range index",
     reference="TF 2.21 on GPU / XLA",
     theirs="tf.gather on GPU returns 0, under XLA clamps; TF on CPU raises",

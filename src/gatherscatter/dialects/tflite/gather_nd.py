@@ -19,6 +19,7 @@ INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
 
 divergence(
     op="tflite.GATHER_ND",
+    when=('out_of_range',),
     case="an index component past its axis whose tuple still lands inside params (e.g. [0, 4] in shape [3, 4])",
     reference="TF 2.21 CPU",
     theirs="TF raises; TFLite checks only the flat offset and reads the cell it lands on (params[1, 0] here)",
@@ -28,6 +29,7 @@ divergence(
 )
 divergence(
     op="tflite.GATHER_ND",
+    when=('negative', 'out_of_range'),
     case="negative or out-of-range index tuple",
     reference="TF 2.21 on GPU / XLA",
     theirs="tf.gather_nd on GPU returns 0, under XLA clamps; TF on CPU raises",

@@ -33,6 +33,7 @@ UNSORTED: dict[str, tuple[Reduction, str]] = {
 
 divergence(
     op="tflite.SEGMENT_SUM",
+    when=('invalid',),
     case="segment ids that skip a value (an empty segment) or do not start at 0",
     reference="TF 2.21 tf.math.segment_sum",
     theirs="TF accepts any sorted ids (empty segments are 0); TFLite's kernel needs each id to be the previous "
@@ -43,6 +44,7 @@ divergence(
 )
 divergence(
     op="tflite.SEGMENT_SUM",
+    when=('negative',),
     case="segment ids starting with -1 (-1, -1, 0, ...)",
     reference="TF 2.21 TFLite interpreter",
     theirs="passes the delta check (previous id starts at -1) and writes before the output buffer (undefined)",

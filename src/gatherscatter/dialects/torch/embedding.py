@@ -12,7 +12,7 @@ from ...core.shape import IndexSpec, as_index_array
 from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError
 from .._common import data_array
 from .._registry import Lowering, dialect_op, divergence
-from ._common import INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, torch_context
+from ._common import GRAD, INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, torch_context
 
 #: facts of the op, for its record: the attributes that change the forward result and their accepted values
 ATTRIBUTES = {
@@ -27,6 +27,7 @@ _POLICY = Policy(bounds="raise", negative="raise")
 
 divergence(
     op="torch.embedding",
+    when=('device',),
     case="max_norm on float32 rows long enough for torch's vectorised norm (16+ values), or float64/float16 rows",
     reference="torch 2.13 CPU",
     theirs="the row norm is a SIMD reduction (lanes of fused multiply-adds, then a tree), so its last bit depends "
@@ -38,6 +39,7 @@ divergence(
 )
 divergence(
     op="torch.embedding",
+    when=('always',),
     case="max_norm given",
     reference="torch 2.13",
     theirs="renormalises the referenced rows of weight IN PLACE (the caller's tensor changes), then gathers",
@@ -121,7 +123,8 @@ def _prepare(input: Any, weight: Any, padding_idx: Any) -> tuple[OpContext, np.n
     return ctx, w, idx
 
 
-@dialect_op("torch", "embedding", family="gather", kind="gather", versions=(VERSION,), differentiable=("weight",))
+@dialect_op("torch", "embedding", family="gather", kind="gather", versions=(VERSION,), differentiable=("weight",),
+            grad=GRAD)
 def embedding(
     input: Any,
     weight: Any,

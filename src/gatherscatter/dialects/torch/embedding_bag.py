@@ -11,7 +11,7 @@ from ...core.shape import IndexSpec, as_index_array, dtype_name
 from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError, UnsupportedError
 from .._registry import Lowering, dialect_op, divergence
 from .._segment import counts
-from ._common import INDEX_INT32_INT64, VERSION
+from ._common import GRAD, INDEX_INT32_INT64, VERSION
 from .embedding import _prepare, _renorm
 
 #: mode -> core reduction of the bag (mean: a sum divided by the bag's non-padding count); empty bags are 0
@@ -19,6 +19,7 @@ MODES: dict[str, Reduction] = {"sum": Reduction.ADD, "mean": Reduction.ADD, "max
 
 divergence(
     op="torch.embedding_bag",
+    when=('invalid',),
     case="include_last_offset=True and offsets[-1] < len(input)",
     reference="torch 2.13 CPU",
     theirs="the float32 sum/mean kernel ends the last bag at offsets[-1] (mean: but divides by len(input) - "
@@ -30,6 +31,7 @@ divergence(
 )
 divergence(
     op="torch.embedding_bag",
+    when=('empty',),
     case="include_last_offset=True with a single offset (zero bags)",
     reference="torch 2.13 CPU",
     theirs="corrupts the heap ('corrupted size vs. prev_size'; the process aborts or segfaults a few calls later)",
@@ -40,6 +42,7 @@ divergence(
 )
 divergence(
     op="torch.embedding_bag",
+    when=('always',),
     case="max_norm given",
     reference="torch 2.13",
     theirs="renormalises the referenced rows of weight in place",
@@ -50,7 +53,7 @@ divergence(
 
 
 @dialect_op("torch", "embedding_bag", family="scatter_axis", kind="scatter", versions=(VERSION,),
-            differentiable=("weight", "per_sample_weights"))
+            differentiable=("weight", "per_sample_weights"), grad=GRAD)
 def embedding_bag(
     input: Any,
     weight: Any,

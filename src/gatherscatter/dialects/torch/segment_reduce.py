@@ -12,7 +12,7 @@ from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeErro
 from .._common import data_array
 from .._registry import Lowering, dialect_op, divergence
 from .._segment import empty_value
-from ._common import VERSION, as_bool, norm_dim, torch_context
+from ._common import GRAD, VERSION, as_bool, norm_dim, torch_context
 
 #: reduce string -> (core reduction, empty segment value without ``initial``); 'amax'/'amin' are torch's aliases
 REDUCE: dict[str, tuple[Reduction, str]] = {
@@ -28,6 +28,7 @@ DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
 
 divergence(
     op="torch.segment_reduce",
+    when=('out_of_range',),
     case="unsafe=True with lengths summing to more than data.shape[axis]",
     reference="torch 2.13 CPU",
     theirs="reads past the end of data (undefined; no check with unsafe=True)",
@@ -37,6 +38,7 @@ divergence(
 )
 divergence(
     op="torch.segment_reduce",
+    when=('always',),
     case="indices= (segment ids)",
     reference="torch 2.13",
     theirs="RuntimeError 'indices based reduction is not supported yet'",
@@ -72,7 +74,7 @@ def _lengths(ctx: Any, lengths: Any, offsets: Any, shape: tuple[int, ...]) -> tu
 
 
 @dialect_op("torch", "segment_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
-            differentiable=("data",))
+            differentiable=("data",), grad=GRAD)
 def segment_reduce(
     data: Any,
     reduce: str,
