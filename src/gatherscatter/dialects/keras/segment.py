@@ -12,7 +12,7 @@ import numpy as np
 
 from ...core.policy import Reduction
 from ...core.shape import as_index_array, to_int
-from ...errors import ArgumentError, IndexOutOfRangeError, ShapeError, UnsupportedError
+from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import empty_value, segment_lowering
@@ -122,12 +122,9 @@ def _lower(name: str, red: Reduction, data: Any, segment_ids: Any, num_segments:
     d2, ids2 = d[valid], ids[valid]
     if ids2.size and int(ids2.max()) >= n:
         j = int(np.argmax(ids >= n))
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: index {int(ids[j])} is out of bounds for axis 0 with size {n} (segment_ids[{j}]; the "
-            f"numpy backend drops negative ids only)",
-            value=int(ids[j]),
-            position=(j,),
-            valid=(0, n - 1) if n else None,
+        raise ctx.with_(range_style="numpy", bounds_word="out of bounds",
+                        bounds_note="the numpy backend drops negative ids only").index_error(
+            value=int(ids[j]), position=(j,), size=n, axis=0
         )
     if not sorted:
         perm = np.argsort(ids2)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...errors import DTypeError, IndexOutOfRangeError
+from ...errors import DTypeError
 
 __all__ = ["MLX_VERSION", "cast_values", "check_bounds", "mlx_array", "mlx_context", "to_mlx_dtype"]
 
@@ -46,18 +46,17 @@ def cast_values(ctx: OpContext, v: np.ndarray[Any, Any], dtype: np.dtype[Any]) -
         ) from None
 
 
-def check_bounds(ctx: OpContext, idx: np.ndarray[Any, Any], size: int) -> None:
-    """Indices outside ``[-size, size)``: MLX reads or writes out of bounds (undefined); we raise."""
+def check_bounds(ctx: OpContext, idx: np.ndarray[Any, Any], size: int, axis: int = 0) -> None:
+    """Indices outside ``[-size, size)`` of ``axis``: MLX reads or writes out of bounds (undefined); we raise."""
     if idx.size == 0 or (int(idx.min()) >= -size and int(idx.max()) < size):
         return
     bad = (idx < -size) | (idx >= size)
     flat = int(np.argmax(bad.reshape(-1)))
     pos = tuple(int(p) for p in np.unravel_index(flat, idx.shape)) if idx.ndim else ()
     value = int(idx.reshape(-1)[flat])
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: {ctx.indices}[{','.join(map(str, pos))}] = {value} is outside [-{size}, {size - 1}]; MLX "
-        f"does not check and reads or writes outside the array (undefined), so gatherscatter raises",
-        value=value,
-        position=pos,
-        valid=(-size, size - 1) if size else None,
+    raise ctx.with_(position_sep=",", bounds_note=_UNCHECKED).index_error(
+        value=value, position=pos, size=size, axis=axis, lo=-size
     )
+
+
+_UNCHECKED = "MLX does not check and reads or writes outside the array (undefined), so gatherscatter raises"

@@ -55,7 +55,7 @@ def put_along_axis(a: Any, indices: Any, values: Any, axis: Any = None) -> Lower
     else:
         shape0 = None
         ax = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
-    check_bounds(ctx, i, d.shape[ax])
+    check_bounds(ctx, i, d.shape[ax], ax)
     d2, i2 = broadcast_along(ctx, d, i, ax)
     if d2.shape != d.shape:
         raise ShapeError(

@@ -54,6 +54,6 @@ def take(a: Any, indices: Any, axis: Any = None) -> Lowering:
         d, ax = d.reshape(-1), 0
     else:
         ax = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
-    check_bounds(ctx, i, d.shape[ax])
+    check_bounds(ctx, i, d.shape[ax], ax)
     policy = Policy(bounds="raise", negative="wrap")
     return Lowering("gather", d, i, IndexSpec(axis=ax), policy, ctx, post=to_mlx_dtype(d.dtype))

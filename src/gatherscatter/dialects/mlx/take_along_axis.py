@@ -48,7 +48,7 @@ def take_along_axis(a: Any, indices: Any, axis: Any = None) -> Lowering:
         ax = 0
     else:
         ax = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
-    check_bounds(ctx, i, d.shape[ax])
+    check_bounds(ctx, i, d.shape[ax], ax)
     d, i = broadcast_along(ctx, d, i, ax)
     return Lowering("gather", d, i, IndexSpec(axis=ax, batch=ax, elementwise=True),
                     Policy(bounds="raise", negative="wrap"), ctx, post=to_mlx_dtype(d.dtype))

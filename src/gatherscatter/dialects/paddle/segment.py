@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Reduction
-from ...errors import IndexOutOfRangeError, ShapeError
+from ...errors import ShapeError
 from .._common import data_array
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import counts, segment_lowering, trunc_divide
@@ -70,18 +70,15 @@ def _check_sorted(ctx: Any, ids: np.ndarray[Any, Any]) -> int:
     r = int(np.argmax(bad))
     if neg[r]:
         pos = int(starts[r])
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: segment_ids[{pos}] = {int(vals[r])} is negative (Expected begin_idx >= 0); segment ids "
-            f"must be sorted and >= 0",
-            value=int(vals[r]),
-            position=(pos,),
+        raise ctx.index_rule_error(
+            shown=str(int(vals[r])), position=(pos,), value=int(vals[r]), name="segment_ids",
+            rule="is negative (Expected begin_idx >= 0); segment ids must be sorted and >= 0",
         )
     pos = int(starts[r + 1])
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: Expected segment_ids[idx] >= current_id, but received segment_ids[{pos}]:"
+    raise ctx.index_rule_error(
+        shown=str(int(ids[pos])), position=(pos,), value=int(ids[pos]), name="segment_ids",
+        rule=f"follows {int(vals[r])}: Expected segment_ids[idx] >= current_id, but received segment_ids[{pos}]:"
         f"{int(ids[pos])} < current_id:{int(vals[r])} (segment ids must be sorted)",
-        value=int(ids[pos]),
-        position=(pos,),
     )
 
 

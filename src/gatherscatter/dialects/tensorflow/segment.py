@@ -15,11 +15,11 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.policy import Reduction
 from ...core.shape import as_array, as_index_array, to_int
-from ...errors import DTypeError, IndexOutOfRangeError, ShapeError
+from ...errors import DTypeError, ShapeError
 from .._common import FLOATS, data_array
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import counts, empty_value, segment_lowering, trunc_divide
-from ._common import DATA_NUMERIC, GRAD, DATA_REAL, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data
+from ._common import DATA_NUMERIC, DATA_REAL, GRAD, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data
 
 __all__ = ["SORTED", "UNSORTED"]
 
@@ -75,11 +75,9 @@ def _check_sorted(ctx: OpContext, ids: np.ndarray[Any, Any]) -> int:
     n = ids.size
     rows = int(ids[-1]) + 1 if n else 0
     if rows < 0:
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: segment ids must be >= 0 (the last segment id is {rows - 1}; segment_sum-style ops "
-            f"make ids[-1] + 1 output rows)",
-            value=rows - 1,
-            position=(n - 1,),
+        raise ctx.index_rule_error(
+            shown=str(rows - 1), position=(n - 1,), value=rows - 1, name="segment_ids",
+            rule="is the last id: segment ids must be >= 0 (segment_sum-style ops make ids[-1] + 1 output rows)",
         )
     if n == 0:
         return 0
@@ -93,19 +91,16 @@ def _check_sorted(ctx: OpContext, ids: np.ndarray[Any, Any]) -> int:
     r = int(np.argmax(bad))
     if not_inc[r]:
         pos = int(starts[r + 1])
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: segment ids are not increasing (segment_ids[{pos}] = {int(ids[pos])} follows "
-            f"{int(vals[r])}); the sorted segment ops need non-decreasing ids (unsorted_segment_* take any order)",
-            value=int(ids[pos]),
-            position=(pos,),
+        raise ctx.index_rule_error(
+            shown=str(int(ids[pos])), position=(pos,), value=int(ids[pos]), name="segment_ids",
+            rule=f"follows {int(vals[r])}: segment ids are not increasing; the sorted segment ops need non-decreasing "
+            f"ids (unsorted_segment_* take any order)",
         )
     pos = int(starts[r])
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: Segment id {int(vals[r])} out of range [0, {rows}), possibly because 'segment_ids' input "
-        f"is not sorted (segment_ids[{pos}])",
-        value=int(vals[r]),
-        position=(pos,),
-        valid=(0, rows - 1),
+    raise ctx.index_rule_error(
+        shown=str(int(vals[r])), position=(pos,), value=int(vals[r]), name="segment_ids", valid=(0, rows - 1),
+        rule=f"is out of range: Segment id {int(vals[r])} out of range [0, {rows}), possibly because 'segment_ids' "
+        f"input is not sorted",
     )
 
 
@@ -116,13 +111,10 @@ def _check_unsorted(ctx: OpContext, ids: np.ndarray[Any, Any], n: int) -> None:
     flat = int(np.argmax(ids.reshape(-1) >= n))
     pos = tuple(int(p) for p in np.unravel_index(flat, ids.shape))
     value = int(ids.reshape(-1)[flat])
-    where = ",".join(str(p) for p in pos)
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: segment_ids[{where}] = {value} is out of range [0, {n}) (num_segments = {n}; TF on CPU "
-        f"rejects ids >= num_segments and drops negative ids)",
-        value=value,
-        position=pos,
-        valid=(0, n - 1) if n else None,
+    raise ctx.with_(position_sep=",").index_rule_error(  # TF's CPU words, "segment_ids[3] = 5 is out of range [0, 5)"
+        shown=str(value), position=pos, value=value, name="segment_ids", valid=(0, n - 1) if n else None,
+        rule=f"is out of range [0, {n}) (num_segments = {n}; TF on CPU rejects ids >= num_segments and drops "
+        f"negative ids)",
     )
 
 

@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...errors import IndexOutOfRangeError
 
 __all__ = ["TFLITE_VERSION", "check_in_range", "tfl_context"]
 
@@ -20,11 +19,12 @@ def tfl_context(name: str, **names: str) -> OpContext:
     return OpContext(op=f"tflite.{name}", version=f"{TFLITE_VERSION} TFLite interpreter", **names)
 
 
-def check_in_range(ctx: OpContext, idx: np.ndarray[Any, Any], sizes: tuple[int, ...], what: str) -> None:
+def check_in_range(ctx: OpContext, idx: np.ndarray[Any, Any], sizes: tuple[int, ...], what: str, axis: int = 0) -> None:
     """TFLite's kernels reject negative and out-of-range indices: raise for the first one, row-major.
 
     ``what='scalar'``: every index addresses one axis of size ``sizes[0]``; ``what='tuple'``: the last axis
-    of ``idx`` holds index tuples, component ``c`` addressing an axis of size ``sizes[c]``.
+    of ``idx`` holds index tuples, component ``c`` addressing an axis of size ``sizes[c]``. ``axis``: the
+    axis a scalar index addresses. The message is TensorFlow's half-open range with TFLite's kernel words.
     """
     if idx.size == 0:
         return
@@ -36,11 +36,8 @@ def check_in_range(ctx: OpContext, idx: np.ndarray[Any, Any], sizes: tuple[int, 
     pos = tuple(int(p) for p in np.unravel_index(flat, idx.shape)) if idx.ndim else ()
     value = int(idx.reshape(-1)[flat])
     size = int(lim[pos[-1]]) if what == "tuple" else int(lim[0])
-    neg = " (TFLite rejects negative indices: indices_has_only_positive_elements)" if value < 0 else ""
-    raise IndexOutOfRangeError(
-        f"{ctx.label}: {ctx.indices}[{','.join(map(str, pos))}] = {value} is out of bounds: it must be in "
-        f"[0, {size}){neg}; the TFLite kernel fails the invoke ('index out of bounds')",
-        value=value,
-        position=pos,
-        valid=(0, size - 1) if size else None,
+    neg = "TFLite rejects negative indices: indices_has_only_positive_elements; " if value < 0 else ""
+    note = f"{neg}the TFLite kernel fails the invoke ('index out of bounds')"
+    raise ctx.with_(range_style="half_open", position_sep=",", bounds_note=note).index_error(
+        value=value, position=pos, size=size, axis=pos[-1] if what == "tuple" else axis
     )

@@ -71,5 +71,5 @@ def GATHER(params: Any, indices: Any, axis: int = 0, batch_dims: int = 0) -> Low
             f"{ctx.label}: params.shape[:batch_dims] must equal indices.shape[:batch_dims]; got {list(p.shape)} "
             f"and {list(i.shape)}"
         )
-    check_in_range(ctx, i, (p.shape[a],), "scalar")
+    check_in_range(ctx, i, (p.shape[a],), "scalar", a)
     return Lowering("gather", p, i, IndexSpec(axis=a, batch=b), Policy(bounds="raise", negative="raise"), ctx)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array
-from ...errors import IndexOutOfRangeError, ShapeError
+from ...errors import ShapeError
 from .._common import check_data_dtype, data_array
 from .._registry import Lowering, dialect_op, divergence
 from ._tfl import TFLITE_VERSION, check_in_range, tfl_context
@@ -88,13 +88,10 @@ def GATHER_ND(params: Any, indices: Any) -> Lowering:
         j = int(np.argmax(flat.reshape(-1) >= rows))
         pos = tuple(int(x) for x in np.unravel_index(j, flat.shape)) if flat.ndim else ()
         tup = i.reshape(-1, k)[j].tolist()
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: indices[{','.join(map(str, pos))}] = {tup} addresses flat row {int(flat.reshape(-1)[j])} "
-            f"of params' {rows} rows (shape {list(p.shape)}): TFLite checks the flat offset only, and this one is "
-            f"past the end",
-            value=int(flat.reshape(-1)[j]),
-            position=pos,
-            valid=(0, rows - 1) if rows else None,
+        note = f"TFLite checks the flat offset only, and this one is past the end (params shape {list(p.shape)})"
+        raise ctx.with_(position_sep=",", bounds_note=note).index_error(
+            value=int(flat.reshape(-1)[j]), position=pos, size=rows, axis=0,
+            where=f"indices[{','.join(map(str, pos))}] = {tup}: flat row", target=f"params' {rows} rows",
         )
     data = p.reshape((rows, *p.shape[k:]))
     return Lowering("gather", data, flat, IndexSpec(axis=0), Policy(bounds="raise", negative="raise"), ctx)

@@ -12,7 +12,7 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.policy import Reduction
 from ...core.shape import as_array, as_index_array
-from ...errors import DTypeError, IndexOutOfRangeError, ShapeError
+from ...errors import DTypeError, ShapeError
 from .._common import check_data_dtype, data_array
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import empty_value, segment_lowering
@@ -102,11 +102,10 @@ def SEGMENT_SUM(data: Any, segment_ids: Any) -> Lowering:
         bad[0] = True
     if bad.any():
         j = int(np.argmax(bad))
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: segment_ids[{j}] = {int(ids[j])} follows {int(prev[j])}: TFLite needs ids that start "
-            f"at 0 and grow by 0 or 1 ('delta == 0 || delta == 1'; no empty segment)",
-            value=int(ids[j]),
-            position=(j,),
+        raise ctx.index_rule_error(
+            shown=str(int(ids[j])), position=(j,), value=int(ids[j]),
+            rule=f"follows {int(prev[j])}: TFLite needs ids that start at 0 and grow by 0 or 1 "
+            f"('delta == 0 || delta == 1'; no empty segment)",
         )
     n = int(ids[-1]) + 1 if ids.size else 0
     return segment_lowering(ctx, d, ids, n, Reduction.ADD, np.zeros((), d.dtype))
@@ -131,12 +130,9 @@ def _register(name: str, red: Reduction, empty: str) -> DialectOp:
         if ids.size and int(ids.max()) >= n:
             j = int(np.argmax(ids.reshape(-1) >= n))
             pos = tuple(int(p) for p in np.unravel_index(j, ids.shape))
-            raise IndexOutOfRangeError(
-                f"{ctx.label}: segment_ids[{','.join(map(str, pos))}] = {int(ids.reshape(-1)[j])} is not < "
-                f"num_segments = {n} ('max_index < num_segments_'; negative ids are dropped)",
-                value=int(ids.reshape(-1)[j]),
-                position=pos,
-                valid=(0, n - 1) if n else None,
+            note = "the kernel checks 'max_index < num_segments_'; negative ids are dropped"
+            raise ctx.with_(data="the output", range_style="half_open", position_sep=",", bounds_note=note).index_error(
+                value=int(ids.reshape(-1)[j]), position=pos, size=n, axis=0
             )
         return segment_lowering(ctx, d, ids, n, red, empty_value(empty, d.dtype), bounds="drop")
 

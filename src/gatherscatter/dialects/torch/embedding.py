@@ -9,7 +9,7 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array
-from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError
+from ...errors import ArgumentError, DTypeError, ShapeError
 from .._common import data_array
 from .._registry import Lowering, dialect_op, divergence
 from ._common import GRAD, INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, torch_context
@@ -103,22 +103,18 @@ def _prepare(input: Any, weight: Any, padding_idx: Any) -> tuple[OpContext, np.n
         if isinstance(padding_idx, (bool, np.bool_)) or not isinstance(padding_idx, (int, np.integer)):
             raise ArgumentError(f"{ctx.label}: padding_idx must be an int or None (got {padding_idx!r})")
         if not -n <= int(padding_idx) < n:
-            raise IndexOutOfRangeError(
-                f"{ctx.label}: Padding_idx must be within num_embeddings (padding_idx = {int(padding_idx)}, "
-                f"num_embeddings = {n}: valid range [{-n}, {n - 1}])",
-                value=int(padding_idx),
+            raise ctx.index_rule_error(
+                shown=str(int(padding_idx)), position=(), value=int(padding_idx), name="padding_idx",
+                valid=(-n, n - 1),
+                rule=f"is outside [{-n}, {n - 1}]: Padding_idx must be within num_embeddings (num_embeddings = {n})",
             )
     if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= n):
         bad = (idx < 0) | (idx >= n)
         flat = int(np.argmax(bad.reshape(-1)))
         pos = tuple(int(x) for x in np.unravel_index(flat, idx.shape)) if idx.ndim else ()
         value = int(idx.reshape(-1)[flat])
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: index out of range in self (input{list(pos)} = {value}; weight has {n} rows: valid "
-            f"range [0, {n - 1}], negative indices are not accepted)",
-            value=value,
-            position=pos,
-            valid=(0, n - 1) if n else None,
+        raise ctx.with_(bounds_note="torch: 'index out of range in self'").index_error(
+            value=value, position=pos, size=n, axis=0, negative_rule=value < 0
         )
     return ctx, w, idx
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array, dtype_name
-from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError, UnsupportedError
+from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._registry import Lowering, dialect_op, divergence
 from .._segment import counts
 from ._common import GRAD, INDEX_INT32_INT64, VERSION
@@ -134,26 +134,22 @@ def embedding_bag(
         if off.ndim != 1:
             raise ShapeError(f"{ctx.label}: offsets has to be a 1D Tensor (got shape {list(off.shape)})")
         if off.size and int(off[0]) != 0:
-            raise IndexOutOfRangeError(
-                f"{ctx.label}: offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+            raise ctx.index_rule_error(
+                shown=str(int(off[0])), position=(0,), value=int(off[0]), name="offsets",
+                rule=f"is not 0: offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
                 f"position 0. However, got {int(off[0])}",
-                value=int(off[0]),
-                position=(0,),
             )
         if off.size and int(off[-1]) > idx.size:
-            raise IndexOutOfRangeError(
-                f"{ctx.label}: offsets[-1] can not be greater than input's length {idx.size} but got offsets[-1] of "
-                f"{int(off[-1])}",
-                value=int(off[-1]),
-                position=(off.size - 1,),
+            raise ctx.index_rule_error(
+                shown=str(int(off[-1])), position=(off.size - 1,), value=int(off[-1]), name="offsets",
+                rule=f"is past the input: offsets[-1] can not be greater than input's length {idx.size} but got "
+                f"offsets[-1] of {int(off[-1])}",
             )
         if off.size > 1 and (np.diff(off) < 0).any():
             k = int(np.argmax(np.diff(off) < 0)) + 1
-            raise IndexOutOfRangeError(
-                f"{ctx.label}: offsets must be non-decreasing (offsets[{k}] = {int(off[k])} < offsets[{k - 1}] = "
-                f"{int(off[k - 1])})",
-                value=int(off[k]),
-                position=(k,),
+            raise ctx.index_rule_error(
+                shown=str(int(off[k])), position=(k,), value=int(off[k]), name="offsets",
+                rule=f"< offsets[{k - 1}] = {int(off[k - 1])}: offsets must be non-decreasing",
             )
         nbags = max(off.size - 1, 0) if include_last_offset else off.size
         end = idx.size

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array, dtype_name
-from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError, UnsupportedError
+from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._registry import Lowering, dialect_op, divergence
 from .._segment import empty_value
@@ -55,7 +55,11 @@ def _lengths(ctx: Any, lengths: Any, offsets: Any, shape: tuple[int, ...]) -> tu
         if ln.ndim == 0:
             raise ShapeError(f"{ctx.label}: lengths must have at least 1 dimension (got a 0-d array)")
         if (ln < 0).any():
-            raise IndexOutOfRangeError(f"{ctx.label}: lengths contains negative value! (lengths = {ln.tolist()})")
+            pos = tuple(int(p) for p in np.unravel_index(int(np.argmax((ln < 0).reshape(-1))), ln.shape))
+            raise ctx.index_rule_error(
+                shown=str(int(ln[pos])), position=pos, value=int(ln[pos]), name="lengths",
+                rule=f"is negative: lengths contains negative value! (lengths = {ln.tolist()})",
+            )
         return ln.astype(np.int64), ln.ndim - 1
     off = as_index_array(ctx, offsets, "offsets", frozenset({"int32", "int64"}))
     if off.ndim == 0 or off.shape[-1] == 0:
@@ -64,12 +68,19 @@ def _lengths(ctx: Any, lengths: Any, offsets: Any, shape: tuple[int, ...]) -> tu
         )
     ln = np.diff(off.astype(np.int64), axis=-1)
     if (ln < 0).any():
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: Expected segment_length >= 0 to be true, but got false (offsets must be "
-            f"non-decreasing; got {off.tolist()})"
+        pos = tuple(int(p) for p in np.unravel_index(int(np.argmax((ln < 0).reshape(-1))), ln.shape))
+        after = (*pos[:-1], pos[-1] + 1)
+        raise ctx.index_rule_error(
+            shown=str(int(off[after])), position=after, value=int(off[after]), name="offsets",
+            rule=f"follows {int(off[pos])}: Expected segment_length >= 0 to be true, but got false (offsets must be "
+            f"non-decreasing; got {off.tolist()})",
         )
     if off.size and (off < 0).any():
-        raise IndexOutOfRangeError(f"{ctx.label}: offsets must be >= 0 (got {off.tolist()})")
+        pos = tuple(int(p) for p in np.unravel_index(int(np.argmax((off < 0).reshape(-1))), off.shape))
+        raise ctx.index_rule_error(
+            shown=str(int(off[pos])), position=pos, value=int(off[pos]), name="offsets",
+            rule=f"is negative: offsets must be >= 0 (got {off.tolist()})",
+        )
     return ln, off.ndim - 1
 
 
@@ -168,9 +179,9 @@ def segment_reduce(
             f"!unsafe (data.shape[{a}] = {size}; lengths sum to {ln.sum(axis=-1).tolist()})"
         )
     if (total > size).any():
-        raise IndexOutOfRangeError(
-            f"{ctx.label}: segments end at {int(total.max())}, past data.shape[{a}] = {size} "
-            f"(torch reads out of bounds here)"
+        raise ctx.index_rule_error(
+            shown=str(int(total.max())), position=(), value=int(total.max()), name="the segments' end",
+            rule=f"is past data.shape[{a}] = {size} (torch reads out of bounds here)",
         )
     nseg = ln.shape[-1]
     # id of each row along axis: k for rows in segment k, -1 (dropped) elsewhere
