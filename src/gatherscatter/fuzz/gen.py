@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import UnsupportedError
+
 __all__ = ["Case", "generate", "seed_cases"]
 
 Array = np.ndarray[Any, Any]
@@ -208,11 +210,24 @@ KW_CHOICES: dict[str, dict[str, list[Any]]] = {
 
 def _arg(op: Any, p: dict[str, inspect.Parameter], role: str, names: tuple[str, ...]) -> str | None:
     """The parameter playing ``role`` (``data``, ``indices``, ``updates``), as the op's record says; by the usual
-    parameter names for ops without a record."""
-    rec = getattr(op, "record", None)
-    if rec is None or not hasattr(rec, "arg_roles"):
+    parameter names for ops without a record or whose record has no description yet."""
+    roles = _roles(op)
+    if roles is None:
         return _first(names, p)
-    return next((n for n, r in rec.arg_roles.items() if r == role and n in p), None)
+    return next((n for n, r in roles.items() if r == role and n in p), None)
+
+
+def _roles(op: Any) -> dict[str, str] | None:
+    """The record's argument roles; None when the op has no record, or a record without a description yet
+    (its ``describe`` raises :class:`~gatherscatter.errors.UnsupportedError`: the roles are not stated)."""
+    rec = getattr(op, "record", None)
+    if rec is None:
+        return None
+    try:
+        roles: dict[str, str] = rec.arg_roles
+    except (AttributeError, UnsupportedError):
+        return None
+    return roles
 
 
 def _hints(op: Any) -> Any:
