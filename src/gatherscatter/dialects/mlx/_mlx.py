@@ -23,7 +23,10 @@ def mlx_context(name: str, **names: str) -> OpContext:
 
 def mlx_array(arr: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """``mx.array`` of a NumPy array: float64 becomes float32 (MLX's CPU arrays have no float64 by default)."""
-    return arr.astype(np.float32) if arr.dtype == np.float64 else arr
+    if arr.dtype != np.float64:
+        return arr
+    with np.errstate(over="ignore"):  # MLX's cast: values beyond float32 become +-inf
+        return arr.astype(np.float32)
 
 
 def to_mlx_dtype(dtype: np.dtype[Any]) -> Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]] | None:
