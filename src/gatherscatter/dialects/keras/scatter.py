@@ -15,7 +15,7 @@ from ._scatter import lower_scatter
 
 
 @dialect_op("keras", "scatter", family="scatter_nd", kind="scatter", versions=(KERAS_VERSION,),
-            version_kw="backend", differentiable=("values",))
+            differentiable=("values",))
 def scatter(indices: Any, values: Any, shape: Any, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.scatter``: zeros of ``shape`` with ``values`` added at the index tuples of ``indices``.
 

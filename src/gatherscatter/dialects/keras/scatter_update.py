@@ -12,7 +12,7 @@ from ._scatter import lower_scatter
 
 
 @dialect_op("keras", "scatter_update", family="scatter_nd", kind="scatter", versions=(KERAS_VERSION,),
-            version_kw="backend", differentiable=("inputs", "updates"))
+            differentiable=("inputs", "updates"))
 def scatter_update(inputs: Any, indices: Any, updates: Any, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.scatter_update``: a copy of ``inputs`` with ``updates`` written at the index tuples.
 

@@ -176,7 +176,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
     {'[3.0, 0.0, 7.0, 0.0]' if red is Reduction.ADD else '[2.0, -inf, 4.0, -inf]'}
     """
     return dialect_op("keras", name, family="scatter_axis", kind="scatter", versions=(KERAS_VERSION,),
-                      version_kw="backend", differentiable=("data",))(public)
+                      differentiable=("data",))(public)
 
 
 segment_sum, segment_max = (_register(n, row[0]) for n, row in SEGMENT.items())

@@ -26,7 +26,7 @@ divergence(
 )
 
 
-@dialect_op("keras", "take", family="gather", kind="gather", versions=(KERAS_VERSION,), version_kw="backend",
+@dialect_op("keras", "take", family="gather", kind="gather", versions=(KERAS_VERSION,),
             differentiable=("x",))
 def take(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.take``: elements (``axis=None``: of the flattened ``x``) or slices along ``axis``.

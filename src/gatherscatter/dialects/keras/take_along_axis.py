@@ -25,7 +25,7 @@ divergence(
 
 
 @dialect_op("keras", "take_along_axis", family="gather_elements", kind="gather", versions=(KERAS_VERSION,),
-            version_kw="backend", differentiable=("x",))
+            differentiable=("x",))
 def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.take_along_axis``: ``out[..., j, ...] = x[..., indices[..., j, ...], ...]`` along ``axis``.
 
