@@ -46,7 +46,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     own after the suite, so that the suite's own peak memory stays below 4 GiB.
     """
     selected = config.getoption("-m") or ""
-    optin = ("tensorflow", "openvino", "paddle", "mxnet", "slow")
+    optin = ("tensorflow", "openvino", "paddle", "mxnet", "keras", "mlx", "tflite", "slow")
     ci = _truthy(os.environ.get("CI"))
     avail = mem_available()
     for item in items:

@@ -25,7 +25,7 @@ from .core.policy import (
     Reduction,
     fill,
 )
-from .dialects import caffe2, jax, mxnet, numpy, onnx, openvino, paddle, tensorflow, torch
+from .dialects import caffe2, jax, keras, mlx, mxnet, numpy, onnx, openvino, paddle, tensorflow, tflite, torch
 from .dialects._registry import divergences, get_op, ops
 from .errors import (
     ArgumentError,
@@ -89,6 +89,8 @@ __all__ = [
     "get_num_threads",
     "get_op",
     "jax",
+    "keras",
+    "mlx",
     "mxnet",
     "numpy",
     "onnx",
@@ -102,6 +104,7 @@ __all__ = [
     "take",
     "take_along_axis",
     "tensorflow",
+    "tflite",
     "torch",
     "translate",
     "vjp",

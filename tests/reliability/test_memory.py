@@ -67,6 +67,10 @@ ALLOWANCE: dict[str, tuple[Callable[[Info], int], str]] = {
         f"numpy.{n}_at": (_index_expression, "index expressions lowered to one int64 offset per selected element")
         for n in ("add", "subtract", "multiply", "minimum", "maximum")
     },
+    # embedding_bag (issue 18) gathers weight[input], one row per input entry, before reducing the rows into bags
+    gs.torch.embedding_bag.info.qualname: (
+        lambda info: 8 * int(info["elements"]), "the looked-up rows weight[input] (one per input entry)"
+    ),
 }
 """Ops allowed more than the bound: op -> (extra bytes, reason). Mirrors docs/memory.md."""
 

@@ -156,11 +156,21 @@ class OpContext:
         return IndexOutOfRangeError(msg, value=value, position=position, valid=valid)
 
     def index_rule_error(
-        self, *, shown: str, position: tuple[int, ...], rule: str, value: int | None = None, name: str | None = None
+        self,
+        *,
+        shown: str,
+        position: tuple[int, ...],
+        rule: str,
+        value: int | None = None,
+        name: str | None = None,
+        valid: tuple[int, int] | None = None,
     ) -> IndexOutOfRangeError:
-        """An index error whose rule is the op's own (``rule``: "is not a finite number; ..."), ``shown`` its value."""
+        """An index error whose rule is the op's own (``rule``: "is not a finite number; ..."), ``shown`` its value.
+
+        ``valid``: the valid range, where the rule has one (a framework's own range words in ``rule``).
+        """
         return IndexOutOfRangeError(f"{self.label}: {self.where(position, name)} = {shown} {rule}", value=value,
-                                    position=position)
+                                    position=position, valid=valid)
 
 
 NEUTRAL = OpContext(op="gatherscatter")

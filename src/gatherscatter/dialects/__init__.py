@@ -5,6 +5,19 @@ with its versions (:func:`~gatherscatter.dialects._registry.dialect_op`) and
 lowers onto a core primitive. No dialect imports its framework.
 """
 
-from . import caffe2, jax, mxnet, numpy, onnx, openvino, paddle, tensorflow, torch
+from . import caffe2, jax, keras, mlx, mxnet, numpy, onnx, openvino, paddle, tensorflow, tflite, torch
 
-__all__ = ["caffe2", "jax", "mxnet", "numpy", "onnx", "openvino", "paddle", "tensorflow", "torch"]
+__all__ = [
+    "caffe2",
+    "jax",
+    "keras",
+    "mlx",
+    "mxnet",
+    "numpy",
+    "onnx",
+    "openvino",
+    "paddle",
+    "tensorflow",
+    "tflite",
+    "torch",
+]

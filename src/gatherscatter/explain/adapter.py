@@ -29,6 +29,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..dialects._registry import DialectOp, Lowering
+from ..errors import UnsupportedError
 from .facts import facts
 
 __all__ = [
@@ -161,7 +162,10 @@ def bind(
     kwargs: dict[str, Any] = {}
     notes: list[str] = []
     taken: set[str] = set()
-    f = facts(op, dict(roles.attrs))
+    try:
+        f = facts(op, dict(roles.attrs))
+    except UnsupportedError as exc:  # no parameter plays the indices (an op without a description yet ...)
+        raise ProbeError(str(exc).removeprefix(f"{qual} has ")) from None
     data_p, idx_p, shape_p = f.data, f.indices, f.shape
     upd_p = f.updates if op.info.kind == "scatter" else None
     for p in (data_p, idx_p, upd_p, shape_p):

@@ -33,6 +33,7 @@ __all__ = ["Facts", "attribute_params", "facts", "parameters", "policy_text"]
 DATA_NAMES = ("data", "input", "params", "x", "a", "arr", "tensor", "operand", "self", "past_cache")
 INDEX_NAMES = ("indices", "index", "ind", "idx", "indexes", "start_indices", "scatter_indices", "write_indices")
 UPDATE_NAMES = ("updates", "src", "values", "source", "v", "b", "update")
+ID_NAMES = ("segment_ids", "ids")  # the index parameter of segment and embedding ops (read without a description)
 
 IndexForm = Literal["array", "sequence", "expression"]
 
@@ -118,6 +119,12 @@ def _source(op: DialectOp, attrs: dict[str, Any]) -> Any:
     return None
 
 
+def _first_required(op: DialectOp, params: list[str], taken: set[str]) -> str | None:
+    """The first required parameter not yet given a role (an undescribed op's indices: torch.embedding's input)."""
+    sig = parameters(op)
+    return next((n for n in params if n not in taken and sig[n].default is inspect.Parameter.empty), None)
+
+
 def _pick(names: tuple[str, ...], params: list[str], taken: set[str]) -> str | None:
     for n in params:
         if n in names and n not in taken:
@@ -165,6 +172,10 @@ def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
     # a role given by a parameter that only makes a fresh tensor ("zeros" from a shape)
     pre = list(src.pre) if src is not None else []
     fresh = {v for s in pre if s.name == "zeros" for k, v in s.args if k == "shape"}
+    if src is None:  # no description yet: the op's differentiable tensor is its data (torch.embedding's weight)
+        diff = [n for n in op.info.differentiable if n in params]
+        if diff:
+            roles["data"] = diff[0]
     data_p = roles.get("data")
     if data_p is not None and data_p in fresh:
         shape_p, data_p = data_p, None
@@ -174,6 +185,8 @@ def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
     if data_p is not None:
         taken.add(data_p)
     idx_p = roles.get("indices") or _pick(INDEX_NAMES, params, taken)
+    if idx_p is None and src is None:  # no description yet: the ids of segment and embedding ops
+        idx_p = _pick(ID_NAMES, params, taken) or _first_required(op, params, taken)
     if idx_p is None:
         from ..errors import UnsupportedError
 

@@ -674,13 +674,13 @@ def explain(
     elif data_shown is not None:
         data = _array(data_shown)
     updates = _array(binding.kwargs[binding.updates_param]) if binding.updates_param is not None else None
-    raw_idx = binding.kwargs[binding.indices_param]
+    raw_idx = binding.kwargs.get(binding.indices_param)  # None: an optional index argument left out
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             shown_idx = binding.indices_array
-        readable = shown_idx.dtype.kind in "biuf"
-    except (ValueError, TypeError):
+        readable = raw_idx is not None and shown_idx.dtype.kind in "biuf"
+    except (ValueError, TypeError, KeyError):
         readable = False
     if not readable:  # an index expression (slice, Ellipsis ...): shown as written, then as lowered
         shown_idx = np.array(" ".join(repr(raw_idx).split())[:60], dtype=object)

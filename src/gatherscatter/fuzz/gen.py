@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import UnsupportedError
+
 __all__ = ["Case", "generate", "seed_cases"]
 
 Array = np.ndarray[Any, Any]
@@ -41,7 +43,7 @@ Array = np.ndarray[Any, Any]
 I64_MAX = 2**63 - 1
 I64_MIN = -(2**63)
 
-DATA_NAMES = ("data", "params", "input", "a", "arr", "x", "operand", "tensor")
+DATA_NAMES = ("data", "params", "input", "inputs", "a", "arr", "x", "operand", "tensor")
 IDX_NAMES = ("indices", "index", "ind", "idx", "start_indices", "scatter_indices")
 UPD_NAMES = ("updates", "src", "values", "v", "b", "source")
 AXIS_NAMES = ("axis", "dim")
@@ -208,11 +210,24 @@ KW_CHOICES: dict[str, dict[str, list[Any]]] = {
 
 def _arg(op: Any, p: dict[str, inspect.Parameter], role: str, names: tuple[str, ...]) -> str | None:
     """The parameter playing ``role`` (``data``, ``indices``, ``updates``), as the op's record says; by the usual
-    parameter names for ops without a record."""
-    rec = getattr(op, "record", None)
-    if rec is None or not hasattr(rec, "arg_roles"):
+    parameter names for ops without a record or whose record has no description yet."""
+    roles = _roles(op)
+    if roles is None:
         return _first(names, p)
-    return next((n for n, r in rec.arg_roles.items() if r == role and n in p), None)
+    return next((n for n, r in roles.items() if r == role and n in p), None)
+
+
+def _roles(op: Any) -> dict[str, str] | None:
+    """The record's argument roles; None when the op has no record, or a record without a description yet
+    (its ``describe`` raises :class:`~gatherscatter.errors.UnsupportedError`: the roles are not stated)."""
+    rec = getattr(op, "record", None)
+    if rec is None:
+        return None
+    try:
+        roles: dict[str, str] = rec.arg_roles
+    except (AttributeError, UnsupportedError):
+        return None
+    return roles
 
 
 def _hints(op: Any) -> Any:
@@ -280,8 +295,28 @@ def _elementwise_ishape(g: G, dshape: tuple[int, ...], axis: int, mode: str) -> 
     return tuple(out)
 
 
+def _gen_embedding(g: G, p: dict[str, inspect.Parameter]) -> Draft:
+    """An embedding lookup: indices (``input`` / ``ids``) into the rows of a 2-D table (``weight`` / ``params``).
+
+    ``embedding_bag`` gets a 1-D ``input`` and sorted ``offsets`` starting at 0.
+    """
+    dn, iname = ("weight", "input") if "weight" in p else ("params", "ids")
+    rows = g.side(0.05)
+    table = g.values((rows, g.randint(1, 4)), g.pick([np.dtype("float32"), np.dtype("float64")]))
+    roles = {"data": dn, "indices": iname}
+    if "offsets" in p:
+        m = g.randint(0, 6)
+        idx = g.indices((m,), rows, False, g.index_dtype())
+        offsets = np.unique(np.concatenate([[0], g.rng.integers(0, m + 1, g.randint(0, 3))])).astype(np.int64)
+        return Draft({iname: idx, dn: table, "offsets": offsets}, roles, rows, 0)
+    idx = g.indices(g.shape(g.randint(0, 2)), rows, False, g.index_dtype())
+    return Draft({iname: idx, dn: table}, roles, rows, 0)
+
+
 def gen_gather(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     h = _hints(op)
+    if ("weight" in p and "input" in p) or "ids" in p:
+        return _gen_embedding(g, p)
     dn, iname, aname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES), _first(AXIS_NAMES, p)
     assert dn is not None
     assert iname is not None
@@ -541,11 +576,43 @@ def _gen_cache_update(g: G) -> Draft:
     return Draft(kw, roles, dshape[axis], axis)
 
 
+def _gen_segment(g: G, p: dict[str, inspect.Parameter]) -> Draft:
+    """A segment reduction (``data, segment_ids[, num_segments]`` or torch's ``data, reduce, lengths=``).
+
+    Ids are sorted (the sorted ops need them so) and mostly in range; the mutations make them hostile.
+    """
+    m = g.side(0.05)
+    dshape = (m, *g.shape(g.randint(0, 2)))
+    if "lengths" in p:
+        dt = g.pick([np.dtype("float32"), np.dtype("float64")])
+    else:  # float32 / int32 often: some frameworks (TFLite) take nothing else
+        dt = g.pick([np.dtype("float32"), np.dtype("int32"), g.dtype()])
+    kw: dict[str, Any] = {"data": g.values(dshape, dt)}
+    if "lengths" in p:
+        cuts = np.sort(g.rng.integers(0, m + 1, g.randint(0, 3)))
+        kw["lengths"] = np.diff(np.concatenate([[0], cuts, [m]])).astype(np.int64)
+        kw["reduce"] = g.pick(["sum", "mean", "max", "min", "prod"])
+        return Draft(kw, {"data": "data", "indices": "lengths"}, m, 0)
+    if g.chance(0.5):  # consecutive ids from 0 (no empty segment: what TFLite's SEGMENT_SUM needs)
+        ids = np.cumsum(np.r_[0, g.rng.integers(0, 2, max(m - 1, 0))])[:m]
+    else:
+        ids = np.sort(g.rng.integers(0, 4, m))
+    ids = ids.astype(g.pick(["int32", "int64"]))
+    kw["segment_ids"] = ids
+    if "num_segments" in p:
+        kw["num_segments"] = g.randint(int(ids.max()) + 1 if m else 0, 5)
+    return Draft(kw, {"data": "data", "indices": "segment_ids"}, 4, 0)
+
+
 def gen_scatter_axis(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     q = op.info.qualname
     if "past_cache" in p:
         return _gen_cache_update(g)
     h = _hints(op)
+    if "segment_ids" in p or "lengths" in p:
+        return _gen_segment(g, p)
+    if "weight" in p and "input" in p:
+        return _gen_embedding(g, p)
     dn, iname = _arg(op, p, "data", DATA_NAMES), _arg(op, p, "indices", IDX_NAMES)
     uname, aname = _arg(op, p, "updates", UPD_NAMES), _first(AXIS_NAMES, p)
     assert dn is not None

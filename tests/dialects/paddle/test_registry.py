@@ -8,7 +8,7 @@ import sys
 import gatherscatter as gs
 
 OPS = ["gather", "gather_nd", "index_select", "put_along_axis", "scatter", "scatter_nd", "scatter_nd_add",
-       "take", "take_along_axis"]
+       "take", "take_along_axis", "segment_max", "segment_mean", "segment_min", "segment_sum"]
 
 
 def test_all_sorted_and_complete():

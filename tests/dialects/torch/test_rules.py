@@ -17,6 +17,8 @@ OPS = {
     "index_select": ("gather", "gather"), "scatter": ("scatter_elements", "scatter"),
     "scatter_add": ("scatter_elements", "scatter"), "scatter_reduce": ("scatter_elements", "scatter"),
     "take": ("gather", "gather"), "take_along_dim": ("gather_elements", "gather"),
+    "segment_reduce": ("scatter_axis", "scatter"), "embedding": ("gather", "gather"),
+    "embedding_bag": ("scatter_axis", "scatter"),
 }
 
 
@@ -29,7 +31,8 @@ def test_registry_and_public_surface():
         assert gs.get_op(f"torch.{name}") is getattr(gs.torch, name)
         doc = op.__doc__ or ""
         assert "Equivalent loop" in doc and "Differs from" in doc and ">>>" in doc and "torch" in doc
-        assert op.info.differentiable[0] == "input"
+        first = {"segment_reduce": "data", "embedding": "weight", "embedding_bag": "weight"}.get(name, "input")
+        assert op.info.differentiable[0] == first
 
 
 def test_divergences_recorded():

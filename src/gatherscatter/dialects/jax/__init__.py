@@ -14,6 +14,7 @@
 from . import lax
 from .at import at
 from .at_functions import at_add, at_get, at_max, at_min, at_multiply, at_set
+from .segment import segment_max, segment_min, segment_prod, segment_sum
 from .take import take
 from .take_along_axis import take_along_axis
 
@@ -26,6 +27,10 @@ __all__ = [
     "at_multiply",
     "at_set",
     "lax",
+    "segment_max",
+    "segment_min",
+    "segment_prod",
+    "segment_sum",
     "take",
     "take_along_axis",
 ]

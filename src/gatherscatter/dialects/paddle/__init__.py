@@ -18,6 +18,7 @@ from .put_along_axis import put_along_axis
 from .scatter import scatter
 from .scatter_nd import scatter_nd
 from .scatter_nd_add import scatter_nd_add
+from .segment import segment_max, segment_mean, segment_min, segment_sum
 from .take import take
 from .take_along_axis import take_along_axis
 
@@ -30,6 +31,10 @@ __all__ = [
     "scatter",
     "scatter_nd",
     "scatter_nd_add",
+    "segment_max",
+    "segment_mean",
+    "segment_min",
+    "segment_sum",
     "take",
     "take_along_axis",
 ]

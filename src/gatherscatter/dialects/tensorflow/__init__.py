@@ -15,9 +15,23 @@ reads them as int32) and lists of floats float64 (TensorFlow: float32).
 [0]
 """
 
+from .embedding_lookup import embedding_lookup
 from .gather import gather
 from .gather_nd import gather_nd
 from .scatter_nd import scatter_nd
+from .segment import (
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_prod,
+    segment_sum,
+    unsorted_segment_max,
+    unsorted_segment_mean,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sqrt_n,
+    unsorted_segment_sum,
+)
 from .tensor_scatter_nd import (
     tensor_scatter_nd_add,
     tensor_scatter_nd_max,
@@ -27,12 +41,24 @@ from .tensor_scatter_nd import (
 )
 
 __all__ = [
+    "embedding_lookup",
     "gather",
     "gather_nd",
     "scatter_nd",
+    "segment_max",
+    "segment_mean",
+    "segment_min",
+    "segment_prod",
+    "segment_sum",
     "tensor_scatter_nd_add",
     "tensor_scatter_nd_max",
     "tensor_scatter_nd_min",
     "tensor_scatter_nd_sub",
     "tensor_scatter_nd_update",
+    "unsorted_segment_max",
+    "unsorted_segment_mean",
+    "unsorted_segment_min",
+    "unsorted_segment_prod",
+    "unsorted_segment_sqrt_n",
+    "unsorted_segment_sum",
 ]

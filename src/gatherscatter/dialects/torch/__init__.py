@@ -8,6 +8,8 @@ forms here: every op returns a new array and never writes into its inputs.
 [[1, 1], [4, 3]]
 """
 
+from .embedding import embedding
+from .embedding_bag import embedding_bag
 from .gather import gather
 from .index_add import index_add
 from .index_copy import index_copy
@@ -18,10 +20,13 @@ from .index_select import index_select
 from .scatter import scatter
 from .scatter_add import scatter_add
 from .scatter_reduce import scatter_reduce
+from .segment_reduce import segment_reduce
 from .take import take
 from .take_along_dim import take_along_dim
 
 __all__ = [
+    "embedding",
+    "embedding_bag",
     "gather",
     "index_add",
     "index_copy",
@@ -32,6 +37,7 @@ __all__ = [
     "scatter",
     "scatter_add",
     "scatter_reduce",
+    "segment_reduce",
     "take",
     "take_along_dim",
 ]

@@ -1,0 +1,143 @@
+"""JAX ``jax.ops.segment_sum / segment_prod / segment_max / segment_min`` (jax 0.10, x64), one family file.
+
+Each variant is a row of :data:`SEGMENT` (reduction, value of an empty segment),
+registered by :func:`_register`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Reduction
+from ...core.shape import as_index_array, to_int
+from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from .._registry import DialectOp, Lowering, dialect_op, divergence
+from .._segment import empty_value, segment_lowering
+from ._common import GRAD, JAX_VERSION, GatherScatterMode, check_data, common_divergences, jax_context, parse_mode
+
+__all__ = ["SEGMENT"]
+
+_INDEX = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"})
+
+#: jax.ops.<name>: (reduction, empty segment value, dtypes JAX rejects)
+SEGMENT: dict[str, tuple[Reduction, str, frozenset[str]]] = {
+    "segment_sum": (Reduction.ADD, "zero", frozenset({"bool"})),
+    "segment_prod": (Reduction.MUL, "one", frozenset({"bool"})),
+    "segment_max": (Reduction.MAX, "-inf", frozenset({"complex64", "complex128"})),
+    "segment_min": (Reduction.MIN, "+inf", frozenset({"complex64", "complex128"})),
+}
+
+for _n in SEGMENT:
+    common_divergences(f"jax.{_n}")
+    divergence(
+        op=f"jax.{_n}",
+        when=('invalid', 'scalar'),
+        case="segment_ids of rank != 1, or 0-d data",
+        reference="jax 0.10",
+        theirs="segment_ids of data's leading shape fail inside the scatter ('Incompatible types for "
+        "broadcasting'); 0-d data with a 0-d id is scattered whole",
+        ours="ShapeError: segment_ids must be 1-D with data.shape[0] entries",
+        evidence="observed: jax.ops.segment_sum(ones((3, 2)), zeros((3, 2), int), 3) raises",
+        kind="choice",
+    )
+for _n in ("segment_max", "segment_min"):
+    divergence(
+        op=f"jax.{_n}",
+        when=('dtype',),
+        case="complex data",
+        reference="jax 0.10",
+        theirs="lexicographic max/min of complex numbers; empty segments -inf+0j / inf+0j",
+        ours="DTypeError (complex max/min is not an ordering gatherscatter reproduces)",
+        evidence="observed: jax.ops.segment_max(array([1, 0], complex64), [0, 0], 2) = [1+0j, -inf+0j]",
+        kind="choice",
+    )
+
+
+def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -> DialectOp:
+    def public(
+        data: Any,
+        segment_ids: Any,
+        num_segments: Any = None,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        bucket_size: Any = None,
+        mode: Any = None,
+    ) -> Lowering:
+        ctx = jax_context(f"jax.ops.{name}", data="data", indices="segment_ids", updates="data")
+        d = check_data(ctx, data)
+        if d.dtype.name in rejected or str(d.dtype) in rejected:
+            raise DTypeError(f"{ctx.label}: data dtype {d.dtype} is not accepted by {name} (JAX rejects it)")
+        ids = as_index_array(ctx, segment_ids, "segment_ids", _INDEX)
+        for flag, v in (("indices_are_sorted", indices_are_sorted), ("unique_indices", unique_indices)):
+            if not isinstance(v, (bool, np.bool_)):
+                raise ArgumentError(f"{ctx.label}: {flag} must be a bool (got {v!r})")
+        if bucket_size is not None:
+            raise UnsupportedError(f"{ctx.label}: bucket_size is not supported (it only changes the compiled form)")
+        if ids.ndim != 1 or d.ndim < 1 or d.shape[0] != ids.size:
+            raise ShapeError(
+                f"{ctx.label}: segment_ids must be 1-D with data.shape[0] entries; got segment_ids shape "
+                f"{list(ids.shape)} and data shape {list(d.shape)}"
+            )
+        if num_segments is None:
+            if ids.size == 0:
+                raise ShapeError(f"{ctx.label}: num_segments=None needs at least one segment id (max of empty)")
+            n = max(int(ids.max()) + 1, 0)
+        else:
+            n = to_int(ctx, "num_segments", num_segments)
+            if n < 0:
+                raise ShapeError(f"{ctx.label}: num_segments must be >= 0 (got {n})")
+        m = parse_mode(ctx, mode, default=GatherScatterMode.FILL_OR_DROP)
+        if m is GatherScatterMode.ONE_HOT:
+            raise UnsupportedError(f"{ctx.label}: mode 'one_hot' applies to take_along_axis only")
+        bounds = "clip" if m is GatherScatterMode.CLIP else "drop"
+        # segment ids are never wrapped: negative ids are out of range (dropped, or clipped to 0)
+        return segment_lowering(ctx, d, ids, n, red, empty_value(empty, d.dtype), bounds=bounds)
+
+    public.__name__ = name
+    public.__doc__ = f"""JAX ``jax.ops.{name}``: the {red.value} of the rows of ``data`` that share a segment id.
+
+    Provenance: ``jax.ops.{name}(data, segment_ids, num_segments=None,
+    indices_are_sorted=False, unique_indices=False, bucket_size=None, mode=None)``,
+    {JAX_VERSION} on CPU with x64. ``segment_ids`` is 1-D with ``data.shape[0]``
+    integer ids in any order; ``num_segments=None`` means ``max(segment_ids) + 1``.
+    Ids outside ``[0, num_segments)`` (negative ones too: they are never wrapped)
+    are dropped with ``mode=None``/``'drop'``/``'fill'``/``'promise_in_bounds'``
+    (what XLA does on CPU) and clamped into range with ``mode='clip'``. An empty
+    segment holds ``{empty}`` (the reduction's identity: -inf/+inf for floats, the
+    integer limits, False/True for bool). ``indices_are_sorted`` and
+    ``unique_indices`` are promises that do not change the result on CPU (they are
+    accepted and checked to be bools); ``bucket_size`` is not supported.
+
+    Lowering: one core ``scatter`` along axis 0, reduction {red.value},
+    ``include_self=False`` over the identity (``dialects/_segment.py``).
+
+    Equivalent loop::
+
+        out = full((num_segments,) + data.shape[1:], IDENTITY)
+        for j in range(len(segment_ids)):
+            s = segment_ids[j]                          # mode='clip': s = clip(s, 0, num_segments - 1)
+            if 0 <= s < num_segments:
+                out[s] = {red.value}(out[s], data[j])
+
+    Differs from ``tf.math.unsorted_segment_*`` (TF raises for ids >= num_segments
+    on CPU; its empty max/min are the finite limits) and ``tf.math.segment_*``
+    (sorted ids, empty segments 0).
+
+    >>> import gatherscatter as gs
+    >>> gs.jax.{name}([1.0, 2.0, 3.0, 4.0], [0, 0, 2, -1], num_segments=3).tolist()
+    {_EXAMPLE[name]}
+    """
+    return dialect_op("jax", name, family="scatter_axis", kind="scatter", versions=(JAX_VERSION,),
+                      differentiable=("data",), grad=GRAD)(public)
+
+
+_EXAMPLE = {
+    "segment_sum": "[3.0, 0.0, 3.0]",
+    "segment_prod": "[2.0, 1.0, 3.0]",
+    "segment_max": "[2.0, -inf, 3.0]",
+    "segment_min": "[1.0, inf, 3.0]",
+}
+
+segment_sum, segment_prod, segment_max, segment_min = (_register(n, *row) for n, row in SEGMENT.items())

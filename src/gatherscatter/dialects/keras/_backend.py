@@ -1,0 +1,72 @@
+"""Keras 3 backends: the ``backend=`` keyword every ``gs.keras`` op takes, and the facts that differ by backend.
+
+``keras.ops`` runs the same call on whichever backend ``KERAS_BACKEND`` selects, and the
+answer differs (measured with Keras 3.15.1 on CPU): how negative and out-of-range indices
+behave, the dtypes (Keras' JAX backend runs JAX with 32-bit defaults), empty segments.
+:data:`INDEX_RULES` tables what each op does per backend.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.context import OpContext
+from ...errors import ArgumentError, UnsupportedError
+
+__all__ = ["BACKENDS", "INDEX_RULES", "KERAS_VERSION", "jax32", "keras_context", "parse_backend"]
+
+KERAS_VERSION = "3.15"
+"""The Keras release measured (3.15.1; backends: jax 0.10, TF 2.21, torch 2.13, NumPy 2.4)."""
+
+BACKENDS = ("jax", "tensorflow", "torch", "numpy")
+
+#: (op, backend) -> (negative indices, out-of-range indices): 'wrap' once / 'modulo' / 'raise' / 'fill' / 'drop'
+INDEX_RULES: dict[tuple[str, str], tuple[str, str]] = {
+    ("take", "jax"): ("wrap", "fill"),
+    ("take", "tensorflow"): ("wrap", "raise"),
+    ("take", "torch"): ("wrap", "raise"),  # axis=None: wraps by x.shape[0] (a Keras bug), then raises
+    ("take", "numpy"): ("wrap", "raise"),
+    ("take_along_axis", "jax"): ("wrap", "fill"),
+    ("take_along_axis", "tensorflow"): ("wrap", "raise"),
+    ("take_along_axis", "torch"): ("modulo", "modulo"),
+    ("take_along_axis", "numpy"): ("wrap", "raise"),
+    ("scatter", "jax"): ("wrap", "drop"),
+    ("scatter", "tensorflow"): ("raise", "raise"),
+    ("scatter", "torch"): ("wrap", "raise"),
+    ("scatter", "numpy"): ("wrap", "raise"),
+    ("scatter_update", "jax"): ("wrap", "drop"),
+    ("scatter_update", "tensorflow"): ("raise", "raise"),
+    ("scatter_update", "torch"): ("wrap", "raise"),
+    ("scatter_update", "numpy"): ("wrap", "raise"),
+    ("segment", "jax"): ("drop", "drop"),
+    ("segment", "tensorflow"): ("drop", "raise"),
+    ("segment", "torch"): ("drop", "drop"),
+    ("segment", "numpy"): ("drop", "raise"),
+}
+
+_JAX32 = {"int64": np.int32, "uint64": np.uint32, "float64": np.float32, "complex128": np.complex64}
+
+
+def parse_backend(name: str, backend: Any) -> str:
+    """One of :data:`BACKENDS` (Keras' own names)."""
+    if not isinstance(backend, str):
+        raise ArgumentError(f"keras.ops.{name}: backend must be a string (got {backend!r})")
+    if backend not in BACKENDS:
+        raise UnsupportedError(
+            f"keras.ops.{name}: unknown backend {backend!r}; expected one of: {', '.join(BACKENDS)} "
+            f"(the values of KERAS_BACKEND)"
+        )
+    return backend
+
+
+def keras_context(name: str, backend: str, **names: str) -> OpContext:
+    """Message naming: ``keras.ops.take (Keras 3.15, backend='jax')``."""
+    return OpContext(op=f"keras.ops.{name}", version=f"Keras {KERAS_VERSION}, backend={backend!r}", **names)
+
+
+def jax32(arr: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Keras' JAX backend runs JAX without x64: 64-bit arrays become 32-bit."""
+    t = _JAX32.get(arr.dtype.name)
+    return arr.astype(t) if t is not None else arr

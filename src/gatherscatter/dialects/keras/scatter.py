@@ -1,0 +1,61 @@
+"""Keras 3 ``keras.ops.scatter``, per backend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.shape import as_array, as_index_array, check_allocatable
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op
+from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
+from ._scatter import lower_scatter
+
+
+@dialect_op("keras", "scatter", family="scatter_nd", kind="scatter", versions=(KERAS_VERSION,),
+            differentiable=("values",))
+def scatter(indices: Any, values: Any, shape: Any, *, backend: str = "tensorflow") -> Lowering:
+    """Keras 3 ``keras.ops.scatter``: zeros of ``shape`` with ``values`` added at the index tuples of ``indices``.
+
+    Provenance: ``keras.ops.scatter(indices, values, shape)``, Keras 3.15.1 CPU. The
+    index tuples lie on the last axis of ``indices``; duplicates are summed on every
+    backend. Per ``backend=``: ``'jax'`` (``zeros.at[idx].add``, 32-bit dtypes) wraps
+    negative components once and drops out-of-range tuples; ``'tensorflow'``
+    (``tf.scatter_nd``) raises for negative and out-of-range ones; ``'torch'`` and
+    ``'numpy'`` wrap negatives once and raise out of range; the numpy backend also
+    makes 64-bit values 32-bit (its ``convert_to_tensor``).
+
+    Lowering: core ``scatter`` with ``IndexSpec(axis=0, depth=k, vector=True)``,
+    reduction add, into zeros.
+
+    Equivalent loop::
+
+        out = zeros(shape, values.dtype)
+        for i in ndindex(indices.shape[:-1]):
+            out[tuple(indices[i])] += values[i]        # bad tuples: per backend
+
+    Differs from ``tf.scatter_nd`` only in the jax/torch/numpy backends' index rules.
+
+    >>> import gatherscatter as gs
+    >>> gs.keras.scatter([[1], [1], [-1]], [1.0, 2.0, 3.0], (4,), backend="numpy").tolist()
+    [0.0, 3.0, 0.0, 3.0]
+    """
+    b = parse_backend("scatter", backend)
+    ctx = keras_context("scatter", b, data="output", indices="indices", updates="values")
+    i = as_index_array(ctx, indices, "indices")
+    v = data_array(ctx, values, "values")
+    if b == "jax":
+        i, v = jax32(i), jax32(v)
+    elif b == "numpy":  # the numpy backend's convert_to_tensor turns float64/int64 values into float32/int32
+        v = jax32(v)
+    s = as_array(ctx, shape, "shape").reshape(-1)
+    if s.dtype.kind not in "iu" and s.size:
+        raise ShapeError(f"{ctx.label}: shape must hold integers (got {shape!r})")
+    dims = tuple(int(n) for n in s)
+    if any(n < 0 for n in dims) or not dims:
+        raise ShapeError(f"{ctx.label}: shape must be a non-empty tuple of sizes >= 0 (got {dims})")
+    check_allocatable(ctx, dims, v.dtype)
+    base = np.broadcast_to(np.zeros((), v.dtype), dims)
+    return lower_scatter(ctx, base, i, v, b, "add")

@@ -1,0 +1,51 @@
+"""Keras 3 ``keras.ops.scatter_update``, per backend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.shape import as_index_array, as_updates
+from .._common import data_array
+from .._registry import Lowering, dialect_op
+from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
+from ._scatter import lower_scatter
+
+
+@dialect_op("keras", "scatter_update", family="scatter_nd", kind="scatter", versions=(KERAS_VERSION,),
+            differentiable=("inputs", "updates"))
+def scatter_update(inputs: Any, indices: Any, updates: Any, *, backend: str = "tensorflow") -> Lowering:
+    """Keras 3 ``keras.ops.scatter_update``: a copy of ``inputs`` with ``updates`` written at the index tuples.
+
+    Provenance: ``keras.ops.scatter_update(inputs, indices, updates)``, Keras 3.15.1
+    CPU. Index tuples on the last axis of ``indices``; a duplicated tuple keeps the
+    last update on every backend (CPU). Per ``backend=``: ``'jax'`` (``.at[].set``,
+    32-bit dtypes) wraps negatives once and drops out-of-range tuples;
+    ``'tensorflow'`` (``tf.tensor_scatter_nd_update``) raises for negative and
+    out-of-range ones; ``'torch'`` and ``'numpy'`` wrap negatives once and raise
+    out of range.
+
+    Lowering: core ``scatter`` with ``IndexSpec(axis=0, depth=k, vector=True)``,
+    no reduction, duplicates ``last``.
+
+    Equivalent loop::
+
+        out = copy(inputs)
+        for i in ndindex(indices.shape[:-1]):
+            out[tuple(indices[i])] = updates[i]        # bad tuples: per backend
+
+    Differs from ``keras.ops.scatter`` (sums into zeros).
+
+    >>> import gatherscatter as gs
+    >>> gs.keras.scatter_update([0.0, 0.0, 0.0], [[1], [1], [5]], [5.0, 7.0, 9.0], backend="jax").tolist()
+    [0.0, 7.0, 0.0]
+    """
+    b = parse_backend("scatter_update", backend)
+    ctx = keras_context("scatter_update", b, data="inputs", indices="indices", updates="updates")
+    d = data_array(ctx, inputs)
+    i = as_index_array(ctx, indices, "indices")
+    if b == "jax":
+        d, i = jax32(d), jax32(i)
+    if b == "jax" and hasattr(updates, "dtype"):
+        updates = jax32(data_array(ctx, updates, "updates"))
+    u = as_updates(ctx, updates, d.dtype)
+    return lower_scatter(ctx, d, i, u, b, "none")

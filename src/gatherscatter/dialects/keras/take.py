@@ -1,0 +1,78 @@
+"""Keras 3 ``keras.ops.take``, per backend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Policy, fill
+from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ..jax._common import default_fill
+from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
+
+divergence(
+    op="keras.take",
+    when=('negative',),
+    case="backend='torch', axis=None, negative index",
+    reference="Keras 3.15.1 torch backend",
+    theirs="wraps a negative index by x.shape[0] (not by x.size) before reading the flattened x "
+    "(take([[1, 2, 3], [4, 5, 6]], [-1]) is 2.0, not 6.0)",
+    ours="the same (a Keras bug, reproduced)",
+    evidence="observed keras 3.15.1 with KERAS_BACKEND=torch",
+    kind="undefined",
+)
+
+
+@dialect_op("keras", "take", family="gather", kind="gather", versions=(KERAS_VERSION,),
+            differentiable=("x",))
+def take(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow") -> Lowering:
+    """Keras 3 ``keras.ops.take``: elements (``axis=None``: of the flattened ``x``) or slices along ``axis``.
+
+    Provenance: ``keras.ops.take(x, indices, axis=None)``, Keras 3.15.1 on CPU, with
+    ``backend=`` selecting what ``KERAS_BACKEND`` would run (default ``'tensorflow'``,
+    Keras' default):
+
+    - ``'jax'``: ``jnp.take`` in JAX's 32-bit mode: negative indices wrap once,
+      out-of-range ones read the fill value (NaN, the integer minimum); 64-bit
+      inputs come back 32-bit.
+    - ``'tensorflow'``: negative indices wrap once, out-of-range ones raise (``tf.gather`` on CPU).
+    - ``'torch'``: negative indices wrap once (with ``axis=None``: by ``x.shape[0]``, a
+      Keras bug), out-of-range ones raise.
+    - ``'numpy'``: ``np.take``: negative indices wrap once, out-of-range ones raise.
+
+    Lowering: core ``gather`` with ``IndexSpec(axis=axis)`` on ``x`` (flattened for
+    ``axis=None``), negative ``wrap``, bounds ``fill`` (jax) or ``raise``.
+
+    Equivalent loop::
+
+        for p, i, r in ndindex(P, I, R):
+            k = indices[i] + (size if indices[i] < 0 else 0)
+            out[p, i, r] = x[p, k, r] if 0 <= k < size else FILL_OR_ERROR
+
+    Differs from itself across backends (this op's subject): see above.
+
+    >>> import gatherscatter as gs
+    >>> gs.keras.take([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [3, 0], axis=1, backend="jax").tolist()
+    [[nan, 1.0], [nan, 4.0]]
+    >>> gs.keras.take([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [-1], backend="torch").tolist()
+    [2.0]
+    """
+    b = parse_backend("take", backend)
+    ctx = keras_context("take", b, data="x", indices="indices")
+    d = data_array(ctx, x)
+    i = as_index_array(ctx, indices, "indices")
+    if b == "jax":
+        d, i = jax32(d), jax32(i)
+    if axis is None:
+        flat = d.reshape(-1)
+        if b == "torch" and d.ndim and i.size:
+            i = np.where(i < 0, i + d.shape[0], i)
+            return Lowering("gather", flat, i, IndexSpec(axis=0), Policy(bounds="raise", negative="raise"), ctx)
+        d, a = flat, 0
+    else:
+        a = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
+    bounds: Any = fill(default_fill(d.dtype)) if b == "jax" else "raise"
+    return Lowering("gather", d, i, IndexSpec(axis=a), Policy(bounds=bounds, negative="wrap"), ctx)

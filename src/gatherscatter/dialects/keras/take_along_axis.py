@@ -1,0 +1,78 @@
+"""Keras 3 ``keras.ops.take_along_axis``, per backend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Policy, fill
+from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op, divergence
+from ..jax._common import default_fill
+from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
+
+divergence(
+    op="keras.take_along_axis",
+    when=('out_of_range',),
+    case="backend='torch', index outside [-s, s-1]",
+    reference="Keras 3.15.1 torch backend",
+    theirs="every index is taken modulo the axis size (5 on an axis of 3 reads element 2, -4 reads element 2)",
+    ours="the same: bounds='wrap' (the other backends raise, or fill for jax)",
+    evidence="observed keras 3.15.1 with KERAS_BACKEND=torch",
+    kind="choice",
+)
+
+
+@dialect_op("keras", "take_along_axis", family="gather_elements", kind="gather", versions=(KERAS_VERSION,),
+            differentiable=("x",))
+def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow") -> Lowering:
+    """Keras 3 ``keras.ops.take_along_axis``: ``out[..., j, ...] = x[..., indices[..., j, ...], ...]`` along ``axis``.
+
+    Provenance: ``keras.ops.take_along_axis(x, indices, axis=None)``, Keras 3.15.1
+    CPU; ``axis=None`` flattens ``x`` (``indices`` must then be 1-D). ``indices``
+    has ``x``'s rank and shape except along ``axis``. Per ``backend=``: ``'jax'``
+    wraps negatives once and fills out-of-range reads (NaN / integer minimum; 32-bit
+    dtypes); ``'tensorflow'`` and ``'numpy'`` wrap negatives once and raise out of
+    range; ``'torch'`` takes every index modulo the axis size.
+
+    Lowering: core ``gather`` with ``IndexSpec(axis=a, batch=a, elementwise=True)``.
+
+    Equivalent loop::
+
+        for j in ndindex(indices.shape):
+            k = indices[j]                      # wrapped / taken modulo / checked per backend
+            out[j] = x[j[:axis] + (k,) + j[axis+1:]]
+
+    Differs from ``numpy.take_along_axis`` only in the torch backend's modulo and
+    the jax backend's fill and 32-bit dtypes.
+
+    >>> import gatherscatter as gs
+    >>> gs.keras.take_along_axis([[1.0, 2.0, 3.0]], [[5, -1]], axis=1, backend="torch").tolist()
+    [[3.0, 3.0]]
+    """
+    b = parse_backend("take_along_axis", backend)
+    ctx = keras_context("take_along_axis", b, data="x", indices="indices")
+    d = data_array(ctx, x)
+    i = as_index_array(ctx, indices, "indices")
+    if b == "jax":
+        d, i = jax32(d), jax32(i)
+    if axis is None:
+        d = d.reshape(-1)
+        if i.ndim != 1:
+            raise ShapeError(f"{ctx.label}: with axis=None, indices must be 1-D (got shape {list(i.shape)})")
+        a = 0
+    else:
+        a = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
+    if i.ndim != d.ndim or any(i.shape[k] != d.shape[k] for k in range(d.ndim) if k != a):
+        raise ShapeError(
+            f"{ctx.label}: indices must have x's rank and shape except along axis {a}; got x shape "
+            f"{list(d.shape)} and indices shape {list(i.shape)}"
+        )
+    if b == "jax":
+        policy = Policy(bounds=fill(default_fill(d.dtype)), negative="wrap")
+    elif b == "torch":
+        policy = Policy(bounds="wrap", negative="bounds")
+    else:
+        policy = Policy(bounds="raise", negative="wrap")
+    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx)

@@ -1,0 +1,106 @@
+"""MLX ``array.at[indices].add / subtract / multiply / maximum / minimum`` (0.32, CPU), as functions ``at_*``.
+
+One family file: each variant is a row of :data:`AT` (the method, its core reduction), registered by
+:func:`_register`. ``divide`` is not provided (the core has no division reduction).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Policy, Reduction
+from ...core.shape import IndexSpec, as_index_array
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import DialectOp, Lowering, dialect_op, divergence
+from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context
+
+__all__ = ["AT"]
+
+#: at_<method>: the core reduction applied for every (repeated) index, in order
+AT: dict[str, Reduction] = {
+    "at_add": Reduction.ADD,
+    "at_subtract": Reduction.SUB,
+    "at_multiply": Reduction.MUL,
+    "at_maximum": Reduction.MAX,
+    "at_minimum": Reduction.MIN,
+}
+
+for _n in AT:
+    divergence(
+        op=f"mlx.{_n}",
+        when=('always',),
+        case="index expressions other than one integer or integer array on the first axis (slices, tuples, masks)",
+        reference="MLX 0.32.4",
+        theirs="array.at[] takes any NumPy-style index",
+        ours="UnsupportedError (only integer indices into the first axis are reproduced)",
+        evidence="issue 18 scope",
+        kind="choice",
+    )
+
+
+def _register(name: str, red: Reduction) -> DialectOp:
+    method = name[3:]
+
+    def public(a: Any, indices: Any, values: Any) -> Lowering:
+        ctx = mlx_context(f"array.at[].{method}", data="a", indices="indices", updates="values")
+        d = mlx_array(data_array(ctx, a))
+        if d.ndim == 0:
+            raise ShapeError(f"{ctx.label}: a must have at least one axis (got a 0-d array)")
+        i = as_index_array(ctx, indices, "indices")
+        v = data_array(ctx, values, "values")
+        target = i.shape + d.shape[1:]
+        try:
+            u = np.broadcast_to(v, target)
+        except ValueError:
+            raise ShapeError(
+                f"{ctx.label}: values shape {list(v.shape)} does not broadcast to a[indices].shape {list(target)}"
+            ) from None
+        u = cast_values(ctx, u, d.dtype)
+        check_bounds(ctx, i, d.shape[0])
+        policy = Policy(bounds="raise", negative="wrap", reduction=red)
+        return Lowering("scatter", d, i, IndexSpec(axis=0), policy, ctx, updates=u)
+
+    public.__name__ = name
+    public.__doc__ = f"""MLX ``a.at[indices].{method}(values)``: apply ``{method}`` for every index, repeats included.
+
+    Provenance: ``mlx.core.array.at``, MLX 0.32.4 CPU; unlike ``a[indices] = ...`` every
+    repeated index applies its update in turn. ``indices`` is an integer or integer
+    array addressing the first axis (other index forms are not supported here);
+    ``values`` broadcasts to ``a[indices].shape`` and takes ``a``'s dtype. Negative
+    indices wrap once; MLX does not check bounds (an index past the end sometimes
+    leaves ``a`` unchanged, sometimes corrupts memory and crashes the process), so
+    gatherscatter raises for indices outside ``[-s, s-1]``. Returns a new array.
+
+    Lowering: core ``scatter`` with ``IndexSpec(axis=0)``, reduction {red.value},
+    negative ``wrap``, bounds ``raise``.
+
+    Equivalent loop::
+
+        out = copy(a)
+        for j in ndindex(indices.shape):
+            k = indices[j] + (len(a) if indices[j] < 0 else 0)      # outside [0, len(a)): error
+            out[k] = {method}(out[k], values[j])
+
+    Differs from ``jax.numpy``'s ``.at[].{method if method != 'subtract' else 'add'}`` only in dtype rules, and from
+    NumPy's ``ufunc.at`` (out-of-range indices raise there).
+
+    >>> import gatherscatter as gs
+    >>> gs.mlx.{name}([1.0, 2.0, 3.0, 4.0], [1, 1, -1], [2.0, 3.0, 4.0]).tolist()
+    {_EXAMPLE[name]}
+    """
+    return dialect_op("mlx", name, family="scatter_axis", kind="scatter", versions=(MLX_VERSION,),
+                      differentiable=("a", "values"))(public)
+
+
+_EXAMPLE = {
+    "at_add": "[1.0, 7.0, 3.0, 8.0]",
+    "at_subtract": "[1.0, -3.0, 3.0, 0.0]",
+    "at_multiply": "[1.0, 12.0, 3.0, 16.0]",
+    "at_maximum": "[1.0, 3.0, 3.0, 4.0]",
+    "at_minimum": "[1.0, 2.0, 3.0, 4.0]",
+}
+
+at_add, at_subtract, at_multiply, at_maximum, at_minimum = (_register(n, r) for n, r in AT.items())

@@ -1,0 +1,54 @@
+"""MLX ``mlx.core.take_along_axis`` (0.32, CPU)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import Lowering, dialect_op
+from ._along import broadcast_along
+from ._mlx import MLX_VERSION, check_bounds, mlx_context, to_mlx_dtype
+
+
+@dialect_op("mlx", "take_along_axis", family="gather_elements", kind="gather", versions=(MLX_VERSION,),
+            differentiable=("a",))
+def take_along_axis(a: Any, indices: Any, axis: Any = None) -> Lowering:
+    """MLX ``mlx.core.take_along_axis``: ``out[..., j, ...] = a[..., indices[..., j, ...], ...]`` along ``axis``.
+
+    Provenance: ``mlx.core.take_along_axis(a, indices, axis=None)``, MLX 0.32.4 CPU.
+    ``indices`` has the rank of ``a``; the two broadcast against each other on every
+    other axis (``[[2, 0]]`` serves every row). ``axis=None`` flattens ``a`` (1-D
+    indices). Negative indices wrap once; outside ``[-s, s-1]`` MLX reads outside the
+    array: gatherscatter raises. float64 becomes float32 (``mx.array``).
+
+    Lowering: core ``gather`` with ``IndexSpec(axis=a, batch=a, elementwise=True)``
+    on the broadcast views.
+
+    Equivalent loop::
+
+        for j in ndindex(broadcast shape):
+            out[j] = a[j[:axis] + (wrap(indices[j]),) + j[axis+1:]]
+
+    Differs from ``numpy.take_along_axis`` (no broadcasting of the non-axis dims there).
+
+    >>> import gatherscatter as gs
+    >>> gs.mlx.take_along_axis([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[2, 0]], axis=1).tolist()
+    [[3.0, 1.0], [6.0, 4.0]]
+    """
+    ctx = mlx_context("take_along_axis", data="a", indices="indices")
+    d = data_array(ctx, a)
+    i = as_index_array(ctx, indices, "indices")
+    if axis is None:
+        d = d.reshape(-1)
+        if i.ndim != 1:
+            raise ShapeError(f"{ctx.label}: with axis=None, indices must be 1-D (got shape {list(i.shape)})")
+        ax = 0
+    else:
+        ax = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
+    check_bounds(ctx, i, d.shape[ax], ax)
+    d, i = broadcast_along(ctx, d, i, ax)
+    return Lowering("gather", d, i, IndexSpec(axis=ax, batch=ax, elementwise=True),
+                    Policy(bounds="raise", negative="wrap"), ctx, post=to_mlx_dtype(d.dtype))

@@ -1,0 +1,151 @@
+"""Paddle ``paddle.geometric.segment_sum / segment_mean / segment_max / segment_min`` (paddle 3.3.1, CPU).
+
+One family file: each variant is a row of :data:`SEGMENT`, registered by :func:`_register`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.policy import Reduction
+from ...errors import ShapeError
+from .._common import data_array
+from .._registry import DialectOp, Lowering, dialect_op, divergence
+from .._segment import counts, segment_lowering, trunc_divide
+from ._common import PADDLE_VERSION, check_paddle_dtype, index_array, paddle_context
+
+__all__ = ["SEGMENT"]
+
+DTYPES = frozenset({"int32", "int64", "float16", "float32", "float64"})
+
+#: paddle.geometric.<name>: the core reduction (mean: a sum divided afterwards); every empty segment is 0
+SEGMENT: dict[str, Reduction] = {
+    "segment_sum": Reduction.ADD,
+    "segment_mean": Reduction.MEAN,
+    "segment_max": Reduction.MAX,
+    "segment_min": Reduction.MIN,
+}
+
+for _n in SEGMENT:
+    divergence(
+        op=f"paddle.{_n}",
+        when=('empty',),
+        case="empty data (no segment id)",
+        reference="paddle 3.3.1 CPU",
+        theirs="segmentation fault (SegmentKernelLaunchHelper reads segment_ids[-1])",
+        ours="ShapeError: segment_ids must not be empty (the output would have no rows)",
+        evidence="observed: paddle.geometric.segment_sum(zeros((0, 2)), zeros(0, int64)) aborts the process",
+        kind="undefined",
+    )
+for _n in ("segment_max", "segment_min"):
+    divergence(
+        op=f"paddle.{_n}",
+        when=('nonfinite',),
+        case="NaN in data",
+        reference="paddle 3.3.1 CPU",
+        theirs="compares with > / <, so a NaN is kept or skipped depending on its position",
+        ours="NaN propagates (np.maximum / np.minimum), as torch and JAX",
+        evidence="observed: segment_max([1, nan, 2], [0, 0, 0]) = [2]",
+        kind="choice",
+    )
+
+
+def _check_sorted(ctx: Any, ids: np.ndarray[Any, Any]) -> int:
+    """Paddle's checks in its order; returns the number of output rows ``ids[-1] + 1``."""
+    rows = int(ids[-1]) + 1
+    if rows <= 0:
+        raise ShapeError(
+            f"{ctx.label}: Expected dims[0] > 0, but received dims[0]:{rows} (the output has segment_ids[-1] + 1 "
+            f"rows; segment_ids[-1] = {rows - 1})"
+        )
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    vals = ids[starts].astype(np.int64)
+    not_inc = np.r_[vals[:-1] > vals[1:], False]
+    neg = vals < 0
+    bad = not_inc | neg
+    if not bad.any():
+        return rows
+    r = int(np.argmax(bad))
+    if neg[r]:
+        pos = int(starts[r])
+        raise ctx.index_rule_error(
+            shown=str(int(vals[r])), position=(pos,), value=int(vals[r]), name="segment_ids",
+            rule="is negative (Expected begin_idx >= 0); segment ids must be sorted and >= 0",
+        )
+    pos = int(starts[r + 1])
+    raise ctx.index_rule_error(
+        shown=str(int(ids[pos])), position=(pos,), value=int(ids[pos]), name="segment_ids",
+        rule=f"follows {int(vals[r])}: Expected segment_ids[idx] >= current_id, but received segment_ids[{pos}]:"
+        f"{int(ids[pos])} < current_id:{int(vals[r])} (segment ids must be sorted)",
+    )
+
+
+def _register(name: str, red: Reduction) -> DialectOp:
+    def public(data: Any, segment_ids: Any) -> Lowering:
+        ctx = paddle_context(name, data="data", indices="segment_ids", updates="data")
+        d = data_array(ctx, data)
+        check_paddle_dtype(ctx, d, DTYPES)
+        ids = index_array(ctx, segment_ids)
+        if d.ndim < 1 or ids.ndim != 1 or ids.size != d.shape[0]:
+            raise ShapeError(
+                f"{ctx.label}: segment_ids must be 1-D with data.shape[0] entries (Expected num_indices == "
+                f"x.dims()[0]); got segment_ids shape {list(ids.shape)} and data shape {list(d.shape)}"
+            )
+        if ids.size == 0:
+            raise ShapeError(f"{ctx.label}: segment_ids must not be empty (paddle crashes on empty data)")
+        n = _check_sorted(ctx, ids)
+        post = None
+        core = red
+        if red is Reduction.MEAN:
+            core = Reduction.ADD
+
+            def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+                c = np.maximum(counts(ids, n), 1)
+                if y.dtype.kind in "iu":
+                    return trunc_divide(y, c)
+                np.divide(y, c.astype(y.dtype).reshape((n,) + (1,) * (y.ndim - 1)), out=y)
+                return y
+
+        return segment_lowering(ctx, d, ids, n, core, np.zeros((), d.dtype), bounds="drop", post=post)
+
+    verb = {"segment_sum": "sum", "segment_mean": "mean", "segment_max": "max", "segment_min": "min"}[name]
+    public.__name__ = name
+    public.__doc__ = f"""Paddle ``paddle.geometric.{name}``: {verb} of the rows of ``data`` sharing a sorted segment id.
+
+    Provenance: ``paddle.geometric.{name}(data, segment_ids, name=None)``, paddle
+    {PADDLE_VERSION} CPU. ``segment_ids`` is 1-D int32/int64 with ``data.shape[0]``
+    sorted, non-negative ids; the output has ``segment_ids[-1] + 1`` rows and an
+    empty segment is 0 (for every reduction). Data: int32, int64, float16, float32,
+    float64; an integer mean rounds toward zero. Unsorted ids and negative ids raise.
+
+    Lowering: one core ``scatter`` along axis 0, ``include_self=False`` over zeros
+    (``dialects/_segment.py``); the mean divides a sum by the counts afterwards.
+
+    Equivalent loop::
+
+        out = zeros((segment_ids[-1] + 1,) + data.shape[1:])
+        for j in range(len(segment_ids)):
+            s = segment_ids[j]
+            out[s] = data[j] if first row of s else {verb}(out[s], data[j])   # mean: sum, then / count
+
+    Differs from ``tf.math.segment_*`` only in its errors and dtypes (both fill
+    empty segments with 0) and from ``jax.ops.segment_*`` (any order, identity fill).
+
+    >>> import gatherscatter as gs
+    >>> gs.paddle.{name}([1.0, 2.0, 3.0, 4.0], [0, 0, 2, 2]).tolist()
+    {_EXAMPLE[name]}
+    """
+    return dialect_op("paddle", name, family="scatter_axis", kind="scatter", versions=(PADDLE_VERSION,),
+                      differentiable=("data",))(public)
+
+
+_EXAMPLE = {
+    "segment_sum": "[3.0, 0.0, 7.0]",
+    "segment_mean": "[1.5, 0.0, 3.5]",
+    "segment_max": "[2.0, 0.0, 4.0]",
+    "segment_min": "[1.0, 0.0, 3.0]",
+}
+
+segment_sum, segment_mean, segment_max, segment_min = (_register(n, r) for n, r in SEGMENT.items())

@@ -1,0 +1,276 @@
+"""TensorFlow segment reductions ``tf.math.segment_*`` and ``tf.math.unsorted_segment_*`` (TF 2.21, CPU).
+
+One family file: every variant is a row of :data:`SORTED` or :data:`UNSORTED`
+(reduction, value of an empty segment, data dtypes), registered by
+:func:`_register`. Measured on TensorFlow 2.21 eager CPU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ...core.context import OpContext
+from ...core.policy import Reduction
+from ...core.shape import as_array, as_index_array, to_int
+from ...errors import DTypeError, ShapeError
+from .._common import FLOATS, data_array
+from .._registry import DialectOp, Lowering, dialect_op, divergence
+from .._segment import counts, empty_value, segment_lowering, trunc_divide
+from ._common import DATA_NUMERIC, DATA_REAL, GRAD, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data
+
+__all__ = ["SORTED", "UNSORTED"]
+
+_SQRT_DTYPES = FLOATS | frozenset({"bfloat16", "complex64", "complex128"})
+
+#: tf.math.segment_<r>(data, segment_ids): name -> (reduction, empty segment value, data dtypes)
+SORTED: dict[str, tuple[str, str, frozenset[str]]] = {
+    "segment_sum": ("sum", "zero", DATA_NUMERIC),
+    "segment_prod": ("prod", "one", DATA_NUMERIC),
+    "segment_max": ("max", "zero", DATA_REAL),
+    "segment_min": ("min", "zero", DATA_REAL),
+    "segment_mean": ("mean", "zero", DATA_NUMERIC),
+}
+#: tf.math.unsorted_segment_<r>(data, segment_ids, num_segments): the same columns
+UNSORTED: dict[str, tuple[str, str, frozenset[str]]] = {
+    "unsorted_segment_sum": ("sum", "zero", DATA_NUMERIC),
+    "unsorted_segment_prod": ("prod", "one", DATA_NUMERIC),
+    "unsorted_segment_max": ("max", "lowest", DATA_REAL),
+    "unsorted_segment_min": ("min", "highest", DATA_REAL),
+    "unsorted_segment_mean": ("mean", "zero", DATA_NUMERIC),
+    "unsorted_segment_sqrt_n": ("sqrt_n", "zero", _SQRT_DTYPES),
+}
+_RED = {"sum": Reduction.ADD, "prod": Reduction.MUL, "max": Reduction.MAX, "min": Reduction.MIN}
+
+for _n in UNSORTED:
+    divergence(
+        op=f"tensorflow.{_n}",
+        when=('out_of_range', 'device'),
+        case="segment id >= num_segments",
+        reference="TF 2.21 CPU / GPU",
+        theirs="CPU raises 'segment_ids[j] = s is out of range [0, n)'; GPU (documented) drops the row",
+        ours="raises, as TF on CPU (negative ids are dropped on every device, as TF documents)",
+        evidence="tf.math.unsorted_segment_sum docs: 'values are always validated to be in range on CPU, never "
+        "validated on GPU'",
+        kind="device",
+    )
+for _n in ("unsorted_segment_mean", "unsorted_segment_sqrt_n"):
+    divergence(
+        op=f"tensorflow.{_n}",
+        when=('dtype',),
+        case="integer data",
+        reference="TF 2.21",
+        theirs="unsorted_segment_sum(data) / N with Python's '/': truediv, so int8/int16/uint8/uint16 give float32 "
+        "and int32/int64 float64 (sqrt_n rejects integers: Sqrt has no integer kernel)",
+        ours="the same",
+        evidence="tensorflow/python/ops/math_ops.py unsorted_segment_mean, _unsorted_segment_N",
+        kind="choice",
+    )
+
+
+def _check_sorted(ctx: OpContext, ids: np.ndarray[Any, Any]) -> int:
+    """TF's ``SegmentReductionOp`` checks, in its order; returns ``output_rows = ids[-1] + 1``."""
+    n = ids.size
+    rows = int(ids[-1]) + 1 if n else 0
+    if rows < 0:
+        raise ctx.index_rule_error(
+            shown=str(rows - 1), position=(n - 1,), value=rows - 1, name="segment_ids",
+            rule="is the last id: segment ids must be >= 0 (segment_sum-style ops make ids[-1] + 1 output rows)",
+        )
+    if n == 0:
+        return 0
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    vals = ids[starts].astype(np.int64)
+    not_inc = np.r_[vals[:-1] >= vals[1:], False]
+    out_of = (vals < 0) | (vals >= rows)
+    bad = not_inc | out_of
+    if not bad.any():
+        return rows
+    r = int(np.argmax(bad))
+    if not_inc[r]:
+        pos = int(starts[r + 1])
+        raise ctx.index_rule_error(
+            shown=str(int(ids[pos])), position=(pos,), value=int(ids[pos]), name="segment_ids",
+            rule=f"follows {int(vals[r])}: segment ids are not increasing; the sorted segment ops need non-decreasing "
+            f"ids (unsorted_segment_* take any order)",
+        )
+    pos = int(starts[r])
+    raise ctx.index_rule_error(
+        shown=str(int(vals[r])), position=(pos,), value=int(vals[r]), name="segment_ids", valid=(0, rows - 1),
+        rule=f"is out of range: Segment id {int(vals[r])} out of range [0, {rows}), possibly because 'segment_ids' "
+        f"input is not sorted",
+    )
+
+
+def _check_unsorted(ctx: OpContext, ids: np.ndarray[Any, Any], n: int) -> None:
+    """Ids >= num_segments raise on CPU (negative ids are dropped)."""
+    if ids.size == 0 or int(ids.max()) < n:
+        return
+    flat = int(np.argmax(ids.reshape(-1) >= n))
+    pos = tuple(int(p) for p in np.unravel_index(flat, ids.shape))
+    value = int(ids.reshape(-1)[flat])
+    raise ctx.with_(position_sep=",").index_rule_error(  # TF's CPU words, "segment_ids[3] = 5 is out of range [0, 5)"
+        shown=str(value), position=pos, value=value, name="segment_ids", valid=(0, n - 1) if n else None,
+        rule=f"is out of range [0, {n}) (num_segments = {n}; TF on CPU rejects ids >= num_segments and drops "
+        f"negative ids)",
+    )
+
+
+def _num_segments(ctx: OpContext, num_segments: Any) -> int:
+    s = as_array(ctx, num_segments, "num_segments")
+    if s.dtype.kind not in "iu":
+        raise DTypeError(f"{ctx.label}: num_segments must be an int32 or int64 scalar; got dtype {s.dtype}")
+    if s.ndim != 0:
+        raise ShapeError(f"{ctx.label}: num_segments should be a scalar, not shape {list(s.shape)}")
+    n = to_int(ctx, "num_segments", int(s))
+    if n < 0:
+        raise ShapeError(f"{ctx.label}: Input num_segments == {n} must not be negative.")
+    return n
+
+
+def _mean_post(
+    ids: np.ndarray[Any, Any], n: int, dtype: np.dtype[Any], *, sorted_: bool, sqrt: bool
+) -> Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]]:
+    """Divide segment sums by their counts as TF does (see :data:`SORTED` / :data:`UNSORTED`)."""
+    def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        c = counts(ids, n)  # after the scatter: n is then known to be allocatable
+        shape = (n,) + (1,) * (y.ndim - 1)
+        if sorted_:
+            # SegmentMean: sum / count in the dtype (integers truncate toward zero); empty segments stay 0
+            cc = np.maximum(c, 1)
+            if dtype.kind in "iu":
+                return trunc_divide(y, cc)
+            np.divide(y, cc.astype(dtype).reshape(shape), out=y)
+            return y
+        # unsorted: N = unsorted_segment_sum(ones(data.dtype)), max(N, 1); summed / N (or / sqrt(N)): truediv
+        nn = np.maximum(c.astype(dtype), np.ones((), dtype)).reshape(shape)
+        if dtype.kind in "iu":
+            ft = np.float32 if dtype.itemsize <= 2 else np.float64
+            res: np.ndarray[Any, Any] = (y.astype(ft) / nn.astype(ft)).astype(ft)
+            return res
+        np.divide(y, np.sqrt(nn) if sqrt else nn, out=y)
+        return y
+
+    return post
+
+
+def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sorted_: bool) -> DialectOp:
+    rname = "mean or sqrt_n" if reduction in ("mean", "sqrt_n") else reduction
+    fn_doc = f"""TensorFlow ``tf.math.{name}``: the {reduction} of the rows of ``data`` that share a segment id.
+
+    Provenance: ``tf.math.{name}(data, segment_ids{'' if sorted_ else ', num_segments'}, name=None)``, TensorFlow
+    {TF_VERSION} (eager CPU observed). {_SORTED_DOC if sorted_ else _UNSORTED_DOC} An empty segment is
+    ``{empty}`` ({_EMPTY_DOC[empty]}). Data dtypes: {', '.join(sorted(dtypes))}.
+
+    Lowering: one core ``scatter`` of the rows into the output along axis 0 with
+    reduction {rname} and ``include_self=False`` over an output filled with the
+    empty-segment value (``dialects/_segment.py``).
+
+    Equivalent loop::
+
+        out = full((num_segments,) + data.shape[segment_ids.ndim:], EMPTY)
+        for j in ndindex(segment_ids.shape):
+            s = segment_ids[j]
+            if 0 <= s < num_segments:
+                out[s] = data[j] if first row of s else {reduction}(out[s], data[j])
+
+    Differs from ``jax.ops.segment_{reduction if reduction in ('sum', 'prod', 'max', 'min') else 'sum'}``
+    (ids outside the range are dropped there, empty max/min segments are -inf/+inf)
+    and from the sorted/unsorted counterpart (empty-segment value, sortedness, num_segments).
+
+    >>> import gatherscatter as gs
+    >>> gs.tensorflow.{name}([1.0, 2.0, 3.0, 4.0], [0, 0, 2, 2]{'' if sorted_ else ', 3'}).tolist()
+    {_EXAMPLE[name]}
+    """
+    kind_red = _RED.get(reduction, Reduction.ADD)
+
+    def lower(data: Any, segment_ids: Any, *args: Any) -> Lowering:
+        ctx = OpContext(op=f"tensorflow.{name}", version=f"TF {TF_VERSION}, device='cpu'", data="data",
+                        indices="segment_ids", updates="data", axis="axis")
+        d = data_array(ctx, data)
+        check_data(ctx, d, dtypes, "cpu")
+        ids = as_index_array(ctx, segment_ids, "segment_ids", INDEX_I32_I64 if sorted_ else INDEX_I16_I32_I64)
+        if sorted_:
+            if ids.ndim != 1:
+                raise ShapeError(f"{ctx.label}: segment_ids should be a vector (got shape {list(ids.shape)})")
+            if d.ndim < 1:
+                raise ShapeError(f"{ctx.label}: data must be at least 1-D (got a 0-d array)")
+            if ids.size != d.shape[0]:
+                raise ShapeError(
+                    f"{ctx.label}: segment_ids should be the same size as dimension 0 of input (segment_ids has "
+                    f"{ids.size} entries, data.shape[0] = {d.shape[0]})"
+                )
+            n = _check_sorted(ctx, ids)
+        else:
+            n = _num_segments(ctx, args[0])
+            if d.shape[: ids.ndim] != ids.shape:
+                raise ShapeError(
+                    f"{ctx.label}: data.shape = {list(d.shape)} does not start with segment_ids.shape = "
+                    f"{list(ids.shape)}"
+                )
+            _check_unsorted(ctx, ids, n)
+        post = None
+        if reduction in ("mean", "sqrt_n"):
+            post = _mean_post(ids, n, d.dtype, sorted_=sorted_, sqrt=reduction == "sqrt_n")
+        return segment_lowering(ctx, d, ids, n, kind_red, empty_value(empty, d.dtype), bounds="drop", post=post)
+
+    if sorted_:
+
+        def public(data: Any, segment_ids: Any) -> Lowering:
+            return lower(data, segment_ids)
+
+    else:
+
+        def public(data: Any, segment_ids: Any, num_segments: Any) -> Lowering:  # type: ignore[misc]
+            return lower(data, segment_ids, num_segments)
+
+    public.__doc__ = fn_doc
+    public.__name__ = name
+    return dialect_op(
+        "tensorflow", name, family="scatter_axis", kind="scatter", versions=(TF_VERSION,), differentiable=("data",),
+        grad=GRAD,
+    )(public)
+
+
+_SORTED_DOC = (
+    "``segment_ids`` is a 1-D int32/int64 vector of ``data.shape[0]`` non-decreasing ids; the output has "
+    "``segment_ids[-1] + 1`` rows. Decreasing ids raise 'segment ids are not increasing', a negative first id "
+    "'Segment id -1 out of range'."
+)
+_UNSORTED_DOC = (
+    "``segment_ids`` (int16/int32/int64) has a prefix of ``data.shape`` as its shape and any order; the output "
+    "has ``num_segments`` rows. Negative ids drop their row; ids >= num_segments raise (on CPU)."
+)
+_EMPTY_DOC = {
+    "zero": "0",
+    "one": "1",
+    "lowest": "the dtype's lowest finite value, -3.4028235e38 for float32",
+    "highest": "the dtype's largest finite value",
+}
+_EXAMPLE = {
+    "segment_sum": "[3.0, 0.0, 7.0]",
+    "segment_prod": "[2.0, 1.0, 12.0]",
+    "segment_max": "[2.0, 0.0, 4.0]",
+    "segment_min": "[1.0, 0.0, 3.0]",
+    "segment_mean": "[1.5, 0.0, 3.5]",
+    "unsorted_segment_sum": "[3.0, 0.0, 7.0]",
+    "unsorted_segment_prod": "[2.0, 1.0, 12.0]",
+    "unsorted_segment_max": "[2.0, -1.7976931348623157e+308, 4.0]",
+    "unsorted_segment_min": "[1.0, 1.7976931348623157e+308, 3.0]",
+    "unsorted_segment_mean": "[1.5, 0.0, 3.5]",
+    "unsorted_segment_sqrt_n": "[2.1213203435596424, 0.0, 4.949747468305833]",
+}
+
+segment_sum, segment_prod, segment_max, segment_min, segment_mean = (
+    _register(n, r, e, t, True) for n, (r, e, t) in SORTED.items()
+)
+(
+    unsorted_segment_sum,
+    unsorted_segment_prod,
+    unsorted_segment_max,
+    unsorted_segment_min,
+    unsorted_segment_mean,
+    unsorted_segment_sqrt_n,
+) = (_register(n, r, e, t, False) for n, (r, e, t) in UNSORTED.items())

@@ -1,0 +1,75 @@
+"""TFLite builtin ``GATHER`` (``tf.gather`` converted by the TFLite converter)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.policy import Policy
+from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
+from ...errors import ShapeError
+from .._common import check_data_dtype, data_array
+from .._registry import Lowering, dialect_op, divergence
+from ._tfl import TFLITE_VERSION, check_in_range, tfl_context
+
+#: facts for the op record
+DATA_DTYPES = frozenset({"float32", "float16", "int8", "uint8", "int16", "int32", "int64", "bool"})
+INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
+
+divergence(
+    op="tflite.GATHER",
+    when=('negative', 'out_of_range'),
+    case="negative or out-of-range index",
+    reference="TF 2.21 on GPU / XLA",
+    theirs="tf.gather on GPU returns 0, under XLA clamps; TF on CPU raises",
+    ours="IndexOutOfRangeError, as the TFLite kernel (negative indices are rejected, not wrapped)",
+    evidence="tensorflow/lite/kernels/gather.cc: indices_has_only_positive_elements, 'gather index out of bounds'",
+    kind="device",
+)
+
+
+@dialect_op("tflite", "GATHER", family="gather", kind="gather", versions=(TFLITE_VERSION,),
+            differentiable=("params",))
+def GATHER(params: Any, indices: Any, axis: int = 0, batch_dims: int = 0) -> Lowering:
+    """TFLite ``GATHER``: slices of ``params`` at ``indices`` along ``axis`` (with ``batch_dims``).
+
+    Provenance: the TFLite builtin GATHER (``tensorflow/lite/kernels/gather.cc``),
+    as produced by converting ``tf.gather(params, indices, axis, batch_dims)`` and
+    run by the TF 2.21 ``tf.lite.Interpreter`` on CPU. Indices: int16/int32/int64;
+    a negative or out-of-range index fails the invoke ('gather index out of
+    bounds'), where TF on GPU would return 0. Output shape
+    ``params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:]``.
+
+    Lowering: core ``gather`` with ``IndexSpec(axis=axis, batch=batch_dims)``,
+    bounds and negative indices raise.
+
+    Equivalent loop::
+
+        for b, p, i, r in ndindex(B, P, I, R):
+            out[b, p, i, r] = params[b, p, indices[b, i], r]
+
+    Differs from ``tf.gather`` on GPU (zero fill) and XLA (clamp), and from
+    ``numpy.take`` (negative indices wrap there).
+
+    >>> import gatherscatter as gs
+    >>> gs.tflite.GATHER([[1, 2], [3, 4], [5, 6]], [2, 0]).tolist()
+    [[5, 6], [1, 2]]
+    """
+    ctx = tfl_context("GATHER", data="params", indices="indices")
+    p = data_array(ctx, params)
+    check_data_dtype(ctx, p, DATA_DTYPES)
+    i = as_index_array(ctx, indices, "indices", INDEX_DTYPES)
+    b = to_int(ctx, "batch_dims", batch_dims)
+    if b < 0:
+        b += i.ndim
+    if not 0 <= b <= i.ndim:
+        raise ShapeError(f"{ctx.label}: batch_dims {batch_dims} must be in [-{i.ndim}, {i.ndim}]")
+    a = normalize_axis(ctx, to_int(ctx, "axis", axis), p.ndim)
+    if a < b:
+        raise ShapeError(f"{ctx.label}: axis ({a}) must be >= batch_dims ({b})")
+    if p.shape[:b] != i.shape[:b]:
+        raise ShapeError(
+            f"{ctx.label}: params.shape[:batch_dims] must equal indices.shape[:batch_dims]; got {list(p.shape)} "
+            f"and {list(i.shape)}"
+        )
+    check_in_range(ctx, i, (p.shape[a],), "scalar", a)
+    return Lowering("gather", p, i, IndexSpec(axis=a, batch=b), Policy(bounds="raise", negative="raise"), ctx)
