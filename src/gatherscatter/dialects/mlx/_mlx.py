@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -25,6 +25,12 @@ def mlx_array(arr: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """``mx.array`` of a NumPy array: float64 becomes float32 (MLX's CPU arrays have no float64 by default)."""
     if arr.dtype != np.float64:
         return arr
+    if not isinstance(arr, np.ndarray):  # a lazy (Dask) array: cast block by block, under the same rule
+        return cast("np.ndarray[Any, Any]", arr.map_blocks(_to_float32, dtype=np.float32))
+    return _to_float32(arr)
+
+
+def _to_float32(arr: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     with np.errstate(over="ignore"):  # MLX's cast: values beyond float32 become +-inf
         return arr.astype(np.float32)
 
