@@ -21,7 +21,9 @@ da = pytest.importorskip("dask.array")
 def client() -> Iterator[Any]:
     """Two in-process workers (threads), 1 GiB each: started once for the module and closed after it."""
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, memory_limit="1GiB", dashboard_address=":0", scheduler_port=0
+        # in-process workers share the test process's memory (over 1 GiB late in the suite): a memory limit here
+        # would pause them for good, so only the process cluster below bounds memory
+        n_workers=2, threads_per_worker=1, processes=False, memory_limit=0, dashboard_address=":0", scheduler_port=0
     ) as cluster, distributed.Client(cluster) as c:
         yield c
 
