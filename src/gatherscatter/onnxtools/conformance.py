@@ -65,6 +65,7 @@ __all__ = [
     "cases",
     "export",
     "run",
+    "tensor_scatter_spec",
 ]
 
 Array = np.ndarray[Any, Any]
@@ -211,6 +212,78 @@ def _fam_scatter(kind: str) -> Callable[..., Iterator[Any]]:
     return gen
 
 
+def _fam_tensor_scatter(dt: np.dtype[Any], version: int) -> Iterator[Any]:
+    """TensorScatter: a cache [batch 2, max_sequence_length 4, 3] (sequence axis -2) and an update of 2 positions."""
+    i64 = np.int64
+    big = np.iinfo(i64).max
+    c, u = _data((2, 4, 3), dt), _data((2, 2, 3), dt, 50)
+    c4, u4 = _data((2, 4, 3, 2), dt), _data((2, 2, 3, 2), dt, 50)
+    w = np.array([1, 2], i64)
+    circ = {"mode": "circular"}
+    yield "basic", [c, u, w], {}, ()
+    yield "no_write_indices", [c, u], {}, ()
+    yield "circular_wrap", [c, u, np.array([3, 0], i64)], circ, ("circular",)
+    yield "circular_full", [c, _data((2, 4, 3), dt, 50), np.array([2, 1], i64)], circ, ("circular",)
+    yield "circular_large_index", [c, u, np.array([2**40 + 3, 9], i64)], circ, ("circular",)
+    # max_sequence_length 5: (2**63 - 1 + 1) mod 5 = 3, but an int64 sum wraps to -2**63, and -2**63 mod 5 = 2
+    yield "circular_int64_max", [_data((2, 5, 3), dt), u, np.array([big, 0], i64)], circ, (
+        "circular", "int64_extremes")
+    yield "axis1_rank4", [c4, u4, w], {"axis": 1}, ()
+    yield "negative_axis", [c4, u4, w], {"axis": -3}, ("negative",)
+    yield "axis_last", [_data((2, 3, 4), dt), _data((2, 3, 2), dt, 50), w], {"axis": -1}, ()
+    yield "out_of_range", [c, u, np.array([3, 0], i64)], {}, ("out_of_range",)
+    yield "int64_max", [c, u, np.array([0, big], i64)], {}, ("out_of_range", "int64_extremes")
+    yield "negative_write_index", [c, u, np.array([-1, 0], i64)], {}, ("negative",)
+    yield "negative_write_index_circular", [c, u, np.array([0, -1], i64)], circ, ("negative", "circular")
+    yield "empty_update", [c, _data((2, 0, 3), dt, 50), w], {}, ("empty",)
+    yield "empty_update_out_of_range", [c, _data((2, 0, 3), dt, 50), np.array([5, 0], i64)], {}, (
+        "empty", "out_of_range")
+    yield "empty_batch", [_data((0, 4, 3), dt), _data((0, 2, 3), dt, 50), np.zeros(0, i64)], {}, ("empty",)
+    yield "axis0", [c, u, w], {"axis": 0}, ("axis",)
+    yield "axis_out_of_range", [c, u, w], {"axis": 3}, ("axis",)
+    yield "write_indices_shape", [c, u, np.array([0, 1, 2], i64)], {}, ("shape",)
+    yield "update_too_long", [c, _data((2, 5, 3), dt, 50), np.array([0, 0], i64)], circ, ("shape",)
+    yield "unknown_mode", [c, u, w], {"mode": "ring"}, ()
+
+
+def tensor_scatter_spec(past_cache: Array, update: Array, write_indices: Array | None = None, axis: int = -2,
+                        mode: str = "linear") -> Array:
+    """TensorScatter-24's pseudocode from the ONNX spec, line for line, with Python's indexing and ``%``.
+
+    An oracle independent of ``gs.onnx.TensorScatter``: a negative position counts from
+    the end (Python indexing), a negative circular write index is taken floor modulo,
+    a position past the end raises ``IndexError``, and nothing is checked where nothing
+    is written.
+
+    >>> tensor_scatter_spec(np.zeros((1, 3), int), np.array([[7, 8]]), np.array([2]), axis=1, mode="circular")
+    array([[8, 0, 7]])
+    """
+    present = past_cache.copy()
+    max_sequence_length = past_cache.shape[axis]
+    for prefix_idx in np.ndindex(past_cache.shape[:axis]):
+        batch_idx = prefix_idx[0]
+        for sequence_idx in range(update.shape[axis]):
+            cache_sequence_idx = (0 if write_indices is None else int(write_indices[batch_idx])) + sequence_idx
+            if mode == "circular":
+                cache_sequence_idx = cache_sequence_idx % max_sequence_length
+            present[(*prefix_idx, cache_sequence_idx)] = update[(*prefix_idx, sequence_idx)]
+    return present
+
+
+_INDEX_POS = {"scatter_axis": 2}  # the input holding the indices, by family (else input 1)
+
+
+def _retype(op: DialectOp, inputs: list[Array], *, data: Callable[[Array], Array] | None = None,
+            index: Callable[[Array], Array] | None = None) -> list[Array]:
+    """``inputs`` with ``data`` applied to the data-typed ones (data, updates) and ``index`` to the indices."""
+    k = _INDEX_POS.get(op.info.family, 1)
+    out = []
+    for n, a in enumerate(inputs):
+        f = index if n == k else data
+        out.append(a if f is None else f(a))
+    return out
+
+
 def _put(a: Array, pos: tuple[int, ...], value: int) -> Array:
     out: Array = a.copy()
     out[pos] = value
@@ -230,6 +303,7 @@ _FAMILIES: dict[str, Callable[..., Iterator[Any]]] = {
     "gather_nd": _fam_gather_nd,
     "scatter_elements": _fam_scatter("scatter_elements"),
     "scatter_nd": _fam_scatter("scatter_nd"),
+    "scatter_axis": _fam_tensor_scatter,
 }
 
 
@@ -246,10 +320,19 @@ def _special(op: DialectOp, version: int) -> Iterator[tuple[str, list[Array], di
         "float64_data_precision": lambda a: (1.0 + np.arange(1, a.size + 1) * 2.0**-40).reshape(a.shape),
     }
     for wname, fill in wide.items():
-        yield wname, [fill(inputs[0]), inputs[1], *[fill(u) for u in inputs[2:]]], base[2], ("dtype",), ""
+        yield wname, _retype(op, inputs, data=fill), base[2], ("dtype",), ""
     for idt in ("int32", "int16", "uint8", "uint64"):
-        yield f"indices_{idt}", [inputs[0], inputs[1].astype(idt), *inputs[2:]], base[2], ("index_dtype",), ""
-    if scatter and version >= 16:
+        yield f"indices_{idt}", _retype(op, inputs, index=lambda a, t=idt: a.astype(t)), base[2], ("index_dtype",), ""
+    if fam == "scatter_axis":
+        # TensorScatter's type constraint is every tensor type: the ones the default sweep leaves out
+        import ml_dtypes
+
+        for extra in ("int16", "uint16", "uint32", "uint64", "complex64", "complex128", "bfloat16", "float8_e4m3fn"):
+            dt = np.dtype(getattr(ml_dtypes, extra, extra))
+            yield f"dtype_{extra}", _retype(op, inputs, data=lambda a, t=dt: a.astype(t)), base[2], ("dtype",), ""
+        yield "dtype_string", _retype(op, inputs, data=lambda a: a.astype(str).astype(object)), base[2], (
+            "dtype",), ""
+    if scatter and _has_param(op, "reduction") and version >= 16:
         data_b = np.array([[True, False, False]] * 2)
         upd_b = np.array([[True, True, False]])
         idx = np.array([[1, 0, 1]], i64) if fam == "scatter_elements" else np.array([[1]], i64)
@@ -257,7 +340,7 @@ def _special(op: DialectOp, version: int) -> Iterator[tuple[str, list[Array], di
             if version < 18 and red in ("max", "min"):
                 continue
             yield f"bool_{red}", [data_b, idx, upd_b], {"reduction": red}, ("reduction", "dtype"), "bool"
-    if scatter and version >= 18:
+    if scatter and _has_param(op, "reduction") and version >= 18:
         nan = np.float32("nan")
         data_n = np.array([[1.0, nan, 3.0]], np.float32)
         upd_n = np.array([[nan, 5.0, 2.0]], np.float32)
@@ -292,6 +375,13 @@ def _large(op: DialectOp, version: int) -> Iterator[Any]:
         idx = np.repeat(rng.integers(0, 1000, (200000, 1), i64), 16, axis=1)
         yield "large_add", [np.zeros((1000, 16), np.float32), idx, np.ones((200000, 16), np.float32)], {
             "reduction": "add"}, ("large", "duplicates", "reduction"), ""
+    elif fam == "scatter_axis":
+        # a KV cache of 4 x 8 heads x 1024 positions x 64, 256 new positions, wrapping around
+        yield "large_circular", [
+            rng.random((4, 8, 1024, 64), np.float32),
+            rng.random((4, 8, 256, 64), np.float32),
+            np.array([900, 0, 1023, 2**33 + 7], i64),
+        ], {"mode": "circular"}, ("large", "circular"), ""
     elif fam == "scatter_nd" and version >= 16:
         # the size at which onnxruntime 1.32's 2-thread ScatterND add race shows (docs/behavior-matrix.md#perf-8)
         yield "large_add", [
@@ -345,6 +435,8 @@ def _impl_defined(op: DialectOp, opset: int, inputs: list[Array], attrs: dict[st
             dict(zip(labels, out, strict=True)),
             f"NaN under reduction={red!r}: ONNX does not say whether max/min propagate NaN",
         )
+    if op.info.family == "scatter_axis" and attrs.get("mode", "linear") in ("linear", "circular"):
+        return _tensor_scatter_open(op, opset, inputs, attrs)
     if "negative" in tags and op.info.family == "gather" and int(opset) < 11:
         try:
             res = call_node(op, inputs, attrs, opset)
@@ -352,6 +444,32 @@ def _impl_defined(op: DialectOp, opset: int, inputs: list[Array], attrs: dict[st
             return None
         return {"wrap": res, "raise": None}, "negative index at Gather-1: the spec says only 'within bounds'"
     return None
+
+
+def _tensor_scatter_open(op: DialectOp, opset: int, inputs: list[Array], attrs: dict[str, Any]
+                         ) -> tuple[dict[str, Array | None], str] | None:
+    """Where TensorScatter's pseudocode gives a result but the write index is one onnxruntime (and we) refuse."""
+    from ..errors import IndexOutOfRangeError
+    from .reference_ops import call_node
+
+    try:
+        call_node(op, inputs, attrs, opset)
+        return None
+    except IndexOutOfRangeError:
+        pass
+    except GatherScatterError:
+        return None  # an axis, shape or dtype error: must raise
+    try:
+        spec = tensor_scatter_spec(*inputs, **attrs)
+    except IndexError:
+        return None  # the pseudocode indexes past the end too: must raise
+    w = inputs[2]
+    why = ("a negative write index: the spec's pseudocode counts it from the end (linear) or takes it floor modulo "
+           "(circular), but a write index is a position in the cache; refusing is allowed (onnxruntime refuses)"
+           if (w < 0).any() else
+           "linear mode requires write_indices + sequence_length <= max_sequence_length, but nothing is written "
+           "(sequence_length 0): returning past_cache or refusing")
+    return {"spec-pseudocode": spec, "raise": None}, why
 
 
 def cases(
@@ -385,7 +503,7 @@ def cases(
             for dt in dts:
                 if dt == np.float32:
                     continue
-                inputs = [base[1][0].astype(dt), base[1][1], *[u.astype(dt) for u in base[1][2:]]]
+                inputs = _retype(op, base[1], data=lambda a, t=dt: a.astype(t))
                 plain.append((f"dtype_{dt.name}", inputs, base[2], ("dtype",), ""))
             for c in [*plain, *_special(op, version)]:
                 cname, inputs, attrs, tags, special = c
