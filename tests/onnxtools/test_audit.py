@@ -187,3 +187,41 @@ def test_progress_counter_without_a_terminal() -> None:
     with Progress("run", quiet, enabled=False) as p:
         p.update(0, 1)
     assert quiet.getvalue() == ""
+
+
+def tensor_scatter_model(mode: str = "circular", idx_type: int = I64) -> onnx.ModelProto:
+    node = helper.make_node("TensorScatter", ["past", "upd", "w"], ["present"], name="kv", mode=mode)
+    return model([node], [("past", F, [2, 5, 3]), ("upd", F, [2, 2, 3]), ("w", idx_type, [2])], ["present"], 24)
+
+
+def ts_inputs(w: list[int]) -> dict[str, np.ndarray]:
+    return {"past": np.zeros((2, 5, 3), np.float32), "upd": np.ones((2, 2, 3), np.float32), "w": np.array(w, np.int64)}
+
+
+def test_tensor_scatter_static() -> None:
+    r = audit(tensor_scatter_model(), runtimes=["onnxruntime", "reference"])
+    assert findings(r) == {"write_index": ("info", "static")}  # no duplicates: the write positions are distinct
+    assert r.exit_status == 0
+    r = audit(tensor_scatter_model(), runtimes=["onnxruntime", "openvino"])
+    assert findings(r)["op_missing"] == ("error", "static")  # OpenVINO 2026.4's ONNX frontend has no TensorScatter
+    # write_indices is int64 only: onnxruntime refuses int32 (as the spec says), the stock evaluator runs it
+    r = audit(tensor_scatter_model(idx_type=TensorProto.INT32), runtimes=["onnxruntime"])
+    assert findings(r)["index_dtype"] == ("info", "static")
+    r = audit(tensor_scatter_model(idx_type=TensorProto.INT32), runtimes=["onnxruntime", "reference"])
+    assert findings(r)["index_dtype"] == ("error", "static")
+
+
+def test_tensor_scatter_sample_inputs() -> None:
+    rts = ["onnxruntime", "reference"]
+    # circular: 4 + 1 = 5 wraps to position 0; nothing to report
+    r = audit(tensor_scatter_model(), ts_inputs([4, 1]), runtimes=rts)
+    assert findings(r) == {} and r.exit_status == 0
+    r = audit(tensor_scatter_model(), ts_inputs([1, -1]), runtimes=rts)
+    (f,) = r.findings
+    assert (f.condition, f.level, f.positions) == ("write_index", "error", ["write_indices[1] = -1"])
+    r = audit(tensor_scatter_model("linear"), ts_inputs([3, 4]), runtimes=rts)  # 4 + 2 > 5
+    assert [(f.condition, f.positions) for f in r.findings] == [("write_index", ["write_indices[1] = 4"])]
+    # 2**63 - 1 + 1 overflows int64: the stock evaluator writes at the wrong position, onnxruntime does not
+    r = audit(tensor_scatter_model(), ts_inputs([2**63 - 1, 0]), runtimes=rts)
+    assert findings(r) == {"int64_extreme_index": ("error", "inputs")}
+    assert r.findings[0].positions == [f"write_indices[0] = {2**63 - 1}"]

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,7 @@ import numpy as np
 from ..dialects._registry import DialectOp
 from ..errors import GatherScatterError
 from .behaviour import CONDITIONS, RUNTIME_LABELS, behaviour
-from .reference_ops import ONNX_DOMAINS, op_for
+from .reference_ops import ONNX_DOMAINS, index_input, op_for
 
 __all__ = ["DEFAULT_RUNTIMES", "AuditError", "AuditReport", "Finding", "NodeReport", "audit", "check_feeds",
            "load_inputs", "load_model"]
@@ -90,17 +90,7 @@ class Finding:
         return self.level == "error"
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "node": self.node,
-            "condition": self.condition,
-            "level": self.level,
-            "changes_result": self.changes_result,
-            "message": self.message,
-            "origin": self.origin,
-            "positions": self.positions,
-            "count": self.count,
-            "runtimes": self.runtimes,
-        }
+        return {**asdict(self), "changes_result": self.changes_result}
 
 
 @dataclass
@@ -434,6 +424,11 @@ def _spec_says(condition: str) -> str:
         "narrow_indices": "defined (indices may be smaller on non-axis dimensions)",
         "long_axis": "defined",
         "rank0_data": "invalid: data must have rank >= 1",
+        "write_index": "linear mode requires write_indices + sequence_length <= max_sequence_length; the "
+        "pseudocode counts a negative write index from the end (linear) or takes it floor modulo (circular)",
+        "op_missing": "a valid op",
+        "int64_extreme_index": "exact: an index is an int64 value (out of range: an error; TensorScatter circular: "
+        "(write_indices[b] + j) mod max_sequence_length, computed without overflow)",
     }.get(condition, "")
 
 
@@ -462,8 +457,12 @@ def _static(n: _Node, attrs: dict[str, Any], dtypes: list[str | None], shapes: l
             version: int) -> None:
     op = n.op
     kind = op.info.kind
+    missing = [rt for rt in n.runtimes if getattr(behaviour(rt, "op_missing", n.family), "differs", False)]
+    if missing:
+        n.add("op_missing", "static", f"{n.r.op} is not implemented by {', '.join(missing)}", certain=True)
     red = attrs.get("reduction", "none")
-    idx_dtype = dtypes[1] if len(dtypes) > 1 else None
+    k_idx = index_input(op)
+    idx_dtype = dtypes[k_idx] if len(dtypes) > k_idx else None
     data_dtype = dtypes[0] if dtypes else None
     if isinstance(red, str) and red not in ("none", "add", "mul", "max", "min"):
         n.add("unknown_reduction", "static", f"reduction={red!r} is not an ONNX reduction", certain=True)
@@ -492,6 +491,10 @@ def _static(n: _Node, attrs: dict[str, Any], dtypes: list[str | None], shapes: l
             n.add("long_axis", "static", f"gathered axis of length {d[axis]}", certain=True)
     if const_idx:
         return  # the concrete indices are checked below
+    if n.family == "scatter_axis":  # TensorScatter: distinct positions, no reduction
+        n.add("write_index", "static", "write_indices are computed at run time: a negative one, or in linear mode "
+              "one past max_sequence_length - sequence_length, is possible", certain=False)
+        return
     n.add("out_of_range", "static", "indices are computed at run time: an out-of-range index is possible",
           certain=False)
     if kind == "scatter" and red == "none":
@@ -519,6 +522,8 @@ def _try_dtype(op: DialectOp, opset: int, idx_dtype: str, data_dtype: str | None
 
     data = np.zeros((1,), dtype=data_dtype if data_dtype not in (None, "bool") else "float32")
     inputs = [data, probe] + ([np.zeros((1,), data.dtype)] if op.info.kind == "scatter" else [])
+    if op.info.family == "scatter_axis":
+        inputs = [data.reshape(1, 1, 1), data.reshape(1, 1, 1), probe]  # past_cache, update, write_indices
     keep = {k: v for k, v in attrs.items() if k not in ("axis", "batch_dims")}
     try:
         call_node(op, inputs, keep, opset)
@@ -543,6 +548,9 @@ def _dynamic(n: _Node, inputs: list[Array | None], attrs: dict[str, Any], origin
     kwargs = dict(attrs)
     if op.info.version_kw is not None:
         kwargs[op.info.version_kw] = n.r.opset
+    if n.family == "scatter_axis":
+        _dynamic_write_indices(n, args, kwargs, origin)
+        return
     try:
         low = op.lower(*args, **kwargs)
     except GatherScatterError as exc:
@@ -641,6 +649,34 @@ def _dynamic(n: _Node, inputs: list[Array | None], attrs: dict[str, Any], origin
         if big:
             n.add("wide_data", origin, f"{big} {data.dtype.name} data value(s) not representable in "
                   f"{'int32' if data.dtype == np.int64 else 'float32'}", certain=True, count=big)
+
+
+def _dynamic_write_indices(n: _Node, args: list[Any], kwargs: dict[str, Any], origin: str) -> None:
+    """TensorScatter: the write indices that reach the node (negative, past the end, int64 overflow)."""
+    from ..errors import IndexOutOfRangeError
+
+    try:
+        n.op.lower(*args, **kwargs)
+    except IndexOutOfRangeError as exc:
+        pos = [f"write_indices[{exc.position[0]}] = {exc.value}"] if exc.position else []
+        n.add("write_index", origin, "the ONNX op refuses these inputs: " + " ".join(str(exc).split()),
+              certain=True, invalid=True, positions=pos)
+        return
+    except GatherScatterError as exc:
+        n.add("out_of_range", origin, "the ONNX op refuses these inputs: " + " ".join(str(exc).split()),
+              certain=True, invalid=True)
+        return
+    w = args[2] if len(args) > 2 and args[2] is not None else None
+    axis = int(kwargs.get("axis", -2))
+    if w is None or kwargs.get("mode", "linear") != "circular":
+        return
+    w = np.asarray(w, np.int64)
+    last = np.iinfo(np.int64).max - max(0, np.shape(args[1])[axis] - 1)
+    over = np.flatnonzero(w > last)
+    if over.size:
+        n.add("int64_extreme_index", origin, f"{over.size} write index(es) where write_indices[b] + j overflows "
+              "int64 before the modulo", certain=True, count=int(over.size),
+              positions=[f"write_indices[{int(b)}] = {int(w[b])}" for b in over[:_MAX_POSITIONS]])
 
 
 # ---------------------------------------------------------------------------------------------- running
@@ -749,12 +785,13 @@ def audit(
         nr = NodeReport(node.name or f"{node.op_type}_{k}", node.op_type, node.domain, opset, version, attrs, infos,
                         path)
         checker = _Node(nr, op, runtimes)
-        const_idx = len(node.input) > 1 and node.input[1] in consts
+        k_idx = index_input(op)
+        const_idx = len(node.input) > k_idx and node.input[k_idx] in consts
         try:
             _static(checker, attrs, [i["dtype"] for i in infos], [i["shape"] for i in infos], const_idx, version)
             if const_idx and all(not i or i in consts for i in node.input):
                 _dynamic(checker, [consts[i] if i else None for i in node.input], attrs, "constant")
-            elif const_idx:
+            elif const_idx and k_idx == 1:
                 _dynamic_indices_only(checker, consts[node.input[1]], infos, attrs)
         except Exception as exc:  # an op whose inputs the checks do not understand: say so, audit the rest
             _not_analysed(checker, exc)
@@ -791,7 +828,8 @@ def _not_analysed(n: _Node, exc: Exception) -> None:
 
 
 #: static "possible" findings that the sample run replaces with what actually happened
-_DYNAMIC_CONDITIONS = frozenset({"out_of_range", "duplicates", "duplicates_threads", "nan_minmax", "wide_data"})
+_DYNAMIC_CONDITIONS = frozenset({"out_of_range", "duplicates", "duplicates_threads", "nan_minmax", "wide_data",
+                                 "write_index"})
 
 
 def _dynamic_indices_only(n: _Node, idx: Array, infos: list[dict[str, Any]], attrs: dict[str, Any]) -> None:

@@ -43,6 +43,9 @@ CONDITIONS = {
     "narrow_indices": "GatherElements indices smaller than data on a non-axis dimension",
     "long_axis": "GatherElements along an axis longer than 64",
     "rank0_data": "0-d data (ONNX: rank >= 1)",
+    "write_index": "a TensorScatter write index that is negative, or in linear mode past max_sequence_length - "
+    "sequence_length",
+    "op_missing": "an op the runtime does not implement",
     "not_analysed": "the audit could not check this node (its finding says why)",
 }
 
@@ -70,6 +73,7 @@ class Behaviour:
 
 
 _G, _GE, _GND, _SE, _SND = "gather", "gather_elements", "gather_nd", "scatter_elements", "scatter_nd"
+_SA = "scatter_axis"  # TensorScatter
 _SCATTERS = (_SE, _SND)
 
 BEHAVIOUR: tuple[Behaviour, ...] = (
@@ -77,6 +81,14 @@ BEHAVIOUR: tuple[Behaviour, ...] = (
     Behaviour("onnxruntime", "negative", "wraps once (i + s)", False, (r"\d_negative$",)),
     Behaviour("onnxruntime", "out_of_range", "raises ('indices element out of data bounds')", False,
               (r"_out_of_range(_negative)?$",)),
+    Behaviour("onnxruntime", "int64_extreme_index", "circular: exact (the write index is reduced modulo "
+              "max_sequence_length first); linear: raises", False, ("TensorScatter_24_(circular_)?int64_max",), (_SA,)),
+    Behaviour("onnxruntime", "write_index", "raises for a negative write index (both modes) and, in linear mode, for "
+              "write_indices[b] + sequence_length > max_sequence_length even when nothing is written", False,
+              ("TensorScatter_24_negative_write_index", "TensorScatter_24_(empty_update_)?out_of_range$"), (_SA,),
+              label="raise"),
+    Behaviour("onnxruntime", "op_missing", "implements TensorScatter (CPU: no kernel for string and float8 data)",
+              False, ("TensorScatter_24_basic$",), (_SA,)),
     Behaviour("onnxruntime", "int64_extreme_index", "raises", False, ("_int64_max", "_int64_min", "_int64_extreme")),
     Behaviour("onnxruntime", "duplicates", "last update in row-major order wins", False, ("_duplicates_none",),
               _SCATTERS, label="last-wins"),
@@ -139,9 +151,19 @@ BEHAVIOUR: tuple[Behaviour, ...] = (
               ("GatherElements_13_narrow_indices",), (_GE,)),
     Behaviour("openvino", "long_axis", "computes it", False, ("GatherElements_13_long_axis",), (_GE,)),
     Behaviour("openvino", "rank0_data", "refuses", False, ("_scalar_data",)),
+    Behaviour("openvino", "op_missing", "the ONNX frontend has no TensorScatter: refuses every model with it", True,
+              ("TensorScatter_24_(basic|circular_wrap|axis_last)$",), (_SA,)),
     # ------------------------------------------------------------------ onnx.reference
     Behaviour("reference", "negative", "wraps once (i + s)", False, ("Gather_13_negative", "GatherND_13_negative",
                                                                       "ScatterND_18_negative")),
+    Behaviour("reference", "int64_extreme_index", "circular: write_indices[b] + j is summed in int64 before the "
+              "modulo and wraps around: a write at the wrong position", True, ("TensorScatter_24_circular_int64_max",),
+              (_SA,)),
+    Behaviour("reference", "write_index", "follows the spec's pseudocode: a negative write index counts from the end "
+              "(linear) or is taken floor modulo (circular); nothing is checked when nothing is written", False,
+              ("TensorScatter_24_negative_write_index", "TensorScatter_24_empty_update_out_of_range"), (_SA,),
+              label="spec-pseudocode"),
+    Behaviour("reference", "op_missing", "implements TensorScatter", False, ("TensorScatter_24_basic$",), (_SA,)),
     Behaviour("reference", "out_of_range", "GatherElements wraps the index modulo s, silently", True,
               ("GatherElements_13_out_of_range",), (_GE,)),
     Behaviour("reference", "out_of_range", "raises (a NumPy IndexError)", False,

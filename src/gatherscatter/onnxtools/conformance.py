@@ -44,7 +44,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,7 @@ import numpy as np
 
 from ..dialects._registry import DialectOp
 from ..errors import GatherScatterError
-from .reference_ops import onnx_ops
+from .reference_ops import index_input, onnx_ops
 
 __all__ = [
     "DEFAULT_DTYPES",
@@ -270,13 +270,10 @@ def tensor_scatter_spec(past_cache: Array, update: Array, write_indices: Array |
     return present
 
 
-_INDEX_POS = {"scatter_axis": 2}  # the input holding the indices, by family (else input 1)
-
-
 def _retype(op: DialectOp, inputs: list[Array], *, data: Callable[[Array], Array] | None = None,
             index: Callable[[Array], Array] | None = None) -> list[Array]:
     """``inputs`` with ``data`` applied to the data-typed ones (data, updates) and ``index`` to the indices."""
-    k = _INDEX_POS.get(op.info.family, 1)
+    k = index_input(op)
     out = []
     for n, a in enumerate(inputs):
         f = index if n == k else data
@@ -664,16 +661,7 @@ class CaseResult:
     tags: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "status": self.status,
-            "outcome": self.outcome,
-            "detail": self.detail,
-            "actual": self.actual,
-            "expected": self.expected,
-            "tags": list(self.tags),
-        }
+        return {**asdict(self), "tags": list(self.tags)}
 
 
 @dataclass

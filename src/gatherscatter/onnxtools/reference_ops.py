@@ -2,7 +2,7 @@
 
 ``onnx.reference.ReferenceEvaluator(model, new_ops=reference_ops())`` runs a whole
 model with every gather/scatter node (Gather, GatherElements, GatherND, Scatter,
-ScatterElements, ScatterND, and TensorScatter once ``gs.onnx`` has it) computed by
+ScatterElements, ScatterND, TensorScatter) computed by
 ``gs.onnx``: exact (out-of-range indices raise instead of wrapping, as the stock
 GatherElements does; unknown reductions raise instead of running as 'none'),
 vectorised (the stock ScatterElements and element-wise GatherND/ScatterND loop in
@@ -50,7 +50,7 @@ import numpy as np
 from ..dialects._registry import DialectOp, ops
 from ..errors import GatherScatterError
 
-__all__ = ["ONNX_DOMAINS", "call_node", "onnx_ops", "op_for", "reference_ops"]
+__all__ = ["ONNX_DOMAINS", "call_node", "index_input", "onnx_ops", "op_for", "reference_ops"]
 
 ONNX_DOMAINS = ("", "ai.onnx")
 """The domain names of the default ONNX operator set."""
@@ -66,6 +66,12 @@ def op_for(op_type: str, domain: str = "") -> DialectOp | None:
     if domain not in ONNX_DOMAINS:
         return None
     return onnx_ops().get(op_type)
+
+
+def index_input(op: DialectOp) -> int:
+    """Which ONNX input of ``op`` holds the indices: 1 (``data, indices[, updates]``), 2 for TensorScatter
+    (``past_cache, update, write_indices``)."""
+    return 2 if op.info.family == "scatter_axis" else 1
 
 
 def call_node(
