@@ -521,7 +521,7 @@ def _try_dtype(op: DialectOp, opset: int, idx_dtype: str, data_dtype: str | None
     from ..errors import DTypeError
 
     data = np.zeros((1,), dtype=data_dtype if data_dtype not in (None, "bool") else "float32")
-    inputs = [data, probe] + ([np.zeros((1,), data.dtype)] if op.info.kind == "scatter" else [])
+    inputs: list[Array] = [data, probe] + ([np.zeros((1,), data.dtype)] if op.info.kind == "scatter" else [])
     if op.info.family == "scatter_axis":
         inputs = [data.reshape(1, 1, 1), data.reshape(1, 1, 1), probe]  # past_cache, update, write_indices
     keep = {k: v for k, v in attrs.items() if k not in ("axis", "batch_dims")}

@@ -258,7 +258,7 @@ def tensor_scatter_spec(past_cache: Array, update: Array, write_indices: Array |
     >>> tensor_scatter_spec(np.zeros((1, 3), int), np.array([[7, 8]]), np.array([2]), axis=1, mode="circular")
     array([[8, 0, 7]])
     """
-    present = past_cache.copy()
+    present: Array = past_cache.copy()
     max_sequence_length = past_cache.shape[axis]
     for prefix_idx in np.ndindex(past_cache.shape[:axis]):
         batch_idx = prefix_idx[0]
@@ -266,8 +266,12 @@ def tensor_scatter_spec(past_cache: Array, update: Array, write_indices: Array |
             cache_sequence_idx = (0 if write_indices is None else int(write_indices[batch_idx])) + sequence_idx
             if mode == "circular":
                 cache_sequence_idx = cache_sequence_idx % max_sequence_length
-            present[(*prefix_idx, cache_sequence_idx)] = update[(*prefix_idx, sequence_idx)]
+            present[prefix_idx + (cache_sequence_idx,)] = update[prefix_idx + (sequence_idx,)]
     return present
+
+
+def _astype(dtype: Any) -> Callable[[Array], Array]:
+    return lambda a: a.astype(dtype)
 
 
 def _retype(op: DialectOp, inputs: list[Array], *, data: Callable[[Array], Array] | None = None,
@@ -319,14 +323,14 @@ def _special(op: DialectOp, version: int) -> Iterator[tuple[str, list[Array], di
     for wname, fill in wide.items():
         yield wname, _retype(op, inputs, data=fill), base[2], ("dtype",), ""
     for idt in ("int32", "int16", "uint8", "uint64"):
-        yield f"indices_{idt}", _retype(op, inputs, index=lambda a, t=idt: a.astype(t)), base[2], ("index_dtype",), ""
+        yield f"indices_{idt}", _retype(op, inputs, index=_astype(idt)), base[2], ("index_dtype",), ""
     if fam == "scatter_axis":
         # TensorScatter's type constraint is every tensor type: the ones the default sweep leaves out
         import ml_dtypes
 
         for extra in ("int16", "uint16", "uint32", "uint64", "complex64", "complex128", "bfloat16", "float8_e4m3fn"):
             dt = np.dtype(getattr(ml_dtypes, extra, extra))
-            yield f"dtype_{extra}", _retype(op, inputs, data=lambda a, t=dt: a.astype(t)), base[2], ("dtype",), ""
+            yield f"dtype_{extra}", _retype(op, inputs, data=_astype(dt)), base[2], ("dtype",), ""
         yield "dtype_string", _retype(op, inputs, data=lambda a: a.astype(str).astype(object)), base[2], (
             "dtype",), ""
     if scatter and _has_param(op, "reduction") and version >= 16:
@@ -457,7 +461,7 @@ def _tensor_scatter_open(op: DialectOp, opset: int, inputs: list[Array], attrs: 
     except GatherScatterError:
         return None  # an axis, shape or dtype error: must raise
     try:
-        spec = tensor_scatter_spec(*inputs, **attrs)
+        spec = tensor_scatter_spec(inputs[0], inputs[1], inputs[2] if len(inputs) > 2 else None, **attrs)
     except IndexError:
         return None  # the pseudocode indexes past the end too: must raise
     w = inputs[2]
@@ -500,7 +504,7 @@ def cases(
             for dt in dts:
                 if dt == np.float32:
                     continue
-                inputs = _retype(op, base[1], data=lambda a, t=dt: a.astype(t))
+                inputs = _retype(op, base[1], data=_astype(dt))
                 plain.append((f"dtype_{dt.name}", inputs, base[2], ("dtype",), ""))
             for c in [*plain, *_special(op, version)]:
                 cname, inputs, attrs, tags, special = c
