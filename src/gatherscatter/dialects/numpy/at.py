@@ -5,10 +5,10 @@ applies ``a[t] = cast_a(f(cast_L(a[t]), cast_L(b_j)))`` once per selected
 element, unbuffered, in row-major order of ``a[indices]``:
 
 * ``b`` is read with ``np.asarray`` and broadcast to the shape of ``a[indices]``;
-* the loop dtype ``L`` comes from promoting ``a.dtype`` with ``b.dtype``, where a
-  0-d ``b`` against an n-d ``a`` (or the reverse) uses legacy value-based
-  promotion (``np.min_scalar_type``) when its kind is not above the array's:
-  a Python ``0.1`` keeps float32 in float32, Python ``300`` widens int8 to int32;
+* the loop dtype ``L`` comes from promoting ``a.dtype`` with ``np.asarray(b).dtype``
+  (NEP 50, with ``b`` no longer a weak scalar: a Python ``0.1`` runs float32
+  data in the float64 loop, Python ``300`` runs int8 data in the int64 loop;
+  measured on NumPy 2.4.6);
 * the result is cast back to ``a.dtype`` with ``casting='unsafe'`` after every
   single update.
 
@@ -29,7 +29,7 @@ import numpy as np
 
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_array, dtype_name, prod
-from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from ...errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description
 from .._registry import DialectOp, Lowering, dialect_op, divergence
@@ -37,9 +37,7 @@ from ._common import np_context, quiet_cast
 from ._describe import _ufunc_at
 from ._index import row_offsets
 
-__all__ = ["add_at", "lower_at", "maximum_at", "minimum_at", "multiply_at", "subtract_at"]
-
-_CAT = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 2}
+__all__ = ["add_at", "lower_at", "maximum_at", "minimum_at", "multiply_at", "subtract_at", "ufunc_at"]
 
 for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
     divergence(
@@ -108,12 +106,12 @@ def _representable(b: np.ndarray[Any, Any], dt: np.dtype[Any]) -> bool:
 
 
 def _promote(ctx: Any, ufunc: np.ufunc, a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> tuple[Any, ...]:
+    """The loop dtypes NumPy 2.4's ``ufunc.at`` uses: NEP 50 promotion of ``a.dtype`` with ``np.asarray(b).dtype``.
+
+    ``b`` is an array by then, so a Python ``0.1`` is float64 (not a weak scalar): ``np.add.at`` on float32
+    data with ``0.1`` runs the float64 loop and rounds back after every update.
+    """
     da, db = a.dtype, b.dtype
-    if (a.ndim == 0) != (b.ndim == 0) and da.kind in _CAT and db.kind in _CAT:
-        if b.ndim == 0 and _CAT[db.kind] <= _CAT[da.kind]:
-            db = np.min_scalar_type(b)
-        elif a.ndim == 0 and _CAT[da.kind] <= _CAT[db.kind]:
-            da = np.min_scalar_type(a)
     try:
         return tuple(ufunc.resolve_dtypes((da, db, None), casting="unsafe"))
     except TypeError as exc:
@@ -141,14 +139,25 @@ def _exact_in_a(red: Reduction, a: np.dtype[Any], loop: np.dtype[Any], b: np.nda
     return False
 
 
+class _NotOneScatterError(UnsupportedError):
+    """What one scatter cannot compute (per-update casts with a repeated element, complex max/min):
+    :func:`ufunc_at` computes it round by round."""
+
+
 def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b: Any) -> Lowering:
     """The lowering shared by ``add_at`` ... ``minimum_at``: a flat scatter with reduction ``red``."""
     ctx = np_context(f"{name}_at", data="a", updates="b")
     ctx = ctx.with_(op=f"numpy.{name}.at")
     d = data_array(ctx, a)
     if b is None:
-        raise ArgumentError(f"{ctx.label}: second operand needed for ufunc (b is None)")
+        raise ArgumentValueError(f"{ctx.label}: second operand needed for ufunc (b is None)")
     bb = as_array(ctx, b, "b")
+    # non-native byte order: computed in the native dtype, the result given back in a's own byte order (as NumPy)
+    given = d.dtype
+    if not given.isnative:
+        d = d.astype(given.newbyteorder("="))
+    if not bb.dtype.isnative:
+        bb = bb.astype(bb.dtype.newbyteorder("="))
     kind = d.dtype.kind
     # NumPy resolves the loop first (no loop: TypeError), then builds the index (IndexError, ...)
     in0, in1, out = _promote(ctx, ufunc, d, bb)
@@ -162,7 +171,7 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
             f"reductions for object, str or bytes data (NumPy applies the Python/string operator)"
         )
     if kind == "c" and red in (Reduction.MAX, Reduction.MIN):
-        raise UnsupportedError(
+        raise _NotOneScatterError(
             f"{ctx.label}: complex a is not supported: NumPy orders complex numbers lexicographically, and the "
             f"gatherscatter max/min reductions refuse complex data"
         )
@@ -191,10 +200,11 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
         if loop == d.dtype or _exact_in_a(red, d.dtype, loop, b_loop):
             upd = b_loop if loop == d.dtype else quiet_cast(b_loop, d.dtype)
             u2 = upd.reshape(ushape)
-            return Lowering("scatter", flat, offsets, spec, policy, ctx, updates=u2, post=lambda y: y.reshape(shape))
+            return Lowering("scatter", flat, offsets, spec, policy, ctx, updates=u2,
+                            post=lambda y: y.reshape(shape).astype(given, copy=False))
         hint = f"cast b to {dtype_name(d.dtype)} first (b.astype(a.dtype)) if that is what you mean"
         if offsets.size > 1 and np.unique(offsets.reshape(-1)).size < offsets.size:
-            raise UnsupportedError(
+            raise _NotOneScatterError(
                 f"{ctx.label}: a has dtype {dtype_name(d.dtype)} but the {ufunc.__name__} loop runs in "
                 f"{dtype_name(loop)} (b has dtype {dtype_name(bb.dtype)}) and some element is selected more "
                 f"than once: NumPy casts back to {dtype_name(d.dtype)} after every single update, which one "
@@ -206,7 +216,7 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
                 f"{ctx.label}: a has dtype {dtype_name(d.dtype)} but the {ufunc.__name__} loop runs in "
                 f"{dtype_name(loop)}, which cannot hold every value of a exactly; {hint}"
             )
-    dt = d.dtype
+    dt = given
 
     def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         res: np.ndarray[Any, Any] = quiet_cast(y, dt).reshape(shape)
@@ -238,7 +248,7 @@ def _register(v: _Variant) -> DialectOp:
     def describe(form: str = "array") -> Description:
         return _ufunc_at(qualname, v.canonical, form)
 
-    def lower(a: Any, indices: Any, b: Any) -> Lowering:
+    def lower(a: Any, indices: Any, b: Any = None) -> Lowering:
         return lower_at(v.ufunc, ufunc, v.reduction, a, indices, b)
 
     lower.__name__ = lower.__qualname__ = name
@@ -358,3 +368,140 @@ _VARIANTS = [
 ]
 
 add_at, maximum_at, minimum_at, multiply_at, subtract_at = (_register(v) for v in _VARIANTS)
+
+
+#: the ufuncs with a registered op (a core reduction: translatable, differentiable); ``ufunc_at`` runs these
+_TABLE: dict[str, DialectOp] = {
+    "add": add_at, "maximum": maximum_at, "minimum": minimum_at, "multiply": multiply_at, "subtract": subtract_at,
+}
+
+
+def _rank(off: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """How many times each entry's value occurred before it (0 for a first occurrence), in row-major order."""
+    order = np.argsort(off, kind="stable")
+    srt = off[order]
+    start = np.r_[0, np.flatnonzero(srt[1:] != srt[:-1]) + 1]
+    run = np.repeat(start, np.diff(np.r_[start, srt.size]))
+    rank = np.empty(off.size, np.int64)
+    rank[order] = np.arange(off.size) - run
+    return rank
+
+
+#: exponents for which NumPy's power loops take a fast path when the exponent is a stride-0 operand (square,
+#: sqrt, reciprocal: results differ in the last bits from the vector loop); ``ufunc.at`` calls its loop one
+#: element at a time, which takes them (measured on NumPy 2.4.6: ``np.power.at`` matches ``x * x`` for 2)
+_POWER_FAST = (2.0, 0.5, -1.0)
+
+
+def _call(ufunc: np.ufunc, dts: tuple[Any, ...], x: np.ndarray[Any, Any], *b: np.ndarray[Any, Any]) -> Any:
+    """``ufunc(x, *b)`` in the loop ``dts``, as ``ufunc.at`` calls it element by element."""
+    try:
+        res = ufunc(x, *b, signature=dts, casting="unsafe")
+        if b and ufunc in (np.power, np.float_power) and b[0].dtype.kind in "fc":
+            for e in _POWER_FAST:
+                m = b[0] == e
+                if m.any():
+                    res[m] = ufunc(x[m], np.array(e, b[0].dtype), signature=dts, casting="unsafe")
+    except ValueError as exc:  # NumPy's loop refuses a value (integers to negative integer powers ...)
+        raise ArgumentValueError(f"numpy.{ufunc.__name__}.at (numpy 2.4): {exc}") from None
+    return res
+
+
+def ufunc_at(ufunc: np.ufunc, a: Any, indices: Any, b: Any = None) -> np.ndarray[Any, Any]:
+    """NumPy ``ufunc.at``: ``ufunc(a[t], b_j)`` (or ``ufunc(a[t])``) unbuffered at every selected element.
+
+    Provenance: ``numpy.<ufunc>.at(a, indices, b=None)``, NumPy 2.4, for every
+    ufunc NumPy's ``ufunc.at`` takes: one output, no core signature, binary
+    (``divide``, ``floor_divide``, ``power``, ``fmax``, ``fmin``,
+    ``logaddexp``, ``arctan2``, ``copysign``, ...) with ``b``, or unary
+    (``negative``, ``sqrt``, ...) without it. NumPy works in place;
+    gatherscatter returns the updated copy.
+
+    ``add``, ``subtract``, ``multiply``, ``maximum`` and ``minimum`` run their
+    registered ops (:func:`add_at` ...: one scatter with a core reduction,
+    same results, errors and recorded divergences). Any other ufunc is
+    applied round by round: the k-th time an element is selected is handled
+    in round k, so each round updates distinct elements and the order of
+    updates is NumPy's row-major order. Dtypes follow NumPy: the loop dtypes
+    come from ``ufunc.resolve_dtypes`` (a 0-d ``b`` by value against an n-d
+    ``a``), and every update is cast back to ``a.dtype`` unsafely (numerical
+    warnings are not emitted).
+
+    Equivalent loop::
+
+        Y = a.copy()
+        sel = arange(a.size).reshape(a.shape)[indices]
+        for j in ndindex(sel.shape):
+            t = unravel_index(sel[j], a.shape)
+            Y[t] = ufunc(Y[t], b_j)        # b_j = broadcast(b, sel.shape)[j]; ufunc(Y[t]) if unary
+
+    >>> import numpy as np, gatherscatter as gs
+    >>> gs.numpy.ufunc_at(np.divide, [8.0, 8.0, 8.0], [0, 0, 2], 2).tolist()
+    [2.0, 8.0, 4.0]
+    >>> gs.numpy.ufunc_at(np.negative, [1, 2, 3], [0, 0, 1]).tolist()
+    [1, -2, 3]
+    """
+    ctx = np_context("ufunc_at", data="a", updates="b")
+    if not isinstance(ufunc, np.ufunc):
+        raise ArgumentError(f"{ctx.label}: ufunc must be a numpy ufunc such as np.add (got {ufunc!r})")
+    ctx = ctx.with_(op=f"numpy.{ufunc.__name__}.at")
+    if ufunc.signature is not None:
+        raise DTypeError(f"{ctx.label}: {ufunc.__name__}.at does not support ufunc with non-trivial signature: "
+                         f"{ufunc.signature}")
+    if ufunc.nout != 1 or ufunc.nin not in (1, 2):
+        raise ArgumentValueError(f"{ctx.label}: only single output ufuncs are supported (nin={ufunc.nin}, "
+                                 f"nout={ufunc.nout})")
+    if ufunc.__name__ in _TABLE and getattr(np, ufunc.__name__, None) is ufunc:
+        try:
+            return _TABLE[ufunc.__name__](a, indices, b)
+        except _NotOneScatterError:
+            pass  # the one scatter cannot cast back after every update: the rounds below do
+    d = data_array(ctx, a)
+    given = d.dtype
+    if ufunc.nin == 2 and b is None:
+        raise ArgumentValueError(f"{ctx.label}: second operand needed for ufunc (b is None)")
+    if ufunc.nin == 1 and b is not None:
+        raise ArgumentValueError(f"{ctx.label}: second operand provided when ufunc is unary")
+    if not given.isnative:
+        d = d.astype(given.newbyteorder("="))
+    bb: np.ndarray[Any, Any] | None = None
+    if b is not None:
+        bb = as_array(ctx, b, "b")
+        if not bb.dtype.isnative:
+            bb = bb.astype(bb.dtype.newbyteorder("="))
+    if d.dtype.kind in "OUST" or (bb is not None and bb.dtype.kind in "OUST"):
+        raise UnsupportedError(f"{ctx.label}: object, str or bytes operands are not supported")
+    if bb is not None:
+        dts = _promote(ctx, ufunc, d, bb)
+    else:
+        try:
+            dts = tuple(ufunc.resolve_dtypes((d.dtype, None), casting="unsafe"))
+        except TypeError as exc:
+            raise DTypeError(
+                f"{ctx.label}: no {ufunc.__name__} loop for a dtype {dtype_name(d.dtype)} ({exc})"
+            ) from None
+    offsets, tail = row_offsets(ctx, d.shape, indices)
+    rshape = offsets.shape + tail
+    work = d.reshape(-1, prod(tail)).copy()
+    off = offsets.reshape(-1)
+    args: list[np.ndarray[Any, Any]] = []
+    if bb is not None:
+        try:
+            bshaped = np.broadcast_to(bb, rshape)
+        except ValueError:
+            raise ShapeError(
+                f"{ctx.label}: b of shape {list(bb.shape)} is not broadcastable to the shape of a[indices], "
+                f"{list(rshape)}"
+            ) from None
+        args.append(quiet_cast(np.ascontiguousarray(bshaped).reshape(off.size, prod(tail)), dts[1]))
+    if off.size:
+        rank = _rank(off)
+        with np.errstate(all="ignore"):
+            for k in range(int(rank.max()) + 1):
+                pick = np.flatnonzero(rank == k)
+                rows = off[pick]
+                x = quiet_cast(work[rows], dts[0])
+                res = _call(ufunc, dts, x, *(v[pick] for v in args))
+                work[rows] = quiet_cast(res, work.dtype)
+    out: np.ndarray[Any, Any] = work.reshape(d.shape).astype(given, copy=False)
+    return out
