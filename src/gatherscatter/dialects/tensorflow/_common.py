@@ -36,12 +36,14 @@ __all__ = [
     "DATA_NUMERIC",
     "DATA_REAL",
     "DEVICES",
+    "FLOAT8",
     "INDEX_I16_I32_I64",
     "INDEX_I32_I64",
     "TF_VERSION",
     "check_data",
     "check_int_overflow",
     "check_tuple_bounds",
+    "gather_data",
     "index_array",
     "is_string",
     "parse_bad_indices_policy",
@@ -62,6 +64,8 @@ INDEX_I32_I64 = frozenset({"int32", "int64"})
 DATA_ALL = NUMERIC | COMPLEX | STRINGS | frozenset({"bool", "bfloat16"})
 DATA_NUMERIC = NUMERIC | COMPLEX | frozenset({"bfloat16"})
 DATA_REAL = NUMERIC | frozenset({"bfloat16"})
+#: float8 data (ml_dtypes): TF's CPU Gather / GatherNd kernels take them, its scatters do not (measured, TF 2.21)
+FLOAT8 = frozenset({"float8_e5m2", "float8_e4m3fn"})
 
 _POLICIES = ("", "DEFAULT", "ERROR", "IGNORE")
 
@@ -136,6 +140,11 @@ def check_data(
             f"{ctx.label}: {label} dtype {got}: TensorFlow has no GPU kernel for string tensors and "
             f"places such ops on the CPU; use device='cpu' for the behaviour you would get"
         )
+
+
+def gather_data(ctx: OpContext, arr: np.ndarray[Any, Any], device: str) -> None:
+    """The data dtypes of ``tf.gather`` / ``tf.gather_nd``: every dtype, and float8 on CPU."""
+    check_data(ctx, arr, DATA_ALL | FLOAT8 if device == "cpu" else DATA_ALL, device)
 
 
 def index_array(ctx: OpContext, indices: Any, allowed: frozenset[str], device: str) -> np.ndarray[Any, Any]:

@@ -13,11 +13,10 @@ from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
-    DATA_ALL,
     GRAD,
     INDEX_I16_I32_I64,
     TF_VERSION,
-    check_data,
+    gather_data,
     index_array,
     parse_bad_indices_policy,
     parse_device,
@@ -146,6 +145,9 @@ def gather_nd(
     ``[0, s-1]`` (``-1`` reads 0) unless the policy is ``'IGNORE'``. On CPU and
     GPU an empty ``params`` with at least one index tuple is an error.
 
+    Data may also be float8 (``ml_dtypes`` ``float8_e5m2`` /
+    ``float8_e4m3fn``) on ``'cpu'``, which TF's CPU kernel takes.
+
     Equivalent loop (``b = batch_dims``)::
 
         for β, i in ndindex(I.shape[:b], I.shape[b:-1]):
@@ -169,7 +171,7 @@ def gather_nd(
     )
     mode = parse_bad_indices_policy(ctx, bad_indices_policy, dev)
     p = data_array(ctx, params)
-    check_data(ctx, p, DATA_ALL, dev)
+    gather_data(ctx, p, dev)
     i = index_array(ctx, indices, INDEX_I16_I32_I64, dev)
     b = to_int(ctx, "batch_dims", batch_dims)
     r, q = p.ndim, i.ndim
