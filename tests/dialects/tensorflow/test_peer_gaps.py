@@ -76,3 +76,33 @@ def test_against_tensorflow():
             assert ours.dtype == theirs.dtype and ours.tobytes() == theirs.tobytes()
             compared += 1
     assert compared == 10
+
+
+E1 = np.zeros((0,), np.int32)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: gs.tensorflow.scatter_nd(E1, np.zeros(0, np.float32), [0]),
+        lambda: gs.tensorflow.tensor_scatter_nd_update(np.zeros(0, np.float32), E1, np.zeros(0, np.float32)),
+        lambda: gs.tensorflow.tensor_scatter_nd_add(np.zeros(0, np.float32), E1, np.zeros(0, np.float32)),
+        lambda: gs.tensorflow.tensor_scatter_nd_max(np.zeros(0, np.float32), E1, np.zeros(0, np.float32)),
+    ],
+)
+def test_empty_1d_indices_with_empty_output(call):
+    out = call()  # TF 2.21 CPU: the empty result, before its "at least 2 axes" rule
+    assert out.shape == (0,) and out.dtype == np.float32
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: gs.tensorflow.scatter_nd(E1, np.zeros(3, np.float32), [3]),
+        lambda: gs.tensorflow.scatter_nd(E1, np.zeros(0, np.float32), [3]),
+        lambda: gs.tensorflow.tensor_scatter_nd_add(np.arange(3, dtype=np.float32), E1, np.zeros(0, np.float32)),
+    ],
+)
+def test_empty_1d_indices_with_non_empty_output_still_refused(call):
+    with pytest.raises(gs.ShapeError):  # TF 2.21: InvalidArgumentError
+        call()
