@@ -1,4 +1,4 @@
-"""``np.<ufunc>.at(a, indices, b)`` for add, subtract, multiply, maximum, minimum (NumPy 2.4).
+"""``np.<ufunc>.at(a, indices, b)``: add, subtract, multiply, maximum, minimum as ops, any ufunc generically.
 
 NumPy's ``ufunc.at`` (``ufunc_at`` in ``numpy/_core/src/umath/ufunc_object.c``)
 applies ``a[t] = cast_a(f(cast_L(a[t]), cast_L(b_j)))`` once per selected
@@ -18,7 +18,12 @@ exact whenever that per-update cast back cannot change the outcome (``L`` is
 monotonically; ``b`` holds values ``a.dtype`` represents and ``L`` carries at
 least ``2p+2`` bits, so the double rounding is innocuous). Otherwise it runs
 in ``L`` and casts the result back, which is exact when no element is selected
-twice; with repeated elements it raises :class:`UnsupportedError`.
+twice; with repeated elements it raises :class:`UnsupportedError` (the generic
+:func:`ufunc_at` computes that case, and every other ufunc ``ufunc.at`` takes,
+round by round: the k-th selection of each element in round k).
+
+Data of non-native byte order runs in the native dtype and is given back in its
+own byte order, as NumPy gives it.
 """
 
 from __future__ import annotations
@@ -229,12 +234,13 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
 
 
 class _Variant(NamedTuple):
-    """One ``np.<ufunc>.at``: the ufunc's name, the core reduction, its canonical name and its docstring's own parts."""
+    """One ``np.<ufunc>.at``: the ufunc's name, the core reduction, its canonical name and its docstring's own parts
+    (the update as an expression of ``a[t]`` and ``b``, the loop's update line, the tail)."""
 
     ufunc: str
     reduction: Reduction
     canonical: str
-    summary: str
+    expr: str
     loop: str
     tail: str
 
@@ -252,13 +258,13 @@ def _register(v: _Variant) -> DialectOp:
         return lower_at(v.ufunc, ufunc, v.reduction, a, indices, b)
 
     lower.__name__ = lower.__qualname__ = name
-    lower.__doc__ = _DOC.format(summary=v.summary, ufunc=v.ufunc, loop=v.loop, tail=v.tail)
+    lower.__doc__ = _DOC.format(expr=v.expr, ufunc=v.ufunc, loop=v.loop, tail=v.tail)
     return dialect_op("numpy", name, family="general", kind="scatter", versions=("2.4",), differentiable=("a", "b"),
                       describe=describe)(lower)
 
 
 #: the docstring every ufunc.at op shares (its summary, loop line and tail come from its row)
-_DOC = """{summary}
+_DOC = """NumPy {ufunc}.at: unbuffered ``{expr}`` at every element ``a[indices]`` selects.
 
     Provenance: ``numpy.{ufunc}.at(a, indices, b)`` (``ufunc.at``), NumPy 2.4;
     NumPy works in place, gatherscatter returns the updated copy.
@@ -269,9 +275,10 @@ _DOC = """{summary}
     ``[-n, n-1]`` raises. ``b`` is broadcast to the shape of ``a[indices]``.
     Every selected element is updated once per time it is selected, in
     row-major order of ``a[indices]`` (repeated elements accumulate). Dtypes
-    follow NumPy: the loop dtype promotes ``a`` with ``b`` (a scalar ``b`` by
-    value) and the result is cast back to ``a.dtype`` unsafely after each
-    update (see ``gatherscatter.dialects.numpy.at``).
+    follow NumPy: the loop dtype promotes ``a`` with ``np.asarray(b)`` (NEP 50)
+    and the result is cast back to ``a.dtype`` unsafely after each update
+    (see ``gatherscatter.dialects.numpy.at``); data of non-native byte order
+    keeps it. Without ``b``: NumPy's "second operand needed" (a ValueError).
 
     Equivalent loop::
 
@@ -279,8 +286,22 @@ _DOC = """{summary}
         sel = arange(a.size).reshape(a.shape)[indices]      # flat positions, any index expression
         for j in ndindex(sel.shape):
             t = unravel_index(sel[j], a.shape)
-            Y[t] = {loop}
+            Y[t] = {loop}                   # b_j = broadcast(b, sel.shape)[j]
 {tail}"""
+
+
+def _extremum_tail(ufunc: str, word: str, args: str, result: str) -> str:
+    """The docstring tail of ``maximum_at`` / ``minimum_at``."""
+    return f"""
+    Differs from ``torch.scatter_reduce(reduce='a{word}')`` (per-axis indices,
+    ``include_self``); NaN propagates as in ``np.{ufunc}``. Complex ``a`` is
+    refused (NumPy orders complex lexicographically; the core has no such {word});
+    :func:`ufunc_at` computes it.
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.{ufunc}_at({args}).tolist()
+    {result}
+    """
 
 
 _VARIANTS = [
@@ -288,8 +309,8 @@ _VARIANTS = [
         "add",
         Reduction.ADD,
         "add",
-        'NumPy add.at: unbuffered ``a[t] + b`` at every element ``a[indices]`` selects.',
-        'Y[t] + b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        'a[t] + b',
+        'Y[t] + b_j',
         """
     Differs from ``a[indices] += b`` (a repeated element is incremented once),
     from ``torch.index_put(accumulate=True)`` (no slices, no dtype promotion) and
@@ -306,40 +327,24 @@ _VARIANTS = [
         "maximum",
         Reduction.MAX,
         "max",
-        'NumPy maximum.at: unbuffered ``max(a[t], b)`` at every element ``a[indices]`` selects.',
-        'maximum(Y[t], b_j)                   # b_j = broadcast(b, sel.shape)[j]',
-        """
-    Differs from ``torch.scatter_reduce(reduce='amax')`` (per-axis indices,
-    ``include_self``); NaN propagates as in ``np.maximum``. Complex ``a`` is
-    refused (NumPy orders complex lexicographically; the core has no such max).
-
-    >>> import gatherscatter as gs
-    >>> gs.numpy.maximum_at([1, 5, 3], [0, 0, 2], [4, 2, 9]).tolist()
-    [4, 5, 9]
-    """,
+        'max(a[t], b)',
+        'maximum(Y[t], b_j)',
+        _extremum_tail("maximum", "max", "[1, 5, 3], [0, 0, 2], [4, 2, 9]", "[4, 5, 9]"),
     ),
     _Variant(
         "minimum",
         Reduction.MIN,
         "min",
-        'NumPy minimum.at: unbuffered ``min(a[t], b)`` at every element ``a[indices]`` selects.',
-        'minimum(Y[t], b_j)                   # b_j = broadcast(b, sel.shape)[j]',
-        """
-    Differs from ``torch.scatter_reduce(reduce='amin')`` (per-axis indices,
-    ``include_self``); NaN propagates as in ``np.minimum``. Complex ``a`` is
-    refused (NumPy orders complex lexicographically; the core has no such min).
-
-    >>> import gatherscatter as gs
-    >>> gs.numpy.minimum_at([1, 5, 3], [1, 1], [4, 2]).tolist()
-    [1, 2, 3]
-    """,
+        'min(a[t], b)',
+        'minimum(Y[t], b_j)',
+        _extremum_tail("minimum", "min", "[1, 5, 3], [1, 1], [4, 2]", "[1, 2, 3]"),
     ),
     _Variant(
         "multiply",
         Reduction.MUL,
         "mul",
-        'NumPy multiply.at: unbuffered ``a[t] * b`` at every element ``a[indices]`` selects.',
-        'Y[t] * b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        'a[t] * b',
+        'Y[t] * b_j',
         """
     Differs from ``a[indices] *= b`` (a repeated element is multiplied once) and
     from ``torch.scatter_reduce(reduce='prod')`` (per-axis indices, ``include_self``).
@@ -353,8 +358,8 @@ _VARIANTS = [
         "subtract",
         Reduction.SUB,
         "sub",
-        'NumPy subtract.at: unbuffered ``a[t] - b`` at every element ``a[indices]`` selects.',
-        'Y[t] - b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        'a[t] - b',
+        'Y[t] - b_j',
         """
     Differs from ``a[indices] -= b`` (a repeated element is decremented once);
     bool data is refused, as NumPy refuses boolean subtract (OpenVINO/ONNX
