@@ -35,11 +35,13 @@ from ...errors import (
     DTypeValueError,
     IndexDTypeError,
     IndexShapeError,
+    ShapeError,
 )
 
 __all__ = [
     "MODES",
     "VERSION",
+    "along_axis",
     "along_indices",
     "broadcast_along",
     "cast_values",
@@ -131,28 +133,27 @@ def _from_object(ctx: OpContext, value: Any, name: str) -> np.ndarray[Any, Any]:
         raise cls(f"{ctx.label}: {name} cannot be read as integers ({exc})") from None
 
 
+def _index_array(ctx: OpContext, value: Any, name: str, rule: str) -> np.ndarray[Any, Any]:
+    """An index *ndarray* cast to int64 under ``rule`` (bool reads as 0/1); any other object truncated."""
+    if not isinstance(value, np.ndarray):
+        return _from_object(ctx, value, name)
+    kind = value.dtype.kind
+    if kind == "b" or (kind in "iu" and np.can_cast(value.dtype, np.int64, rule)):  # type: ignore[arg-type]
+        return value.astype(np.int64) if value.dtype != np.int64 else value
+    raise DTypeError(
+        f"{ctx.label}: {name} must be an integer array castable to int64 under the {rule!r} rule; "
+        f"got {dtype_name(value.dtype)}"
+    )
+
+
 def take_indices(ctx: OpContext, value: Any, name: str = "indices") -> np.ndarray[Any, Any]:
-    """Indices as ``np.take`` reads them: arrays cast ``same_kind`` to int64, other objects truncated."""
-    if isinstance(value, np.ndarray):
-        if value.dtype.kind in "iub":
-            return value.astype(np.int64) if value.dtype != np.int64 else value
-        raise DTypeError(
-            f"{ctx.label}: {name} must be an integer array; cannot cast {dtype_name(value.dtype)} to int64 "
-            f"under the 'same_kind' rule"
-        )
-    return _from_object(ctx, value, name)
+    """Indices as ``np.take`` reads them: arrays cast ``same_kind`` to int64 (uint64 wraps), other objects truncated."""
+    return _index_array(ctx, value, name, "same_kind")
 
 
 def put_indices(ctx: OpContext, value: Any, name: str = "ind") -> np.ndarray[Any, Any]:
     """Indices as ``np.put`` reads them: arrays cast ``safe`` to int64 (no uint64, no float)."""
-    if isinstance(value, np.ndarray):
-        if value.dtype.kind == "b" or (value.dtype.kind in "iu" and np.can_cast(value.dtype, np.int64, "safe")):
-            return value.astype(np.int64) if value.dtype != np.int64 else value
-        raise DTypeError(
-            f"{ctx.label}: {name} must be an integer array castable to int64 under the 'safe' rule; "
-            f"got {dtype_name(value.dtype)}"
-        )
-    return _from_object(ctx, value, name)
+    return _index_array(ctx, value, name, "safe")
 
 
 def along_indices(ctx: OpContext, value: Any, name: str = "indices") -> np.ndarray[Any, Any]:
@@ -193,6 +194,26 @@ def check_bounds(ctx: OpContext, idx: np.ndarray[Any, Any], size: int, axis: int
         return
     raise_out_of_range(ctx.with_(bounds_word="out of bounds"), idx, (idx < -size) | (idx >= size), (size,), axis,
                        negative=Negative.WRAP, name=name)
+
+
+def along_axis(
+    ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], axis: Any
+) -> tuple[np.ndarray[Any, Any], int]:
+    """``(arr, axis)`` of ``take_along_axis`` / ``put_along_axis``: ``axis=None`` flattens ``arr`` (1-D indices);
+    otherwise ``indices`` has the rank of ``arr``."""
+    if axis is None:
+        if i.ndim != 1:
+            raise ShapeError(
+                f"{ctx.label}: when axis=None, `indices` must have a single dimension; got shape {list(i.shape)}"
+            )
+        return d.reshape(-1), 0
+    a = np_axis(ctx, axis, d.ndim)
+    if i.ndim != d.ndim:
+        raise ShapeError(
+            f"{ctx.label}: `indices` and `arr` must have the same number of dimensions; got indices "
+            f"shape {list(i.shape)} and arr shape {list(d.shape)}"
+        )
+    return d, a
 
 
 def broadcast_along(
