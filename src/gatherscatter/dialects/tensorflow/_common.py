@@ -25,7 +25,7 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...core.indices import raise_out_of_range
-from ...core.policy import Negative
+from ...core.policy import Negative, Policy
 from ...core.shape import as_index_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, STRINGS
@@ -37,6 +37,9 @@ __all__ = [
     "DATA_REAL",
     "DEVICES",
     "FLOAT8",
+    "GATHER_CLIP",
+    "GATHER_RAISE",
+    "GATHER_ZERO",
     "INDEX_I16_I32_I64",
     "INDEX_I32_I64",
     "TF_VERSION",
@@ -68,6 +71,11 @@ DATA_REAL = NUMERIC | frozenset({"bfloat16"})
 FLOAT8 = frozenset({"float8_e5m2", "float8_e4m3fn"})
 
 _POLICIES = ("", "DEFAULT", "ERROR", "IGNORE")
+
+#: the policies of tf.gather / tf.gather_nd: CPU raises, GPU reads 0, XLA clamps into [0, s-1]
+GATHER_RAISE = Policy(bounds="raise", negative="raise")
+GATHER_ZERO = Policy(bounds="fill", negative="bounds")
+GATHER_CLIP = Policy(bounds="clip", negative="bounds")
 
 
 def parse_device(name: str, device: Any) -> str:

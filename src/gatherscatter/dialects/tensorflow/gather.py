@@ -6,13 +6,15 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
+    GATHER_CLIP,
+    GATHER_RAISE,
+    GATHER_ZERO,
     GRAD,
     INDEX_I16_I32_I64,
     TF_VERSION,
@@ -22,10 +24,6 @@ from ._common import (
     tf_context,
 )
 from ._describe import _I16_I32_I64, _mode
-
-_CPU = Policy(bounds="raise", negative="raise")
-_GPU = Policy(bounds="fill", negative="bounds")
-_XLA = Policy(bounds="clip", negative="bounds")
 
 divergence(
     op="tensorflow.gather",
@@ -230,14 +228,14 @@ def gather(
     if dev == "cpu":
         if prod(gather_shape(p.shape, i.shape, spec)) == 0:
             # TF's CPU kernel returns an empty output without looking at the indices
-            return Lowering("gather", p, i, spec, _GPU, ctx)
-        return Lowering("gather", p, i, spec, _CPU, ctx)  # the core words TF's error from ctx
+            return Lowering("gather", p, i, spec, GATHER_ZERO, ctx)
+        return Lowering("gather", p, i, spec, GATHER_RAISE, ctx)  # the core words TF's error from ctx
     if dev == "gpu":
-        return Lowering("gather", p, i, spec, _GPU, ctx)
+        return Lowering("gather", p, i, spec, GATHER_ZERO, ctx)
     if s == 0 and i.size > 0:
         # XLA returns zeros (of a wrong shape, see the divergence above)
         out = np.zeros(gather_shape(p.shape, i.shape, spec), p.dtype)
-        return Lowering("gather", p, i, spec, _GPU, ctx, result=out)
+        return Lowering("gather", p, i, spec, GATHER_ZERO, ctx, result=out)
     if b > 0 and i.dtype == np.int64 and i.size and int(i.min()) < 0:
         i = np.where(i < 0, np.int64(s - 1), i)
-    return Lowering("gather", p, i, spec, _XLA, ctx)
+    return Lowering("gather", p, i, spec, GATHER_CLIP, ctx)

@@ -6,13 +6,15 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
+    GATHER_CLIP,
+    GATHER_RAISE,
+    GATHER_ZERO,
     GRAD,
     INDEX_I16_I32_I64,
     TF_VERSION,
@@ -24,10 +26,6 @@ from ._common import (
     tf_context,
 )
 from ._describe import _I16_I32_I64, _mode
-
-_RAISE = Policy(bounds="raise", negative="raise")
-_ZERO = Policy(bounds="fill", negative="bounds")
-_CLIP = Policy(bounds="clip", negative="bounds")
 
 divergence(
     op="tensorflow.gather_nd",
@@ -205,9 +203,9 @@ def gather_nd(
                 f"{shape_text(p.shape)} (indices shape {list(i.shape)})"
             )
         out = np.zeros(gather_shape(p.shape, i.shape, spec), p.dtype)
-        return Lowering("gather", p, i, spec, _ZERO, ctx, result=out)
+        return Lowering("gather", p, i, spec, GATHER_ZERO, ctx, result=out)
     if mode == "raise":
-        return Lowering("gather", p, i, spec, _RAISE, ctx)  # the core words TF's error from ctx
+        return Lowering("gather", p, i, spec, GATHER_RAISE, ctx)  # the core words TF's error from ctx
     if mode == "ignore" or dev == "gpu":
-        return Lowering("gather", p, i, spec, _ZERO, ctx)
-    return Lowering("gather", p, i, spec, _CLIP, ctx)
+        return Lowering("gather", p, i, spec, GATHER_ZERO, ctx)
+    return Lowering("gather", p, i, spec, GATHER_CLIP, ctx)
