@@ -126,6 +126,22 @@ def _promote(ctx: Any, ufunc: np.ufunc, a: np.ndarray[Any, Any], b: np.ndarray[A
         ) from None
 
 
+def _broadcast_b(ctx: Any, bb: np.ndarray[Any, Any], rshape: tuple[int, ...]) -> np.ndarray[Any, Any]:
+    """``b`` broadcast to the shape of ``a[indices]``."""
+    try:
+        return np.broadcast_to(bb, rshape)
+    except ValueError:
+        raise ShapeError(
+            f"{ctx.label}: b of shape {list(bb.shape)} is not broadcastable to the shape of a[indices], "
+            f"{list(rshape)}"
+        ) from None
+
+
+def _native(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``x`` in native byte order (a copy only when it is not)."""
+    return x if x.dtype.isnative else x.astype(x.dtype.newbyteorder("="))
+
+
 def _exact_in_a(red: Reduction, a: np.dtype[Any], loop: np.dtype[Any], b: np.ndarray[Any, Any]) -> bool:
     """Whether computing in ``a.dtype`` with ``b`` cast first equals NumPy's per-update casts."""
     ka, kl = a.kind, loop.kind
@@ -159,10 +175,7 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
     bb = as_array(ctx, b, "b")
     # non-native byte order: computed in the native dtype, the result given back in a's own byte order (as NumPy)
     given = d.dtype
-    if not given.isnative:
-        d = d.astype(given.newbyteorder("="))
-    if not bb.dtype.isnative:
-        bb = bb.astype(bb.dtype.newbyteorder("="))
+    d, bb = _native(d), _native(bb)
     kind = d.dtype.kind
     # NumPy resolves the loop first (no loop: TypeError), then builds the index (IndexError, ...)
     in0, in1, out = _promote(ctx, ufunc, d, bb)
@@ -180,13 +193,7 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
             f"{ctx.label}: complex a is not supported: NumPy orders complex numbers lexicographically, and the "
             f"gatherscatter max/min reductions refuse complex data"
         )
-    try:
-        bshaped = np.broadcast_to(bb, rshape)
-    except ValueError:
-        raise ShapeError(
-            f"{ctx.label}: b of shape {list(bb.shape)} is not broadcastable to the shape of a[indices], "
-            f"{list(rshape)}"
-        ) from None
+    bshaped = _broadcast_b(ctx, bb, rshape)
     policy = Policy(bounds="raise", negative="raise", reduction=red)
     spec = IndexSpec(axis=0)
     shape = d.shape
@@ -467,13 +474,8 @@ def ufunc_at(ufunc: np.ufunc, a: Any, indices: Any, b: Any = None) -> np.ndarray
         raise ArgumentValueError(f"{ctx.label}: second operand needed for ufunc (b is None)")
     if ufunc.nin == 1 and b is not None:
         raise ArgumentValueError(f"{ctx.label}: second operand provided when ufunc is unary")
-    if not given.isnative:
-        d = d.astype(given.newbyteorder("="))
-    bb: np.ndarray[Any, Any] | None = None
-    if b is not None:
-        bb = as_array(ctx, b, "b")
-        if not bb.dtype.isnative:
-            bb = bb.astype(bb.dtype.newbyteorder("="))
+    d = _native(d)
+    bb = None if b is None else _native(as_array(ctx, b, "b"))
     if d.dtype.kind in "OUST" or (bb is not None and bb.dtype.kind in "OUST"):
         raise UnsupportedError(f"{ctx.label}: object, str or bytes operands are not supported")
     if bb is not None:
@@ -491,13 +493,7 @@ def ufunc_at(ufunc: np.ufunc, a: Any, indices: Any, b: Any = None) -> np.ndarray
     off = offsets.reshape(-1)
     args: list[np.ndarray[Any, Any]] = []
     if bb is not None:
-        try:
-            bshaped = np.broadcast_to(bb, rshape)
-        except ValueError:
-            raise ShapeError(
-                f"{ctx.label}: b of shape {list(bb.shape)} is not broadcastable to the shape of a[indices], "
-                f"{list(rshape)}"
-            ) from None
+        bshaped = _broadcast_b(ctx, bb, rshape)
         args.append(quiet_cast(np.ascontiguousarray(bshaped).reshape(off.size, prod(tail)), dts[1]))
     if off.size:
         rank = _rank(off)
