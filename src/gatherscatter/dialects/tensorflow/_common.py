@@ -80,15 +80,18 @@ GATHER_CLIP = Policy(bounds="clip", negative="bounds")
 
 def parse_device(name: str, device: Any) -> str:
     """``'cpu'``, ``'gpu'`` or ``'xla'`` (case-sensitive, like TF's own strings)."""
-    if not isinstance(device, str):
-        raise ArgumentError(f"tensorflow.{name}: device must be a string (got {device!r})")
-    if device not in DEVICES:
-        raise UnsupportedError(
-            f"tensorflow.{name}: unknown device {device!r}; expected one of: cpu (eager CPU kernels, "
-            f"bad indices raise), gpu (documented GPU kernels: gathers return 0, scatters drop), "
-            f"xla (tf.function(jit_compile=True): gathers clamp, scatters drop)"
-        )
-    return device
+    return _choice(f"tensorflow.{name}", "device", device, DEVICES,
+                   "cpu (eager CPU kernels, bad indices raise), gpu (documented GPU kernels: gathers return 0, "
+                   "scatters drop), xla (tf.function(jit_compile=True): gathers clamp, scatters drop)")
+
+
+def _choice(label: str, what: str, value: Any, allowed: tuple[str, ...], expected: str) -> str:
+    """``value`` if it is one of the strings ``allowed``: ArgumentError for a non-string, UnsupportedError else."""
+    if not isinstance(value, str):
+        raise ArgumentError(f"{label}: {what} must be a string (got {value!r})")
+    if value not in allowed:
+        raise UnsupportedError(f"{label}: unknown {what} {value!r}; expected one of: {expected}")
+    return value
 
 
 CPU_BOUNDS = "TensorFlow on CPU rejects negative and out-of-range indices"
@@ -170,13 +173,8 @@ def parse_bad_indices_policy(ctx: OpContext, policy: Any, device: str) -> str:
     does not support it); ``'IGNORE'`` ignores everywhere. XLA honours
     ``'IGNORE'`` and otherwise keeps its own clamp/drop behaviour (observed).
     """
-    if not isinstance(policy, str):
-        raise ArgumentError(f"{ctx.label}: bad_indices_policy must be a string (got {policy!r})")
-    if policy not in _POLICIES:
-        raise UnsupportedError(
-            f"{ctx.label}: unknown bad_indices_policy {policy!r}; expected one of: '' (= 'DEFAULT'), "
-            f"'DEFAULT', 'ERROR', 'IGNORE' (upper case, as TensorFlow spells them)"
-        )
+    _choice(ctx.label, "bad_indices_policy", policy, _POLICIES,
+            "'' (= 'DEFAULT'), 'DEFAULT', 'ERROR', 'IGNORE' (upper case, as TensorFlow spells them)")
     if policy == "IGNORE":
         return "ignore"
     if policy == "ERROR":
