@@ -70,6 +70,19 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
         kind="choice",
     )
 divergence(
+    op="numpy.add_at",
+    case="b=None passed explicitly (also subtract_at, multiply_at, maximum_at, minimum_at and ufunc_at)",
+    when=("always",),
+    reference="NumPy 2.4",
+    theirs="np.add.at(a, idx, None) reads None as a 0-d object b: TypeError from the Python operator "
+    "(b omitted instead: ValueError 'second operand needed for ufunc')",
+    ours="None is b omitted: ArgumentValueError, which is both a TypeError and a ValueError, so either "
+    "NumPy error class catches it",
+    evidence="measured, NumPy 2.4.6: np.add.at(np.zeros(3), [0], None) -> TypeError; np.add.at(np.zeros(3), [0]) "
+    "-> ValueError",
+    kind="choice",
+)
+divergence(
     op="numpy.maximum_at",
     case="complex a",
     when=("dtype",),
