@@ -447,7 +447,8 @@ def ufunc_at(ufunc: np.ufunc, a: Any, indices: Any, b: Any = None) -> np.ndarray
     same results, errors and recorded divergences). Any other ufunc is
     applied round by round: the k-th time an element is selected is handled
     in round k, so each round updates distinct elements and the order of
-    updates is NumPy's row-major order. Dtypes follow NumPy: the loop dtypes
+    updates is NumPy's row-major order (one vectorised ufunc call per round:
+    the cost grows with how often the most-selected element is selected). Dtypes follow NumPy: the loop dtypes
     come from ``ufunc.resolve_dtypes`` (a 0-d ``b`` by value against an n-d
     ``a``), and every update is cast back to ``a.dtype`` unsafely (numerical
     warnings are not emitted).
