@@ -7,11 +7,23 @@ working::
     GatherScatterError
     ├── IndexOutOfRangeError  (IndexError)   an index outside the valid range
     ├── ShapeError            (ValueError)   shapes or ranks that break an op's rule
-    │   └── AxisError                        an axis / dim / batch_dims out of range
+    │   ├── AxisError                        an axis / dim / batch_dims out of range
+    │   │   └── AxisIndexError        (+IndexError)     NumPy's AxisError is a ValueError and an IndexError
+    │   └── IndexShapeError       (+IndexError)     index shapes refused with IndexError (NumPy indexing)
     ├── DTypeError            (TypeError)    a data or index dtype the op does not take
+    │   ├── IndexDTypeError       (+IndexError)     an index dtype the framework refuses with IndexError
+    │   ├── DTypeValueError       (+ValueError)     a value that cannot be converted (NumPy: ValueError)
+    │   └── DTypeOverflowError    (+OverflowError)  a value too large for the dtype (NumPy: OverflowError)
     ├── ArgumentError         (TypeError)    an argument of the wrong Python type
+    │   ├── ArgumentValueError    (+ValueError)     an argument missing or refused with ValueError
+    │   └── IndexArgumentError    (+IndexError)     an index object refused with IndexError
     ├── DuplicateIndexError   (ValueError)   duplicates where the policy forbids them
     └── UnsupportedError      (ValueError)   an attribute, value or version the op does not have
+
+The ``(+...)`` classes also derive from a second builtin: the one the real
+framework raises for that case (NumPy raises IndexError for a float index array
+in ``take_along_axis`` and ValueError for ``np.add.at(a, idx)`` without ``b``),
+so that code catching the framework's exception catches ours.
 
 Messages name the framework op and its version, the argument, the rule that was
 broken, the offending value and (for indices) its position, in the caller's
@@ -22,11 +34,18 @@ from __future__ import annotations
 
 __all__ = [
     "ArgumentError",
+    "ArgumentValueError",
     "AxisError",
+    "AxisIndexError",
     "DTypeError",
+    "DTypeOverflowError",
+    "DTypeValueError",
     "DuplicateIndexError",
     "GatherScatterError",
+    "IndexArgumentError",
+    "IndexDTypeError",
     "IndexOutOfRangeError",
+    "IndexShapeError",
     "ShapeError",
     "UnsupportedError",
 ]
@@ -80,3 +99,39 @@ class DuplicateIndexError(GatherScatterError, ValueError):
 
 class UnsupportedError(GatherScatterError, ValueError):
     """An attribute, attribute value, op or version the framework does not have."""
+
+
+class IndexDTypeError(DTypeError, IndexError):
+    """An index dtype the framework refuses with IndexError (also a :class:`DTypeError`).
+
+    NumPy: ``np.take_along_axis(a, np.array([0.0]), 0)`` -> ``IndexError: arrays used as indices must be of
+    integer (or boolean) type``.
+    """
+
+
+class ArgumentValueError(ArgumentError, ValueError):
+    """An argument missing, or of a value the framework refuses with ValueError (also an :class:`ArgumentError`).
+
+    NumPy: ``np.add.at(np.zeros(3), [0])`` -> ``ValueError: second operand needed for ufunc``.
+    """
+
+
+class IndexArgumentError(ArgumentError, IndexError):
+    """An index object the framework refuses with IndexError (NumPy: ``a[1.0]``, two ellipses)."""
+
+
+class IndexShapeError(ShapeError, IndexError):
+    """Index shapes the framework refuses with IndexError (NumPy: too many indices, arrays that do not broadcast,
+    a boolean mask of the wrong length)."""
+
+
+class DTypeValueError(DTypeError, ValueError):
+    """A value that cannot be converted to the dtype, refused with ValueError (NumPy: ``np.take(a, 'x')``)."""
+
+
+class DTypeOverflowError(DTypeError, OverflowError):
+    """A Python value too large for the dtype, refused with OverflowError (NumPy: ``np.put(int8_a, 0, [300])``)."""
+
+
+class AxisIndexError(AxisError, IndexError):
+    """An axis out of range where the framework's error is also an IndexError (``numpy.exceptions.AxisError``)."""

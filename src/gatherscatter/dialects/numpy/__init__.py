@@ -8,7 +8,7 @@ Functions that NumPy applies in place (``put``, ``put_along_axis``,
 [[2, 1], [4, 3]]
 """
 
-from .at import add_at, maximum_at, minimum_at, multiply_at, subtract_at
+from .at import add_at, maximum_at, minimum_at, multiply_at, subtract_at, ufunc_at
 from .put import put
 from .put_along_axis import put_along_axis
 from .take import take
@@ -24,4 +24,5 @@ __all__ = [
     "subtract_at",
     "take",
     "take_along_axis",
+    "ufunc_at",
 ]

@@ -24,17 +24,30 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.indices import raise_out_of_range
 from ...core.policy import Negative, Policy
-from ...core.shape import as_array, dtype_name
-from ...errors import ArgumentError, DTypeError, ShapeError
+from ...core.shape import as_array, dtype_name, normalize_axis
+from ...errors import (
+    ArgumentError,
+    ArgumentValueError,
+    AxisError,
+    AxisIndexError,
+    DTypeError,
+    DTypeOverflowError,
+    DTypeValueError,
+    IndexDTypeError,
+    IndexShapeError,
+    ShapeError,
+)
 
 __all__ = [
     "MODES",
     "VERSION",
+    "along_axis",
     "along_indices",
     "broadcast_along",
     "cast_values",
     "check_bounds",
     "mode_policy",
+    "np_axis",
     "np_context",
     "put_indices",
     "take_indices",
@@ -54,16 +67,24 @@ def np_context(name: str, **names: str) -> OpContext:
     return OpContext(op=f"numpy.{name}", version=f"numpy {VERSION}", **names)
 
 
+def np_axis(ctx: OpContext, axis: Any, rank: int) -> int:
+    """``normalize_axis`` raising NumPy's class: ``numpy.exceptions.AxisError`` is a ValueError and an IndexError."""
+    try:
+        return normalize_axis(ctx, axis, rank)
+    except AxisError as exc:
+        raise AxisIndexError(str(exc)) from None
+
+
 def mode_policy(ctx: OpContext, mode: Any) -> Policy:
     """NumPy's ``mode`` (``None`` reads as 'raise', as NumPy's clipmode converter does)."""
     if mode is None:
         mode = "raise"
     if not isinstance(mode, str):
-        raise ArgumentError(f"{ctx.label}: mode must be 'raise', 'wrap' or 'clip' (got {mode!r})")
+        raise ArgumentError(f"{ctx.label}: mode must be 'raise', 'wrap' or 'clip' (got {mode!r})")  # NumPy: TypeError
     try:
         return MODES[mode]
     except KeyError:
-        raise ArgumentError(
+        raise ArgumentValueError(
             f"{ctx.label}: mode must be one of 'clip', 'raise', or 'wrap' (got {mode!r}; NumPy: 'clipmode must be "
             f"one of ...')"
         ) from None
@@ -106,33 +127,33 @@ def _from_object(ctx: OpContext, value: Any, name: str) -> np.ndarray[Any, Any]:
         with np.errstate(all="ignore"):
             return np.asarray(_real_part(value, np.dtype(np.int64)), dtype=np.int64)
     except OverflowError:
-        raise DTypeError(f"{ctx.label}: {name} holds an integer too large for int64 ({value!r})") from None
+        raise DTypeOverflowError(f"{ctx.label}: {name} holds an integer too large for int64 ({value!r})") from None
     except (TypeError, ValueError) as exc:
-        raise DTypeError(f"{ctx.label}: {name} cannot be read as integers ({exc})") from None
+        cls = DTypeValueError if isinstance(exc, ValueError) else DTypeError  # the class NumPy raises
+        raise cls(f"{ctx.label}: {name} cannot be read as integers ({exc})") from None
+
+
+def _index_array(ctx: OpContext, value: Any, name: str, rule: str) -> np.ndarray[Any, Any]:
+    """An index *ndarray* cast to int64 under ``rule`` (bool reads as 0/1); any other object truncated."""
+    if not isinstance(value, np.ndarray):
+        return _from_object(ctx, value, name)
+    kind = value.dtype.kind
+    if kind == "b" or (kind in "iu" and np.can_cast(value.dtype, np.int64, rule)):  # type: ignore[arg-type]
+        return value.astype(np.int64) if value.dtype != np.int64 else value
+    raise DTypeError(
+        f"{ctx.label}: {name} must be an integer array castable to int64 under the {rule!r} rule; "
+        f"got {dtype_name(value.dtype)}"
+    )
 
 
 def take_indices(ctx: OpContext, value: Any, name: str = "indices") -> np.ndarray[Any, Any]:
-    """Indices as ``np.take`` reads them: arrays cast ``same_kind`` to int64, other objects truncated."""
-    if isinstance(value, np.ndarray):
-        if value.dtype.kind in "iub":
-            return value.astype(np.int64) if value.dtype != np.int64 else value
-        raise DTypeError(
-            f"{ctx.label}: {name} must be an integer array; cannot cast {dtype_name(value.dtype)} to int64 "
-            f"under the 'same_kind' rule"
-        )
-    return _from_object(ctx, value, name)
+    """Indices as ``np.take`` reads them: arrays cast ``same_kind`` to int64 (uint64 wraps), other objects truncated."""
+    return _index_array(ctx, value, name, "same_kind")
 
 
 def put_indices(ctx: OpContext, value: Any, name: str = "ind") -> np.ndarray[Any, Any]:
     """Indices as ``np.put`` reads them: arrays cast ``safe`` to int64 (no uint64, no float)."""
-    if isinstance(value, np.ndarray):
-        if value.dtype.kind == "b" or (value.dtype.kind in "iu" and np.can_cast(value.dtype, np.int64, "safe")):
-            return value.astype(np.int64) if value.dtype != np.int64 else value
-        raise DTypeError(
-            f"{ctx.label}: {name} must be an integer array castable to int64 under the 'safe' rule; "
-            f"got {dtype_name(value.dtype)}"
-        )
-    return _from_object(ctx, value, name)
+    return _index_array(ctx, value, name, "safe")
 
 
 def along_indices(ctx: OpContext, value: Any, name: str = "indices") -> np.ndarray[Any, Any]:
@@ -141,7 +162,7 @@ def along_indices(ctx: OpContext, value: Any, name: str = "indices") -> np.ndarr
     if arr.size == 0 and arr.dtype.kind == "f" and not isinstance(value, np.ndarray):
         arr = arr.astype(np.int64)
     if arr.dtype.kind not in "iu":
-        raise DTypeError(f"{ctx.label}: `{name}` must be an integer array; got {dtype_name(arr.dtype)}")
+        raise IndexDTypeError(f"{ctx.label}: `{name}` must be an integer array; got {dtype_name(arr.dtype)}")
     return arr.astype(np.int64) if arr.dtype != np.int64 else arr
 
 
@@ -155,9 +176,10 @@ def cast_values(ctx: OpContext, value: Any, dtype: np.dtype[Any], name: str) -> 
         with np.errstate(all="ignore"):
             return np.asarray(_real_part(value, dtype), dtype=dtype)
     except OverflowError as exc:
-        raise DTypeError(f"{ctx.label}: {name} does not fit {dtype_name(dtype)} ({exc})") from None
+        raise DTypeOverflowError(f"{ctx.label}: {name} does not fit {dtype_name(dtype)} ({exc})") from None
     except (TypeError, ValueError) as exc:
-        raise DTypeError(f"{ctx.label}: {name} cannot be converted to {dtype_name(dtype)} ({exc})") from None
+        cls = DTypeValueError if isinstance(exc, ValueError) else DTypeError  # the class NumPy raises
+        raise cls(f"{ctx.label}: {name} cannot be converted to {dtype_name(dtype)} ({exc})") from None
 
 
 def check_bounds(ctx: OpContext, idx: np.ndarray[Any, Any], size: int, axis: int, name: str) -> None:
@@ -174,6 +196,26 @@ def check_bounds(ctx: OpContext, idx: np.ndarray[Any, Any], size: int, axis: int
                        negative=Negative.WRAP, name=name)
 
 
+def along_axis(
+    ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], axis: Any
+) -> tuple[np.ndarray[Any, Any], int]:
+    """``(arr, axis)`` of ``take_along_axis`` / ``put_along_axis``: ``axis=None`` flattens ``arr`` (1-D indices);
+    otherwise ``indices`` has the rank of ``arr``."""
+    if axis is None:
+        if i.ndim != 1:
+            raise ShapeError(
+                f"{ctx.label}: when axis=None, `indices` must have a single dimension; got shape {list(i.shape)}"
+            )
+        return d.reshape(-1), 0
+    a = np_axis(ctx, axis, d.ndim)
+    if i.ndim != d.ndim:
+        raise ShapeError(
+            f"{ctx.label}: `indices` and `arr` must have the same number of dimensions; got indices "
+            f"shape {list(i.shape)} and arr shape {list(d.shape)}"
+        )
+    return d, a
+
+
 def broadcast_along(
     ctx: OpContext, ishape: tuple[int, ...], dshape: tuple[int, ...], axis: int
 ) -> tuple[int, ...]:
@@ -182,7 +224,7 @@ def broadcast_along(
     try:
         return tuple(np.broadcast_shapes(ishape, other))
     except ValueError:
-        raise ShapeError(
+        raise IndexShapeError(
             f"{ctx.label}: shape mismatch: {ctx.indices} of shape {list(ishape)} cannot be broadcast against "
             f"{ctx.data} of shape {list(dshape)} on the dims other than axis {axis}"
         ) from None

@@ -27,7 +27,7 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...core.shape import dtype_name, prod
-from ...errors import ArgumentError, DTypeError, ShapeError
+from ...errors import IndexArgumentError, IndexDTypeError, IndexShapeError
 
 __all__ = ["flat_offsets", "row_offsets"]
 
@@ -51,11 +51,11 @@ def _classify(ctx: OpContext, entry: Any, k: int) -> tuple[str, Any]:
     if isinstance(entry, (int, np.integer)):
         return "int", operator.index(entry)
     if isinstance(entry, (float, complex, str, bytes, np.floating, np.complexfloating)):
-        raise ArgumentError(f"{ctx.label}: {_ONLY}; index entry {k} is {entry!r}")
+        raise IndexArgumentError(f"{ctx.label}: {_ONLY}; index entry {k} is {entry!r}")
     try:
         arr = np.asarray(entry)
     except (TypeError, ValueError) as exc:
-        raise ArgumentError(f"{ctx.label}: index entry {k} is not an array NumPy can read ({exc})") from None
+        raise IndexArgumentError(f"{ctx.label}: index entry {k} is not an array NumPy can read ({exc})") from None
     if arr.dtype.kind == "b":
         return "bool", arr
     if arr.dtype.kind in "iu":
@@ -63,11 +63,11 @@ def _classify(ctx: OpContext, entry: Any, k: int) -> tuple[str, Any]:
     if arr.size == 0 and not isinstance(entry, np.ndarray):
         return "arr", arr.astype(np.int64)
     if arr.dtype.kind == "O" or isinstance(entry, np.ndarray):
-        raise DTypeError(
+        raise IndexDTypeError(
             f"{ctx.label}: arrays used as indices must be of integer (or boolean) type; "
             f"index entry {k} has dtype {dtype_name(arr.dtype)}"
         )
-    raise DTypeError(f"{ctx.label}: {_ONLY}; index entry {k} has dtype {dtype_name(arr.dtype)}")
+    raise IndexDTypeError(f"{ctx.label}: {_ONLY}; index entry {k} has dtype {dtype_name(arr.dtype)}")
 
 
 def _check(ctx: OpContext, arr: np.ndarray[Any, Any], size: int, axis: int, k: int) -> np.ndarray[Any, Any]:
@@ -123,10 +123,10 @@ def _offsets(
     items = [_classify(ctx, e, k) for k, e in enumerate(raw)]
     n_ell = sum(1 for kind, _ in items if kind == "ell")
     if n_ell > 1:
-        raise ArgumentError(f"{ctx.label}: an index can only have a single ellipsis ('...')")
+        raise IndexArgumentError(f"{ctx.label}: an index can only have a single ellipsis ('...')")
     used = sum(1 if kind in ("slice", "int", "arr") else (v.ndim if kind == "bool" else 0) for kind, v in items)
     if used > r:
-        raise ShapeError(
+        raise IndexShapeError(
             f"{ctx.label}: too many indices for array: array is {r}-dimensional, but {used} were indexed"
         )
     # expand '...' (or the implicit trailing one) into full slices
@@ -149,7 +149,7 @@ def _offsets(
         elif kind == "bool":
             for j in range(v.ndim):
                 if v.shape[j] not in (shape[d + j], 0):  # NumPy lets an empty boolean dim through
-                    raise ShapeError(
+                    raise IndexShapeError(
                         f"{ctx.label}: boolean index did not match indexed array along axis {d + j}; "
                         f"size of axis is {shape[d + j]} but size of corresponding boolean axis is {v.shape[j]} "
                         f"(index entry {k})"
@@ -172,7 +172,7 @@ def _offsets(
             bshape = tuple(np.broadcast_shapes(*shapes))
         except ValueError:
             shown = " ".join(str(tuple(s)) for s in shapes if s != ())
-            raise ShapeError(
+            raise IndexShapeError(
                 f"{ctx.label}: shape mismatch: indexing arrays could not be broadcast together with shapes {shown}"
             ) from None
     adjacent = not adv or adv == list(range(adv[0], adv[-1] + 1))

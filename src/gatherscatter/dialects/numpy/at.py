@@ -1,14 +1,14 @@
-"""``np.<ufunc>.at(a, indices, b)`` for add, subtract, multiply, maximum, minimum (NumPy 2.4).
+"""``np.<ufunc>.at(a, indices, b)``: add, subtract, multiply, maximum, minimum as ops, any ufunc generically.
 
 NumPy's ``ufunc.at`` (``ufunc_at`` in ``numpy/_core/src/umath/ufunc_object.c``)
 applies ``a[t] = cast_a(f(cast_L(a[t]), cast_L(b_j)))`` once per selected
 element, unbuffered, in row-major order of ``a[indices]``:
 
 * ``b`` is read with ``np.asarray`` and broadcast to the shape of ``a[indices]``;
-* the loop dtype ``L`` comes from promoting ``a.dtype`` with ``b.dtype``, where a
-  0-d ``b`` against an n-d ``a`` (or the reverse) uses legacy value-based
-  promotion (``np.min_scalar_type``) when its kind is not above the array's:
-  a Python ``0.1`` keeps float32 in float32, Python ``300`` widens int8 to int32;
+* the loop dtype ``L`` comes from promoting ``a.dtype`` with ``np.asarray(b).dtype``
+  (NEP 50, with ``b`` no longer a weak scalar: a Python ``0.1`` runs float32
+  data in the float64 loop, Python ``300`` runs int8 data in the int64 loop;
+  measured on NumPy 2.4.6);
 * the result is cast back to ``a.dtype`` with ``casting='unsafe'`` after every
   single update.
 
@@ -18,7 +18,12 @@ exact whenever that per-update cast back cannot change the outcome (``L`` is
 monotonically; ``b`` holds values ``a.dtype`` represents and ``L`` carries at
 least ``2p+2`` bits, so the double rounding is innocuous). Otherwise it runs
 in ``L`` and casts the result back, which is exact when no element is selected
-twice; with repeated elements it raises :class:`UnsupportedError`.
+twice; with repeated elements it raises :class:`UnsupportedError` (the generic
+:func:`ufunc_at` computes that case, and every other ufunc ``ufunc.at`` takes,
+round by round: the k-th selection of each element in round k).
+
+Data of non-native byte order runs in the native dtype and is given back in its
+own byte order, as NumPy gives it.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import numpy as np
 
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_array, dtype_name, prod
-from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from ...errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description
 from .._registry import DialectOp, Lowering, dialect_op, divergence
@@ -37,9 +42,7 @@ from ._common import np_context, quiet_cast
 from ._describe import _ufunc_at
 from ._index import row_offsets
 
-__all__ = ["add_at", "lower_at", "maximum_at", "minimum_at", "multiply_at", "subtract_at"]
-
-_CAT = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 2}
+__all__ = ["add_at", "lower_at", "maximum_at", "minimum_at", "multiply_at", "subtract_at", "ufunc_at"]
 
 for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
     divergence(
@@ -66,6 +69,19 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
         "measured np.add.at(np.zeros(1, int), [0, 0], [0.6, 0.6]) -> [0]",
         kind="choice",
     )
+divergence(
+    op="numpy.add_at",
+    case="b=None passed explicitly (also subtract_at, multiply_at, maximum_at, minimum_at and ufunc_at)",
+    when=("always",),
+    reference="NumPy 2.4",
+    theirs="np.add.at(a, idx, None) reads None as a 0-d object b: TypeError from the Python operator "
+    "(b omitted instead: ValueError 'second operand needed for ufunc')",
+    ours="None is b omitted: ArgumentValueError, which is both a TypeError and a ValueError, so either "
+    "NumPy error class catches it",
+    evidence="measured, NumPy 2.4.6: np.add.at(np.zeros(3), [0], None) -> TypeError; np.add.at(np.zeros(3), [0]) "
+    "-> ValueError",
+    kind="choice",
+)
 divergence(
     op="numpy.maximum_at",
     case="complex a",
@@ -108,12 +124,12 @@ def _representable(b: np.ndarray[Any, Any], dt: np.dtype[Any]) -> bool:
 
 
 def _promote(ctx: Any, ufunc: np.ufunc, a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> tuple[Any, ...]:
+    """The loop dtypes NumPy 2.4's ``ufunc.at`` uses: NEP 50 promotion of ``a.dtype`` with ``np.asarray(b).dtype``.
+
+    ``b`` is an array by then, so a Python ``0.1`` is float64 (not a weak scalar): ``np.add.at`` on float32
+    data with ``0.1`` runs the float64 loop and rounds back after every update.
+    """
     da, db = a.dtype, b.dtype
-    if (a.ndim == 0) != (b.ndim == 0) and da.kind in _CAT and db.kind in _CAT:
-        if b.ndim == 0 and _CAT[db.kind] <= _CAT[da.kind]:
-            db = np.min_scalar_type(b)
-        elif a.ndim == 0 and _CAT[da.kind] <= _CAT[db.kind]:
-            da = np.min_scalar_type(a)
     try:
         return tuple(ufunc.resolve_dtypes((da, db, None), casting="unsafe"))
     except TypeError as exc:
@@ -121,6 +137,22 @@ def _promote(ctx: Any, ufunc: np.ufunc, a: np.ndarray[Any, Any], b: np.ndarray[A
             f"{ctx.label}: no {ufunc.__name__} loop for a dtype {dtype_name(a.dtype)} and b dtype "
             f"{dtype_name(b.dtype)} ({exc})"
         ) from None
+
+
+def _broadcast_b(ctx: Any, bb: np.ndarray[Any, Any], rshape: tuple[int, ...]) -> np.ndarray[Any, Any]:
+    """``b`` broadcast to the shape of ``a[indices]``."""
+    try:
+        return np.broadcast_to(bb, rshape)
+    except ValueError:
+        raise ShapeError(
+            f"{ctx.label}: b of shape {list(bb.shape)} is not broadcastable to the shape of a[indices], "
+            f"{list(rshape)}"
+        ) from None
+
+
+def _native(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``x`` in native byte order (a copy only when it is not)."""
+    return x if x.dtype.isnative else x.astype(x.dtype.newbyteorder("="))
 
 
 def _exact_in_a(red: Reduction, a: np.dtype[Any], loop: np.dtype[Any], b: np.ndarray[Any, Any]) -> bool:
@@ -141,14 +173,22 @@ def _exact_in_a(red: Reduction, a: np.dtype[Any], loop: np.dtype[Any], b: np.nda
     return False
 
 
+class _NotOneScatterError(UnsupportedError):
+    """What one scatter cannot compute (per-update casts with a repeated element, complex max/min):
+    :func:`ufunc_at` computes it round by round."""
+
+
 def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b: Any) -> Lowering:
     """The lowering shared by ``add_at`` ... ``minimum_at``: a flat scatter with reduction ``red``."""
     ctx = np_context(f"{name}_at", data="a", updates="b")
     ctx = ctx.with_(op=f"numpy.{name}.at")
     d = data_array(ctx, a)
     if b is None:
-        raise ArgumentError(f"{ctx.label}: second operand needed for ufunc (b is None)")
+        raise ArgumentValueError(f"{ctx.label}: second operand needed for ufunc (b is None)")
     bb = as_array(ctx, b, "b")
+    # non-native byte order: computed in the native dtype, the result given back in a's own byte order (as NumPy)
+    given = d.dtype
+    d, bb = _native(d), _native(bb)
     kind = d.dtype.kind
     # NumPy resolves the loop first (no loop: TypeError), then builds the index (IndexError, ...)
     in0, in1, out = _promote(ctx, ufunc, d, bb)
@@ -162,17 +202,11 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
             f"reductions for object, str or bytes data (NumPy applies the Python/string operator)"
         )
     if kind == "c" and red in (Reduction.MAX, Reduction.MIN):
-        raise UnsupportedError(
+        raise _NotOneScatterError(
             f"{ctx.label}: complex a is not supported: NumPy orders complex numbers lexicographically, and the "
             f"gatherscatter max/min reductions refuse complex data"
         )
-    try:
-        bshaped = np.broadcast_to(bb, rshape)
-    except ValueError:
-        raise ShapeError(
-            f"{ctx.label}: b of shape {list(bb.shape)} is not broadcastable to the shape of a[indices], "
-            f"{list(rshape)}"
-        ) from None
+    bshaped = _broadcast_b(ctx, bb, rshape)
     policy = Policy(bounds="raise", negative="raise", reduction=red)
     spec = IndexSpec(axis=0)
     shape = d.shape
@@ -191,10 +225,11 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
         if loop == d.dtype or _exact_in_a(red, d.dtype, loop, b_loop):
             upd = b_loop if loop == d.dtype else quiet_cast(b_loop, d.dtype)
             u2 = upd.reshape(ushape)
-            return Lowering("scatter", flat, offsets, spec, policy, ctx, updates=u2, post=lambda y: y.reshape(shape))
+            return Lowering("scatter", flat, offsets, spec, policy, ctx, updates=u2,
+                            post=lambda y: y.reshape(shape).astype(given, copy=False))
         hint = f"cast b to {dtype_name(d.dtype)} first (b.astype(a.dtype)) if that is what you mean"
         if offsets.size > 1 and np.unique(offsets.reshape(-1)).size < offsets.size:
-            raise UnsupportedError(
+            raise _NotOneScatterError(
                 f"{ctx.label}: a has dtype {dtype_name(d.dtype)} but the {ufunc.__name__} loop runs in "
                 f"{dtype_name(loop)} (b has dtype {dtype_name(bb.dtype)}) and some element is selected more "
                 f"than once: NumPy casts back to {dtype_name(d.dtype)} after every single update, which one "
@@ -206,7 +241,7 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
                 f"{ctx.label}: a has dtype {dtype_name(d.dtype)} but the {ufunc.__name__} loop runs in "
                 f"{dtype_name(loop)}, which cannot hold every value of a exactly; {hint}"
             )
-    dt = d.dtype
+    dt = given
 
     def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         res: np.ndarray[Any, Any] = quiet_cast(y, dt).reshape(shape)
@@ -219,12 +254,13 @@ def lower_at(name: str, ufunc: np.ufunc, red: Reduction, a: Any, indices: Any, b
 
 
 class _Variant(NamedTuple):
-    """One ``np.<ufunc>.at``: the ufunc's name, the core reduction, its canonical name and its docstring's own parts."""
+    """One ``np.<ufunc>.at``: the ufunc's name, the core reduction, its canonical name and its docstring's own parts
+    (the update as an expression of ``a[t]`` and ``b``, the loop's update line, the tail)."""
 
     ufunc: str
     reduction: Reduction
     canonical: str
-    summary: str
+    expr: str
     loop: str
     tail: str
 
@@ -238,17 +274,17 @@ def _register(v: _Variant) -> DialectOp:
     def describe(form: str = "array") -> Description:
         return _ufunc_at(qualname, v.canonical, form)
 
-    def lower(a: Any, indices: Any, b: Any) -> Lowering:
+    def lower(a: Any, indices: Any, b: Any = None) -> Lowering:
         return lower_at(v.ufunc, ufunc, v.reduction, a, indices, b)
 
     lower.__name__ = lower.__qualname__ = name
-    lower.__doc__ = _DOC.format(summary=v.summary, ufunc=v.ufunc, loop=v.loop, tail=v.tail)
+    lower.__doc__ = _DOC.format(expr=v.expr, ufunc=v.ufunc, loop=v.loop, tail=v.tail)
     return dialect_op("numpy", name, family="general", kind="scatter", versions=("2.4",), differentiable=("a", "b"),
                       describe=describe)(lower)
 
 
 #: the docstring every ufunc.at op shares (its summary, loop line and tail come from its row)
-_DOC = """{summary}
+_DOC = """NumPy {ufunc}.at: unbuffered ``{expr}`` at every element ``a[indices]`` selects.
 
     Provenance: ``numpy.{ufunc}.at(a, indices, b)`` (``ufunc.at``), NumPy 2.4;
     NumPy works in place, gatherscatter returns the updated copy.
@@ -259,9 +295,10 @@ _DOC = """{summary}
     ``[-n, n-1]`` raises. ``b`` is broadcast to the shape of ``a[indices]``.
     Every selected element is updated once per time it is selected, in
     row-major order of ``a[indices]`` (repeated elements accumulate). Dtypes
-    follow NumPy: the loop dtype promotes ``a`` with ``b`` (a scalar ``b`` by
-    value) and the result is cast back to ``a.dtype`` unsafely after each
-    update (see ``gatherscatter.dialects.numpy.at``).
+    follow NumPy: the loop dtype promotes ``a`` with ``np.asarray(b)`` (NEP 50)
+    and the result is cast back to ``a.dtype`` unsafely after each update
+    (see ``gatherscatter.dialects.numpy.at``); data of non-native byte order
+    keeps it. Without ``b``: NumPy's "second operand needed" (a ValueError).
 
     Equivalent loop::
 
@@ -269,8 +306,22 @@ _DOC = """{summary}
         sel = arange(a.size).reshape(a.shape)[indices]      # flat positions, any index expression
         for j in ndindex(sel.shape):
             t = unravel_index(sel[j], a.shape)
-            Y[t] = {loop}
+            Y[t] = {loop}                   # b_j = broadcast(b, sel.shape)[j]
 {tail}"""
+
+
+def _extremum_tail(ufunc: str, word: str, args: str, result: str) -> str:
+    """The docstring tail of ``maximum_at`` / ``minimum_at``."""
+    return f"""
+    Differs from ``torch.scatter_reduce(reduce='a{word}')`` (per-axis indices,
+    ``include_self``); NaN propagates as in ``np.{ufunc}``. Complex ``a`` is
+    refused (NumPy orders complex lexicographically; the core has no such {word});
+    :func:`ufunc_at` computes it.
+
+    >>> import gatherscatter as gs
+    >>> gs.numpy.{ufunc}_at({args}).tolist()
+    {result}
+    """
 
 
 _VARIANTS = [
@@ -278,8 +329,8 @@ _VARIANTS = [
         "add",
         Reduction.ADD,
         "add",
-        'NumPy add.at: unbuffered ``a[t] + b`` at every element ``a[indices]`` selects.',
-        'Y[t] + b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        'a[t] + b',
+        'Y[t] + b_j',
         """
     Differs from ``a[indices] += b`` (a repeated element is incremented once),
     from ``torch.index_put(accumulate=True)`` (no slices, no dtype promotion) and
@@ -296,40 +347,24 @@ _VARIANTS = [
         "maximum",
         Reduction.MAX,
         "max",
-        'NumPy maximum.at: unbuffered ``max(a[t], b)`` at every element ``a[indices]`` selects.',
-        'maximum(Y[t], b_j)                   # b_j = broadcast(b, sel.shape)[j]',
-        """
-    Differs from ``torch.scatter_reduce(reduce='amax')`` (per-axis indices,
-    ``include_self``); NaN propagates as in ``np.maximum``. Complex ``a`` is
-    refused (NumPy orders complex lexicographically; the core has no such max).
-
-    >>> import gatherscatter as gs
-    >>> gs.numpy.maximum_at([1, 5, 3], [0, 0, 2], [4, 2, 9]).tolist()
-    [4, 5, 9]
-    """,
+        'max(a[t], b)',
+        'maximum(Y[t], b_j)',
+        _extremum_tail("maximum", "max", "[1, 5, 3], [0, 0, 2], [4, 2, 9]", "[4, 5, 9]"),
     ),
     _Variant(
         "minimum",
         Reduction.MIN,
         "min",
-        'NumPy minimum.at: unbuffered ``min(a[t], b)`` at every element ``a[indices]`` selects.',
-        'minimum(Y[t], b_j)                   # b_j = broadcast(b, sel.shape)[j]',
-        """
-    Differs from ``torch.scatter_reduce(reduce='amin')`` (per-axis indices,
-    ``include_self``); NaN propagates as in ``np.minimum``. Complex ``a`` is
-    refused (NumPy orders complex lexicographically; the core has no such min).
-
-    >>> import gatherscatter as gs
-    >>> gs.numpy.minimum_at([1, 5, 3], [1, 1], [4, 2]).tolist()
-    [1, 2, 3]
-    """,
+        'min(a[t], b)',
+        'minimum(Y[t], b_j)',
+        _extremum_tail("minimum", "min", "[1, 5, 3], [1, 1], [4, 2]", "[1, 2, 3]"),
     ),
     _Variant(
         "multiply",
         Reduction.MUL,
         "mul",
-        'NumPy multiply.at: unbuffered ``a[t] * b`` at every element ``a[indices]`` selects.',
-        'Y[t] * b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        'a[t] * b',
+        'Y[t] * b_j',
         """
     Differs from ``a[indices] *= b`` (a repeated element is multiplied once) and
     from ``torch.scatter_reduce(reduce='prod')`` (per-axis indices, ``include_self``).
@@ -343,8 +378,8 @@ _VARIANTS = [
         "subtract",
         Reduction.SUB,
         "sub",
-        'NumPy subtract.at: unbuffered ``a[t] - b`` at every element ``a[indices]`` selects.',
-        'Y[t] - b_j                   # b_j = broadcast(b, sel.shape)[j]',
+        'a[t] - b',
+        'Y[t] - b_j',
         """
     Differs from ``a[indices] -= b`` (a repeated element is decremented once);
     bool data is refused, as NumPy refuses boolean subtract (OpenVINO/ONNX
@@ -358,3 +393,130 @@ _VARIANTS = [
 ]
 
 add_at, maximum_at, minimum_at, multiply_at, subtract_at = (_register(v) for v in _VARIANTS)
+
+
+#: the ufuncs with a registered op (a core reduction: translatable, differentiable); ``ufunc_at`` runs these
+_TABLE: dict[str, DialectOp] = {
+    "add": add_at, "maximum": maximum_at, "minimum": minimum_at, "multiply": multiply_at, "subtract": subtract_at,
+}
+
+
+def _rank(off: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """How many times each entry's value occurred before it (0 for a first occurrence), in row-major order."""
+    order = np.argsort(off, kind="stable")
+    srt = off[order]
+    start = np.r_[0, np.flatnonzero(srt[1:] != srt[:-1]) + 1]
+    run = np.repeat(start, np.diff(np.r_[start, srt.size]))
+    rank = np.empty(off.size, np.int64)
+    rank[order] = np.arange(off.size) - run
+    return rank
+
+
+#: exponents for which NumPy's power loops take a fast path when the exponent is a stride-0 operand (square,
+#: sqrt, reciprocal: results differ in the last bits from the vector loop); ``ufunc.at`` calls its loop one
+#: element at a time, which takes them (measured on NumPy 2.4.6: ``np.power.at`` matches ``x * x`` for 2)
+_POWER_FAST = (2.0, 0.5, -1.0)
+
+
+def _call(ufunc: np.ufunc, dts: tuple[Any, ...], x: np.ndarray[Any, Any], *b: np.ndarray[Any, Any]) -> Any:
+    """``ufunc(x, *b)`` in the loop ``dts``, as ``ufunc.at`` calls it element by element."""
+    try:
+        res = ufunc(x, *b, signature=dts, casting="unsafe")
+        if b and ufunc in (np.power, np.float_power) and b[0].dtype.kind in "fc":
+            for e in _POWER_FAST:
+                m = b[0] == e
+                if m.any():
+                    res[m] = ufunc(x[m], np.array(e, b[0].dtype), signature=dts, casting="unsafe")
+    except ValueError as exc:  # NumPy's loop refuses a value (integers to negative integer powers ...)
+        raise ArgumentValueError(f"numpy.{ufunc.__name__}.at (numpy 2.4): {exc}") from None
+    return res
+
+
+def ufunc_at(ufunc: np.ufunc, a: Any, indices: Any, b: Any = None) -> np.ndarray[Any, Any]:
+    """NumPy ``ufunc.at``: ``ufunc(a[t], b_j)`` (or ``ufunc(a[t])``) unbuffered at every selected element.
+
+    Provenance: ``numpy.<ufunc>.at(a, indices, b=None)``, NumPy 2.4, for every
+    ufunc NumPy's ``ufunc.at`` takes: one output, no core signature, binary
+    (``divide``, ``floor_divide``, ``power``, ``fmax``, ``fmin``,
+    ``logaddexp``, ``arctan2``, ``copysign``, ...) with ``b``, or unary
+    (``negative``, ``sqrt``, ...) without it. NumPy works in place;
+    gatherscatter returns the updated copy.
+
+    ``add``, ``subtract``, ``multiply``, ``maximum`` and ``minimum`` run their
+    registered ops (:func:`add_at` ...: one scatter with a core reduction,
+    same results, errors and recorded divergences). Any other ufunc is
+    applied round by round: the k-th time an element is selected is handled
+    in round k, so each round updates distinct elements and the order of
+    updates is NumPy's row-major order (one vectorised ufunc call per round:
+    the cost grows with how often the most-selected element is selected). Dtypes follow NumPy: the loop dtypes
+    come from ``ufunc.resolve_dtypes`` (a 0-d ``b`` by value against an n-d
+    ``a``), and every update is cast back to ``a.dtype`` unsafely (numerical
+    warnings are not emitted).
+
+    Equivalent loop::
+
+        Y = a.copy()
+        sel = arange(a.size).reshape(a.shape)[indices]
+        for j in ndindex(sel.shape):
+            t = unravel_index(sel[j], a.shape)
+            Y[t] = ufunc(Y[t], b_j)        # b_j = broadcast(b, sel.shape)[j]; ufunc(Y[t]) if unary
+
+    >>> import numpy as np, gatherscatter as gs
+    >>> gs.numpy.ufunc_at(np.divide, [8.0, 8.0, 8.0], [0, 0, 2], 2).tolist()
+    [2.0, 8.0, 4.0]
+    >>> gs.numpy.ufunc_at(np.negative, [1, 2, 3], [0, 0, 1]).tolist()
+    [1, -2, 3]
+    """
+    ctx = np_context("ufunc_at", data="a", updates="b")
+    if not isinstance(ufunc, np.ufunc):
+        raise ArgumentError(f"{ctx.label}: ufunc must be a numpy ufunc such as np.add (got {ufunc!r})")
+    ctx = ctx.with_(op=f"numpy.{ufunc.__name__}.at")
+    if ufunc.signature is not None:
+        raise DTypeError(f"{ctx.label}: {ufunc.__name__}.at does not support ufunc with non-trivial signature: "
+                         f"{ufunc.signature}")
+    if ufunc.nout != 1 or ufunc.nin not in (1, 2):
+        raise ArgumentValueError(f"{ctx.label}: only single output ufuncs are supported (nin={ufunc.nin}, "
+                                 f"nout={ufunc.nout})")
+    if ufunc.__name__ in _TABLE and getattr(np, ufunc.__name__, None) is ufunc:
+        try:
+            return _TABLE[ufunc.__name__](a, indices, b)
+        except _NotOneScatterError:
+            pass  # the one scatter cannot cast back after every update: the rounds below do
+    d = data_array(ctx, a)
+    given = d.dtype
+    if ufunc.nin == 2 and b is None:
+        raise ArgumentValueError(f"{ctx.label}: second operand needed for ufunc (b is None)")
+    if ufunc.nin == 1 and b is not None:
+        raise ArgumentValueError(f"{ctx.label}: second operand provided when ufunc is unary")
+    d = _native(d)
+    bb = None if b is None else _native(as_array(ctx, b, "b"))
+    if d.dtype.kind in "OUST" or (bb is not None and bb.dtype.kind in "OUST"):
+        raise UnsupportedError(f"{ctx.label}: object, str or bytes operands are not supported")
+    if bb is not None:
+        dts = _promote(ctx, ufunc, d, bb)
+    else:
+        try:
+            dts = tuple(ufunc.resolve_dtypes((d.dtype, None), casting="unsafe"))
+        except TypeError as exc:
+            raise DTypeError(
+                f"{ctx.label}: no {ufunc.__name__} loop for a dtype {dtype_name(d.dtype)} ({exc})"
+            ) from None
+    offsets, tail = row_offsets(ctx, d.shape, indices)
+    rshape = offsets.shape + tail
+    work = d.reshape(-1, prod(tail)).copy()
+    off = offsets.reshape(-1)
+    args: list[np.ndarray[Any, Any]] = []
+    if bb is not None:
+        bshaped = _broadcast_b(ctx, bb, rshape)
+        args.append(quiet_cast(np.ascontiguousarray(bshaped).reshape(off.size, prod(tail)), dts[1]))
+    if off.size:
+        rank = _rank(off)
+        with np.errstate(all="ignore"):
+            for k in range(int(rank.max()) + 1):
+                pick = np.flatnonzero(rank == k)
+                rows = off[pick]
+                x = quiet_cast(work[rows], dts[0])
+                res = _call(ufunc, dts, x, *(v[pick] for v in args))
+                work[rows] = quiet_cast(res, work.dtype)
+    out: np.ndarray[Any, Any] = work.reshape(d.shape).astype(given, copy=False)
+    return out

@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from ...core.shape import IndexSpec, normalize_axis, prod
+from ...core.shape import IndexSpec, prod
 from .._common import data_array
 from .._record import Description, Residual, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._common import mode_policy, np_context, take_indices
+from ._common import mode_policy, np_axis, np_context, take_indices
 from ._describe import _INT, _mode
 
 divergence(
@@ -104,7 +104,7 @@ def take(a: Any, indices: Any, axis: int | None = None, mode: str = "raise") -> 
     else:
         if d.ndim == 0:
             d = d.reshape(1)
-        ax = normalize_axis(ctx, axis, d.ndim)
+        ax = np_axis(ctx, axis, d.ndim)
     out_shape = d.shape[:ax] + i.shape + d.shape[ax + 1 :]
     never_read = prod(d.shape[:ax]) == 0 or (d.shape[ax] == 0 and not prod(out_shape) and mode in ("wrap", "clip"))
     if i.size and never_read:

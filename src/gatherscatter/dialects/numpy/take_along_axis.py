@@ -7,12 +7,11 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Policy
-from ...core.shape import IndexSpec, normalize_axis, prod
-from ...errors import ShapeError
+from ...core.shape import IndexSpec, prod
 from .._common import data_array
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._common import along_indices, broadcast_along, check_bounds, np_context
+from ._common import along_axis, along_indices, broadcast_along, check_bounds, np_context
 from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap")
@@ -77,20 +76,7 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Lowering:
     ctx = np_context("take_along_axis", data="arr")
     d = data_array(ctx, arr)
     i = along_indices(ctx, indices)
-    if axis is None:
-        if i.ndim != 1:
-            raise ShapeError(
-                f"{ctx.label}: when axis=None, `indices` must have a single dimension; got shape {list(i.shape)}"
-            )
-        d = d.reshape(-1)
-        a = 0
-    else:
-        a = normalize_axis(ctx, axis, d.ndim)
-        if i.ndim != d.ndim:
-            raise ShapeError(
-                f"{ctx.label}: `indices` and `arr` must have the same number of dimensions; got indices "
-                f"shape {list(i.shape)} and arr shape {list(d.shape)}"
-            )
+    d, a = along_axis(ctx, d, i, axis)
     shape = broadcast_along(ctx, i.shape, d.shape, a)
     if prod(shape):
         check_bounds(ctx, i, d.shape[a], a, "indices")

@@ -25,7 +25,7 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...core.indices import raise_out_of_range
-from ...core.policy import Negative
+from ...core.policy import Negative, Policy
 from ...core.shape import as_index_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, STRINGS
@@ -36,12 +36,17 @@ __all__ = [
     "DATA_NUMERIC",
     "DATA_REAL",
     "DEVICES",
+    "FLOAT8",
+    "GATHER_CLIP",
+    "GATHER_RAISE",
+    "GATHER_ZERO",
     "INDEX_I16_I32_I64",
     "INDEX_I32_I64",
     "TF_VERSION",
     "check_data",
     "check_int_overflow",
     "check_tuple_bounds",
+    "gather_data",
     "index_array",
     "is_string",
     "parse_bad_indices_policy",
@@ -62,21 +67,31 @@ INDEX_I32_I64 = frozenset({"int32", "int64"})
 DATA_ALL = NUMERIC | COMPLEX | STRINGS | frozenset({"bool", "bfloat16"})
 DATA_NUMERIC = NUMERIC | COMPLEX | frozenset({"bfloat16"})
 DATA_REAL = NUMERIC | frozenset({"bfloat16"})
+#: float8 data (ml_dtypes): TF's CPU Gather / GatherNd kernels take them, its scatters do not (measured, TF 2.21)
+FLOAT8 = frozenset({"float8_e5m2", "float8_e4m3fn"})
 
 _POLICIES = ("", "DEFAULT", "ERROR", "IGNORE")
+
+#: the policies of tf.gather / tf.gather_nd: CPU raises, GPU reads 0, XLA clamps into [0, s-1]
+GATHER_RAISE = Policy(bounds="raise", negative="raise")
+GATHER_ZERO = Policy(bounds="fill", negative="bounds")
+GATHER_CLIP = Policy(bounds="clip", negative="bounds")
 
 
 def parse_device(name: str, device: Any) -> str:
     """``'cpu'``, ``'gpu'`` or ``'xla'`` (case-sensitive, like TF's own strings)."""
-    if not isinstance(device, str):
-        raise ArgumentError(f"tensorflow.{name}: device must be a string (got {device!r})")
-    if device not in DEVICES:
-        raise UnsupportedError(
-            f"tensorflow.{name}: unknown device {device!r}; expected one of: cpu (eager CPU kernels, "
-            f"bad indices raise), gpu (documented GPU kernels: gathers return 0, scatters drop), "
-            f"xla (tf.function(jit_compile=True): gathers clamp, scatters drop)"
-        )
-    return device
+    return _choice(f"tensorflow.{name}", "device", device, DEVICES,
+                   "cpu (eager CPU kernels, bad indices raise), gpu (documented GPU kernels: gathers return 0, "
+                   "scatters drop), xla (tf.function(jit_compile=True): gathers clamp, scatters drop)")
+
+
+def _choice(label: str, what: str, value: Any, allowed: tuple[str, ...], expected: str) -> str:
+    """``value`` if it is one of the strings ``allowed``: ArgumentError for a non-string, UnsupportedError else."""
+    if not isinstance(value, str):
+        raise ArgumentError(f"{label}: {what} must be a string (got {value!r})")
+    if value not in allowed:
+        raise UnsupportedError(f"{label}: unknown {what} {value!r}; expected one of: {expected}")
+    return value
 
 
 CPU_BOUNDS = "TensorFlow on CPU rejects negative and out-of-range indices"
@@ -138,6 +153,11 @@ def check_data(
         )
 
 
+def gather_data(ctx: OpContext, arr: np.ndarray[Any, Any], device: str) -> None:
+    """The data dtypes of ``tf.gather`` / ``tf.gather_nd``: every dtype, and float8 on CPU."""
+    check_data(ctx, arr, DATA_ALL | FLOAT8 if device == "cpu" else DATA_ALL, device)
+
+
 def index_array(ctx: OpContext, indices: Any, allowed: frozenset[str], device: str) -> np.ndarray[Any, Any]:
     """``indices`` as an integer array whose dtype the op accepts on ``device``."""
     try:
@@ -153,13 +173,8 @@ def parse_bad_indices_policy(ctx: OpContext, policy: Any, device: str) -> str:
     does not support it); ``'IGNORE'`` ignores everywhere. XLA honours
     ``'IGNORE'`` and otherwise keeps its own clamp/drop behaviour (observed).
     """
-    if not isinstance(policy, str):
-        raise ArgumentError(f"{ctx.label}: bad_indices_policy must be a string (got {policy!r})")
-    if policy not in _POLICIES:
-        raise UnsupportedError(
-            f"{ctx.label}: unknown bad_indices_policy {policy!r}; expected one of: '' (= 'DEFAULT'), "
-            f"'DEFAULT', 'ERROR', 'IGNORE' (upper case, as TensorFlow spells them)"
-        )
+    _choice(ctx.label, "bad_indices_policy", policy, _POLICIES,
+            "'' (= 'DEFAULT'), 'DEFAULT', 'ERROR', 'IGNORE' (upper case, as TensorFlow spells them)")
     if policy == "IGNORE":
         return "ignore"
     if policy == "ERROR":

@@ -6,27 +6,24 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
-    DATA_ALL,
+    GATHER_CLIP,
+    GATHER_RAISE,
+    GATHER_ZERO,
     GRAD,
     INDEX_I16_I32_I64,
     TF_VERSION,
-    check_data,
+    gather_data,
     index_array,
     parse_device,
     tf_context,
 )
 from ._describe import _I16_I32_I64, _mode
-
-_CPU = Policy(bounds="raise", negative="raise")
-_GPU = Policy(bounds="fill", negative="bounds")
-_XLA = Policy(bounds="clip", negative="bounds")
 
 divergence(
     op="tensorflow.gather",
@@ -142,7 +139,9 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     differentiable=("params",),
     describe=_describe, fuzz={"negative": False, "seeds": _cve_seeds}, grad=GRAD, variants=_PROBE,
 )
-def gather(params: Any, indices: Any, axis: int | None = None, batch_dims: int = 0, device: str = "cpu") -> Lowering:
+def gather(
+    params: Any, indices: Any, axis: int | None = None, batch_dims: int | None = 0, device: str = "cpu"
+) -> Lowering:
     """TensorFlow ``tf.gather`` (op ``GatherV2``): take slices of ``params`` along ``axis``.
 
     Provenance: ``tf.gather(params, indices, validate_indices=None, axis=None,
@@ -157,7 +156,10 @@ def gather(params: Any, indices: Any, axis: int | None = None, batch_dims: int =
     ``batch_dims <= axis``, ``batch_dims <= rank(indices)`` and the first
     ``batch_dims`` dims of ``params`` and ``indices`` are equal.
     ``Y.shape = params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:]``;
-    a 0-d index drops the axis. Indices are int16, int32 or int64.
+    a 0-d index drops the axis. Indices are int16, int32 or int64;
+    ``batch_dims=None`` reads as 0, as TF's wrapper does. Data may also be
+    float8 (``ml_dtypes`` ``float8_e5m2`` / ``float8_e4m3fn``) on ``'cpu'``,
+    which TF's CPU kernel takes.
 
     ``device``: ``'cpu'`` raises on an index outside ``[0, s)`` (TF's
     ``indices[1] = -1 is not in [0, 3)``), ``'gpu'`` returns 0 there
@@ -183,9 +185,9 @@ def gather(params: Any, indices: Any, axis: int | None = None, batch_dims: int =
     dev = parse_device("gather", device)
     ctx = tf_context("gather", dev)
     p = data_array(ctx, params)
-    check_data(ctx, p, DATA_ALL, dev)
+    gather_data(ctx, p, dev)
     i = index_array(ctx, indices, INDEX_I16_I32_I64, dev)
-    b = to_int(ctx, "batch_dims", batch_dims)
+    b = 0 if batch_dims is None else to_int(ctx, "batch_dims", batch_dims)  # TF reads None as 0
     a = b if axis is None else to_int(ctx, "axis", axis)
     if a == 0:
         b = 0  # tf.gather calls GatherV2 without batch_dims when axis is the constant 0
@@ -226,14 +228,14 @@ def gather(params: Any, indices: Any, axis: int | None = None, batch_dims: int =
     if dev == "cpu":
         if prod(gather_shape(p.shape, i.shape, spec)) == 0:
             # TF's CPU kernel returns an empty output without looking at the indices
-            return Lowering("gather", p, i, spec, _GPU, ctx)
-        return Lowering("gather", p, i, spec, _CPU, ctx)  # the core words TF's error from ctx
+            return Lowering("gather", p, i, spec, GATHER_ZERO, ctx)
+        return Lowering("gather", p, i, spec, GATHER_RAISE, ctx)  # the core words TF's error from ctx
     if dev == "gpu":
-        return Lowering("gather", p, i, spec, _GPU, ctx)
+        return Lowering("gather", p, i, spec, GATHER_ZERO, ctx)
     if s == 0 and i.size > 0:
         # XLA returns zeros (of a wrong shape, see the divergence above)
         out = np.zeros(gather_shape(p.shape, i.shape, spec), p.dtype)
-        return Lowering("gather", p, i, spec, _GPU, ctx, result=out)
+        return Lowering("gather", p, i, spec, GATHER_ZERO, ctx, result=out)
     if b > 0 and i.dtype == np.int64 and i.size and int(i.min()) < 0:
         i = np.where(i < 0, np.int64(s - 1), i)
-    return Lowering("gather", p, i, spec, _XLA, ctx)
+    return Lowering("gather", p, i, spec, GATHER_CLIP, ctx)

@@ -6,18 +6,19 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
-    DATA_ALL,
+    GATHER_CLIP,
+    GATHER_RAISE,
+    GATHER_ZERO,
     GRAD,
     INDEX_I16_I32_I64,
     TF_VERSION,
-    check_data,
+    gather_data,
     index_array,
     parse_bad_indices_policy,
     parse_device,
@@ -25,10 +26,6 @@ from ._common import (
     tf_context,
 )
 from ._describe import _I16_I32_I64, _mode
-
-_RAISE = Policy(bounds="raise", negative="raise")
-_ZERO = Policy(bounds="fill", negative="bounds")
-_CLIP = Policy(bounds="clip", negative="bounds")
 
 divergence(
     op="tensorflow.gather_nd",
@@ -146,6 +143,9 @@ def gather_nd(
     ``[0, s-1]`` (``-1`` reads 0) unless the policy is ``'IGNORE'``. On CPU and
     GPU an empty ``params`` with at least one index tuple is an error.
 
+    Data may also be float8 (``ml_dtypes`` ``float8_e5m2`` /
+    ``float8_e4m3fn``) on ``'cpu'``, which TF's CPU kernel takes.
+
     Equivalent loop (``b = batch_dims``)::
 
         for β, i in ndindex(I.shape[:b], I.shape[b:-1]):
@@ -169,7 +169,7 @@ def gather_nd(
     )
     mode = parse_bad_indices_policy(ctx, bad_indices_policy, dev)
     p = data_array(ctx, params)
-    check_data(ctx, p, DATA_ALL, dev)
+    gather_data(ctx, p, dev)
     i = index_array(ctx, indices, INDEX_I16_I32_I64, dev)
     b = to_int(ctx, "batch_dims", batch_dims)
     r, q = p.ndim, i.ndim
@@ -203,9 +203,9 @@ def gather_nd(
                 f"{shape_text(p.shape)} (indices shape {list(i.shape)})"
             )
         out = np.zeros(gather_shape(p.shape, i.shape, spec), p.dtype)
-        return Lowering("gather", p, i, spec, _ZERO, ctx, result=out)
+        return Lowering("gather", p, i, spec, GATHER_ZERO, ctx, result=out)
     if mode == "raise":
-        return Lowering("gather", p, i, spec, _RAISE, ctx)  # the core words TF's error from ctx
+        return Lowering("gather", p, i, spec, GATHER_RAISE, ctx)  # the core words TF's error from ctx
     if mode == "ignore" or dev == "gpu":
-        return Lowering("gather", p, i, spec, _ZERO, ctx)
-    return Lowering("gather", p, i, spec, _CLIP, ctx)
+        return Lowering("gather", p, i, spec, GATHER_ZERO, ctx)
+    return Lowering("gather", p, i, spec, GATHER_CLIP, ctx)

@@ -66,6 +66,37 @@ class _Variant(NamedTuple):
     doc: str
 
 
+#: the docstring the four reducing variants share (their summary, data rule, loop line and tail come from the row)
+_REDUCING_DOC = """TensorFlow ``tf.tensor_scatter_nd_{name}``: {summary}
+
+    Provenance: ``tf.tensor_scatter_nd_{name}(tensor, indices, updates,
+    bad_indices_policy='', name=None)`` (op ``TensorScatter{op}``), TensorFlow
+    2.21, eager CPU and XLA CPU observed. Returns a new array.
+
+    Index tuples lie on the last axis of ``indices`` (at least 2 axes on
+    CPU/GPU, ``k = indices.shape[-1] <= rank(tensor)``);
+    ``updates.shape == indices.shape[:-1] + tensor.shape[k:]``. Indices are
+    int32 or int64. {data}
+    Duplicates are all {dup} (ACCUM).
+    Bad tuples: ``bad_indices_policy`` ``''``/``'DEFAULT'`` raise on CPU and
+    drop on GPU, ``'ERROR'`` raises (CPU only), ``'IGNORE'`` drops everywhere;
+    ``device='xla'`` always drops.
+
+    Equivalent loop::
+
+        Y = copy(tensor)
+        for i in ndindex(indices.shape[:-1]):                 # row-major order
+            t = tuple(indices[i])
+            {loop}
+{tail}"""
+
+
+def _reducing_doc(name: str, summary: str, data: str, dup: str, loop: str, tail: str) -> str:
+    """The docstring of ``tf.tensor_scatter_nd_<name>`` from :data:`_REDUCING_DOC`."""
+    return _REDUCING_DOC.format(name=name, op=name.capitalize(), summary=summary, data=data, dup=dup, loop=loop,
+                                tail=tail)
+
+
 def _divergences(v: _Variant) -> None:
     """The divergences every reducing variant shares (in the order the compatibility page lists them)."""
     op = f"tensorflow.tensor_scatter_nd_{v.name}"
@@ -162,28 +193,13 @@ _VARIANTS = [
         INDEX_I32_I64,
         {},
         'tensor_scatter_nd_add([100], zeros((3, 0)), [[5], [6], [7]]) gives [107], not [118]',
-        """TensorFlow ``tf.tensor_scatter_nd_add``: add ``updates`` into a copy of ``tensor``.
-
-    Provenance: ``tf.tensor_scatter_nd_add(tensor, indices, updates,
-    bad_indices_policy='', name=None)`` (op ``TensorScatterAdd``), TensorFlow
-    2.21, eager CPU and XLA CPU observed. Returns a new array.
-
-    Index tuples lie on the last axis of ``indices`` (at least 2 axes on
-    CPU/GPU, ``k = indices.shape[-1] <= rank(tensor)``);
-    ``updates.shape == indices.shape[:-1] + tensor.shape[k:]``. Indices are
-    int32 or int64. Numeric data (booleans only under XLA, where add is OR; no
-    strings). Duplicates are all added (ACCUM).
-    Bad tuples: ``bad_indices_policy`` ``''``/``'DEFAULT'`` raise on CPU and
-    drop on GPU, ``'ERROR'`` raises (CPU only), ``'IGNORE'`` drops everywhere;
-    ``device='xla'`` always drops.
-
-    Equivalent loop::
-
-        Y = copy(tensor)
-        for i in ndindex(indices.shape[:-1]):                 # row-major order
-            t = tuple(indices[i])
-            Y[t] += updates[i]
-
+        _reducing_doc(
+            "add",
+            'add ``updates`` into a copy of ``tensor``.',
+            'Numeric data (booleans only under XLA, where add is OR; no strings).',
+            "added",
+            'Y[t] += updates[i]',
+            """
     Differs from ``tf.scatter_nd`` (starts from zeros) and ONNX ``ScatterND(reduction='add')``
     (negative indices wrap there).
 
@@ -193,6 +209,7 @@ _VARIANTS = [
     >>> gs.tensorflow.tensor_scatter_nd_add([1, 1, 1, 1], [[1], [1], [2]], [10, 20, 30]).tolist()
     [1, 31, 31, 1]
     """,
+        ),
     ),
     _Variant(
         "max",
@@ -202,28 +219,13 @@ _VARIANTS = [
         INDEX_I32_I64,
         _COMPLEX_XLA,
         'tensor_scatter_nd_max([0], zeros((3, 0)), [[5], [9], [7]]) gives [7], not [9]',
-        """TensorFlow ``tf.tensor_scatter_nd_max``: keep the maximum of ``tensor`` and the ``updates``.
-
-    Provenance: ``tf.tensor_scatter_nd_max(tensor, indices, updates,
-    bad_indices_policy='', name=None)`` (op ``TensorScatterMax``), TensorFlow
-    2.21, eager CPU and XLA CPU observed. Returns a new array.
-
-    Index tuples lie on the last axis of ``indices`` (at least 2 axes on
-    CPU/GPU, ``k = indices.shape[-1] <= rank(tensor)``);
-    ``updates.shape == indices.shape[:-1] + tensor.shape[k:]``. Indices are
-    int32 or int64. Real numeric data (booleans only under XLA, where max is OR;
-    no complex, no strings). Duplicates are all reduced (ACCUM).
-    Bad tuples: ``bad_indices_policy`` ``''``/``'DEFAULT'`` raise on CPU and
-    drop on GPU, ``'ERROR'`` raises (CPU only), ``'IGNORE'`` drops everywhere;
-    ``device='xla'`` always drops.
-
-    Equivalent loop::
-
-        Y = copy(tensor)
-        for i in ndindex(indices.shape[:-1]):                 # row-major order
-            t = tuple(indices[i])
-            Y[t] = max(Y[t], updates[i])      # a NaN update changes nothing
-
+        _reducing_doc(
+            "max",
+            'keep the maximum of ``tensor`` and the ``updates``.',
+            'Real numeric data (booleans only under XLA, where max is OR; no complex, no strings).',
+            "reduced",
+            'Y[t] = max(Y[t], updates[i])      # a NaN update changes nothing',
+            """
     Differs from ONNX ``ScatterND(reduction='max')`` (NumPy-style NaN propagation, negative
     indices wrap).
 
@@ -231,6 +233,7 @@ _VARIANTS = [
     >>> gs.tensorflow.tensor_scatter_nd_max([5, 5, 5, 5], [[0], [0], [2]], [2, 4, 7]).tolist()
     [5, 5, 7, 5]
     """,
+        ),
     ),
     _Variant(
         "min",
@@ -240,28 +243,13 @@ _VARIANTS = [
         INDEX_I32_I64,
         _COMPLEX_XLA,
         'tensor_scatter_nd_min([9], zeros((3, 0)), [[5], [6], [7]]) gives [7], not [5]',
-        """TensorFlow ``tf.tensor_scatter_nd_min``: keep the minimum of ``tensor`` and the ``updates``.
-
-    Provenance: ``tf.tensor_scatter_nd_min(tensor, indices, updates,
-    bad_indices_policy='', name=None)`` (op ``TensorScatterMin``), TensorFlow
-    2.21, eager CPU and XLA CPU observed. Returns a new array.
-
-    Index tuples lie on the last axis of ``indices`` (at least 2 axes on
-    CPU/GPU, ``k = indices.shape[-1] <= rank(tensor)``);
-    ``updates.shape == indices.shape[:-1] + tensor.shape[k:]``. Indices are
-    int32 or int64. Real numeric data (booleans only under XLA, where min is
-    AND; no complex, no strings). Duplicates are all reduced (ACCUM).
-    Bad tuples: ``bad_indices_policy`` ``''``/``'DEFAULT'`` raise on CPU and
-    drop on GPU, ``'ERROR'`` raises (CPU only), ``'IGNORE'`` drops everywhere;
-    ``device='xla'`` always drops.
-
-    Equivalent loop::
-
-        Y = copy(tensor)
-        for i in ndindex(indices.shape[:-1]):                 # row-major order
-            t = tuple(indices[i])
-            Y[t] = min(Y[t], updates[i])      # a NaN update changes nothing
-
+        _reducing_doc(
+            "min",
+            'keep the minimum of ``tensor`` and the ``updates``.',
+            'Real numeric data (booleans only under XLA, where min is AND; no complex, no strings).',
+            "reduced",
+            'Y[t] = min(Y[t], updates[i])      # a NaN update changes nothing',
+            """
     Differs from ONNX ``ScatterND(reduction='min')`` (NumPy-style NaN propagation, negative
     indices wrap).
 
@@ -269,6 +257,7 @@ _VARIANTS = [
     >>> gs.tensorflow.tensor_scatter_nd_min([5, 5, 5, 5], [[0], [0], [2]], [2, 4, 7]).tolist()
     [2, 5, 5, 5]
     """,
+        ),
     ),
     _Variant(
         "sub",
@@ -278,34 +267,20 @@ _VARIANTS = [
         INDEX_I32_I64,
         {"bool": "tensor_scatter_nd_sub on bool crashes TF 2.21's XLA compiler (segfault)"},
         'tensor_scatter_nd_sub([100], zeros((3, 0)), [[5], [6], [7]]) gives [93], not [82]',
-        """TensorFlow ``tf.tensor_scatter_nd_sub``: subtract ``updates`` from a copy of ``tensor``.
-
-    Provenance: ``tf.tensor_scatter_nd_sub(tensor, indices, updates,
-    bad_indices_policy='', name=None)`` (op ``TensorScatterSub``), TensorFlow
-    2.21, eager CPU and XLA CPU observed. Returns a new array.
-
-    Index tuples lie on the last axis of ``indices`` (at least 2 axes on
-    CPU/GPU, ``k = indices.shape[-1] <= rank(tensor)``);
-    ``updates.shape == indices.shape[:-1] + tensor.shape[k:]``. Indices are
-    int32 or int64. Numeric data (no booleans: bool crashes TF's XLA compiler
-    with a segfault; no strings). Duplicates are all subtracted (ACCUM).
-    Bad tuples: ``bad_indices_policy`` ``''``/``'DEFAULT'`` raise on CPU and
-    drop on GPU, ``'ERROR'`` raises (CPU only), ``'IGNORE'`` drops everywhere;
-    ``device='xla'`` always drops.
-
-    Equivalent loop::
-
-        Y = copy(tensor)
-        for i in ndindex(indices.shape[:-1]):                 # row-major order
-            t = tuple(indices[i])
-            Y[t] -= updates[i]
-
+        _reducing_doc(
+            "sub",
+            'subtract ``updates`` from a copy of ``tensor``.',
+            "Numeric data (no booleans: bool crashes TF's XLA compiler with a segfault; no strings).",
+            "subtracted",
+            'Y[t] -= updates[i]',
+            """
     Differs from ONNX ``ScatterND``, which has no ``sub`` (OpenVINO ScatterNDUpdate-15 has one).
 
     >>> import gatherscatter as gs
     >>> gs.tensorflow.tensor_scatter_nd_sub([5, 5, 5], [[0], [0]], [2, 3]).tolist()
     [0, 5, 5]
     """,
+        ),
     ),
     _Variant(
         "update",
