@@ -23,6 +23,8 @@ divergence(
     ours="read with np.asarray; a new array is returned",
     evidence="measured on NumPy 2.4.6 (np.put([1, 2], 0, 9))",
     kind="choice",
+    example={"call": "numpy.put", "args": {"a": [1, 2], "ind": 0, "v": 9}, "theirs": {"raises": "TypeError"},
+             "ours": {"equals": [9, 2]}},
 )
 
 
