@@ -84,7 +84,7 @@ divergence(
     tags=("core-gap",),
     example={"call": "numpy.maximum.at", "args": {"a": [[0, 0], [0, 0]], "indices": [0, 0], "b": [[1, 2], [2, 0]]},
              "dtypes": {"a": "complex128", "indices": "int64", "b": "complex128"}, "inplace": True,
-             "theirs": {"equals": [2, 0]}, "ours": {"raises": "UnsupportedError"}},
+             "theirs": {"equals": [[2, 0], [0, 0]]}, "ours": {"raises": "UnsupportedError"}},
 )
 divergence(
     op="numpy.minimum_at",
@@ -98,7 +98,7 @@ divergence(
     tags=("core-gap",),
     example={"call": "numpy.minimum.at", "args": {"a": [[0, 0], [0, 0]], "indices": [0, 0], "b": [[-1, 2], [-1, 0]]},
              "dtypes": {"a": "complex128", "indices": "int64", "b": "complex128"}, "inplace": True,
-             "theirs": {"equals": [-1, 0]}, "ours": {"raises": "UnsupportedError"}},
+             "theirs": {"equals": [[-1, 0], [0, 0]]}, "ours": {"raises": "UnsupportedError"}},
 )
 
 
