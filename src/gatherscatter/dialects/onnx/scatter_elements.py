@@ -24,7 +24,8 @@ divergence(
     evidence="docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9 (ORT last-wins 20/20); "
              "docs/semantics.md#s5-3",
     kind="undefined",
-    not_reproducible="the reference is the spec's silence: ONNX Runtime CPU and onnx.reference let the last update win, as ours",
+    not_reproducible="the reference is the spec's silence: ONNX Runtime CPU and onnx.reference let the last update "
+    "win, as ours",
 )
 divergence(
     op="onnx.ScatterElements",
@@ -35,7 +36,8 @@ divergence(
     ours="UnsupportedError naming the accepted reductions",
     evidence="docs/behavior-matrix.md#surprise-2, docs/behavior-matrix.md#t6-4 'reduction names accepted'",
     kind="oracle",
-    example={"call": "onnxruntime:ScatterElements", "opset": 18, "args": {"data": [1, 2], "indices": [0], "updates": [5]},
+    example={"call": "onnxruntime:ScatterElements", "opset": 18, "args": {"data": [1, 2], "indices": [0],
+             "updates": [5]},
              "kwargs": {"reduction": "sum"}, "dtypes": {"data": "float32", "indices": "int64", "updates": "float32"},
              "theirs": {"equals": [5, 2]}, "ours": {"raises": "UnsupportedError"}},
 )
@@ -49,7 +51,8 @@ divergence(
     ours="UnsupportedError: max/min were added in opset 18",
     evidence="docs/behavior-matrix.md#surprise-2; onnx/onnx#4411",
     kind="oracle",
-    example={"call": "onnxruntime:ScatterElements", "opset": 16, "args": {"data": [1, 2], "indices": [0], "updates": [5]},
+    example={"call": "onnxruntime:ScatterElements", "opset": 16, "args": {"data": [1, 2], "indices": [0],
+             "updates": [5]},
              "kwargs": {"reduction": "max"}, "dtypes": {"data": "float32", "indices": "int64", "updates": "float32"},
              "theirs": {"equals": [5, 2]}, "ours": {"raises": "UnsupportedError"}},
 )
@@ -80,7 +83,8 @@ divergence(
     "onnxruntime_refuses); onnx.defs schema ScatterElements-18",
     kind="oracle",
     example={"call": "onnxruntime:ScatterElements", "opset": 18, "args": {"data": [False, True], "indices": [0],
-             "updates": [True]}, "kwargs": {"reduction": "max"}, "dtypes": {"data": "bool", "indices": "int64", "updates": "bool"},
+             "updates": [True]}, "kwargs": {"reduction": "max"}, "dtypes": {"data": "bool", "indices": "int64",
+             "updates": "bool"},
              "theirs": {"raises": "RuntimeException"}, "ours": {"equals": [True, True]}},
 )
 

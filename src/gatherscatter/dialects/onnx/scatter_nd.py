@@ -49,7 +49,8 @@ divergence(
     "onnxruntime_refuses); onnx.defs schema ScatterND-18",
     kind="oracle",
     example={"call": "onnxruntime:ScatterND", "opset": 18, "args": {"data": [False, True], "indices": [[0]],
-             "updates": [True]}, "kwargs": {"reduction": "max"}, "dtypes": {"data": "bool", "indices": "int64", "updates": "bool"},
+             "updates": [True]}, "kwargs": {"reduction": "max"}, "dtypes": {"data": "bool", "indices": "int64",
+             "updates": "bool"},
              "theirs": {"raises": "RuntimeException"}, "ours": {"equals": [True, True]}},
 )
 

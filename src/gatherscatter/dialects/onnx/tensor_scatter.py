@@ -63,7 +63,8 @@ divergence(
     evidence="onnx/reference/ops/op_tensor_scatter.py",
     kind="oracle",
     example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[1, 2]], "update": [[]],
-             "write_indices": [3]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32", "update": "float32", "write_indices": "int64"},
+             "write_indices": [3]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32", "update": "float32",
+             "write_indices": "int64"},
              "theirs": {"equals": [[1, 2]]}, "ours": {"raises": "IndexOutOfRangeError"}},
 )
 divergence(
@@ -76,7 +77,8 @@ divergence(
     evidence="onnx/reference/ops/op_tensor_scatter.py; tensorscatter.cc 'write_indices[b] = -1 is negative'",
     kind="undefined",
     example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]], "update": [[7]],
-             "write_indices": [-1]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32", "update": "float32", "write_indices": "int64"},
+             "write_indices": [-1]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32", "update": "float32",
+             "write_indices": "int64"},
              "theirs": {"equals": [[0, 0, 7]]}, "ours": {"raises": "IndexOutOfRangeError"}},
 )
 divergence(
@@ -102,8 +104,10 @@ divergence(
     ours="AxisError: axis must be in [1, r-1] or [-(r-1), -1] (the schema: 'It cannot be 0'; ONNX Runtime raises)",
     evidence="onnx/reference/ops/op_tensor_scatter.py; onnx.defs TensorScatter-24 shape inference",
     kind="oracle",
-    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]], "update": [[7, 8, 9]],
-             "write_indices": [0]}, "kwargs": {"axis": 0}, "dtypes": {"past_cache": "float32", "update": "float32", "write_indices": "int64"},
+    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]],
+             "update": [[7, 8, 9]],
+             "write_indices": [0]}, "kwargs": {"axis": 0}, "dtypes": {"past_cache": "float32", "update": "float32",
+             "write_indices": "int64"},
              "theirs": {"raises": "IndexError"}, "ours": {"raises": "AxisError"}},
 )
 divergence(
@@ -116,7 +120,8 @@ divergence(
     evidence="onnx/reference/ops/op_tensor_scatter.py; onnx.defs TensorScatter-24 shape inference",
     kind="oracle",
     example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]], "update": [[7]],
-             "write_indices": [0, 1]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32", "update": "float32", "write_indices": "int64"},
+             "write_indices": [0, 1]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32",
+             "update": "float32", "write_indices": "int64"},
              "theirs": {"equals": [[7, 0, 0]]}, "ours": {"raises": "ShapeError"}},
 )
 divergence(

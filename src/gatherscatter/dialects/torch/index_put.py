@@ -28,7 +28,8 @@ divergence(
     evidence="docs/behavior-matrix.md#surprise-5 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s6-4 and "
              "docs/semantics.md#s11-2",
     kind="undefined",
-    not_reproducible="nondeterministic: needs hundreds of thousands of updates on several threads, and small inputs agree",
+    not_reproducible="nondeterministic: needs hundreds of thousands of updates on several threads, and small inputs "
+    "agree",
 )
 divergence(
     op="torch.index_put",

@@ -51,7 +51,8 @@ divergence(
     "torch.ones(2, 1, dtype=torch.half), 'prod')",
     kind="undefined",
     example={"call": "torch.index_reduce", "args": {"input": [[1], [1], [1]], "dim": 0, "index": [0, 0],
-             "source": [[2], [3]], "reduce": "prod"}, "dtypes": {"input": "float16", "index": "int64", "source": "float16"},
+             "source": [[2], [3]], "reduce": "prod"}, "dtypes": {"input": "float16", "index": "int64",
+             "source": "float16"},
              "theirs": {"raises": "RuntimeError"}, "ours": {"equals": [[6], [1], [1]]}},
 )
 divergence(
