@@ -177,6 +177,9 @@ RUNNERS: dict[str, Callable[[Divergence, list[Any], dict[str, Any]], Any]] = {
 
 def _run_ours(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
     op = gs.get_op(d.op)
+    if "dimension_numbers" in d.example["args"]:  # jax.lax: a dict of the fields -> the tuple of them
+        i = list(d.example["args"]).index("dimension_numbers")
+        args = [*args[:i], tuple(tuple(v) for v in args[i].values()), *args[i + 1:]]
     if "opset" in d.example and op.info.version_kw:
         kwargs = {**kwargs, op.info.version_kw: int(d.example["opset"])}
     return op(*args, **kwargs)

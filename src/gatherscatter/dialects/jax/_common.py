@@ -264,6 +264,55 @@ def jax_cast(arr: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarray[Any,
         return np.asarray(src.astype(dtype))
 
 
+
+# ------------------------------------------------------------------------------------------------ examples
+
+_F3 = [1.5, 2.5, 3.5]
+_GATHER_DN = {"offset_dims": [], "collapsed_slice_dims": [0], "start_index_map": [0]}
+_SCATTER_DN = {"update_window_dims": [], "inserted_window_dims": [0], "scatter_dims_to_operand_dims": [0]}
+_AT = {"set": [20, 2.5, 10], "add": [21.5, 2.5, 13.5], "multiply": [30, 2.5, 35], "max": [20, 2.5, 10],
+       "min": [1.5, 2.5, 3.5]}
+
+#: one plain call of each JAX op on float data with int indices (the framework callable, the arguments with the
+#: names of the data and index arguments, and the result, by hand), from which the records every JAX op shares
+#: build their examples (tests/dialects/test_divergences_strict.py)
+_BASE: dict[str, dict[str, Any]] = {
+    "jax.take": {"call": "jax.numpy.take", "args": {"a": _F3, "indices": [2, 0]}, "result": [3.5, 1.5]},
+    "jax.take_along_axis": {"call": "jax.numpy.take_along_axis", "args": {"arr": _F3, "indices": [2, 0], "axis": 0},
+                            "result": [3.5, 1.5]},
+    "jax.lax.gather": {"call": "jax.lax.gather", "args": {"operand": _F3, "start_indices": [[2], [0]],
+                       "dimension_numbers": _GATHER_DN, "slice_sizes": [1]}, "result": [3.5, 1.5]},
+    **{f"jax.lax.scatter{s}": {"call": f"jax.lax.scatter{s}", "args": {"operand": _F3, "scatter_indices": [[2], [0]],
+       "updates": [10, 20], "dimension_numbers": _SCATTER_DN}, "result": _AT[r]}
+       for s, r in (("", "set"), ("_add", "add"), ("_mul", "multiply"), ("_max", "max"), ("_min", "min"))},
+    "jax.at_get": {"call": "jax.numpy.ndarray.at.get", "args": {"x": _F3, "idx": [2, 0]}, "result": [3.5, 1.5]},
+    **{f"jax.at_{r}": {"call": f"jax.numpy.ndarray.at.{r}", "args": {"x": _F3, "idx": [2, 0], "values": [10, 20]},
+       "result": _AT[r]} for r in _AT},
+    **{f"jax.{n}": {"call": f"jax.ops.{n}", "args": {"data": _F3, "segment_ids": [0, 0, 1], "num_segments": 2},
+       "result": r} for n, r in (("segment_sum", [4, 3.5]), ("segment_prod", [3.75, 3.5]),
+                                 ("segment_max", [2.5, 3.5]), ("segment_min", [1.5, 3.5]))},
+}
+_ARRAYS = {"a": "float64", "arr": "float64", "operand": "float64", "x": "float64", "data": "float64",
+           "updates": "float64", "values": "float64", "indices": "int64", "start_indices": "int64",
+           "scatter_indices": "int64", "idx": "int64", "segment_ids": "int64"}
+
+
+def shared_example(op: str, case: str) -> dict[str, Any]:
+    """The example of one record every JAX op shares, from the op's plain call: ``'x64'`` (JAX's 32-bit
+    default: float32 comes back for float64 data), ``'lists'`` (lists are a TypeError in JAX; for ``x.at``,
+    a list ``x`` has no ``.at``)."""
+    base = _BASE[op]
+    dtypes = {k: _ARRAYS[k] for k in base["args"] if k in _ARRAYS}
+    if case == "x64":
+        return {"call": base["call"], "args": base["args"], "dtypes": dtypes, "x64": False,
+                "theirs": {"dtype": "float32"}, "ours": {"dtype": "float64"}}
+    if "idx" in dtypes:  # x.at[idx]: a list x has no .at; a list idx is refused by both (a non-tuple sequence)
+        return {"call": base["call"], "args": base["args"], "dtypes": {"idx": "int64"},
+                "theirs": {"raises": "AttributeError"}, "ours": {"equals": base["result"]}}
+    return {"call": base["call"], "args": base["args"], "theirs": {"raises": "TypeError"},
+            "ours": {"equals": base["result"]}}
+
+
 def common_divergences(op: str) -> None:
     """Record the divergences every JAX op shares (call at module level in the op's file)."""
     divergence(
@@ -276,6 +325,7 @@ def common_divergences(op: str) -> None:
         ours="64-bit dtypes are kept: we behave as JAX with jax_enable_x64=True",
         evidence="DESIGN.md (JAX ops behave as JAX with jax_enable_x64=True); docs/behavior-matrix.md#s7",
         kind="choice",
+        example=shared_example(op, "x64"),
     )
     divergence(
         op=op,
@@ -286,6 +336,7 @@ def common_divergences(op: str) -> None:
         ours="anything numpy.asarray accepts is read as an array (lists included)",
         evidence="jax/_src/numpy/util.py ensure_arraylike; DESIGN.md rules of the API",
         kind="choice",
+        example=shared_example(op, "lists"),
     )
 
 
