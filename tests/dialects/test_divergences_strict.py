@@ -65,6 +65,8 @@ def _inputs(d: Divergence) -> tuple[list[Any], dict[str, Any]]:
         dt = dtypes.get(name)
         if dt is None:
             return value
+        if dt.startswith("scalar:"):  # a NumPy scalar (np.bool_(True) ...), not a 0-d array
+            return np.dtype(dt[len("scalar:"):]).type(value)
         if dt.startswith("tuple:"):
             return tuple(_array(v, dt[len("tuple:"):]) for v in value)
         return _array(value, dt)

@@ -29,6 +29,7 @@ __all__ = [
     "common_divergences",
     "default_fill",
     "fill_value_of",
+    "index_example",
     "int32_index_divergence",
     "jax_cast",
     "jax_context",
@@ -297,6 +298,41 @@ _ARRAYS = {"a": "float64", "arr": "float64", "operand": "float64", "x": "float64
            "scatter_indices": "int64", "idx": "int64", "segment_ids": "int64"}
 
 
+def index_example(op: str, case: str) -> dict[str, Any]:
+    """The example of a shared index record: ``'int32'`` (index 2**32 read modulo 2**32 by JAX; ours: out of
+    range, so the fill value -1 or a dropped update), ``'narrow'`` (an int8 index -1 on an axis of size 300),
+    ``'bool_scalar'`` (a NumPy bool scalar as the whole index of ``x.at``)."""
+    base = _BASE[op]
+    call, names = base["call"], list(base["args"])
+    data, idx = names[0], names[1]
+    scatter = "values" in base["args"]
+    kind = call.rsplit(".", 1)[1]
+    if case == "int32":
+        args = {data: [10, 20, 30], idx: [[2**32]] if "lax" in call else [2**32]}
+        args.update({k: v for k, v in base["args"].items() if k not in args and k != "values"})
+        dtypes = {data: "int32", idx: "int64"}
+        if scatter:
+            args["values"] = 5 if kind == "min" else 50
+            dtypes["values"] = "int32"
+            new = {"set": 50, "add": 60, "multiply": 500, "max": 50, "min": 5}[kind]
+            return {"call": call, "args": args, "dtypes": dtypes, "theirs": {"equals": [new, 20, 30]},
+                    "ours": {"equals": [10, 20, 30]}}
+        return {"call": call, "args": args, "kwargs": {"mode": "fill", "fill_value": -1}, "dtypes": dtypes,
+                "theirs": {"equals": [10]}, "ours": {"equals": [-1]}}
+    if case == "narrow":
+        args = {data: list(range(300)), idx: [-1], **({"values": [7]} if scatter else {})}
+        dtypes = {data: "int64", idx: "int8", **({"values": "int64"} if scatter else {})}
+        ours = {"dtype": "int64"} if scatter else {"equals": [299]}
+        theirs = {"raises": "OverflowError"} if "ndarray.at" in call else {"equals": [43]}
+        return {"call": call, "args": args, "dtypes": dtypes, "theirs": theirs, "ours": ours}
+    values = {"get": None, "set": 10, "add": 10, "multiply": 10, "max": 10, "min": 2}[kind]
+    result = {"get": [_F3], "set": [10, 10, 10], "add": [11.5, 12.5, 13.5], "multiply": [15, 25, 35],
+              "max": [10, 10, 10], "min": [1.5, 2, 2]}[kind]
+    args = {data: _F3, idx: True, **({"values": values} if values is not None else {})}
+    return {"call": call, "args": args, "dtypes": {data: "float64", idx: "scalar:bool"},
+            "theirs": {"raises": "AssertionError"}, "ours": {"equals": result}}
+
+
 def shared_example(op: str, case: str) -> dict[str, Any]:
     """The example of one record every JAX op shares, from the op's plain call: ``'x64'`` (JAX's 32-bit
     default: float32 comes back for float64 data), ``'lists'`` (lists are a TypeError in JAX; for ``x.at``,
@@ -355,6 +391,7 @@ def int32_index_divergence(op: str, where: str) -> None:
         "(int_dtype_for_shape), take_along_axis (index_dtype_for_axis_size); "
         "tests/frameworks/test_jax.py::test_known_divergence_int32_indices",
         kind="spec",
+        example=index_example(op, "int32"),
     )
 
 
@@ -377,6 +414,7 @@ def narrow_index_divergence(op: str, *, raises: bool = False) -> None:
         evidence="jax/_src/numpy/indexing.py _take / NDIndexer.normalize_indices (lax._const(index, size)); "
         "tests/frameworks/test_jax.py::test_known_divergence_narrow_index_dtype",
         kind="spec",
+        example=index_example(op, "narrow"),
     )
 
 #: the gradient conventions of jax autograd, which every jax op states in its record
