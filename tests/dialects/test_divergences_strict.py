@@ -28,7 +28,7 @@ RECORDS = divergences()
 EXAMPLES = [(f"{d.op}#{i}", d) for i, d in enumerate(RECORDS) if d.example]
 
 # frameworks whose every record must say how it is reproduced (an example) or why it cannot be here
-COVERED = ("numpy", "torch", "onnx")
+COVERED = ("numpy", "torch", "onnx", "jax")
 
 # the module each call form needs
 _ROOTS = {"onnxruntime:": "onnxruntime", "onnx.reference:": "onnx.reference"}

@@ -41,6 +41,10 @@ for _n in SEGMENT:
         ours="ShapeError: segment_ids must be 1-D with data.shape[0] entries",
         evidence="observed: jax.ops.segment_sum(ones((3, 2)), zeros((3, 2), int), 3) raises",
         kind="choice",
+        example={"call": f"jax.ops.{_n}", "args": {"data": [[1, 1], [1, 1], [1, 1]],
+                 "segment_ids": [[0, 0], [0, 0], [0, 0]],
+                 "num_segments": 3}, "dtypes": {"data": "float64", "segment_ids": "int64"},
+                 "theirs": {"raises": "ValueError"}, "ours": {"raises": "ShapeError"}},
     )
 for _n in ("segment_max", "segment_min"):
     divergence(
@@ -52,6 +56,9 @@ for _n in ("segment_max", "segment_min"):
         ours="DTypeError (complex max/min is not an ordering gatherscatter reproduces)",
         evidence="observed: jax.ops.segment_max(array([1, 0], complex64), [0, 0], 2) = [1+0j, -inf+0j]",
         kind="choice",
+        example={"call": f"jax.ops.{_n}", "args": {"data": [[1, 2], [1, 3]], "segment_ids": [0, 0], "num_segments": 1},
+                 "dtypes": {"data": "complex128", "segment_ids": "int64"},
+                 "theirs": {"equals": [[1, 3]] if _n == "segment_max" else [[1, 2]]}, "ours": {"raises": "DTypeError"}},
     )
 
 

@@ -36,6 +36,9 @@ divergence(
     "mode='clip' rejects them in JAX too)",
     evidence="jax/_src/numpy/indexing.py _take (ufuncs.mod with lax._const(indices, size))",
     kind="undefined",
+    example={"call": "jax.numpy.take", "args": {"a": [1.5, 2.5, 3.5], "indices": [True, False]},
+             "kwargs": {"mode": "wrap"}, "dtypes": {"a": "float64", "indices": "bool"},
+             "theirs": {"equals": [1.5, 1.5]}, "ours": {"raises": "DTypeError"}},
 )
 
 

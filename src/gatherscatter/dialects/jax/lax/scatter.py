@@ -261,6 +261,7 @@ divergence(
     ours="the same order: scatter dims outer, window dims inner; the last update wins (duplicates='last')",
     evidence="docs/semantics.md#s7-2; tests/frameworks/test_jax.py (overlapping windows)",
     kind="undefined",
+    not_reproducible="ours does what XLA on CPU does (the last window wins)",
 )
 divergence(
     op="jax.lax.scatter_max",
@@ -271,6 +272,11 @@ divergence(
     ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
     evidence="tests/frameworks/test_jax.py::test_known_divergence_complex_minmax",
     kind="choice",
+    example={"call": "jax.lax.scatter_max", "args": {"operand": [[0, 0]], "scatter_indices": [[0], [0]],
+             "updates": [[1, 2], [2, 0]], "dimension_numbers": {"update_window_dims": [], "inserted_window_dims": [0],
+             "scatter_dims_to_operand_dims": [0]}},
+             "dtypes": {"operand": "complex128", "scatter_indices": "int64", "updates": "complex128"},
+             "theirs": {"equals": [[2, 0]]}, "ours": {"raises": "UnsupportedError"}},
 )
 divergence(
     op="jax.lax.scatter_min",
@@ -281,4 +287,9 @@ divergence(
     ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
     evidence="tests/frameworks/test_jax.py::test_known_divergence_complex_minmax",
     kind="choice",
+    example={"call": "jax.lax.scatter_min", "args": {"operand": [[0, 0]], "scatter_indices": [[0], [0]],
+             "updates": [[-1, 2], [-1, 0]], "dimension_numbers": {"update_window_dims": [], "inserted_window_dims": [0],
+             "scatter_dims_to_operand_dims": [0]}},
+             "dtypes": {"operand": "complex128", "scatter_indices": "int64", "updates": "complex128"},
+             "theirs": {"equals": [[-1, 0]]}, "ours": {"raises": "UnsupportedError"}},
 )
