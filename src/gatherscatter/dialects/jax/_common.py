@@ -24,6 +24,7 @@ from .._registry import divergence
 __all__ = [
     "JAX_DTYPES",
     "JAX_VERSION",
+    "MODE_VALUES",
     "GatherScatterMode",
     "check_data",
     "common_divergences",
@@ -42,6 +43,9 @@ JAX_VERSION = "jax 0.10"
 """The JAX version these ops reproduce (observed: jax/jaxlib 0.10.2, CPU, x64)."""
 
 JAX_DTYPES = NUMERIC | COMPLEX | frozenset({"bool", "bfloat16"})
+
+MODE_VALUES = ("clip", "fill", "drop", "promise_in_bounds")
+"""The ``mode`` strings a gather/scatter accepts (``jax.lax.GatherScatterMode``; None: the op's default)."""
 
 
 def jax_context(op: str, **names: str) -> OpContext:

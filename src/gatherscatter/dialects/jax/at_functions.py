@@ -16,7 +16,7 @@ from ...errors import UnsupportedError
 from .._record import Description, Residual, Step, canonical, tuple_index_args
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from ._at import at_context, at_divergences, lower_get, lower_scatter
-from ._common import GRAD, GatherScatterMode
+from ._common import GRAD, MODE_VALUES, GatherScatterMode
 from ._describe import _BOOL_MASK, _INT, _at_scatter, _fill_value, _form, _gather, _mode
 
 __all__ = ["at_add", "at_get", "at_max", "at_min", "at_multiply", "at_set"]
@@ -49,7 +49,8 @@ def _register(v: _Variant) -> DialectOp:
     lower.__name__ = lower.__qualname__ = name
     lower.__doc__ = v.doc
     return dialect_op("jax", name, family="scatter_nd", kind="scatter", versions=("0.10",),
-                      differentiable=("x", "values"), describe=describe, grad=GRAD, fuzz=_FUZZ)(lower)
+                      differentiable=("x", "values"), describe=describe, grad=GRAD, fuzz=_FUZZ,
+                      values={"mode": MODE_VALUES})(lower)
 
 
 _VARIANTS = [
@@ -261,7 +262,7 @@ def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None)
 
 @dialect_op(
     "jax", "at_get", family="gather_nd", kind="gather", versions=("0.10",), differentiable=("x",),
-    describe=_describe_get, grad=GRAD, fuzz=_FUZZ,
+    describe=_describe_get, grad=GRAD, fuzz=_FUZZ, values={"mode": MODE_VALUES, "fill_value": "number"},
 )
 def at_get(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Lowering:
     """JAX ``x.at[idx].get()`` (= ``x[idx]``): NumPy-style indexing with JAX's out-of-range rules.

@@ -15,7 +15,16 @@ from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import empty_value, segment_lowering
-from ._common import GRAD, JAX_VERSION, GatherScatterMode, check_data, common_divergences, jax_context, parse_mode
+from ._common import (
+    GRAD,
+    JAX_VERSION,
+    MODE_VALUES,
+    GatherScatterMode,
+    check_data,
+    common_divergences,
+    jax_context,
+    parse_mode,
+)
 
 __all__ = ["SEGMENT"]
 
@@ -137,7 +146,8 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
     {_EXAMPLE[name]}
     """
     return dialect_op("jax", name, family="scatter_axis", kind="scatter", versions=(JAX_VERSION,),
-                      differentiable=("data",), grad=GRAD)(public)
+                      differentiable=("data",), grad=GRAD,
+                      values={"mode": MODE_VALUES, "num_segments": "int", "bucket_size": "int"})(public)
 
 
 _EXAMPLE = {

@@ -108,6 +108,7 @@ _PROBE: tuple[dict[str, Any], ...] = (
 @dialect_op(
     "jax", "take", family="gather", kind="gather", versions=("0.10",), differentiable=("a",),
     describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=_PROBE,
+    values={"mode": ("wrap", "clip", "fill"), "fill_value": "number"},
 )
 def take(
     a: Any,

@@ -13,6 +13,7 @@ from .._record import Description, Residual, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
     GRAD,
+    MODE_VALUES,
     GatherScatterMode,
     check_data,
     common_divergences,
@@ -90,6 +91,7 @@ def _describe(axis: int | None, mode: Any = None, fill_value: Any = None,
     versions=("0.10",),
     differentiable=("arr",),
     describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=({"axis": 1},),
+    values={"mode": MODE_VALUES, "fill_value": "number"},
 )
 def take_along_axis(
     arr: Any,

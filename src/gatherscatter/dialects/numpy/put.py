@@ -45,6 +45,7 @@ def _describe(mode: str = "raise") -> Description:
 @dialect_op(
     "numpy", "put", family="scatter_axis", kind="scatter", versions=("2.4",), differentiable=("a", "v"),
     describe=_describe, fuzz={"flat": True}, variants=({}, {"mode": "clip"}, {"mode": "wrap"}),
+    values={"mode": ("raise", "wrap", "clip")},
 )
 def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> Lowering:
     """NumPy put: write ``v`` at flat positions ``ind`` of ``a``; a new array is returned.

@@ -59,6 +59,7 @@ def _describe(axis: int | None = None, mode: str = "raise") -> Description:
     "numpy", "take", family="gather", kind="gather", versions=("2.4",), differentiable=("a",),
     describe=_describe, fuzz={"axis_none": True},
     variants=({}, {"axis": 0}, {"axis": 0, "mode": "clip"}, {"axis": 0, "mode": "wrap"}),
+    values={"mode": ("raise", "wrap", "clip")},
 )
 def take(a: Any, indices: Any, axis: int | None = None, mode: str = "raise") -> Lowering:
     """NumPy take: whole slices of ``a`` along ``axis`` (``axis=None``: of the flattened array).

@@ -140,7 +140,8 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     versions=(11, 13, 16, 18), adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"},
     version_kw="opset",
     differentiable=("data", "updates"),
-    describe=_describe_scatter_elements, values={"reduction": _REDUCTIONS}, variants=_PROBE,
+    describe=_describe_scatter_elements, variants=_PROBE,
+    values={"reduction": _REDUCTIONS, "duplicates": ("last", "first", "raise")},
 )
 def ScatterElements(
     data: Any,
@@ -201,7 +202,7 @@ def _describe_scatter(axis: int = 0, opset: int = 9) -> Description:
     versions=(9,),
     version_kw="opset",
     differentiable=("data", "updates"),
-    describe=_describe_scatter, fuzz={"valid_versions": (9, 10)},
+    describe=_describe_scatter, fuzz={"valid_versions": (9, 10)}, values={"duplicates": ("last", "first", "raise")},
 )
 def Scatter(
     data: Any, indices: Any, updates: Any, axis: int = 0, opset: int = 9, *, duplicates: str = "last"

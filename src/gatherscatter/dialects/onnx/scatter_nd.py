@@ -74,7 +74,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     versions=(11, 13, 16, 18), adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"},
     version_kw="opset",
     differentiable=("data", "updates"),
-    describe=_describe, values={"reduction": _REDUCTIONS}, variants=_PROBE,
+    describe=_describe, values={"reduction": _REDUCTIONS, "duplicates": ("last", "first", "raise")}, variants=_PROBE,
 )
 def ScatterND(
     data: Any,

@@ -38,6 +38,7 @@ __all__ = [
     "DEVICES",
     "INDEX_I16_I32_I64",
     "INDEX_I32_I64",
+    "POLICIES",
     "TF_VERSION",
     "check_data",
     "check_int_overflow",
@@ -64,6 +65,8 @@ DATA_NUMERIC = NUMERIC | COMPLEX | frozenset({"bfloat16"})
 DATA_REAL = NUMERIC | frozenset({"bfloat16"})
 
 _POLICIES = ("", "DEFAULT", "ERROR", "IGNORE")
+POLICIES = _POLICIES
+"""The accepted ``bad_indices_policy`` values."""
 
 
 def parse_device(name: str, device: Any) -> str:

@@ -42,7 +42,7 @@ def _clip(rows: np.ndarray[Any, Any], max_norm: float) -> np.ndarray[Any, Any]:
 
 @dialect_op(
     "tensorflow", "embedding_lookup", family="gather", kind="gather", versions=(TF_VERSION,),
-    differentiable=("params",), grad=GRAD,
+    differentiable=("params",), grad=GRAD, values={"max_norm": "number"},
 )
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None) -> Lowering:
     """TensorFlow ``tf.nn.embedding_lookup``: the rows of ``params`` at ``ids`` (``tf.gather(params, ids)``).

@@ -14,6 +14,7 @@ from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
     DATA_ALL,
+    DEVICES,
     GRAD,
     INDEX_I16_I32_I64,
     TF_VERSION,
@@ -141,6 +142,7 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     versions=(TF_VERSION,),
     differentiable=("params",),
     describe=_describe, fuzz={"negative": False, "seeds": _cve_seeds}, grad=GRAD, variants=_PROBE,
+    values={"device": DEVICES},
 )
 def gather(params: Any, indices: Any, axis: int | None = None, batch_dims: int = 0, device: str = "cpu") -> Lowering:
     """TensorFlow ``tf.gather`` (op ``GatherV2``): take slices of ``params`` along ``axis``.

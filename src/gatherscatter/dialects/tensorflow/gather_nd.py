@@ -14,8 +14,10 @@ from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
     DATA_ALL,
+    DEVICES,
     GRAD,
     INDEX_I16_I32_I64,
+    POLICIES,
     TF_VERSION,
     check_data,
     index_array,
@@ -124,6 +126,7 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     versions=(TF_VERSION,),
     differentiable=("params",),
     describe=_describe, fuzz={"seeds": _cve_seeds}, grad=GRAD, variants=({}, {"batch_dims": 1}, {"device": "gpu"}),
+    values={"device": DEVICES, "bad_indices_policy": POLICIES},
 )
 def gather_nd(
     params: Any, indices: Any, batch_dims: int = 0, device: str = "cpu", *, bad_indices_policy: str = ""

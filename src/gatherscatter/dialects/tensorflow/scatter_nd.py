@@ -13,8 +13,10 @@ from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
     DATA_ALL,
+    DEVICES,
     GRAD,
     INDEX_I32_I64,
+    POLICIES,
     TF_VERSION,
     check_data,
     check_int_overflow,
@@ -115,6 +117,7 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     versions=(TF_VERSION,),
     differentiable=("updates",),
     describe=_describe, fuzz={"nonempty_tuples": True, "seeds": _cve_seeds}, grad=GRAD,
+    values={"device": DEVICES, "bad_indices_policy": POLICIES},
     variants=({}, {"device": "gpu"}),
 )
 def scatter_nd(

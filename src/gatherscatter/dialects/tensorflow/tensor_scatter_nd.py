@@ -15,7 +15,7 @@ import numpy as np
 
 from .._record import Description
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, GRAD, INDEX_I32_I64, TF_VERSION
+from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, DEVICES, GRAD, INDEX_I32_I64, POLICIES, TF_VERSION
 from ._describe import _tensor_scatter
 from ._scatter import lower_tensor_scatter
 
@@ -150,7 +150,7 @@ def _register(v: _Variant) -> DialectOp:
     lower.__doc__ = v.doc
     return dialect_op("tensorflow", name, family="scatter_nd", kind="scatter", versions=(TF_VERSION,),
                       differentiable=("tensor", "updates"), describe=describe, grad=GRAD,
-                      fuzz={"seeds": _cve_seeds})(lower)
+                      fuzz={"seeds": _cve_seeds}, values={"device": DEVICES, "bad_indices_policy": POLICIES})(lower)
 
 
 _VARIANTS = [

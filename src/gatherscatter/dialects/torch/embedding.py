@@ -124,7 +124,7 @@ def _prepare(input: Any, weight: Any, padding_idx: Any) -> tuple[OpContext, np.n
 
 
 @dialect_op("torch", "embedding", family="gather", kind="gather", versions=(VERSION,), differentiable=("weight",),
-            grad=GRAD)
+            grad=GRAD, values={"padding_idx": "int", "max_norm": "number", "norm_type": "number"})
 def embedding(
     input: Any,
     weight: Any,

@@ -56,7 +56,9 @@ divergence(
 
 
 @dialect_op("torch", "embedding_bag", family="scatter_axis", kind="scatter", versions=(VERSION,),
-            differentiable=("weight", "per_sample_weights"), grad=GRAD)
+            differentiable=("weight", "per_sample_weights"), grad=GRAD,
+            values={"offsets": "array", "max_norm": "number", "norm_type": "number", "mode": tuple(MODES),
+                    "per_sample_weights": "array", "padding_idx": "int"})
 def embedding_bag(
     input: Any,
     weight: Any,

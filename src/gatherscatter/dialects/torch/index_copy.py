@@ -45,6 +45,7 @@ def _describe(dim: int) -> Description:
     "torch", "index_copy", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
     describe=_describe, fuzz={"distinct_targets": 0.6}, grad=GRAD, variants=({"dim": 0},),
+    values={"duplicates": ("last", "first", "raise")},
 )
 def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str = "last") -> Lowering:
     """torch.index_copy: copy ``source`` slices into a copy of ``input`` at ``index`` along ``dim``.

@@ -92,6 +92,7 @@ def _describe(accumulate: bool = False) -> Description:
     "torch", "index_put", family="scatter_nd", kind="scatter", versions=(VERSION,),
     differentiable=("input", "values"),
     describe=_describe, fuzz={"tuple_index": True}, grad=GRAD, variants=({}, {"accumulate": True}),
+    values={"duplicates": ("last", "first", "raise")},
 )
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False, *, duplicates: str = "last") -> Lowering:
     """torch.index_put: ``input[indices] = values`` (or ``+=`` with ``accumulate``), on a copy.

@@ -194,7 +194,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 0}, {"dim": 0, "value": 1.5}, {"di
 @dialect_op(
     "torch", "scatter", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
-    describe=_describe, values={"reduce": _REDUCE},
+    describe=_describe, values={"reduce": _REDUCE, "value": "number", "duplicates": ("last", "first", "raise")},
     fuzz={"choices": {"reduce": ((None, "add", "multiply"), ("sum", "mean"))}},
     grad=replace(GRAD, restrictions=("no_reduce",)), variants=_PROBE,
 )

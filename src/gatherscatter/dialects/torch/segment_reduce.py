@@ -89,7 +89,8 @@ def _lengths(ctx: Any, lengths: Any, offsets: Any, shape: tuple[int, ...]) -> tu
 
 
 @dialect_op("torch", "segment_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
-            differentiable=("data",), grad=GRAD)
+            differentiable=("data",), grad=GRAD, values={"reduce": tuple(REDUCE), "lengths": "array",
+                                                          "indices": "array", "offsets": "array", "initial": "number"})
 def segment_reduce(
     data: Any,
     reduce: str,

@@ -13,6 +13,7 @@ from ..._record import Description, Residual, Step, canonical, check_int
 from ..._registry import Lowering, dialect_op, divergence
 from .._common import (
     GRAD,
+    MODE_VALUES,
     GatherScatterMode,
     check_data,
     common_divergences,
@@ -155,6 +156,8 @@ _PROBE: tuple[dict[str, Any], ...] = (
     differentiable=("operand",),
     describe=_describe, grad=GRAD,
     variants=_PROBE,
+    values={"mode": MODE_VALUES, "dimension_numbers": "dimension_numbers", "slice_sizes": "shape",
+            "fill_value": "number"},
 )
 def gather(
     operand: Any,

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from ....core.policy import Reduction
 from ..._record import Description
 from ..._registry import DialectOp, Lowering, dialect_op, divergence
-from .._common import GRAD
+from .._common import GRAD, MODE_VALUES
 from ._describe import _lax_scatter
 from ._dnums import ScatterDimensionNumbers
 from ._scatter import lax_scatter_divergences, lower_lax_scatter
@@ -62,7 +62,8 @@ def _register(v: _Variant) -> DialectOp:
     lower.__name__ = lower.__qualname__ = v.name
     lower.__doc__ = v.doc
     return dialect_op("jax", f"lax.{v.name}", family="general", kind="scatter", versions=("0.10",),
-                      differentiable=("operand", "updates"), describe=describe, grad=GRAD, variants=_PROBE)(lower)
+                      differentiable=("operand", "updates"), describe=describe, grad=GRAD, variants=_PROBE,
+                      values={"mode": MODE_VALUES, "dimension_numbers": "dimension_numbers"})(lower)
 
 
 _VARIANTS = [
