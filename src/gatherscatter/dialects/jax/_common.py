@@ -312,7 +312,7 @@ def index_example(op: str, case: str) -> dict[str, Any]:
     scatter = "values" in base["args"]
     kind = call.rsplit(".", 1)[1]
     if case == "int32":
-        args = {data: [10, 20, 30], idx: [[2**32]] if "lax" in call else [2**32]}
+        args: dict[str, Any] = {data: [10, 20, 30], idx: [[2**32]] if "lax" in call else [2**32]}
         args.update({k: v for k, v in base["args"].items() if k not in args and k != "values"})
         dtypes = {data: "int32", idx: "int64"}
         if scatter:
