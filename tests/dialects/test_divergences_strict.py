@@ -168,12 +168,44 @@ def _run_onnx(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
     return ReferenceEvaluator(model).run(None, feeds)[0]
 
 
+def _run_tensorflow(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    import tensorflow as tf
+
+    fn = _resolve(d.example["call"])
+    targs, tkw = _convert(args, kwargs, tf.constant)
+    targs = [list(a) if isinstance(a, tuple) else a for a in targs]  # a list of tensors (sharded params)
+    if d.example.get("device") == "xla":  # XLA on CPU: the function compiled with jit_compile
+        return tf.function(lambda *a: fn(*a, **tkw), jit_compile=True)(*targs).numpy()
+    return fn(*targs, **tkw).numpy()
+
+
+def _run_paddle(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    import paddle
+
+    pargs, pkw = _convert(args, kwargs, paddle.to_tensor)
+    return _resolve(d.example["call"])(*pargs, **pkw).numpy()
+
+
+def _run_mlx(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    import mlx.core as mx
+
+    call = d.example["call"]
+    margs, mkw = _convert(args, kwargs, mx.array)
+    if ".at." in call:  # 'mlx.core.array.at.add': a.at[idx].add(values)
+        x, idx, *rest = margs
+        return np.asarray(getattr(x.at[idx], call.rsplit(".", 1)[1])(*rest, **mkw))
+    return np.asarray(_resolve(call)(*margs, **mkw))
+
+
 RUNNERS: dict[str, Callable[[Divergence, list[Any], dict[str, Any]], Any]] = {
     "numpy": _run_numpy,
     "torch": _run_torch,
     "jax": _run_jax,
     "onnxruntime": _run_onnx,
     "onnx.reference": _run_onnx,
+    "tensorflow": _run_tensorflow,
+    "paddle": _run_paddle,
+    "mlx": _run_mlx,
 }
 
 
@@ -184,6 +216,8 @@ def _run_ours(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
         args = [*args[:i], tuple(tuple(v) for v in args[i].values()), *args[i + 1:]]
     if "opset" in d.example and op.info.version_kw:
         kwargs = {**kwargs, op.info.version_kw: int(d.example["opset"])}
+    if "device" in d.example:  # ours selects the framework's device behaviour by device=
+        kwargs = {**kwargs, "device": d.example["device"]}
     return op(*args, **kwargs)
 
 

@@ -331,7 +331,8 @@ class Divergence:
     sides), ``dtypes`` (the dtype of each argument that is an array;
     ``'tuple:int64'``: a tuple of arrays; an argument without one is passed
     as written, a Python list included), ``opset`` (ONNX), ``x64`` (JAX:
-    false runs under JAX's 32-bit default), ``inplace`` (the framework
+    false runs under JAX's 32-bit default), ``device`` (TensorFlow: ``'xla'`` compiles the call with
+    ``jit_compile``, and ours gets ``device='xla'``), ``inplace`` (the framework
     returns nothing and writes into its first argument), and the two
     outcomes ``theirs`` and ``ours``: ``{'raises': 'ErrorClass'}``,
     ``{'warns': 'WarningClass'}`` (a result, with that warning),
@@ -369,7 +370,7 @@ class Divergence:
         return Residual(self.when[0] if self.when else "always", self.theirs, self.ours, self.case)
 
 
-_EXAMPLE_KEYS = {"call", "args", "kwargs", "dtypes", "opset", "x64", "inplace", "theirs", "ours"}
+_EXAMPLE_KEYS = {"call", "args", "kwargs", "dtypes", "opset", "x64", "device", "inplace", "theirs", "ours"}
 _DIVERGENCES: list[Divergence] = []
 
 

@@ -74,6 +74,10 @@ divergence(
     ours="ShapeError on every device, as eager CPU",
     evidence="observed with tf.function(jit_compile=True), TF 2.21",
     kind="undefined",
+    example={"call": "tensorflow.gather", "device": "xla",
+             "args": {"params": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], "indices": [[0], [1]]},
+             "kwargs": {"axis": 1, "batch_dims": 1}, "dtypes": {"params": "int32", "indices": "int32"},
+             "theirs": {"equals": [[0], [5]]}, "ours": {"raises": "ShapeError"}},
 )
 divergence(
     op="tensorflow.gather",

@@ -105,6 +105,10 @@ def _divergences(v: _Variant) -> None:
             ours="UnsupportedError",
             evidence="observed, TF 2.21",
             kind="undefined",
+            example={"call": f"tensorflow.tensor_scatter_nd_{v.name}", "device": "xla",
+                     "args": {"tensor": [[1, 2], [0, 0]], "indices": [[0]], "updates": [[2, 0]]},
+                     "dtypes": {"tensor": "complex64", "indices": "int32", "updates": "complex64"},
+                     "theirs": {"dtype": "complex64"}, "ours": {"raises": "UnsupportedError"}},
         )
     divergence(
         op=op,
@@ -115,6 +119,12 @@ def _divergences(v: _Variant) -> None:
         ours="every update is applied, as the op is documented (and as XLA does for larger outputs)",
         evidence="observed with tf.function(jit_compile=True), TF 2.21",
         kind="undefined",
+        example={"call": f"tensorflow.tensor_scatter_nd_{v.name}", "device": "xla",
+                 "args": {"tensor": [{"add": 100, "sub": 100, "max": 0, "min": 9}[v.name]], "indices": [[], [], []],
+                          "updates": [[5], [9], [7]] if v.name == "max" else [[5], [6], [7]]},
+                 "dtypes": {"tensor": "int32", "indices": "int32", "updates": "int32"},
+                 "theirs": {"equals": [{"add": 107, "sub": 93, "max": 7, "min": 7}[v.name]]},
+                 "ours": {"equals": [{"add": 118, "sub": 82, "max": 9, "min": 5}[v.name]]}},
     )
 
 
