@@ -27,7 +27,8 @@ divergence(
     ours="UnsupportedError: pass the concatenated params (the 'div' strategy then gives the same rows)",
     evidence="tensorflow/python/ops/embedding_ops.py embedding_lookup_v2",
     kind="choice",
-    example={"call": "tensorflow.nn.embedding_lookup", "args": {"params": [[[1], [2]], [[3], [4]]], "ids": [0, 1, 2, 3]},
+    example={"call": "tensorflow.nn.embedding_lookup", "args": {"params": [[[1], [2]], [[3], [4]]],
+             "ids": [0, 1, 2, 3]},
              "dtypes": {"params": "tuple:float32", "ids": "int32"},
              "theirs": {"equals": [[1], [2], [3], [4]]}, "ours": {"raises": "UnsupportedError"}},
 )
