@@ -336,7 +336,8 @@ class Divergence:
     returns nothing and writes into its first argument), and the two
     outcomes ``theirs`` and ``ours``: ``{'raises': 'ErrorClass'}``,
     ``{'warns': 'WarningClass'}`` (a result, with that warning),
-    ``{'dtype': 'int32'}`` or ``{'equals': nested list}`` (the result, exactly).
+    ``{'dtype': 'int32'}`` or ``{'equals': nested list}`` (the result, exactly; complex values as
+    [real, imag] pairs; ``'nan'`` for a NaN, in arguments too).
     ``not_reproducible``: why no example can show it on this machine (a GPU,
     a process crash, spec text as the reference ...).
     """
