@@ -76,6 +76,8 @@ _PROBE_take: tuple[dict[str, Any], ...] = ({}, {"bounds": "clip"}, {"bounds": "f
 @dialect_op(
     "gatherscatter", "take", family="gather", kind="gather", differentiable=("data",),
     describe=_describe_take, variants=_PROBE_take,
+    values={"bounds": ("raise", "wrap", "clip", "fill"), "negative": ("wrap", "raise", "bounds"),
+            "fill_value": "number"},
 )
 def take(
     data: Any,
@@ -161,6 +163,8 @@ def _describe_take_along_axis(axis: int, broadcast: bool = False, bounds: str = 
     kind="gather",
     differentiable=("data",),
     describe=_describe_take_along_axis, variants=({"axis": 1},),
+    values={"bounds": ("raise", "wrap", "clip", "fill"), "negative": ("wrap", "raise", "bounds"),
+            "fill_value": "number"},
 )
 def take_along_axis(
     data: Any,
@@ -246,6 +250,8 @@ def _describe_gather_nd(batch_dims: int = 0, index_axis: int = -1, bounds: str =
     kind="gather",
     differentiable=("data",),
     describe=_describe_gather_nd, variants=({}, {"batch_dims": 1}, {"index_axis": 0}),
+    values={"bounds": ("raise", "wrap", "clip", "fill"), "negative": ("wrap", "raise", "bounds"),
+            "fill_value": "number"},
 )
 def gather_nd(
     data: Any,
@@ -310,6 +316,9 @@ _PROBE_scatter_along_axis: tuple[dict[str, Any], ...] = tuple(
     kind="scatter",
     differentiable=("data", "updates"),
     describe=_describe_scatter_along_axis, variants=_PROBE_scatter_along_axis,
+    values={"reduction": ("none", "add", "sub", "mul", "max", "min", "mean"), "duplicates": ("last", "first", "raise"),
+            "bounds": ("raise", "wrap", "clip", "drop"), "negative": ("wrap", "raise", "bounds"),
+            "mean_rounding": ("floor", "trunc")},
 )
 def scatter_along_axis(
     data: Any,
@@ -420,6 +429,9 @@ _PROBE_scatter_nd: tuple[dict[str, Any], ...] = tuple(
     kind="scatter",
     differentiable=("data", "updates"),
     describe=_describe_scatter_nd, variants=_PROBE_scatter_nd,
+    values={"reduction": ("none", "add", "sub", "mul", "max", "min", "mean"), "duplicates": ("last", "first", "raise"),
+            "bounds": ("raise", "wrap", "clip", "drop"), "negative": ("wrap", "raise", "bounds"),
+            "mean_rounding": ("floor", "trunc")},
 )
 def scatter_nd(
     data: Any,

@@ -333,7 +333,7 @@ EXAMPLES = {  # one small in-range call per family (as the page's starting input
 def test_every_listed_attribute_value_is_accepted_by_the_op() -> None:
     from gatherscatter.web import backend
 
-    refused = []
+    refused, unfit = [], []
     for o in backend.op_list():
         facts = backend.op_facts(o["op"])
         ex = EXAMPLES.get(facts["family"])
@@ -347,9 +347,15 @@ def test_every_listed_attribute_value_is_accepted_by_the_op() -> None:
         for a in facts["attrs"]:
             if a["required"]:
                 args[a["name"]] = a["choices"][0] if a["choices"] else 0
+        status, body = backend.run("explain", {"op": o["op"], "args": args})
+        if status != 200 and body["error"]["type"] == "UnsupportedError":
+            unfit.append(o["op"])  # the family's example itself is refused: it cannot test the attributes
+            continue
         for a in facts["attrs"]:
             for choice in a["choices"] if a["type"] == "str" else []:
                 status, body = backend.run("explain", {"op": o["op"], "args": {**args, a["name"]: choice}})
                 if status != 200 and body["error"]["type"] == "UnsupportedError":
                     refused.append((o["op"], a["name"], choice, body["error"]["message"]))
     assert not refused
+    # torch.segment_reduce reads the example's index array as its indices= (segment ids): torch refuses those
+    assert unfit == ["torch.segment_reduce"]

@@ -43,6 +43,7 @@ from ..errors import ArgumentError, UnsupportedError
 __all__ = [
     "ADAPTER_PARAMS",
     "NEUTRAL",
+    "OPEN_DOMAINS",
     "WHEN",
     "Arg",
     "Attr",
@@ -350,6 +351,9 @@ Source = Description
 
 # ------------------------------------------------------------------------------------------------ the record
 
+#: the infinite domains an attribute may declare instead of its values (``dialect_op(values={name: domain})``)
+OPEN_DOMAINS = ("int", "number", "array", "shape", "dimension_numbers")
+
 
 @dataclass(frozen=True)
 class Arg:
@@ -362,7 +366,11 @@ class Arg:
 
 @dataclass(frozen=True)
 class Attr:
-    """One attribute: its default (``required`` when it has none), and the values worth probing."""
+    """One attribute: its default (``required`` when it has none), and the values worth probing.
+
+    ``values``: the accepted values when they are finitely many; ``domain``: else the open domain it takes
+    (one of :data:`OPEN_DOMAINS`); an attribute annotated ``bool``, ``int`` or ``float`` says it by its type.
+    """
 
     name: str
     default: Any = None
@@ -370,6 +378,7 @@ class Attr:
     values: tuple[Any, ...] = ()
     aliases: Mapping[Any, Any] = field(default_factory=dict)
     since: str | None = None
+    domain: str = ""
 
 
 @dataclass(frozen=True)
@@ -410,7 +419,8 @@ class OpRecord:
     what its signature says (every keyword parameter, with its default).
     ``variants``: attribute sets worth probing (translate's coverage matrix).
     ``versions``: every version of the op with what it adds (``dialect_op(adds=...)``).
-    ``values``: accepted values of attributes, or name maps (``dialect_op(values={'reduce': _REDUCE})``).
+    ``values``: accepted values of attributes, or name maps (``dialect_op(values={'reduce': _REDUCE})``),
+    or the name of an open domain (:data:`OPEN_DOMAINS`: ``values={'num_segments': 'int'}``).
     ``fuzz``: what the argument generator of :mod:`gatherscatter.fuzz` must know
     beyond the family and the parameter names: ``flat`` (indices address the
     flattened data), ``axis_none`` (``axis=None`` flattens), ``fixed_axis``,
@@ -443,9 +453,10 @@ class OpRecord:
         """An attribute from the description's signature and ``values`` (a name map such as torch's
         ``{'amax': Reduction.MAX, ...}``: its keys are the accepted values, its values what each means)."""
         vals = self.values.get(p.name, ())
+        domain, vals = (vals, ()) if isinstance(vals, str) else ("", vals)  # an open domain: OPEN_DOMAINS
         aliases = {k: getattr(v, "value", v) for k, v in vals.items()} if isinstance(vals, Mapping) else {}
         return Attr(p.name, None if p.default is p.empty else p.default, required=p.default is p.empty,
-                    values=tuple(vals), aliases=aliases)
+                    values=tuple(vals), aliases=aliases, domain=domain)
 
     @property
     def arg_roles(self) -> dict[str, str]:

@@ -319,6 +319,27 @@ class Divergence:
     translate's residuals: ``negative``, ``out_of_range``, ``duplicates``,
     ``dtype``, ``float_index``, ``empty``, ``nonfinite``, ``scalar``,
     ``device``, ``version``, ``always``); any one of them suffices.
+
+    ``example``: a reproducible input on which the difference shows, as plain
+    TOML-encodable values (``tests/dialects/test_divergences_strict.py`` runs
+    it on the real framework and on ours and asserts both outcomes, strictly):
+    ``call`` (the framework callable: a dotted path such as
+    ``'numpy.add.at'``, ``'jax.numpy.ndarray.at.add'`` for ``x.at[idx].add``,
+    or ``'onnxruntime:ScatterND'`` / ``'onnx.reference:ScatterND'`` for one
+    ONNX node), ``args`` (positional arguments by name, in order: nested
+    lists, numbers, strings), ``kwargs`` (keyword attributes, given to both
+    sides), ``dtypes`` (the dtype of each argument that is an array;
+    ``'tuple:int64'``: a tuple of arrays; an argument without one is passed
+    as written, a Python list included), ``opset`` (ONNX), ``x64`` (JAX:
+    false runs under JAX's 32-bit default), ``device`` (TensorFlow: ``'xla'`` compiles the call with
+    ``jit_compile``, and ours gets ``device='xla'``), ``inplace`` (the framework
+    returns nothing and writes into its first argument), and the two
+    outcomes ``theirs`` and ``ours``: ``{'raises': 'ErrorClass'}``,
+    ``{'warns': 'WarningClass'}`` (a result, with that warning),
+    ``{'dtype': 'int32'}`` or ``{'equals': nested list}`` (the result, exactly; complex values as
+    [real, imag] pairs; ``'nan'`` for a NaN, in arguments too).
+    ``not_reproducible``: why no example can show it on this machine (a GPU,
+    a process crash, spec text as the reference ...).
     """
 
     op: str
@@ -331,17 +352,26 @@ class Divergence:
     versions: str = "all"
     tags: tuple[str, ...] = field(default=())
     when: tuple[str, ...] = ()
+    example: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    not_reproducible: str = ""
 
     def __post_init__(self) -> None:
         unknown = [w for w in self.when if w not in WHEN]
         if unknown:
             raise ValueError(f"divergence of {self.op}: unknown condition(s) {unknown}; expected keys of WHEN")
+        if self.example and self.not_reproducible:
+            raise ValueError(f"divergence of {self.op}: an example and not_reproducible exclude each other")
+        extra = set(self.example) - _EXAMPLE_KEYS
+        if extra or (self.example and not {"call", "args", "theirs", "ours"} <= set(self.example)):
+            raise ValueError(f"divergence of {self.op}: example keys {sorted(self.example)}; "
+                             f"expected call, args, theirs, ours and optionally {sorted(_EXAMPLE_KEYS)}")
 
     def residual(self) -> Residual:
         """This record as a translation residual (its first condition; what each side does)."""
         return Residual(self.when[0] if self.when else "always", self.theirs, self.ours, self.case)
 
 
+_EXAMPLE_KEYS = {"call", "args", "kwargs", "dtypes", "opset", "x64", "device", "inplace", "theirs", "ours"}
 _DIVERGENCES: list[Divergence] = []
 
 

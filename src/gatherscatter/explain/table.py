@@ -51,13 +51,9 @@ _SHORT = {
     "uint64": "u64",
     "float32": "f32",
 }
-# Parameters whose values select a behaviour: each accepted value gets its own result in bad-index rows.
-VARIANTS: dict[str, tuple[Any, ...]] = {
-    "mode": ("raise", "wrap", "clip", "fill", "drop", "promise_in_bounds"),
-    "device": ("cpu", "gpu", "xla"),
-    "bad_indices_policy": ("ERROR", "IGNORE"),
-    "wrap_indices": (True, False),
-}
+# Parameters whose values select a behaviour: each value the op's record accepts (``dialect_op(values=...)``;
+# booleans: True, False) gets its own result in bad-index rows.
+VARIANT_PARAMS = ("mode", "device", "bad_indices_policy", "wrap_indices")
 REDUCTION_PARAMS = ("reduction", "reduce")
 REDUCTION_NAMES = ("none", "add", "sum", "sub", "mul", "multiply", "prod", "max", "amax", "min", "amin", "mean")
 ACCUMULATE_PARAMS = ("accumulate", "overwrite")
@@ -684,13 +680,18 @@ def _outcome(op: DialectOp, b: Binding, cands: list[tuple[str, Any]]) -> Cell:
 
 
 def _variant_values(op: DialectOp, roles: Roles, version: Any) -> list[tuple[str, Any]]:
-    """Behaviour-selecting parameters of ``op`` and the values it accepts (tried on an in-range probe)."""
+    """Behaviour-selecting parameters of ``op`` and the values its record lists (a boolean's: True, False)."""
     params = parameters(op)
     out: list[tuple[str, Any]] = []
-    for name, values in VARIANTS.items():
+    for name in VARIANT_PARAMS:
         if name not in params or name in roles.attrs:
             continue
         default = params[name].default
+        listed = op.record.values.get(name)
+        boolean = isinstance(default, bool) or "bool" in str(params[name].annotation)
+        values = (True, False) if listed is None and boolean else listed
+        if values is None or isinstance(values, str):
+            continue
         for v in values:
             if v == default:
                 continue

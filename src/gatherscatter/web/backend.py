@@ -20,11 +20,9 @@ library's own readers:
 * :func:`gatherscatter.explain.table.make_table` / ``table_json`` (as ``gatherscatter table``);
 * :func:`gatherscatter.translate` (as ``gatherscatter translate``).
 
-Left here until the records list them: accepted values of attributes whose record gives none
-(``mode``, ``device``, the neutral ops' policy fields, the ``duplicates`` extension) are the
-library's own catalogues (the :mod:`~gatherscatter.core.policy` enums, the table's ``VARIANTS``
-and reduction names) filtered by the op's description and by the op itself on its family's
-in-range table probe.
+The accepted values of every attribute are the op record's (``dialect_op(values=...)``): a
+finite list, or an open domain (an axis, a number, an array) for which the page offers a free
+field; booleans are True/False.
 
 >>> facts = op_facts("onnx.ScatterND")
 >>> [(a["name"], a["role"]) for a in facts["args"]]
@@ -252,21 +250,13 @@ TENSOR_ROLES = ("data", "indices", "updates", "shape")
 """Argument roles the page edits as arrays (the op record's other roles are attributes)."""
 
 
-def _vocabulary(name: str) -> list[Any]:
-    """Candidate values of an attribute the op record lists no values for, from the library's own
-    catalogues (the :mod:`~gatherscatter.core.policy` enums, the table's variants and reduction names)."""
-    from ..core.policy import Bounds, Duplicates, MeanRounding, Negative
-    from ..explain.table import REDUCTION_NAMES, REDUCTION_PARAMS, VARIANTS
-
-    enums: dict[str, Any] = {"bounds": Bounds, "negative": Negative, "duplicates": Duplicates,
-                             "mean_rounding": MeanRounding}
-    if name in enums:
-        return [m.value for m in enums[name]]
-    if name in VARIANTS:
-        return list(VARIANTS[name])
-    if name in REDUCTION_PARAMS:
-        return list(REDUCTION_NAMES)
-    return []
+def _listed(op: Any, name: str) -> list[Any] | None:
+    """The accepted values of one attribute as its op record lists them (``dialect_op(values=...)``: a tuple,
+    or a name map whose keys are the values); None when the record declares an open domain or nothing."""
+    vals = op.record.values.get(name)
+    if vals is None or isinstance(vals, str):
+        return None
+    return list(vals)
 
 
 def _kind(annotation: Any) -> tuple[str, bool]:
@@ -302,57 +292,16 @@ def _base_attrs(qualname: str) -> tuple[tuple[str, Any], ...] | None:
     return tuple(base.items())
 
 
-def _accepted(op: Any, name: str, candidates: list[Any]) -> list[Any]:
-    """The ``candidates`` that neither the op's record (``op.record.describe(name=value)`` at its first
-    probed variant) nor the op itself (on its family's in-range table probe) refuses."""
-    from ..errors import GatherScatterError
-
-    rec = op.record
-    out = []
-    for v in candidates:
-        if any(a.name == name for a in rec.attrs):
-            try:
-                rec.describe(**{**(dict(rec.variants[0]) if rec.variants else {}), name: v})
-            except (GatherScatterError, TypeError, ValueError):
-                continue
-        if _lowering_accepts(op, name, v):
-            out.append(v)
-    return out
-
-
-def _lowering_accepts(op: Any, name: str, value: Any) -> bool:
-    """False when the op itself refuses ``name=value`` on its family's in-range probe (UnsupportedError);
-    True otherwise (also when the probe does not fit the op: the record's answer stands)."""
-    from ..errors import UnsupportedError
-    from ..explain.adapter import Roles, bind
-    from ..explain.table import FAMILY_TITLES, _probes
-
-    if op.info.family not in FAMILY_TITLES:
-        return True
-    sane = _probes(op.info.family)[-1].roles  # the dtype probe: in range for every op of the family
-    for attrs in ({**sane.attrs, name: value}, {name: value}):
-        try:
-            bind(op, Roles(sane.data, sane.indices, sane.updates, attrs)).call()  # tiny: runs in microseconds
-        except UnsupportedError:
-            return False
-        except Exception:  # the probe does not fit this op (an attribute it lacks ...): try without them
-            continue
-        return True
-    return True
-
-
-def _choices(op: Any, name: str, kind: str, default: Any, nullable: bool) -> list[Any]:
-    """Accepted values of one attribute: the op record's (``Attr.values``, the keys of its name maps), else
-    the catalogue values (:func:`_vocabulary`) the op accepts; booleans are True/False."""
-    attr = next((a for a in op.record.attrs if a.name == name), None)
-    if attr is not None and attr.values:
-        vals = list(attr.values)
+def _choices(op: Any, name: str, kind: str, default: Any, nullable: bool, required: bool = False) -> list[Any]:
+    """Accepted values of one attribute: the op record's (:func:`_listed`), with None when the parameter
+    may be None; booleans are True/False; an open domain (an axis, a number ...) has none."""
+    listed = _listed(op, name)
+    if listed:
+        vals = listed
+        if (nullable or (default is None and not required)) and None not in vals:
+            vals.append(None)
     elif kind == "bool":
         vals = [True, False] + ([None] if nullable or default is None else [])
-    elif kind == "str":
-        vals = _accepted(op, name, _vocabulary(name))
-        if vals and (nullable or default is None) and None not in vals:
-            vals.append(None)
     else:
         return []
     if vals and default is not None and default not in vals:
@@ -401,10 +350,11 @@ def _facts(qualname: str) -> dict[str, Any]:
         kind, nullable = _kind(p.annotation)
         if kind == "json" and name in described:  # the record is more precise (openvino's axis: int)
             kind, nullable = _kind(described[name].annotation)
-        if kind == "json" and default is None and _vocabulary(name):  # jax's mode: Any = None
+        listed = _listed(op, name) or []
+        if kind == "json" and listed and all(isinstance(v, str) for v in listed):  # jax's mode: Any = None
             kind, nullable = "str", True
         attrs.append({"name": name, "type": kind, "required": required, "default": jsonable(default),
-                      "nullable": nullable, "choices": jsonable(_choices(op, name, kind, default, nullable)),
+                      "nullable": nullable, "choices": jsonable(_choices(op, name, kind, default, nullable, required)),
                       "keyword_only": p.kind is p.KEYWORD_ONLY})
     versions: list[Any] = [int(v) if v.isdigit() else v for v in info.versions]
     return {

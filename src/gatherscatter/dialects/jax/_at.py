@@ -33,6 +33,7 @@ from ._common import (
     check_data,
     common_divergences,
     fill_value_of,
+    index_example,
     int32_index_divergence,
     jax_cast,
     jax_context,
@@ -187,4 +188,5 @@ def at_divergences(op: str) -> None:
         ours="read as a scalar boolean, like a Python bool (a new axis of size 1 for True, 0 for False)",
         evidence="jax/_src/numpy/indexing.py expand_bool_indices",
         kind="undefined",
+        example=index_example(op, "bool_scalar"),
     )

@@ -24,11 +24,13 @@ from .._registry import divergence
 __all__ = [
     "JAX_DTYPES",
     "JAX_VERSION",
+    "MODE_VALUES",
     "GatherScatterMode",
     "check_data",
     "common_divergences",
     "default_fill",
     "fill_value_of",
+    "index_example",
     "int32_index_divergence",
     "jax_cast",
     "jax_context",
@@ -41,6 +43,9 @@ JAX_VERSION = "jax 0.10"
 """The JAX version these ops reproduce (observed: jax/jaxlib 0.10.2, CPU, x64)."""
 
 JAX_DTYPES = NUMERIC | COMPLEX | frozenset({"bool", "bfloat16"})
+
+MODE_VALUES = ("clip", "fill", "drop", "promise_in_bounds")
+"""The ``mode`` strings a gather/scatter accepts (``jax.lax.GatherScatterMode``; None: the op's default)."""
 
 
 def jax_context(op: str, **names: str) -> OpContext:
@@ -264,6 +269,90 @@ def jax_cast(arr: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarray[Any,
         return np.asarray(src.astype(dtype))
 
 
+
+# ------------------------------------------------------------------------------------------------ examples
+
+_F3 = [1.5, 2.5, 3.5]
+_GATHER_DN = {"offset_dims": [], "collapsed_slice_dims": [0], "start_index_map": [0]}
+_SCATTER_DN = {"update_window_dims": [], "inserted_window_dims": [0], "scatter_dims_to_operand_dims": [0]}
+_AT = {"set": [20, 2.5, 10], "add": [21.5, 2.5, 13.5], "multiply": [30, 2.5, 35], "max": [20, 2.5, 10],
+       "min": [1.5, 2.5, 3.5]}
+
+#: one plain call of each JAX op on float data with int indices (the framework callable, the arguments with the
+#: names of the data and index arguments, and the result, by hand), from which the records every JAX op shares
+#: build their examples (tests/dialects/test_divergences_strict.py)
+_BASE: dict[str, dict[str, Any]] = {
+    "jax.take": {"call": "jax.numpy.take", "args": {"a": _F3, "indices": [2, 0]}, "result": [3.5, 1.5]},
+    "jax.take_along_axis": {"call": "jax.numpy.take_along_axis", "args": {"arr": _F3, "indices": [2, 0], "axis": 0},
+                            "result": [3.5, 1.5]},
+    "jax.lax.gather": {"call": "jax.lax.gather", "args": {"operand": _F3, "start_indices": [[2], [0]],
+                       "dimension_numbers": _GATHER_DN, "slice_sizes": [1]}, "result": [3.5, 1.5]},
+    **{f"jax.lax.scatter{s}": {"call": f"jax.lax.scatter{s}", "args": {"operand": _F3, "scatter_indices": [[2], [0]],
+       "updates": [10, 20], "dimension_numbers": _SCATTER_DN}, "result": _AT[r]}
+       for s, r in (("", "set"), ("_add", "add"), ("_mul", "multiply"), ("_max", "max"), ("_min", "min"))},
+    "jax.at_get": {"call": "jax.numpy.ndarray.at.get", "args": {"x": _F3, "idx": [2, 0]}, "result": [3.5, 1.5]},
+    **{f"jax.at_{r}": {"call": f"jax.numpy.ndarray.at.{r}", "args": {"x": _F3, "idx": [2, 0], "values": [10, 20]},
+       "result": _AT[r]} for r in _AT},
+    **{f"jax.{n}": {"call": f"jax.ops.{n}", "args": {"data": _F3, "segment_ids": [0, 0, 1], "num_segments": 2},
+       "result": r} for n, r in (("segment_sum", [4, 3.5]), ("segment_prod", [3.75, 3.5]),
+                                 ("segment_max", [2.5, 3.5]), ("segment_min", [1.5, 3.5]))},
+}
+_ARRAYS = {"a": "float64", "arr": "float64", "operand": "float64", "x": "float64", "data": "float64",
+           "updates": "float64", "values": "float64", "indices": "int64", "start_indices": "int64",
+           "scatter_indices": "int64", "idx": "int64", "segment_ids": "int64"}
+
+
+def index_example(op: str, case: str) -> dict[str, Any]:
+    """The example of a shared index record: ``'int32'`` (index 2**32 read modulo 2**32 by JAX; ours: out of
+    range, so the fill value -1 or a dropped update), ``'narrow'`` (an int8 index -1 on an axis of size 300),
+    ``'bool_scalar'`` (a NumPy bool scalar as the whole index of ``x.at``)."""
+    base = _BASE[op]
+    call, names = base["call"], list(base["args"])
+    data, idx = names[0], names[1]
+    scatter = "values" in base["args"]
+    kind = call.rsplit(".", 1)[1]
+    if case == "int32":
+        args: dict[str, Any] = {data: [10, 20, 30], idx: [[2**32]] if "lax" in call else [2**32]}
+        args.update({k: v for k, v in base["args"].items() if k not in args and k != "values"})
+        dtypes = {data: "int32", idx: "int64"}
+        if scatter:
+            args["values"] = 5 if kind == "min" else 50
+            dtypes["values"] = "int32"
+            new = {"set": 50, "add": 60, "multiply": 500, "max": 50, "min": 5}[kind]
+            return {"call": call, "args": args, "dtypes": dtypes, "theirs": {"equals": [new, 20, 30]},
+                    "ours": {"equals": [10, 20, 30]}}
+        return {"call": call, "args": args, "kwargs": {"mode": "fill", "fill_value": -1}, "dtypes": dtypes,
+                "theirs": {"equals": [10]}, "ours": {"equals": [-1]}}
+    if case == "narrow":
+        args = {data: list(range(300)), idx: [-1], **({"values": [7]} if scatter else {})}
+        dtypes = {data: "int64", idx: "int8", **({"values": "int64"} if scatter else {})}
+        ours = {"dtype": "int64"} if scatter else {"equals": [299]}
+        theirs = {"raises": "OverflowError"} if "ndarray.at" in call else {"equals": [43]}
+        return {"call": call, "args": args, "dtypes": dtypes, "theirs": theirs, "ours": ours}
+    values = {"get": None, "set": 10, "add": 10, "multiply": 10, "max": 10, "min": 2}[kind]
+    result = {"get": [_F3], "set": [10, 10, 10], "add": [11.5, 12.5, 13.5], "multiply": [15, 25, 35],
+              "max": [10, 10, 10], "min": [1.5, 2, 2]}[kind]
+    args = {data: _F3, idx: True, **({"values": values} if values is not None else {})}
+    return {"call": call, "args": args, "dtypes": {data: "float64", idx: "scalar:bool"},
+            "theirs": {"raises": "AssertionError"}, "ours": {"equals": result}}
+
+
+def shared_example(op: str, case: str) -> dict[str, Any]:
+    """The example of one record every JAX op shares, from the op's plain call: ``'x64'`` (JAX's 32-bit
+    default: float32 comes back for float64 data), ``'lists'`` (lists are a TypeError in JAX; for ``x.at``,
+    a list ``x`` has no ``.at``)."""
+    base = _BASE[op]
+    dtypes = {k: _ARRAYS[k] for k in base["args"] if k in _ARRAYS}
+    if case == "x64":
+        return {"call": base["call"], "args": base["args"], "dtypes": dtypes, "x64": False,
+                "theirs": {"dtype": "float32"}, "ours": {"dtype": "float64"}}
+    if "idx" in dtypes:  # x.at[idx]: a list x has no .at; a list idx is refused by both (a non-tuple sequence)
+        return {"call": base["call"], "args": base["args"], "dtypes": {"idx": "int64"},
+                "theirs": {"raises": "AttributeError"}, "ours": {"equals": base["result"]}}
+    return {"call": base["call"], "args": base["args"], "theirs": {"raises": "TypeError"},
+            "ours": {"equals": base["result"]}}
+
+
 def common_divergences(op: str) -> None:
     """Record the divergences every JAX op shares (call at module level in the op's file)."""
     divergence(
@@ -276,6 +365,7 @@ def common_divergences(op: str) -> None:
         ours="64-bit dtypes are kept: we behave as JAX with jax_enable_x64=True",
         evidence="DESIGN.md (JAX ops behave as JAX with jax_enable_x64=True); docs/behavior-matrix.md#s7",
         kind="choice",
+        example=shared_example(op, "x64"),
     )
     divergence(
         op=op,
@@ -286,6 +376,7 @@ def common_divergences(op: str) -> None:
         ours="anything numpy.asarray accepts is read as an array (lists included)",
         evidence="jax/_src/numpy/util.py ensure_arraylike; DESIGN.md rules of the API",
         kind="choice",
+        example=shared_example(op, "lists"),
     )
 
 
@@ -304,6 +395,7 @@ def int32_index_divergence(op: str, where: str) -> None:
         "(int_dtype_for_shape), take_along_axis (index_dtype_for_axis_size); "
         "tests/frameworks/test_jax.py::test_known_divergence_int32_indices",
         kind="spec",
+        example=index_example(op, "int32"),
     )
 
 
@@ -326,6 +418,7 @@ def narrow_index_divergence(op: str, *, raises: bool = False) -> None:
         evidence="jax/_src/numpy/indexing.py _take / NDIndexer.normalize_indices (lax._const(index, size)); "
         "tests/frameworks/test_jax.py::test_known_divergence_narrow_index_dtype",
         kind="spec",
+        example=index_example(op, "narrow"),
     )
 
 #: the gradient conventions of jax autograd, which every jax op states in its record

@@ -16,7 +16,7 @@ from ...errors import UnsupportedError
 from .._record import Description, Residual, Step, canonical, tuple_index_args
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from ._at import at_context, at_divergences, lower_get, lower_scatter
-from ._common import GRAD, GatherScatterMode
+from ._common import GRAD, MODE_VALUES, GatherScatterMode
 from ._describe import _BOOL_MASK, _INT, _at_scatter, _fill_value, _form, _gather, _mode
 
 __all__ = ["at_add", "at_get", "at_max", "at_min", "at_multiply", "at_set"]
@@ -49,7 +49,8 @@ def _register(v: _Variant) -> DialectOp:
     lower.__name__ = lower.__qualname__ = name
     lower.__doc__ = v.doc
     return dialect_op("jax", name, family="scatter_nd", kind="scatter", versions=("0.10",),
-                      differentiable=("x", "values"), describe=describe, grad=GRAD, fuzz=_FUZZ)(lower)
+                      differentiable=("x", "values"), describe=describe, grad=GRAD, fuzz=_FUZZ,
+                      values={"mode": MODE_VALUES})(lower)
 
 
 _VARIANTS = [
@@ -219,6 +220,7 @@ divergence(
     evidence="docs/behavior-matrix.md#surprise-4, docs/behavior-matrix.md#t6-3 and docs/behavior-matrix.md#t6-10; "
              "docs/semantics.md#s2-3, docs/semantics.md#s7-3",
     kind="undefined",
+    not_reproducible="ours does what XLA on CPU does (the reference is JAX's promise)",
 )
 
 divergence(
@@ -230,6 +232,9 @@ divergence(
     ours="UnsupportedError naming the mode",
     evidence="jax/_src/lax/slicing.py _gather_lower (assert mode in PROMISE_IN_BOUNDS, CLIP)",
     kind="undefined",
+    example={"call": "jax.numpy.ndarray.at.get", "args": {"x": [1.5, 2.5, 3.5], "idx": [2, 0]},
+             "kwargs": {"mode": "one_hot"}, "dtypes": {"x": "float64", "idx": "int64"},
+             "theirs": {"raises": "AssertionError"}, "ours": {"raises": "UnsupportedError"}},
 )
 
 def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None) -> Description:
@@ -257,7 +262,7 @@ def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None)
 
 @dialect_op(
     "jax", "at_get", family="gather_nd", kind="gather", versions=("0.10",), differentiable=("x",),
-    describe=_describe_get, grad=GRAD, fuzz=_FUZZ,
+    describe=_describe_get, grad=GRAD, fuzz=_FUZZ, values={"mode": MODE_VALUES, "fill_value": "number"},
 )
 def at_get(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Lowering:
     """JAX ``x.at[idx].get()`` (= ``x[idx]``): NumPy-style indexing with JAX's out-of-range rules.
@@ -310,6 +315,9 @@ divergence(
     ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
     evidence="jax.lax.scatter_max on complex128 (tests/frameworks/test_jax.py::test_known_divergence_complex_minmax)",
     kind="choice",
+    example={"call": "jax.numpy.ndarray.at.max", "args": {"x": [[0, 0]], "idx": [0, 0], "values": [[1, 2], [2, 0]]},
+             "dtypes": {"x": "complex128", "idx": "int64", "values": "complex128"},
+             "theirs": {"equals": [[2, 0]]}, "ours": {"raises": "UnsupportedError"}},
 )
 divergence(
     op="jax.at_min",
@@ -320,6 +328,9 @@ divergence(
     ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
     evidence="jax.lax.scatter_min on complex128 (tests/frameworks/test_jax.py::test_known_divergence_complex_minmax)",
     kind="choice",
+    example={"call": "jax.numpy.ndarray.at.min", "args": {"x": [[0, 0]], "idx": [0, 0], "values": [[-1, 2], [-1, 0]]},
+             "dtypes": {"x": "complex128", "idx": "int64", "values": "complex128"},
+             "theirs": {"equals": [[-1, 0]]}, "ours": {"raises": "UnsupportedError"}},
 )
 divergence(
     op="jax.at_set",
@@ -332,6 +343,7 @@ divergence(
     evidence="docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s5-3, "
              "docs/semantics.md#s6-5",
     kind="undefined",
+    not_reproducible="ours does what XLA on CPU does (the last update wins)",
 )
 divergence(
     op="jax.at_set",
@@ -342,4 +354,7 @@ divergence(
     ours="the same result, without a warning",
     evidence="jax/_src/ops/scatter.py _scatter_impl",
     kind="choice",
+    example={"call": "jax.numpy.ndarray.at.set", "args": {"x": [1, 2, 3], "idx": [0], "values": [1.5]},
+             "dtypes": {"x": "int32", "idx": "int64", "values": "float64"},
+             "theirs": {"warns": "FutureWarning", "equals": [1, 2, 3]}, "ours": {"equals": [1, 2, 3]}},
 )

@@ -15,7 +15,16 @@ from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import empty_value, segment_lowering
-from ._common import GRAD, JAX_VERSION, GatherScatterMode, check_data, common_divergences, jax_context, parse_mode
+from ._common import (
+    GRAD,
+    JAX_VERSION,
+    MODE_VALUES,
+    GatherScatterMode,
+    check_data,
+    common_divergences,
+    jax_context,
+    parse_mode,
+)
 
 __all__ = ["SEGMENT"]
 
@@ -41,6 +50,10 @@ for _n in SEGMENT:
         ours="ShapeError: segment_ids must be 1-D with data.shape[0] entries",
         evidence="observed: jax.ops.segment_sum(ones((3, 2)), zeros((3, 2), int), 3) raises",
         kind="choice",
+        example={"call": f"jax.ops.{_n}", "args": {"data": [[1, 1], [1, 1], [1, 1]],
+                 "segment_ids": [[0, 0], [0, 0], [0, 0]],
+                 "num_segments": 3}, "dtypes": {"data": "float64", "segment_ids": "int64"},
+                 "theirs": {"raises": "ValueError"}, "ours": {"raises": "ShapeError"}},
     )
 for _n in ("segment_max", "segment_min"):
     divergence(
@@ -52,6 +65,9 @@ for _n in ("segment_max", "segment_min"):
         ours="DTypeError (complex max/min is not an ordering gatherscatter reproduces)",
         evidence="observed: jax.ops.segment_max(array([1, 0], complex64), [0, 0], 2) = [1+0j, -inf+0j]",
         kind="choice",
+        example={"call": f"jax.ops.{_n}", "args": {"data": [[1, 2], [1, 3]], "segment_ids": [0, 0], "num_segments": 1},
+                 "dtypes": {"data": "complex128", "segment_ids": "int64"},
+                 "theirs": {"equals": [[1, 3]] if _n == "segment_max" else [[1, 2]]}, "ours": {"raises": "DTypeError"}},
     )
 
 
@@ -130,7 +146,8 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
     {_EXAMPLE[name]}
     """
     return dialect_op("jax", name, family="scatter_axis", kind="scatter", versions=(JAX_VERSION,),
-                      differentiable=("data",), grad=GRAD)(public)
+                      differentiable=("data",), grad=GRAD,
+                      values={"mode": MODE_VALUES, "num_segments": "int", "bucket_size": "int"})(public)
 
 
 _EXAMPLE = {

@@ -36,6 +36,9 @@ divergence(
     "mode='clip' rejects them in JAX too)",
     evidence="jax/_src/numpy/indexing.py _take (ufuncs.mod with lax._const(indices, size))",
     kind="undefined",
+    example={"call": "jax.numpy.take", "args": {"a": [1.5, 2.5, 3.5], "indices": [True, False]},
+             "kwargs": {"mode": "wrap"}, "dtypes": {"a": "float64", "indices": "bool"},
+             "theirs": {"equals": [1.5, 1.5]}, "ours": {"raises": "DTypeError"}},
 )
 
 
@@ -105,6 +108,7 @@ _PROBE: tuple[dict[str, Any], ...] = (
 @dialect_op(
     "jax", "take", family="gather", kind="gather", versions=("0.10",), differentiable=("a",),
     describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=_PROBE,
+    values={"mode": ("wrap", "clip", "fill"), "fill_value": "number"},
 )
 def take(
     a: Any,

@@ -13,6 +13,7 @@ from .._record import Description, Residual, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
     GRAD,
+    MODE_VALUES,
     GatherScatterMode,
     check_data,
     common_divergences,
@@ -35,6 +36,9 @@ divergence(
     ours="UnsupportedError: one_hot is an implementation strategy whose result is not a gather",
     evidence="jax/_src/numpy/indexing.py take_along_axis (mode == 'one_hot'); docs/semantics.md#s7-3",
     kind="choice",
+    example={"call": "jax.numpy.take_along_axis", "args": {"arr": [1.5, 2.5, 3.5], "indices": [2, 0], "axis": 0},
+             "kwargs": {"mode": "one_hot"}, "dtypes": {"arr": "float64", "indices": "int64"},
+             "theirs": {"equals": [3.5, 1.5]}, "ours": {"raises": "UnsupportedError"}},
 )
 divergence(
     op="jax.take_along_axis",
@@ -45,6 +49,7 @@ divergence(
     ours="clamp to [0, s-1] without wrapping negatives (-1 reads element 0), as XLA on CPU",
     evidence="docs/behavior-matrix.md#surprise-4 and docs/behavior-matrix.md#t6-2; docs/semantics.md#s7-3",
     kind="undefined",
+    not_reproducible="ours does what XLA on CPU does (the reference is JAX's promise)",
 )
 
 
@@ -86,6 +91,7 @@ def _describe(axis: int | None, mode: Any = None, fill_value: Any = None,
     versions=("0.10",),
     differentiable=("arr",),
     describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=({"axis": 1},),
+    values={"mode": MODE_VALUES, "fill_value": "number"},
 )
 def take_along_axis(
     arr: Any,

@@ -10,12 +10,12 @@ from ...core.shape import as_array, as_index_array, check_allocatable
 from ...errors import ShapeError
 from .._common import data_array
 from .._registry import Lowering, dialect_op
-from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, parse_backend
 from ._scatter import lower_scatter
 
 
 @dialect_op("keras", "scatter", family="scatter_nd", kind="scatter", versions=(KERAS_VERSION,),
-            differentiable=("values",))
+            differentiable=("values",), values={"shape": "shape", "backend": BACKENDS})
 def scatter(indices: Any, values: Any, shape: Any, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.scatter``: zeros of ``shape`` with ``values`` added at the index tuples of ``indices``.
 

@@ -7,12 +7,12 @@ from typing import Any
 from ...core.shape import as_index_array, as_updates
 from .._common import data_array
 from .._registry import Lowering, dialect_op
-from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, parse_backend
 from ._scatter import lower_scatter
 
 
 @dialect_op("keras", "scatter_update", family="scatter_nd", kind="scatter", versions=(KERAS_VERSION,),
-            differentiable=("inputs", "updates"))
+            differentiable=("inputs", "updates"), values={"backend": BACKENDS})
 def scatter_update(inputs: Any, indices: Any, updates: Any, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.scatter_update``: a copy of ``inputs`` with ``updates`` written at the index tuples.
 

@@ -17,7 +17,7 @@ from .._common import data_array
 from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import empty_value, segment_lowering
 from ..tensorflow import segment as tf_segment
-from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, parse_backend
 
 __all__ = ["SEGMENT"]
 
@@ -176,7 +176,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
     {'[3.0, 0.0, 7.0, 0.0]' if red is Reduction.ADD else '[2.0, -inf, 4.0, -inf]'}
     """
     return dialect_op("keras", name, family="scatter_axis", kind="scatter", versions=(KERAS_VERSION,),
-                      differentiable=("data",))(public)
+                      differentiable=("data",), values={"num_segments": "int", "backend": BACKENDS})(public)
 
 
 segment_sum, segment_max = (_register(n, row[0]) for n, row in SEGMENT.items())

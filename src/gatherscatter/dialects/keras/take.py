@@ -11,7 +11,7 @@ from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
 from .._common import data_array
 from .._registry import Lowering, dialect_op, divergence
 from ..jax._common import default_fill
-from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, parse_backend
 
 divergence(
     op="keras.take",
@@ -27,7 +27,7 @@ divergence(
 
 
 @dialect_op("keras", "take", family="gather", kind="gather", versions=(KERAS_VERSION,),
-            differentiable=("x",))
+            differentiable=("x",), values={"axis": "int", "backend": BACKENDS})
 def take(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.take``: elements (``axis=None``: of the flattened ``x``) or slices along ``axis``.
 

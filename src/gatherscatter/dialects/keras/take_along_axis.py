@@ -10,7 +10,7 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._registry import Lowering, dialect_op, divergence
 from ..jax._common import default_fill
-from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, parse_backend
 
 divergence(
     op="keras.take_along_axis",
@@ -25,7 +25,7 @@ divergence(
 
 
 @dialect_op("keras", "take_along_axis", family="gather_elements", kind="gather", versions=(KERAS_VERSION,),
-            differentiable=("x",))
+            differentiable=("x",), values={"axis": "int", "backend": BACKENDS})
 def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.take_along_axis``: ``out[..., j, ...] = x[..., indices[..., j, ...], ...]`` along ``axis``.
 

@@ -16,7 +16,7 @@ from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context
 
 
 @dialect_op("mlx", "put_along_axis", family="scatter_elements", kind="scatter", versions=(MLX_VERSION,),
-            differentiable=("a", "values"))
+            differentiable=("a", "values"), values={"axis": "int"})
 def put_along_axis(a: Any, indices: Any, values: Any, axis: Any = None) -> Lowering:
     """MLX ``mlx.core.put_along_axis``: a copy of ``a`` with ``values`` written at ``indices`` along ``axis``.
 

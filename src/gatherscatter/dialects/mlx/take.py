@@ -23,7 +23,8 @@ divergence(
 )
 
 
-@dialect_op("mlx", "take", family="gather", kind="gather", versions=(MLX_VERSION,), differentiable=("a",))
+@dialect_op("mlx", "take", family="gather", kind="gather", versions=(MLX_VERSION,), differentiable=("a",),
+            values={"axis": "int"})
 def take(a: Any, indices: Any, axis: Any = None) -> Lowering:
     """MLX ``mlx.core.take``: elements of the flattened ``a`` (``axis=None``) or slices along ``axis``.
 

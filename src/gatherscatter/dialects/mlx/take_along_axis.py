@@ -14,7 +14,7 @@ from ._mlx import MLX_VERSION, check_bounds, mlx_context, to_mlx_dtype
 
 
 @dialect_op("mlx", "take_along_axis", family="gather_elements", kind="gather", versions=(MLX_VERSION,),
-            differentiable=("a",))
+            differentiable=("a",), values={"axis": "int"})
 def take_along_axis(a: Any, indices: Any, axis: Any = None) -> Lowering:
     """MLX ``mlx.core.take_along_axis``: ``out[..., j, ...] = a[..., indices[..., j, ...], ...]`` along ``axis``.
 

@@ -61,7 +61,7 @@ def _describe(axis: int = -1, mode: str = "clip", keepdims: bool = False) -> Des
 
 @dialect_op(
     "mxnet", "pick", family="gather_elements", kind="gather", versions=("1.9.1",), differentiable=("data",),
-    describe=_describe, fuzz={"drops_axis": True}, variants=({}, {"mode": "wrap"}),
+    describe=_describe, fuzz={"drops_axis": True}, variants=({}, {"mode": "wrap"}), values={"mode": ("clip", "wrap")},
 )
 def pick(data: Any, index: Any, axis: int = -1, mode: str = "clip", keepdims: bool = False) -> Lowering:
     """MXNet pick: one element of each 1-d slice of ``data`` along ``axis``.

@@ -67,6 +67,7 @@ def _describe(axis: int = 0, mode: str = "clip") -> Description:
 @dialect_op(
     "mxnet", "take", family="gather", kind="gather", versions=("1.9.1",), differentiable=("a",),
     describe=_describe, fuzz={"float_index": 0.3}, variants=({}, {"mode": "wrap"}, {"mode": "raise"}),
+    values={"mode": ("raise", "wrap", "clip")},
 )
 def take(a: Any, indices: Any, axis: int = 0, mode: str = "clip") -> Lowering:
     """MXNet take: whole slices of ``a`` along ``axis`` (default ``mode='clip'``).

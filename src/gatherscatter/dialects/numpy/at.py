@@ -56,6 +56,9 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
         evidence="core/scatter.py reduction_ufunc; measured np.add.at(np.array(['a', 'bb']), [0], 'c') -> ['ac', 'bb']",
         kind="choice",
         tags=("core-gap",),
+        example={"call": f"numpy.{_name}.at", "args": {"a": [1, 2], "indices": [0], "b": [5]},
+                 "dtypes": {"a": "object", "indices": "int64", "b": "int64"}, "inplace": True,
+                 "theirs": {"dtype": "object"}, "ours": {"raises": "UnsupportedError"}},
     )
     divergence(
         op=f"numpy.{_name}_at",
@@ -68,6 +71,9 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
         evidence="numpy/_core/src/umath/ufunc_object.c ufunc_at (NPY_UNSAFE_CASTING, one element at a time); "
         "measured np.add.at(np.zeros(1, int), [0, 0], [0.6, 0.6]) -> [0]",
         kind="choice",
+        example={"call": f"numpy.{_name}.at", "args": {"a": [0], "indices": [0, 0], "b": [0.6, 0.6]},
+                 "dtypes": {"a": "int64", "indices": "int64", "b": "float64"}, "inplace": True,
+                 "theirs": {"equals": [0]}, "ours": {"raises": "UnsupportedError"}},
     )
 divergence(
     op="numpy.add_at",
@@ -92,6 +98,9 @@ divergence(
     evidence="core/scatter.py reduction_ufunc; measured np.maximum.at(zeros(3, complex), [0, 0], [1+2j, 2]) -> 2",
     kind="choice",
     tags=("core-gap",),
+    example={"call": "numpy.maximum.at", "args": {"a": [[0, 0], [0, 0]], "indices": [0, 0], "b": [[1, 2], [2, 0]]},
+             "dtypes": {"a": "complex128", "indices": "int64", "b": "complex128"}, "inplace": True,
+             "theirs": {"equals": [[2, 0], [0, 0]]}, "ours": {"raises": "UnsupportedError"}},
 )
 divergence(
     op="numpy.minimum_at",
@@ -103,6 +112,9 @@ divergence(
     evidence="core/scatter.py reduction_ufunc",
     kind="choice",
     tags=("core-gap",),
+    example={"call": "numpy.minimum.at", "args": {"a": [[0, 0], [0, 0]], "indices": [0, 0], "b": [[-1, 2], [-1, 0]]},
+             "dtypes": {"a": "complex128", "indices": "int64", "b": "complex128"}, "inplace": True,
+             "theirs": {"equals": [[-1, 0], [0, 0]]}, "ours": {"raises": "UnsupportedError"}},
 )
 
 

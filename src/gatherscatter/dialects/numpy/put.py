@@ -23,6 +23,8 @@ divergence(
     ours="read with np.asarray; a new array is returned",
     evidence="measured on NumPy 2.4.6 (np.put([1, 2], 0, 9))",
     kind="choice",
+    example={"call": "numpy.put", "args": {"a": [1, 2], "ind": 0, "v": 9}, "theirs": {"raises": "TypeError"},
+             "ours": {"equals": [9, 2]}},
 )
 
 
@@ -43,6 +45,7 @@ def _describe(mode: str = "raise") -> Description:
 @dialect_op(
     "numpy", "put", family="scatter_axis", kind="scatter", versions=("2.4",), differentiable=("a", "v"),
     describe=_describe, fuzz={"flat": True}, variants=({}, {"mode": "clip"}, {"mode": "wrap"}),
+    values={"mode": ("raise", "wrap", "clip")},
 )
 def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> Lowering:
     """NumPy put: write ``v`` at flat positions ``ind`` of ``a``; a new array is returned.

@@ -28,6 +28,8 @@ divergence(
     evidence="measured on NumPy 2.4.6: indices [[0,1],[1,0]] F-ordered into zeros((3,1)) gives rows [4,3] "
     "where C order gives [4,2]; NumPy user guide, 'assigning values to indexed arrays'",
     kind="undefined",
+    not_reproducible="needs an F-ordered index array (the example format states values and dtypes, not layouts); "
+    "tests/dialects/numpy cover it",
 )
 divergence(
     op="numpy.put_along_axis",
@@ -38,6 +40,8 @@ divergence(
     ours="read with np.asarray; a new array is returned and the input is never modified",
     evidence="measured on NumPy 2.4.6; DESIGN.md 'mutating framework functions return a new array'",
     kind="choice",
+    example={"call": "numpy.put_along_axis", "args": {"arr": [[1, 2]], "indices": [[1]], "values": [[9]], "axis": 1},
+             "theirs": {"raises": "AttributeError"}, "ours": {"equals": [[1, 9]]}},
 )
 
 

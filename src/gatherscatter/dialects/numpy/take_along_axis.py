@@ -25,6 +25,8 @@ divergence(
     ours="read with np.asarray, like every gatherscatter input (a list of floats is still refused)",
     evidence="measured on NumPy 2.4.6 (np.take_along_axis([[1, 2]], np.array([[1]]), axis=1))",
     kind="choice",
+    example={"call": "numpy.take_along_axis", "args": {"arr": [[1, 2]], "indices": [[1]], "axis": 1},
+             "theirs": {"raises": "AttributeError"}, "ours": {"equals": [[2]]}},
 )
 
 

@@ -25,6 +25,7 @@ divergence(
     evidence="docs/behavior-matrix.md#t6-8 (Gather idx [-1] ok at opsets 9, 10); microsoft/onnxruntime#1533; "
              "onnx/onnx#2260",
     kind="spec",
+    not_reproducible="the reference is spec text (ONNX Runtime 1.31 and onnx.reference do what ours does)",
 )
 divergence(
     op="onnx.Gather",
@@ -37,6 +38,7 @@ divergence(
     ours="IndexOutOfRangeError, as ONNX Runtime CPU ('indices element out of data bounds')",
     evidence="onnx/onnx#2179, #2202; microsoft/onnxruntime#10234, #25251; docs/behavior-matrix.md#t6-1",
     kind="device",
+    not_reproducible="GPU / DirectML / OpenVINO execution providers only (ONNX Runtime CPU raises, as ours)",
 )
 
 

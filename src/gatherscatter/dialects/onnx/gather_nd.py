@@ -24,6 +24,9 @@ divergence(
     ours="DTypeError: GatherND takes int64 indices only (schema; ONNX Runtime rejects int32 at load)",
     evidence="onnx.defs schema GatherND; docs/behavior-matrix.md#t6-3 index dtypes",
     kind="oracle",
+    example={"call": "onnx.reference:GatherND", "opset": 13, "args": {"data": [1, 2], "indices": [[1]]},
+             "dtypes": {"data": "float32", "indices": "int32"}, "theirs": {"equals": [2]},
+             "ours": {"raises": "DTypeError"}},
 )
 
 

@@ -24,6 +24,8 @@ divergence(
     evidence="docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9 (ORT last-wins 20/20); "
              "docs/semantics.md#s5-3",
     kind="undefined",
+    not_reproducible="the reference is the spec's silence: ONNX Runtime CPU and onnx.reference let the last update "
+    "win, as ours",
 )
 divergence(
     op="onnx.ScatterElements",
@@ -34,6 +36,10 @@ divergence(
     ours="UnsupportedError naming the accepted reductions",
     evidence="docs/behavior-matrix.md#surprise-2, docs/behavior-matrix.md#t6-4 'reduction names accepted'",
     kind="oracle",
+    example={"call": "onnxruntime:ScatterElements", "opset": 18, "args": {"data": [1, 2], "indices": [0],
+             "updates": [5]},
+             "kwargs": {"reduction": "sum"}, "dtypes": {"data": "float32", "indices": "int64", "updates": "float32"},
+             "theirs": {"equals": [5, 2]}, "ours": {"raises": "UnsupportedError"}},
 )
 divergence(
     op="onnx.ScatterElements",
@@ -45,6 +51,10 @@ divergence(
     ours="UnsupportedError: max/min were added in opset 18",
     evidence="docs/behavior-matrix.md#surprise-2; onnx/onnx#4411",
     kind="oracle",
+    example={"call": "onnxruntime:ScatterElements", "opset": 16, "args": {"data": [1, 2], "indices": [0],
+             "updates": [5]},
+             "kwargs": {"reduction": "max"}, "dtypes": {"data": "float32", "indices": "int64", "updates": "float32"},
+             "theirs": {"equals": [5, 2]}, "ours": {"raises": "UnsupportedError"}},
 )
 divergence(
     op="onnx.ScatterElements",
@@ -58,6 +68,7 @@ divergence(
     ),
     evidence="onnx.defs schema ScatterElements-18; onnx/reference/ops/op_scatter_elements.py",
     kind="undefined",
+    not_reproducible="the reference is the spec's silence (onnx.reference and NumPy compute bool as ours does)",
 )
 divergence(
     op="onnx.ScatterElements",
@@ -71,6 +82,10 @@ divergence(
     evidence="measured with onnxruntime 1.32.0 (tests/frameworks/test_onnx.py::test_bool_max_min_reductions_"
     "onnxruntime_refuses); onnx.defs schema ScatterElements-18",
     kind="oracle",
+    example={"call": "onnxruntime:ScatterElements", "opset": 18, "args": {"data": [False, True], "indices": [0],
+             "updates": [True]}, "kwargs": {"reduction": "max"}, "dtypes": {"data": "bool", "indices": "int64",
+             "updates": "bool"},
+             "theirs": {"raises": "RuntimeException"}, "ours": {"equals": [True, True]}},
 )
 
 
@@ -125,7 +140,8 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     versions=(11, 13, 16, 18), adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"},
     version_kw="opset",
     differentiable=("data", "updates"),
-    describe=_describe_scatter_elements, values={"reduction": _REDUCTIONS}, variants=_PROBE,
+    describe=_describe_scatter_elements, variants=_PROBE,
+    values={"reduction": _REDUCTIONS, "duplicates": ("last", "first", "raise")},
 )
 def ScatterElements(
     data: Any,
@@ -186,7 +202,7 @@ def _describe_scatter(axis: int = 0, opset: int = 9) -> Description:
     versions=(9,),
     version_kw="opset",
     differentiable=("data", "updates"),
-    describe=_describe_scatter, fuzz={"valid_versions": (9, 10)},
+    describe=_describe_scatter, fuzz={"valid_versions": (9, 10)}, values={"duplicates": ("last", "first", "raise")},
 )
 def Scatter(
     data: Any, indices: Any, updates: Any, axis: int = 0, opset: int = 9, *, duplicates: str = "last"

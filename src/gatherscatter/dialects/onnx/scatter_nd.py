@@ -22,6 +22,7 @@ divergence(
     ours="duplicates='last' by default (row-major order); 'first' or 'raise' on request",
     evidence="docs/semantics.md#s6-1; docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9",
     kind="undefined",
+    not_reproducible="the reference is the spec's silence: ONNX Runtime CPU lets the last update win, as ours",
 )
 divergence(
     op="onnx.ScatterND",
@@ -32,6 +33,7 @@ divergence(
     ours="deterministic row-major accumulation",
     evidence="docs/behavior-matrix.md#perf-8; microsoft/onnxruntime#18048, #23396",
     kind="oracle",
+    not_reproducible="a data race: nondeterministic, and only on large inputs with several threads",
 )
 
 divergence(
@@ -46,6 +48,10 @@ divergence(
     evidence="measured with onnxruntime 1.32.0 (tests/frameworks/test_onnx.py::test_bool_max_min_reductions_"
     "onnxruntime_refuses); onnx.defs schema ScatterND-18",
     kind="oracle",
+    example={"call": "onnxruntime:ScatterND", "opset": 18, "args": {"data": [False, True], "indices": [[0]],
+             "updates": [True]}, "kwargs": {"reduction": "max"}, "dtypes": {"data": "bool", "indices": "int64",
+             "updates": "bool"},
+             "theirs": {"raises": "RuntimeException"}, "ours": {"equals": [True, True]}},
 )
 
 def _describe(reduction: str = "none", opset: int | None = None) -> Description:
@@ -68,7 +74,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     versions=(11, 13, 16, 18), adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"},
     version_kw="opset",
     differentiable=("data", "updates"),
-    describe=_describe, values={"reduction": _REDUCTIONS}, variants=_PROBE,
+    describe=_describe, values={"reduction": _REDUCTIONS, "duplicates": ("last", "first", "raise")}, variants=_PROBE,
 )
 def ScatterND(
     data: Any,

@@ -51,6 +51,7 @@ divergence(
     ours="IndexOutOfRangeError naming write_indices[b], as ONNX Runtime",
     evidence="onnx.defs schema TensorScatter-24 (mode); onnxruntime/core/providers/cpu/llm/tensorscatter.cc",
     kind="undefined",
+    not_reproducible="the reference is spec text (undefined); ONNX Runtime raises, as ours",
 )
 divergence(
     op="onnx.TensorScatter",
@@ -61,6 +62,10 @@ divergence(
     ours="IndexOutOfRangeError, as ONNX Runtime (the spec's requirement does not depend on the writes)",
     evidence="onnx/reference/ops/op_tensor_scatter.py",
     kind="oracle",
+    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[1, 2]], "update": [[]],
+             "write_indices": [3]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32", "update": "float32",
+             "write_indices": "int64"},
+             "theirs": {"equals": [[1, 2]]}, "ours": {"raises": "IndexOutOfRangeError"}},
 )
 divergence(
     op="onnx.TensorScatter",
@@ -71,6 +76,10 @@ divergence(
     ours="IndexOutOfRangeError (a write index is a position in the cache; ONNX Runtime 1.32 raises too)",
     evidence="onnx/reference/ops/op_tensor_scatter.py; tensorscatter.cc 'write_indices[b] = -1 is negative'",
     kind="undefined",
+    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]], "update": [[7]],
+             "write_indices": [-1]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32", "update": "float32",
+             "write_indices": "int64"},
+             "theirs": {"equals": [[0, 0, 7]]}, "ours": {"raises": "IndexOutOfRangeError"}},
 )
 divergence(
     op="onnx.TensorScatter",
@@ -81,6 +90,10 @@ divergence(
     ours="IndexOutOfRangeError, as ONNX Runtime 1.32 CPU ('write_indices[b] = -1 is negative')",
     evidence="onnx.defs schema TensorScatter-24 pseudocode; onnxruntime tensorscatter.cc",
     kind="spec",
+    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]], "update": [[7]],
+             "write_indices": [-1]}, "kwargs": {"axis": -1, "mode": "circular"},
+             "dtypes": {"past_cache": "float32", "update": "float32", "write_indices": "int64"},
+             "theirs": {"equals": [[0, 0, 7]]}, "ours": {"raises": "IndexOutOfRangeError"}},
 )
 divergence(
     op="onnx.TensorScatter",
@@ -91,6 +104,11 @@ divergence(
     ours="AxisError: axis must be in [1, r-1] or [-(r-1), -1] (the schema: 'It cannot be 0'; ONNX Runtime raises)",
     evidence="onnx/reference/ops/op_tensor_scatter.py; onnx.defs TensorScatter-24 shape inference",
     kind="oracle",
+    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]],
+             "update": [[7, 8, 9]],
+             "write_indices": [0]}, "kwargs": {"axis": 0}, "dtypes": {"past_cache": "float32", "update": "float32",
+             "write_indices": "int64"},
+             "theirs": {"raises": "IndexError"}, "ours": {"raises": "AxisError"}},
 )
 divergence(
     op="onnx.TensorScatter",
@@ -101,6 +119,10 @@ divergence(
     ours="ShapeError: write_indices must have shape [batch_size] (the schema; ONNX Runtime raises)",
     evidence="onnx/reference/ops/op_tensor_scatter.py; onnx.defs TensorScatter-24 shape inference",
     kind="oracle",
+    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]], "update": [[7]],
+             "write_indices": [0, 1]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32",
+             "update": "float32", "write_indices": "int64"},
+             "theirs": {"equals": [[7, 0, 0]]}, "ours": {"raises": "ShapeError"}},
 )
 divergence(
     op="onnx.TensorScatter",
@@ -112,6 +134,10 @@ divergence(
     ours="computed as the spec says (the type constraint is all_tensor_types_ir12); checked against onnx.reference",
     evidence="onnx.defs schema TensorScatter-24 type constraint T",
     kind="oracle",
+    example={"call": "onnxruntime:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]], "update": [[2]],
+             "write_indices": [1]}, "kwargs": {"axis": -1},
+             "dtypes": {"past_cache": "float8_e4m3fn", "update": "float8_e4m3fn", "write_indices": "int64"},
+             "theirs": {"raises": "NotImplemented"}, "ours": {"equals": [[0, 2, 0]]}},
 )
 
 

@@ -142,7 +142,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     versions=(3, 12), adds={12: "reduction (sum, prod, min, max, mean), use_init_val; negative indices"},
     version_kw="version",
     differentiable=("data", "updates"),
-    describe=_describe, values={"reduction": _REDUCTIONS_12}, variants=_PROBE,
+    describe=_describe, values={"reduction": _REDUCTIONS_12, "duplicates": ("last", "first", "raise")}, variants=_PROBE,
 )
 def ScatterElementsUpdate(
     data: Any,

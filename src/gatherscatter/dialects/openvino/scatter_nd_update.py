@@ -138,7 +138,7 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
     versions=(3, 15), adds={15: "reduction (sum, sub, prod, min, max); negative indices"},
     version_kw="version",
     differentiable=("data", "updates"),
-    describe=_describe, values={"reduction": _REDUCTIONS_15}, variants=_PROBE,
+    describe=_describe, values={"reduction": _REDUCTIONS_15, "duplicates": ("last", "first", "raise")}, variants=_PROBE,
 )
 def ScatterNDUpdate(
     data: Any,

@@ -76,6 +76,7 @@ def _describe(axis: int, version: int = 3) -> Description:
     version_kw="version",
     differentiable=("data", "updates"),
     describe=_describe, fuzz={"distinct_targets": 0.6, "index_shape": "any"}, variants=({"axis": 0}, {"axis": 1}),
+    values={"duplicates": ("last", "first", "raise")},
 )
 def ScatterUpdate(
     data: Any, indices: Any, updates: Any, axis: Any, version: int = 3, *, duplicates: str = "last"

@@ -40,6 +40,7 @@ divergence(
     ours="AxisError: axis must be in [-rank, rank-1] (the range paddle's own message states)",
     evidence="probe: paddle.gather(3x2 x, [1], axis=-3) -> shape (1, 3, 2) of garbage; axis=2 raises OutOfRange",
     kind="undefined",
+    not_reproducible="paddle reads memory it does not own: the call can crash the process (it did in a test run)",
 )
 divergence(
     op="paddle.gather",

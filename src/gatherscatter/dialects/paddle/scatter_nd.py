@@ -28,6 +28,9 @@ divergence(
     evidence="docs/behavior-matrix.md#surprise-11 and docs/behavior-matrix.md#t6-5 (empty indices: Broadcast dimension "
              "mismatch)",
     kind="spec",
+    example={"call": "paddle.scatter_nd", "args": {"index": [[], []], "updates": [[1, 1, 1], [1, 1, 1]], "shape": [3]},
+             "dtypes": {"index": "int64", "updates": "float32"},
+             "theirs": {"equals": [[1, 1, 1], [1, 1, 1]]}, "ours": {"equals": [2, 2, 2]}},
 )
 
 

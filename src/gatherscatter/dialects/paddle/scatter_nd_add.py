@@ -37,6 +37,10 @@ divergence(
              "mismatch); "
     "probe: docstring example 2 returns shape (2, 2, 2)",
     kind="spec",
+    example={"call": "paddle.scatter_nd_add", "args": {"x": [1, 2, 3], "index": [[], []],
+             "updates": [[1, 1, 1], [1, 1, 1]]},
+             "dtypes": {"x": "float32", "index": "int64", "updates": "float32"},
+             "theirs": {"equals": [[2, 3, 4], [2, 3, 4]]}, "ours": {"equals": [3, 4, 5]}},
 )
 
 

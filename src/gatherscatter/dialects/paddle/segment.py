@@ -49,6 +49,9 @@ for _n in ("segment_max", "segment_min"):
         ours="NaN propagates (np.maximum / np.minimum), as torch and JAX",
         evidence="observed: segment_max([1, nan, 2], [0, 0, 0]) = [2]",
         kind="choice",
+        example={"call": f"paddle.geometric.{_n}", "args": {"data": ["nan", 1, 2], "segment_ids": [0, 0, 0]},
+                 "dtypes": {"data": "float32", "segment_ids": "int64"},
+                 "theirs": {"equals": [2] if _n == "segment_max" else [1]}, "ours": {"equals": ["nan"]}},
     )
 
 

@@ -57,6 +57,7 @@ def _describe(mode: str = "raise") -> Description:
 @dialect_op(
     "paddle", "take", family="gather", kind="gather", versions=("3.3.1",), differentiable=("x",),
     describe=_describe, fuzz={"flat": True}, variants=({}, {"mode": "wrap"}, {"mode": "clip"}),
+    values={"mode": tuple(_TAKE)},
 )
 def take(x: Any, index: Any, mode: str = "raise") -> Lowering:
     """Paddle take: elements of the flattened ``x`` at ``index``; the output has the shape of ``index``.

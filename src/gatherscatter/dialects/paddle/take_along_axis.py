@@ -35,6 +35,7 @@ divergence(
     ours="DTypeError: indices must be int32 or int64 (what the docstring lists and put_along_axis enforces)",
     evidence="docs/behavior-matrix.md#surprise-9 and docs/behavior-matrix.md#t6-2 index dtypes",
     kind="undefined",
+    not_reproducible="paddle reads memory it does not own: the call can crash the process (it did in a test run)",
 )
 divergence(
     op="paddle.take_along_axis",

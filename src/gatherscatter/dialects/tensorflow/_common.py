@@ -42,6 +42,7 @@ __all__ = [
     "GATHER_ZERO",
     "INDEX_I16_I32_I64",
     "INDEX_I32_I64",
+    "POLICIES",
     "TF_VERSION",
     "check_data",
     "check_int_overflow",
@@ -71,6 +72,8 @@ DATA_REAL = NUMERIC | frozenset({"bfloat16"})
 FLOAT8 = frozenset({"float8_e5m2", "float8_e4m3fn"})
 
 _POLICIES = ("", "DEFAULT", "ERROR", "IGNORE")
+POLICIES = _POLICIES
+"""The accepted ``bad_indices_policy`` values."""
 
 #: the policies of tf.gather / tf.gather_nd: CPU raises, GPU reads 0, XLA clamps into [0, s-1]
 GATHER_RAISE = Policy(bounds="raise", negative="raise")

@@ -27,6 +27,10 @@ divergence(
     ours="UnsupportedError: pass the concatenated params (the 'div' strategy then gives the same rows)",
     evidence="tensorflow/python/ops/embedding_ops.py embedding_lookup_v2",
     kind="choice",
+    example={"call": "tensorflow.nn.embedding_lookup", "args": {"params": [[[1], [2]], [[3], [4]]],
+             "ids": [0, 1, 2, 3]},
+             "dtypes": {"params": "tuple:float32", "ids": "int32"},
+             "theirs": {"equals": [[1], [2], [3], [4]]}, "ours": {"raises": "UnsupportedError"}},
 )
 
 
@@ -42,7 +46,7 @@ def _clip(rows: np.ndarray[Any, Any], max_norm: float) -> np.ndarray[Any, Any]:
 
 @dialect_op(
     "tensorflow", "embedding_lookup", family="gather", kind="gather", versions=(TF_VERSION,),
-    differentiable=("params",), grad=GRAD,
+    differentiable=("params",), grad=GRAD, values={"max_norm": "number"},
 )
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None) -> Lowering:
     """TensorFlow ``tf.nn.embedding_lookup``: the rows of ``params`` at ``ids`` (``tf.gather(params, ids)``).

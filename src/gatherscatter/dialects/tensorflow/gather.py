@@ -15,6 +15,7 @@ from ._common import (
     GATHER_CLIP,
     GATHER_RAISE,
     GATHER_ZERO,
+    DEVICES,
     GRAD,
     INDEX_I16_I32_I64,
     TF_VERSION,
@@ -70,6 +71,10 @@ divergence(
     ours="ShapeError on every device, as eager CPU",
     evidence="observed with tf.function(jit_compile=True), TF 2.21",
     kind="undefined",
+    example={"call": "tensorflow.gather", "device": "xla",
+             "args": {"params": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], "indices": [[0], [1]]},
+             "kwargs": {"axis": 1, "batch_dims": 1}, "dtypes": {"params": "int32", "indices": "int32"},
+             "theirs": {"equals": [[0], [5]]}, "ours": {"raises": "ShapeError"}},
 )
 divergence(
     op="tensorflow.gather",
@@ -138,6 +143,7 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     versions=(TF_VERSION,),
     differentiable=("params",),
     describe=_describe, fuzz={"negative": False, "seeds": _cve_seeds}, grad=GRAD, variants=_PROBE,
+    values={"device": DEVICES},
 )
 def gather(
     params: Any, indices: Any, axis: int | None = None, batch_dims: int | None = 0, device: str = "cpu"

@@ -15,8 +15,10 @@ from ._common import (
     GATHER_CLIP,
     GATHER_RAISE,
     GATHER_ZERO,
+    DEVICES,
     GRAD,
     INDEX_I16_I32_I64,
+    POLICIES,
     TF_VERSION,
     gather_data,
     index_array,
@@ -48,6 +50,10 @@ divergence(
     ours="ShapeError: the first batch_dims dims of params and indices must be equal",
     evidence="observed, TF 2.21 eager and XLA; array_ops.batch_gather_nd",
     kind="undefined",
+    example={"call": "tensorflow.gather_nd", "args": {"params": [[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]],
+             [[12, 13, 14, 15], [16, 17, 18, 19], [20, 21, 22, 23]]], "indices": [[[0], [0]], [[0], [0]], [[0], [0]]]},
+             "kwargs": {"batch_dims": 2}, "dtypes": {"params": "int32", "indices": "int32"},
+             "theirs": {"equals": [[0, 4, 8], [12, 16, 20]]}, "ours": {"raises": "ShapeError"}},
 )
 divergence(
     op="tensorflow.gather_nd",
@@ -121,6 +127,7 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     versions=(TF_VERSION,),
     differentiable=("params",),
     describe=_describe, fuzz={"seeds": _cve_seeds}, grad=GRAD, variants=({}, {"batch_dims": 1}, {"device": "gpu"}),
+    values={"device": DEVICES, "bad_indices_policy": POLICIES},
 )
 def gather_nd(
     params: Any, indices: Any, batch_dims: int = 0, device: str = "cpu", *, bad_indices_policy: str = ""

@@ -13,8 +13,10 @@ from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
     DATA_ALL,
+    DEVICES,
     GRAD,
     INDEX_I32_I64,
+    POLICIES,
     TF_VERSION,
     check_data,
     check_int_overflow,
@@ -49,6 +51,8 @@ divergence(
     ours="np.asarray: int64 / float64 (every gatherscatter op reads inputs with NumPy)",
     evidence="tf.convert_to_tensor defaults",
     kind="choice",
+    example={"call": "tensorflow.scatter_nd", "args": {"indices": [[0]], "updates": [5], "shape": [2]},
+             "dtypes": {"indices": "int32"}, "theirs": {"dtype": "int32"}, "ours": {"dtype": "int64"}},
 )
 
 divergence(
@@ -62,6 +66,10 @@ divergence(
     ours="every update is applied, as the op is documented (and as XLA does for larger outputs)",
     evidence="observed with tf.function(jit_compile=True), TF 2.21",
     kind="undefined",
+    example={"call": "tensorflow.scatter_nd", "device": "xla",
+             "args": {"indices": [[], [], []], "updates": [[[-5]], [[2]], [[7]]], "shape": [1, 1]},
+             "dtypes": {"indices": "int32", "updates": "int32"},
+             "theirs": {"equals": [[7]]}, "ours": {"equals": [[4]]}},
 )
 
 
@@ -115,6 +123,7 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     versions=(TF_VERSION,),
     differentiable=("updates",),
     describe=_describe, fuzz={"nonempty_tuples": True, "seeds": _cve_seeds}, grad=GRAD,
+    values={"device": DEVICES, "bad_indices_policy": POLICIES},
     variants=({}, {"device": "gpu"}),
 )
 def scatter_nd(

@@ -230,7 +230,7 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
     public.__name__ = name
     return dialect_op(
         "tensorflow", name, family="scatter_axis", kind="scatter", versions=(TF_VERSION,), differentiable=("data",),
-        grad=GRAD,
+        grad=GRAD, values={} if sorted_ else {"num_segments": "int"},
     )(public)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._record import Description
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, GRAD, INDEX_I32_I64, TF_VERSION
+from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, DEVICES, GRAD, INDEX_I32_I64, POLICIES, TF_VERSION
 from ._describe import _tensor_scatter
 from ._scatter import lower_tensor_scatter
 
@@ -136,6 +136,10 @@ def _divergences(v: _Variant) -> None:
             ours="UnsupportedError",
             evidence="observed, TF 2.21",
             kind="undefined",
+            example={"call": f"tensorflow.tensor_scatter_nd_{v.name}", "device": "xla",
+                     "args": {"tensor": [[1, 2], [0, 0]], "indices": [[0]], "updates": [[2, 0]]},
+                     "dtypes": {"tensor": "complex64", "indices": "int32", "updates": "complex64"},
+                     "theirs": {"dtype": "complex64"}, "ours": {"raises": "UnsupportedError"}},
         )
     divergence(
         op=op,
@@ -146,6 +150,12 @@ def _divergences(v: _Variant) -> None:
         ours="every update is applied, as the op is documented (and as XLA does for larger outputs)",
         evidence="observed with tf.function(jit_compile=True), TF 2.21",
         kind="undefined",
+        example={"call": f"tensorflow.tensor_scatter_nd_{v.name}", "device": "xla",
+                 "args": {"tensor": [{"add": 100, "sub": 100, "max": 0, "min": 9}[v.name]], "indices": [[], [], []],
+                          "updates": [[5], [9], [7]] if v.name == "max" else [[5], [6], [7]]},
+                 "dtypes": {"tensor": "int32", "indices": "int32", "updates": "int32"},
+                 "theirs": {"equals": [{"add": 107, "sub": 93, "max": 7, "min": 7}[v.name]]},
+                 "ours": {"equals": [{"add": 118, "sub": 82, "max": 9, "min": 5}[v.name]]}},
     )
 
 
@@ -181,7 +191,7 @@ def _register(v: _Variant) -> DialectOp:
     lower.__doc__ = v.doc
     return dialect_op("tensorflow", name, family="scatter_nd", kind="scatter", versions=(TF_VERSION,),
                       differentiable=("tensor", "updates"), describe=describe, grad=GRAD,
-                      fuzz={"seeds": _cve_seeds})(lower)
+                      fuzz={"seeds": _cve_seeds}, values={"device": DEVICES, "bad_indices_policy": POLICIES})(lower)
 
 
 _VARIANTS = [

@@ -19,7 +19,7 @@ INDEX_DTYPES = frozenset({"int32"})
 
 
 @dialect_op("tflite", "SCATTER_ND", family="scatter_nd", kind="scatter", versions=(TFLITE_VERSION,),
-            differentiable=("updates",))
+            differentiable=("updates",), values={"shape": "shape"})
 def SCATTER_ND(indices: Any, updates: Any, shape: Any) -> Lowering:
     """TFLite ``SCATTER_ND``: sum ``updates`` into zeros of ``shape`` at the index tuples of ``indices``.
 

@@ -165,7 +165,7 @@ def _register(name: str, red: Reduction, empty: str) -> DialectOp:
     {_EXAMPLE[name]}
     """
     return dialect_op("tflite", name, family="scatter_axis", kind="scatter", versions=(TFLITE_VERSION,),
-                      differentiable=("data",))(public)
+                      differentiable=("data",), values={"num_segments": "int"})(public)
 
 
 _EXAMPLE = {

@@ -39,6 +39,7 @@ divergence(
     evidence="torch 2.13.0 CPU runs on an AVX-512 machine (float32 rank 2 matches a float64 fma; rank 1 matches "
     "multiply-then-add)",
     kind="device",
+    not_reproducible="a last-bit difference that depends on the CPU's fused multiply-add (instruction set)",
 )
 
 _POLICY = Policy(bounds="raise", negative="raise", reduction=Reduction.ADD)
@@ -83,7 +84,7 @@ def _describe(dim: int, alpha: Any = 1) -> Description:
 @dialect_op(
     "torch", "index_add", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
-    describe=_describe, grad=GRAD, variants=({"dim": 0, "alpha": 2},),
+    describe=_describe, grad=GRAD, variants=({"dim": 0, "alpha": 2},), values={"alpha": "number"},
 )
 def index_add(input: Any, dim: int, index: Any, source: Any, alpha: Any = 1) -> Lowering:
     """torch.index_add: add ``alpha * source`` slices into a copy of ``input`` at ``index`` along ``dim``.

@@ -26,6 +26,7 @@ divergence(
     evidence="docs/behavior-matrix.md#surprise-5, docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#t6-9; "
              "docs/semantics.md#s6-4",
     kind="undefined",
+    not_reproducible="nondeterministic: needs tens of thousands of updates on several threads, and small inputs agree",
 )
 
 
@@ -44,6 +45,7 @@ def _describe(dim: int) -> Description:
     "torch", "index_copy", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
     describe=_describe, fuzz={"distinct_targets": 0.6}, grad=GRAD, variants=({"dim": 0},),
+    values={"duplicates": ("last", "first", "raise")},
 )
 def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str = "last") -> Lowering:
     """torch.index_copy: copy ``source`` slices into a copy of ``input`` at ``index`` along ``dim``.

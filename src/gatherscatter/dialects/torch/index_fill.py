@@ -29,7 +29,7 @@ def _describe(dim: int, value: Any) -> Description:
 
 @dialect_op(
     "torch", "index_fill", family="scatter_axis", kind="scatter", versions=(VERSION,), differentiable=("input",),
-    describe=_describe, grad=GRAD, variants=({"dim": 1, "value": -1.0},),
+    describe=_describe, grad=GRAD, variants=({"dim": 1, "value": -1.0},), values={"value": "number"},
 )
 def index_fill(input: Any, dim: int, index: Any, value: Any) -> Lowering:
     """torch.index_fill: set whole slices of a copy of ``input`` at ``index`` along ``dim`` to ``value``.

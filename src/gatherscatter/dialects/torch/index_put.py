@@ -28,6 +28,8 @@ divergence(
     evidence="docs/behavior-matrix.md#surprise-5 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s6-4 and "
              "docs/semantics.md#s11-2",
     kind="undefined",
+    not_reproducible="nondeterministic: needs hundreds of thousands of updates on several threads, and small inputs "
+    "agree",
 )
 divergence(
     op="torch.index_put",
@@ -38,6 +40,9 @@ divergence(
     ours="UnsupportedError: use a 1-d mask or reshape the input",
     evidence="torch 2.13.0 CPU runs (index_put((tensor(True),), v) and index_put((tensor(True), tensor([0, 2])), v))",
     kind="undefined",
+    example={"call": "torch.index_put", "args": {"input": [1, 2, 3], "indices": [True], "values": [5, 6, 7]},
+             "dtypes": {"input": "float32", "indices": "tuple:bool", "values": "float32"},
+             "theirs": {"raises": "RuntimeError"}, "ours": {"raises": "UnsupportedError"}},
 )
 divergence(
     op="torch.index_put",
@@ -49,6 +54,9 @@ divergence(
     ours="DTypeError: indices must be int32, int64 or bool (pass a bool mask)",
     evidence="torch 2.13.0 CPU runs; docs/behavior-matrix.md#t6-5 'index dtypes' (u8 rejected)",
     kind="choice",
+    example={"call": "torch.index_put", "args": {"input": [1, 2, 3], "indices": [[1, 0, 1]], "values": 5},
+             "dtypes": {"input": "float32", "indices": "tuple:uint8", "values": "float32"},
+             "theirs": {"raises": "RuntimeError"}, "ours": {"raises": "DTypeError"}},
 )
 
 
@@ -84,6 +92,7 @@ def _describe(accumulate: bool = False) -> Description:
     "torch", "index_put", family="scatter_nd", kind="scatter", versions=(VERSION,),
     differentiable=("input", "values"),
     describe=_describe, fuzz={"tuple_index": True}, grad=GRAD, variants=({}, {"accumulate": True}),
+    values={"duplicates": ("last", "first", "raise")},
 )
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False, *, duplicates: str = "last") -> Lowering:
     """torch.index_put: ``input[indices] = values`` (or ``+=`` with ``accumulate``), on a copy.

@@ -38,6 +38,7 @@ divergence(
     evidence="torch 2.13.0 CPU runs: index_reduce_ on int8..int64 and uint8 succeeds; bool/complex/uint16+ raise "
     "NotImplementedError",
     kind="spec",
+    not_reproducible="the reference is the spec tables; ours runs integers as torch 2.13 does",
 )
 divergence(
     op="torch.index_reduce",
@@ -49,6 +50,10 @@ divergence(
     evidence="torch 2.13.0 CPU runs: torch.ones(3, 1, dtype=torch.half).index_reduce(0, tensor([0, 0]), "
     "torch.ones(2, 1, dtype=torch.half), 'prod')",
     kind="undefined",
+    example={"call": "torch.index_reduce", "args": {"input": [[1], [1], [1]], "dim": 0, "index": [0, 0],
+             "source": [[2], [3]], "reduce": "prod"}, "dtypes": {"input": "float16", "index": "int64",
+             "source": "float16"},
+             "theirs": {"raises": "RuntimeError"}, "ours": {"equals": [[6], [1], [1]]}},
 )
 divergence(
     op="torch.index_reduce",
@@ -59,6 +64,7 @@ divergence(
     ours="NumPy's complex multiply (may differ by 1 ulp)",
     evidence="torch 2.13.0 CPU runs: (a * b) for complex tensors differs from NumPy in ~44% of random pairs",
     kind="device",
+    not_reproducible="a last-bit difference that depends on torch's SIMD complex multiply (instruction set)",
 )
 divergence(
     op="torch.index_reduce",
@@ -70,6 +76,7 @@ divergence(
     ours="the same as torch",
     evidence="torch 2.13.0 CPU runs (int8 0 + 200 ones -> 1)",
     kind="choice",
+    not_reproducible="ours does what torch does (the record is against exact arithmetic)",
 )
 
 

@@ -35,6 +35,7 @@ divergence(
     ours="IndexOutOfRangeError naming the segment that runs past the end",
     evidence="torch/_refs and aten/src/ATen/native/SegmentReduce.cpp: unsafe skips the sum check",
     kind="undefined",
+    not_reproducible="torch reads past the end of the data: the result is whatever memory holds",
 )
 divergence(
     op="torch.segment_reduce",
@@ -45,6 +46,9 @@ divergence(
     ours="UnsupportedError with the same message",
     evidence="observed torch 2.13.0",
     kind="choice",
+    example={"call": "torch.segment_reduce", "args": {"data": [1, 2], "reduce": "sum"}, "kwargs": {"indices": [0, 0]},
+             "dtypes": {"data": "float32", "indices": "int64"},
+             "theirs": {"raises": "RuntimeError"}, "ours": {"raises": "UnsupportedError"}},
 )
 
 
@@ -85,7 +89,8 @@ def _lengths(ctx: Any, lengths: Any, offsets: Any, shape: tuple[int, ...]) -> tu
 
 
 @dialect_op("torch", "segment_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
-            differentiable=("data",), grad=GRAD)
+            differentiable=("data",), grad=GRAD, values={"reduce": tuple(REDUCE), "lengths": "array",
+                                                          "indices": "array", "offsets": "array", "initial": "number"})
 def segment_reduce(
     data: Any,
     reduce: str,

@@ -37,6 +37,7 @@ divergence(
     ours="reads the flattened input (without copying it)",
     evidence="torch 2.13.0 CPU runs: torch.take_along_dim(torch.ones(3, 4).t(), torch.tensor([0]))",
     kind="undefined",
+    not_reproducible="needs a non-contiguous tensor (the example format states values and dtypes, not layouts)",
 )
 divergence(
     op="torch.take_along_dim",
@@ -50,6 +51,7 @@ divergence(
     evidence="torch 2.13.0 CPU runs (this dialect's tests/frameworks/test_torch.py); docs/behavior-matrix.md#t6-2 "
     "'out of bounds idx 3: wrap [[1],[4]]'",
     kind="spec",
+    not_reproducible="the reference is the spec tables; ours does what torch 2.13 CPU does",
 )
 
 

@@ -13,6 +13,7 @@ from ..._record import Description, Residual, Step, canonical, check_int
 from ..._registry import Lowering, dialect_op, divergence
 from .._common import (
     GRAD,
+    MODE_VALUES,
     GatherScatterMode,
     check_data,
     common_divergences,
@@ -43,6 +44,7 @@ divergence(
     evidence="docs/semantics.md#s7-1, docs/semantics.md#s7-3 (observed lax.gather on arange(5) with [[7],[-3]] -> [4, "
              "0])",
     kind="undefined",
+    not_reproducible="ours does what XLA on CPU does (the reference is JAX's promise)",
 )
 divergence(
     op="jax.lax.gather",
@@ -53,6 +55,7 @@ divergence(
     ours="the promises are ignored: the result is the gather's value either way",
     evidence="jax.lax.gather docstring; docs/semantics.md#s7-2",
     kind="undefined",
+    not_reproducible="XLA on CPU ignores the promises on such inputs, as ours: the result is the gather's value",
 )
 
 
@@ -153,6 +156,8 @@ _PROBE: tuple[dict[str, Any], ...] = (
     differentiable=("operand",),
     describe=_describe, grad=GRAD,
     variants=_PROBE,
+    values={"mode": MODE_VALUES, "dimension_numbers": "dimension_numbers", "slice_sizes": "shape",
+            "fill_value": "number"},
 )
 def gather(
     operand: Any,

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from ....core.policy import Reduction
 from ..._record import Description
 from ..._registry import DialectOp, Lowering, dialect_op, divergence
-from .._common import GRAD
+from .._common import GRAD, MODE_VALUES
 from ._describe import _lax_scatter
 from ._dnums import ScatterDimensionNumbers
 from ._scatter import lax_scatter_divergences, lower_lax_scatter
@@ -62,7 +62,8 @@ def _register(v: _Variant) -> DialectOp:
     lower.__name__ = lower.__qualname__ = v.name
     lower.__doc__ = v.doc
     return dialect_op("jax", f"lax.{v.name}", family="general", kind="scatter", versions=("0.10",),
-                      differentiable=("operand", "updates"), describe=describe, grad=GRAD, variants=_PROBE)(lower)
+                      differentiable=("operand", "updates"), describe=describe, grad=GRAD, variants=_PROBE,
+                      values={"mode": MODE_VALUES, "dimension_numbers": "dimension_numbers"})(lower)
 
 
 _VARIANTS = [
@@ -261,6 +262,7 @@ divergence(
     ours="the same order: scatter dims outer, window dims inner; the last update wins (duplicates='last')",
     evidence="docs/semantics.md#s7-2; tests/frameworks/test_jax.py (overlapping windows)",
     kind="undefined",
+    not_reproducible="ours does what XLA on CPU does (the last window wins)",
 )
 divergence(
     op="jax.lax.scatter_max",
@@ -271,6 +273,11 @@ divergence(
     ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
     evidence="tests/frameworks/test_jax.py::test_known_divergence_complex_minmax",
     kind="choice",
+    example={"call": "jax.lax.scatter_max", "args": {"operand": [[0, 0]], "scatter_indices": [[0], [0]],
+             "updates": [[1, 2], [2, 0]], "dimension_numbers": {"update_window_dims": [], "inserted_window_dims": [0],
+             "scatter_dims_to_operand_dims": [0]}},
+             "dtypes": {"operand": "complex128", "scatter_indices": "int64", "updates": "complex128"},
+             "theirs": {"equals": [[2, 0]]}, "ours": {"raises": "UnsupportedError"}},
 )
 divergence(
     op="jax.lax.scatter_min",
@@ -281,4 +288,9 @@ divergence(
     ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
     evidence="tests/frameworks/test_jax.py::test_known_divergence_complex_minmax",
     kind="choice",
+    example={"call": "jax.lax.scatter_min", "args": {"operand": [[0, 0]], "scatter_indices": [[0], [0]],
+             "updates": [[-1, 2], [-1, 0]], "dimension_numbers": {"update_window_dims": [], "inserted_window_dims": [0],
+             "scatter_dims_to_operand_dims": [0]}},
+             "dtypes": {"operand": "complex128", "scatter_indices": "int64", "updates": "complex128"},
+             "theirs": {"equals": [[-1, 0]]}, "ours": {"raises": "UnsupportedError"}},
 )

@@ -1,0 +1,312 @@
+"""Known divergences, asserted strictly: every record with an ``example`` runs on the real framework and on ours.
+
+Each :class:`~gatherscatter.dialects._registry.Divergence` may carry an ``example``
+(plain TOML-encodable data: the framework callable, the arguments, their dtypes and
+the two recorded outcomes). This test runs the real framework (when importable:
+NumPy, PyTorch, JAX, onnxruntime and onnx.reference here and in CI; TensorFlow,
+Paddle, Keras and MLX only in the opt-in framework venv) and our op on it, and
+asserts that each side does what its outcome says and that the outcomes differ:
+a divergence that stops happening (a framework fixed, or ours changed) fails here.
+The expected outcomes are hand-written in the records, not computed by the code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gatherscatter as gs
+from gatherscatter.dialects._registry import Divergence, divergences
+
+RECORDS = divergences()
+EXAMPLES = [(f"{d.op}#{i}", d) for i, d in enumerate(RECORDS) if d.example]
+
+# frameworks whose every record must say how it is reproduced (an example) or why it cannot be here
+COVERED = ("numpy", "torch", "onnx", "jax")
+
+# the module each call form needs
+_ROOTS = {"onnxruntime:": "onnxruntime", "onnx.reference:": "onnx.reference"}
+
+
+def _root(call: str) -> str:
+    for prefix, mod in _ROOTS.items():
+        if call.startswith(prefix):
+            return mod
+    return call.split(".")[0]
+
+
+# ------------------------------------------------------------------------------------------------ inputs
+
+
+def _array(value: Any, dtype: str) -> np.ndarray[Any, Any]:
+    """An array of ``dtype`` from nested lists (complex values are written as [real, imag] pairs)."""
+    value = _nan(value)
+    if dtype.startswith("complex"):
+        pairs = np.asarray(value, dtype=np.float64)
+        return (pairs[..., 0] + 1j * pairs[..., 1]).astype(dtype)
+    if dtype in ("bfloat16",) or dtype.startswith("float8"):
+        import ml_dtypes
+
+        return np.asarray(value, dtype=np.float64).astype(getattr(ml_dtypes, dtype))
+    return np.asarray(value, dtype=dtype)
+
+
+def _nan(value: Any) -> Any:
+    """``'nan'`` (how an example writes a NaN) as the float, in nested lists."""
+    if isinstance(value, list):
+        return [_nan(v) for v in value]
+    return float("nan") if value == "nan" else value
+
+
+def _inputs(d: Divergence) -> tuple[list[Any], dict[str, Any]]:
+    """The example's positional and keyword arguments as NumPy values (tuples of arrays for ``tuple:`` dtypes)."""
+    ex = d.example
+    dtypes = ex.get("dtypes", {})
+
+    def conv(name: str, value: Any) -> Any:
+        dt = dtypes.get(name)
+        if dt is None:
+            return value
+        if dt.startswith("scalar:"):  # a NumPy scalar (np.bool_(True) ...), not a 0-d array
+            return np.dtype(dt[len("scalar:"):]).type(value)
+        if dt.startswith("tuple:"):
+            return tuple(_array(v, dt[len("tuple:"):]) for v in value)
+        return _array(value, dt)
+
+    args = [conv(k, v) for k, v in ex["args"].items()]
+    kwargs = {k: conv(k, v) for k, v in ex.get("kwargs", {}).items()}
+    return args, kwargs
+
+
+def _resolve(path: str) -> Any:
+    """``'numpy.add.at'`` -> the object (the longest importable module prefix, then attributes)."""
+    parts = path.split(".")
+    for n in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:n]))
+        except ImportError:
+            continue
+        for p in parts[n:]:
+            obj = getattr(obj, p)
+        return obj
+    raise ImportError(path)
+
+
+# ------------------------------------------------------------------------------------------------ runners
+
+
+def _convert(args: list[Any], kwargs: dict[str, Any], to: Callable[[np.ndarray[Any, Any]], Any]) -> tuple[Any, Any]:
+    def c(v: Any) -> Any:
+        if isinstance(v, np.ndarray):
+            return to(v)
+        if isinstance(v, tuple):
+            return tuple(c(x) for x in v)
+        return v
+
+    return [c(a) for a in args], {k: c(v) for k, v in kwargs.items()}
+
+
+def _run_numpy(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    fn = _resolve(d.example["call"])
+    res = fn(*args, **kwargs)
+    return args[0] if d.example.get("inplace") else res
+
+
+def _run_torch(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    import torch
+
+    fn = _resolve(d.example["call"])
+    targs, tkw = _convert(args, kwargs, lambda a: torch.from_numpy(a.copy()))
+    res = fn(*targs, **tkw)
+    res = targs[0] if d.example.get("inplace") else res
+    return res.numpy() if isinstance(res, torch.Tensor) else res
+
+
+def _run_jax(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    import jax
+    import jax.numpy as jnp
+
+    call = d.example["call"]
+    with jax.enable_x64(bool(d.example.get("x64", True))):
+        jargs, jkw = _convert(args, kwargs, jnp.asarray)
+        if "dimension_numbers" in d.example["args"]:
+            i = list(d.example["args"]).index("dimension_numbers")
+            cls = jax.lax.GatherDimensionNumbers if call.endswith("gather") else jax.lax.ScatterDimensionNumbers
+            jargs[i] = cls(**{k: tuple(v) for k, v in jargs[i].items()})
+        if ".at." in call:  # 'jax.numpy.ndarray.at.add': x.at[idx].add(*rest)
+            x, idx, *rest = jargs
+            res = getattr(x.at[idx], call.rsplit(".", 1)[1])(*rest, **jkw)
+        else:
+            res = _resolve(call)(*jargs, **jkw)
+        return np.asarray(res)
+
+
+def _onnx_model(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    from onnx import helper
+
+    op_type = d.example["call"].split(":", 1)[1]
+    names = list(d.example["args"])
+    node = helper.make_node(op_type, names, ["y"], **kwargs)
+    inputs = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), list(a.shape))
+              for n, a in zip(names, args, strict=True)]
+    out = helper.make_tensor_value_info("y", helper.np_dtype_to_tensor_dtype(args[0].dtype), None)
+    graph = helper.make_graph([node], "g", inputs, [out])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", int(d.example["opset"]))], ir_version=10)
+
+
+def _run_onnx(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    model = _onnx_model(d, args, kwargs)
+    feeds = dict(zip(d.example["args"], args, strict=True))
+    if d.example["call"].startswith("onnxruntime:"):
+        import onnxruntime as ort
+
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = 1
+        so.log_severity_level = 4
+        sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+        return sess.run(None, feeds)[0]
+    from onnx.reference import ReferenceEvaluator
+
+    return ReferenceEvaluator(model).run(None, feeds)[0]
+
+
+def _run_tensorflow(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    import tensorflow as tf
+
+    fn = _resolve(d.example["call"])
+    targs, tkw = _convert(args, kwargs, tf.constant)
+    targs = [list(a) if isinstance(a, tuple) else a for a in targs]  # a list of tensors (sharded params)
+    if d.example.get("device") == "xla":  # XLA on CPU: the function compiled with jit_compile
+        return tf.function(lambda *a: fn(*a, **tkw), jit_compile=True)(*targs).numpy()
+    return fn(*targs, **tkw).numpy()
+
+
+def _paddle_call(call: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """One paddle call, in the spawned worker (paddle crashes in a process that has imported tensorflow)."""
+    import paddle
+
+    pargs, pkw = _convert(args, kwargs, paddle.to_tensor)
+    return _resolve(call)(*pargs, **pkw).numpy()
+
+
+_PADDLE: list[Any] = []
+
+
+def _run_paddle(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if not _PADDLE:  # one worker for every paddle example (tests/frameworks/test_paddle.py does the same)
+        _PADDLE.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
+    return _PADDLE[0].submit(_paddle_call, d.example["call"], args, kwargs).result(timeout=300)
+
+
+def _run_mlx(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    import mlx.core as mx
+
+    call = d.example["call"]
+    margs, mkw = _convert(args, kwargs, mx.array)
+    if ".at." in call:  # 'mlx.core.array.at.add': a.at[idx].add(values)
+        x, idx, *rest = margs
+        return np.asarray(getattr(x.at[idx], call.rsplit(".", 1)[1])(*rest, **mkw))
+    return np.asarray(_resolve(call)(*margs, **mkw))
+
+
+RUNNERS: dict[str, Callable[[Divergence, list[Any], dict[str, Any]], Any]] = {
+    "numpy": _run_numpy,
+    "torch": _run_torch,
+    "jax": _run_jax,
+    "onnxruntime": _run_onnx,
+    "onnx.reference": _run_onnx,
+    "tensorflow": _run_tensorflow,
+    "paddle": _run_paddle,
+    "mlx": _run_mlx,
+}
+
+
+def _run_ours(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    op = gs.get_op(d.op)
+    if "dimension_numbers" in d.example["args"]:  # jax.lax: a dict of the fields -> the tuple of them
+        i = list(d.example["args"]).index("dimension_numbers")
+        args = [*args[:i], tuple(tuple(v) for v in args[i].values()), *args[i + 1:]]
+    if "opset" in d.example and op.info.version_kw:
+        kwargs = {**kwargs, op.info.version_kw: int(d.example["opset"])}
+    if "device" in d.example:  # ours selects the framework's device behaviour by device=
+        kwargs = {**kwargs, "device": d.example["device"]}
+    return op(*args, **kwargs)
+
+
+def _outcome(run: Callable[[], Any]) -> tuple[BaseException | None, Any, list[warnings.WarningMessage]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            return None, run(), caught
+        except Exception as exc:  # the framework's own error is an outcome
+            return exc, None, caught
+
+
+def _check(side: str, expected: dict[str, Any], outcome: tuple[BaseException | None, Any, list[Any]]) -> None:
+    exc, res, caught = outcome
+    if "raises" in expected:
+        names = [c.__name__ for c in type(exc).__mro__] if exc is not None else []
+        assert expected["raises"] in names, f"{side}: expected {expected['raises']}, got {exc!r} / {res!r}"
+        return
+    assert exc is None, f"{side}: expected a result ({expected}), got {type(exc).__name__}: {exc}"
+    if "warns" in expected:
+        got = [type(w.message).__name__ for w in caught]
+        assert expected["warns"] in got, f"{side}: expected a {expected['warns']}, got warnings {got}"
+    if side.endswith("ours") and "warns" not in expected:
+        assert not caught, f"{side}: unexpected warnings {[str(w.message) for w in caught]}"
+    res = np.asarray(res)
+    if "dtype" in expected:
+        assert str(res.dtype) == expected["dtype"], f"{side}: expected dtype {expected['dtype']}, got {res.dtype}"
+    if "equals" in expected:
+        if res.dtype.kind == "c":  # complex values are written as [real, imag] pairs
+            res = np.stack([res.real, res.imag], axis=-1)
+        want = np.asarray(_nan(expected["equals"]))
+        same = res.shape == want.shape and bool(np.all((res == want) | ((res != res) & (want != want))))
+        assert same, f"{side}: expected {expected['equals']}, got {res.tolist()}"
+
+
+# ------------------------------------------------------------------------------------------------ tests
+
+
+@pytest.mark.parametrize(("rid", "d"), EXAMPLES, ids=[r for r, _ in EXAMPLES])
+def test_divergence_still_happens(rid: str, d: Divergence) -> None:
+    """The framework and ours do on the record's example what the record says, and they differ."""
+    root = _root(d.example["call"])
+    if importlib.util.find_spec(root.split(".")[0]) is None:
+        pytest.skip(f"{root} is not installed")
+    args, kwargs = _inputs(d)
+    theirs = _outcome(lambda: RUNNERS[root](d, *_inputs(d)))
+    ours = _outcome(lambda: _run_ours(d, args, kwargs))
+    _check(f"{rid} theirs ({d.example['call']})", d.example["theirs"], theirs)
+    _check(f"{rid} ours", d.example["ours"], ours)
+    # the outcomes differ: an error class, or a value, or a warning one side gives and the other does not
+    assert d.example["theirs"] != d.example["ours"]
+
+
+def test_examples_are_well_formed() -> None:
+    """Every example names a runnable call form and two different outcomes of the known kinds."""
+    kinds = {"raises", "warns", "dtype", "equals"}
+    for rid, d in EXAMPLES:
+        ex = d.example
+        assert _root(ex["call"]) in RUNNERS, (rid, ex["call"])
+        assert ex["theirs"] != ex["ours"], rid
+        for side in ("theirs", "ours"):
+            assert ex[side] and set(ex[side]) <= kinds, (rid, side, ex[side])
+        assert set(ex.get("dtypes", {})) <= set(ex["args"]) | set(ex.get("kwargs", {})), rid
+        assert ex["call"].startswith("onnx") == ("opset" in ex), rid
+
+
+@pytest.mark.parametrize("fw", COVERED)
+def test_every_record_is_reproduced_or_says_why_not(fw: str) -> None:
+    """Each divergence of these frameworks has an example, or the reason none can run on a CPU-only machine."""
+    missing = [(d.op, d.case) for d in RECORDS if d.op.split(".")[0] == fw and not d.example and not d.not_reproducible]
+    assert not missing, missing
