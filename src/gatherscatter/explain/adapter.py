@@ -30,7 +30,7 @@ import numpy as np
 
 from ..dialects._registry import DialectOp, Lowering
 from ..errors import UnsupportedError
-from .facts import facts
+from .facts import DATA_NAMES, INDEX_NAMES, UPDATE_NAMES, facts
 
 __all__ = [
     "AXIS_NAMES",
@@ -45,10 +45,8 @@ __all__ = [
     "parameters",
 ]
 
-DATA_NAMES = ("data", "input", "params", "x", "a", "arr", "tensor", "operand", "self")
-INDEX_NAMES = ("indices", "index", "ind", "idx", "indexes")
-UPDATE_NAMES = ("updates", "src", "values", "source", "v", "b", "update")
 AXIS_NAMES = ("axis", "dim")
+
 
 class ProbeError(Exception):
     """The op cannot take this probe; ``str(exc)`` says why (shown in tables)."""
