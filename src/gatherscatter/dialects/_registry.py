@@ -94,6 +94,16 @@ FAMILIES = (
     "general",
 )
 
+#: the kind each family implies (a ``general`` op says its kind)
+_FAMILY_KIND: dict[str, Literal["gather", "scatter"]] = {
+    "gather": "gather",
+    "gather_elements": "gather",
+    "gather_nd": "gather",
+    "scatter_elements": "scatter",
+    "scatter_nd": "scatter",
+    "scatter_axis": "scatter",
+}
+
 
 @dataclass
 class Lowering:
@@ -186,7 +196,7 @@ def dialect_op(
     name: str,
     *,
     family: str,
-    kind: Literal["gather", "scatter"],
+    kind: Literal["gather", "scatter"] | None = None,
     versions: tuple[int | str, ...] = (),
     version_kw: str | None = None,
     differentiable: tuple[str, ...] = (),
@@ -201,10 +211,17 @@ def dialect_op(
     """Register a lowering function as the framework op ``framework.name``.
 
     The returned public function has the lowering's signature and docstring and
-    returns ``lower(...).run()``.
+    returns ``lower(...).run()``. ``kind`` follows from ``family`` (a ``general``
+    op states it).
     """
     if family not in FAMILIES:
         raise ValueError(f"unknown op family {family!r}")
+    implied = _FAMILY_KIND.get(family)
+    if kind is None and implied is None:
+        raise ValueError(f"{framework}.{name}: a {family!r} op states its kind ('gather' or 'scatter')")
+    if kind is not None and implied is not None and kind != implied:
+        raise ValueError(f"{framework}.{name}: family {family!r} is a {implied} family, not {kind!r}")
+    op_kind: Literal["gather", "scatter"] = kind or cast(Literal["gather", "scatter"], implied)
 
     def deco(lower: Callable[..., Lowering]) -> DialectOp:
         @functools.wraps(lower)
@@ -226,7 +243,7 @@ def dialect_op(
             framework=framework,
             name=name,
             family=family,
-            kind=kind,
+            kind=op_kind,
             versions=tuple(str(v) for v in versions),
             version_kw=version_kw,
             differentiable=differentiable,

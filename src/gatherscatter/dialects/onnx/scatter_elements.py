@@ -10,8 +10,8 @@ from ...core.shape import IndexSpec, as_index_array, as_updates, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
-from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version, parse_reduction
+from .._registry import Lowering, divergence
+from ._common import INDEX_INT32_INT64, check_data, onnx_context, onnx_op, op_version, parse_reduction
 from ._describe import _INT, _REDUCTIONS, _opset
 
 divergence(
@@ -117,16 +117,9 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "onnx",
-    "ScatterElements",
-    family="scatter_elements",
-    kind="scatter",
-    versions=(11, 13, 16, 18), adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"},
-    version_kw="opset",
-    differentiable=("data", "updates"),
-    describe=_describe_scatter_elements, values={"reduction": _REDUCTIONS}, variants=_PROBE,
-)
+@onnx_op("ScatterElements", family="scatter_elements", versions=(11, 13, 16, 18),
+         adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"}, differentiable=("data", "updates"),
+         describe=_describe_scatter_elements, values={"reduction": _REDUCTIONS}, variants=_PROBE)
 def ScatterElements(
     data: Any,
     indices: Any,
@@ -178,16 +171,8 @@ def _describe_scatter(axis: int = 0, opset: int = 9) -> Description:
                   layout={"index_dtypes": _INT, "smaller_index": True})
 
 
-@dialect_op(
-    "onnx",
-    "Scatter",
-    family="scatter_elements",
-    kind="scatter",
-    versions=(9,),
-    version_kw="opset",
-    differentiable=("data", "updates"),
-    describe=_describe_scatter, fuzz={"valid_versions": (9, 10)},
-)
+@onnx_op("Scatter", family="scatter_elements", versions=(9,), differentiable=("data", "updates"),
+         describe=_describe_scatter, fuzz={"valid_versions": (9, 10)})
 def Scatter(
     data: Any, indices: Any, updates: Any, axis: int = 0, opset: int = 9, *, duplicates: str = "last"
 ) -> Lowering:

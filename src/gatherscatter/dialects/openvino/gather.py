@@ -9,8 +9,17 @@ from ...core.shape import IndexSpec, as_index_array, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, canonical, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
-from ._common import ANY_INT, GATHER_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
+from .._registry import Lowering, divergence
+from ._common import (
+    ANY_INT,
+    GATHER_TYPES,
+    axis_input,
+    check_data,
+    openvino_op,
+    ov_context,
+    ov_version,
+    precision_divergence,
+)
 from ._describe import _INT
 
 _POLICY_8 = Policy(bounds=Bounds.FILL, negative=Negative.WRAP, fill_value=None)  # zero fill
@@ -92,16 +101,9 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "openvino",
-    "Gather",
-    family="gather",
-    kind="gather",
-    versions=(1, 7, 8), adds={7: "batch_dims", 8: "negative indices; zero fill out of range"},
-    version_kw="version",
-    differentiable=("data",),
-    describe=_describe, variants=_PROBE,
-)
+@openvino_op("Gather", family="gather", versions=(1, 7, 8),
+             adds={7: "batch_dims", 8: "negative indices; zero fill out of range"}, differentiable=("data",),
+             describe=_describe, variants=_PROBE)
 def Gather(data: Any, indices: Any, axis: Any, batch_dims: int = 0, version: int = 8) -> Lowering:
     """OpenVINO Gather: take whole slices of ``data`` along ``axis`` (TF ``gather`` with ``batch_dims``).
 

@@ -11,8 +11,17 @@ from ...core.shape import IndexSpec, as_index_array, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
-from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, precision_divergence
+from .._registry import Lowering, divergence
+from ._common import (
+    ANY_INT,
+    ELEMENT_TYPES,
+    check_data,
+    check_rank,
+    openvino_op,
+    ov_context,
+    ov_version,
+    precision_divergence,
+)
 from ._describe import _INT
 
 _POLICY_8 = Policy(bounds=Bounds.RAISE, negative=Negative.WRAP)
@@ -85,16 +94,9 @@ def _describe(batch_dims: int = 0, version: int = 8) -> Description:
     return Description(op, attrs, ("data", "indices"), c, post=post, layout=layout)
 
 
-@dialect_op(
-    "openvino",
-    "GatherND",
-    family="gather_nd",
-    kind="gather",
-    versions=(5, 8), adds={8: "batch dims kept in the output; negative indices"},
-    version_kw="version",
-    differentiable=("data",),
-    describe=_describe, variants=({"version": 5}, {"version": 8}, {"batch_dims": 1}),
-)
+@openvino_op("GatherND", family="gather_nd", versions=(5, 8),
+             adds={8: "batch dims kept in the output; negative indices"}, differentiable=("data",), describe=_describe,
+             variants=({"version": 5}, {"version": 8}, {"batch_dims": 1}))
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, version: int = 8) -> Lowering:
     """OpenVINO GatherND: gather slices addressed by index tuples on the last axis of ``indices``.
 

@@ -11,12 +11,13 @@ from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, canonical, check_bool, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import (
     ANY_INT,
     ELEMENT_TYPES,
     axis_input,
     check_data,
+    openvino_op,
     ov_context,
     ov_version,
     parse_reduction,
@@ -134,16 +135,10 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "openvino",
-    "ScatterElementsUpdate",
-    family="scatter_elements",
-    kind="scatter",
-    versions=(3, 12), adds={12: "reduction (sum, prod, min, max, mean), use_init_val; negative indices"},
-    version_kw="version",
-    differentiable=("data", "updates"),
-    describe=_describe, values={"reduction": _REDUCTIONS_12}, variants=_PROBE,
-)
+@openvino_op("ScatterElementsUpdate", family="scatter_elements", versions=(3, 12),
+             adds={12: "reduction (sum, prod, min, max, mean), use_init_val; negative indices"},
+             differentiable=("data", "updates"), describe=_describe, values={"reduction": _REDUCTIONS_12},
+             variants=_PROBE)
 def ScatterElementsUpdate(
     data: Any,
     indices: Any,

@@ -9,12 +9,13 @@ from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_choice
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import (
     ELEMENT_TYPES,
     INT32_INT64,
     check_data,
     check_rank,
+    openvino_op,
     ov_context,
     ov_version,
     parse_reduction,
@@ -130,16 +131,9 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "openvino",
-    "ScatterNDUpdate",
-    family="scatter_nd",
-    kind="scatter",
-    versions=(3, 15), adds={15: "reduction (sum, sub, prod, min, max); negative indices"},
-    version_kw="version",
-    differentiable=("data", "updates"),
-    describe=_describe, values={"reduction": _REDUCTIONS_15}, variants=_PROBE,
-)
+@openvino_op("ScatterNDUpdate", family="scatter_nd", versions=(3, 15),
+             adds={15: "reduction (sum, sub, prod, min, max); negative indices"}, differentiable=("data", "updates"),
+             describe=_describe, values={"reduction": _REDUCTIONS_15}, variants=_PROBE)
 def ScatterNDUpdate(
     data: Any,
     indices: Any,
