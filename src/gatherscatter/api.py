@@ -22,10 +22,12 @@ from .core.out import check_out_inputs
 from .core.policy import Policy
 from .core.shape import IndexSpec, as_array, as_index_array, as_updates, normalize_axis, to_int
 from .dialects._record import Description, Step, canonical
-from .dialects._registry import Lowering, dialect_op
+from .dialects._registry import Lowering, registrar
 from .errors import ArgumentError, AxisError, ShapeError, UnsupportedError
 
 __all__ = ["gather_nd", "scatter_along_axis", "scatter_nd", "take", "take_along_axis"]
+
+_op = registrar("gatherscatter")  # registers the neutral ops (no versions)
 
 
 def _ctx(name: str) -> OpContext:
@@ -73,10 +75,7 @@ def _describe_take(axis: int | None = 0, batch_dims: int = 0, bounds: str = "rai
 _PROBE_take: tuple[dict[str, Any], ...] = ({}, {"bounds": "clip"}, {"bounds": "fill", "fill_value": 0})
 
 
-@dialect_op(
-    "gatherscatter", "take", family="gather", kind="gather", differentiable=("data",),
-    describe=_describe_take, variants=_PROBE_take,
-)
+@_op("take", family="gather", differentiable=("data",), describe=_describe_take, variants=_PROBE_take)
 def take(
     data: Any,
     indices: Any,
@@ -154,14 +153,8 @@ def _describe_take_along_axis(axis: int, broadcast: bool = False, bounds: str = 
     return Description("gatherscatter.take_along_axis", attrs, ("data", "indices"), c)
 
 
-@dialect_op(
-    "gatherscatter",
-    "take_along_axis",
-    family="gather_elements",
-    kind="gather",
-    differentiable=("data",),
-    describe=_describe_take_along_axis, variants=({"axis": 1},),
-)
+@_op("take_along_axis", family="gather_elements", differentiable=("data",), describe=_describe_take_along_axis,
+     variants=({"axis": 1},))
 def take_along_axis(
     data: Any,
     indices: Any,
@@ -239,14 +232,8 @@ def _describe_gather_nd(batch_dims: int = 0, index_axis: int = -1, bounds: str =
                   layout={"index_axis": index_axis})
 
 
-@dialect_op(
-    "gatherscatter",
-    "gather_nd",
-    family="gather_nd",
-    kind="gather",
-    differentiable=("data",),
-    describe=_describe_gather_nd, variants=({}, {"batch_dims": 1}, {"index_axis": 0}),
-)
+@_op("gather_nd", family="gather_nd", differentiable=("data",), describe=_describe_gather_nd,
+     variants=({}, {"batch_dims": 1}, {"index_axis": 0}))
 def gather_nd(
     data: Any,
     indices: Any,
@@ -303,14 +290,8 @@ _PROBE_scatter_along_axis: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "gatherscatter",
-    "scatter_along_axis",
-    family="scatter_elements",
-    kind="scatter",
-    differentiable=("data", "updates"),
-    describe=_describe_scatter_along_axis, variants=_PROBE_scatter_along_axis,
-)
+@_op("scatter_along_axis", family="scatter_elements", differentiable=("data", "updates"),
+     describe=_describe_scatter_along_axis, variants=_PROBE_scatter_along_axis)
 def scatter_along_axis(
     data: Any,
     indices: Any,
@@ -413,14 +394,8 @@ _PROBE_scatter_nd: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "gatherscatter",
-    "scatter_nd",
-    family="scatter_nd",
-    kind="scatter",
-    differentiable=("data", "updates"),
-    describe=_describe_scatter_nd, variants=_PROBE_scatter_nd,
-)
+@_op("scatter_nd", family="scatter_nd", differentiable=("data", "updates"), describe=_describe_scatter_nd,
+     variants=_PROBE_scatter_nd)
 def scatter_nd(
     data: Any,
     indices: Any,

@@ -82,6 +82,7 @@ __all__ = [
     "get_op",
     "ops",
     "qn",
+    "registrar",
 ]
 
 FAMILIES = (
@@ -267,6 +268,25 @@ def dialect_op(
         return op
 
     return deco
+
+
+Registrar = Callable[[Callable[..., Lowering]], DialectOp]
+
+
+def registrar(framework: str, *, version_kw: str | None = None) -> Callable[..., Registrar]:
+    """:func:`dialect_op` for the ops of one framework, with what all of them share said once.
+
+    >>> onnx_op = registrar("onnx", version_kw="opset")  # then: @onnx_op("Gather", family="gather", ...)
+    >>> onnx_op.__name__
+    'onnx_op'
+    """
+
+    def register(name: str, **record: Any) -> Registrar:
+        return dialect_op(framework, name, version_kw=version_kw, **record)
+
+    register.__name__ = register.__qualname__ = f"{framework}_op"
+    register.__doc__ = f"Register the op ``{framework}.<name>`` (its version keyword: {version_kw!r}); see dialect_op."
+    return register
 
 
 def _undescribed(qualname: str) -> Callable[..., Description]:

@@ -9,8 +9,8 @@ from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from .._common import data_array
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, divergence
-from ._common import INDEX_INT32_INT64, check_data, onnx_context, onnx_op, op_version
-from ._describe import _INT, _opset
+from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version
+from ._describe import _INT, _opset, onnx_op
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 

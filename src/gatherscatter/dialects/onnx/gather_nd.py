@@ -10,8 +10,8 @@ from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, divergence
-from ._common import INDEX_INT64, check_data, onnx_context, onnx_op, op_version
-from ._describe import _I64, _opset
+from ._common import INDEX_INT64, check_data, onnx_context, op_version
+from ._describe import _I64, _opset, onnx_op
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 

@@ -10,8 +10,8 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_choice
 from .._registry import Lowering, divergence
-from ._common import INDEX_INT64, check_data, onnx_context, onnx_op, op_version, parse_reduction
-from ._describe import _I64, _REDUCTIONS, _opset
+from ._common import INDEX_INT64, check_data, onnx_context, op_version, parse_reduction
+from ._describe import _I64, _REDUCTIONS, _opset, onnx_op
 
 divergence(
     op="onnx.ScatterND",

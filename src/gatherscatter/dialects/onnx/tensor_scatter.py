@@ -13,8 +13,8 @@ from ...errors import ArgumentError, AxisError, IndexOutOfRangeError, ShapeError
 from .._common import COMPLEX, NUMERIC, STRINGS, check_data_dtype, data_array
 from .._record import Description, Residual, Step, canonical, check_choice, check_int
 from .._registry import Lowering, divergence
-from ._common import INDEX_INT64, onnx_context, onnx_op, op_version
-from ._describe import _opset
+from ._common import INDEX_INT64, onnx_context, op_version
+from ._describe import _opset, onnx_op
 
 # all_tensor_types_ir12 (onnx/defs/tensor/defs.cc, TensorScatter-24), by their NumPy / ml_dtypes names
 _T = (

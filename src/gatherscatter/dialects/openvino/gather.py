@@ -10,17 +10,8 @@ from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, divergence
-from ._common import (
-    ANY_INT,
-    GATHER_TYPES,
-    axis_input,
-    check_data,
-    openvino_op,
-    ov_context,
-    ov_version,
-    precision_divergence,
-)
-from ._describe import _INT
+from ._common import ANY_INT, GATHER_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
+from ._describe import _INT, openvino_op
 
 _POLICY_8 = Policy(bounds=Bounds.FILL, negative=Negative.WRAP, fill_value=None)  # zero fill
 _POLICY_1_7 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)

@@ -10,17 +10,8 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, divergence
-from ._common import (
-    ELEMENT_TYPES,
-    INT32_INT64,
-    check_data,
-    check_rank,
-    openvino_op,
-    ov_context,
-    ov_version,
-    precision_divergence,
-)
-from ._describe import _INT
+from ._common import ELEMENT_TYPES, INT32_INT64, check_data, check_rank, ov_context, ov_version, precision_divergence
+from ._describe import _INT, openvino_op
 
 _POLICY = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 

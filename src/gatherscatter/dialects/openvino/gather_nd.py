@@ -12,17 +12,8 @@ from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, divergence
-from ._common import (
-    ANY_INT,
-    ELEMENT_TYPES,
-    check_data,
-    check_rank,
-    openvino_op,
-    ov_context,
-    ov_version,
-    precision_divergence,
-)
-from ._describe import _INT
+from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, precision_divergence
+from ._describe import _INT, openvino_op
 
 _POLICY_8 = Policy(bounds=Bounds.RAISE, negative=Negative.WRAP)
 _POLICY_5 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)

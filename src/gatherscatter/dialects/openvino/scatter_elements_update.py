@@ -17,13 +17,12 @@ from ._common import (
     ELEMENT_TYPES,
     axis_input,
     check_data,
-    openvino_op,
     ov_context,
     ov_version,
     parse_reduction,
     precision_divergence,
 )
-from ._describe import _FINITE_START, _INT, _reduction
+from ._describe import _FINITE_START, _INT, _reduction, openvino_op
 
 _REDUCTIONS_12 = {
     "none": Reduction.NONE,

@@ -15,13 +15,12 @@ from ._common import (
     INT32_INT64,
     check_data,
     check_rank,
-    openvino_op,
     ov_context,
     ov_version,
     parse_reduction,
     precision_divergence,
 )
-from ._describe import _INT, _reduction
+from ._describe import _INT, _reduction, openvino_op
 
 _REDUCTIONS_15 = {
     "none": Reduction.NONE,

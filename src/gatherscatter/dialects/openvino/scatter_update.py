@@ -9,17 +9,8 @@ from ...core.shape import IndexSpec, as_index_array, as_updates
 from .._common import data_array
 from .._record import Description, Step, canonical, check_choice, check_int, moved_axis_args
 from .._registry import Lowering, divergence
-from ._common import (
-    ANY_INT,
-    ELEMENT_TYPES,
-    axis_input,
-    check_data,
-    openvino_op,
-    ov_context,
-    ov_version,
-    precision_divergence,
-)
-from ._describe import _INT
+from ._common import ANY_INT, ELEMENT_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
+from ._describe import _INT, openvino_op
 
 divergence(
     op="openvino.ScatterUpdate",
