@@ -42,6 +42,13 @@ def _policy(ctx: OpContext, **fields: Any) -> Policy:
         raise type(exc)(f"{ctx.label}: {exc}") from None
 
 
+def _scatter_policy(ctx: OpContext, reduction: Any, include_self: Any, duplicates: Any, bounds: Any, negative: Any,
+                    mean_rounding: Any) -> Policy:
+    """The policy of the neutral scatters (their policy keywords, in their order)."""
+    return _policy(ctx, reduction=reduction, include_self=include_self, duplicates=duplicates, bounds=bounds,
+                   negative=negative, mean_rounding=mean_rounding)
+
+
 def _check_out(ctx: OpContext, out: Any, **inputs: Any) -> None:
     """``out=`` rules against the arrays exactly as the caller passed them (before any view or copy).
 
@@ -359,15 +366,7 @@ def scatter_along_axis(
         raise ShapeError(
             f"{ctx.label}: updates must have the shape of indices; got {list(u.shape)} and {list(i.shape)}"
         )
-    policy = _policy(
-        ctx,
-        reduction=reduction,
-        include_self=include_self,
-        duplicates=duplicates,
-        bounds=bounds,
-        negative=negative,
-        mean_rounding=mean_rounding,
-    )
+    policy = _scatter_policy(ctx, reduction, include_self, duplicates, bounds, negative, mean_rounding)
     spec = IndexSpec(axis=a, batch=a, elementwise=True)
     return Lowering("scatter", d, i, spec, policy, ctx, updates=u, out=out)
 
@@ -415,13 +414,8 @@ def scatter_nd(
 
     ``updates.shape == indices.shape[:-1] + data.shape[batch_dims + k:]``.
 
-    ``out=``: a caller-provided array (C-contiguous, writeable, of exactly the
-    result's shape and dtype) that receives the result and is returned. It must
-    share no memory with any input, except that ``out=data`` (the data array
-    itself) updates ``data`` in place, skipping the copy: the one way
-    gatherscatter modifies an array the caller passed, because the caller asked.
-    A broken rule raises :class:`~gatherscatter.ArgumentError` before anything is
-    written.
+    ``out=``: a caller-provided array receiving the result, under the rules of
+    :func:`scatter_along_axis` (``out=data`` updates ``data`` in place).
 
     Equivalent loop::
 
@@ -449,13 +443,5 @@ def scatter_nd(
     _check_out(ctx, out, data=data, indices=indices, updates=updates)
     d, i, spec = _nd_arrays(ctx, data, indices, batch_dims, index_axis)
     u = as_updates(ctx, updates, d.dtype)
-    policy = _policy(
-        ctx,
-        reduction=reduction,
-        include_self=include_self,
-        duplicates=duplicates,
-        bounds=bounds,
-        negative=negative,
-        mean_rounding=mean_rounding,
-    )
+    policy = _scatter_policy(ctx, reduction, include_self, duplicates, bounds, negative, mean_rounding)
     return Lowering("scatter", d, i, spec, policy, ctx, updates=u, out=out)

@@ -42,6 +42,7 @@ __all__ = [
     "Roles",
     "bind",
     "bind_call",
+    "missing_params",
     "parameters",
 ]
 
@@ -213,16 +214,17 @@ def bind(
         kwargs[vkw] = version
         taken.add(vkw)
 
-    missing = [
-        n
-        for n, p in params.items()
-        if p.default is inspect.Parameter.empty
-        and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-        and n not in kwargs
-    ]
+    missing = missing_params(params, kwargs)
     if missing:
         raise ProbeError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} required")
     return Binding(op, kwargs, data_p, idx_p, upd_p, form, tuple(notes), shape_p)
+
+
+def missing_params(params: Mapping[str, inspect.Parameter], given: Mapping[str, Any]) -> list[str]:
+    """The required parameters (no default, not ``*args`` / ``**kwargs``) that ``given`` leaves out, in order."""
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return [n for n, p in params.items() if p.default is inspect.Parameter.empty and p.kind not in variadic
+            and n not in given]
 
 
 def bind_call(op: DialectOp, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Binding:

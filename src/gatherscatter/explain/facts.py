@@ -41,6 +41,10 @@ ID_NAMES = ("segment_ids", "ids")  # the index parameter of segment and embeddin
 
 IndexForm = Literal["array", "sequence", "expression"]
 
+#: the policy fields ``explain`` shows (those of a canonical description; the last two are not Policy fields)
+POLICY_FIELDS = ("negative", "bounds", "reduction", "include_self", "duplicates", "mean_rounding",
+                 "duplicates_specified", "fill_value")
+
 # the description's argument naming the index form ("array" | "tuple") of ops taking NumPy's index forms
 _FORM_ARG = "form"
 
@@ -203,16 +207,7 @@ def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
         c = src.canonical
         # a description with steps after the canonical call (JAX's fill masks) is a program: its canonical
         # policy alone is not the op's; the lowered policy is shown then
-        policy = None if src.post else {
-            "negative": c.negative,
-            "bounds": c.bounds,
-            "fill_value": c.fill_value,
-            "reduction": c.reduction,
-            "include_self": c.include_self,
-            "duplicates": c.duplicates,
-            "duplicates_specified": c.duplicates_specified,
-            "mean_rounding": c.mean_rounding,
-        }
+        policy = None if src.post else {k: getattr(c, k) for k in POLICY_FIELDS}
     return Facts(
         op=op,
         inputs=inputs,
@@ -237,16 +232,8 @@ def policy_text(f: Facts, kind: str, lowered: Any) -> str:
     """
     p = f.policy
     if p is None:  # the lowered primitive's policy (a fill value None is the dtype's zero there)
-        p = {
-            "negative": lowered.negative.value,
-            "bounds": lowered.bounds.value,
-            "fill_value": 0 if lowered.fill_value is None else lowered.fill_value,
-            "reduction": lowered.reduction.value,
-            "include_self": lowered.include_self,
-            "duplicates": lowered.duplicates.value,
-            "duplicates_specified": True,
-            "mean_rounding": lowered.mean_rounding.value,
-        }
+        p = {k: getattr(getattr(lowered, k), "value", getattr(lowered, k)) for k in POLICY_FIELDS[:-2]}
+        p.update(duplicates_specified=True, fill_value=0 if lowered.fill_value is None else lowered.fill_value)
     bounds = p["bounds"]
     if bounds == "fill":
         value = p["fill_value"] if p["fill_value"] is not None else lowered.fill_value
