@@ -37,13 +37,17 @@ def data_array(ctx: OpContext, value: Any, name: str | None = None) -> np.ndarra
 
 
 def check_data_dtype(
-    ctx: OpContext, arr: np.ndarray[Any, Any], allowed: frozenset[str], *, name: str | None = None, hint: str = ""
+    ctx: OpContext, arr: np.ndarray[Any, Any], allowed: frozenset[str], *, name: str | None = None, hint: str = "",
+    refusal: str = "is not accepted",
 ) -> None:
-    """Reject a data dtype the op does not list (by short name: ``bfloat16``, ``str`` ...)."""
+    """Reject a data dtype the op does not list (by short name: ``bfloat16``, ``str`` ...).
+
+    The message: ``<op>: <name> dtype <got> <refusal>; expected one of: <allowed><hint>``.
+    """
     got = dtype_name(arr.dtype)
     if got not in allowed:
         raise DTypeError(
-            f"{ctx.label}: {name or ctx.data} dtype {got} is not accepted; expected one of: "
+            f"{ctx.label}: {name or ctx.data} dtype {got} {refusal}; expected one of: "
             f"{', '.join(sorted(allowed))}{hint}"
         )
 

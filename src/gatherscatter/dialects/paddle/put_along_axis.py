@@ -14,7 +14,7 @@ from .._common import data_array
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._record import check_bool as check_attr_bool
 from .._registry import Lowering, dialect_op, divergence
-from ._common import check_bool, check_paddle_dtype, index_array, paddle_context, raise_first_bad
+from ._common import along_axis_index, check_bool, check_paddle_dtype, paddle_context, raise_first_bad
 from ._describe import _EMPTY, _INT
 
 # CPU kernel registry of paddle 3.3.1 for put_along_axis (measured)
@@ -177,12 +177,7 @@ def put_along_axis(
     b = check_bool(ctx, "broadcast", broadcast)
     d = data_array(ctx, arr)
     check_paddle_dtype(ctx, d, _DTYPES)
-    i = index_array(ctx, indices)
-    if i.ndim != d.ndim:
-        raise ShapeError(
-            f"{ctx.label}: indices and arr must have the same number of dimensions; got indices shape "
-            f"{list(i.shape)} and arr shape {list(d.shape)}"
-        )
+    i = along_axis_index(ctx, d, indices)
     a = normalize_axis(ctx, axis, d.ndim)
     if b:
         if all(m <= n for m, n in zip(i.shape, d.shape, strict=True)):
