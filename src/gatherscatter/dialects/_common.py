@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import Any
 
 import numpy as np
 
 from ..core.context import OpContext
 from ..core.shape import as_array, as_updates, dtype_name
-from ..errors import DTypeError, ShapeError
+from ..errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 
 __all__ = [
     "COMPLEX",
@@ -18,8 +19,10 @@ __all__ = [
     "STRINGS",
     "UINTS",
     "as_updates",
+    "check_batch",
     "check_data_dtype",
     "check_min_rank",
+    "check_name",
     "data_array",
 ]
 
@@ -34,6 +37,26 @@ NUMERIC = INTS | UINTS | FLOATS
 def data_array(ctx: OpContext, value: Any, name: str | None = None) -> np.ndarray[Any, Any]:
     """The data argument as an array (the caller's own array when it is one)."""
     return as_array(ctx, value, name or ctx.data)
+
+
+def check_batch(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], b: int, note: str = "") -> None:
+    """The first ``b`` (batch) dims of data and indices must be equal."""
+    if tuple(d.shape[:b]) != tuple(i.shape[:b]):
+        raise ShapeError(
+            f"{ctx.label}: the first batch_dims={b} dims of {ctx.data} and {ctx.indices} must be equal; got "
+            f"{ctx.data} shape {list(d.shape)} and {ctx.indices} shape {list(i.shape)}{note}"
+        )
+
+
+def check_name(ctx: OpContext, arg: str, value: Any, names: Container[str], refusal: str) -> str:
+    """A string argument naming one of ``names`` (a reduction ...): a non-string is an
+    :class:`~gatherscatter.ArgumentError`, an unknown name an :class:`~gatherscatter.UnsupportedError`
+    worded by ``refusal`` (the framework's own message, ``{!r}`` standing for the value)."""
+    if not isinstance(value, str):
+        raise ArgumentError(f"{ctx.label}: {arg} must be a string (got {value!r})")
+    if value not in names:
+        raise UnsupportedError(f"{ctx.label}: " + refusal.format(value))
+    return value
 
 
 def check_data_dtype(

@@ -8,7 +8,6 @@ tensor types, bfloat16 from the op's version 13.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,7 +17,6 @@ from ...core.policy import Reduction, parse_enum
 from ...core.shape import dtype_name, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, STRINGS
-from .._registry import DialectOp, Lowering, dialect_op
 
 __all__ = [
     "INDEX_INT32_INT64",
@@ -26,17 +24,9 @@ __all__ = [
     "NEWEST_OPSET",
     "check_data",
     "onnx_context",
-    "onnx_op",
     "op_version",
     "parse_reduction",
 ]
-
-
-def onnx_op(name: str, **record: Any) -> Callable[[Callable[..., Lowering]], DialectOp]:
-    """Register the op ``onnx.<name>``: :func:`~gatherscatter.dialects._registry.dialect_op` with what every
-    ONNX op shares (its version is the ``opset=`` argument; the kind follows from the family)."""
-    return dialect_op("onnx", name, version_kw="opset", **record)
-
 
 NEWEST_OPSET = 28
 """The newest ai.onnx opset gatherscatter knows (onnx 1.23); the classic ops last changed at 18, TensorScatter is 24."""

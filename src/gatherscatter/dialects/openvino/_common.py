@@ -16,7 +16,6 @@ spec and the plugin's documented behaviour, not its accidents).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,7 @@ from ...core.policy import Reduction
 from ...core.shape import dtype_name, normalize_axis, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import INTS, NUMERIC, UINTS
-from .._registry import DialectOp, Lowering, dialect_op, divergence
+from .._registry import divergence
 
 __all__ = [
     "ANY_INT",
@@ -36,19 +35,11 @@ __all__ = [
     "axis_input",
     "check_data",
     "check_rank",
-    "openvino_op",
     "ov_context",
     "ov_version",
     "parse_reduction",
     "precision_divergence",
 ]
-
-
-def openvino_op(name: str, **record: Any) -> Callable[[Callable[..., Lowering]], DialectOp]:
-    """Register the op ``openvino.<name>``: :func:`~gatherscatter.dialects._registry.dialect_op` with what every
-    OpenVINO op shares (its version is the ``version=`` argument; the kind follows from the family)."""
-    return dialect_op("openvino", name, version_kw="version", **record)
-
 
 ANY_INT = INTS | UINTS
 """Index element types of Gather, GatherND, ScatterElementsUpdate and ScatterUpdate."""

@@ -21,6 +21,7 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.shape import as_index_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, ShapeError
+from .._common import data_array
 
 __all__ = [
     "INDEX_DTYPES",
@@ -33,6 +34,7 @@ __all__ = [
     "paddle_context",
     "raise_first_bad",
     "tuple_length",
+    "x_and_index",
 ]
 
 PADDLE_VERSION = "3.3.1"
@@ -105,6 +107,19 @@ def along_axis_index(ctx: OpContext, d: np.ndarray[Any, Any], indices: Any) -> n
             f"{list(i.shape)} and arr shape {list(d.shape)}"
         )
     return i
+
+
+Array = np.ndarray[Any, Any]
+
+
+def x_and_index(ctx: OpContext, x: Any, index: Any, dtypes: frozenset[str]) -> tuple[Array, Array]:
+    """``x`` (of rank >= 1, a dtype in ``dtypes``) and ``index`` of ``gather`` / ``index_select``, as arrays."""
+    d = data_array(ctx, x)
+    check_paddle_dtype(ctx, d, dtypes)
+    i = index_array(ctx, index)
+    if d.ndim == 0:
+        raise ShapeError(f"{ctx.label}: x must have rank >= 1; got a 0-d x")
+    return d, i
 
 
 def check_bool(ctx: OpContext, name: str, value: Any) -> bool:
