@@ -23,6 +23,7 @@ __all__ = [
     "check_data_dtype",
     "check_min_rank",
     "check_name",
+    "check_updates_like_indices",
     "data_array",
 ]
 
@@ -57,6 +58,15 @@ def check_name(ctx: OpContext, arg: str, value: Any, names: Container[str], refu
     if value not in names:
         raise UnsupportedError(f"{ctx.label}: " + refusal.format(value))
     return value
+
+
+def check_updates_like_indices(ctx: OpContext, i: np.ndarray[Any, Any], u: np.ndarray[Any, Any]) -> None:
+    """An element-wise scatter's updates must have the shape of its indices (one update per index)."""
+    if u.shape != i.shape:
+        raise ShapeError(
+            f"{ctx.label}: {ctx.updates} must have the shape of {ctx.indices}; got {ctx.indices} shape "
+            f"{list(i.shape)} and {ctx.updates} shape {list(u.shape)}"
+        )
 
 
 def check_data_dtype(

@@ -7,8 +7,7 @@ from typing import Any
 from ...core.context import OpContext
 from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates, normalize_axis
-from ...errors import ShapeError
-from .._common import data_array
+from .._common import check_updates_like_indices, data_array
 from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, divergence
 from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version, parse_reduction
@@ -89,11 +88,7 @@ def _lower(
     i = as_index_array(ctx, indices, "indices", INDEX_INT32_INT64)
     u = as_updates(ctx, updates, d.dtype)
     a = normalize_axis(ctx, axis, d.ndim)
-    if i.shape != u.shape:
-        raise ShapeError(
-            f"{ctx.label}: updates must have the shape of indices; got indices shape {list(i.shape)} "
-            f"and updates shape {list(u.shape)}"
-        )
+    check_updates_like_indices(ctx, i, u)
     policy = Policy(
         bounds="raise",
         negative="wrap",

@@ -9,7 +9,7 @@ import numpy as np
 from ...core.policy import Bounds, Duplicates, Identity, MeanRounding, Negative, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ArgumentError, ShapeError, UnsupportedError
-from .._common import data_array
+from .._common import check_updates_like_indices, data_array
 from .._record import Description, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, divergence
 from ._common import (
@@ -210,11 +210,7 @@ def ScatterElementsUpdate(
             f"{ctx.label}: indices must have the rank of data ({d.ndim}); got indices shape "
             f"{list(i.shape)} and data shape {list(d.shape)}"
         )
-    if u.shape != i.shape:
-        raise ShapeError(
-            f"{ctx.label}: updates must have the shape of indices; got indices shape {list(i.shape)} and "
-            f"updates shape {list(u.shape)}"
-        )
+    check_updates_like_indices(ctx, i, u)
     policy = Policy(
         bounds=Bounds.RAISE,
         negative=Negative.WRAP if v == 12 else Negative.RAISE,
