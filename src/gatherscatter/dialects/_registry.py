@@ -17,13 +17,17 @@ Adding an op is one file (plus its tests and oracle)::
         c = canonical("gather", axis=check_int("onnx.MyOp", "axis", axis))
         return Description("onnx.MyOp", {"axis": axis}, ("data", "indices"), c)
 
-    @dialect_op("onnx", "MyOp", family="gather", kind="gather", versions=(13,),
+    @dialect_op("onnx", "MyOp", family="gather", versions=(13,), version_kw="opset",
                 differentiable=("data",), describe=_describe)
     def MyOp(data, indices, axis=0):                      # the call: validate, lower onto the primitive
         ...
         return Lowering("gather", d, i, IndexSpec(axis=a), Policy(negative="wrap"), ctx)
 
-and one import line in the framework's ``__init__`` (its public name). The op
+and one import line in the framework's ``__init__`` (its public name). The kind
+(gather or scatter) follows from the family (a ``general`` op states it); what
+every op of a framework shares is said once by its :func:`registrar`
+(``onnx_op = registrar("onnx", version_kw="opset")`` in ``dialects/onnx/_describe.py``:
+``@onnx_op("MyOp", family="gather", ...)``). The op
 then appears in ``gs.ops()``, the CLI, translate (as a source), the fuzzer,
 ``gs.vjp`` and the generated docs. Optional record fields, all data in the op's
 file: ``variants=`` (attribute sets worth probing: translate's coverage matrix),
