@@ -16,6 +16,7 @@ so that their other rows compare like with like; the column says so.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -156,36 +157,34 @@ def _bad_index_probes(*rows: tuple[str, Any], roles: Callable[[Any], Roles], can
     return [Probe(case, roles(ix), cands(ix), variants=True, nd=nd) for case, ix in rows]
 
 
+#: the out-of-range behaviours a gather's bad-index row is matched against (label, the neutral policy)
+_GATHER_BAD: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("wraps once (-1 → last)", {"bounds": "raise", "negative": "wrap"}),
+    ("clamp", {"bounds": "clip", "negative": "bounds"}),
+    ("clamp (after wrapping negatives)", {"bounds": "clip"}),
+    ("wrap (mod size)", {"bounds": "wrap", "negative": "bounds"}),
+    ("zero-fill", {"bounds": "fill", "fill_value": 0}),
+    ("NaN-fill", {"bounds": "fill", "fill_value": np.nan}),
+)
+
+
+def _gather_bad_cands(call: Callable[..., Any], *extra: tuple[str, Callable[[], Any]]) -> Candidates:
+    """``call(**policy)`` under each of :data:`_GATHER_BAD`, then the family's ``extra`` candidates."""
+    return _cands(*((label, functools.partial(call, **kw)) for label, kw in _GATHER_BAD), *extra)
+
+
 def _gather_bad(data: Any, idx: Any, axis: int = 0) -> Candidates:
-    return _cands(
-        ("wraps once (-1 → last)", lambda: api.take(data, idx, axis, bounds="raise", negative="wrap")),
-        ("clamp", lambda: api.take(data, idx, axis, bounds="clip", negative="bounds")),
-        ("clamp (after wrapping negatives)", lambda: api.take(data, idx, axis, bounds="clip")),
-        ("wrap (mod size)", lambda: api.take(data, idx, axis, bounds="wrap", negative="bounds")),
-        ("zero-fill", lambda: api.take(data, idx, axis, bounds="fill", fill_value=0)),
-        ("NaN-fill", lambda: api.take(data, idx, axis, bounds="fill", fill_value=np.nan)),
+    return _gather_bad_cands(
+        lambda **kw: api.take(data, idx, axis, **kw),
         ("zero-fill negatives", lambda: api.take(data, idx, axis, bounds="fill", negative="bounds", fill_value=0)),
     )
 
 
 def _elements_bad(data: Any, idx: Any, axis: int) -> Candidates:
-    def t(**kw: Any) -> Callable[[], Any]:
-        return lambda: api.take_along_axis(data, idx, axis, **kw)
-
-    return _cands(
-        ("wraps once (-1 → last)", t(bounds="raise", negative="wrap")),
-        ("clamp", t(bounds="clip", negative="bounds")),
-        ("clamp (after wrapping negatives)", t(bounds="clip")),
-        ("wrap (mod size)", t(bounds="wrap", negative="bounds")),
-        ("zero-fill", t(bounds="fill", fill_value=0)),
-        ("NaN-fill", t(bounds="fill", fill_value=np.nan)),
-    )
+    return _gather_bad_cands(lambda **kw: api.take_along_axis(data, idx, axis, **kw))
 
 
 def _nd_bad(data: Any, idx: Any) -> Candidates:
-    def g(**kw: Any) -> Callable[[], Any]:
-        return lambda: api.gather_nd(data, idx, **kw)
-
     def flat_offset() -> Any:
         # reads data.flat at the row-major offset of the tuple, whatever its components
         d = np.asarray(data)
@@ -198,15 +197,8 @@ def _nd_bad(data: Any, idx: Any) -> Candidates:
             return None
         return block[off]
 
-    return _cands(
-        ("wraps once (-1 → last)", g(bounds="raise", negative="wrap")),
-        ("clamp", g(bounds="clip", negative="bounds")),
-        ("clamp (after wrapping negatives)", g(bounds="clip")),
-        ("wrap (mod size)", g(bounds="wrap", negative="bounds")),
-        ("zero-fill", g(bounds="fill", fill_value=0)),
-        ("NaN-fill", g(bounds="fill", fill_value=np.nan)),
-        ("flat offset (reads the next row)", flat_offset),
-    )
+    return _gather_bad_cands(lambda **kw: api.gather_nd(data, idx, **kw),
+                             ("flat offset (reads the next row)", flat_offset))
 
 
 def _scatter_bad(fn: Callable[..., Any]) -> Candidates:
