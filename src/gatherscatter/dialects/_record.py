@@ -43,6 +43,7 @@ from ..errors import ArgumentError, UnsupportedError
 __all__ = [
     "ADAPTER_PARAMS",
     "NEUTRAL",
+    "ROLE_NAMES",
     "WHEN",
     "Arg",
     "Attr",
@@ -68,6 +69,15 @@ __all__ = [
 
 Array = np.ndarray[Any, Any]
 Mapper = Callable[[dict[str, Any], np.random.Generator], dict[str, Any]]
+
+#: the usual parameter names of each value role, read ONLY for ops whose record has no description yet
+#: (segment, embedding ...): every described op's roles come from its description (:meth:`Description.arg_roles`)
+ROLE_NAMES: dict[str, tuple[str, ...]] = {
+    "data": ("data", "params", "input", "inputs", "a", "arr", "x", "operand", "tensor", "self"),
+    "indices": ("indices", "index", "ind", "idx", "indexes", "start_indices", "scatter_indices"),
+    "updates": ("updates", "src", "values", "v", "b", "source", "update"),
+    "ids": ("segment_ids", "ids"),  # the index parameter of segment and embedding ops
+}
 
 #: the input features a residual divergence (and a divergence record) is conditioned on
 WHEN = {

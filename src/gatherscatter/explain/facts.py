@@ -28,16 +28,15 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..dialects._record import ROLE_NAMES
 from ..dialects._registry import DialectOp
 
 __all__ = ["Facts", "attribute_params", "facts", "parameters", "policy_text"]
 
 # Parameter names read ONLY for ops registered without a description yet (segment and embedding ops):
 # every described op's roles come from its description.
-DATA_NAMES = ("data", "input", "params", "x", "a", "arr", "tensor", "operand", "self")
-INDEX_NAMES = ("indices", "index", "ind", "idx", "indexes")
-UPDATE_NAMES = ("updates", "src", "values", "source", "v", "b", "update")
-ID_NAMES = ("segment_ids", "ids")  # the index parameter of segment and embedding ops
+DATA_NAMES, INDEX_NAMES, UPDATE_NAMES = ROLE_NAMES["data"], ROLE_NAMES["indices"], ROLE_NAMES["updates"]
+ID_NAMES = ROLE_NAMES["ids"]
 
 IndexForm = Literal["array", "sequence", "expression"]
 

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ..dialects._record import ROLE_NAMES
 from ..errors import UnsupportedError
 
 __all__ = ["Case", "generate", "seed_cases"]
@@ -43,9 +44,7 @@ Array = np.ndarray[Any, Any]
 I64_MAX = 2**63 - 1
 I64_MIN = -(2**63)
 
-DATA_NAMES = ("data", "params", "input", "inputs", "a", "arr", "x", "operand", "tensor")
-IDX_NAMES = ("indices", "index", "ind", "idx", "start_indices", "scatter_indices")
-UPD_NAMES = ("updates", "src", "values", "v", "b", "source")
+DATA_NAMES, IDX_NAMES, UPD_NAMES = ROLE_NAMES["data"], ROLE_NAMES["indices"], ROLE_NAMES["updates"]
 AXIS_NAMES = ("axis", "dim")
 
 COMMON_DTYPES = ("float32", "float64", "int64", "int32")
