@@ -9,7 +9,8 @@ call with explicit policies), the argument roles read from that description's st
 (:meth:`~gatherscatter.dialects._record.Description.arg_roles`), ``op.record.fuzz``
 (``npindex``: NumPy's index expressions), the registry's ``op.info`` and the
 lowering's signature (:func:`inspect.signature`). Only ops registered without a
-description yet (segment and embedding ops) fall back to parameter names.
+description (segment and embedding ops), and calls whose attributes the description
+refuses, fall back to parameter names.
 
 Nothing here (nor anywhere in ``explain``) branches on an op's name.
 
@@ -33,8 +34,8 @@ from ..dialects._registry import DialectOp
 
 __all__ = ["Facts", "attribute_params", "facts", "parameters", "policy_text"]
 
-# Parameter names read ONLY for ops registered without a description yet (segment and embedding ops):
-# every described op's roles come from its description.
+# Parameter names read ONLY where no description states the roles (ops without one yet: segment and
+# embedding ops; attributes the description refuses): every other call's roles come from its description.
 DATA_NAMES, INDEX_NAMES, UPDATE_NAMES = ROLE_NAMES["data"], ROLE_NAMES["indices"], ROLE_NAMES["updates"]
 ID_NAMES = ROLE_NAMES["ids"]
 
@@ -171,7 +172,7 @@ def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
         data_p, shape_p = by_role.get("data"), by_role.get("shape")
         idx_p: str | None = by_role.get("indices")
         upd_p = by_role.get("updates") if op.info.kind == "scatter" else None
-    else:  # no description yet (segment and embedding ops): the differentiable tensor is the data
+    else:  # no description (none yet, or it refuses these attributes): the differentiable tensor is the data
         taken: set[str] = set()
         diff = [n for n in op.info.differentiable if n in params]
         data_p = diff[0] if diff else _pick(DATA_NAMES, params, taken)
