@@ -22,10 +22,12 @@ from .core.out import check_out_inputs
 from .core.policy import Policy
 from .core.shape import IndexSpec, as_array, as_index_array, as_updates, normalize_axis, to_int
 from .dialects._record import Description, Step, canonical
-from .dialects._registry import Lowering, dialect_op
+from .dialects._registry import Lowering, registrar
 from .errors import ArgumentError, AxisError, ShapeError, UnsupportedError
 
 __all__ = ["gather_nd", "scatter_along_axis", "scatter_nd", "take", "take_along_axis"]
+
+_op = registrar("gatherscatter")  # registers the neutral ops (no versions)
 
 
 def _ctx(name: str) -> OpContext:
@@ -38,6 +40,13 @@ def _policy(ctx: OpContext, **fields: Any) -> Policy:
         return Policy(**fields)
     except (UnsupportedError, ArgumentError) as exc:
         raise type(exc)(f"{ctx.label}: {exc}") from None
+
+
+def _scatter_policy(ctx: OpContext, reduction: Any, include_self: Any, duplicates: Any, bounds: Any, negative: Any,
+                    mean_rounding: Any) -> Policy:
+    """The policy of the neutral scatters (their policy keywords, in their order)."""
+    return _policy(ctx, reduction=reduction, include_self=include_self, duplicates=duplicates, bounds=bounds,
+                   negative=negative, mean_rounding=mean_rounding)
 
 
 def _check_out(ctx: OpContext, out: Any, **inputs: Any) -> None:
@@ -73,12 +82,18 @@ def _describe_take(axis: int | None = 0, batch_dims: int = 0, bounds: str = "rai
 _PROBE_take: tuple[dict[str, Any], ...] = ({}, {"bounds": "clip"}, {"bounds": "fill", "fill_value": 0})
 
 
-@dialect_op(
-    "gatherscatter", "take", family="gather", kind="gather", differentiable=("data",),
-    describe=_describe_take, variants=_PROBE_take,
-    values={"bounds": ("raise", "wrap", "clip", "fill"), "negative": ("wrap", "raise", "bounds"),
-            "fill_value": "number"},
-)
+#: the accepted values of the neutral API's policy keywords (the op records' ``values=``)
+_GATHER_VALUES: dict[str, Any] = {"bounds": ("raise", "wrap", "clip", "fill"), "negative": ("wrap", "raise", "bounds"),
+                                  "fill_value": "number"}
+_SCATTER_VALUES: dict[str, Any] = {
+    "reduction": ("none", "add", "sub", "mul", "max", "min", "mean"), "duplicates": ("last", "first", "raise"),
+    "bounds": ("raise", "wrap", "clip", "drop"), "negative": ("wrap", "raise", "bounds"),
+    "mean_rounding": ("floor", "trunc"),
+}
+
+
+@_op("take", family="gather", differentiable=("data",), describe=_describe_take, variants=_PROBE_take,
+     values=_GATHER_VALUES)
 def take(
     data: Any,
     indices: Any,
@@ -156,16 +171,8 @@ def _describe_take_along_axis(axis: int, broadcast: bool = False, bounds: str = 
     return Description("gatherscatter.take_along_axis", attrs, ("data", "indices"), c)
 
 
-@dialect_op(
-    "gatherscatter",
-    "take_along_axis",
-    family="gather_elements",
-    kind="gather",
-    differentiable=("data",),
-    describe=_describe_take_along_axis, variants=({"axis": 1},),
-    values={"bounds": ("raise", "wrap", "clip", "fill"), "negative": ("wrap", "raise", "bounds"),
-            "fill_value": "number"},
-)
+@_op("take_along_axis", family="gather_elements", differentiable=("data",), describe=_describe_take_along_axis,
+     variants=({"axis": 1},), values=_GATHER_VALUES)
 def take_along_axis(
     data: Any,
     indices: Any,
@@ -243,16 +250,8 @@ def _describe_gather_nd(batch_dims: int = 0, index_axis: int = -1, bounds: str =
                   layout={"index_axis": index_axis})
 
 
-@dialect_op(
-    "gatherscatter",
-    "gather_nd",
-    family="gather_nd",
-    kind="gather",
-    differentiable=("data",),
-    describe=_describe_gather_nd, variants=({}, {"batch_dims": 1}, {"index_axis": 0}),
-    values={"bounds": ("raise", "wrap", "clip", "fill"), "negative": ("wrap", "raise", "bounds"),
-            "fill_value": "number"},
-)
+@_op("gather_nd", family="gather_nd", differentiable=("data",), describe=_describe_gather_nd,
+     variants=({}, {"batch_dims": 1}, {"index_axis": 0}), values=_GATHER_VALUES)
 def gather_nd(
     data: Any,
     indices: Any,
@@ -309,17 +308,8 @@ _PROBE_scatter_along_axis: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "gatherscatter",
-    "scatter_along_axis",
-    family="scatter_elements",
-    kind="scatter",
-    differentiable=("data", "updates"),
-    describe=_describe_scatter_along_axis, variants=_PROBE_scatter_along_axis,
-    values={"reduction": ("none", "add", "sub", "mul", "max", "min", "mean"), "duplicates": ("last", "first", "raise"),
-            "bounds": ("raise", "wrap", "clip", "drop"), "negative": ("wrap", "raise", "bounds"),
-            "mean_rounding": ("floor", "trunc")},
-)
+@_op("scatter_along_axis", family="scatter_elements", differentiable=("data", "updates"),
+     describe=_describe_scatter_along_axis, variants=_PROBE_scatter_along_axis, values=_SCATTER_VALUES)
 def scatter_along_axis(
     data: Any,
     indices: Any,
@@ -387,15 +377,7 @@ def scatter_along_axis(
         raise ShapeError(
             f"{ctx.label}: updates must have the shape of indices; got {list(u.shape)} and {list(i.shape)}"
         )
-    policy = _policy(
-        ctx,
-        reduction=reduction,
-        include_self=include_self,
-        duplicates=duplicates,
-        bounds=bounds,
-        negative=negative,
-        mean_rounding=mean_rounding,
-    )
+    policy = _scatter_policy(ctx, reduction, include_self, duplicates, bounds, negative, mean_rounding)
     spec = IndexSpec(axis=a, batch=a, elementwise=True)
     return Lowering("scatter", d, i, spec, policy, ctx, updates=u, out=out)
 
@@ -422,17 +404,8 @@ _PROBE_scatter_nd: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "gatherscatter",
-    "scatter_nd",
-    family="scatter_nd",
-    kind="scatter",
-    differentiable=("data", "updates"),
-    describe=_describe_scatter_nd, variants=_PROBE_scatter_nd,
-    values={"reduction": ("none", "add", "sub", "mul", "max", "min", "mean"), "duplicates": ("last", "first", "raise"),
-            "bounds": ("raise", "wrap", "clip", "drop"), "negative": ("wrap", "raise", "bounds"),
-            "mean_rounding": ("floor", "trunc")},
-)
+@_op("scatter_nd", family="scatter_nd", differentiable=("data", "updates"), describe=_describe_scatter_nd,
+     variants=_PROBE_scatter_nd, values=_SCATTER_VALUES)
 def scatter_nd(
     data: Any,
     indices: Any,
@@ -452,13 +425,8 @@ def scatter_nd(
 
     ``updates.shape == indices.shape[:-1] + data.shape[batch_dims + k:]``.
 
-    ``out=``: a caller-provided array (C-contiguous, writeable, of exactly the
-    result's shape and dtype) that receives the result and is returned. It must
-    share no memory with any input, except that ``out=data`` (the data array
-    itself) updates ``data`` in place, skipping the copy: the one way
-    gatherscatter modifies an array the caller passed, because the caller asked.
-    A broken rule raises :class:`~gatherscatter.ArgumentError` before anything is
-    written.
+    ``out=``: a caller-provided array receiving the result, under the rules of
+    :func:`scatter_along_axis` (``out=data`` updates ``data`` in place).
 
     Equivalent loop::
 
@@ -486,13 +454,5 @@ def scatter_nd(
     _check_out(ctx, out, data=data, indices=indices, updates=updates)
     d, i, spec = _nd_arrays(ctx, data, indices, batch_dims, index_axis)
     u = as_updates(ctx, updates, d.dtype)
-    policy = _policy(
-        ctx,
-        reduction=reduction,
-        include_self=include_self,
-        duplicates=duplicates,
-        bounds=bounds,
-        negative=negative,
-        mean_rounding=mean_rounding,
-    )
+    policy = _scatter_policy(ctx, reduction, include_self, duplicates, bounds, negative, mean_rounding)
     return Lowering("scatter", d, i, spec, policy, ctx, updates=u, out=out)

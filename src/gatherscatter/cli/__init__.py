@@ -43,6 +43,16 @@ __all__ = ["CliError", "main", "run_tour"]
 FAMILIES = ("gather", "gather_elements", "gather_nd", "scatter_elements", "scatter_nd", "scatter_axis")
 
 
+def write_report(stream: TextIO, report: Any, fmt: str) -> None:
+    """A report (``audit``, ``conformance``) as ``json`` (its ``as_dict()``), ``md`` (its ``markdown()``) or text."""
+    if fmt == "json":
+        stream.write(json.dumps(report.as_dict(), indent=1, default=str) + "\n")
+    elif fmt == "md":
+        stream.write(report.markdown())
+    else:
+        stream.write(report.text())
+
+
 class CliError(Exception):
     """Bad command-line input: printed as one line, exit status 2."""
 
@@ -121,12 +131,7 @@ def _json_array(name: str, text: str | None, *, required: bool = True) -> np.nda
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CliError(f"--{name} is not valid JSON ({exc.msg} at column {exc.colno}): {text!r}") from None
-    try:
-        arr = np.asarray(value)
-    except ValueError:
-        raise CliError(f"--{name} is not a rectangular array (rows of different lengths): {text!r}") from None
-    if arr.dtype.kind not in "biuf":
-        raise CliError(f"--{name} must be a (nested) list of numbers or booleans: {text!r}")
+    arr = _checked(name, value, text)
     if name in ("indices",) and arr.size == 0:
         arr = arr.astype(np.int64)
     return arr
@@ -306,7 +311,7 @@ def _plain_summary(text: str) -> str:
 
 
 def _cmd_explain(args: argparse.Namespace, extra: Sequence[str], out: _Out, err: TextIO) -> int:
-    from ..explain.adapter import ProbeError, bind_call
+    from ..explain.adapter import ProbeError, bind_call, missing_params
     from ..explain.facts import facts, parameters
     from ..explain.model import explain
     from ..explain.text import explanation_lines, too_large
@@ -362,15 +367,7 @@ def _cmd_explain(args: argparse.Namespace, extra: Sequence[str], out: _Out, err:
     vkw = op.info.version_kw
     if vkw == "version" and vkw in kwargs and op.info.versions and str(kwargs[vkw]) not in op.info.versions:
         raise CliError(f"{op.info.qualname} has versions {', '.join(op.info.versions)}; got --{vkw} {kwargs[vkw]}")
-    import inspect
-
-    missing = [
-        n
-        for n, p in params.items()
-        if p.default is inspect.Parameter.empty
-        and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-        and n not in kwargs
-    ]
+    missing = missing_params(params, kwargs)
     if missing:
         raise CliError(
             f"{op.info.qualname} needs " + ", ".join("--" + n for n in missing)

@@ -8,7 +8,6 @@ Exit status: 0 when no finding changes a result, 1 when one does, 2 for bad inpu
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, TextIO
 
@@ -33,7 +32,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, stream: TextIO) -> int:
     """Run ``gatherscatter audit``; return the exit status."""
-    from . import CliError
+    from . import CliError, write_report
     from .progress import Progress
 
     try:
@@ -48,10 +47,5 @@ def run(args: argparse.Namespace, stream: TextIO) -> int:
         raise CliError(" ".join(str(exc).split())) from None
     except ImportError as exc:
         raise CliError(f"audit needs {exc.name}: pip install 'gatherscatter[onnx]'") from None
-    if args.format == "json":
-        stream.write(json.dumps(report.as_dict(), indent=1, default=str) + "\n")
-    elif args.format == "md":
-        stream.write(report.markdown())
-    else:
-        stream.write(report.text())
+    write_report(stream, report, args.format)
     return report.exit_status

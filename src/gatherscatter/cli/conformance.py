@@ -8,7 +8,6 @@ Parses arguments and renders; the kit is :mod:`gatherscatter.onnxtools.conforman
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, TextIO
 
@@ -44,7 +43,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, stream: TextIO) -> int:
     """Run ``gatherscatter conformance ...``; return the exit status."""
-    from . import CliError
+    from . import CliError, write_report
     from .progress import Progress
 
     if args.action not in ("export", "run"):
@@ -80,8 +79,5 @@ def run(args: argparse.Namespace, stream: TextIO) -> int:
         raise CliError(" ".join(str(exc).split())) from None
     except ImportError as exc:
         raise CliError(f"the {args.action} needs the {exc.name} package (pip install {exc.name})") from None
-    if args.format == "json":
-        stream.write(json.dumps(report.as_dict(), indent=1, default=str) + "\n")
-    else:
-        stream.write(report.text())
+    write_report(stream, report, args.format)
     return 1 if report.divergences else 0

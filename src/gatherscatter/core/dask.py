@@ -90,7 +90,6 @@ from ..errors import (
     DuplicateIndexError,
     GatherScatterError,
     IndexOutOfRangeError,
-    ShapeError,
     UnsupportedError,
 )
 from .context import OpContext
@@ -99,7 +98,7 @@ from .indices import format_position, resolve
 from .policy import Bounds, Duplicates, Negative, Policy, Reduction
 from .scatter import _mean_divide, identity_of, reduction_ufunc
 from .scatter import scatter as core_scatter
-from .shape import IndexSpec, check_spec, dtype_name, gather_shape, prod
+from .shape import IndexSpec, check_spec, check_updates_shape, dtype_name, prod
 
 __all__ = ["gather", "has_dask_array", "is_dask_array", "run_op", "scatter"]
 
@@ -266,12 +265,7 @@ def scatter(data: Any, indices: Any, updates: Any, spec: IndexSpec, policy: Poli
         raise DTypeError(
             f"{ctx.label}: {ctx.updates} dtype {dtype_name(u.dtype)} must equal {ctx.data} dtype {dtype_name(g.dtype)}"
         )
-    ushape = gather_shape(g.dshape, g.ishape, spec)
-    if tuple(u.shape) != ushape:
-        raise ShapeError(
-            f"{ctx.label}: {ctx.updates} must have shape {list(ushape)} for {ctx.data} shape "
-            f"{list(g.dshape)} and {ctx.indices} shape {list(g.ishape)}; got {list(u.shape)}"
-        )
+    check_updates_shape(ctx, tuple(u.shape), g.dshape, g.ishape, spec)
     red = policy.reduction
     if red is not Reduction.NONE:
         reduction_ufunc(ctx, red, g.dtype)  # the core's dtype rules, before any work

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .. import backends
-from ..errors import DTypeError, DuplicateIndexError, ShapeError, UnsupportedError
+from ..errors import DTypeError, DuplicateIndexError, UnsupportedError
 from . import accel
 from .context import NEUTRAL, OpContext
 from .indices import format_position, resolve
@@ -36,8 +36,8 @@ from .shape import (
     as_updates,
     check_allocatable,
     check_spec,
+    check_updates_shape,
     dtype_name,
-    gather_shape,
     prod,
 )
 
@@ -256,12 +256,7 @@ def scatter(
     if policy.bounds is Bounds.FILL:
         raise UnsupportedError(f"{ctx.label}: bounds policy 'fill' applies to gathers; use 'drop' for scatters")
     u = as_updates(ctx, updates, d.dtype)
-    ushape = gather_shape(d.shape, idx.shape, spec)
-    if tuple(u.shape) != ushape:
-        raise ShapeError(
-            f"{ctx.label}: {ctx.updates} must have shape {list(ushape)} for {ctx.data} shape "
-            f"{list(d.shape)} and {ctx.indices} shape {list(idx.shape)}; got {list(u.shape)}"
-        )
+    check_updates_shape(ctx, u.shape, d.shape, idx.shape, spec)
     red = policy.reduction
     ufunc = reduction_ufunc(ctx, red, d.dtype) if red is not Reduction.NONE else None
     inplace = False

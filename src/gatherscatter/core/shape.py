@@ -39,6 +39,7 @@ __all__ = [
     "as_updates",
     "check_allocatable",
     "check_spec",
+    "check_updates_shape",
     "dtype_name",
     "gather_shape",
     "normalize_axis",
@@ -190,6 +191,17 @@ def gather_shape(dshape: tuple[int, ...], ishape: tuple[int, ...], spec: IndexSp
     b, a, k = spec.batch, spec.axis, spec.depth
     ilist = ishape[b:-1] if spec.vector else ishape[b:]
     return tuple(ishape[:b]) + tuple(dshape[b:a]) + tuple(ilist) + tuple(dshape[a + k :])
+
+
+def check_updates_shape(ctx: OpContext, got: tuple[int, ...], dshape: tuple[int, ...], ishape: tuple[int, ...],
+                        spec: IndexSpec) -> None:
+    """A scatter's updates must have the shape of the matching gather's output (:func:`gather_shape`)."""
+    want = gather_shape(dshape, ishape, spec)
+    if tuple(got) != want:
+        raise ShapeError(
+            f"{ctx.label}: {ctx.updates} must have shape {list(want)} for {ctx.data} shape "
+            f"{list(dshape)} and {ctx.indices} shape {list(ishape)}; got {list(got)}"
+        )
 
 
 def check_spec(ctx: OpContext, dshape: tuple[int, ...], ishape: tuple[int, ...], spec: IndexSpec) -> None:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import Any
 
 import numpy as np
 
 from ..core.context import OpContext
 from ..core.shape import as_array, as_updates, dtype_name
-from ..errors import DTypeError, ShapeError
+from ..errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 
 __all__ = [
+    "DUPLICATES",
     "COMPLEX",
     "FLOATS",
     "INTS",
@@ -18,8 +20,11 @@ __all__ = [
     "STRINGS",
     "UINTS",
     "as_updates",
+    "check_batch",
     "check_data_dtype",
     "check_min_rank",
+    "check_name",
+    "check_updates_like_indices",
     "data_array",
 ]
 
@@ -29,6 +34,8 @@ FLOATS = frozenset({"float16", "float32", "float64"})
 COMPLEX = frozenset({"complex64", "complex128"})
 STRINGS = frozenset({"str", "bytes", "object"})
 NUMERIC = INTS | UINTS | FLOATS
+#: the ``duplicates=`` policy values of a scatter without a reduction (the op records' ``values=``)
+DUPLICATES = ("last", "first", "raise")
 
 
 def data_array(ctx: OpContext, value: Any, name: str | None = None) -> np.ndarray[Any, Any]:
@@ -36,14 +43,47 @@ def data_array(ctx: OpContext, value: Any, name: str | None = None) -> np.ndarra
     return as_array(ctx, value, name or ctx.data)
 
 
+def check_batch(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], b: int, note: str = "") -> None:
+    """The first ``b`` (batch) dims of data and indices must be equal."""
+    if tuple(d.shape[:b]) != tuple(i.shape[:b]):
+        raise ShapeError(
+            f"{ctx.label}: the first batch_dims={b} dims of {ctx.data} and {ctx.indices} must be equal; got "
+            f"{ctx.data} shape {list(d.shape)} and {ctx.indices} shape {list(i.shape)}{note}"
+        )
+
+
+def check_name(ctx: OpContext, arg: str, value: Any, names: Container[str], refusal: str) -> str:
+    """A string argument naming one of ``names`` (a reduction ...): a non-string is an
+    :class:`~gatherscatter.ArgumentError`, an unknown name an :class:`~gatherscatter.UnsupportedError`
+    worded by ``refusal`` (the framework's own message, ``{!r}`` standing for the value)."""
+    if not isinstance(value, str):
+        raise ArgumentError(f"{ctx.label}: {arg} must be a string (got {value!r})")
+    if value not in names:
+        raise UnsupportedError(f"{ctx.label}: " + refusal.format(value))
+    return value
+
+
+def check_updates_like_indices(ctx: OpContext, i: np.ndarray[Any, Any], u: np.ndarray[Any, Any]) -> None:
+    """An element-wise scatter's updates must have the shape of its indices (one update per index)."""
+    if u.shape != i.shape:
+        raise ShapeError(
+            f"{ctx.label}: {ctx.updates} must have the shape of {ctx.indices}; got {ctx.indices} shape "
+            f"{list(i.shape)} and {ctx.updates} shape {list(u.shape)}"
+        )
+
+
 def check_data_dtype(
-    ctx: OpContext, arr: np.ndarray[Any, Any], allowed: frozenset[str], *, name: str | None = None, hint: str = ""
+    ctx: OpContext, arr: np.ndarray[Any, Any], allowed: frozenset[str], *, name: str | None = None, hint: str = "",
+    refusal: str = "is not accepted",
 ) -> None:
-    """Reject a data dtype the op does not list (by short name: ``bfloat16``, ``str`` ...)."""
+    """Reject a data dtype the op does not list (by short name: ``bfloat16``, ``str`` ...).
+
+    The message: ``<op>: <name> dtype <got> <refusal>; expected one of: <allowed><hint>``.
+    """
     got = dtype_name(arr.dtype)
     if got not in allowed:
         raise DTypeError(
-            f"{ctx.label}: {name or ctx.data} dtype {got} is not accepted; expected one of: "
+            f"{ctx.label}: {name or ctx.data} dtype {got} {refusal}; expected one of: "
             f"{', '.join(sorted(allowed))}{hint}"
         )
 

@@ -44,6 +44,7 @@ __all__ = [
     "ADAPTER_PARAMS",
     "NEUTRAL",
     "OPEN_DOMAINS",
+    "ROLE_NAMES",
     "WHEN",
     "Arg",
     "Attr",
@@ -69,6 +70,16 @@ __all__ = [
 
 Array = np.ndarray[Any, Any]
 Mapper = Callable[[dict[str, Any], np.random.Generator], dict[str, Any]]
+
+#: the usual parameter names of each value role, read ONLY where no description states the roles: ops whose
+#: record has no description yet (segment, embedding ...), and calls whose attributes the description refuses
+#: (``explain``'s probe of TensorScatter with ``axis=0``); otherwise :meth:`Description.arg_roles`
+ROLE_NAMES: dict[str, tuple[str, ...]] = {
+    "data": ("data", "params", "input", "inputs", "a", "arr", "x", "operand", "tensor", "self", "past_cache"),
+    "indices": ("indices", "index", "ind", "idx", "indexes", "start_indices", "scatter_indices", "write_indices"),
+    "updates": ("updates", "src", "values", "v", "b", "source", "update"),
+    "ids": ("segment_ids", "ids"),  # the index parameter of segment and embedding ops
+}
 
 #: the input features a residual divergence (and a divergence record) is conditioned on
 WHEN = {

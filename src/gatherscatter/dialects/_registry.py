@@ -17,13 +17,17 @@ Adding an op is one file (plus its tests and oracle)::
         c = canonical("gather", axis=check_int("onnx.MyOp", "axis", axis))
         return Description("onnx.MyOp", {"axis": axis}, ("data", "indices"), c)
 
-    @dialect_op("onnx", "MyOp", family="gather", kind="gather", versions=(13,),
+    @dialect_op("onnx", "MyOp", family="gather", versions=(13,), version_kw="opset",
                 differentiable=("data",), describe=_describe)
     def MyOp(data, indices, axis=0):                      # the call: validate, lower onto the primitive
         ...
         return Lowering("gather", d, i, IndexSpec(axis=a), Policy(negative="wrap"), ctx)
 
-and one import line in the framework's ``__init__`` (its public name). The op
+and one import line in the framework's ``__init__`` (its public name). The kind
+(gather or scatter) follows from the family (a ``general`` op states it); what
+every op of a framework shares is said once by its :func:`registrar`
+(``onnx_op = registrar("onnx", version_kw="opset")`` in ``dialects/onnx/_describe.py``:
+``@onnx_op("MyOp", family="gather", ...)``). The op
 then appears in ``gs.ops()``, the CLI, translate (as a source), the fuzzer,
 ``gs.vjp`` and the generated docs. Optional record fields, all data in the op's
 file: ``variants=`` (attribute sets worth probing: translate's coverage matrix),
@@ -82,6 +86,7 @@ __all__ = [
     "get_op",
     "ops",
     "qn",
+    "registrar",
 ]
 
 FAMILIES = (
@@ -93,6 +98,16 @@ FAMILIES = (
     "scatter_axis",
     "general",
 )
+
+#: the kind each family implies (a ``general`` op says its kind)
+_FAMILY_KIND: dict[str, Literal["gather", "scatter"]] = {
+    "gather": "gather",
+    "gather_elements": "gather",
+    "gather_nd": "gather",
+    "scatter_elements": "scatter",
+    "scatter_nd": "scatter",
+    "scatter_axis": "scatter",
+}
 
 
 @dataclass
@@ -186,7 +201,7 @@ def dialect_op(
     name: str,
     *,
     family: str,
-    kind: Literal["gather", "scatter"],
+    kind: Literal["gather", "scatter"] | None = None,
     versions: tuple[int | str, ...] = (),
     version_kw: str | None = None,
     differentiable: tuple[str, ...] = (),
@@ -201,10 +216,17 @@ def dialect_op(
     """Register a lowering function as the framework op ``framework.name``.
 
     The returned public function has the lowering's signature and docstring and
-    returns ``lower(...).run()``.
+    returns ``lower(...).run()``. ``kind`` follows from ``family`` (a ``general``
+    op states it).
     """
     if family not in FAMILIES:
         raise ValueError(f"unknown op family {family!r}")
+    implied = _FAMILY_KIND.get(family)
+    if kind is None and implied is None:
+        raise ValueError(f"{framework}.{name}: a {family!r} op states its kind ('gather' or 'scatter')")
+    if kind is not None and implied is not None and kind != implied:
+        raise ValueError(f"{framework}.{name}: family {family!r} is a {implied} family, not {kind!r}")
+    op_kind: Literal["gather", "scatter"] = kind or cast(Literal["gather", "scatter"], implied)
 
     def deco(lower: Callable[..., Lowering]) -> DialectOp:
         @functools.wraps(lower)
@@ -226,7 +248,7 @@ def dialect_op(
             framework=framework,
             name=name,
             family=family,
-            kind=kind,
+            kind=op_kind,
             versions=tuple(str(v) for v in versions),
             version_kw=version_kw,
             differentiable=differentiable,
@@ -250,6 +272,25 @@ def dialect_op(
         return op
 
     return deco
+
+
+Registrar = Callable[[Callable[..., Lowering]], DialectOp]
+
+
+def registrar(framework: str, *, version_kw: str | None = None) -> Callable[..., Registrar]:
+    """:func:`dialect_op` for the ops of one framework, with what all of them share said once.
+
+    >>> onnx_op = registrar("onnx", version_kw="opset")  # then: @onnx_op("Gather", family="gather", ...)
+    >>> onnx_op.__name__
+    'onnx_op'
+    """
+
+    def register(name: str, **record: Any) -> Registrar:
+        return dialect_op(framework, name, version_kw=version_kw, **record)
+
+    register.__name__ = register.__qualname__ = f"{framework}_op"
+    register.__doc__ = f"Register the op ``{framework}.<name>`` (its version keyword: {version_kw!r}); see dialect_op."
+    return register
 
 
 def _undescribed(qualname: str) -> Callable[..., Description]:

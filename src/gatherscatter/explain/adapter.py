@@ -30,7 +30,7 @@ import numpy as np
 
 from ..dialects._registry import DialectOp, Lowering
 from ..errors import UnsupportedError
-from .facts import facts
+from .facts import DATA_NAMES, INDEX_NAMES, UPDATE_NAMES, facts
 
 __all__ = [
     "AXIS_NAMES",
@@ -42,13 +42,12 @@ __all__ = [
     "Roles",
     "bind",
     "bind_call",
+    "missing_params",
     "parameters",
 ]
 
-DATA_NAMES = ("data", "input", "params", "x", "a", "arr", "tensor", "operand", "self")
-INDEX_NAMES = ("indices", "index", "ind", "idx", "indexes")
-UPDATE_NAMES = ("updates", "src", "values", "source", "v", "b", "update")
 AXIS_NAMES = ("axis", "dim")
+
 
 class ProbeError(Exception):
     """The op cannot take this probe; ``str(exc)`` says why (shown in tables)."""
@@ -215,16 +214,17 @@ def bind(
         kwargs[vkw] = version
         taken.add(vkw)
 
-    missing = [
-        n
-        for n, p in params.items()
-        if p.default is inspect.Parameter.empty
-        and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-        and n not in kwargs
-    ]
+    missing = missing_params(params, kwargs)
     if missing:
         raise ProbeError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} required")
     return Binding(op, kwargs, data_p, idx_p, upd_p, form, tuple(notes), shape_p)
+
+
+def missing_params(params: Mapping[str, inspect.Parameter], given: Mapping[str, Any]) -> list[str]:
+    """The required parameters (no default, not ``*args`` / ``**kwargs``) that ``given`` leaves out, in order."""
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return [n for n, p in params.items() if p.default is inspect.Parameter.empty and p.kind not in variadic
+            and n not in given]
 
 
 def bind_call(op: DialectOp, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Binding:

@@ -3,11 +3,14 @@
 Everything ``explain`` needs to know about an op beyond the arrays it is given —
 which parameter plays which role, where its index tuples live, which adapters run
 before and after the primitive, which policy the op really applies — comes from
-:func:`facts`. Today it reads the translator's source descriptions
-(:func:`gatherscatter.translate.sources.describe`: ``inputs``, ``roles``, ``pre`` /
-``post`` adapter steps, the canonical call with explicit policies), the registry's
-``op.info`` and the lowering's signature (:func:`inspect.signature`). When the op
-record carries these fields, this module is the only one to change.
+:func:`facts`. It reads the op's own record: its description
+(``op.record.describe``: ``inputs``, ``pre`` / ``post`` adapter steps, the canonical
+call with explicit policies), the argument roles read from that description's steps
+(:meth:`~gatherscatter.dialects._record.Description.arg_roles`), ``op.record.fuzz``
+(``npindex``: NumPy's index expressions), the registry's ``op.info`` and the
+lowering's signature (:func:`inspect.signature`). Only ops registered without a
+description (segment and embedding ops), and calls whose attributes the description
+refuses, fall back to parameter names.
 
 Nothing here (nor anywhere in ``explain``) branches on an op's name.
 
@@ -26,25 +29,24 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..dialects._record import ROLE_NAMES
 from ..dialects._registry import DialectOp
 
 __all__ = ["Facts", "attribute_params", "facts", "parameters", "policy_text"]
 
-DATA_NAMES = ("data", "input", "params", "x", "a", "arr", "tensor", "operand", "self", "past_cache")
-INDEX_NAMES = ("indices", "index", "ind", "idx", "indexes", "start_indices", "scatter_indices", "write_indices")
-UPDATE_NAMES = ("updates", "src", "values", "source", "v", "b", "update")
-ID_NAMES = ("segment_ids", "ids")  # the index parameter of segment and embedding ops (read without a description)
+# Parameter names read ONLY where no description states the roles (ops without one yet: segment and
+# embedding ops; attributes the description refuses): every other call's roles come from its description.
+DATA_NAMES, INDEX_NAMES, UPDATE_NAMES = ROLE_NAMES["data"], ROLE_NAMES["indices"], ROLE_NAMES["updates"]
+ID_NAMES = ROLE_NAMES["ids"]
 
 IndexForm = Literal["array", "sequence", "expression"]
 
-# ---- FACTS NOT YET IN ANY RECORD (the lead: these become op-record fields) ----
-# index_form of ops whose description does not show it (no adapter step on the indices):
-# ``.at[idx].get()`` takes NumPy's index forms (one array, or a tuple of arrays) like the
-# other ``.at[]`` function forms.
-_INDEX_FORM: dict[str, IndexForm] = {"jax.at_get": "expression"}
+#: the policy fields ``explain`` shows (those of a canonical description; the last two are not Policy fields)
+POLICY_FIELDS = ("negative", "bounds", "reduction", "include_self", "duplicates", "mean_rounding",
+                 "duplicates_specified", "fill_value")
+
 # the description's argument naming the index form ("array" | "tuple") of ops taking NumPy's index forms
 _FORM_ARG = "form"
-# ---- end of the table ----
 
 
 @dataclass(frozen=True)
@@ -88,22 +90,18 @@ def attribute_params(op: DialectOp) -> dict[str, inspect.Parameter]:
 
 
 def _source(op: DialectOp, attrs: dict[str, Any]) -> Any:
-    """The translator's description of ``op`` with ``attrs`` (None when it has none)."""
+    """The op's own description (``op.record.describe``) with ``attrs`` (None: the op has none yet)."""
     from ..errors import GatherScatterError
-    from ..translate.sources import SOURCES, _load, describe
 
-    _load()
-    fn = SOURCES.get(op.info.qualname)
-    if fn is None:
-        return None
-    sig = inspect.signature(fn).parameters
+    describe = op.record.describe
+    sig = inspect.signature(describe).parameters
     # the op's own defaults for what the call leaves out (jax.take's mode=None is not the describer's)
     defaults = {
         n: p.default for n, p in parameters(op).items() if p.default is not inspect.Parameter.empty and n in sig
     }
     kw = {**defaults, **{k: v for k, v in attrs.items() if k in sig}}
     try:
-        return describe(op, kw)
+        return describe(**kw)
     except (GatherScatterError, TypeError, ValueError):
         pass
     # required attributes missing (``dim`` of torch.gather): the roles do not depend on them
@@ -113,7 +111,7 @@ def _source(op: DialectOp, attrs: dict[str, Any]) -> Any:
             if p.default is inspect.Parameter.empty and n not in trial:
                 trial[n] = 0 if n in ("dim", "axis") else fill
         try:
-            return describe(op, trial)
+            return describe(**trial)
         except (GatherScatterError, TypeError, ValueError):
             continue
     return None
@@ -166,35 +164,30 @@ def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
     params = list(parameters(op))
     src = _source(op, attrs)
     inputs = tuple(src.inputs) if src is not None else tuple(params)
-    roles: dict[str, str] = dict(src.roles) if src is not None else {}
-    taken: set[str] = set()
-    shape_p: str | None = None
-    # a role given by a parameter that only makes a fresh tensor ("zeros" from a shape)
     pre = list(src.pre) if src is not None else []
-    fresh = {v for s in pre if s.name == "zeros" for k, v in s.args if k == "shape"}
-    if src is None:  # no description yet: the op's differentiable tensor is its data (torch.embedding's weight)
+    if src is not None:  # the roles the description's steps give its inputs
+        by_role: dict[str, str] = {}
+        for name, role in src.arg_roles().items():
+            by_role.setdefault(role, name)
+        data_p, shape_p = by_role.get("data"), by_role.get("shape")
+        idx_p: str | None = by_role.get("indices")
+        upd_p = by_role.get("updates") if op.info.kind == "scatter" else None
+    else:  # no description (none yet, or it refuses these attributes): the differentiable tensor is the data
+        taken: set[str] = set()
         diff = [n for n in op.info.differentiable if n in params]
-        if diff:
-            roles["data"] = diff[0]
-    data_p = roles.get("data")
-    if data_p is not None and data_p in fresh:
-        shape_p, data_p = data_p, None
-        taken.add(shape_p)
-    elif data_p is None:
-        data_p = _pick(DATA_NAMES, [n for n in inputs if n in params], taken)
-    if data_p is not None:
-        taken.add(data_p)
-    idx_p = roles.get("indices") or _pick(INDEX_NAMES, params, taken)
-    if idx_p is None and src is None:  # no description yet: the ids of segment and embedding ops
-        idx_p = _pick(ID_NAMES, params, taken) or _first_required(op, params, taken)
+        data_p = diff[0] if diff else _pick(DATA_NAMES, params, taken)
+        shape_p = None
+        if data_p is not None:
+            taken.add(data_p)
+        idx_p = _pick(INDEX_NAMES, params, taken) or _pick(ID_NAMES, params, taken) or _first_required(
+            op, params, taken)
+        if idx_p is not None:
+            taken.add(idx_p)
+        upd_p = _pick(UPDATE_NAMES, params, taken) if op.info.kind == "scatter" else None
     if idx_p is None:
         from ..errors import UnsupportedError
 
         raise UnsupportedError(f"{op.info.qualname} has no indices parameter (parameters: {', '.join(params)})")
-    taken.add(idx_p)
-    upd_p: str | None = None
-    if op.info.kind == "scatter":
-        upd_p = roles.get("updates") or _pick(UPDATE_NAMES, [n for n in inputs if n in params] or params, taken)
     index_axis: int | None = None
     form: IndexForm = "array"
     policy: dict[str, Any] | None = None
@@ -209,20 +202,12 @@ def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
             or (op.info.kind == "gather" and src.layout.get("to_source") is not None)
         ):
             form = "expression"
-        form = _INDEX_FORM.get(op.info.qualname, form)
+        if op.record.fuzz.get("npindex"):  # ``.at[idx]``: NumPy's index forms (one array, or a tuple of arrays)
+            form = "expression"
         c = src.canonical
         # a description with steps after the canonical call (JAX's fill masks) is a program: its canonical
         # policy alone is not the op's; the lowered policy is shown then
-        policy = None if src.post else {
-            "negative": c.negative,
-            "bounds": c.bounds,
-            "fill_value": c.fill_value,
-            "reduction": c.reduction,
-            "include_self": c.include_self,
-            "duplicates": c.duplicates,
-            "duplicates_specified": c.duplicates_specified,
-            "mean_rounding": c.mean_rounding,
-        }
+        policy = None if src.post else {k: getattr(c, k) for k in POLICY_FIELDS}
     return Facts(
         op=op,
         inputs=inputs,
@@ -247,16 +232,8 @@ def policy_text(f: Facts, kind: str, lowered: Any) -> str:
     """
     p = f.policy
     if p is None:  # the lowered primitive's policy (a fill value None is the dtype's zero there)
-        p = {
-            "negative": lowered.negative.value,
-            "bounds": lowered.bounds.value,
-            "fill_value": 0 if lowered.fill_value is None else lowered.fill_value,
-            "reduction": lowered.reduction.value,
-            "include_self": lowered.include_self,
-            "duplicates": lowered.duplicates.value,
-            "duplicates_specified": True,
-            "mean_rounding": lowered.mean_rounding.value,
-        }
+        p = {k: getattr(getattr(lowered, k), "value", getattr(lowered, k)) for k in POLICY_FIELDS[:-2]}
+        p.update(duplicates_specified=True, fill_value=0 if lowered.fill_value is None else lowered.fill_value)
     bounds = p["bounds"]
     if bounds == "fill":
         value = p["fill_value"] if p["fill_value"] is not None else lowered.fill_value

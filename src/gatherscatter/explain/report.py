@@ -195,25 +195,23 @@ def compare_lines(cmp: Comparison, width: int = 100) -> list[Line]:
             out.extend(wrap(head, width, "      ", style, first="  "))
             for m in members:
                 out.extend(wrap(m.label + "".join(f"  [{n}]" for n in m.notes), width, "      ", first="    "))
-    errors = [x for x in cmp.results if x.error]
-    if errors:
-        out.append([])
-        out.append(line(Seg(f"  errors ({len(errors)} op{'s' if len(errors) != 1 else ''}):", "err")))
-        for x in errors:
-            out.extend(wrap(f"{x.label}: {x.error}", width, "      ", "err", first="    "))
-    na = [x for x in cmp.results if x.na]
-    if na:
-        out.append([])
-        out.append(line(Seg(f"  cannot take this input ({len(na)} op{'s' if len(na) != 1 else ''}):", "dim")))
-        for x in na:
-            out.extend(wrap(f"{x.op}: {x.na}", width, "      ", "dim", first="    "))
+    sections = (("errors", "err", lambda x: x.error and f"{x.label}: {x.error}"),
+                ("cannot take this input", "dim", lambda x: x.na and f"{x.op}: {x.na}"))
+    for title, style, text in sections:
+        rows = [t for t in map(text, cmp.results) if t]
+        if rows:
+            out.append([])
+            out.append(line(Seg(f"  {title} ({len(rows)} op{'s' if len(rows) != 1 else ''}):", style)))
+            for t in rows:
+                out.extend(wrap(t, width, "      ", style, first="    "))
     out.append([])
     ran = sum(1 for x in cmp.results if not x.na)
     if cmp.agree:
         verdict = Seg(f"all {ran} ops that ran agree.", "ok")
     else:
         verdict = Seg(
-            f"{len(cmp.groups)} different result(s) and {len(errors)} error(s) from {ran} ops that ran.", "warn"
+            f"{len(cmp.groups)} different result(s) and {sum(1 for x in cmp.results if x.error)} error(s) "
+            f"from {ran} ops that ran.", "warn"
         )
     out.append(line(verdict))
     if too_large_roles(cmp.roles):

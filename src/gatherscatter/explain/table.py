@@ -16,6 +16,7 @@ so that their other rows compare like with like; the column says so.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -146,36 +147,40 @@ def _cands(*pairs: tuple[str, Callable[[], Any]]) -> Candidates:
     return make
 
 
+def _bad_index_probes(*rows: tuple[str, Any], roles: Callable[[Any], Roles], cands: Callable[[Any], Candidates],
+                      nd: bool = False) -> list[Probe]:
+    """A family's bad-index rows: one :class:`Probe` per ``(case, index)``, one result per accepted mode."""
+    return [Probe(case, roles(ix), cands(ix), variants=True, nd=nd) for case, ix in rows]
+
+
+#: the out-of-range behaviours a gather's bad-index row is matched against (label, the neutral policy)
+_GATHER_BAD: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("wraps once (-1 → last)", {"bounds": "raise", "negative": "wrap"}),
+    ("clamp", {"bounds": "clip", "negative": "bounds"}),
+    ("clamp (after wrapping negatives)", {"bounds": "clip"}),
+    ("wrap (mod size)", {"bounds": "wrap", "negative": "bounds"}),
+    ("zero-fill", {"bounds": "fill", "fill_value": 0}),
+    ("NaN-fill", {"bounds": "fill", "fill_value": np.nan}),
+)
+
+
+def _gather_bad_cands(call: Callable[..., Any], *extra: tuple[str, Callable[[], Any]]) -> Candidates:
+    """``call(**policy)`` under each of :data:`_GATHER_BAD`, then the family's ``extra`` candidates."""
+    return _cands(*((label, functools.partial(call, **kw)) for label, kw in _GATHER_BAD), *extra)
+
+
 def _gather_bad(data: Any, idx: Any, axis: int = 0) -> Candidates:
-    return _cands(
-        ("wraps once (-1 → last)", lambda: api.take(data, idx, axis, bounds="raise", negative="wrap")),
-        ("clamp", lambda: api.take(data, idx, axis, bounds="clip", negative="bounds")),
-        ("clamp (after wrapping negatives)", lambda: api.take(data, idx, axis, bounds="clip")),
-        ("wrap (mod size)", lambda: api.take(data, idx, axis, bounds="wrap", negative="bounds")),
-        ("zero-fill", lambda: api.take(data, idx, axis, bounds="fill", fill_value=0)),
-        ("NaN-fill", lambda: api.take(data, idx, axis, bounds="fill", fill_value=np.nan)),
+    return _gather_bad_cands(
+        lambda **kw: api.take(data, idx, axis, **kw),
         ("zero-fill negatives", lambda: api.take(data, idx, axis, bounds="fill", negative="bounds", fill_value=0)),
     )
 
 
 def _elements_bad(data: Any, idx: Any, axis: int) -> Candidates:
-    def t(**kw: Any) -> Callable[[], Any]:
-        return lambda: api.take_along_axis(data, idx, axis, **kw)
-
-    return _cands(
-        ("wraps once (-1 → last)", t(bounds="raise", negative="wrap")),
-        ("clamp", t(bounds="clip", negative="bounds")),
-        ("clamp (after wrapping negatives)", t(bounds="clip")),
-        ("wrap (mod size)", t(bounds="wrap", negative="bounds")),
-        ("zero-fill", t(bounds="fill", fill_value=0)),
-        ("NaN-fill", t(bounds="fill", fill_value=np.nan)),
-    )
+    return _gather_bad_cands(lambda **kw: api.take_along_axis(data, idx, axis, **kw))
 
 
 def _nd_bad(data: Any, idx: Any) -> Candidates:
-    def g(**kw: Any) -> Callable[[], Any]:
-        return lambda: api.gather_nd(data, idx, **kw)
-
     def flat_offset() -> Any:
         # reads data.flat at the row-major offset of the tuple, whatever its components
         d = np.asarray(data)
@@ -188,15 +193,8 @@ def _nd_bad(data: Any, idx: Any) -> Candidates:
             return None
         return block[off]
 
-    return _cands(
-        ("wraps once (-1 → last)", g(bounds="raise", negative="wrap")),
-        ("clamp", g(bounds="clip", negative="bounds")),
-        ("clamp (after wrapping negatives)", g(bounds="clip")),
-        ("wrap (mod size)", g(bounds="wrap", negative="bounds")),
-        ("zero-fill", g(bounds="fill", fill_value=0)),
-        ("NaN-fill", g(bounds="fill", fill_value=np.nan)),
-        ("flat offset (reads the next row)", flat_offset),
-    )
+    return _gather_bad_cands(lambda **kw: api.gather_nd(data, idx, **kw),
+                             ("flat offset (reads the next row)", flat_offset))
 
 
 def _scatter_bad(fn: Callable[..., Any]) -> Candidates:
@@ -274,23 +272,12 @@ def _probes(family: str) -> list[Probe]:
                 _cands(("ok", lambda: api.take(_M23, [2, 0], 1))),
                 needs=("axis",),
             ),
-            Probe(
-                "negative index (data [10,20,30], idx [0,-1])",
-                Roles(_V3, _i([0, -1])),
-                _gather_bad(_V3, [0, -1]),
-                variants=True,
-            ),
-            Probe(
-                "out-of-range index (idx [0,3], size 3)",
-                Roles(_V3, _i([0, 3])),
-                _gather_bad(_V3, [0, 3]),
-                variants=True,
-            ),
-            Probe(
-                "out-of-range index (idx [0,-4], size 3)",
-                Roles(_V3, _i([0, -4])),
-                _gather_bad(_V3, [0, -4]),
-                variants=True,
+            *_bad_index_probes(
+                ("negative index (data [10,20,30], idx [0,-1])", [0, -1]),
+                ("out-of-range index (idx [0,3], size 3)", [0, 3]),
+                ("out-of-range index (idx [0,-4], size 3)", [0, -4]),
+                roles=lambda ix: Roles(_V3, _i(ix)),
+                cands=lambda ix: _gather_bad(_V3, ix),
             ),
             Probe(
                 "duplicate indices (idx [1,1])",
@@ -325,23 +312,12 @@ def _probes(family: str) -> list[Probe]:
                 _cands(("ok", lambda: api.take_along_axis(_M23, [[2, 0], [1, 1]], 1))),
                 needs=("axis",),
             ),
-            Probe(
-                "negative index (data 2x3, idx [[0],[-1]], axis=1)",
-                Roles(_M23, _i([[0], [-1]]), attrs={"axis": 1}),
-                _elements_bad(_M23, [[0], [-1]], 1),
-                variants=True,
-            ),
-            Probe(
-                "out-of-range index 3 (axis size 3)",
-                Roles(_M23, _i([[0], [3]]), attrs={"axis": 1}),
-                _elements_bad(_M23, [[0], [3]], 1),
-                variants=True,
-            ),
-            Probe(
-                "out-of-range index -4 (axis size 3)",
-                Roles(_M23, _i([[0], [-4]]), attrs={"axis": 1}),
-                _elements_bad(_M23, [[0], [-4]], 1),
-                variants=True,
+            *_bad_index_probes(
+                ("negative index (data 2x3, idx [[0],[-1]], axis=1)", [[0], [-1]]),
+                ("out-of-range index 3 (axis size 3)", [[0], [3]]),
+                ("out-of-range index -4 (axis size 3)", [[0], [-4]]),
+                roles=lambda ix: Roles(_M23, _i(ix), attrs={"axis": 1}),
+                cands=lambda ix: _elements_bad(_M23, ix, 1),
             ),
             Probe(
                 "indices smaller than data off the axis (data 3x3, idx [[0],[1]], axis=1)",
@@ -378,32 +354,13 @@ def _probes(family: str) -> list[Probe]:
                 ),
                 kind="layout",
             ),
-            Probe(
-                "negative index (data 3x3, idx [[0,0],[-1,0]])",
-                Roles(_M33, _i([[0, 0], [-1, 0]])),
-                _nd_bad(_M33, [[0, 0], [-1, 0]]),
-                variants=True,
-                nd=True,
-            ),
-            Probe(
-                "out-of-range row index 3 (idx [[0,0],[3,0]])",
-                Roles(_M33, _i([[0, 0], [3, 0]])),
-                _nd_bad(_M33, [[0, 0], [3, 0]]),
-                variants=True,
-                nd=True,
-            ),
-            Probe(
-                "out-of-range row index -4 (idx [[0,0],[-4,0]])",
-                Roles(_M33, _i([[0, 0], [-4, 0]])),
-                _nd_bad(_M33, [[0, 0], [-4, 0]]),
-                variants=True,
-                nd=True,
-            ),
-            Probe(
-                "out-of-range column index (idx [[0,0],[0,3]])",
-                Roles(_M33, _i([[0, 0], [0, 3]])),
-                _nd_bad(_M33, [[0, 0], [0, 3]]),
-                variants=True,
+            *_bad_index_probes(
+                ("negative index (data 3x3, idx [[0,0],[-1,0]])", [[0, 0], [-1, 0]]),
+                ("out-of-range row index 3 (idx [[0,0],[3,0]])", [[0, 0], [3, 0]]),
+                ("out-of-range row index -4 (idx [[0,0],[-4,0]])", [[0, 0], [-4, 0]]),
+                ("out-of-range column index (idx [[0,0],[0,3]])", [[0, 0], [0, 3]]),
+                roles=lambda ix: Roles(_M33, _i(ix)),
+                cands=lambda ix: _nd_bad(_M33, ix),
                 nd=True,
             ),
             Probe(
@@ -453,23 +410,12 @@ def _probes(family: str) -> list[Probe]:
                 ),
                 needs=("axis",),
             ),
-            Probe(
-                "negative index (data [1,2,3], idx [-1], upd [9])",
-                Roles(d3, _i([-1]), _f([9]), attrs={"axis": 0}),
-                _scatter_bad(_along(d3, [-1], [9])),
-                variants=True,
-            ),
-            Probe(
-                "out-of-range index [3] (size 3)",
-                Roles(d3, _i([3]), _f([9]), attrs={"axis": 0}),
-                _scatter_bad(_along(d3, [3], [9])),
-                variants=True,
-            ),
-            Probe(
-                "out-of-range index [-4] (size 3)",
-                Roles(d3, _i([-4]), _f([9]), attrs={"axis": 0}),
-                _scatter_bad(_along(d3, [-4], [9])),
-                variants=True,
+            *_bad_index_probes(
+                ("negative index (data [1,2,3], idx [-1], upd [9])", [-1]),
+                ("out-of-range index [3] (size 3)", [3]),
+                ("out-of-range index [-4] (size 3)", [-4]),
+                roles=lambda ix: Roles(d3, _i(ix), _f([9]), attrs={"axis": 0}),
+                cands=lambda ix: _scatter_bad(_along(d3, ix, [9])),
             ),
             Probe(
                 "duplicate indices, no reduction (zeros(4), idx [1,1,1], upd [10,20,30])",
@@ -514,25 +460,12 @@ def _probes(family: str) -> list[Probe]:
                 ),
                 kind="layout",
             ),
-            Probe(
-                "negative index (data [1,2,3], idx [[-1]], upd [9])",
-                Roles(d3, _i([[-1]]), _f([9])),
-                _scatter_bad(_nd(d3, [[-1]], [9])),
-                variants=True,
-                nd=True,
-            ),
-            Probe(
-                "out-of-range index [[3]] (size 3)",
-                Roles(d3, _i([[3]]), _f([9])),
-                _scatter_bad(_nd(d3, [[3]], [9])),
-                variants=True,
-                nd=True,
-            ),
-            Probe(
-                "out-of-range index [[-4]] (size 3)",
-                Roles(d3, _i([[-4]]), _f([9])),
-                _scatter_bad(_nd(d3, [[-4]], [9])),
-                variants=True,
+            *_bad_index_probes(
+                ("negative index (data [1,2,3], idx [[-1]], upd [9])", [[-1]]),
+                ("out-of-range index [[3]] (size 3)", [[3]]),
+                ("out-of-range index [[-4]] (size 3)", [[-4]]),
+                roles=lambda ix: Roles(d3, _i(ix), _f([9])),
+                cands=lambda ix: _scatter_bad(_nd(d3, ix, [9])),
                 nd=True,
             ),
             Probe(
@@ -591,23 +524,12 @@ def _probes(family: str) -> list[Probe]:
                 _cands(("ok", lambda: _rows_axis(z23, [1], [[5], [6]], 1)())),
                 needs=("axis",),
             ),
-            Probe(
-                "negative index (data 3x2, idx [-1], upd [[9,9]])",
-                Roles(d32, _i([-1]), _f([[9, 9]]), attrs={"axis": 0}),
-                _scatter_bad(_rows_axis(d32, [-1], [[9, 9]])),
-                variants=True,
-            ),
-            Probe(
-                "out-of-range index [3] (size 3)",
-                Roles(d32, _i([3]), _f([[9, 9]]), attrs={"axis": 0}),
-                _scatter_bad(_rows_axis(d32, [3], [[9, 9]])),
-                variants=True,
-            ),
-            Probe(
-                "out-of-range index [-4] (size 3)",
-                Roles(d32, _i([-4]), _f([[9, 9]]), attrs={"axis": 0}),
-                _scatter_bad(_rows_axis(d32, [-4], [[9, 9]])),
-                variants=True,
+            *_bad_index_probes(
+                ("negative index (data 3x2, idx [-1], upd [[9,9]])", [-1]),
+                ("out-of-range index [3] (size 3)", [3]),
+                ("out-of-range index [-4] (size 3)", [-4]),
+                roles=lambda ix: Roles(d32, _i(ix), _f([[9, 9]]), attrs={"axis": 0}),
+                cands=lambda ix: _scatter_bad(_rows_axis(d32, ix, [[9, 9]])),
             ),
             Probe(
                 "duplicate indices (zeros 3x2, idx [1,1], upd rows 10, 20)",

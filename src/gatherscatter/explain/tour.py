@@ -2,7 +2,7 @@
 
 Each :data:`~gatherscatter.explain.seeds.SEED_EXAMPLES` entry is run through the
 library, drawn with the explain picture, and its result compared with the value the
-seed prints (typed in by hand in ``seeds.py``, never computed here).
+seed prints (typed in by hand in ``seeds.json``, never computed here).
 """
 
 from __future__ import annotations

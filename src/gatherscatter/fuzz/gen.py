@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ..dialects._record import ROLE_NAMES
 from ..errors import UnsupportedError
 
 __all__ = ["Case", "generate", "seed_cases"]
@@ -43,9 +44,7 @@ Array = np.ndarray[Any, Any]
 I64_MAX = 2**63 - 1
 I64_MIN = -(2**63)
 
-DATA_NAMES = ("data", "params", "input", "inputs", "a", "arr", "x", "operand", "tensor")
-IDX_NAMES = ("indices", "index", "ind", "idx", "start_indices", "scatter_indices")
-UPD_NAMES = ("updates", "src", "values", "v", "b", "source")
+DATA_NAMES, IDX_NAMES, UPD_NAMES = ROLE_NAMES["data"], ROLE_NAMES["indices"], ROLE_NAMES["updates"]
 AXIS_NAMES = ("axis", "dim")
 
 COMMON_DTYPES = ("float32", "float64", "int64", "int32")
@@ -655,9 +654,9 @@ def gen_scatter_axis(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     return Draft(kw, roles, dshape[axis])
 
 
-def _lax_gather_case(g: G) -> tuple[Array, Array, Any, tuple[int, ...]]:
-    from ..dialects.jax.lax import GatherDimensionNumbers
-
+def _lax_operand(g: G) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """A lax.gather / lax.scatter operand: its rank and shape, its batching dim (at most one) and the dims the
+    index tuples address (``start_index_map`` / ``scatter_dims_to_operand_dims``)."""
     r = g.randint(1, 3)
     oshape = tuple(g.randint(1, 4) for _ in range(r))
     dims = list(g.rng.permutation(r))
@@ -665,19 +664,31 @@ def _lax_gather_case(g: G) -> tuple[Array, Array, Any, tuple[int, ...]]:
     batching = tuple(sorted(dims[:nb]))
     rest = [d for d in range(r) if d not in batching]
     k = g.randint(1, len(rest)) if rest else 0
-    sim = tuple(int(d) for d in g.rng.permutation(rest)[:k])
-    slice_sizes = [1 if d in batching else g.randint(1 if d in sim else 0, oshape[d]) for d in range(r)]
-    collapsed = tuple(sorted(d for d in sim if slice_sizes[d] == 1 and g.chance(0.6)))
-    nbatch = g.randint(0, 2)
-    bshape = list(g.shape(nbatch, zero=0.02))
+    return r, oshape, batching, tuple(int(d) for d in g.rng.permutation(rest)[:k])
+
+
+def _lax_indices(g: G, oshape: tuple[int, ...], batching: tuple[int, ...],
+                 addressed: tuple[int, ...]) -> tuple[list[int], tuple[int, ...], Array]:
+    """The index array (its batch shape, its batching dim, the index tuples on its last axis, one per
+    ``addressed`` operand dim, from -1 to the dim's size: out of range both ways)."""
+    bshape = list(g.shape(g.randint(0, 2), zero=0.02))
     ibd: tuple[int, ...] = ()
     if batching:
         pos = g.randint(0, len(bshape))
         bshape.insert(pos, oshape[batching[0]])
         ibd = (pos,)
-    ishape = (*bshape, len(sim))
-    cols = [g.rng.integers(-1, oshape[d] + 1, size=tuple(bshape)) for d in sim]
-    idx = np.stack(cols, axis=-1) if cols else np.zeros(ishape, np.int64)
+    cols = [g.rng.integers(-1, oshape[d] + 1, size=tuple(bshape)) for d in addressed]
+    idx = np.stack(cols, axis=-1) if cols else np.zeros((*bshape, 0), np.int64)
+    return bshape, ibd, idx
+
+
+def _lax_gather_case(g: G) -> tuple[Array, Array, Any, tuple[int, ...]]:
+    from ..dialects.jax.lax import GatherDimensionNumbers
+
+    r, oshape, batching, sim = _lax_operand(g)
+    slice_sizes = [1 if d in batching else g.randint(1 if d in sim else 0, oshape[d]) for d in range(r)]
+    collapsed = tuple(sorted(d for d in sim if slice_sizes[d] == 1 and g.chance(0.6)))
+    bshape, ibd, idx = _lax_indices(g, oshape, batching, sim)
     n_off = r - len(collapsed) - len(batching)
     out_rank = n_off + len(bshape)
     off = tuple(sorted(int(x) for x in g.rng.permutation(out_rank)[:n_off]))
@@ -688,25 +699,11 @@ def _lax_gather_case(g: G) -> tuple[Array, Array, Any, tuple[int, ...]]:
 def _lax_scatter_case(g: G) -> tuple[Array, Array, Array, Any]:
     from ..dialects.jax.lax import ScatterDimensionNumbers
 
-    r = g.randint(1, 3)
-    oshape = tuple(g.randint(1, 4) for _ in range(r))
-    dims = list(g.rng.permutation(r))
-    nb = 1 if r >= 2 and g.chance(0.2) else 0
-    batching = tuple(sorted(dims[:nb]))
-    rest = [d for d in range(r) if d not in batching]
-    k = g.randint(1, len(rest)) if rest else 0
-    sdod = tuple(int(d) for d in g.rng.permutation(rest)[:k])
+    r, oshape, batching, sdod = _lax_operand(g)
     inserted = tuple(sorted(d for d in sdod if g.chance(0.5)))
     window = [d for d in range(r) if d not in inserted and d not in batching]
     wsizes = [g.randint(0 if g.chance(0.05) else 1, oshape[d]) for d in window]
-    bshape = list(g.shape(g.randint(0, 2), zero=0.02))
-    ibd: tuple[int, ...] = ()
-    if batching:
-        pos = g.randint(0, len(bshape))
-        bshape.insert(pos, oshape[batching[0]])
-        ibd = (pos,)
-    cols = [g.rng.integers(-1, oshape[d] + 1, size=tuple(bshape)) for d in sdod]
-    idx = np.stack(cols, axis=-1) if cols else np.zeros((*bshape, 0), np.int64)
+    bshape, ibd, idx = _lax_indices(g, oshape, batching, sdod)
     urank = len(bshape) + len(window)
     uwd = tuple(sorted(int(x) for x in g.rng.permutation(urank)[: len(window)]))
     ushape: list[int] = []

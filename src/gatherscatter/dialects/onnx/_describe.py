@@ -14,6 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from .._record import check_int
+from .._registry import registrar
+
+onnx_op = registrar("onnx", version_kw="opset")
+"""Registers an ONNX op: every ONNX op takes its opset as ``opset=``."""
 
 _INT = ("int32", "int64")
 

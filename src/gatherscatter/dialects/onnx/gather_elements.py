@@ -8,9 +8,9 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from .._common import data_array
 from .._record import Description, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version
-from ._describe import _INT, _opset
+from ._describe import _INT, _opset, onnx_op
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
@@ -65,16 +65,8 @@ def _describe(axis: int = 0, opset: int | None = None) -> Description:
                   layout={"index_dtypes": _INT})
 
 
-@dialect_op(
-    "onnx",
-    "GatherElements",
-    family="gather_elements",
-    kind="gather",
-    versions=(11, 13), adds={13: "bfloat16"},
-    version_kw="opset",
-    differentiable=("data",),
-    describe=_describe, variants=({"axis": 1},),
-)
+@onnx_op("GatherElements", family="gather_elements", versions=(11, 13), adds={13: "bfloat16"}, differentiable=("data",),
+         describe=_describe, variants=({"axis": 1},))
 def GatherElements(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> Lowering:
     """ONNX GatherElements: one element of ``data`` per index (= ``torch.gather``).
 

@@ -9,9 +9,9 @@ from ...core.shape import IndexSpec, as_index_array, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import INDEX_INT64, check_data, onnx_context, op_version
-from ._describe import _I64, _opset
+from ._describe import _I64, _opset, onnx_op
 
 _POLICY = Policy(bounds="raise", negative="wrap")
 
@@ -37,16 +37,8 @@ def _describe(batch_dims: int = 0, opset: int | None = None) -> Description:
                   layout={"index_dtypes": _I64})
 
 
-@dialect_op(
-    "onnx",
-    "GatherND",
-    family="gather_nd",
-    kind="gather",
-    versions=(11, 12, 13), adds={12: "batch_dims", 13: "bfloat16"},
-    version_kw="opset",
-    differentiable=("data",),
-    describe=_describe, variants=({}, {"batch_dims": 1}),
-)
+@onnx_op("GatherND", family="gather_nd", versions=(11, 12, 13), adds={12: "batch_dims", 13: "bfloat16"},
+         differentiable=("data",), describe=_describe, variants=({}, {"batch_dims": 1}))
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, opset: int | None = None) -> Lowering:
     """ONNX GatherND: gather slices addressed by index tuples on the last axis of ``indices``.
 

@@ -7,12 +7,11 @@ from typing import Any
 from ...core.context import OpContext
 from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates, normalize_axis
-from ...errors import ShapeError
-from .._common import data_array
+from .._common import DUPLICATES, check_updates_like_indices, data_array
 from .._record import Description, canonical, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version, parse_reduction
-from ._describe import _INT, _REDUCTIONS, _opset
+from ._describe import _INT, _REDUCTIONS, _opset, onnx_op
 
 divergence(
     op="onnx.ScatterElements",
@@ -104,11 +103,7 @@ def _lower(
     i = as_index_array(ctx, indices, "indices", INDEX_INT32_INT64)
     u = as_updates(ctx, updates, d.dtype)
     a = normalize_axis(ctx, axis, d.ndim)
-    if i.shape != u.shape:
-        raise ShapeError(
-            f"{ctx.label}: updates must have the shape of indices; got indices shape {list(i.shape)} "
-            f"and updates shape {list(u.shape)}"
-        )
+    check_updates_like_indices(ctx, i, u)
     policy = Policy(
         bounds="raise",
         negative="wrap",
@@ -132,17 +127,10 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "onnx",
-    "ScatterElements",
-    family="scatter_elements",
-    kind="scatter",
-    versions=(11, 13, 16, 18), adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"},
-    version_kw="opset",
-    differentiable=("data", "updates"),
-    describe=_describe_scatter_elements, variants=_PROBE,
-    values={"reduction": _REDUCTIONS, "duplicates": ("last", "first", "raise")},
-)
+@onnx_op("ScatterElements", family="scatter_elements", versions=(11, 13, 16, 18),
+         adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"}, differentiable=("data", "updates"),
+         describe=_describe_scatter_elements, values={"reduction": _REDUCTIONS, "duplicates": DUPLICATES},
+         variants=_PROBE)
 def ScatterElements(
     data: Any,
     indices: Any,
@@ -194,16 +182,8 @@ def _describe_scatter(axis: int = 0, opset: int = 9) -> Description:
                   layout={"index_dtypes": _INT, "smaller_index": True})
 
 
-@dialect_op(
-    "onnx",
-    "Scatter",
-    family="scatter_elements",
-    kind="scatter",
-    versions=(9,),
-    version_kw="opset",
-    differentiable=("data", "updates"),
-    describe=_describe_scatter, fuzz={"valid_versions": (9, 10)}, values={"duplicates": ("last", "first", "raise")},
-)
+@onnx_op("Scatter", family="scatter_elements", versions=(9,), differentiable=("data", "updates"),
+         describe=_describe_scatter, fuzz={"valid_versions": (9, 10)}, values={"duplicates": DUPLICATES})
 def Scatter(
     data: Any, indices: Any, updates: Any, axis: int = 0, opset: int = 9, *, duplicates: str = "last"
 ) -> Lowering:

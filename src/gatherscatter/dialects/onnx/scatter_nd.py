@@ -7,11 +7,11 @@ from typing import Any
 from ...core.policy import Duplicates, Policy, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ShapeError
-from .._common import data_array
+from .._common import DUPLICATES, data_array
 from .._record import Description, canonical, check_choice
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import INDEX_INT64, check_data, onnx_context, op_version, parse_reduction
-from ._describe import _I64, _REDUCTIONS, _opset
+from ._describe import _I64, _REDUCTIONS, _opset, onnx_op
 
 divergence(
     op="onnx.ScatterND",
@@ -66,16 +66,9 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "onnx",
-    "ScatterND",
-    family="scatter_nd",
-    kind="scatter",
-    versions=(11, 13, 16, 18), adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"},
-    version_kw="opset",
-    differentiable=("data", "updates"),
-    describe=_describe, values={"reduction": _REDUCTIONS, "duplicates": ("last", "first", "raise")}, variants=_PROBE,
-)
+@onnx_op("ScatterND", family="scatter_nd", versions=(11, 13, 16, 18),
+         adds={13: "bfloat16", 16: "reduction add, mul", 18: "reduction max, min"}, differentiable=("data", "updates"),
+         describe=_describe, values={"reduction": _REDUCTIONS, "duplicates": DUPLICATES}, variants=_PROBE)
 def ScatterND(
     data: Any,
     indices: Any,

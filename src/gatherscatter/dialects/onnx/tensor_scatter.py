@@ -12,9 +12,9 @@ from ...core.shape import IndexSpec, as_index_array, as_updates, to_int
 from ...errors import ArgumentError, AxisError, IndexOutOfRangeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, STRINGS, check_data_dtype, data_array
 from .._record import Description, Residual, Step, canonical, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import INDEX_INT64, onnx_context, op_version
-from ._describe import _opset
+from ._describe import _opset, onnx_op
 
 # all_tensor_types_ir12 (onnx/defs/tensor/defs.cc, TensorScatter-24), by their NumPy / ml_dtypes names
 _T = (
@@ -217,16 +217,8 @@ def _sampler(axis: int, circular: bool) -> Any:
 _PROBE: tuple[dict[str, Any], ...] = tuple({"axis": a, "mode": m} for m in _MODES for a in (-2, 1))
 
 
-@dialect_op(
-    "onnx",
-    "TensorScatter",
-    family="scatter_axis",
-    kind="scatter",
-    versions=(24,),
-    version_kw="opset",
-    differentiable=("past_cache", "update"),
-    describe=_describe, values={"mode": _MODES}, variants=_PROBE,
-)
+@onnx_op("TensorScatter", family="scatter_axis", versions=(24,), differentiable=("past_cache", "update"),
+         describe=_describe, values={"mode": _MODES}, variants=_PROBE)
 def TensorScatter(
     past_cache: Any,
     update: Any,

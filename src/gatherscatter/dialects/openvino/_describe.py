@@ -19,6 +19,10 @@ from typing import Any
 
 from ...errors import UnsupportedError
 from .._record import Residual, check_choice
+from .._registry import registrar
+
+openvino_op = registrar("openvino", version_kw="version")
+"""Registers an OpenVINO op: every OpenVINO op takes its own version number as ``version=``."""
 
 _INT = ("int32", "int64")
 

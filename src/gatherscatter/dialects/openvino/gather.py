@@ -6,12 +6,12 @@ from typing import Any
 
 from ...core.policy import Bounds, Negative, Policy
 from ...core.shape import IndexSpec, as_index_array, to_int
-from ...errors import AxisError, ShapeError, UnsupportedError
-from .._common import data_array
+from ...errors import AxisError, UnsupportedError
+from .._common import check_batch, data_array
 from .._record import Description, canonical, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import ANY_INT, GATHER_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
-from ._describe import _INT
+from ._describe import _INT, openvino_op
 
 _POLICY_8 = Policy(bounds=Bounds.FILL, negative=Negative.WRAP, fill_value=None)  # zero fill
 _POLICY_1_7 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
@@ -92,16 +92,9 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "openvino",
-    "Gather",
-    family="gather",
-    kind="gather",
-    versions=(1, 7, 8), adds={7: "batch_dims", 8: "negative indices; zero fill out of range"},
-    version_kw="version",
-    differentiable=("data",),
-    describe=_describe, variants=_PROBE,
-)
+@openvino_op("Gather", family="gather", versions=(1, 7, 8),
+             adds={7: "batch_dims", 8: "negative indices; zero fill out of range"}, differentiable=("data",),
+             describe=_describe, variants=_PROBE)
 def Gather(data: Any, indices: Any, axis: Any, batch_dims: int = 0, version: int = 8) -> Lowering:
     """OpenVINO Gather: take whole slices of ``data`` along ``axis`` (TF ``gather`` with ``batch_dims``).
 
@@ -159,10 +152,6 @@ def Gather(data: Any, indices: Any, axis: Any, batch_dims: int = 0, version: int
             f"{ctx.label}: batch_dims must not exceed axis after normalisation (batch_dims' <= axis'); "
             f"got batch_dims={b} (normalised {bn}) and axis {a}"
         )
-    if tuple(d.shape[:bn]) != tuple(i.shape[:bn]):
-        raise ShapeError(
-            f"{ctx.label}: the first batch_dims={bn} dims of data and indices must be equal; got data "
-            f"shape {list(d.shape)} and indices shape {list(i.shape)}"
-        )
+    check_batch(ctx, d, i, bn)
     spec = IndexSpec(axis=a, batch=bn)
     return Lowering("gather", d, i, spec, _POLICY_8 if v == 8 else _POLICY_1_7, ctx)

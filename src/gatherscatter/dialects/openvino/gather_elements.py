@@ -9,9 +9,9 @@ from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import ELEMENT_TYPES, INT32_INT64, check_data, check_rank, ov_context, ov_version, precision_divergence
-from ._describe import _INT
+from ._describe import _INT, openvino_op
 
 _POLICY = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 
@@ -49,16 +49,8 @@ def _describe(axis: int, version: int = 6) -> Description:
                   layout={"index_dtypes": _INT, "full_index": True})
 
 
-@dialect_op(
-    "openvino",
-    "GatherElements",
-    family="gather_elements",
-    kind="gather",
-    versions=(6,),
-    version_kw="version",
-    differentiable=("data",),
-    describe=_describe, variants=({"axis": 1},),
-)
+@openvino_op("GatherElements", family="gather_elements", versions=(6,), differentiable=("data",), describe=_describe,
+             variants=({"axis": 1},))
 def GatherElements(data: Any, indices: Any, axis: int, version: int = 6) -> Lowering:
     """OpenVINO GatherElements: one element of ``data`` per index (= ONNX GatherElements).
 

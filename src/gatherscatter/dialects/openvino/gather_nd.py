@@ -9,11 +9,11 @@ import numpy as np
 from ...core.policy import Bounds, Negative, Policy
 from ...core.shape import IndexSpec, as_index_array, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
-from .._common import data_array
+from .._common import check_batch, data_array
 from .._record import Description, Step, canonical, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, precision_divergence
-from ._describe import _INT
+from ._describe import _INT, openvino_op
 
 _POLICY_8 = Policy(bounds=Bounds.RAISE, negative=Negative.WRAP)
 _POLICY_5 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
@@ -85,16 +85,9 @@ def _describe(batch_dims: int = 0, version: int = 8) -> Description:
     return Description(op, attrs, ("data", "indices"), c, post=post, layout=layout)
 
 
-@dialect_op(
-    "openvino",
-    "GatherND",
-    family="gather_nd",
-    kind="gather",
-    versions=(5, 8), adds={8: "batch dims kept in the output; negative indices"},
-    version_kw="version",
-    differentiable=("data",),
-    describe=_describe, variants=({"version": 5}, {"version": 8}, {"batch_dims": 1}),
-)
+@openvino_op("GatherND", family="gather_nd", versions=(5, 8),
+             adds={8: "batch dims kept in the output; negative indices"}, differentiable=("data",), describe=_describe,
+             variants=({"version": 5}, {"version": 8}, {"batch_dims": 1}))
 def GatherND(data: Any, indices: Any, batch_dims: int = 0, version: int = 8) -> Lowering:
     """OpenVINO GatherND: gather slices addressed by index tuples on the last axis of ``indices``.
 
@@ -148,12 +141,7 @@ def GatherND(data: Any, indices: Any, batch_dims: int = 0, version: int = 8) -> 
             f"indices.shape[-1] = {k} and batch_dims={b} (indices shape {list(i.shape)}, data shape "
             f"{list(d.shape)})"
         )
-    if tuple(d.shape[:b]) != tuple(i.shape[:b]):
-        raise ShapeError(
-            f"{ctx.label}: the first batch_dims={b} dims of data and indices must be equal; got data shape "
-            f"{list(d.shape)} and indices shape {list(i.shape)} (the spec calls them broadcastable, but "
-            f"OpenVINO rejects dims that differ)"
-        )
+    check_batch(ctx, d, i, b, " (the spec calls them broadcastable, but OpenVINO rejects dims that differ)")
     spec = IndexSpec(axis=b, depth=k, batch=b, vector=True)
     if v == 5:
         post = None

@@ -9,9 +9,9 @@ import numpy as np
 from ...core.policy import Bounds, Duplicates, Identity, MeanRounding, Negative, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ArgumentError, ShapeError, UnsupportedError
-from .._common import data_array
+from .._common import DUPLICATES, check_updates_like_indices, data_array
 from .._record import Description, canonical, check_bool, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import (
     ANY_INT,
     ELEMENT_TYPES,
@@ -22,7 +22,7 @@ from ._common import (
     parse_reduction,
     precision_divergence,
 )
-from ._describe import _FINITE_START, _INT, _reduction
+from ._describe import _FINITE_START, _INT, _reduction, openvino_op
 
 _REDUCTIONS_12 = {
     "none": Reduction.NONE,
@@ -134,16 +134,11 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "openvino",
-    "ScatterElementsUpdate",
-    family="scatter_elements",
-    kind="scatter",
-    versions=(3, 12), adds={12: "reduction (sum, prod, min, max, mean), use_init_val; negative indices"},
-    version_kw="version",
-    differentiable=("data", "updates"),
-    describe=_describe, values={"reduction": _REDUCTIONS_12, "duplicates": ("last", "first", "raise")}, variants=_PROBE,
-)
+@openvino_op("ScatterElementsUpdate", family="scatter_elements", versions=(3, 12),
+             adds={12: "reduction (sum, prod, min, max, mean), use_init_val; negative indices"},
+             differentiable=("data", "updates"), describe=_describe,
+             values={"reduction": _REDUCTIONS_12, "duplicates": DUPLICATES},
+             variants=_PROBE)
 def ScatterElementsUpdate(
     data: Any,
     indices: Any,
@@ -216,11 +211,7 @@ def ScatterElementsUpdate(
             f"{ctx.label}: indices must have the rank of data ({d.ndim}); got indices shape "
             f"{list(i.shape)} and data shape {list(d.shape)}"
         )
-    if u.shape != i.shape:
-        raise ShapeError(
-            f"{ctx.label}: updates must have the shape of indices; got indices shape {list(i.shape)} and "
-            f"updates shape {list(u.shape)}"
-        )
+    check_updates_like_indices(ctx, i, u)
     policy = Policy(
         bounds=Bounds.RAISE,
         negative=Negative.WRAP if v == 12 else Negative.RAISE,

@@ -7,9 +7,9 @@ from typing import Any
 from ...core.policy import Bounds, Duplicates, Negative, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ShapeError
-from .._common import data_array
+from .._common import DUPLICATES, data_array
 from .._record import Description, canonical, check_choice
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import (
     ELEMENT_TYPES,
     INT32_INT64,
@@ -20,7 +20,7 @@ from ._common import (
     parse_reduction,
     precision_divergence,
 )
-from ._describe import _INT, _reduction
+from ._describe import _INT, _reduction, openvino_op
 
 _REDUCTIONS_15 = {
     "none": Reduction.NONE,
@@ -130,16 +130,9 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "openvino",
-    "ScatterNDUpdate",
-    family="scatter_nd",
-    kind="scatter",
-    versions=(3, 15), adds={15: "reduction (sum, sub, prod, min, max); negative indices"},
-    version_kw="version",
-    differentiable=("data", "updates"),
-    describe=_describe, values={"reduction": _REDUCTIONS_15, "duplicates": ("last", "first", "raise")}, variants=_PROBE,
-)
+@openvino_op("ScatterNDUpdate", family="scatter_nd", versions=(3, 15),
+             adds={15: "reduction (sum, sub, prod, min, max); negative indices"}, differentiable=("data", "updates"),
+             describe=_describe, values={"reduction": _REDUCTIONS_15, "duplicates": DUPLICATES}, variants=_PROBE)
 def ScatterNDUpdate(
     data: Any,
     indices: Any,

@@ -6,11 +6,11 @@ from typing import Any
 
 from ...core.policy import Bounds, Duplicates, Negative, Policy, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
-from .._common import data_array
+from .._common import DUPLICATES, data_array
 from .._record import Description, Step, canonical, check_choice, check_int, moved_axis_args
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, divergence
 from ._common import ANY_INT, ELEMENT_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
-from ._describe import _INT
+from ._describe import _INT, openvino_op
 
 divergence(
     op="openvino.ScatterUpdate",
@@ -67,17 +67,9 @@ def _describe(axis: int, version: int = 3) -> Description:
                           "to_source": moved_axis_args(axis, "data", "indices", "updates")})
 
 
-@dialect_op(
-    "openvino",
-    "ScatterUpdate",
-    family="scatter_axis",
-    kind="scatter",
-    versions=(3,),
-    version_kw="version",
-    differentiable=("data", "updates"),
-    describe=_describe, fuzz={"distinct_targets": 0.6, "index_shape": "any"}, variants=({"axis": 0}, {"axis": 1}),
-    values={"duplicates": ("last", "first", "raise")},
-)
+@openvino_op("ScatterUpdate", family="scatter_axis", versions=(3,), differentiable=("data", "updates"),
+             describe=_describe, fuzz={"distinct_targets": 0.6, "index_shape": "any"},
+             variants=({"axis": 0}, {"axis": 1}), values={"duplicates": DUPLICATES})
 def ScatterUpdate(
     data: Any, indices: Any, updates: Any, axis: Any, version: int = 3, *, duplicates: str = "last"
 ) -> Lowering:

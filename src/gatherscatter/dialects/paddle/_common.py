@@ -20,17 +20,21 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...core.shape import as_index_array, dtype_name, prod
-from ...errors import ArgumentError, DTypeError
+from ...errors import ArgumentError, DTypeError, ShapeError
+from .._common import data_array
 
 __all__ = [
     "INDEX_DTYPES",
     "PADDLE_VERSION",
+    "along_axis_index",
     "check_bool",
     "check_paddle_dtype",
     "empty_like_shape",
     "index_array",
     "paddle_context",
     "raise_first_bad",
+    "tuple_length",
+    "x_and_index",
 ]
 
 PADDLE_VERSION = "3.3.1"
@@ -82,6 +86,40 @@ def check_paddle_dtype(
 def index_array(ctx: OpContext, value: Any, name: str | None = None) -> np.ndarray[Any, Any]:
     """An int32/int64 index array (Python lists of ints read as int64)."""
     return as_index_array(ctx, value, name or ctx.indices, INDEX_DTYPES)
+
+
+def tuple_length(ctx: OpContext, i: np.ndarray[Any, Any], rank: int, bound: str, shapes: str) -> int:
+    """The length of the index tuples on the last axis of ``index`` (at most ``rank``, worded ``bound``)."""
+    if i.ndim < 1:
+        raise ShapeError(f"{ctx.label}: index must have rank >= 1 (index tuples on its last axis); got a 0-d index")
+    k = int(i.shape[-1])
+    if k > rank:
+        raise ShapeError(f"{ctx.label}: index.shape[-1] (the tuple length) must be <= {bound}; got {k} ({shapes})")
+    return k
+
+
+def along_axis_index(ctx: OpContext, d: np.ndarray[Any, Any], indices: Any) -> np.ndarray[Any, Any]:
+    """The ``indices`` of ``take_along_axis`` / ``put_along_axis``: an index array of the rank of ``arr``."""
+    i = index_array(ctx, indices)
+    if i.ndim != d.ndim:
+        raise ShapeError(
+            f"{ctx.label}: indices and arr must have the same number of dimensions; got indices shape "
+            f"{list(i.shape)} and arr shape {list(d.shape)}"
+        )
+    return i
+
+
+Array = np.ndarray[Any, Any]
+
+
+def x_and_index(ctx: OpContext, x: Any, index: Any, dtypes: frozenset[str]) -> tuple[Array, Array]:
+    """``x`` (of rank >= 1, a dtype in ``dtypes``) and ``index`` of ``gather`` / ``index_select``, as arrays."""
+    d = data_array(ctx, x)
+    check_paddle_dtype(ctx, d, dtypes)
+    i = index_array(ctx, index)
+    if d.ndim == 0:
+        raise ShapeError(f"{ctx.label}: x must have rank >= 1; got a 0-d x")
+    return d, i
 
 
 def check_bool(ctx: OpContext, name: str, value: Any) -> bool:

@@ -7,10 +7,9 @@ from typing import Any
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ShapeError
-from .._common import data_array
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._common import check_paddle_dtype, empty_like_shape, index_array, paddle_context
+from ._common import empty_like_shape, paddle_context, x_and_index
 from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap")
@@ -95,11 +94,7 @@ def gather(x: Any, index: Any, axis: int | None = None) -> Lowering:
     [2, 4, 6]
     """
     ctx = paddle_context("gather")
-    d = data_array(ctx, x)
-    check_paddle_dtype(ctx, d, _DTYPES)
-    i = index_array(ctx, index)
-    if d.ndim == 0:
-        raise ShapeError(f"{ctx.label}: x must have rank >= 1; got a 0-d x")
+    d, i = x_and_index(ctx, x, index, _DTYPES)
     a = 0 if axis is None else normalize_axis(ctx, axis, d.ndim)
     if i.ndim == 2 and i.shape[1] in (0, 1):
         i = i.reshape(-1)

@@ -6,11 +6,10 @@ from typing import Any
 
 from ...core.policy import Policy
 from ...core.shape import IndexSpec
-from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical
 from .._registry import Lowering, dialect_op, divergence
-from ._common import check_paddle_dtype, empty_like_shape, index_array, paddle_context
+from ._common import check_paddle_dtype, empty_like_shape, index_array, paddle_context, tuple_length
 from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap")
@@ -72,14 +71,7 @@ def gather_nd(x: Any, index: Any) -> Lowering:
     d = data_array(ctx, x)
     check_paddle_dtype(ctx, d, _DTYPES)
     i = index_array(ctx, index)
-    if i.ndim < 1:
-        raise ShapeError(f"{ctx.label}: index must have rank >= 1 (index tuples on its last axis); got a 0-d index")
-    k = i.shape[-1]
-    if k > d.ndim:
-        raise ShapeError(
-            f"{ctx.label}: index.shape[-1] (the tuple length) must be <= rank(x) = {d.ndim}; got {k} "
-            f"(index shape {list(i.shape)}, x shape {list(d.shape)})"
-        )
+    k = tuple_length(ctx, i, d.ndim, f"rank(x) = {d.ndim}", f"index shape {list(i.shape)}, x shape {list(d.shape)}")
     spec = IndexSpec(axis=0, depth=k, vector=True)
     empty = empty_like_shape(i.shape[:-1] + d.shape[k:], d.dtype)
     return Lowering("gather", d, i, spec, _POLICY, ctx, result=empty)

@@ -9,12 +9,12 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_updates, normalize_axis
-from ...errors import ArgumentError, ShapeError, UnsupportedError
-from .._common import data_array
+from ...errors import ShapeError
+from .._common import check_name, data_array
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._record import check_bool as check_attr_bool
 from .._registry import Lowering, dialect_op, divergence
-from ._common import check_bool, check_paddle_dtype, index_array, paddle_context, raise_first_bad
+from ._common import along_axis_index, check_bool, check_paddle_dtype, paddle_context, raise_first_bad
 from ._describe import _EMPTY, _INT
 
 # CPU kernel registry of paddle 3.3.1 for put_along_axis (measured)
@@ -166,23 +166,13 @@ def put_along_axis(
     [4.0, 12.0, 5.0, 4.0]
     """
     ctx = paddle_context("put_along_axis", data="arr", indices="indices", updates="values")
-    if not isinstance(reduce, str):
-        raise ArgumentError(f"{ctx.label}: reduce must be a string (got {reduce!r})")
-    if reduce not in _REDUCE:
-        raise UnsupportedError(
-            f"{ctx.label}: can not support reduce: {reduce!r}; only support reduce op: 'add', 'assign', "
-            f"'mul', 'mean', 'amin', 'amax' and 'multiply'"
-        )
+    check_name(ctx, "reduce", reduce, _REDUCE, "can not support reduce: {!r}; only support reduce op: 'add', 'assign', "
+               "'mul', 'mean', 'amin', 'amax' and 'multiply'")
     inc = check_bool(ctx, "include_self", include_self)
     b = check_bool(ctx, "broadcast", broadcast)
     d = data_array(ctx, arr)
     check_paddle_dtype(ctx, d, _DTYPES)
-    i = index_array(ctx, indices)
-    if i.ndim != d.ndim:
-        raise ShapeError(
-            f"{ctx.label}: indices and arr must have the same number of dimensions; got indices shape "
-            f"{list(i.shape)} and arr shape {list(d.shape)}"
-        )
+    i = along_axis_index(ctx, d, indices)
     a = normalize_axis(ctx, axis, d.ndim)
     if b:
         if all(m <= n for m, n in zip(i.shape, d.shape, strict=True)):

@@ -13,7 +13,7 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical
 from .._registry import Lowering, dialect_op, divergence
-from ._common import check_paddle_dtype, index_array, paddle_context
+from ._common import check_paddle_dtype, index_array, paddle_context, tuple_length
 from ._describe import _EMPTY, _INT
 
 __all__ = ["ND_DTYPES", "lower_nd_add", "scatter_nd_add"]
@@ -48,14 +48,7 @@ def lower_nd_add(
     ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], u: np.ndarray[Any, Any]
 ) -> Lowering:
     """Shared by ``scatter_nd_add`` and ``scatter_nd``: checks ranks and shapes, lowers to a scatter-add."""
-    if i.ndim < 1:
-        raise ShapeError(f"{ctx.label}: index must have rank >= 1 (index tuples on its last axis); got a 0-d index")
-    k = i.shape[-1]
-    if k > d.ndim:
-        raise ShapeError(
-            f"{ctx.label}: index.shape[-1] (the tuple length) must be <= rank of the output ({d.ndim}); got {k} "
-            f"(index shape {list(i.shape)})"
-        )
+    k = tuple_length(ctx, i, d.ndim, f"rank of the output ({d.ndim})", f"index shape {list(i.shape)}")
     want = i.shape[:-1] + d.shape[k:]
     if u.shape != want:
         raise ShapeError(

@@ -14,7 +14,7 @@ from .._common import data_array
 from .._record import Description, canonical, check_int
 from .._record import check_bool as check_attr_bool
 from .._registry import Lowering, dialect_op, divergence
-from ._common import check_bool, check_paddle_dtype, empty_like_shape, index_array, paddle_context
+from ._common import along_axis_index, check_bool, check_paddle_dtype, empty_like_shape, paddle_context
 from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap")
@@ -125,12 +125,7 @@ def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True) -
             f"{ctx.label}: indices dtype {dtype_name(raw.dtype)} is not accepted; expected one of: int32, int64 "
             f"(paddle 3.3.1 accepts it silently and returns garbage)"
         )
-    i = index_array(ctx, indices)
-    if i.ndim != d.ndim:
-        raise ShapeError(
-            f"{ctx.label}: indices and arr must have the same number of dimensions; got indices shape "
-            f"{list(i.shape)} and arr shape {list(d.shape)}"
-        )
+    i = along_axis_index(ctx, d, indices)
     a = normalize_axis(ctx, axis, d.ndim)
     if b:
         d, i = broadcast_along(ctx, d, i, a)

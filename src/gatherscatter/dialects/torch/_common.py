@@ -29,6 +29,7 @@ from ...core.policy import MeanCount, Policy
 from ...core.scatter import count_in_dtype as core_count_in_dtype
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name, to_int
 from ...errors import ArgumentError, AxisError, DTypeError, ShapeError
+from .._common import check_data_dtype
 from .._record import GradConventions
 from .._registry import Lowering
 
@@ -106,12 +107,8 @@ def check_dtype(
     what: str = "",
 ) -> None:
     """Reject a dtype torch does not implement for this op (torch: NotImplementedError)."""
-    got = dtype_name(arr.dtype)
-    if got not in allowed:
-        raise DTypeError(
-            f"{ctx.label}: {name} dtype {got} is not supported{what} (torch {VERSION} CPU has no kernel for it); "
-            f"expected one of: {', '.join(sorted(allowed))}"
-        )
+    check_data_dtype(ctx, arr, allowed, name=name,
+                     refusal=f"is not supported{what} (torch {VERSION} CPU has no kernel for it)")
 
 
 def norm_dim(ctx: OpContext, dim: Any, ndim: int) -> int:

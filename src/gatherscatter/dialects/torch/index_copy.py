@@ -9,7 +9,7 @@ import numpy as np
 from ...core.policy import Duplicates, Policy, parse_enum
 from ...core.shape import IndexSpec, prod
 from ...errors import ShapeError
-from .._common import data_array
+from .._common import DUPLICATES, data_array
 from .._record import Description, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import GRAD, INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, src_array, torch_context
@@ -45,7 +45,7 @@ def _describe(dim: int) -> Description:
     "torch", "index_copy", family="scatter_axis", kind="scatter", versions=(VERSION,),
     differentiable=("input", "source"),
     describe=_describe, fuzz={"distinct_targets": 0.6}, grad=GRAD, variants=({"dim": 0},),
-    values={"duplicates": ("last", "first", "raise")},
+    values={"duplicates": DUPLICATES},
 )
 def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str = "last") -> Lowering:
     """torch.index_copy: copy ``source`` slices into a copy of ``input`` at ``index`` along ``dim``.

@@ -9,7 +9,7 @@ import numpy as np
 from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError, UnsupportedError
-from .._common import data_array
+from .._common import DUPLICATES, data_array
 from .._record import Description, Step, canonical, check_bool, tuple_index_args
 from .._registry import Lowering, dialect_op, divergence
 from ._common import GRAD, INDEX_INT32_INT64, VERSION, as_bool, check_dtype, src_array, to_scalar, torch_context
@@ -92,7 +92,7 @@ def _describe(accumulate: bool = False) -> Description:
     "torch", "index_put", family="scatter_nd", kind="scatter", versions=(VERSION,),
     differentiable=("input", "values"),
     describe=_describe, fuzz={"tuple_index": True}, grad=GRAD, variants=({}, {"accumulate": True}),
-    values={"duplicates": ("last", "first", "raise")},
+    values={"duplicates": DUPLICATES},
 )
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False, *, duplicates: str = "last") -> Lowering:
     """torch.index_put: ``input[indices] = values`` (or ``+=`` with ``accumulate``), on a copy.

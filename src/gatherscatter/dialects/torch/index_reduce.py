@@ -8,8 +8,7 @@ import numpy as np
 
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, dtype_name
-from ...errors import ArgumentError, UnsupportedError
-from .._common import data_array
+from .._common import check_name, data_array
 from .._record import Description, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
@@ -166,13 +165,8 @@ def index_reduce(
     ctx = torch_context("index_reduce", updates="source")
     d0 = data_array(ctx, input)
     check_dtype(ctx, d0, TENSOR_DTYPES)
-    if not isinstance(reduce, str):
-        raise ArgumentError(f"{ctx.label}: reduce must be a string (got {reduce!r})")
-    red = _REDUCE.get(reduce)
-    if red is None:
-        raise UnsupportedError(
-            f"{ctx.label}: reduce must be one of 'prod', 'mean', 'amax' or 'amin'; got {reduce!r}"
-        )
+    red = _REDUCE[check_name(ctx, "reduce", reduce, _REDUCE,
+                             "reduce must be one of 'prod', 'mean', 'amax' or 'amin'; got {!r}")]
     inc = as_bool(ctx, "include_self", include_self)
     d, i, s, a = lower_index_func(ctx, d0, dim, index, source)
     check_dtype(ctx, d0, _allowed(d0.ndim, inc, i.size, reduce), what=f" by index_reduce({reduce!r}) here")

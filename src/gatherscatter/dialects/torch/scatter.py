@@ -12,7 +12,7 @@ from ...core.context import OpContext
 from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name
 from ...errors import ArgumentError, ShapeError, UnsupportedError
-from .._common import data_array
+from .._common import DUPLICATES, data_array
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
@@ -194,7 +194,7 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 0}, {"dim": 0, "value": 1.5}, {"di
 @dialect_op(
     "torch", "scatter", family="scatter_elements", kind="scatter", versions=(VERSION,),
     differentiable=("input", "src"),
-    describe=_describe, values={"reduce": _REDUCE, "value": "number", "duplicates": ("last", "first", "raise")},
+    describe=_describe, values={"reduce": _REDUCE, "value": "number", "duplicates": DUPLICATES},
     fuzz={"choices": {"reduce": ((None, "add", "multiply"), ("sum", "mean"))}},
     grad=replace(GRAD, restrictions=("no_reduce",)), variants=_PROBE,
 )

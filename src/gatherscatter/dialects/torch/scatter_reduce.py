@@ -9,7 +9,8 @@ import numpy as np
 
 from ...core.policy import Reduction
 from ...core.shape import dtype_name
-from ...errors import ArgumentError, DTypeError, UnsupportedError
+from ...errors import DTypeError
+from .._common import check_name
 from .._record import Description, Step, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import DATA_DTYPES, GRAD, VERSION, as_bool, torch_context
@@ -122,13 +123,8 @@ def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, incl
     [1, 2, 5, 4]
     """
     ctx = torch_context("scatter_reduce")
-    if not isinstance(reduce, str):
-        raise ArgumentError(f"{ctx.label}: reduce must be a string (got {reduce!r})")
-    red = _REDUCE.get(reduce)
-    if red is None:
-        raise UnsupportedError(
-            f"{ctx.label}: reduce argument must be either 'sum', 'prod', 'mean', 'amax' or 'amin'; got {reduce!r}"
-        )
+    red = _REDUCE[check_name(ctx, "reduce", reduce, _REDUCE,
+                             "reduce argument must be either 'sum', 'prod', 'mean', 'amax' or 'amin'; got {!r}")]
     inc = as_bool(ctx, "include_self", include_self)
 
     def early_check(d: np.ndarray[Any, Any]) -> None:
