@@ -14,7 +14,8 @@ from ...core.policy import Reduction
 from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from .._segment import empty_value, segment_lowering
+from .._record import Description, Residual, check_choice
+from .._segment import empty_value, segment_description, segment_lowering
 from ._common import GRAD, JAX_VERSION, GatherScatterMode, check_data, common_divergences, jax_context, parse_mode
 
 __all__ = ["SEGMENT"]
@@ -129,8 +130,24 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
     >>> gs.jax.{name}([1.0, 2.0, 3.0, 4.0], [0, 0, 2, -1], num_segments=3).tolist()
     {_EXAMPLE[name]}
     """
+    def describe(mode: Any = None) -> Description:
+        op = f"jax.{name}"
+        check_choice(op, "mode", mode, _MODES)
+        attrs = {} if mode is None else {"mode": mode}
+        dts = tuple(t for t in ("float64", "float32", "int64", "int32", "bool") if t not in rejected)
+        return segment_description(op, attrs, _NAMES[red], empty, bounds="clip" if mode == "clip" else "drop",
+                                   index_ndim=(1, 1), index_dtypes=("int32", "int64", "uint8"), data_dtypes=dts,
+                                   residuals=(_CLIP_NONE,) if mode == "clip" else ())
+
     return dialect_op("jax", name, family="scatter_axis", kind="scatter", versions=(JAX_VERSION,),
-                      differentiable=("data",), grad=GRAD)(public)
+                      differentiable=("data",), grad=GRAD, describe=describe,
+                      variants=({}, {"mode": "clip"}), values={"mode": _MODES})(public)
+
+
+_CLIP_NONE = Residual("empty", "mode='clip' with num_segments=0 drops every row (no segment to clip into)",
+                      "raises: an id into a size-0 axis")
+_MODES = (None, "drop", "fill", "promise_in_bounds", "clip")
+_NAMES = {Reduction.ADD: "sum", Reduction.MUL: "prod", Reduction.MAX: "max", Reduction.MIN: "min"}
 
 
 _EXAMPLE = {

@@ -15,7 +15,8 @@ from ...core.shape import as_array, as_index_array
 from ...errors import DTypeError, ShapeError
 from .._common import check_data_dtype, data_array
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from .._segment import empty_value, segment_lowering
+from .._record import Description
+from .._segment import empty_value, segment_description, segment_lowering, undescribed
 from ._tfl import TFLITE_VERSION, tfl_context
 
 __all__ = ["DATA_DTYPES", "UNSORTED"]
@@ -65,7 +66,8 @@ def _ids(ctx: OpContext, d: np.ndarray[Any, Any], segment_ids: Any) -> np.ndarra
 
 
 @dialect_op("tflite", "SEGMENT_SUM", family="scatter_axis", kind="scatter", versions=(TFLITE_VERSION,),
-            differentiable=("data",))
+            differentiable=("data",), describe=undescribed("tflite.SEGMENT_SUM", "the output has segment_ids[-1] + 1 "
+                                                          "rows, a size read from the ids' values"))
 def SEGMENT_SUM(data: Any, segment_ids: Any) -> Lowering:
     """TFLite ``SEGMENT_SUM``: sums of consecutive rows of ``data`` that share an id (ids 0, 0, 1, 2, 2, ...).
 
@@ -164,8 +166,15 @@ def _register(name: str, red: Reduction, empty: str) -> DialectOp:
     >>> gs.tflite.{name}(np.float32([1, 2, 3]), np.int32([1, 1, -1]), 2).tolist()
     {_EXAMPLE[name]}
     """
+    def describe() -> Description:
+        return segment_description(f"tflite.{name}", {}, _NAMES[red], empty, raises_past_end=True,
+                                   index_dtypes=("int32",), data_dtypes=("float32", "int32"))
+
     return dialect_op("tflite", name, family="scatter_axis", kind="scatter", versions=(TFLITE_VERSION,),
-                      differentiable=("data",))(public)
+                      differentiable=("data",), describe=describe, variants=({},))(public)
+
+
+_NAMES = {Reduction.ADD: "sum", Reduction.MUL: "prod", Reduction.MAX: "max", Reduction.MIN: "min"}
 
 
 _EXAMPLE = {
