@@ -156,6 +156,16 @@ def _grid() -> dict[str, list[dict[str, Any]]]:
         g[f"tensorflow.unsorted_segment_{r}"] = [{}]
         g[f"jax.segment_{r}"] = [dict(mode=m) for m in (None, "clip", "drop")]
         g[f"tflite.UNSORTED_SEGMENT_{r.upper()}"] = [{}]
+    g["tflite.GATHER"] = [dict(axis=a, batch_dims=b) for a, b in ((0, 0), (1, 0), (-1, 0), (1, 1), (2, 1))]
+    g["tflite.GATHER_ND"] = [{}]
+    g["tflite.SCATTER_ND"] = [{}]
+    g["torch.embedding"] = [dict(padding_idx=p) for p in (None, 0, -1)]
+    g["tensorflow.embedding_lookup"] = [{}]
+    g["mlx.take"] = [dict(axis=a) for a in (None, 0, 1, -1)]
+    g["mlx.take_along_axis"] = [dict(axis=a) for a in (None, 0, 1, -1)]
+    g["mlx.put_along_axis"] = [dict(axis=a) for a in (None, 0, 1, -1)]
+    for n in ("add", "subtract", "multiply", "maximum", "minimum"):
+        g[f"mlx.at_{n}"] = [{}]
     # the neutral API
     fills = {"fill": -1}
     g["gatherscatter.take"] = ([dict(axis=-1, bounds=b, negative=n, fill_value=fills.get(b))
@@ -223,13 +233,11 @@ PENDING = sorted(
         "tensorflow.unsorted_segment_mean",
         "tensorflow.unsorted_segment_sqrt_n",
         "tflite.SEGMENT_SUM",
-        # not yet looked at
         *(f"paddle.segment_{r}" for r in ("sum", "mean", "max", "min")),
-        "torch.segment_reduce", "torch.embedding", "torch.embedding_bag", "tensorflow.embedding_lookup",
-        "tflite.GATHER", "tflite.GATHER_ND", "tflite.SCATTER_ND",
+        "torch.segment_reduce",  # segments read from the values of lengths/offsets
+        "torch.embedding_bag",  # a gather then a per-bag reduction: two primitives
+        # not yet looked at
         *(f"keras.{n}" for n in ("scatter", "scatter_update", "segment_max", "segment_sum", "take", "take_along_axis")),
-        *(f"mlx.{n}" for n in ("at_add", "at_maximum", "at_minimum", "at_multiply", "at_subtract", "put_along_axis",
-                               "take", "take_along_axis")),
     ]
 )
 

@@ -12,11 +12,28 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._registry import Lowering, dialect_op
 from ._along import broadcast_along
-from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context
+from .._record import Description, Step, canonical, check_int
+from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context, mlx_description
+
+
+def _describe(axis: int | None = None) -> Description:
+    op = "mlx.put_along_axis"
+    axis = check_int(op, "axis", axis, optional=True)
+    inputs = ("a", "indices", "values")
+    if axis is None:
+        pre = [Step.adapt("flatten", "flat", "a", why="axis=None writes the flattened array (1-d indices)")]
+        c = canonical("scatter_elements", data="flat", updates="values", out="y", axis=0, broadcast=True,
+                      negative="wrap", bounds="raise")
+        post = [Step.adapt("reshape_like", "out", "y", "a", why="back to a's shape")]
+        return mlx_description(op, {"axis": None}, inputs, c, pre=pre, post=post, rank=(1, 1), updates_broadcast=0.3)
+    c = canonical("scatter_elements", data="a", updates="values", axis=axis, broadcast=True, negative="wrap",
+                  bounds="raise")
+    return mlx_description(op, {"axis": axis}, inputs, c, updates_broadcast=0.3)
 
 
 @dialect_op("mlx", "put_along_axis", family="scatter_elements", kind="scatter", versions=(MLX_VERSION,),
-            differentiable=("a", "values"))
+            differentiable=("a", "values"), describe=_describe, variants=({"axis": 1}, {"axis": -1}, {}),
+            fuzz={"axis_none": True, "scalar_updates": 0.3})
 def put_along_axis(a: Any, indices: Any, values: Any, axis: Any = None) -> Lowering:
     """MLX ``mlx.core.put_along_axis``: a copy of ``a`` with ``values`` written at ``indices`` along ``axis``.
 

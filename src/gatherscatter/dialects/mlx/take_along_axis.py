@@ -10,11 +10,24 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._registry import Lowering, dialect_op
 from ._along import broadcast_along
-from ._mlx import MLX_VERSION, check_bounds, mlx_context, to_mlx_dtype
+from .._record import Description, Step, canonical, check_int
+from ._mlx import MLX_VERSION, check_bounds, mlx_context, mlx_description, to_mlx_dtype
+
+
+def _describe(axis: int | None = None) -> Description:
+    op = "mlx.take_along_axis"
+    axis = check_int(op, "axis", axis, optional=True)
+    if axis is None:
+        pre = [Step.adapt("flatten", "flat", "a", why="axis=None works on the flattened array (1-d indices)")]
+        c = canonical("gather_elements", data="flat", axis=0, negative="wrap", bounds="raise")
+        return mlx_description(op, {"axis": None}, ("a", "indices"), c, pre=pre, rank=(1, 1))
+    c = canonical("gather_elements", data="a", axis=axis, broadcast=True, negative="wrap", bounds="raise")
+    return mlx_description(op, {"axis": axis}, ("a", "indices"), c)
 
 
 @dialect_op("mlx", "take_along_axis", family="gather_elements", kind="gather", versions=(MLX_VERSION,),
-            differentiable=("a",))
+            differentiable=("a",), describe=_describe, variants=({"axis": 1}, {"axis": -1}, {}),
+            fuzz={"axis_none": True})
 def take_along_axis(a: Any, indices: Any, axis: Any = None) -> Lowering:
     """MLX ``mlx.core.take_along_axis``: ``out[..., j, ...] = a[..., indices[..., j, ...], ...]`` along ``axis``.
 

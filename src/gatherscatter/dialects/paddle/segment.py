@@ -13,7 +13,7 @@ from ...core.policy import Reduction
 from ...errors import ShapeError
 from .._common import data_array
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from .._segment import counts, segment_lowering, trunc_divide
+from .._segment import counts, segment_lowering, trunc_divide, undescribed
 from ._common import PADDLE_VERSION, check_paddle_dtype, index_array, paddle_context
 
 __all__ = ["SEGMENT"]
@@ -138,7 +138,9 @@ def _register(name: str, red: Reduction) -> DialectOp:
     {_EXAMPLE[name]}
     """
     return dialect_op("paddle", name, family="scatter_axis", kind="scatter", versions=(PADDLE_VERSION,),
-                      differentiable=("data",))(public)
+                      differentiable=("data",),
+                      describe=undescribed(f"paddle.{name}", "the output has segment_ids[-1] + 1 rows, a size read "
+                                           "from the ids' values"))(public)
 
 
 _EXAMPLE = {
