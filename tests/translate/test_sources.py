@@ -166,6 +166,14 @@ def _grid() -> dict[str, list[dict[str, Any]]]:
     g["mlx.put_along_axis"] = [dict(axis=a) for a in (None, 0, 1, -1)]
     for n in ("add", "subtract", "multiply", "maximum", "minimum"):
         g[f"mlx.at_{n}"] = [{}]
+    backends = ("jax", "tensorflow", "torch", "numpy")
+    for n in ("take", "take_along_axis"):
+        g[f"keras.{n}"] = [dict(axis=a, backend=b) for b in backends for a in (None, 0, 1, -1)]
+    for n in ("scatter", "scatter_update"):
+        g[f"keras.{n}"] = [dict(backend=b) for b in backends]
+    for n in ("segment_sum", "segment_max"):
+        g[f"keras.{n}"] = [dict(backend=b, sorted=s) for b in backends for s in (False, True)
+                           if (b, s) != ("tensorflow", True)]
     # the neutral API
     fills = {"fill": -1}
     g["gatherscatter.take"] = ([dict(axis=-1, bounds=b, negative=n, fill_value=fills.get(b))
@@ -236,8 +244,6 @@ PENDING = sorted(
         *(f"paddle.segment_{r}" for r in ("sum", "mean", "max", "min")),
         "torch.segment_reduce",  # segments read from the values of lengths/offsets
         "torch.embedding_bag",  # a gather then a per-bag reduction: two primitives
-        # not yet looked at
-        *(f"keras.{n}" for n in ("scatter", "scatter_update", "segment_max", "segment_sum", "take", "take_along_axis")),
     ]
 )
 

@@ -13,8 +13,8 @@ import numpy as np
 from ...core.policy import Reduction
 from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
-from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._record import Description, Residual, check_choice
+from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import empty_value, segment_description, segment_lowering
 from ._common import GRAD, JAX_VERSION, GatherScatterMode, check_data, common_divergences, jax_context, parse_mode
 

@@ -8,9 +8,11 @@ from ...core.policy import Policy, fill
 from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, Residual, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ..jax._common import default_fill
-from ._backend import KERAS_VERSION, jax32, keras_context, parse_backend
+from ..jax._describe import _gather
+from ._backend import BACKENDS, KERAS_VERSION, index_policy, jax32, keras_context, keras_description, parse_backend
 
 divergence(
     op="keras.take_along_axis",
@@ -24,8 +26,35 @@ divergence(
 )
 
 
+_EMPTY_AXIS = Residual("empty", "reads the fill value everywhere when the axis has size 0 (backend='jax')",
+                       "raises: an index into a size-0 axis")
+
+
+def _describe(axis: int | None = None, backend: str = "tensorflow") -> Description:
+    kw = index_policy("take_along_axis", backend)
+    axis = check_int("keras.take_along_axis", "axis", axis, optional=True)
+    pre: list[Step] = []
+    layout: dict[str, Any] = {"full_index": True}
+    data = "x"
+    if axis is None:
+        pre.append(Step.adapt("flatten", "flat", "x", why="axis=None works on the flattened x (1-d indices)"))
+        data = "flat"
+        layout["rank"] = (1, 1)
+    base = canonical("gather_elements", data=data, axis=0 if axis is None else axis)
+    post: list[Step] = []
+    if kw["bounds"] == "fill":
+        p2, c, post = _gather(base, fill=True, fill_value=None, wrap=True)
+        pre += p2
+    else:
+        c = base.with_(**kw)
+    return keras_description("take_along_axis", {"axis": axis, "backend": backend}, ("x", "indices"), c, pre=pre,
+                             post=post, narrow=backend == "jax",
+                             residuals=(_EMPTY_AXIS,) if backend == "jax" else (), **layout)
+
+
 @dialect_op("keras", "take_along_axis", family="gather_elements", kind="gather", versions=(KERAS_VERSION,),
-            differentiable=("x",))
+            differentiable=("x",), describe=_describe, values={"backend": BACKENDS}, fuzz={"axis_none": True},
+            variants=tuple({"axis": a, "backend": b} for b in BACKENDS for a in (None, 1)))
 def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.take_along_axis``: ``out[..., j, ...] = x[..., indices[..., j, ...], ...]`` along ``axis``.
 

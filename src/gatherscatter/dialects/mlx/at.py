@@ -14,8 +14,8 @@ from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array
 from ...errors import ShapeError
 from .._common import data_array
-from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._record import Description, Step, canonical, tuple_index_args
+from .._registry import DialectOp, Lowering, dialect_op, divergence
 from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context, mlx_description
 
 __all__ = ["AT"]

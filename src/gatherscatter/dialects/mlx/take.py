@@ -7,8 +7,8 @@ from typing import Any
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
 from .._common import data_array
-from .._registry import Lowering, dialect_op, divergence
 from .._record import Description, Step, canonical, check_int
+from .._registry import Lowering, dialect_op, divergence
 from ._mlx import MLX_VERSION, check_bounds, mlx_context, mlx_description, to_mlx_dtype
 
 divergence(

@@ -8,9 +8,9 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
 from ._along import broadcast_along
-from .._record import Description, Step, canonical, check_int
 from ._mlx import MLX_VERSION, check_bounds, mlx_context, mlx_description, to_mlx_dtype
 
 

@@ -17,8 +17,8 @@ from ...core.policy import Reduction
 from ...core.shape import as_array, as_index_array, to_int
 from ...errors import DTypeError, ShapeError
 from .._common import FLOATS, data_array
-from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._record import Description
+from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import counts, empty_value, segment_description, segment_lowering, trunc_divide, undescribed
 from ._common import DATA_NUMERIC, DATA_REAL, GRAD, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data
 

@@ -6,9 +6,8 @@ from typing import Any
 
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
-from ...errors import ShapeError
+from ...errors import ShapeError, UnsupportedError
 from .._common import check_data_dtype, data_array
-from ...errors import UnsupportedError
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._tfl import TFLITE_VERSION, check_in_range, tfl_context

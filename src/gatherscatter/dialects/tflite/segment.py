@@ -14,8 +14,8 @@ from ...core.policy import Reduction
 from ...core.shape import as_array, as_index_array
 from ...errors import DTypeError, ShapeError
 from .._common import check_data_dtype, data_array
-from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._record import Description
+from .._registry import DialectOp, Lowering, dialect_op, divergence
 from .._segment import empty_value, segment_description, segment_lowering, undescribed
 from ._tfl import TFLITE_VERSION, tfl_context
 

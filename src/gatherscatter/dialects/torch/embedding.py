@@ -9,9 +9,8 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array
-from ...errors import ArgumentError, DTypeError, ShapeError
+from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
-from ...errors import UnsupportedError
 from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import GRAD, INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, torch_context
