@@ -13,7 +13,6 @@ import numpy as np
 
 import gatherscatter as gs
 
-
 H32 = 0.25
 
 
