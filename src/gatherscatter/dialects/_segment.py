@@ -27,12 +27,12 @@ import numpy as np
 from ..core.context import OpContext
 from ..core.policy import Policy, Reduction
 from ..core.shape import IndexSpec, check_allocatable
-from ..errors import UnsupportedError
+from ..errors import ShapeError, UnsupportedError
 from ._record import Description, Residual, Step, canonical
 from ._registry import Lowering
 
-__all__ = ["EMPTY_KINDS", "counts", "empty_value", "segment_description", "segment_lowering",
-           "trunc_divide", "undescribed"]
+__all__ = ["EMPTY_KINDS", "check_prefix_ids", "check_row_ids", "counts", "empty_value", "segment_description",
+           "segment_lowering", "trunc_divide", "undescribed"]
 
 
 EMPTY_KINDS = ("zero", "one", "lowest", "highest", "-inf", "+inf")
@@ -97,6 +97,23 @@ def segment_lowering(
                         result=post(empty_out) if post is not None else empty_out)
     policy = Policy(bounds=bounds, negative="bounds", reduction=reduction, include_self=False)
     return Lowering("scatter", out, idx, IndexSpec(axis=0), policy, ctx, updates=upd, post=post)
+
+
+def check_row_ids(ctx: OpContext, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], note: str = "") -> None:
+    """``segment_ids`` is 1-D with one id per row of ``data`` (``note``: the framework's own words)."""
+    if ids.ndim != 1 or data.ndim < 1 or ids.size != data.shape[0]:
+        raise ShapeError(
+            f"{ctx.label}: segment_ids must be 1-D with data.shape[0] entries{note}; got segment_ids shape "
+            f"{list(ids.shape)} and data shape {list(data.shape)}"
+        )
+
+
+def check_prefix_ids(ctx: OpContext, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any]) -> None:
+    """``segment_ids.shape`` is a prefix of ``data.shape`` (the unsorted segment ops)."""
+    if data.shape[: ids.ndim] != ids.shape:
+        raise ShapeError(
+            f"{ctx.label}: data.shape = {list(data.shape)} does not start with segment_ids.shape = {list(ids.shape)}"
+        )
 
 
 def counts(ids: np.ndarray[Any, Any], num_segments: int, *, clip: bool = False) -> np.ndarray[Any, Any]:

@@ -15,7 +15,7 @@ from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._record import Description, Residual, check_choice
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from .._segment import empty_value, segment_description, segment_lowering
+from .._segment import check_row_ids, empty_value, segment_description, segment_lowering
 from ._common import GRAD, JAX_VERSION, GatherScatterMode, check_data, common_divergences, jax_context, parse_mode
 
 __all__ = ["SEGMENT"]
@@ -76,11 +76,7 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
                 raise ArgumentError(f"{ctx.label}: {flag} must be a bool (got {v!r})")
         if bucket_size is not None:
             raise UnsupportedError(f"{ctx.label}: bucket_size is not supported (it only changes the compiled form)")
-        if ids.ndim != 1 or d.ndim < 1 or d.shape[0] != ids.size:
-            raise ShapeError(
-                f"{ctx.label}: segment_ids must be 1-D with data.shape[0] entries; got segment_ids shape "
-                f"{list(ids.shape)} and data shape {list(d.shape)}"
-            )
+        check_row_ids(ctx, d, ids)
         if num_segments is None:
             if ids.size == 0:
                 raise ShapeError(f"{ctx.label}: num_segments=None needs at least one segment id (max of empty)")

@@ -100,6 +100,27 @@ NARROW = Residual("dtype", "computes 64-bit data and indices in 32 bits (JAX wit
                    "convert_to_tensor for scatter values) and returns 32-bit results", "keeps 64-bit dtypes")
 
 
+_EMPTY_AXIS = Residual("empty", "reads the fill value everywhere when the axis has size 0 (backend='jax')",
+                       "raises: an index into a size-0 axis")
+
+
+def gather_description(op: str, backend: str, attrs: dict[str, Any], base: Canonical, pre: list[Step],
+                       inputs: tuple[str, ...], mask: dict[str, Any] | None = None, **layout: Any) -> Description:
+    """``take``/``take_along_axis``: ``base`` with the backend's index rules; the jax backend's default fill
+    (NaN, the integer minimum) clamps, then masks, as :mod:`gatherscatter.dialects.jax` describes it."""
+    from ..jax._describe import _gather
+
+    kw = index_policy(op, backend)
+    post: list[Step] = []
+    if kw["bounds"] == "fill":
+        p2, c, post = _gather(base, fill=True, fill_value=None, wrap=True, **(mask or {}))
+        pre = pre + p2
+    else:
+        c = base.with_(**kw)
+    return keras_description(op, attrs, inputs, c, pre=pre, post=post, narrow=backend == "jax",
+                             residuals=(_EMPTY_AXIS,) if backend == "jax" else (), **layout)
+
+
 def keras_description(op: str, attrs: dict[str, Any], inputs: tuple[str, ...], c: Canonical, *, narrow: bool,
                       pre: list[Step] | None = None, post: list[Step] | None = None,
                       residuals: tuple[Residual, ...] = (), roles: dict[str, str] | None = None,

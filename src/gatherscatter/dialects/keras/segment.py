@@ -12,11 +12,11 @@ import numpy as np
 
 from ...core.policy import Reduction
 from ...core.shape import as_index_array, to_int
-from ...errors import ArgumentError, ShapeError, UnsupportedError
+from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, check_bool, check_choice
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from .._segment import empty_value, segment_description, segment_lowering
+from .._segment import check_row_ids, empty_value, segment_description, segment_lowering
 from ..tensorflow import segment as tf_segment
 from ._backend import BACKENDS, KERAS_VERSION, NARROW, jax32, keras_context, parse_backend
 
@@ -72,11 +72,7 @@ def _lower(name: str, red: Reduction, data: Any, segment_ids: Any, num_segments:
     n = None if num_segments is None else to_int(ctx, "num_segments", num_segments)
     d = data_array(ctx, data)
     ids = as_index_array(ctx, segment_ids, "segment_ids")
-    if ids.ndim != 1 or d.ndim < 1 or ids.size != d.shape[0]:
-        raise ShapeError(
-            f"{ctx.label}: segment_ids must be 1-D with data.shape[0] entries; got segment_ids shape "
-            f"{list(ids.shape)} and data shape {list(d.shape)}"
-        )
+    check_row_ids(ctx, d, ids)
     tf_sorted, tf_unsorted = SEGMENT[name][1:]
     if b == "tensorflow":
         if sorted:

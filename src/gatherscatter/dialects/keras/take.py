@@ -9,11 +9,11 @@ import numpy as np
 from ...core.policy import Policy, fill
 from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
 from .._common import data_array
-from .._record import Description, Residual, Step, canonical, check_int
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ..jax._common import default_fill
-from ..jax._describe import _axis_mask, _gather
-from ._backend import BACKENDS, KERAS_VERSION, index_policy, jax32, keras_context, keras_description, parse_backend
+from ..jax._describe import _axis_mask
+from ._backend import BACKENDS, KERAS_VERSION, gather_description, index_policy, jax32, keras_context, parse_backend
 
 divergence(
     op="keras.take",
@@ -28,33 +28,24 @@ divergence(
 )
 
 
-_EMPTY_AXIS = Residual("empty", "reads the fill value everywhere when the axis has size 0 (backend='jax')",
-                       "raises: an index into a size-0 axis")
-
-
 def _describe(axis: int | None = None, backend: str = "tensorflow") -> Description:
-    kw = index_policy("take", backend)
     axis = check_int("keras.take", "axis", axis, optional=True)
+    index_policy("take", backend)
     pre: list[Step] = []
-    data = "x"
+    data, idx = "x", "indices"
     if axis is None:
         data = "flat"
         if backend == "torch":  # wraps a negative index by x.shape[0] (a Keras bug), then reads the flattened x
             pre.append(Step.adapt("normalize_negative", "i0", "indices", "x", axis=0,
                                   why="the torch backend wraps negatives by x.shape[0], not x.size"))
-            kw["negative"] = "raise"
+            idx = "i0"
         pre.append(Step.adapt("flatten", "flat", "x", why="axis=None takes from the flattened x"))
     a = 0 if axis is None else axis
-    base = canonical("gather", data=data, indices="i0" if pre and pre[0].out == "i0" else "indices", axis=a)
-    post: list[Step] = []
-    if kw["bounds"] == "fill":
-        p2, c, post = _gather(base, fill=True, fill_value=None, wrap=True, **_axis_mask(a))
-        pre += p2
-    else:
-        c = base.with_(**kw)
-    return keras_description("take", {"axis": axis, "backend": backend}, ("x", "indices"), c, pre=pre, post=post,
-                             narrow=backend == "jax", index_ndim=(0, 2),
-                             residuals=(_EMPTY_AXIS,) if backend == "jax" else ())
+    d = gather_description("take", backend, {"axis": axis, "backend": backend}, canonical("gather", data=data,
+                           indices=idx, axis=a), pre, ("x", "indices"), _axis_mask(a), index_ndim=(0, 2))
+    if idx == "i0":
+        d.canonical = d.canonical.with_(negative="raise")
+    return d
 
 
 @dialect_op("keras", "take", family="gather", kind="gather", versions=(KERAS_VERSION,),

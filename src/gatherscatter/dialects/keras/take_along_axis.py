@@ -8,11 +8,10 @@ from ...core.policy import Policy, fill
 from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
 from ...errors import ShapeError
 from .._common import data_array
-from .._record import Description, Residual, Step, canonical, check_int
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ..jax._common import default_fill
-from ..jax._describe import _gather
-from ._backend import BACKENDS, KERAS_VERSION, index_policy, jax32, keras_context, keras_description, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, gather_description, jax32, keras_context, parse_backend
 
 divergence(
     op="keras.take_along_axis",
@@ -26,12 +25,7 @@ divergence(
 )
 
 
-_EMPTY_AXIS = Residual("empty", "reads the fill value everywhere when the axis has size 0 (backend='jax')",
-                       "raises: an index into a size-0 axis")
-
-
 def _describe(axis: int | None = None, backend: str = "tensorflow") -> Description:
-    kw = index_policy("take_along_axis", backend)
     axis = check_int("keras.take_along_axis", "axis", axis, optional=True)
     pre: list[Step] = []
     layout: dict[str, Any] = {"full_index": True}
@@ -41,15 +35,8 @@ def _describe(axis: int | None = None, backend: str = "tensorflow") -> Descripti
         data = "flat"
         layout["rank"] = (1, 1)
     base = canonical("gather_elements", data=data, axis=0 if axis is None else axis)
-    post: list[Step] = []
-    if kw["bounds"] == "fill":
-        p2, c, post = _gather(base, fill=True, fill_value=None, wrap=True)
-        pre += p2
-    else:
-        c = base.with_(**kw)
-    return keras_description("take_along_axis", {"axis": axis, "backend": backend}, ("x", "indices"), c, pre=pre,
-                             post=post, narrow=backend == "jax",
-                             residuals=(_EMPTY_AXIS,) if backend == "jax" else (), **layout)
+    return gather_description("take_along_axis", backend, {"axis": axis, "backend": backend}, base, pre,
+                              ("x", "indices"), **layout)
 
 
 @dialect_op("keras", "take_along_axis", family="gather_elements", kind="gather", versions=(KERAS_VERSION,),

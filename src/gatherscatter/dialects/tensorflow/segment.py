@@ -19,7 +19,15 @@ from ...errors import DTypeError, ShapeError
 from .._common import FLOATS, data_array
 from .._record import Description
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from .._segment import counts, empty_value, segment_description, segment_lowering, trunc_divide, undescribed
+from .._segment import (
+    check_prefix_ids,
+    counts,
+    empty_value,
+    segment_description,
+    segment_lowering,
+    trunc_divide,
+    undescribed,
+)
 from ._common import DATA_NUMERIC, DATA_REAL, GRAD, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data
 
 __all__ = ["SORTED", "UNSORTED"]
@@ -206,11 +214,7 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
             n = _check_sorted(ctx, ids)
         else:
             n = _num_segments(ctx, args[0])
-            if d.shape[: ids.ndim] != ids.shape:
-                raise ShapeError(
-                    f"{ctx.label}: data.shape = {list(d.shape)} does not start with segment_ids.shape = "
-                    f"{list(ids.shape)}"
-                )
+            check_prefix_ids(ctx, d, ids)
             _check_unsorted(ctx, ids, n)
         post = None
         if reduction in ("mean", "sqrt_n"):
