@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Policy, fill
-from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
+from ...core.shape import IndexSpec, as_index_array
 from ...errors import ShapeError
-from .._common import data_array
+from .._common import along_axis, data_array
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ..jax._common import default_fill
@@ -73,13 +73,7 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
     i = as_index_array(ctx, indices, "indices")
     if b == "jax":
         d, i = jax32(d), jax32(i)
-    if axis is None:
-        d = d.reshape(-1)
-        if i.ndim != 1:
-            raise ShapeError(f"{ctx.label}: with axis=None, indices must be 1-D (got shape {list(i.shape)})")
-        a = 0
-    else:
-        a = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
+    d, a = along_axis(ctx, d, i, axis)
     if i.ndim != d.ndim or any(i.shape[k] != d.shape[k] for k in range(d.ndim) if k != a):
         raise ShapeError(
             f"{ctx.label}: indices must have x's rank and shape except along axis {a}; got x shape "

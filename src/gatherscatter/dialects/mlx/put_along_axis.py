@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Policy
-from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
+from ...core.shape import IndexSpec, as_index_array
 from ...errors import ShapeError
-from .._common import data_array
+from .._common import along_axis, data_array
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
 from ._along import broadcast_along
@@ -63,15 +63,8 @@ def put_along_axis(a: Any, indices: Any, values: Any, axis: Any = None) -> Lower
     ctx = mlx_context("put_along_axis", data="a", indices="indices", updates="values")
     d = mlx_array(data_array(ctx, a))
     i = as_index_array(ctx, indices, "indices")
-    if axis is None:
-        shape0 = d.shape
-        d = d.reshape(-1)
-        if i.ndim != 1:
-            raise ShapeError(f"{ctx.label}: with axis=None, indices must be 1-D (got shape {list(i.shape)})")
-        ax = 0
-    else:
-        shape0 = None
-        ax = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
+    shape0 = d.shape if axis is None else None
+    d, ax = along_axis(ctx, d, i, axis)
     check_bounds(ctx, i, d.shape[ax], ax)
     d2, i2 = broadcast_along(ctx, d, i, ax)
     if d2.shape != d.shape:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Policy
-from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
-from ...errors import ShapeError
-from .._common import data_array
+from ...core.shape import IndexSpec, as_index_array
+from .._common import along_axis, data_array
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
 from ._along import broadcast_along
@@ -54,13 +53,7 @@ def take_along_axis(a: Any, indices: Any, axis: Any = None) -> Lowering:
     ctx = mlx_context("take_along_axis", data="a", indices="indices")
     d = data_array(ctx, a)
     i = as_index_array(ctx, indices, "indices")
-    if axis is None:
-        d = d.reshape(-1)
-        if i.ndim != 1:
-            raise ShapeError(f"{ctx.label}: with axis=None, indices must be 1-D (got shape {list(i.shape)})")
-        ax = 0
-    else:
-        ax = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
+    d, ax = along_axis(ctx, d, i, axis)
     check_bounds(ctx, i, d.shape[ax], ax)
     d, i = broadcast_along(ctx, d, i, ax)
     return Lowering("gather", d, i, IndexSpec(axis=ax, batch=ax, elementwise=True),
