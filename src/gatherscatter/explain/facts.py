@@ -185,7 +185,7 @@ def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
     if data_p is not None:
         taken.add(data_p)
     idx_p = roles.get("indices") or _pick(INDEX_NAMES, params, taken)
-    if idx_p is None and src is None:  # no description yet: the ids of segment and embedding ops
+    if idx_p is None:  # the ids of segment and embedding ops
         idx_p = _pick(ID_NAMES, params, taken) or _first_required(op, params, taken)
     if idx_p is None:
         from ..errors import UnsupportedError
