@@ -173,7 +173,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
     {'[3.0, 0.0, 7.0, 0.0]' if red is Reduction.ADD else '[2.0, -inf, 4.0, -inf]'}
     """
     return dialect_op("keras", name, family="scatter_axis", kind="scatter", versions=(KERAS_VERSION,),
-                      differentiable=("data",), describe=_describer(name, red), values={"backend": BACKENDS},
+                      differentiable=("data",), describe=_describer(name, red),
                       variants=tuple({"backend": b} for b in BACKENDS))(public)
 
 
