@@ -33,7 +33,7 @@ from tests.translate.test_sources import GRID, PENDING
 _FILL = (("bounds", "negative"), "fill with the dtype's default value (no fill_value): the canonical form has no "
          "such value, so the description clamps and masks (adapters); the lowering fills")
 ENCODED_OTHERWISE: dict[str, tuple[tuple[str, ...], str]] = {
-    **dict.fromkeys(("jax.take", "jax.take_along_axis", "jax.at_get"), _FILL),
+    **dict.fromkeys(("jax.take", "jax.take_along_axis", "jax.at_get", "keras.take", "keras.take_along_axis"), _FILL),
     "jax.lax.gather": (("bounds", "negative", "spec"), "as jax.take for the fill; and every configuration is lowered to "
                        "full coordinate tuples (an nd gather over the operand), the description names its family"),
     **{f"jax.lax.{n}": (("bounds", "spec"), "mode='clip' clamps each window start while computing the coordinates "

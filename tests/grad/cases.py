@@ -267,3 +267,72 @@ _add("paddle.scatter", "overwrite", lambda r: ((R(r, 3, 2), I([2, 1, 0, 1]), R(r
 _add("paddle.scatter", "accumulate", lambda r: ((R(r, 3, 2), I([2, 1, 0, 1]), R(r, 4, 2)), {"overwrite": False}))
 _add("paddle.scatter_nd_add", "dups", lambda r: ((R(r, 4, 3), I([[1], [3], [1]]), R(r, 3, 3)), {}))
 _add("paddle.scatter_nd", "dups", lambda r: ((I([[1], [3], [1]]), R(r, 3, 2), (4, 2)), {}))
+
+# ---------------------------------------------------------------- segment reductions, embeddings, TFLite, Keras, MLX
+def F(rng: np.random.Generator, *shape: int) -> np.ndarray[Any, Any]:
+    """float32 values (ops that compute in float32), stepped by 0.25 by the finite differences."""
+    return R(rng, *shape).astype(np.float32)
+
+
+def SEP(rng: np.random.Generator, *shape: int, dtype: Any = np.float64) -> np.ndarray[Any, Any]:
+    """Distinct values at least 1 apart (max/min: no tie within a finite-difference step)."""
+    n = int(np.prod(shape))
+    return (rng.permutation(n) + 0.5 + 0.1 * rng.random(n)).reshape(shape).astype(dtype)
+
+
+_SEG = I([0, 2, 0, 2, 3])  # segment 1 is empty
+_FULL = I([0, 2, 0, 1, 2])  # every segment of 3 has a row (max/min: no infinite empty segment)
+_SORTED = I([0, 0, 2, 2, 3])
+for _r in ("sum", "prod", "max", "min", "mean"):
+    _mk = SEP if _r in ("max", "min") else R
+    _add(f"tensorflow.segment_{_r}", "sorted", lambda r, mk=_mk: ((mk(r, 5, 2), _SORTED), {}))
+    _add(f"tensorflow.unsorted_segment_{_r}", "2d-ids",
+         lambda r, mk=_mk: ((mk(r, 2, 3, 2), I([[0, 2, 0], [-1, 2, 1]]), 3), {}))
+_add("tensorflow.unsorted_segment_sqrt_n", "basic", lambda r: ((R(r, 5, 2), _SEG, 4), {}))
+for _r in ("sum", "prod", "max", "min"):
+    _mk = SEP if _r in ("max", "min") else R
+    # JAX: scatter_mul gradients need unique ids (after clipping too)
+    _ids = I([0, 2, 1, -1, 7]) if _r == "prod" else I([0, 2, 0, 1, 7])
+    _clip = I([1, 7, -1]) if _r == "prod" else I([0, 2, 0, 1, 7])
+    _add(f"jax.segment_{_r}", "drop", lambda r, mk=_mk, ids=_ids: ((mk(r, 5, 2), ids), {"num_segments": 3}))
+    _add(f"jax.segment_{_r}", "clip", lambda r, mk=_mk, ids=_clip: ((mk(r, ids.size, 2), ids), {"num_segments": 3,
+                                                                                               "mode": "clip"}))
+for _r in ("sum", "mean", "max", "min"):
+    _add(f"paddle.segment_{_r}", "sorted", lambda r: ((SEP(r, 5, 2), _SORTED), {}))
+for _r in ("sum", "mean", "max", "min", "prod"):
+    _add("torch.segment_reduce", f"{_r}-lengths", lambda r, red=_r: ((SEP(r, 5, 2), red), {"lengths": I([2, 1, 2])}))
+_add("torch.embedding", "dups", lambda r: ((I([[1, 0], [1, 3]]), R(r, 4, 3)), {}))
+_add("torch.embedding", "padding_idx", lambda r: ((I([1, 0, 1]), R(r, 4, 3)), {"padding_idx": 1}))
+for _m in ("sum", "mean", "max"):
+    _add("torch.embedding_bag", f"{_m}-offsets", lambda r, m=_m: ((I([1, 0, 1, 3, 2]), SEP(r, 4, 3), I([0, 2, 2])),
+                                                                  {"mode": m}))
+# no per_sample_weights case: they scale the gathered rows (a product of two inputs), and gs.vjp differentiates
+# lowerings that are linear movements of their inputs (it raises UnsupportedError there)
+_add("tensorflow.embedding_lookup", "dups", lambda r: ((R(r, 4, 3), I([[1, 0], [1, 3]])), {}))
+for _b in ("jax", "tensorflow", "torch", "numpy"):
+    _mk = F if _b == "jax" else R
+    _add("keras.take", f"{_b}-axis1", lambda r, b=_b, mk=_mk: ((mk(r, 3, 4), I([1, -1, 1])), {"axis": 1, "backend": b}))
+    _add("keras.take_along_axis", f"{_b}", lambda r, b=_b, mk=_mk: ((mk(r, 3, 4), I([[0, 3], [1, 1], [2, 0]])),
+                                                                     {"axis": 1, "backend": b}))
+    _add("keras.scatter", f"{_b}-dups", lambda r, b=_b: ((I([[1], [3], [1]]), F(r, 3, 2), (4, 2)), {"backend": b}))
+    _add("keras.scatter_update", f"{_b}", lambda r, b=_b, mk=_mk: ((mk(r, 4, 2), I([[1], [3]]), mk(r, 2, 2)),
+                                                                    {"backend": b}))
+    _add("keras.segment_sum", f"{_b}", lambda r, b=_b: ((F(r, 5, 2), _SEG, 4), {"backend": b}))
+    _add("keras.segment_max", f"{_b}", lambda r, b=_b: ((SEP(r, 5, 2, dtype=np.float32), _FULL, 3), {"backend": b}))
+for _n in ("GATHER", "GATHER_ND", "SCATTER_ND", "SEGMENT_SUM", "UNSORTED_SEGMENT_SUM", "UNSORTED_SEGMENT_PROD",
+           "UNSORTED_SEGMENT_MAX", "UNSORTED_SEGMENT_MIN"):
+    SKIP[f"tflite.{_n}"] = ("TFLite takes no float64 data, and gs.vjp learns a lowering's linear map from float64 "
+                            "probes (gatherscatter/grad/_probe.py): no gradient (the cases below run once it has one)")
+_add("tflite.GATHER", "axis1", lambda r: ((F(r, 3, 4), I([1, 1, 3])), {"axis": 1}))
+_add("tflite.GATHER_ND", "basic", lambda r: ((F(r, 3, 4), I([[0, 1], [2, 3], [0, 1]])), {}))
+_add("tflite.SCATTER_ND", "dups", lambda r: ((I([[1], [3], [1]], np.int32), F(r, 3, 2), I([4, 2], np.int32)), {}))
+_add("tflite.SEGMENT_SUM", "basic", lambda r: ((F(r, 5, 2), I([0, 0, 1, 2, 2], np.int32)), {}))
+for _n in ("SUM", "PROD", "MAX", "MIN"):
+    _add(f"tflite.UNSORTED_SEGMENT_{_n}", "basic",
+         lambda r: ((SEP(r, 5, 2, dtype=np.float32), I([0, 2, 0, -1, 1], np.int32), 3), {}))
+_add("mlx.take", "axis1", lambda r: ((F(r, 3, 4), I([1, -1, 1])), {"axis": 1}))
+_add("mlx.take_along_axis", "axis1", lambda r: ((F(r, 3, 4), I([[0, 3], [1, 1], [2, 0]])), {"axis": 1}))
+_add("mlx.put_along_axis", "axis1", lambda r: ((F(r, 3, 4), I([[0, 3], [1, 2], [2, 0]]), F(r, 3, 2)), {"axis": 1}))
+for _n in ("add", "subtract", "multiply", "maximum", "minimum"):
+    _add(f"mlx.at_{_n}", "dups", lambda r: ((SEP(r, 4, 2, dtype=np.float32), I([1, 3, -1]),
+                                             SEP(r, 3, 2, dtype=np.float32)), {}))

@@ -32,5 +32,17 @@ def test_matrix_covers_every_described_op_and_target():
 
     for op, _, cells in rows:
         fw = op.split(".")[0]
-        if fw in cells and op not in PENDING:
+        if fw in cells and op not in PENDING and op not in OWN_TARGET_GAPS:
             assert cells[fw].status == "exact", (op, cells[fw])
+    for op, why in OWN_TARGET_GAPS.items():  # strict: a gap that closes fails here
+        cells = next(c for o, _, c in rows if o == op)
+        assert cells[op.split(".")[0]].status != "exact", (op, why)
+
+
+#: described ops whose own framework, as a translation target (its gather/scatter ops only), cannot run the
+#: description exactly, with the reason
+OWN_TARGET_GAPS = {
+    "tensorflow.unsorted_segment_prod": "TF's scatter ops have no product (tensor_scatter_nd_* add/sub/min/max/update)",
+    "tensorflow.unsorted_segment_max": "an empty segment holds lowest(), which no layout adapter fills (a residual)",
+    "tensorflow.unsorted_segment_min": "an empty segment holds max(), which no layout adapter fills (a residual)",
+}

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..core.context import OpContext
-from ..core.shape import as_array, as_updates, dtype_name
+from ..core.shape import as_array, as_updates, dtype_name, normalize_axis, to_int
 from ..errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "NUMERIC",
     "STRINGS",
     "UINTS",
+    "along_axis",
     "as_updates",
     "check_batch",
     "check_data_dtype",
@@ -92,3 +93,14 @@ def check_min_rank(ctx: OpContext, arr: np.ndarray[Any, Any], rank: int, name: s
     """``arr`` must have at least ``rank`` dims."""
     if arr.ndim < rank:
         raise ShapeError(f"{ctx.label}: {name} must have rank >= {rank}; got rank {arr.ndim} (shape {list(arr.shape)})")
+
+
+def along_axis(ctx: OpContext, data: np.ndarray[Any, Any], indices: np.ndarray[Any, Any], axis: Any
+               ) -> tuple[np.ndarray[Any, Any], int]:
+    """``take_along_axis``/``put_along_axis`` axes: ``axis=None`` reads the flattened ``data`` with 1-D
+    ``indices`` (axis 0); otherwise ``axis`` normalised by ``data``'s rank. Returns ``(data, axis)``."""
+    if axis is None:
+        if indices.ndim != 1:
+            raise ShapeError(f"{ctx.label}: with axis=None, indices must be 1-D (got shape {list(indices.shape)})")
+        return data.reshape(-1), 0
+    return data, normalize_axis(ctx, to_int(ctx, "axis", axis), data.ndim)

@@ -27,9 +27,12 @@ import numpy as np
 from ..core.context import OpContext
 from ..core.policy import Policy, Reduction
 from ..core.shape import IndexSpec, check_allocatable
+from ..errors import ShapeError, UnsupportedError
+from ._record import Description, Residual, Step, canonical
 from ._registry import Lowering
 
-__all__ = ["EMPTY_KINDS", "counts", "empty_value", "segment_lowering", "trunc_divide"]
+__all__ = ["EMPTY_KINDS", "check_prefix_ids", "check_row_ids", "counts", "empty_value", "segment_description",
+           "segment_lowering", "trunc_divide", "undescribed"]
 
 
 EMPTY_KINDS = ("zero", "one", "lowest", "highest", "-inf", "+inf")
@@ -87,10 +90,30 @@ def segment_lowering(
     out = np.broadcast_to(np.asarray(empty, data.dtype), shape)
     upd = data.reshape((ids.size, *rest))
     idx = ids.reshape(-1)
-    if num_segments == 0:
-        bounds = "drop"  # no segment to clip into: every row is dropped
+    if num_segments == 0:  # no segment to write (or clip) into: every row is dropped, no primitive runs
+        empty_out = np.empty(shape, data.dtype)
+        policy = Policy(bounds="drop", negative="bounds", reduction=reduction, include_self=False)
+        return Lowering("scatter", out, idx, IndexSpec(axis=0), policy, ctx, updates=upd,
+                        result=post(empty_out) if post is not None else empty_out)
     policy = Policy(bounds=bounds, negative="bounds", reduction=reduction, include_self=False)
     return Lowering("scatter", out, idx, IndexSpec(axis=0), policy, ctx, updates=upd, post=post)
+
+
+def check_row_ids(ctx: OpContext, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], note: str = "") -> None:
+    """``segment_ids`` is 1-D with one id per row of ``data`` (``note``: the framework's own words)."""
+    if ids.ndim != 1 or data.ndim < 1 or ids.size != data.shape[0]:
+        raise ShapeError(
+            f"{ctx.label}: segment_ids must be 1-D with data.shape[0] entries{note}; got segment_ids shape "
+            f"{list(ids.shape)} and data shape {list(data.shape)}"
+        )
+
+
+def check_prefix_ids(ctx: OpContext, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any]) -> None:
+    """``segment_ids.shape`` is a prefix of ``data.shape`` (the unsorted segment ops)."""
+    if data.shape[: ids.ndim] != ids.shape:
+        raise ShapeError(
+            f"{ctx.label}: data.shape = {list(data.shape)} does not start with segment_ids.shape = {list(ids.shape)}"
+        )
 
 
 def counts(ids: np.ndarray[Any, Any], num_segments: int, *, clip: bool = False) -> np.ndarray[Any, Any]:
@@ -119,3 +142,99 @@ def trunc_divide(y: np.ndarray[Any, Any], c: np.ndarray[Any, Any]) -> np.ndarray
         np.floor_divide(blk, cc, out=blk)
         blk += fix.astype(y.dtype)
     return y
+
+
+# ------------------------------------------------------------------------------------------------ descriptions
+
+#: the canonical reduction of each segment reduction name
+CANON_REDUCTION = {"sum": "add", "prod": "mul", "max": "max", "min": "min", "mean": "mean"}
+
+_FINITE_EMPTY = Residual(
+    "always", "an empty max/min segment holds the dtype's finite lowest()/max() (-3.4028235e38 for float32)",
+    "holds the reduction's identity (-inf/+inf for floats; the integer limits agree)",
+    "no layout adapter fills the dtype's finite limits",
+)
+
+
+def undescribed(op: str, why: str) -> Callable[..., Description]:
+    """A ``describe`` for an op no canonical form states exactly with the existing layout adapters (an output
+    size read from the ids' values, a non-canonical reduction): it raises :class:`UnsupportedError`, saying why."""
+
+    def describe(**attrs: Any) -> Description:
+        raise UnsupportedError(f"translate {op}: has no description yet: {why} (a new layout adapter is needed)")
+
+    return describe
+
+
+def segment_description(
+    op: str,
+    attrs: dict[str, Any],
+    reduction: str,
+    empty: str,
+    *,
+    inputs: tuple[str, str, str] = ("data", "segment_ids", "num_segments"),
+    bounds: str = "drop",
+    raises_past_end: bool = False,
+    index_dtypes: tuple[str, ...] = ("int32", "int64"),
+    data_dtypes: tuple[str, ...] | None = None,
+    residuals: tuple[Residual, ...] = (),
+    index_ndim: tuple[int, int] = (0, 2),
+) -> Description:
+    """The canonical form of an unsorted segment reduction with an explicit ``num_segments``:
+
+    * ``tuples = expand_dims(segment_ids, -1)`` (one-component index tuples);
+    * the output canvas ``(num_segments,) + data.shape[segment_ids.ndim:]`` filled with the value of an empty
+      segment (``zeros(num_segments)`` broadcast against ``shape_of(segment_ids)`` gives ``num_segments``
+      rows of ``segment_ids.ndim`` columns: ``full_slices`` of those rows is the canvas);
+    * one nd scatter of ``data`` (its leading ``segment_ids.ndim`` dims are the index dims) into the canvas
+      with ``include_self=False``, negative ids going through ``bounds`` (never wrapped).
+
+    ``empty``: ``'zero'``, ``'one'``, ``'-inf'``/``'+inf'`` (the identity) or ``'lowest'``/``'highest'``
+    (the finite limits: a residual). ``raises_past_end``: the framework raises for an id >= num_segments
+    (TF on CPU) while negative ids drop: a residual, as the canonical form drops both.
+    """
+    data, ids, n = inputs
+    pre = [
+        Step.adapt("expand_dims", "tuples", ids, axis=-1, why="one-component index tuples (an id selects a row)"),
+        Step.adapt("shape_of", "ids_shape", ids, why="the id dims lead data's dims"),
+        Step.adapt("expand_dims", "ids_shape1", "ids_shape", axis=0),
+        Step.adapt("zeros", "segs", n, ids, why="one entry per segment"),
+        Step.adapt("expand_dims", "segs1", "segs", axis=-1),
+        Step.adapt("select", "rows", "segs1", "ids_shape1", "ids_shape1",
+                   why="num_segments rows of segment_ids.ndim columns"),
+    ]
+    value = 1 if empty == "one" else 0
+    if empty in ("zero", "one"):
+        pre.append(Step.adapt("full_slices", "canvas", "rows", data, value=value,
+                              why=f"the output: num_segments rows of {empty}s (an empty segment)"))
+    else:
+        pre.append(Step.adapt("full_slices", "canvas0", "rows", data, value=0, why="the output's shape"))
+        pre.append(Step.adapt("identity_like", "canvas", "canvas0", reduction=CANON_REDUCTION[reduction],
+                              why="an empty segment holds the reduction's identity"))
+    res = list(residuals)
+    if raises_past_end:
+        res.append(Residual("out_of_range", "raises for an id >= num_segments (negative ids drop their row)",
+                            "drops every id outside [0, num_segments)"))
+    if empty in ("lowest", "highest"):
+        res.append(_FINITE_EMPTY)
+    c = canonical("scatter_nd", data="canvas", indices="tuples", updates=data, reduction=CANON_REDUCTION[reduction],
+                  include_self=False, negative="bounds", bounds=bounds)
+    layout: dict[str, Any] = {"index_dtypes": index_dtypes, "k": 1, "rank": (1, 3), "index_ndim": index_ndim,
+                              "to_source": _segment_args(data, ids, n)}
+    if data_dtypes is not None:
+        layout["data_dtypes"] = data_dtypes
+    if reduction in ("max", "min"):
+        layout["nonfinite"] = 0.1
+    return Description(op, attrs, (data, ids, n), c, pre=pre, residuals=res, roles={"data": n}, layout=layout)
+
+
+def _segment_args(data: str, ids: str, n: str) -> Callable[[dict[str, Any], np.random.Generator], dict[str, Any]]:
+    """The canonical arrays as segment arguments: the updates are ``data``, the one-component tuples the ids,
+    the canvas's first dim ``num_segments``; sometimes 2-D ids (a prefix of data's shape) when the updates
+    allow."""
+
+    def mapper(canon: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+        u, i = canon["updates"], canon["indices"][..., 0]
+        return {data: u, ids: i, n: int(canon["data"].shape[0])}
+
+    return mapper

@@ -170,7 +170,8 @@ def _facts(op: DialectOp, attrs: dict[str, Any]) -> Facts:
         for name, role in src.arg_roles().items():
             by_role.setdefault(role, name)
         data_p, shape_p = by_role.get("data"), by_role.get("shape")
-        idx_p: str | None = by_role.get("indices")
+        # the ids of segment and embedding ops reach the primitive through adapters: found by name
+        idx_p: str | None = by_role.get("indices") or _pick(ID_NAMES, [n for n in inputs if n in params], set())
         upd_p = by_role.get("updates") if op.info.kind == "scatter" else None
     else:  # no description (none yet, or it refuses these attributes): the differentiable tensor is the data
         taken: set[str] = set()

@@ -97,8 +97,8 @@ def learn_map(
         factors.append(f)
     # check the whole map on random values
     rng = np.random.default_rng(1234)
-    rand = [rng.uniform(1.0, 2.0, s) for s in shapes]
-    got = _as_f64(run(rand))
+    rand = [1.0 + rng.integers(0, 256, s) / 256.0 for s in shapes]  # exact in float32: dialects may compute there
+    got = _as_f64(run([r.copy() for r in rand]))  # a post may work in place on what it is given
     pred = c.copy()
     for k, r in enumerate(rand):
         pred = pred + factors[k] * r.reshape(-1)[sources[k]] if r.size else pred

@@ -13,8 +13,9 @@ import numpy as np
 from ...core.policy import Reduction
 from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from .._record import Description, Residual, check_choice
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from .._segment import empty_value, segment_lowering
+from .._segment import check_row_ids, empty_value, segment_description, segment_lowering
 from ._common import (
     GRAD,
     JAX_VERSION,
@@ -91,11 +92,7 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
                 raise ArgumentError(f"{ctx.label}: {flag} must be a bool (got {v!r})")
         if bucket_size is not None:
             raise UnsupportedError(f"{ctx.label}: bucket_size is not supported (it only changes the compiled form)")
-        if ids.ndim != 1 or d.ndim < 1 or d.shape[0] != ids.size:
-            raise ShapeError(
-                f"{ctx.label}: segment_ids must be 1-D with data.shape[0] entries; got segment_ids shape "
-                f"{list(ids.shape)} and data shape {list(d.shape)}"
-            )
+        check_row_ids(ctx, d, ids)
         if num_segments is None:
             if ids.size == 0:
                 raise ShapeError(f"{ctx.label}: num_segments=None needs at least one segment id (max of empty)")
@@ -145,9 +142,25 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
     >>> gs.jax.{name}([1.0, 2.0, 3.0, 4.0], [0, 0, 2, -1], num_segments=3).tolist()
     {_EXAMPLE[name]}
     """
+    def describe(mode: Any = None) -> Description:
+        op = f"jax.{name}"
+        check_choice(op, "mode", mode, _MODES)
+        attrs = {} if mode is None else {"mode": mode}
+        dts = tuple(t for t in ("float64", "float32", "int64", "int32", "bool") if t not in rejected)
+        return segment_description(op, attrs, _NAMES[red], empty, bounds="clip" if mode == "clip" else "drop",
+                                   index_ndim=(1, 1), index_dtypes=("int32", "int64", "uint8"), data_dtypes=dts,
+                                   residuals=(_CLIP_NONE,) if mode == "clip" else ())
+
     return dialect_op("jax", name, family="scatter_axis", kind="scatter", versions=(JAX_VERSION,),
-                      differentiable=("data",), grad=GRAD,
+                      differentiable=("data",), grad=GRAD, describe=describe,
+                      variants=({}, {"mode": "clip"}),
                       values={"mode": MODE_VALUES, "num_segments": "int", "bucket_size": "int"})(public)
+
+
+_CLIP_NONE = Residual("empty", "mode='clip' with num_segments=0 drops every row (no segment to clip into)",
+                      "raises: an id into a size-0 axis")
+_MODES = (None, "drop", "fill", "promise_in_bounds", "clip")
+_NAMES = {Reduction.ADD: "sum", Reduction.MUL: "prod", Reduction.MAX: "max", Reduction.MIN: "min"}
 
 
 _EXAMPLE = {

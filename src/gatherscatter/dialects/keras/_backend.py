@@ -14,8 +14,19 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...errors import ArgumentError, UnsupportedError
+from .._record import Canonical, Description, Residual, Step, check_choice
 
-__all__ = ["BACKENDS", "INDEX_RULES", "KERAS_VERSION", "jax32", "keras_context", "parse_backend"]
+__all__ = [
+    "BACKENDS",
+    "INDEX_RULES",
+    "KERAS_VERSION",
+    "NARROW",
+    "index_policy",
+    "jax32",
+    "keras_context",
+    "keras_description",
+    "parse_backend",
+]
 
 KERAS_VERSION = "3.15"
 """The Keras release measured (3.15.1; backends: jax 0.10, TF 2.21, torch 2.13, NumPy 2.4)."""
@@ -70,3 +81,57 @@ def jax32(arr: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """Keras' JAX backend runs JAX without x64: 64-bit arrays become 32-bit."""
     t = _JAX32.get(arr.dtype.name)
     return arr.astype(t) if t is not None else arr
+
+
+# ------------------------------------------------------------------------------------------------ descriptions
+
+_CANON = {"wrap": "wrap", "raise": "raise", "drop": "bounds", "modulo": "bounds"}
+
+
+def index_policy(op: str, backend: str) -> dict[str, str]:
+    """The canonical ``negative``/``bounds`` of ``op`` on ``backend``, read from :data:`INDEX_RULES`
+    (``'fill'``: the caller clamps and masks, as JAX's default fill has no canonical value)."""
+    check_choice(f"keras.{op}", "backend", backend, BACKENDS)
+    neg, oob = INDEX_RULES[(op, backend)]
+    return {"negative": _CANON[neg], "bounds": "wrap" if oob == "modulo" else oob}
+
+
+NARROW = Residual("dtype", "computes 64-bit data and indices in 32 bits (JAX without x64; the numpy backend's "
+                   "convert_to_tensor for scatter values) and returns 32-bit results", "keeps 64-bit dtypes")
+
+
+_EMPTY_AXIS = Residual("empty", "reads the fill value everywhere when the axis has size 0 (backend='jax')",
+                       "raises: an index into a size-0 axis")
+
+
+def gather_description(op: str, backend: str, attrs: dict[str, Any], base: Canonical, pre: list[Step],
+                       inputs: tuple[str, ...], mask: dict[str, Any] | None = None, **layout: Any) -> Description:
+    """``take``/``take_along_axis``: ``base`` with the backend's index rules; the jax backend's default fill
+    (NaN, the integer minimum) clamps, then masks, as :mod:`gatherscatter.dialects.jax` describes it."""
+    from ..jax._describe import _gather
+
+    kw = index_policy(op, backend)
+    post: list[Step] = []
+    if kw["bounds"] == "fill":
+        p2, c, post = _gather(base, fill=True, fill_value=None, wrap=True, **(mask or {}))
+        pre = pre + p2
+    else:
+        c = base.with_(**kw)
+    return keras_description(op, attrs, inputs, c, pre=pre, post=post, narrow=backend == "jax",
+                             residuals=(_EMPTY_AXIS,) if backend == "jax" else (), **layout)
+
+
+def keras_description(op: str, attrs: dict[str, Any], inputs: tuple[str, ...], c: Canonical, *, narrow: bool,
+                      pre: list[Step] | None = None, post: list[Step] | None = None,
+                      residuals: tuple[Residual, ...] = (), roles: dict[str, str] | None = None,
+                      **layout: Any) -> Description:
+    """A Keras op's description; ``narrow``: the backend computes 64-bit inputs in 32 bits (a residual; the
+    generator then draws 32-bit data)."""
+    res = list(residuals)
+    if narrow:
+        res.append(NARROW)
+        layout.setdefault("data_dtypes", ("float32", "int32"))
+        layout["index_dtypes"] = ("int32",)
+    layout.setdefault("index_dtypes", ("int32", "int64"))
+    return Description(f"keras.{op}", attrs, inputs, c, pre=pre or [], post=post or [], residuals=res,
+                       roles=roles or {}, layout=layout)

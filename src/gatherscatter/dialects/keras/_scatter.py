@@ -10,7 +10,9 @@ from ...core.context import OpContext
 from ...core.policy import Policy
 from ...core.shape import IndexSpec
 from ...errors import ShapeError
+from .._record import Canonical, canonical
 from .._registry import Lowering
+from ._backend import index_policy
 
 
 def lower_scatter(
@@ -34,3 +36,8 @@ def lower_scatter(
     else:
         policy = Policy(bounds="raise", negative="wrap", reduction=reduction)
     return Lowering("scatter", base, idx, IndexSpec(axis=0, depth=k, vector=True), policy, ctx, updates=upd)
+
+
+def scatter_canonical(op: str, backend: str, reduction: str, data: str, updates: str) -> Canonical:
+    """The nd scatter of ``scatter``/``scatter_update`` on ``backend`` (index rules: :data:`INDEX_RULES`)."""
+    return canonical("scatter_nd", data=data, updates=updates, reduction=reduction, **index_policy(op, backend))

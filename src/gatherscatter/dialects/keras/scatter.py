@@ -9,13 +9,23 @@ import numpy as np
 from ...core.shape import as_array, as_index_array, check_allocatable
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, Step
 from .._registry import Lowering, dialect_op
-from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, parse_backend
-from ._scatter import lower_scatter
+from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, keras_description, parse_backend
+from ._scatter import lower_scatter, scatter_canonical
+
+
+def _describe(backend: str = "tensorflow") -> Description:
+    c = scatter_canonical("scatter", backend, "add", "zeros", "values")
+    pre = [Step.adapt("zeros", "zeros", "shape", "values", why="keras.ops.scatter adds into zeros of shape")]
+    return keras_description("scatter", {"backend": backend}, ("indices", "values", "shape"), c, pre=pre,
+                             roles={"data": "shape"}, narrow=backend in ("jax", "numpy"), rank=(1, 3),
+                             index_ndim=(1, 2), index_dtypes=("int32", "int64"))
 
 
 @dialect_op("keras", "scatter", family="scatter_nd", kind="scatter", versions=(KERAS_VERSION,),
-            differentiable=("values",), values={"shape": "shape", "backend": BACKENDS})
+            differentiable=("values",), describe=_describe, values={"shape": "shape", "backend": BACKENDS},
+            variants=tuple({"backend": b} for b in BACKENDS))
 def scatter(indices: Any, values: Any, shape: Any, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.scatter``: zeros of ``shape`` with ``values`` added at the index tuples of ``indices``.
 

@@ -6,13 +6,21 @@ from typing import Any
 
 from ...core.shape import as_index_array, as_updates
 from .._common import data_array
+from .._record import Description
 from .._registry import Lowering, dialect_op
-from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, parse_backend
-from ._scatter import lower_scatter
+from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, keras_description, parse_backend
+from ._scatter import lower_scatter, scatter_canonical
+
+
+def _describe(backend: str = "tensorflow") -> Description:
+    c = scatter_canonical("scatter_update", backend, "none", "inputs", "updates")
+    return keras_description("scatter_update", {"backend": backend}, ("inputs", "indices", "updates"), c,
+                             narrow=backend == "jax", index_ndim=(1, 2), index_dtypes=("int32", "int64"))
 
 
 @dialect_op("keras", "scatter_update", family="scatter_nd", kind="scatter", versions=(KERAS_VERSION,),
-            differentiable=("inputs", "updates"), values={"backend": BACKENDS})
+            differentiable=("inputs", "updates"), describe=_describe, values={"backend": BACKENDS},
+            variants=tuple({"backend": b} for b in BACKENDS))
 def scatter_update(inputs: Any, indices: Any, updates: Any, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.scatter_update``: a copy of ``inputs`` with ``updates`` written at the index tuples.
 

@@ -12,12 +12,13 @@ import numpy as np
 
 from ...core.policy import Reduction
 from ...core.shape import as_index_array, to_int
-from ...errors import ArgumentError, ShapeError, UnsupportedError
+from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Residual, check_bool, check_choice
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from .._segment import empty_value, segment_lowering
+from .._segment import check_row_ids, empty_value, segment_description, segment_lowering
 from ..tensorflow import segment as tf_segment
-from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, NARROW, jax32, keras_context, parse_backend
 
 __all__ = ["SEGMENT"]
 
@@ -71,11 +72,7 @@ def _lower(name: str, red: Reduction, data: Any, segment_ids: Any, num_segments:
     n = None if num_segments is None else to_int(ctx, "num_segments", num_segments)
     d = data_array(ctx, data)
     ids = as_index_array(ctx, segment_ids, "segment_ids")
-    if ids.ndim != 1 or d.ndim < 1 or ids.size != d.shape[0]:
-        raise ShapeError(
-            f"{ctx.label}: segment_ids must be 1-D with data.shape[0] entries; got segment_ids shape "
-            f"{list(ids.shape)} and data shape {list(d.shape)}"
-        )
+    check_row_ids(ctx, d, ids)
     tf_sorted, tf_unsorted = SEGMENT[name][1:]
     if b == "tensorflow":
         if sorted:
@@ -176,7 +173,48 @@ def _register(name: str, red: Reduction) -> DialectOp:
     {'[3.0, 0.0, 7.0, 0.0]' if red is Reduction.ADD else '[2.0, -inf, 4.0, -inf]'}
     """
     return dialect_op("keras", name, family="scatter_axis", kind="scatter", versions=(KERAS_VERSION,),
-                      differentiable=("data",), values={"num_segments": "int", "backend": BACKENDS})(public)
+                      differentiable=("data",), describe=_describer(name, red),
+                      variants=tuple({"backend": b} for b in BACKENDS),
+                      values={"num_segments": "int", "backend": BACKENDS})(public)
+
+
+_F32 = Residual("dtype", "reduces in float32 whatever the dtype (backend='torch'; float64 and large integers lose "
+                "precision)", "reduces in the data dtype")
+_N0 = Residual("empty", "reads num_segments=0 as None: max id + 1 rows (backend='torch')", "gives 0 rows")
+_ARGSORT = Residual("duplicates", "sums the rows of a segment in np.argsort order (backend='numpy', sorted=False): "
+                    "float sums may round differently", "sums them in row-major order")
+_INT_MAX = Residual("dtype", "promotes integer data to float64 (np.ones(shape) * -inf; backend='numpy')",
+                    "keeps the data dtype")
+
+
+def _describer(name: str, red: Reduction) -> Any:
+    reduction = "sum" if red is Reduction.ADD else "max"
+
+    def describe(sorted: bool = False, backend: str = "tensorflow") -> Description:
+        op = f"keras.{name}"
+        check_choice(op, "backend", backend, BACKENDS)
+        check_bool(op, "sorted", sorted)
+        attrs = {"sorted": sorted, "backend": backend}
+        if backend == "tensorflow":
+            if sorted:
+                raise UnsupportedError(f"translate {op}: sorted=True with backend='tensorflow' runs "
+                                       f"tf.math.{SEGMENT[name][1]}, whose output has segment_ids[-1] + 1 rows (a "
+                                       "size read from the ids' values)")
+            return segment_description(op, attrs, reduction, "zero" if red is Reduction.ADD else "lowest",
+                                       raises_past_end=True, index_ndim=(1, 1))
+        empty = "zero" if red is Reduction.ADD else "-inf"
+        if backend == "jax":
+            return segment_description(op, attrs, reduction, empty, index_ndim=(1, 1), index_dtypes=("int32",),
+                                       data_dtypes=("float32", "int32"), residuals=(NARROW,))
+        if backend == "torch":
+            return segment_description(op, attrs, reduction, empty, index_ndim=(1, 1),
+                                       data_dtypes=("float32", "int32", "int64"), residuals=(_F32, _N0))
+        res = (_INT_MAX,) if red is Reduction.MAX else (() if sorted else (_ARGSORT,))
+        return segment_description(op, attrs, reduction, empty, index_ndim=(1, 1), raises_past_end=True,
+                                   data_dtypes=("float64", "float32") if red is Reduction.MAX else None,
+                                   residuals=res)
+
+    return describe
 
 
 segment_sum, segment_max = (_register(n, row[0]) for n, row in SEGMENT.items())

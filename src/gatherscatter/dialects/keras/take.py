@@ -9,9 +9,11 @@ import numpy as np
 from ...core.policy import Policy, fill
 from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
 from .._common import data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ..jax._common import default_fill
-from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, parse_backend
+from ..jax._describe import _axis_mask
+from ._backend import BACKENDS, KERAS_VERSION, gather_description, index_policy, jax32, keras_context, parse_backend
 
 divergence(
     op="keras.take",
@@ -26,8 +28,30 @@ divergence(
 )
 
 
+def _describe(axis: int | None = None, backend: str = "tensorflow") -> Description:
+    axis = check_int("keras.take", "axis", axis, optional=True)
+    index_policy("take", backend)
+    pre: list[Step] = []
+    data, idx = "x", "indices"
+    if axis is None:
+        data = "flat"
+        if backend == "torch":  # wraps a negative index by x.shape[0] (a Keras bug), then reads the flattened x
+            pre.append(Step.adapt("normalize_negative", "i0", "indices", "x", axis=0,
+                                  why="the torch backend wraps negatives by x.shape[0], not x.size"))
+            idx = "i0"
+        pre.append(Step.adapt("flatten", "flat", "x", why="axis=None takes from the flattened x"))
+    a = 0 if axis is None else axis
+    d = gather_description("take", backend, {"axis": axis, "backend": backend}, canonical("gather", data=data,
+                           indices=idx, axis=a), pre, ("x", "indices"), _axis_mask(a), index_ndim=(0, 2))
+    if idx == "i0":
+        d.canonical = d.canonical.with_(negative="raise")
+    return d
+
+
 @dialect_op("keras", "take", family="gather", kind="gather", versions=(KERAS_VERSION,),
-            differentiable=("x",), values={"axis": "int", "backend": BACKENDS})
+            differentiable=("x",), describe=_describe, values={"backend": BACKENDS, "axis": "int"},
+            fuzz={"axis_none": True},
+            variants=tuple({"axis": a, "backend": b} for b in BACKENDS for a in (None, 1)))
 def take(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.take``: elements (``axis=None``: of the flattened ``x``) or slices along ``axis``.
 
@@ -68,7 +92,7 @@ def take(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow")
         d, i = jax32(d), jax32(i)
     if axis is None:
         flat = d.reshape(-1)
-        if b == "torch" and d.ndim and i.size:
+        if b == "torch" and d.ndim:
             i = np.where(i < 0, i + d.shape[0], i)
             return Lowering("gather", flat, i, IndexSpec(axis=0), Policy(bounds="raise", negative="raise"), ctx)
         d, a = flat, 0

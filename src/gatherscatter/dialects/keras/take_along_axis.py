@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Policy, fill
-from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
+from ...core.shape import IndexSpec, as_index_array
 from ...errors import ShapeError
-from .._common import data_array
+from .._common import along_axis, data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ..jax._common import default_fill
-from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, gather_description, jax32, keras_context, parse_backend
 
 divergence(
     op="keras.take_along_axis",
@@ -24,8 +25,24 @@ divergence(
 )
 
 
+def _describe(axis: int | None = None, backend: str = "tensorflow") -> Description:
+    axis = check_int("keras.take_along_axis", "axis", axis, optional=True)
+    pre: list[Step] = []
+    layout: dict[str, Any] = {"full_index": True}
+    data = "x"
+    if axis is None:
+        pre.append(Step.adapt("flatten", "flat", "x", why="axis=None works on the flattened x (1-d indices)"))
+        data = "flat"
+        layout["rank"] = (1, 1)
+    base = canonical("gather_elements", data=data, axis=0 if axis is None else axis)
+    return gather_description("take_along_axis", backend, {"axis": axis, "backend": backend}, base, pre,
+                              ("x", "indices"), **layout)
+
+
 @dialect_op("keras", "take_along_axis", family="gather_elements", kind="gather", versions=(KERAS_VERSION,),
-            differentiable=("x",), values={"axis": "int", "backend": BACKENDS})
+            differentiable=("x",), describe=_describe, values={"backend": BACKENDS, "axis": "int"},
+            fuzz={"axis_none": True},
+            variants=tuple({"axis": a, "backend": b} for b in BACKENDS for a in (None, 1)))
 def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow") -> Lowering:
     """Keras 3 ``keras.ops.take_along_axis``: ``out[..., j, ...] = x[..., indices[..., j, ...], ...]`` along ``axis``.
 
@@ -57,13 +74,7 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
     i = as_index_array(ctx, indices, "indices")
     if b == "jax":
         d, i = jax32(d), jax32(i)
-    if axis is None:
-        d = d.reshape(-1)
-        if i.ndim != 1:
-            raise ShapeError(f"{ctx.label}: with axis=None, indices must be 1-D (got shape {list(i.shape)})")
-        a = 0
-    else:
-        a = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
+    d, a = along_axis(ctx, d, i, axis)
     if i.ndim != d.ndim or any(i.shape[k] != d.shape[k] for k in range(d.ndim) if k != a):
         raise ShapeError(
             f"{ctx.label}: indices must have x's rank and shape except along axis {a}; got x shape "

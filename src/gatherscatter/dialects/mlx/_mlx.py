@@ -9,8 +9,9 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...errors import DTypeError
+from .._record import Canonical, Description, Residual, Step
 
-__all__ = ["MLX_VERSION", "cast_values", "check_bounds", "mlx_array", "mlx_context", "to_mlx_dtype"]
+__all__ = ["MLX_VERSION", "cast_values", "check_bounds", "mlx_array", "mlx_context", "mlx_description", "to_mlx_dtype"]
 
 MLX_VERSION = "0.32"
 """The MLX release measured (0.32.4, CPU wheel ``mlx[cpu]``)."""
@@ -69,3 +70,15 @@ def check_bounds(ctx: OpContext, idx: np.ndarray[Any, Any], size: int, axis: int
 
 
 _UNCHECKED = "MLX does not check and reads or writes outside the array (undefined), so gatherscatter raises"
+
+
+_FLOAT64 = Residual("dtype", "computes float64 data in float32 (MLX's CPU arrays have no float64) and returns float32",
+                    "keeps float64")
+
+
+def mlx_description(op: str, attrs: dict[str, Any], inputs: tuple[str, ...], c: Canonical, *,
+                    pre: list[Step] | None = None, post: list[Step] | None = None, **layout: Any) -> Description:
+    """An MLX op's description: float64 data is MLX's float32 (a residual; the generator draws the dtypes MLX
+    keeps); indices outside ``[-s, s)`` raise here (MLX does not check: undefined)."""
+    lay = {"data_dtypes": ("float32", "int32", "int64"), **layout}
+    return Description(op, attrs, inputs, c, pre=pre or [], post=post or [], residuals=[_FLOAT64], layout=lay)

@@ -14,8 +14,9 @@ from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Description, Step, canonical, tuple_index_args
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context
+from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context, mlx_description
 
 __all__ = ["AT"]
 
@@ -92,7 +93,19 @@ def _register(name: str, red: Reduction) -> DialectOp:
     {_EXAMPLE[name]}
     """
     return dialect_op("mlx", name, family="scatter_axis", kind="scatter", versions=(MLX_VERSION,),
-                      differentiable=("a", "values"))(public)
+                      differentiable=("a", "values"), describe=_describer(name, red), variants=({},))(public)
+
+
+def _describer(name: str, red: Reduction) -> Any:
+    def describe() -> Description:
+        pre = [Step.adapt("expand_dims", "tuples", "indices", axis=-1, why="one-component index tuples (first axis)"),
+               Step.adapt("broadcast_updates", "upd", "values", "tuples", "a", why="values broadcast to a[indices]")]
+        c = canonical("scatter_nd", data="a", indices="tuples", updates="upd", reduction=red.value, negative="wrap",
+                      bounds="raise")
+        return mlx_description(f"mlx.{name}", {}, ("a", "indices", "values"), c, pre=pre, k=1, index_ndim=(0, 2),
+                               to_source=tuple_index_args("a", "indices", "values", as_array=True, broadcast=0.3))
+
+    return describe
 
 
 _EXAMPLE = {

@@ -7,16 +7,33 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Policy
-from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
+from ...core.shape import IndexSpec, as_index_array
 from ...errors import ShapeError
-from .._common import data_array
+from .._common import along_axis, data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
 from ._along import broadcast_along
-from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context
+from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context, mlx_description
+
+
+def _describe(axis: int | None = None) -> Description:
+    op = "mlx.put_along_axis"
+    axis = check_int(op, "axis", axis, optional=True)
+    inputs = ("a", "indices", "values")
+    if axis is None:
+        pre = [Step.adapt("flatten", "flat", "a", why="axis=None writes the flattened array (1-d indices)")]
+        c = canonical("scatter_elements", data="flat", updates="values", out="y", axis=0, broadcast=True,
+                      negative="wrap", bounds="raise")
+        post = [Step.adapt("reshape_like", "out", "y", "a", why="back to a's shape")]
+        return mlx_description(op, {"axis": None}, inputs, c, pre=pre, post=post, rank=(1, 1), updates_broadcast=0.3)
+    c = canonical("scatter_elements", data="a", updates="values", axis=axis, broadcast=True, negative="wrap",
+                  bounds="raise")
+    return mlx_description(op, {"axis": axis}, inputs, c, updates_broadcast=0.3)
 
 
 @dialect_op("mlx", "put_along_axis", family="scatter_elements", kind="scatter", versions=(MLX_VERSION,),
-            differentiable=("a", "values"), values={"axis": "int"})
+            differentiable=("a", "values"), describe=_describe, variants=({"axis": 1}, {"axis": -1}, {}),
+            fuzz={"axis_none": True, "scalar_updates": 0.3}, values={"axis": "int"})
 def put_along_axis(a: Any, indices: Any, values: Any, axis: Any = None) -> Lowering:
     """MLX ``mlx.core.put_along_axis``: a copy of ``a`` with ``values`` written at ``indices`` along ``axis``.
 
@@ -46,15 +63,8 @@ def put_along_axis(a: Any, indices: Any, values: Any, axis: Any = None) -> Lower
     ctx = mlx_context("put_along_axis", data="a", indices="indices", updates="values")
     d = mlx_array(data_array(ctx, a))
     i = as_index_array(ctx, indices, "indices")
-    if axis is None:
-        shape0 = d.shape
-        d = d.reshape(-1)
-        if i.ndim != 1:
-            raise ShapeError(f"{ctx.label}: with axis=None, indices must be 1-D (got shape {list(i.shape)})")
-        ax = 0
-    else:
-        shape0 = None
-        ax = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
+    shape0 = d.shape if axis is None else None
+    d, ax = along_axis(ctx, d, i, axis)
     check_bounds(ctx, i, d.shape[ax], ax)
     d2, i2 = broadcast_along(ctx, d, i, ax)
     if d2.shape != d.shape:

@@ -7,8 +7,9 @@ from typing import Any
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
 from .._common import data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
-from ._mlx import MLX_VERSION, check_bounds, mlx_context, to_mlx_dtype
+from ._mlx import MLX_VERSION, check_bounds, mlx_context, mlx_description, to_mlx_dtype
 
 divergence(
     op="mlx.take",
@@ -23,7 +24,20 @@ divergence(
 )
 
 
+def _describe(axis: int | None = None) -> Description:
+    op = "mlx.take"
+    axis = check_int(op, "axis", axis, optional=True)
+    if axis is None:
+        pre = [Step.adapt("flatten", "flat", "a", why="axis=None takes from the flattened array")]
+        return mlx_description(op, {"axis": None}, ("a", "indices"),
+                               canonical("gather", data="flat", axis=0, negative="wrap", bounds="raise"), pre=pre,
+                               index_ndim=(0, 2))
+    return mlx_description(op, {"axis": axis}, ("a", "indices"),
+                           canonical("gather", data="a", axis=axis, negative="wrap", bounds="raise"), index_ndim=(0, 2))
+
+
 @dialect_op("mlx", "take", family="gather", kind="gather", versions=(MLX_VERSION,), differentiable=("a",),
+            describe=_describe, variants=({}, {"axis": 0}, {"axis": -1}), fuzz={"axis_none": True},
             values={"axis": "int"})
 def take(a: Any, indices: Any, axis: Any = None) -> Lowering:
     """MLX ``mlx.core.take``: elements of the flattened ``a`` (``axis=None``) or slices along ``axis``.

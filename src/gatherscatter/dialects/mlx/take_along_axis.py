@@ -5,16 +5,28 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Policy
-from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
-from ...errors import ShapeError
-from .._common import data_array
+from ...core.shape import IndexSpec, as_index_array
+from .._common import along_axis, data_array
+from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
 from ._along import broadcast_along
-from ._mlx import MLX_VERSION, check_bounds, mlx_context, to_mlx_dtype
+from ._mlx import MLX_VERSION, check_bounds, mlx_context, mlx_description, to_mlx_dtype
+
+
+def _describe(axis: int | None = None) -> Description:
+    op = "mlx.take_along_axis"
+    axis = check_int(op, "axis", axis, optional=True)
+    if axis is None:
+        pre = [Step.adapt("flatten", "flat", "a", why="axis=None works on the flattened array (1-d indices)")]
+        c = canonical("gather_elements", data="flat", axis=0, negative="wrap", bounds="raise")
+        return mlx_description(op, {"axis": None}, ("a", "indices"), c, pre=pre, rank=(1, 1))
+    c = canonical("gather_elements", data="a", axis=axis, broadcast=True, negative="wrap", bounds="raise")
+    return mlx_description(op, {"axis": axis}, ("a", "indices"), c)
 
 
 @dialect_op("mlx", "take_along_axis", family="gather_elements", kind="gather", versions=(MLX_VERSION,),
-            differentiable=("a",), values={"axis": "int"})
+            differentiable=("a",), describe=_describe, variants=({"axis": 1}, {"axis": -1}, {}),
+            fuzz={"axis_none": True}, values={"axis": "int"})
 def take_along_axis(a: Any, indices: Any, axis: Any = None) -> Lowering:
     """MLX ``mlx.core.take_along_axis``: ``out[..., j, ...] = a[..., indices[..., j, ...], ...]`` along ``axis``.
 
@@ -41,13 +53,7 @@ def take_along_axis(a: Any, indices: Any, axis: Any = None) -> Lowering:
     ctx = mlx_context("take_along_axis", data="a", indices="indices")
     d = data_array(ctx, a)
     i = as_index_array(ctx, indices, "indices")
-    if axis is None:
-        d = d.reshape(-1)
-        if i.ndim != 1:
-            raise ShapeError(f"{ctx.label}: with axis=None, indices must be 1-D (got shape {list(i.shape)})")
-        ax = 0
-    else:
-        ax = normalize_axis(ctx, to_int(ctx, "axis", axis), d.ndim)
+    d, ax = along_axis(ctx, d, i, axis)
     check_bounds(ctx, i, d.shape[ax], ax)
     d, i = broadcast_along(ctx, d, i, ax)
     return Lowering("gather", d, i, IndexSpec(axis=ax, batch=ax, elementwise=True),

@@ -13,7 +13,7 @@ from ...core.policy import Reduction
 from ...errors import ShapeError
 from .._common import data_array
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from .._segment import counts, segment_lowering, trunc_divide
+from .._segment import check_row_ids, counts, segment_lowering, trunc_divide, undescribed
 from ._common import PADDLE_VERSION, check_paddle_dtype, index_array, paddle_context
 
 __all__ = ["SEGMENT"]
@@ -91,11 +91,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
         d = data_array(ctx, data)
         check_paddle_dtype(ctx, d, DTYPES)
         ids = index_array(ctx, segment_ids)
-        if d.ndim < 1 or ids.ndim != 1 or ids.size != d.shape[0]:
-            raise ShapeError(
-                f"{ctx.label}: segment_ids must be 1-D with data.shape[0] entries (Expected num_indices == "
-                f"x.dims()[0]); got segment_ids shape {list(ids.shape)} and data shape {list(d.shape)}"
-            )
+        check_row_ids(ctx, d, ids, " (Expected num_indices == x.dims()[0])")
         if ids.size == 0:
             raise ShapeError(f"{ctx.label}: segment_ids must not be empty (paddle crashes on empty data)")
         n = _check_sorted(ctx, ids)
@@ -141,7 +137,9 @@ def _register(name: str, red: Reduction) -> DialectOp:
     {_EXAMPLE[name]}
     """
     return dialect_op("paddle", name, family="scatter_axis", kind="scatter", versions=(PADDLE_VERSION,),
-                      differentiable=("data",))(public)
+                      differentiable=("data",),
+                      describe=undescribed(f"paddle.{name}", "the output has segment_ids[-1] + 1 rows, a size read "
+                                           "from the ids' values"))(public)
 
 
 _EXAMPLE = {

@@ -10,6 +10,7 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, canonical
 from .._registry import Lowering, dialect_op, divergence
 from ._common import DATA_ALL, GRAD, INDEX_I32_I64, TF_VERSION, check_data, tf_context
 
@@ -44,9 +45,19 @@ def _clip(rows: np.ndarray[Any, Any], max_norm: float) -> np.ndarray[Any, Any]:
     return out.astype(rows.dtype)
 
 
+def _describe(max_norm: Any = None) -> Description:
+    op = "tensorflow.embedding_lookup"
+    if max_norm is not None:
+        raise UnsupportedError(f"translate {op}: max_norm clips each looked-up row to an L2 norm first "
+                               "(clip_by_norm): no layout adapter computes a row norm")
+    c = canonical("gather", data="params", indices="ids", axis=0, negative="raise", bounds="raise")
+    return Description(op, {}, ("params", "ids"), c, layout={"index_dtypes": ("int32", "int64")})
+
+
 @dialect_op(
     "tensorflow", "embedding_lookup", family="gather", kind="gather", versions=(TF_VERSION,),
-    differentiable=("params",), grad=GRAD, values={"max_norm": "number"},
+    differentiable=("params",), grad=GRAD, describe=_describe, variants=({},),
+    values={"max_norm": "number"},
 )
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None) -> Lowering:
     """TensorFlow ``tf.nn.embedding_lookup``: the rows of ``params`` at ``ids`` (``tf.gather(params, ids)``).

@@ -12,10 +12,10 @@ from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import (
+    DEVICES,
     GATHER_CLIP,
     GATHER_RAISE,
     GATHER_ZERO,
-    DEVICES,
     GRAD,
     INDEX_I16_I32_I64,
     POLICIES,

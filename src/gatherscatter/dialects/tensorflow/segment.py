@@ -17,8 +17,17 @@ from ...core.policy import Reduction
 from ...core.shape import as_array, as_index_array, to_int
 from ...errors import DTypeError, ShapeError
 from .._common import FLOATS, data_array
+from .._record import Description
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from .._segment import counts, empty_value, segment_lowering, trunc_divide
+from .._segment import (
+    check_prefix_ids,
+    counts,
+    empty_value,
+    segment_description,
+    segment_lowering,
+    trunc_divide,
+    undescribed,
+)
 from ._common import DATA_NUMERIC, DATA_REAL, GRAD, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data
 
 __all__ = ["SORTED", "UNSORTED"]
@@ -205,11 +214,7 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
             n = _check_sorted(ctx, ids)
         else:
             n = _num_segments(ctx, args[0])
-            if d.shape[: ids.ndim] != ids.shape:
-                raise ShapeError(
-                    f"{ctx.label}: data.shape = {list(d.shape)} does not start with segment_ids.shape = "
-                    f"{list(ids.shape)}"
-                )
+            check_prefix_ids(ctx, d, ids)
             _check_unsorted(ctx, ids, n)
         post = None
         if reduction in ("mean", "sqrt_n"):
@@ -230,8 +235,25 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
     public.__name__ = name
     return dialect_op(
         "tensorflow", name, family="scatter_axis", kind="scatter", versions=(TF_VERSION,), differentiable=("data",),
-        grad=GRAD, values={} if sorted_ else {"num_segments": "int"},
+        grad=GRAD, describe=_describer(name, reduction, empty, sorted_),
+        variants=() if sorted_ or reduction in ("mean", "sqrt_n") else ({},),
+        values={} if sorted_ else {"num_segments": "int"},
     )(public)
+
+
+def _describer(name: str, reduction: str, empty: str, sorted_: bool) -> Any:
+    op = f"tensorflow.{name}"
+    if sorted_:
+        return undescribed(op, "the output has segment_ids[-1] + 1 rows, a size read from the ids' values")
+    if reduction in ("mean", "sqrt_n"):
+        return undescribed(op, "integer data gives a float result (sum / N with Python's truediv) and sqrt_n divides "
+                           "by sqrt(N): no canonical reduction does either")
+
+    def describe() -> Description:
+        return segment_description(op, {}, reduction, empty, raises_past_end=True,
+                                   index_dtypes=("int16", "int32", "int64"))
+
+    return describe
 
 
 _SORTED_DOC = (

@@ -6,8 +6,9 @@ from typing import Any
 
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
-from ...errors import ShapeError
+from ...errors import ShapeError, UnsupportedError
 from .._common import check_data_dtype, data_array
+from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._tfl import TFLITE_VERSION, check_in_range, tfl_context
 
@@ -27,8 +28,23 @@ divergence(
 )
 
 
+def _describe(axis: int = 0, batch_dims: int = 0) -> Description:
+    op = "tflite.GATHER"
+    a, b = check_int(op, "axis", axis), check_int(op, "batch_dims", batch_dims)
+    if b < 0 or (a < 0 and b):
+        raise UnsupportedError(f"translate {op}: batch_dims={b} with axis={a} needs the ranks of params and indices; "
+                               "give non-negative values")
+    c = canonical("gather", data="params", axis=a, batch_dims=b, negative="raise", bounds="raise")
+    return Description(op, {"axis": a, "batch_dims": b}, ("params", "indices"), c,
+                       layout={"index_dtypes": ("int16", "int32", "int64"), "data_dtypes": _DTYPES})
+
+
+_DTYPES = ("float32", "int32", "int64")
+
+
 @dialect_op("tflite", "GATHER", family="gather", kind="gather", versions=(TFLITE_VERSION,),
-            differentiable=("params",))
+            differentiable=("params",), describe=_describe,
+            variants=({}, {"axis": 1}, {"axis": -1}, {"axis": 1, "batch_dims": 1}))
 def GATHER(params: Any, indices: Any, axis: int = 0, batch_dims: int = 0) -> Lowering:
     """TFLite ``GATHER``: slices of ``params`` at ``indices`` along ``axis`` (with ``batch_dims``).
 

@@ -10,6 +10,7 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array
 from ...errors import ShapeError
 from .._common import check_data_dtype, data_array
+from .._record import Description, Residual, canonical
 from .._registry import Lowering, dialect_op, divergence
 from ._tfl import TFLITE_VERSION, check_in_range, tfl_context
 
@@ -39,8 +40,16 @@ divergence(
 )
 
 
+def _describe() -> Description:
+    c = canonical("gather_nd", data="params", negative="raise", bounds="raise")
+    res = [Residual("out_of_range", "reads on past a component's axis while the row-major flat offset stays in "
+                    "range (the kernel checks the flat offset only)", "raises for the component")]
+    return Description("tflite.GATHER_ND", {}, ("params", "indices"), c, residuals=res,
+                       layout={"index_dtypes": ("int32", "int64"), "data_dtypes": ("float32", "int32", "int64")})
+
+
 @dialect_op("tflite", "GATHER_ND", family="gather_nd", kind="gather", versions=(TFLITE_VERSION,),
-            differentiable=("params",))
+            differentiable=("params",), describe=_describe, variants=({},))
 def GATHER_ND(params: Any, indices: Any) -> Lowering:
     """TFLite ``GATHER_ND``: the slices of ``params`` at the index tuples on the last axis of ``indices``.
 

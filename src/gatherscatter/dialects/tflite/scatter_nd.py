@@ -10,6 +10,7 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_array, as_index_array, check_allocatable
 from ...errors import DTypeError, ShapeError
 from .._common import check_data_dtype, data_array
+from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op
 from ._tfl import TFLITE_VERSION, check_in_range, tfl_context
 
@@ -18,8 +19,17 @@ DATA_DTYPES = frozenset({"float32", "int8", "uint8", "int32", "int64"})
 INDEX_DTYPES = frozenset({"int32"})
 
 
+def _describe() -> Description:
+    c = canonical("scatter_nd", data="zeros", updates="updates", reduction="add", negative="raise", bounds="raise")
+    pre = [Step.adapt("zeros", "zeros", "shape", "updates", why="SCATTER_ND adds into a zero tensor")]
+    return Description("tflite.SCATTER_ND", {}, ("indices", "updates", "shape"), c, pre=pre, roles={"data": "shape"},
+                       layout={"index_dtypes": ("int32",), "index_ndim": (1, 2),
+                               "data_dtypes": ("float32", "int32", "int64"), "rank": (1, 3)})
+
+
 @dialect_op("tflite", "SCATTER_ND", family="scatter_nd", kind="scatter", versions=(TFLITE_VERSION,),
-            differentiable=("updates",), values={"shape": "shape"})
+            differentiable=("updates",), describe=_describe, variants=({},),
+            values={"shape": "shape"})
 def SCATTER_ND(indices: Any, updates: Any, shape: Any) -> Lowering:
     """TFLite ``SCATTER_ND``: sum ``updates`` into zeros of ``shape`` at the index tuples of ``indices``.
 

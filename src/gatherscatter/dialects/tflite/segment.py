@@ -14,8 +14,9 @@ from ...core.policy import Reduction
 from ...core.shape import as_array, as_index_array
 from ...errors import DTypeError, ShapeError
 from .._common import check_data_dtype, data_array
+from .._record import Description
 from .._registry import DialectOp, Lowering, dialect_op, divergence
-from .._segment import empty_value, segment_lowering
+from .._segment import check_prefix_ids, check_row_ids, empty_value, segment_description, segment_lowering, undescribed
 from ._tfl import TFLITE_VERSION, tfl_context
 
 __all__ = ["DATA_DTYPES", "UNSORTED"]
@@ -56,16 +57,13 @@ divergence(
 
 def _ids(ctx: OpContext, d: np.ndarray[Any, Any], segment_ids: Any) -> np.ndarray[Any, Any]:
     ids = as_index_array(ctx, segment_ids, "segment_ids", _IDS)
-    if ids.ndim != 1 or d.ndim < 1 or ids.size != d.shape[0]:
-        raise ShapeError(
-            f"{ctx.label}: segment_ids must be 1-D with data.shape[0] entries; got segment_ids shape "
-            f"{list(ids.shape)} and data shape {list(d.shape)}"
-        )
+    check_row_ids(ctx, d, ids)
     return ids
 
 
 @dialect_op("tflite", "SEGMENT_SUM", family="scatter_axis", kind="scatter", versions=(TFLITE_VERSION,),
-            differentiable=("data",))
+            differentiable=("data",), describe=undescribed("tflite.SEGMENT_SUM", "the output has segment_ids[-1] + 1 "
+                                                          "rows, a size read from the ids' values"))
 def SEGMENT_SUM(data: Any, segment_ids: Any) -> Lowering:
     """TFLite ``SEGMENT_SUM``: sums of consecutive rows of ``data`` that share an id (ids 0, 0, 1, 2, 2, ...).
 
@@ -117,10 +115,7 @@ def _register(name: str, red: Reduction, empty: str) -> DialectOp:
         d = data_array(ctx, data)
         check_data_dtype(ctx, d, DATA_DTYPES)
         ids = as_index_array(ctx, segment_ids, "segment_ids", _IDS)
-        if d.shape[: ids.ndim] != ids.shape:
-            raise ShapeError(
-                f"{ctx.label}: data.shape = {list(d.shape)} does not start with segment_ids.shape = {list(ids.shape)}"
-            )
+        check_prefix_ids(ctx, d, ids)
         ns = as_array(ctx, num_segments, "num_segments")
         if ns.dtype.kind not in "iu" or ns.size != 1:
             raise DTypeError(f"{ctx.label}: num_segments must be one int32 value (got {num_segments!r})")
@@ -164,8 +159,16 @@ def _register(name: str, red: Reduction, empty: str) -> DialectOp:
     >>> gs.tflite.{name}(np.float32([1, 2, 3]), np.int32([1, 1, -1]), 2).tolist()
     {_EXAMPLE[name]}
     """
+    def describe() -> Description:
+        return segment_description(f"tflite.{name}", {}, _NAMES[red], empty, raises_past_end=True,
+                                   index_dtypes=("int32",), data_dtypes=("float32", "int32"))
+
     return dialect_op("tflite", name, family="scatter_axis", kind="scatter", versions=(TFLITE_VERSION,),
-                      differentiable=("data",), values={"num_segments": "int"})(public)
+                      differentiable=("data",), describe=describe, variants=({},),
+                      values={"num_segments": "int"})(public)
+
+
+_NAMES = {Reduction.ADD: "sum", Reduction.MUL: "prod", Reduction.MAX: "max", Reduction.MIN: "min"}
 
 
 _EXAMPLE = {

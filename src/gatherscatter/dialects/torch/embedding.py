@@ -9,8 +9,9 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array
-from ...errors import ArgumentError, DTypeError, ShapeError
+from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence
 from ._common import GRAD, INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, torch_context
 
@@ -123,8 +124,29 @@ def _prepare(input: Any, weight: Any, padding_idx: Any) -> tuple[OpContext, np.n
     return ctx, w, idx
 
 
+def _describe(padding_idx: Any = None, max_norm: Any = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Description:
+    op = "torch.embedding"
+    if max_norm is not None:
+        raise UnsupportedError(f"translate {op}: max_norm renormalises the referenced rows of weight first "
+                               "(embedding_renorm_): no layout adapter computes a row norm")
+    attrs: dict[str, Any] = {}
+    res: list[Residual] = []
+    if padding_idx is not None:
+        attrs["padding_idx"] = check_int(op, "padding_idx", padding_idx)
+        res.append(Residual("empty", "raises when weight has no rows (no padding_idx is within num_embeddings = 0)",
+                            "gathers nothing"))
+        if attrs["padding_idx"] not in (0, -1):
+            res.append(Residual("invalid", "raises when padding_idx is outside [-num_embeddings, num_embeddings)",
+                                "does not read padding_idx (it only changes the gradient)"))
+    c = canonical("gather", data="weight", indices="input", axis=0, negative="raise", bounds="raise")
+    return Description(op, attrs, ("input", "weight"), c, residuals=res, roles={"data": "weight", "indices": "input"},
+                       layout={"index_dtypes": ("int32", "int64"), "data_shape": (None, None)})
+
+
 @dialect_op("torch", "embedding", family="gather", kind="gather", versions=(VERSION,), differentiable=("weight",),
-            grad=GRAD, values={"padding_idx": "int", "max_norm": "number", "norm_type": "number"})
+            grad=GRAD, describe=_describe, variants=({}, {"padding_idx": 0}),
+            values={"padding_idx": "int", "max_norm": "number", "norm_type": "number"})
 def embedding(
     input: Any,
     weight: Any,

@@ -10,7 +10,7 @@ from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array, dtype_name
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._registry import Lowering, dialect_op, divergence
-from .._segment import counts
+from .._segment import counts, undescribed
 from ._common import GRAD, INDEX_INT32_INT64, VERSION
 from .embedding import _prepare, _renorm
 
@@ -57,6 +57,9 @@ divergence(
 
 @dialect_op("torch", "embedding_bag", family="scatter_axis", kind="scatter", versions=(VERSION,),
             differentiable=("weight", "per_sample_weights"), grad=GRAD,
+            describe=undescribed("torch.embedding_bag", "it gathers rows of weight and then reduces them per bag: a "
+                                 "gather followed by a segment reduction (two primitives; a description has one "
+                                 "canonical call), with bags read from the values of offsets"),
             values={"offsets": "array", "max_norm": "number", "norm_type": "number", "mode": tuple(MODES),
                     "per_sample_weights": "array", "padding_idx": "int"})
 def embedding_bag(

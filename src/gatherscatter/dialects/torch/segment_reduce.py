@@ -11,7 +11,7 @@ from ...core.shape import IndexSpec, as_index_array, dtype_name
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._registry import Lowering, dialect_op, divergence
-from .._segment import empty_value
+from .._segment import empty_value, undescribed
 from ._common import GRAD, VERSION, as_bool, norm_dim, torch_context
 
 #: reduce string -> (core reduction, empty segment value without ``initial``); 'amax'/'amin' are torch's aliases
@@ -89,8 +89,11 @@ def _lengths(ctx: Any, lengths: Any, offsets: Any, shape: tuple[int, ...]) -> tu
 
 
 @dialect_op("torch", "segment_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
-            differentiable=("data",), grad=GRAD, values={"reduce": tuple(REDUCE), "lengths": "array",
-                                                          "indices": "array", "offsets": "array", "initial": "number"})
+            differentiable=("data",), grad=GRAD,
+            describe=undescribed("torch.segment_reduce", "the segments are read from the values of lengths (or "
+                                 "offsets): which rows a segment holds depends on them"),
+            values={"reduce": tuple(REDUCE), "lengths": "array", "indices": "array", "offsets": "array",
+                    "initial": "number"})
 def segment_reduce(
     data: Any,
     reduce: str,
