@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from .at_functions import at_add, at_get, at_max, at_min, at_multiply, at_set
+from .at_composed import at_apply, at_divide, at_power
+from .at_functions import at_add, at_get, at_max, at_min, at_multiply, at_set, at_subtract
 
 __all__ = ["at"]
 
@@ -34,39 +35,58 @@ class _IndexUpdateRef:
         unique_indices: bool = False,
         mode: Any = None,
         fill_value: Any = None,
+        wrap_negative_indices: bool = True,
     ) -> np.ndarray[Any, Any]:
-        """``x[idx]`` (:func:`~gatherscatter.dialects.jax.at_get.at_get`)."""
-        return at_get(self.x, self.idx, mode=mode, fill_value=fill_value)
+        """``x[idx]`` (:func:`~gatherscatter.dialects.jax.at_functions.at_get`)."""
+        return at_get(self.x, self.idx, mode=mode, fill_value=fill_value, wrap_negative_indices=wrap_negative_indices)
 
-    def set(
-        self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None
-    ) -> np.ndarray[Any, Any]:
-        """``x[idx] = values`` on a copy (:func:`~gatherscatter.dialects.jax.at_set.at_set`)."""
-        return at_set(self.x, self.idx, values, mode=mode)
+    def _update(self, fn: Any, values: Any, mode: Any, wrap_negative_indices: bool) -> np.ndarray[Any, Any]:
+        return np.asarray(fn(self.x, self.idx, values, mode=mode, wrap_negative_indices=wrap_negative_indices))
 
-    def add(
-        self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None
-    ) -> np.ndarray[Any, Any]:
-        """``x[idx] += values``, duplicates accumulated (:func:`~gatherscatter.dialects.jax.at_add.at_add`)."""
-        return at_add(self.x, self.idx, values, mode=mode)
+    def set(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None,
+            wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
+        """``x[idx] = values`` on a copy (:func:`~gatherscatter.dialects.jax.at_functions.at_set`)."""
+        return self._update(at_set, values, mode, wrap_negative_indices)
 
-    def multiply(
-        self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None
-    ) -> np.ndarray[Any, Any]:
-        """``x[idx] *= values`` (:func:`~gatherscatter.dialects.jax.at_multiply.at_multiply`)."""
-        return at_multiply(self.x, self.idx, values, mode=mode)
+    def add(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None,
+            wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
+        """``x[idx] += values``, duplicates accumulated (:func:`~gatherscatter.dialects.jax.at_functions.at_add`)."""
+        return self._update(at_add, values, mode, wrap_negative_indices)
 
-    def min(
-        self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None
-    ) -> np.ndarray[Any, Any]:
-        """``x[idx] = minimum(x[idx], values)`` (:func:`~gatherscatter.dialects.jax.at_min.at_min`)."""
-        return at_min(self.x, self.idx, values, mode=mode)
+    def subtract(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+                 mode: Any = None, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
+        """``x[idx] -= values`` (:func:`~gatherscatter.dialects.jax.at_functions.at_subtract`)."""
+        return self._update(at_subtract, values, mode, wrap_negative_indices)
 
-    def max(
-        self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None
-    ) -> np.ndarray[Any, Any]:
-        """``x[idx] = maximum(x[idx], values)`` (:func:`~gatherscatter.dialects.jax.at_max.at_max`)."""
-        return at_max(self.x, self.idx, values, mode=mode)
+    def multiply(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+                 mode: Any = None, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
+        """``x[idx] *= values`` (:func:`~gatherscatter.dialects.jax.at_functions.at_multiply`)."""
+        return self._update(at_multiply, values, mode, wrap_negative_indices)
+
+    def divide(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+               mode: Any = None, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
+        """``x[idx] /= values`` (:func:`~gatherscatter.dialects.jax.at_composed.at_divide`)."""
+        return self._update(at_divide, values, mode, wrap_negative_indices)
+
+    def power(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+              mode: Any = None, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
+        """``x[idx] **= values`` (:func:`~gatherscatter.dialects.jax.at_composed.at_power`)."""
+        return self._update(at_power, values, mode, wrap_negative_indices)
+
+    def min(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None,
+            wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
+        """``x[idx] = minimum(x[idx], values)`` (:func:`~gatherscatter.dialects.jax.at_functions.at_min`)."""
+        return self._update(at_min, values, mode, wrap_negative_indices)
+
+    def max(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None,
+            wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
+        """``x[idx] = maximum(x[idx], values)`` (:func:`~gatherscatter.dialects.jax.at_functions.at_max`)."""
+        return self._update(at_max, values, mode, wrap_negative_indices)
+
+    def apply(self, func: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None,
+              wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
+        """``func`` applied at ``x[idx]`` once per update (:func:`~gatherscatter.dialects.jax.at_composed.at_apply`)."""
+        return self._update(at_apply, func, mode, wrap_negative_indices)
 
 
 class _IndexUpdateHelper:
@@ -86,11 +106,15 @@ class _IndexUpdateHelper:
 
 def at(x: Any) -> _IndexUpdateHelper:
     """JAX's ``x.at`` for any array-like ``x``: ``at(x)[idx].get()``, ``.set(v)``, ``.add(v)``,
-    ``.multiply(v)``, ``.min(v)``, ``.max(v)``; each returns a new NumPy array.
+    ``.subtract(v)``, ``.multiply(v)``, ``.divide(v)``, ``.power(v)``, ``.min(v)``, ``.max(v)``,
+    ``.apply(func)``; each returns a new NumPy array.
 
     The methods call the registered function forms :func:`at_get`, :func:`at_set`,
-    :func:`at_add`, :func:`at_multiply`, :func:`at_min`, :func:`at_max` (what
-    ``gs.vjp`` and ``gs.translate`` see). ``x`` is never modified.
+    :func:`at_add`, :func:`at_subtract`, :func:`at_multiply`, :func:`at_min`,
+    :func:`at_max` (what ``gs.vjp`` and ``gs.translate`` see), and the composed
+    functions :func:`at_divide`, :func:`at_power`, :func:`at_apply` (a scatter
+    and an element-wise step, as JAX builds them; not registered ops). ``x`` is
+    never modified.
 
     >>> import gatherscatter as gs
     >>> x = [1.0, 2.0, 3.0]
