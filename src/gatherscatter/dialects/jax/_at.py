@@ -194,3 +194,14 @@ def at_divergences(op: str) -> None:
         evidence="jax/_src/numpy/indexing.py expand_bool_indices",
         kind="undefined",
     )
+    divergence(
+        op=op,
+        case="unique_indices=True or indices_are_sorted=True with indices that break the promise",
+        when=("duplicates",),
+        reference="JAX documentation",
+        theirs="undefined behaviour (unchecked promises); jax 0.10.2 on CPU ignores them too: "
+        "x.at[[1, 1, 2, 1]].add([1, 2, 3, 4], unique_indices=True) on zeros gives 7 at position 1",
+        ours="the keywords are accepted and ignored: the result is the one without the promise",
+        evidence="tests/dialects/jax/test_at_composed.py::test_broken_promises_match_jax",
+        kind="undefined",
+    )
