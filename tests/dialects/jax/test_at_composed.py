@@ -217,12 +217,13 @@ def _jax() -> tuple[Any, Any, Any]:
     return jax, jnp, lax
 
 
-def _run(f: Callable[[], Any]) -> tuple[Any, type | None]:
+def _run(f: Callable[..., Any], *args: Any, **kw: Any) -> tuple[Any, type | None]:
+    """``f(*args, **kw)`` as an array, or the type of what it raised (either side may raise)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return np.asarray(f()), None
-        except Exception as e:  # noqa: BLE001 (either side may raise: compared by "both raise")
+            return np.asarray(f(*args, **kw)), None
+        except Exception as e:
             return None, type(e)
 
 
@@ -261,17 +262,17 @@ def test_at_against_jax() -> None:
         kw: dict[str, Any] = dict(mode=[None, "clip", "drop", "promise_in_bounds"][case % 4],
                                   wrap_negative_indices=bool(case % 5))
         if op == "get":
-            ours = _run(lambda: gs.jax.at_get(x, idx, **kw))
-            theirs = _run(lambda: jnp.asarray(x).at[idx].get(**kw))
+            ours = _run(gs.jax.at_get, x, idx, **kw)
+            theirs = _run(jnp.asarray(x).at[idx].get, **kw)
         else:
             rshape = np.empty(shape)[tuple(np.zeros_like(i) for i in idx)].shape
             vals: Any = (rng.integers(1, 4, size=rshape)).astype(dtype)
             if op == "power" and x.dtype.kind == "f":
                 vals = vals / 2
             if op == "apply":
-                vals = _plus1 if case % 2 else (lambda v: v * 3 - 2)
-            ours = _run(lambda: getattr(gs.jax, f"at_{op}")(x, idx, vals, **kw))
-            theirs = _run(lambda: getattr(jnp.asarray(x).at[idx], op)(vals, **kw))
+                vals = _plus1 if case % 2 else _times10
+            ours = _run(getattr(gs.jax, f"at_{op}"), x, idx, vals, **kw)
+            theirs = _run(getattr(jnp.asarray(x).at[idx], op), vals, **kw)
         compared += _agree(f"case {case}: x.at[{idx}].{op} {dtype.__name__} {kw}", theirs, ours, ulp=op == "power")
     print(f"x.at[] against jax: {compared} of 140 cases computed by both")
     assert compared >= 125
@@ -295,13 +296,13 @@ def test_lax_against_jax() -> None:
         u = rng.integers(0, 5, size=ushape).astype(dtype)
         mode = [None, "clip", "promise_in_bounds", "fill"][case % 4]
         if case % 2:
-            ours = _run(lambda: gs.jax.lax.scatter_sub(x, i, u, dnums[which], mode=mode, unique_indices=True))
-            theirs = _run(lambda: lax.scatter_sub(jnp.asarray(x), jnp.asarray(i), jnp.asarray(u), jdn[which],
-                                                  mode=mode, unique_indices=True))
+            ours = _run(gs.jax.lax.scatter_sub, x, i, u, dnums[which], mode=mode, unique_indices=True)
+            theirs = _run(lax.scatter_sub, jnp.asarray(x), jnp.asarray(i), jnp.asarray(u), jdn[which], mode=mode,
+                          unique_indices=True)
         else:
-            ours = _run(lambda: gs.jax.lax.scatter_apply(x, i, _plus1, dnums[which], update_shape=ushape, mode=mode))
-            theirs = _run(lambda: lax.scatter_apply(jnp.asarray(x), jnp.asarray(i), _plus1, jdn[which],
-                                                    update_shape=ushape, mode=mode))
+            ours = _run(gs.jax.lax.scatter_apply, x, i, _plus1, dnums[which], update_shape=ushape, mode=mode)
+            theirs = _run(lax.scatter_apply, jnp.asarray(x), jnp.asarray(i), _plus1, jdn[which], update_shape=ushape,
+                          mode=mode)
         compared += _agree(f"case {case}: dn {which} {dtype.__name__} {mode}", theirs, ours)
     print(f"lax.scatter_sub/scatter_apply against jax: {compared} of 90 cases computed by both")
     assert compared >= 80
@@ -315,8 +316,8 @@ def test_take_along_axis_default_axis_against_jax() -> None:
         x = rng.standard_normal(shape)
         i = rng.integers(-4, 5, size=shape[:-1] + (int(rng.integers(0, 4)),))
         mode = [None, "clip", "fill", "promise_in_bounds"][case % 4]
-        assert _agree(f"case {case}", _run(lambda: jnp.take_along_axis(jnp.asarray(x), jnp.asarray(i), mode=mode)),
-                      _run(lambda: gs.jax.take_along_axis(x, i, mode=mode)))
+        assert _agree(f"case {case}", _run(jnp.take_along_axis, jnp.asarray(x), jnp.asarray(i), mode=mode),
+                      _run(gs.jax.take_along_axis, x, i, mode=mode))
 
 
 def test_integer_negative_power() -> None:
