@@ -133,9 +133,8 @@ def _broadcast_values(ctx: OpContext, v: np.ndarray[Any, Any], shape: tuple[int,
         ) from None
 
 
-def lower_scatter(
-    ctx: OpContext, reduction: Reduction, x: Any, idx: Any, values: Any, mode: Any, wrap: bool = True
-) -> Lowering:
+def lower_scatter(ctx: OpContext, reduction: Reduction, x: Any, idx: Any, values: Any, mode: Any,
+                  wrap: bool = True) -> Lowering:
     """``x.at[idx].<op>(values, mode=mode, wrap_negative_indices=wrap)`` as a core scatter (see the module
     docstring)."""
     d = check_data(ctx, x, "x")

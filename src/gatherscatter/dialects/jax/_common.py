@@ -365,4 +365,4 @@ def apply_counted(
                 f"{ctx.label}: func must be element-wise: it returned shape {list(got.shape)} for "
                 f"{int(sel.sum())} elements"
             ) from None
-    return y
+    return np.asarray(y)

@@ -41,16 +41,8 @@ def _inexact(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return a.astype(np.float32 if a.dtype.itemsize <= 4 else np.float64)
 
 
-def at_divide(
-    x: Any,
-    idx: Any,
-    values: Any,
-    mode: Any = None,
-    *,
-    indices_are_sorted: bool = False,
-    unique_indices: bool = False,
-    wrap_negative_indices: bool = True,
-) -> np.ndarray[Any, Any]:
+def at_divide(x: Any, idx: Any, values: Any, mode: Any = None, *, indices_are_sorted: bool = False,
+              unique_indices: bool = False, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
     """JAX ``x.at[idx].divide(values)``: ``x`` divided by ``values`` at ``x[idx]``.
 
     Provenance: ``jax.numpy.ndarray.at[...].divide`` (jax 0.10, ``jax_enable_x64=True``):
@@ -79,16 +71,8 @@ def at_divide(
         return np.asarray(np.true_divide(_inexact(d), _inexact(p)))
 
 
-def at_power(
-    x: Any,
-    idx: Any,
-    values: Any,
-    mode: Any = None,
-    *,
-    indices_are_sorted: bool = False,
-    unique_indices: bool = False,
-    wrap_negative_indices: bool = True,
-) -> np.ndarray[Any, Any]:
+def at_power(x: Any, idx: Any, values: Any, mode: Any = None, *, indices_are_sorted: bool = False,
+             unique_indices: bool = False, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
     """JAX ``x.at[idx].power(values)``: ``x`` raised to ``values`` at ``x[idx]``.
 
     Provenance: ``jax.numpy.ndarray.at[...].power`` (jax 0.10, ``jax_enable_x64=True``):
@@ -125,16 +109,8 @@ def at_power(
         return np.asarray(np.power(d, p), d.dtype)
 
 
-def at_apply(
-    x: Any,
-    idx: Any,
-    func: Any,
-    mode: Any = None,
-    *,
-    indices_are_sorted: bool = False,
-    unique_indices: bool = False,
-    wrap_negative_indices: bool = True,
-) -> np.ndarray[Any, Any]:
+def at_apply(x: Any, idx: Any, func: Any, mode: Any = None, *, indices_are_sorted: bool = False,
+             unique_indices: bool = False, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
     """JAX ``x.at[idx].apply(func)``: ``func`` applied to ``x`` at ``x[idx]``, once per update.
 
     Provenance: ``jax.numpy.ndarray.at[...].apply`` (``lax.scatter_apply``; jax 0.10,

@@ -73,16 +73,8 @@ def _register(v: _Variant) -> DialectOp:
     def describe(form: str = "array", mode: Any = None, wrap_negative_indices: bool = True) -> Description:
         return _at_scatter(qualname, v.reduction.value, form, mode, bool(wrap_negative_indices))
 
-    def lower(
-        x: Any,
-        idx: Any,
-        values: Any,
-        mode: Any = None,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        wrap_negative_indices: bool = True,
-    ) -> Lowering:
+    def lower(x: Any, idx: Any, values: Any, mode: Any = None, *, indices_are_sorted: bool = False,
+              unique_indices: bool = False, wrap_negative_indices: bool = True) -> Lowering:
         return lower_scatter(at_context(v.name), v.reduction, x, idx, values, mode, bool(wrap_negative_indices))
 
     lower.__name__ = lower.__qualname__ = name
@@ -230,16 +222,8 @@ def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None,
     "jax", "at_get", family="gather_nd", kind="gather", versions=("0.10",), differentiable=("x",),
     describe=_describe_get, grad=GRAD, fuzz=_FUZZ,
 )
-def at_get(
-    x: Any,
-    idx: Any,
-    mode: Any = None,
-    fill_value: Any = None,
-    *,
-    indices_are_sorted: bool = False,
-    unique_indices: bool = False,
-    wrap_negative_indices: bool = True,
-) -> Lowering:
+def at_get(x: Any, idx: Any, mode: Any = None, fill_value: Any = None, *, indices_are_sorted: bool = False,
+           unique_indices: bool = False, wrap_negative_indices: bool = True) -> Lowering:
     """JAX ``x.at[idx].get()`` (= ``x[idx]``): NumPy-style indexing with JAX's out-of-range rules.
 
     Provenance: ``jax.numpy.ndarray.at`` / ``jax.numpy`` indexing (jax 0.10), with

@@ -87,15 +87,8 @@ def _describe(axis: int | None = -1, mode: Any = None, fill_value: Any = None,
     differentiable=("arr",),
     describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=({"axis": 1},),
 )
-def take_along_axis(
-    arr: Any,
-    indices: Any,
-    axis: int | None = -1,
-    mode: Any = None,
-    fill_value: Any = None,
-    *,
-    wrap_negative_indices: bool | None = None,
-) -> Lowering:
+def take_along_axis(arr: Any, indices: Any, axis: int | None = -1, mode: Any = None, fill_value: Any = None, *,
+                    wrap_negative_indices: bool | None = None) -> Lowering:
     """JAX ``jnp.take_along_axis``: one element per index along ``axis``; ``arr`` and
     ``indices`` broadcast against each other on the other axes.
 

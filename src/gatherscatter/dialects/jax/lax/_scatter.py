@@ -16,15 +16,8 @@ from ._dnums import _check_indices_rank, parse_scatter_dnums, scatter_check, sca
 __all__ = ["lax_scatter_divergences", "lower_lax_scatter"]
 
 
-def lower_lax_scatter(
-    name: str,
-    reduction: Reduction,
-    operand: Any,
-    scatter_indices: Any,
-    updates: Any,
-    dimension_numbers: Any,
-    mode: Any,
-) -> Lowering:
+def lower_lax_scatter(name: str, reduction: Reduction, operand: Any, scatter_indices: Any, updates: Any,
+                      dimension_numbers: Any, mode: Any) -> Lowering:
     """``jax.lax.<name>`` as a core scatter over explicit coordinates (see ``_dnums``)."""
     ctx = jax_context(f"jax.lax.{name}", data="operand", indices="scatter_indices", updates="updates")
     d = check_data(ctx, operand, "operand")

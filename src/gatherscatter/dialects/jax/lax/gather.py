@@ -154,17 +154,8 @@ _PROBE: tuple[dict[str, Any], ...] = (
     describe=_describe, grad=GRAD,
     variants=_PROBE,
 )
-def gather(
-    operand: Any,
-    start_indices: Any,
-    dimension_numbers: Any,
-    slice_sizes: Any,
-    mode: Any = None,
-    fill_value: Any = None,
-    *,
-    unique_indices: bool = False,
-    indices_are_sorted: bool = False,
-) -> Lowering:
+def gather(operand: Any, start_indices: Any, dimension_numbers: Any, slice_sizes: Any, mode: Any = None,
+           fill_value: Any = None, *, unique_indices: bool = False, indices_are_sorted: bool = False) -> Lowering:
     """JAX ``lax.gather``: XLA's general gather, described by dimension numbers.
 
     Provenance: ``jax.lax.gather`` (jax 0.10; batching dims since 0.4.31), XLA /

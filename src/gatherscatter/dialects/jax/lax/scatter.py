@@ -92,16 +92,8 @@ def _register(v: _Variant) -> DialectOp:
     def describe(dimension_numbers: Any, mode: Any = None) -> Description:
         return _lax_scatter(qualname, v.reduction.value, dimension_numbers, mode)
 
-    def lower(
-        operand: Any,
-        scatter_indices: Any,
-        updates: Any,
-        dimension_numbers: Any,
-        mode: Any = None,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-    ) -> Lowering:
+    def lower(operand: Any, scatter_indices: Any, updates: Any, dimension_numbers: Any, mode: Any = None, *,
+              indices_are_sorted: bool = False, unique_indices: bool = False) -> Lowering:
         return lower_lax_scatter(v.name, v.reduction, operand, scatter_indices, updates, dimension_numbers, mode)
 
     lower.__name__ = lower.__qualname__ = v.name
@@ -125,17 +117,9 @@ _VARIANTS = [
 scatter, scatter_add, scatter_max, scatter_min, scatter_mul, scatter_sub = (_register(v) for v in _VARIANTS)
 
 
-def scatter_apply(
-    operand: Any,
-    scatter_indices: Any,
-    func: Any,
-    dimension_numbers: Any,
-    *,
-    update_shape: Any = (),
-    indices_are_sorted: bool = False,
-    unique_indices: bool = False,
-    mode: Any = None,
-) -> np.ndarray[Any, Any]:
+def scatter_apply(operand: Any, scatter_indices: Any, func: Any, dimension_numbers: Any, *, update_shape: Any = (),
+                  indices_are_sorted: bool = False, unique_indices: bool = False,
+                  mode: Any = None) -> np.ndarray[Any, Any]:
     """JAX ``lax.scatter_apply``: ``func`` applied to ``operand`` where the scatter lands, once per update.
 
     Provenance: ``jax.lax.scatter_apply`` (jax 0.10, ``jax_enable_x64=True``): a
