@@ -6,10 +6,24 @@ from typing import Any
 
 import numpy as np
 
-from .at_composed import at_apply, at_divide, at_power
-from .at_functions import at_add, at_get, at_max, at_min, at_multiply, at_set, at_subtract
+# the update functions are looked up by name when a method runs (_method)
+from .at_composed import at_apply, at_divide, at_power  # noqa: F401
+from .at_functions import at_add, at_get, at_max, at_min, at_multiply, at_set, at_subtract  # noqa: F401
 
 __all__ = ["at"]
+
+
+def _method(function: str, doc: str) -> Any:
+    """``x.at[idx].<method>(values, ...)``: calls this module's ``function`` (looked up at call time)."""
+
+    def method(self: _IndexUpdateRef, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+               mode: Any = None, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
+        fn = globals()[function]
+        return np.asarray(fn(self.x, self.idx, values, mode=mode, wrap_negative_indices=wrap_negative_indices))
+
+    method.__name__ = method.__qualname__ = function.removeprefix("at_")
+    method.__doc__ = f"{doc} (:func:`~gatherscatter.dialects.jax.{function}`)."
+    return method
 
 
 class _IndexUpdateRef:
@@ -40,53 +54,19 @@ class _IndexUpdateRef:
         """``x[idx]`` (:func:`~gatherscatter.dialects.jax.at_functions.at_get`)."""
         return at_get(self.x, self.idx, mode=mode, fill_value=fill_value, wrap_negative_indices=wrap_negative_indices)
 
-    def _update(self, fn: Any, values: Any, mode: Any, wrap_negative_indices: bool) -> np.ndarray[Any, Any]:
-        return np.asarray(fn(self.x, self.idx, values, mode=mode, wrap_negative_indices=wrap_negative_indices))
-
-    def set(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None,
-            wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
-        """``x[idx] = values`` on a copy (:func:`~gatherscatter.dialects.jax.at_functions.at_set`)."""
-        return self._update(at_set, values, mode, wrap_negative_indices)
-
-    def add(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None,
-            wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
-        """``x[idx] += values``, duplicates accumulated (:func:`~gatherscatter.dialects.jax.at_functions.at_add`)."""
-        return self._update(at_add, values, mode, wrap_negative_indices)
-
-    def subtract(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
-                 mode: Any = None, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
-        """``x[idx] -= values`` (:func:`~gatherscatter.dialects.jax.at_functions.at_subtract`)."""
-        return self._update(at_subtract, values, mode, wrap_negative_indices)
-
-    def multiply(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
-                 mode: Any = None, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
-        """``x[idx] *= values`` (:func:`~gatherscatter.dialects.jax.at_functions.at_multiply`)."""
-        return self._update(at_multiply, values, mode, wrap_negative_indices)
-
-    def divide(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
-               mode: Any = None, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
-        """``x[idx] /= values`` (:func:`~gatherscatter.dialects.jax.at_composed.at_divide`)."""
-        return self._update(at_divide, values, mode, wrap_negative_indices)
-
-    def power(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
-              mode: Any = None, wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
-        """``x[idx] **= values`` (:func:`~gatherscatter.dialects.jax.at_composed.at_power`)."""
-        return self._update(at_power, values, mode, wrap_negative_indices)
-
-    def min(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None,
-            wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
-        """``x[idx] = minimum(x[idx], values)`` (:func:`~gatherscatter.dialects.jax.at_functions.at_min`)."""
-        return self._update(at_min, values, mode, wrap_negative_indices)
-
-    def max(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None,
-            wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
-        """``x[idx] = maximum(x[idx], values)`` (:func:`~gatherscatter.dialects.jax.at_functions.at_max`)."""
-        return self._update(at_max, values, mode, wrap_negative_indices)
+    set = _method("at_set", "``x[idx] = values`` on a copy")
+    add = _method("at_add", "``x[idx] += values``, duplicates accumulated")
+    subtract = _method("at_subtract", "``x[idx] -= values``, duplicates subtracted in turn")
+    multiply = _method("at_multiply", "``x[idx] *= values``")
+    divide = _method("at_divide", "``x[idx] /= values``")
+    power = _method("at_power", "``x[idx] **= values``")
+    min = _method("at_min", "``x[idx] = minimum(x[idx], values)``")
+    max = _method("at_max", "``x[idx] = maximum(x[idx], values)``")
 
     def apply(self, func: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None,
               wrap_negative_indices: bool = True) -> np.ndarray[Any, Any]:
         """``func`` applied at ``x[idx]`` once per update (:func:`~gatherscatter.dialects.jax.at_composed.at_apply`)."""
-        return self._update(at_apply, func, mode, wrap_negative_indices)
+        return at_apply(self.x, self.idx, func, mode=mode, wrap_negative_indices=wrap_negative_indices)
 
 
 class _IndexUpdateHelper:
