@@ -132,14 +132,8 @@ def _check_indices_rank(ctx: OpContext, indices: np.ndarray[Any, Any]) -> None:
         )
 
 
-def _check_batching(
-    ctx: OpContext,
-    obd: tuple[int, ...],
-    ibd: tuple[int, ...],
-    ibd_name: str,
-    oshape: tuple[int, ...],
-    ishape: tuple[int, ...],
-) -> None:
+def _check_batching(ctx: OpContext, obd: tuple[int, ...], ibd: tuple[int, ...], ibd_name: str, oshape: tuple[int, ...],
+                    ishape: tuple[int, ...]) -> None:
     _unique(ctx, ibd, ibd_name)
     _in_range(ctx, ibd, len(ishape), ibd_name, ctx.indices)
     if len(ishape) - 1 in ibd:
@@ -160,13 +154,8 @@ def _check_batching(
         )
 
 
-def gather_output_shape(
-    ctx: OpContext,
-    oshape: tuple[int, ...],
-    ishape: tuple[int, ...],
-    dn: GatherDimensionNumbers,
-    slice_sizes: tuple[int, ...],
-) -> tuple[int, ...]:
+def gather_output_shape(ctx: OpContext, oshape: tuple[int, ...], ishape: tuple[int, ...], dn: GatherDimensionNumbers,
+                        slice_sizes: tuple[int, ...]) -> tuple[int, ...]:
     """Validate a gather and return its output shape."""
     r, q = len(oshape), len(ishape)
     off, col, sim, obd, ibd = dn
@@ -223,13 +212,8 @@ def gather_output_shape(
     return tuple(next(window) if i in off else next(batch) for i in range(out_rank))
 
 
-def scatter_check(
-    ctx: OpContext,
-    oshape: tuple[int, ...],
-    ishape: tuple[int, ...],
-    ushape: tuple[int, ...],
-    dn: ScatterDimensionNumbers,
-) -> None:
+def scatter_check(ctx: OpContext, oshape: tuple[int, ...], ishape: tuple[int, ...], ushape: tuple[int, ...],
+                  dn: ScatterDimensionNumbers) -> None:
     """Validate a scatter's dimension numbers against the three shapes."""
     r, q = len(oshape), len(ishape)
     uwd, iwd, sdod, obd, ibd = (tuple(x) for x in dn)
@@ -302,14 +286,9 @@ def _place(values: np.ndarray[Any, Any], dims: Sequence[int], rank: int) -> np.n
     return values.reshape(shape)
 
 
-def gather_coordinates(
-    oshape: tuple[int, ...],
-    indices: np.ndarray[Any, Any],
-    dn: GatherDimensionNumbers,
-    slice_sizes: tuple[int, ...],
-    out_shape: tuple[int, ...],
-    mode: GatherScatterMode,
-) -> tuple[np.ndarray[Any, Any], IndexSpec]:
+def gather_coordinates(oshape: tuple[int, ...], indices: np.ndarray[Any, Any], dn: GatherDimensionNumbers,
+                       slice_sizes: tuple[int, ...], out_shape: tuple[int, ...],
+                       mode: GatherScatterMode) -> tuple[np.ndarray[Any, Any], IndexSpec]:
     """Index tuples and spec for a core gather equal to the XLA gather.
 
     Out-of-range windows (fill mode) get a coordinate of -1, so a core gather with
@@ -360,13 +339,9 @@ def gather_coordinates(
     return tuples, IndexSpec(axis=lead, depth=r - lead - trail, vector=True)
 
 
-def scatter_coordinates(
-    oshape: tuple[int, ...],
-    indices: np.ndarray[Any, Any],
-    ushape: tuple[int, ...],
-    dn: ScatterDimensionNumbers,
-    mode: GatherScatterMode,
-) -> tuple[np.ndarray[Any, Any], tuple[int, ...], IndexSpec]:
+def scatter_coordinates(oshape: tuple[int, ...], indices: np.ndarray[Any, Any], ushape: tuple[int, ...],
+                        dn: ScatterDimensionNumbers,
+                        mode: GatherScatterMode) -> tuple[np.ndarray[Any, Any], tuple[int, ...], IndexSpec]:
     """Index tuples, the updates permutation and the spec for a core scatter equal to the XLA one.
 
     Updates are visited with the scatter (index) dims outer and the window dims

@@ -22,7 +22,7 @@ from .._common import (
     parse_mode,
 )
 from .._describe import _INT, _fill_value, _gather, _mode
-from ._describe import _ctx, _expand_last, _unsupported
+from ._describe import _axis_windows, _ctx, _expand_last, _unsupported
 from ._dnums import (
     GatherDimensionNumbers,
     _check_indices_rank,
@@ -116,12 +116,7 @@ def _describe(dimension_numbers: Any, slice_sizes: Any, mode: Any = None, fill_v
             raise _unsupported(op, dn, "the indexed dim must have slice size 1")
         if len(off) != r - 1:
             raise _unsupported(op, dn, "every other operand dim must be a whole window")
-        if tuple(off[:a]) != tuple(range(a)):
-            raise _unsupported(op, dn, "the window dims before the axis must lead the result")
-        tail = tuple(off[a:])
-        q_i = tail[0] - a if tail else None
-        if tail and (q_i is None or q_i < 0 or tail != tuple(range(a + q_i, a + q_i + len(tail)))):
-            raise _unsupported(op, dn, "the index dims must sit at the axis in the result")
+        q_i = _axis_windows(op, dn, off, a, "result")
         layout = {"index_dtypes": _INT, "data_shape": tuple(None if d == a else sizes[d] for d in range(r)),
                   "to_source": _expand_last("operand", "start_indices")}
         if q_i is not None:
