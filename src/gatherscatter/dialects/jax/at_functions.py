@@ -98,26 +98,17 @@ _VARIANTS = [
     >>> gs.jax.at([1, 2, 3])[([0, 3],)].add(10).tolist()
     [11, 2, 3]""",
     ),
-    _Variant(
-        "max", Reduction.MAX, "a copy of ``x`` where ``x[idx]`` keeps the larger of itself and ``values``.",
-        """Indexing and modes as :func:`at_set`; duplicates all take part (the
-    maximum over ``x`` and every update); NaN propagates; booleans use
-    OR. Runs in the promoted dtype and casts back.""",
-        "Y[k] = max(Y[k], values[j])",
-        "NumPy ``np.maximum.at`` (raises on out-of-range indices)",
-        """    >>> gs.jax.at_max([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
-    [5, 5, 7, 5]""",
-    ),
-    _Variant(
-        "min", Reduction.MIN, "a copy of ``x`` where ``x[idx]`` keeps the smaller of itself and ``values``.",
-        """Indexing and modes as :func:`at_set`; duplicates all take part (the
-    minimum over ``x`` and every update); NaN propagates; booleans use
-    AND. Runs in the promoted dtype and casts back.""",
-        "Y[k] = min(Y[k], values[j])",
-        "NumPy ``np.minimum.at`` (raises on out-of-range indices)",
-        """    >>> gs.jax.at_min([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
-    [2, 5, 5, 5]""",
-    ),
+    *(_Variant(
+        name, red, f"a copy of ``x`` where ``x[idx]`` keeps the {word[0]} of itself and ``values``.",
+        f"""Indexing and modes as :func:`at_set`; duplicates all take part (the
+    {word[1]} over ``x`` and every update); NaN propagates; booleans use
+    {word[2]}. Runs in the promoted dtype and casts back.""",
+        f"Y[k] = {name}(Y[k], values[j])",
+        f"NumPy ``np.{word[1]}.at`` (raises on out-of-range indices)",
+        f"""    >>> gs.jax.at_{name}([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
+    {result}""",
+    ) for name, red, word, result in (("max", Reduction.MAX, ("larger", "maximum", "OR"), [5, 5, 7, 5]),
+                                      ("min", Reduction.MIN, ("smaller", "minimum", "AND"), [2, 5, 5, 5]))),
     _Variant(
         "multiply", Reduction.MUL, "a copy of ``x`` multiplied by ``values`` at ``x[idx]``.",
         """Indexing and modes as :func:`at_set`; duplicates multiply in turn; integer
