@@ -124,6 +124,17 @@ def _disjoint(ctx: OpContext, a: tuple[int, ...], b: tuple[int, ...], na: str, n
         raise ShapeError(f"{ctx.label}: {na} and {nb} must be disjoint; got {a} and {b}")
 
 
+def _check_index_map(ctx: OpContext, m: tuple[int, ...], name: str, ishape: tuple[int, ...], r: int) -> None:
+    """``start_index_map`` / ``scatter_dims_to_operand_dims``: one distinct operand dim per index-vector component."""
+    if len(m) != ishape[-1]:
+        raise ShapeError(
+            f"{ctx.label}: {name} has {len(m)} elements but the index vectors (last axis of "
+            f"{ctx.indices}, shape {list(ishape)}) have {ishape[-1]}; these must be equal"
+        )
+    _in_range(ctx, m, r, name, ctx.data)
+    _unique(ctx, m, name)
+
+
 def _check_indices_rank(ctx: OpContext, indices: np.ndarray[Any, Any]) -> None:
     if indices.ndim < 1:
         raise ShapeError(
@@ -163,13 +174,7 @@ def gather_output_shape(ctx: OpContext, oshape: tuple[int, ...], ishape: tuple[i
     _sorted(ctx, off, "offset_dims")
     _unique(ctx, off, "offset_dims")
     _in_range(ctx, off, out_rank, "offset_dims", "the output")
-    if len(sim) != ishape[-1]:
-        raise ShapeError(
-            f"{ctx.label}: start_index_map has {len(sim)} elements but the index vectors (last axis of "
-            f"{ctx.indices}, shape {list(ishape)}) have {ishape[-1]}; these must be equal"
-        )
-    _in_range(ctx, sim, r, "start_index_map", ctx.data)
-    _unique(ctx, sim, "start_index_map")
+    _check_index_map(ctx, sim, "start_index_map", ishape, r)
     _sorted(ctx, col, "collapsed_slice_dims")
     _in_range(ctx, col, r, "collapsed_slice_dims", ctx.data)
     _unique(ctx, col, "collapsed_slice_dims")
@@ -246,13 +251,7 @@ def scatter_check(ctx: OpContext, oshape: tuple[int, ...], ishape: tuple[int, ..
             f"{ctx.label}: the scatter window has {len(uwd) + len(iwd) + len(obd)} dims "
             f"(update_window_dims + inserted_window_dims + operand_batching_dims) but {ctx.data} has rank {r}"
         )
-    if len(sdod) != ishape[-1]:
-        raise ShapeError(
-            f"{ctx.label}: scatter_dims_to_operand_dims has {len(sdod)} elements but the index vectors "
-            f"(last axis of {ctx.indices}, shape {list(ishape)}) have {ishape[-1]}; these must be equal"
-        )
-    _in_range(ctx, sdod, r, "scatter_dims_to_operand_dims", ctx.data)
-    _unique(ctx, sdod, "scatter_dims_to_operand_dims")
+    _check_index_map(ctx, sdod, "scatter_dims_to_operand_dims", ishape, r)
     window_dims = [d for d in range(r) if d not in iwd and d not in obd]
     for u, d in zip(uwd, window_dims, strict=True):
         if ushape[u] > oshape[d]:
