@@ -39,7 +39,7 @@ ENCODED_OTHERWISE: dict[str, tuple[tuple[str, ...], str]] = {
     **{f"jax.lax.{n}": (("bounds", "spec"), "mode='clip' clamps each window start while computing the coordinates "
                         "(scatter_coordinates; the primitive then drops nothing), and every configuration is lowered "
                         "to full coordinate tuples (an nd scatter), the description names its family")
-       for n in ("scatter", "scatter_add", "scatter_mul", "scatter_max", "scatter_min")},
+       for n in ("scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_max", "scatter_min")},
     **{f"numpy.{n}": (("negative",), "the index expression is normalised by the NumPy indexing front end "
                       "(dialects/_npindex.py) before the primitive, which then rejects negatives")
        for n in ("add_at", "subtract_at", "multiply_at", "maximum_at", "minimum_at")},

@@ -175,7 +175,7 @@ _add("jax.take_along_axis", "axis1", lambda r: ((R(r, 3, 4), I([[0, 0], [3, 1], 
 _add("jax.at_get", "dups", lambda r: ((R(r, 3, 4), (I([0, 2, 2]),)), {}))
 _add("jax.at_get", "slice", lambda r: ((R(r, 3, 4), (slice(None), I([1, 0, 1]))), {}))
 _add("jax.at_get", "clip", lambda r: ((R(r, 4), (I([1, 7, 0]),)), {"mode": "clip"}))
-for _op in ("set", "add", "min", "max"):
+for _op in ("set", "add", "subtract", "min", "max"):
     _add(f"jax.at_{_op}", "dups", lambda r: ((R(r, 4, 2), (I([1, 3, 1]),), R(r, 3, 2)), {}))
     _add(f"jax.at_{_op}", "bcast-drop", lambda r: ((R(r, 4, 2), (I([1, 9, 2]),), R(r, 2)), {}))
 _add("jax.at_multiply", "unique", lambda r: ((R(r, 4, 2), (I([1, 3]),), R(r, 2, 2)), {}))
@@ -218,7 +218,7 @@ def _lax_scatter(unique: bool) -> Make:
     return make
 
 
-for _op in ("scatter", "scatter_add", "scatter_max", "scatter_min"):
+for _op in ("scatter", "scatter_add", "scatter_sub", "scatter_max", "scatter_min"):
     _add(f"jax.lax.{_op}", "dups", _lax_scatter(False))
 _add("jax.lax.scatter_mul", "unique", _lax_scatter(True))
 

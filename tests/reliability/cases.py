@@ -177,7 +177,7 @@ _add("tensorflow.scatter_nd", "rows", lambda r, s: ((ix(r, s, s, 1), D(r, s, s),
 _add("paddle.scatter_nd", "elements", lambda r, s: ((ix(r, s, s * s // 2, 2), D(r, s * s // 2), [s, s]), {}))
 _add("mxnet.scatter_nd", "elements", lambda r, s: ((D(r, s * s // 2), nd_perm(r, s, s * s // 2).T.copy(), (s, s)), {}))
 _add("mxnet.scatter_nd", "rows", lambda r, s: ((D(r, s, s), perm(r, s, 1, s), (s, s)), {}))
-for _n in ("jax.at_set", "jax.at_add", "jax.at_multiply", "jax.at_min", "jax.at_max"):
+for _n in ("jax.at_set", "jax.at_add", "jax.at_subtract", "jax.at_multiply", "jax.at_min", "jax.at_max"):
     _add(_n, "elements", lambda r, s: ((D(r, s, s), (ix(r, s, s * s // 2), ix(r, s, s * s // 2)), D(r, s * s // 2)), {}))
     _add(_n, "rows", lambda r, s: ((D(r, s, s), (ix(r, s, s),), D(r, s, s)), {}))
 _add("jax.at_set", "cols", lambda r, s: ((D(r, s, s), (slice(None), ix(r, s, s)), D(r, s, s)), {}))
@@ -199,7 +199,8 @@ def _lax_scatter(kind: str) -> Make:
     return make
 
 
-for _n in ("jax.lax.scatter", "jax.lax.scatter_add", "jax.lax.scatter_mul", "jax.lax.scatter_min", "jax.lax.scatter_max"):
+for _n in ("jax.lax.scatter", "jax.lax.scatter_add", "jax.lax.scatter_sub", "jax.lax.scatter_mul", "jax.lax.scatter_min",
+           "jax.lax.scatter_max"):
     _add(_n, "elements", _lax_scatter("elements"))
     _add(_n, "rows", _lax_scatter("rows"))
 

@@ -318,7 +318,7 @@ def test_inputs_untouched() -> None:
     assert not np.shares_memory(got, x)
 
 
-@pytest.mark.parametrize("op", ["get", "set", "add", "multiply", "min", "max"])
+@pytest.mark.parametrize("op", ["get", "set", "add", "subtract", "multiply", "min", "max"])
 def test_methods_call_registered_function_forms(monkeypatch: pytest.MonkeyPatch, op: str) -> None:
     import importlib
 

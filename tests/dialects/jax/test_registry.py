@@ -19,12 +19,14 @@ OPS = [
     "jax.at_multiply",
     "jax.at_min",
     "jax.at_max",
+    "jax.at_subtract",
     "jax.lax.gather",
     "jax.lax.scatter",
     "jax.lax.scatter_add",
     "jax.lax.scatter_mul",
     "jax.lax.scatter_min",
     "jax.lax.scatter_max",
+    "jax.lax.scatter_sub",
 ]
 
 

@@ -29,6 +29,7 @@ from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeErro
 from .._npindex import IndexPlan, index_tuples, normalize_index
 from .._registry import Lowering, divergence
 from ._common import (
+    NO_BOOL,
     GatherScatterMode,
     check_data,
     common_divergences,
@@ -91,8 +92,8 @@ def _form(plan: IndexPlan) -> tuple[np.ndarray[Any, Any], IndexSpec]:
     return tuples, IndexSpec(axis=lead, depth=depth, vector=True)
 
 
-def lower_get(ctx: OpContext, x: Any, idx: Any, mode: Any, fill_value: Any) -> Lowering:
-    """``x.at[idx].get(mode=mode, fill_value=fill_value)`` as a core gather."""
+def lower_get(ctx: OpContext, x: Any, idx: Any, mode: Any, fill_value: Any, wrap: bool = True) -> Lowering:
+    """``x.at[idx].get(mode=mode, fill_value=fill_value, wrap_negative_indices=wrap)`` as a core gather."""
     d = check_data(ctx, x, "x")
     m = parse_mode(ctx, mode, default=GatherScatterMode.PROMISE_IN_BOUNDS)
     if m is GatherScatterMode.ONE_HOT:
@@ -101,10 +102,11 @@ def lower_get(ctx: OpContext, x: Any, idx: Any, mode: Any, fill_value: Any) -> L
         raise ArgumentError(f"{ctx.label}: fill_value argument to indexed get() must be a scalar")
     plan = jax_index_plan(ctx, d.shape, idx)
     tuples, spec = _form(plan)
+    neg = "wrap" if wrap else "bounds"
     if m is GatherScatterMode.FILL_OR_DROP:
-        policy = Policy(bounds=fill(fill_value_of(ctx, d.dtype, fill_value)), negative="wrap")
+        policy = Policy(bounds=fill(fill_value_of(ctx, d.dtype, fill_value)), negative=neg)
     else:
-        policy = Policy(bounds="clip", negative="wrap")
+        policy = Policy(bounds="clip", negative=neg)
     result = None
     if 0 in plan.result_shape:
         result = np.zeros(plan.result_shape, d.dtype)
@@ -132,22 +134,25 @@ def _broadcast_values(ctx: OpContext, v: np.ndarray[Any, Any], shape: tuple[int,
         ) from None
 
 
-def lower_scatter(ctx: OpContext, reduction: Reduction, x: Any, idx: Any, values: Any, mode: Any) -> Lowering:
-    """``x.at[idx].<op>(values, mode=mode)`` as a core scatter (see the module docstring)."""
+def lower_scatter(ctx: OpContext, reduction: Reduction, x: Any, idx: Any, values: Any, mode: Any,
+                  wrap: bool = True) -> Lowering:
+    """``x.at[idx].<op>(values, mode=mode, wrap_negative_indices=wrap)`` as a core scatter (see the module
+    docstring)."""
     d = check_data(ctx, x, "x")
     plan = jax_index_plan(ctx, d.shape, idx)
     v, pd = promote(ctx, d.dtype, values)
     m = parse_mode(ctx, mode, default=GatherScatterMode.FILL_OR_DROP)
     tuples, spec = _form(plan)
     bounds = "clip" if m is GatherScatterMode.CLIP else "drop"
+    neg = "wrap" if wrap else "bounds"
     if 0 in plan.result_shape:
         # JAX returns x untouched (no promotion, no broadcasting check) when the target is empty
         empty = np.zeros(plan.result_shape, d.dtype)
-        policy = Policy(bounds=bounds, negative="wrap", reduction=reduction)
+        policy = Policy(bounds=bounds, negative=neg, reduction=reduction)
         return Lowering("scatter", d, tuples, spec, policy, ctx, updates=empty, result=d.copy())
     name = dtype_name(pd)
-    if name == "bool" and reduction in (Reduction.ADD, Reduction.MUL):
-        what = "add" if reduction is Reduction.ADD else "mul"
+    if name == "bool" and reduction in NO_BOOL:
+        what = NO_BOOL[reduction]
         raise DTypeError(
             f"{ctx.label}: {what} does not accept dtype bool (x dtype {dtype_name(d.dtype)}, values dtype "
             f"{dtype_name(v.dtype)}); accepted: integer, floating, complex"
@@ -166,7 +171,7 @@ def lower_scatter(ctx: OpContext, reduction: Reduction, x: Any, idx: Any, values
         def post(r: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
             return jax_cast(r, xdtype)
 
-    policy = Policy(bounds=bounds, negative="wrap", reduction=reduction)
+    policy = Policy(bounds=bounds, negative=neg, reduction=reduction)
     result = None
     if _advanced_on_empty_axis(plan) is not None:
         # every update addresses an empty axis: XLA drops them all (clamping cannot help either)
@@ -189,4 +194,15 @@ def at_divergences(op: str) -> None:
         evidence="jax/_src/numpy/indexing.py expand_bool_indices",
         kind="undefined",
         example=index_example(op, "bool_scalar"),
+    )
+    divergence(
+        op=op,
+        case="unique_indices=True or indices_are_sorted=True with indices that break the promise",
+        when=("duplicates",),
+        reference="JAX documentation",
+        theirs="undefined behaviour (unchecked promises); jax 0.10.2 on CPU ignores them too: "
+        "x.at[[1, 1, 2, 1]].add([1, 2, 3, 4], unique_indices=True) on zeros gives 7 at position 1",
+        ours="the keywords are accepted and ignored: the result is the one without the promise",
+        evidence="tests/dialects/jax/test_at_composed.py::test_broken_promises_match_jax",
+        kind="undefined",
     )

@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
+from ...core.policy import Reduction
 from ...core.shape import dtype_name
-from ...errors import ArgumentError, DTypeError, UnsupportedError
+from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, data_array
 from .._record import GradConventions
 from .._registry import divergence
@@ -421,5 +422,40 @@ def narrow_index_divergence(op: str, *, raises: bool = False) -> None:
         example=index_example(op, "narrow"),
     )
 
+#: the scatter reductions JAX refuses for bool data, by the lax primitive its TypeError names
+NO_BOOL = {Reduction.ADD: "add", Reduction.SUB: "sub", Reduction.MUL: "mul"}
+
 #: the gradient conventions of jax autograd, which every jax op states in its record
 GRAD = GradConventions(autograd="jax", duplicates="winner", ties="split")
+
+
+def apply_counted(
+    ctx: OpContext, x: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], func: Any
+) -> np.ndarray[Any, Any]:
+    """``x`` with ``func`` applied ``counts[k]`` times at each position ``k`` (``scatter_apply``).
+
+    XLA applies ``func`` once per update that lands on a position, one after the
+    other; for an element-wise ``func`` that is ``func`` applied ``counts[k]``
+    times. ``func`` receives a 1-D NumPy array of the selected elements (JAX
+    traces it on a scalar) and must return the same dtype (JAX's lowering
+    rejects any other).
+    """
+    if not callable(func):
+        raise ArgumentError(f"{ctx.label}: func must be callable; got {type(func).__name__}")
+    y = x.copy()
+    for k in range(1, int(counts.max(initial=0)) + 1):
+        sel = counts >= k
+        got = np.asarray(func(y[sel]))
+        if got.dtype != x.dtype:
+            raise DTypeError(
+                f"{ctx.label}: func must return the operand's dtype {dtype_name(x.dtype)}; it returned "
+                f"{dtype_name(got.dtype)} (JAX: the scatter's update computation has a different result type)"
+            )
+        try:
+            y[sel] = np.broadcast_to(got, y[sel].shape)
+        except ValueError:
+            raise ShapeError(
+                f"{ctx.label}: func must be element-wise: it returned shape {list(got.shape)} for "
+                f"{int(sel.sum())} elements"
+            ) from None
+    return np.asarray(y)

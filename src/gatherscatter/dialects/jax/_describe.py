@@ -105,7 +105,7 @@ def _form(op: str, form: Any) -> str:
     return str(form)
 
 
-def _at_scatter(op: str, reduction: str, form: str, mode: Any) -> Description:
+def _at_scatter(op: str, reduction: str, form: str, mode: Any, wrap: bool = True) -> Description:
     form = _form(op, form)
     m = _mode(op, mode)
     if m is GatherScatterMode.ONE_HOT:
@@ -120,7 +120,8 @@ def _at_scatter(op: str, reduction: str, form: str, mode: Any) -> Description:
         layout = {"index_dtypes": _INT, "to_source": tuple_index_args("x", "idx", "values", broadcast=0.3)}
     pre.append(Step.adapt("broadcast_updates", "upd", "values", "tuples", "x", why="values broadcast to x[idx]"))
     bounds = "clip" if m is GatherScatterMode.CLIP else "drop"
-    c = canonical("scatter_nd", data="x", indices="tuples", updates="upd", reduction=reduction, negative="wrap",
+    c = canonical("scatter_nd", data="x", indices="tuples", updates="upd", reduction=reduction,
+                  negative="wrap" if wrap else "bounds",
                   bounds=bounds, duplicates_specified=reduction != "none")
     res = [_PROMOTE, _BOOL_MASK, Residual("empty", "returns x unchanged when the target x[idx] is empty or the "
                                           "indexed axis has size 0 (every update dropped, also with mode='clip')",
@@ -128,4 +129,7 @@ def _at_scatter(op: str, reduction: str, form: str, mode: Any) -> Description:
                                           "axis")]
     if reduction in ("max", "min"):
         layout["nonfinite"] = 0.1
-    return Description(op, {"mode": mode}, ("x", "idx", "values"), c, pre=pre, residuals=res, layout=layout)
+    attrs: dict[str, Any] = {"mode": mode}
+    if not wrap:
+        attrs["wrap_negative_indices"] = False
+    return Description(op, attrs, ("x", "idx", "values"), c, pre=pre, residuals=res, layout=layout)

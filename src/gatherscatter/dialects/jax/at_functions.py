@@ -27,11 +27,41 @@ _FUZZ = {"npindex": True}
 
 
 class _Variant(NamedTuple):
-    """One ``x.at[idx].<name>(values)``: its name, the core reduction and the op's docstring."""
+    """One ``x.at[idx].<name>(values)``: its name, the core reduction and the parts of its docstring."""
 
     name: str
     reduction: Reduction
-    doc: str
+    summary: str  # what the result is
+    body: str  # the rules beyond at_set's indexing and modes
+    update: str  # the loop's update line
+    differs: str
+    examples: str  # the doctest (one per op)
+
+
+_DOC = """JAX ``x.at[idx].{name}(values)``: {summary}
+
+    Provenance: ``jax.numpy.ndarray.at[...].{name}`` (``lax.{prim}``; jax 0.10), with
+    ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].{name}(values)`` calls this.
+    ``indices_are_sorted`` / ``unique_indices`` are accepted and ignored (promises);
+    ``wrap_negative_indices=False`` leaves negative indices out of range.
+
+    {body}
+
+    Equivalent loop::
+
+        Y = copy(x)
+        for j in ndindex(result_shape):                 # row-major
+            k = wrap_negative(coords(j))                # unless wrap_negative_indices=False
+            if all(0 <= k_d < s_d):  {update}
+
+    Differs from {differs}.
+
+    >>> import gatherscatter as gs
+{examples}
+"""
+
+_PRIM = {Reduction.NONE: "scatter", Reduction.ADD: "scatter_add", Reduction.SUB: "scatter_sub",
+         Reduction.MUL: "scatter_mul", Reduction.MAX: "scatter_max", Reduction.MIN: "scatter_min"}
 
 
 def _register(v: _Variant) -> DialectOp:
@@ -40,14 +70,15 @@ def _register(v: _Variant) -> DialectOp:
     qualname = f"jax.{name}"
     at_divergences(qualname)
 
-    def describe(form: str = "array", mode: Any = None) -> Description:
-        return _at_scatter(qualname, v.reduction.value, form, mode)
+    def describe(form: str = "array", mode: Any = None, wrap_negative_indices: bool = True) -> Description:
+        return _at_scatter(qualname, v.reduction.value, form, mode, bool(wrap_negative_indices))
 
-    def lower(x: Any, idx: Any, values: Any, mode: Any = None) -> Lowering:
-        return lower_scatter(at_context(v.name), v.reduction, x, idx, values, mode)
+    def lower(x: Any, idx: Any, values: Any, mode: Any = None, *, indices_are_sorted: bool = False,
+              unique_indices: bool = False, wrap_negative_indices: bool = True) -> Lowering:
+        return lower_scatter(at_context(v.name), v.reduction, x, idx, values, mode, bool(wrap_negative_indices))
 
     lower.__name__ = lower.__qualname__ = name
-    lower.__doc__ = v.doc
+    lower.__doc__ = _DOC.format(prim=_PRIM[v.reduction], **v._asdict())
     return dialect_op("jax", name, family="scatter_nd", kind="scatter", versions=("0.10",),
                       differentiable=("x", "values"), describe=describe, grad=GRAD, fuzz=_FUZZ,
                       values={"mode": MODE_VALUES})(lower)
@@ -55,151 +86,70 @@ def _register(v: _Variant) -> DialectOp:
 
 _VARIANTS = [
     _Variant(
-        "add",
-        Reduction.ADD,
-        """JAX ``x.at[idx].add(values)``: a copy of ``x`` with ``values`` added at ``x[idx]``.
-
-    Provenance: ``jax.numpy.ndarray.at[...].add`` (``lax.scatter_add``; jax 0.10),
-    with ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].add(values)`` calls this.
-
-    Indexing and modes as :func:`at_set` (out-of-range updates dropped by
+        "add", Reduction.ADD, "a copy of ``x`` with ``values`` added at ``x[idx]``.",
+        """Indexing and modes as :func:`at_set` (out-of-range updates dropped by
     default, ``'clip'`` clamps). Every update is applied: duplicates accumulate
     (unlike NumPy's buffered ``x[idx] += v``), in row-major order. Runs in the
     promoted dtype and casts back; a bool result dtype is refused (JAX: ``add``
-    does not accept bool).
-
-    Equivalent loop::
-
-        Y = copy(x)
-        for j in ndindex(result_shape):
-            k = wrap_negative(coords(j))
-            if all(0 <= k_d < s_d):  Y[k] += values[j]
-
-    Differs from NumPy ``x[idx] += v`` (duplicates added once) and
-    ``np.add.at`` (raises on out-of-range).
-
-    >>> import gatherscatter as gs
-    >>> gs.jax.at_add([1.0, 1.0, 1.0, 1.0], ([1, 1, 2],), [10.0, 20.0, 30.0]).tolist()
+    does not accept bool).""",
+        "Y[k] += values[j]",
+        "NumPy ``x[idx] += v`` (duplicates added once) and ``np.add.at`` (raises on out-of-range)",
+        """    >>> gs.jax.at_add([1.0, 1.0, 1.0, 1.0], ([1, 1, 2],), [10.0, 20.0, 30.0]).tolist()
     [1.0, 31.0, 31.0, 1.0]
     >>> gs.jax.at([1, 2, 3])[([0, 3],)].add(10).tolist()
-    [11, 2, 3]
-    """,
+    [11, 2, 3]""",
     ),
+    *(_Variant(
+        name, red, f"a copy of ``x`` where ``x[idx]`` keeps the {word[0]} of itself and ``values``.",
+        f"""Indexing and modes as :func:`at_set`; duplicates all take part (the
+    {word[1]} over ``x`` and every update); NaN propagates; booleans use
+    {word[2]}. Runs in the promoted dtype and casts back.""",
+        f"Y[k] = {name}(Y[k], values[j])",
+        f"NumPy ``np.{word[1]}.at`` (raises on out-of-range indices)",
+        f"""    >>> gs.jax.at_{name}([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
+    {result}""",
+    ) for name, red, word, result in (("max", Reduction.MAX, ("larger", "maximum", "OR"), [5, 5, 7, 5]),
+                                      ("min", Reduction.MIN, ("smaller", "minimum", "AND"), [2, 5, 5, 5]))),
     _Variant(
-        "max",
-        Reduction.MAX,
-        """JAX ``x.at[idx].max(values)``: a copy of ``x`` where ``x[idx]`` keeps the larger of itself and ``values``.
-
-    Provenance: ``jax.numpy.ndarray.at[...].max`` (``lax.scatter_max``; jax 0.10), with
-    ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].max(values)`` calls this.
-
-    Indexing and modes as :func:`at_set`; duplicates all take part (the
-    maximum over ``x`` and every update); NaN propagates; booleans use
-    OR. Runs in the promoted dtype and casts back.
-
-    Equivalent loop::
-
-        Y = copy(x)
-        for j in ndindex(result_shape):
-            k = wrap_negative(coords(j))
-            if all(0 <= k_d < s_d):  Y[k] = max(Y[k], values[j])
-
-    Differs from NumPy ``np.maximum.at`` (raises on out-of-range indices).
-
-    >>> import gatherscatter as gs
-    >>> gs.jax.at_max([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
-    [5, 5, 7, 5]
-    """,
-    ),
-    _Variant(
-        "min",
-        Reduction.MIN,
-        """JAX ``x.at[idx].min(values)``: a copy of ``x`` where ``x[idx]`` keeps the smaller of itself and ``values``.
-
-    Provenance: ``jax.numpy.ndarray.at[...].min`` (``lax.scatter_min``; jax 0.10), with
-    ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].min(values)`` calls this.
-
-    Indexing and modes as :func:`at_set`; duplicates all take part (the
-    minimum over ``x`` and every update); NaN propagates; booleans use
-    AND. Runs in the promoted dtype and casts back.
-
-    Equivalent loop::
-
-        Y = copy(x)
-        for j in ndindex(result_shape):
-            k = wrap_negative(coords(j))
-            if all(0 <= k_d < s_d):  Y[k] = min(Y[k], values[j])
-
-    Differs from NumPy ``np.minimum.at`` (raises on out-of-range indices).
-
-    >>> import gatherscatter as gs
-    >>> gs.jax.at_min([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
-    [2, 5, 5, 5]
-    """,
-    ),
-    _Variant(
-        "multiply",
-        Reduction.MUL,
-        """JAX ``x.at[idx].multiply(values)``: a copy of ``x`` multiplied by ``values`` at ``x[idx]``.
-
-    Provenance: ``jax.numpy.ndarray.at[...].multiply`` (``lax.scatter_mul``;
-    jax 0.10), with ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].multiply(values)``
-    calls this.
-
-    Indexing and modes as :func:`at_set`; duplicates multiply in turn; integer
+        "multiply", Reduction.MUL, "a copy of ``x`` multiplied by ``values`` at ``x[idx]``.",
+        """Indexing and modes as :func:`at_set`; duplicates multiply in turn; integer
     products wrap. Runs in the promoted dtype and casts back (an int ``x`` times
     1.5 is truncated); a bool result dtype is refused (JAX: ``mul`` does not
-    accept bool).
-
-    Equivalent loop::
-
-        Y = copy(x)
-        for j in ndindex(result_shape):
-            k = wrap_negative(coords(j))
-            if all(0 <= k_d < s_d):  Y[k] *= values[j]
-
-    Differs from NumPy ``np.multiply.at`` (raises on out-of-range).
-
-    >>> import gatherscatter as gs
-    >>> gs.jax.at_multiply([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
-    [40, 5, 35, 5]
-    """,
+    accept bool).""",
+        "Y[k] *= values[j]",
+        "NumPy ``np.multiply.at`` (raises on out-of-range)",
+        """    >>> gs.jax.at_multiply([5, 5, 5, 5], ([0, 0, 2],), [2, 4, 7]).tolist()
+    [40, 5, 35, 5]""",
     ),
     _Variant(
-        "set",
-        Reduction.NONE,
-        """JAX ``x.at[idx].set(values)``: a copy of ``x`` with ``x[idx] = values``.
-
-    Provenance: ``jax.numpy.ndarray.at[...].set`` (jax 0.10), with
-    ``jax_enable_x64=True``; ``gs.jax.at(x)[idx].set(values)`` calls this.
-
-    ``idx`` is read as in :func:`at_get`; ``values`` broadcast to the shape of
+        "set", Reduction.NONE, "a copy of ``x`` with ``x[idx] = values``.",
+        """``idx`` is read as in :func:`at_get`; ``values`` broadcast to the shape of
     ``x[idx]``. Negative indices wrap once. Out-of-range updates are dropped
     (``mode=None``, ``'fill'``, ``'drop'``, ``'promise_in_bounds'``); ``'clip'``
     clamps them into range. Duplicates: the last update in row-major order wins
     (JAX: implementation-defined; CPU last). The write happens in the promoted
     dtype of ``x`` and ``values`` (JAX's lattice; Python scalars are weak) and is
     cast back to ``x``'s dtype (float -> int truncates and saturates, NaN -> 0).
-    An empty target returns ``x`` unchanged.
-
-    Equivalent loop::
-
-        Y = copy(x)
-        for j in ndindex(result_shape):                 # row-major
-            k = wrap_negative(coords(j))
-            if all(0 <= k_d < s_d):  Y[k] = values[j]    # 'clip': Y[clamp(k)] = values[j]
-
-    Differs from NumPy ``x[idx] = v`` (raises on out-of-range) and from
-    ``torch.index_put`` (raises).
-
-    >>> import gatherscatter as gs
-    >>> gs.jax.at_set([1.0, 2.0, 3.0], ([0, -1, 7],), [10.0, 20.0, 30.0]).tolist()
+    An empty target returns ``x`` unchanged.""",
+        "Y[k] = values[j]                # 'clip': Y[clamp(k)] = values[j]",
+        "NumPy ``x[idx] = v`` (raises on out-of-range) and from ``torch.index_put`` (raises)",
+        """    >>> gs.jax.at_set([1.0, 2.0, 3.0], ([0, -1, 7],), [10.0, 20.0, 30.0]).tolist()
     [10.0, 2.0, 20.0]
     >>> gs.jax.at([1, 2, 3])[([1, 1],)].set([5, 6]).tolist()
     [1, 6, 3]
     >>> gs.jax.at([1, 2, 3])[5].set(9, mode="clip").tolist()
-    [1, 2, 9]
-    """,
+    [1, 2, 9]""",
+    ),
+    _Variant(
+        "subtract", Reduction.SUB, "a copy of ``x`` with ``values`` subtracted at ``x[idx]``.",
+        """Indexing and modes as :func:`at_set`; duplicates all subtract in turn
+    (``x - v1 - v2``), integers wrap. Runs in the promoted dtype and casts back
+    (an int ``x`` minus 2.7 is truncated); a bool result dtype is refused (JAX:
+    ``sub`` does not accept bool).""",
+        "Y[k] -= values[j]",
+        "NumPy ``x[idx] -= v`` (duplicates subtracted once) and ``np.subtract.at`` (raises on out-of-range)",
+        """    >>> gs.jax.at_subtract([10, 10, 10], ([0, 0, 5],), [1, 2, 3]).tolist()
+    [7, 10, 10]""",
     ),
 ]
 
@@ -237,7 +187,8 @@ divergence(
              "theirs": {"raises": "AssertionError"}, "ours": {"raises": "UnsupportedError"}},
 )
 
-def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None) -> Description:
+def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None,
+                  wrap_negative_indices: bool = True) -> Description:
     op = "jax.at_get"
     form = _form(op, form)
     m = _mode(op, mode)
@@ -253,10 +204,13 @@ def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None)
         pre.append(Step.adapt("stack_last", "tuples", "idx", why="x[I0, I1, ...]: one index tuple per position"))
         base = canonical("gather_nd", data="x", indices="tuples")
         layout = {"index_dtypes": _INT, "to_source": tuple_index_args("x", "idx")}
-    p2, c, post = _gather(base, fill=fill and mode is not None, fill_value=fill_value, wrap=True)
+    p2, c, post = _gather(base, fill=fill and mode is not None, fill_value=fill_value,
+                          wrap=bool(wrap_negative_indices))
     res = [Residual("empty", "returns zeros for an empty result, and raises for an integer index into a size-0 "
                     "axis", "computes its own empty result or raises"), _BOOL_MASK]
     attrs: dict[str, Any] = {"mode": mode, "fill_value": fill_value}
+    if not wrap_negative_indices:
+        attrs["wrap_negative_indices"] = False
     return Description(op, attrs, ("x", "idx"), c, pre=pre + p2, post=post, residuals=res, layout=layout)
 
 
@@ -264,7 +218,8 @@ def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None)
     "jax", "at_get", family="gather_nd", kind="gather", versions=("0.10",), differentiable=("x",),
     describe=_describe_get, grad=GRAD, fuzz=_FUZZ, values={"mode": MODE_VALUES, "fill_value": "number"},
 )
-def at_get(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Lowering:
+def at_get(x: Any, idx: Any, mode: Any = None, fill_value: Any = None, *, indices_are_sorted: bool = False,
+           unique_indices: bool = False, wrap_negative_indices: bool = True) -> Lowering:
     """JAX ``x.at[idx].get()`` (= ``x[idx]``): NumPy-style indexing with JAX's out-of-range rules.
 
     Provenance: ``jax.numpy.ndarray.at`` / ``jax.numpy`` indexing (jax 0.10), with
@@ -273,7 +228,10 @@ def at_get(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Loweri
     ``idx`` is anything NumPy accepts in ``x[idx]`` (ints, slices, ``...``, ``None``,
     integer arrays, boolean masks, tuples), except that a non-tuple list is an
     error (use a tuple or an array), and scalar booleans do not count when JAX
-    decides whether advanced indices are adjacent. Negative indices wrap once.
+    decides whether advanced indices are adjacent. Negative indices wrap once
+    (not with ``wrap_negative_indices=False``: they are then out of range, and
+    the default mode clamps them to 0). ``indices_are_sorted`` /
+    ``unique_indices`` are accepted and ignored (promises).
     Modes: ``None``/``'promise_in_bounds'``/``'clip'``: clamp to ``[0, s-1]`` (XLA's
     behaviour); ``'fill'``/``'drop'``: out-of-range positions give ``fill_value``
     (default NaN, ``iinfo.min``, ``iinfo.max`` or True by dtype). Indexing an axis
@@ -299,11 +257,11 @@ def at_get(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Loweri
     >>> gs.jax.at([1.0, 2.0])[([0, 2],)].get(mode="fill", fill_value=-1.0).tolist()
     [1.0, -1.0]
     """
-    return lower_get(at_context("get"), x, idx, mode, fill_value)
+    return lower_get(at_context("get"), x, idx, mode, fill_value, bool(wrap_negative_indices))
 
 
 
-at_max, at_min, at_multiply, at_set = (_register(v) for v in _VARIANTS[1:])
+at_max, at_min, at_multiply, at_set, at_subtract = (_register(v) for v in _VARIANTS[1:])
 
 # the divergences of single variants
 divergence(

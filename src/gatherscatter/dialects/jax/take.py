@@ -110,16 +110,8 @@ _PROBE: tuple[dict[str, Any], ...] = (
     describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=_PROBE,
     values={"mode": ("wrap", "clip", "fill"), "fill_value": "number"},
 )
-def take(
-    a: Any,
-    indices: Any,
-    axis: int | None = None,
-    mode: str | None = None,
-    fill_value: Any = None,
-    *,
-    unique_indices: bool = False,
-    indices_are_sorted: bool = False,
-) -> Lowering:
+def take(a: Any, indices: Any, axis: int | None = None, mode: str | None = None, fill_value: Any = None, *,
+         unique_indices: bool = False, indices_are_sorted: bool = False) -> Lowering:
     """JAX ``jnp.take``: whole slices of ``a`` along ``axis`` (``None``: of the flattened ``a``).
 
     Provenance: ``jax.numpy.take`` (jax 0.10; fill default since 0.3.14), with

@@ -53,7 +53,7 @@ divergence(
 )
 
 
-def _describe(axis: int | None, mode: Any = None, fill_value: Any = None,
+def _describe(axis: int | None = -1, mode: Any = None, fill_value: Any = None,
                     wrap_negative_indices: bool | None = None) -> Description:
     op = "jax.take_along_axis"
     axis = check_int(op, "axis", axis, optional=True)
@@ -93,22 +93,15 @@ def _describe(axis: int | None, mode: Any = None, fill_value: Any = None,
     describe=_describe, fuzz={"axis_none": True}, grad=GRAD, variants=({"axis": 1},),
     values={"mode": MODE_VALUES, "fill_value": "number"},
 )
-def take_along_axis(
-    arr: Any,
-    indices: Any,
-    axis: int | None,
-    mode: Any = None,
-    fill_value: Any = None,
-    *,
-    wrap_negative_indices: bool | None = None,
-) -> Lowering:
+def take_along_axis(arr: Any, indices: Any, axis: int | None = -1, mode: Any = None, fill_value: Any = None, *,
+                    wrap_negative_indices: bool | None = None) -> Lowering:
     """JAX ``jnp.take_along_axis``: one element per index along ``axis``; ``arr`` and
     ``indices`` broadcast against each other on the other axes.
 
     Provenance: ``jax.numpy.take_along_axis`` (jax 0.10; fill default since
-    0.3.14), with ``jax_enable_x64=True``. ``axis=None`` flattens ``arr`` (1-D
-    ``indices`` only). Output shape: ``broadcast(indices.shape, arr.shape with
-    axis -> 1)``.
+    0.3.14), with ``jax_enable_x64=True``. ``axis`` defaults to ``-1`` (the last
+    axis, as JAX); ``axis=None`` flattens ``arr`` (1-D ``indices`` only). Output
+    shape: ``broadcast(indices.shape, arr.shape with axis -> 1)``.
 
     Modes: ``None``/``'fill'``/``'drop'``: out-of-range elements give
     ``fill_value`` (NaN, ``iinfo.min``, ``iinfo.max`` or True by dtype);
@@ -132,6 +125,8 @@ def take_along_axis(
     >>> import gatherscatter as gs
     >>> gs.jax.take_along_axis([[1.0, 2.0], [3.0, 4.0]], [[0, 0], [1, 5]], axis=1).tolist()
     [[1.0, 1.0], [4.0, nan]]
+    >>> gs.jax.take_along_axis([[1, 2], [3, 4]], [[1], [0]]).tolist()
+    [[2], [3]]
     >>> gs.jax.take_along_axis([10, 20, 30], [-1, 7], axis=0, mode="clip").tolist()
     [30, 30]
     >>> gs.jax.take_along_axis([10, 20, 30], [-1, 7], axis=0, mode="promise_in_bounds").tolist()

@@ -8,7 +8,7 @@
 
 from ._dnums import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
 from .gather import gather
-from .scatter import scatter, scatter_add, scatter_max, scatter_min, scatter_mul
+from .scatter import scatter, scatter_add, scatter_apply, scatter_max, scatter_min, scatter_mul, scatter_sub
 
 __all__ = [
     "GatherDimensionNumbers",
@@ -17,7 +17,9 @@ __all__ = [
     "gather",
     "scatter",
     "scatter_add",
+    "scatter_apply",
     "scatter_max",
     "scatter_min",
     "scatter_mul",
+    "scatter_sub",
 ]

@@ -29,6 +29,18 @@ def _unsupported(op: str, dn: Any, why: str) -> UnsupportedError:
     )
 
 
+def _axis_windows(op: str, dn: Any, win: tuple[int, ...], a: int, where: str) -> int | None:
+    """The take/rows form along axis ``a``: the window dims must be ``0..a-1`` then, after the index dims, the rest;
+    returns the number of index dims before the trailing windows (None without trailing windows)."""
+    if tuple(win[:a]) != tuple(range(a)):
+        raise _unsupported(op, dn, f"the window dims before the axis must lead the {where}")
+    tail = tuple(win[a:])
+    q_i = tail[0] - a if tail else None
+    if tail and (q_i is None or q_i < 0 or tail != tuple(range(a + q_i, a + q_i + len(tail)))):
+        raise _unsupported(op, dn, f"the index dims must sit at the axis in the {where}")
+    return q_i
+
+
 def _expand_last(data: str, index: str, extra: tuple[str, ...] = ()) -> Any:
     def mapper(canon: dict[str, Any], rng: Any) -> dict[str, Any]:
         args = {data: canon["data"], index: np.expand_dims(canon["indices"], -1)}
@@ -79,12 +91,7 @@ def _lax_scatter(op: str, reduction: str, dimension_numbers: Any, mode: Any) -> 
         return Description(op, attrs, inputs, c, residuals=res, layout=layout)
     if k == 1 and ins == smap and not ob and not sb:
         a = smap[0]
-        if tuple(win[:a]) != tuple(range(a)):
-            raise _unsupported(op, dn, "the window dims before the axis must lead the updates")
-        tail = tuple(win[a:])
-        q_i = tail[0] - a if tail else None
-        if tail and (q_i is None or q_i < 0 or tail != tuple(range(a + q_i, a + q_i + len(tail)))):
-            raise _unsupported(op, dn, "the index dims must sit at the axis in the updates")
+        q_i = _axis_windows(op, dn, win, a, "updates")
         pre = [Step.adapt("squeeze", "idx", "scatter_indices", axis=-1, why="one-component index vectors"),
                Step.adapt("moveaxis", "operand0", "operand", source=a, destination=0,
                           why="rows along the axis: move it first (docs/semantics.md#e17)"),

@@ -124,6 +124,17 @@ def _disjoint(ctx: OpContext, a: tuple[int, ...], b: tuple[int, ...], na: str, n
         raise ShapeError(f"{ctx.label}: {na} and {nb} must be disjoint; got {a} and {b}")
 
 
+def _check_index_map(ctx: OpContext, m: tuple[int, ...], name: str, ishape: tuple[int, ...], r: int) -> None:
+    """``start_index_map`` / ``scatter_dims_to_operand_dims``: one distinct operand dim per index-vector component."""
+    if len(m) != ishape[-1]:
+        raise ShapeError(
+            f"{ctx.label}: {name} has {len(m)} elements but the index vectors (last axis of "
+            f"{ctx.indices}, shape {list(ishape)}) have {ishape[-1]}; these must be equal"
+        )
+    _in_range(ctx, m, r, name, ctx.data)
+    _unique(ctx, m, name)
+
+
 def _check_indices_rank(ctx: OpContext, indices: np.ndarray[Any, Any]) -> None:
     if indices.ndim < 1:
         raise ShapeError(
@@ -132,14 +143,8 @@ def _check_indices_rank(ctx: OpContext, indices: np.ndarray[Any, Any]) -> None:
         )
 
 
-def _check_batching(
-    ctx: OpContext,
-    obd: tuple[int, ...],
-    ibd: tuple[int, ...],
-    ibd_name: str,
-    oshape: tuple[int, ...],
-    ishape: tuple[int, ...],
-) -> None:
+def _check_batching(ctx: OpContext, obd: tuple[int, ...], ibd: tuple[int, ...], ibd_name: str, oshape: tuple[int, ...],
+                    ishape: tuple[int, ...]) -> None:
     _unique(ctx, ibd, ibd_name)
     _in_range(ctx, ibd, len(ishape), ibd_name, ctx.indices)
     if len(ishape) - 1 in ibd:
@@ -160,13 +165,8 @@ def _check_batching(
         )
 
 
-def gather_output_shape(
-    ctx: OpContext,
-    oshape: tuple[int, ...],
-    ishape: tuple[int, ...],
-    dn: GatherDimensionNumbers,
-    slice_sizes: tuple[int, ...],
-) -> tuple[int, ...]:
+def gather_output_shape(ctx: OpContext, oshape: tuple[int, ...], ishape: tuple[int, ...], dn: GatherDimensionNumbers,
+                        slice_sizes: tuple[int, ...]) -> tuple[int, ...]:
     """Validate a gather and return its output shape."""
     r, q = len(oshape), len(ishape)
     off, col, sim, obd, ibd = dn
@@ -174,13 +174,7 @@ def gather_output_shape(
     _sorted(ctx, off, "offset_dims")
     _unique(ctx, off, "offset_dims")
     _in_range(ctx, off, out_rank, "offset_dims", "the output")
-    if len(sim) != ishape[-1]:
-        raise ShapeError(
-            f"{ctx.label}: start_index_map has {len(sim)} elements but the index vectors (last axis of "
-            f"{ctx.indices}, shape {list(ishape)}) have {ishape[-1]}; these must be equal"
-        )
-    _in_range(ctx, sim, r, "start_index_map", ctx.data)
-    _unique(ctx, sim, "start_index_map")
+    _check_index_map(ctx, sim, "start_index_map", ishape, r)
     _sorted(ctx, col, "collapsed_slice_dims")
     _in_range(ctx, col, r, "collapsed_slice_dims", ctx.data)
     _unique(ctx, col, "collapsed_slice_dims")
@@ -223,13 +217,8 @@ def gather_output_shape(
     return tuple(next(window) if i in off else next(batch) for i in range(out_rank))
 
 
-def scatter_check(
-    ctx: OpContext,
-    oshape: tuple[int, ...],
-    ishape: tuple[int, ...],
-    ushape: tuple[int, ...],
-    dn: ScatterDimensionNumbers,
-) -> None:
+def scatter_check(ctx: OpContext, oshape: tuple[int, ...], ishape: tuple[int, ...], ushape: tuple[int, ...],
+                  dn: ScatterDimensionNumbers) -> None:
     """Validate a scatter's dimension numbers against the three shapes."""
     r, q = len(oshape), len(ishape)
     uwd, iwd, sdod, obd, ibd = (tuple(x) for x in dn)
@@ -262,13 +251,7 @@ def scatter_check(
             f"{ctx.label}: the scatter window has {len(uwd) + len(iwd) + len(obd)} dims "
             f"(update_window_dims + inserted_window_dims + operand_batching_dims) but {ctx.data} has rank {r}"
         )
-    if len(sdod) != ishape[-1]:
-        raise ShapeError(
-            f"{ctx.label}: scatter_dims_to_operand_dims has {len(sdod)} elements but the index vectors "
-            f"(last axis of {ctx.indices}, shape {list(ishape)}) have {ishape[-1]}; these must be equal"
-        )
-    _in_range(ctx, sdod, r, "scatter_dims_to_operand_dims", ctx.data)
-    _unique(ctx, sdod, "scatter_dims_to_operand_dims")
+    _check_index_map(ctx, sdod, "scatter_dims_to_operand_dims", ishape, r)
     window_dims = [d for d in range(r) if d not in iwd and d not in obd]
     for u, d in zip(uwd, window_dims, strict=True):
         if ushape[u] > oshape[d]:
@@ -302,14 +285,9 @@ def _place(values: np.ndarray[Any, Any], dims: Sequence[int], rank: int) -> np.n
     return values.reshape(shape)
 
 
-def gather_coordinates(
-    oshape: tuple[int, ...],
-    indices: np.ndarray[Any, Any],
-    dn: GatherDimensionNumbers,
-    slice_sizes: tuple[int, ...],
-    out_shape: tuple[int, ...],
-    mode: GatherScatterMode,
-) -> tuple[np.ndarray[Any, Any], IndexSpec]:
+def gather_coordinates(oshape: tuple[int, ...], indices: np.ndarray[Any, Any], dn: GatherDimensionNumbers,
+                       slice_sizes: tuple[int, ...], out_shape: tuple[int, ...],
+                       mode: GatherScatterMode) -> tuple[np.ndarray[Any, Any], IndexSpec]:
     """Index tuples and spec for a core gather equal to the XLA gather.
 
     Out-of-range windows (fill mode) get a coordinate of -1, so a core gather with
@@ -360,13 +338,9 @@ def gather_coordinates(
     return tuples, IndexSpec(axis=lead, depth=r - lead - trail, vector=True)
 
 
-def scatter_coordinates(
-    oshape: tuple[int, ...],
-    indices: np.ndarray[Any, Any],
-    ushape: tuple[int, ...],
-    dn: ScatterDimensionNumbers,
-    mode: GatherScatterMode,
-) -> tuple[np.ndarray[Any, Any], tuple[int, ...], IndexSpec]:
+def scatter_coordinates(oshape: tuple[int, ...], indices: np.ndarray[Any, Any], ushape: tuple[int, ...],
+                        dn: ScatterDimensionNumbers,
+                        mode: GatherScatterMode) -> tuple[np.ndarray[Any, Any], tuple[int, ...], IndexSpec]:
     """Index tuples, the updates permutation and the spec for a core scatter equal to the XLA one.
 
     Updates are visited with the scatter (index) dims outer and the window dims

@@ -10,21 +10,14 @@ from ....core.policy import Policy, Reduction
 from ....core.shape import as_array, as_updates, dtype_name
 from ....errors import DTypeError, UnsupportedError
 from ..._registry import Lowering, divergence
-from .._common import GatherScatterMode, check_data, common_divergences, jax_context, parse_mode
+from .._common import NO_BOOL, GatherScatterMode, check_data, common_divergences, jax_context, parse_mode
 from ._dnums import _check_indices_rank, parse_scatter_dnums, scatter_check, scatter_coordinates
 
 __all__ = ["lax_scatter_divergences", "lower_lax_scatter"]
 
 
-def lower_lax_scatter(
-    name: str,
-    reduction: Reduction,
-    operand: Any,
-    scatter_indices: Any,
-    updates: Any,
-    dimension_numbers: Any,
-    mode: Any,
-) -> Lowering:
+def lower_lax_scatter(name: str, reduction: Reduction, operand: Any, scatter_indices: Any, updates: Any,
+                      dimension_numbers: Any, mode: Any) -> Lowering:
     """``jax.lax.<name>`` as a core scatter over explicit coordinates (see ``_dnums``)."""
     ctx = jax_context(f"jax.lax.{name}", data="operand", indices="scatter_indices", updates="updates")
     d = check_data(ctx, operand, "operand")
@@ -35,8 +28,8 @@ def lower_lax_scatter(
     dn = parse_scatter_dnums(ctx, dimension_numbers)
     m = parse_mode(ctx, mode, default=GatherScatterMode.FILL_OR_DROP)
     kind = dtype_name(d.dtype)
-    if kind == "bool" and reduction in (Reduction.ADD, Reduction.MUL):
-        what = "add" if reduction is Reduction.ADD else "mul"
+    if kind == "bool" and reduction in NO_BOOL:
+        what = NO_BOOL[reduction]
         raise DTypeError(f"{ctx.label}: {what} does not accept dtype bool; accepted: integer, floating, complex")
     if d.dtype.kind == "c" and reduction in (Reduction.MIN, Reduction.MAX):
         raise UnsupportedError(

@@ -23,7 +23,7 @@ from .._common import (
     parse_mode,
 )
 from .._describe import _INT, _fill_value, _gather, _mode
-from ._describe import _ctx, _expand_last, _unsupported
+from ._describe import _axis_windows, _ctx, _expand_last, _unsupported
 from ._dnums import (
     GatherDimensionNumbers,
     _check_indices_rank,
@@ -119,12 +119,7 @@ def _describe(dimension_numbers: Any, slice_sizes: Any, mode: Any = None, fill_v
             raise _unsupported(op, dn, "the indexed dim must have slice size 1")
         if len(off) != r - 1:
             raise _unsupported(op, dn, "every other operand dim must be a whole window")
-        if tuple(off[:a]) != tuple(range(a)):
-            raise _unsupported(op, dn, "the window dims before the axis must lead the result")
-        tail = tuple(off[a:])
-        q_i = tail[0] - a if tail else None
-        if tail and (q_i is None or q_i < 0 or tail != tuple(range(a + q_i, a + q_i + len(tail)))):
-            raise _unsupported(op, dn, "the index dims must sit at the axis in the result")
+        q_i = _axis_windows(op, dn, off, a, "result")
         layout = {"index_dtypes": _INT, "data_shape": tuple(None if d == a else sizes[d] for d in range(r)),
                   "to_source": _expand_last("operand", "start_indices")}
         if q_i is not None:
@@ -159,17 +154,8 @@ _PROBE: tuple[dict[str, Any], ...] = (
     values={"mode": MODE_VALUES, "dimension_numbers": "dimension_numbers", "slice_sizes": "shape",
             "fill_value": "number"},
 )
-def gather(
-    operand: Any,
-    start_indices: Any,
-    dimension_numbers: Any,
-    slice_sizes: Any,
-    mode: Any = None,
-    fill_value: Any = None,
-    *,
-    unique_indices: bool = False,
-    indices_are_sorted: bool = False,
-) -> Lowering:
+def gather(operand: Any, start_indices: Any, dimension_numbers: Any, slice_sizes: Any, mode: Any = None,
+           fill_value: Any = None, *, unique_indices: bool = False, indices_are_sorted: bool = False) -> Lowering:
     """JAX ``lax.gather``: XLA's general gather, described by dimension numbers.
 
     Provenance: ``jax.lax.gather`` (jax 0.10; batching dims since 0.4.31), XLA /

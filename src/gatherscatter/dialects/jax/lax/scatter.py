@@ -1,24 +1,30 @@
-"""JAX ``jax.lax.scatter``, ``scatter_add``, ``scatter_mul``, ``scatter_max``, ``scatter_min``.
+"""JAX ``jax.lax.scatter``, ``scatter_add``, ``scatter_sub``, ``scatter_mul``, ``scatter_max``, ``scatter_min``
+and ``scatter_apply``.
 
-The five ops are XLA's general scatter with five combiners: each is one row of
-:data:`_VARIANTS` (its name, its reduction and its docstring), registered by
-:func:`_register`. The shared lowering and the divergences all five share are
+The six registered ops are XLA's general scatter with six combiners: each is one
+row of :data:`_VARIANTS` (its name, its reduction and its docstring fields),
+registered by :func:`_register`; ``scatter_apply`` is composed from a counting
+``scatter_add`` and ``func``. The shared lowering and the divergences they all share are
 in :mod:`gatherscatter.dialects.jax.lax._scatter`.
 """
 
 from __future__ import annotations
 
+import operator
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from ....core.policy import Reduction
+from ....errors import ArgumentError, ShapeError
 from ..._record import Description
 from ..._registry import DialectOp, Lowering, dialect_op, divergence
-from .._common import GRAD, MODE_VALUES
+from .._common import GRAD, MODE_VALUES, apply_counted, check_data, jax_context
 from ._describe import _lax_scatter
 from ._dnums import ScatterDimensionNumbers
 from ._scatter import lax_scatter_divergences, lower_lax_scatter
 
-__all__ = ["scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul"]
+__all__ = ["scatter", "scatter_add", "scatter_apply", "scatter_max", "scatter_min", "scatter_mul", "scatter_sub"]
 
 
 #: the calls worth probing: the row (ScatterND k=1) configuration of docs/semantics.md#e21
@@ -32,11 +38,50 @@ _PROBE: tuple[dict[str, Any], ...] = (
 
 
 class _Variant(NamedTuple):
-    """One ``lax.scatter*``: its name, the core reduction and the op's docstring."""
+    """One ``lax.scatter*``: its name, the core reduction and the parts of its docstring."""
 
     name: str
     reduction: Reduction
-    doc: str
+    combiner: str  # "add" ... in the docstring's title and loop
+    at_method: str  # the x.at[idx] method it differs from
+    example: tuple[str, str]  # (operand, result) of the doctest (one per op)
+
+
+_DOC = """JAX ``lax.{name}``: XLA's general scatter with the {title} combiner.
+
+    Provenance: ``jax.lax.{name}`` (jax 0.10; batching dims since 0.4.31), XLA /
+    StableHLO ``scatter`` with ``index_vector_dim`` = the last axis of
+    ``scatter_indices``; ``jax_enable_x64=True``. ``dimension_numbers`` is a
+    :class:`ScatterDimensionNumbers` (JAX's own, or a tuple of its fields).
+    ``updates`` arrays must have the operand's dtype (lists take it).
+    ``indices_are_sorted`` / ``unique_indices`` are accepted and ignored (promises).
+
+    Each update element at ``U`` lands at ``start(scatter_indices[U[scatter dims]])
+    + batch + U[update_window_dims]``. Modes: ``None`` / ``'fill'`` / ``'drop'`` /
+    ``'promise_in_bounds'``: a window with any element out of range is dropped
+    whole (XLA on CPU); ``'clip'``: the start is clamped so the window fits.
+    Negative indices are out of range (no wrapping). Updates are applied with
+    the scatter dims outer and the window dims inner (XLA's CPU order).
+
+    Equivalent loop::
+
+        Y = copy(operand)
+        for G in ndindex(batch shape of scatter_indices):      # outer: scatter dims
+            start = scatter_indices[G]                          # clip: clamp so the window fits
+            if window in range:
+                for W in ndindex(window shape):                 # inner: window dims
+                    Y[start + batch(G) + W] = {combiner}(Y[...], updates[G, W])
+
+    Differs from ``x.at[idx].{at_method}`` (wraps negative indices first) and from ONNX
+    ``ScatterND`` (raises on out-of-range indices).
+
+    >>> import gatherscatter as gs
+    >>> dn = gs.jax.lax.ScatterDimensionNumbers((), (0,), (0,))
+    >>> gs.jax.lax.{name}({operand}, [[1], [2], [2], [9]], [7.0, 8.0, 9.0, 5.0], dn).tolist()
+    {result}
+    """
+
+_TITLE = {"set": "overwrite", "add": "add", "sub": "subtract", "max": "maximum", "min": "minimum", "mul": "multiply"}
 
 
 def _register(v: _Variant) -> DialectOp:
@@ -47,209 +92,71 @@ def _register(v: _Variant) -> DialectOp:
     def describe(dimension_numbers: Any, mode: Any = None) -> Description:
         return _lax_scatter(qualname, v.reduction.value, dimension_numbers, mode)
 
-    def lower(
-        operand: Any,
-        scatter_indices: Any,
-        updates: Any,
-        dimension_numbers: Any,
-        mode: Any = None,
-        *,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-    ) -> Lowering:
+    def lower(operand: Any, scatter_indices: Any, updates: Any, dimension_numbers: Any, mode: Any = None, *,
+              indices_are_sorted: bool = False, unique_indices: bool = False) -> Lowering:
         return lower_lax_scatter(v.name, v.reduction, operand, scatter_indices, updates, dimension_numbers, mode)
 
     lower.__name__ = lower.__qualname__ = v.name
-    lower.__doc__ = v.doc
+    operand, result = v.example
+    lower.__doc__ = _DOC.format(name=v.name, title=_TITLE[v.combiner], combiner=v.combiner, at_method=v.at_method,
+                                operand=operand, result=result)
     return dialect_op("jax", f"lax.{v.name}", family="general", kind="scatter", versions=("0.10",),
                       differentiable=("operand", "updates"), describe=describe, grad=GRAD, variants=_PROBE,
                       values={"mode": MODE_VALUES, "dimension_numbers": "dimension_numbers"})(lower)
 
 
+_ZEROS, _ONES = "[0.0, 0.0, 0.0, 0.0, 0.0]", "[1.0, 1.0, 1.0, 1.0, 1.0]"
 _VARIANTS = [
-    _Variant(
-        "scatter",
-        Reduction.NONE,
-        """JAX ``lax.scatter``: XLA's general scatter with the overwrite combiner.
-
-    Provenance: ``jax.lax.scatter`` (jax 0.10; batching dims since 0.4.31), XLA /
-    StableHLO ``scatter`` with ``index_vector_dim`` = the last axis of
-    ``scatter_indices``; ``jax_enable_x64=True``. ``dimension_numbers`` is a
-    :class:`ScatterDimensionNumbers` (JAX's own, or a tuple of its fields).
-    ``updates`` arrays must have the operand's dtype (lists take it).
-
-    Each update element at ``U`` lands at ``start(scatter_indices[U[scatter dims]])
-    + batch + U[update_window_dims]``. Modes: ``None`` / ``'fill'`` / ``'drop'`` /
-    ``'promise_in_bounds'``: a window with any element out of range is dropped
-    whole (XLA on CPU); ``'clip'``: the start is clamped so the window fits.
-    Negative indices are out of range (no wrapping). Updates are applied with
-    the scatter dims outer and the window dims inner (XLA's CPU order).
-
-    Equivalent loop::
-
-        Y = copy(operand)
-        for G in ndindex(batch shape of scatter_indices):      # outer: scatter dims
-            start = scatter_indices[G]                          # clip: clamp so the window fits
-            if window in range:
-                for W in ndindex(window shape):                 # inner: window dims
-                    Y[start + batch(G) + W] = set(Y[...], updates[G, W])
-
-    Differs from ``x.at[idx].set`` (wraps negative indices first) and from ONNX
-    ``ScatterND`` (raises on out-of-range indices).
-
-    >>> import gatherscatter as gs
-    >>> dn = gs.jax.lax.ScatterDimensionNumbers((), (0,), (0,))
-    >>> gs.jax.lax.scatter([0.0, 0.0, 0.0, 0.0, 0.0], [[1], [2], [2], [9]], [7.0, 8.0, 9.0, 5.0], dn).tolist()
-    [0.0, 7.0, 9.0, 0.0, 0.0]
-    """,
-    ),
-    _Variant(
-        "scatter_add",
-        Reduction.ADD,
-        """JAX ``lax.scatter_add``: XLA's general scatter with the add combiner.
-
-    Provenance: ``jax.lax.scatter_add`` (jax 0.10; batching dims since 0.4.31), XLA /
-    StableHLO ``scatter`` with ``index_vector_dim`` = the last axis of
-    ``scatter_indices``; ``jax_enable_x64=True``. ``dimension_numbers`` is a
-    :class:`ScatterDimensionNumbers` (JAX's own, or a tuple of its fields).
-    ``updates`` arrays must have the operand's dtype (lists take it).
-
-    Each update element at ``U`` lands at ``start(scatter_indices[U[scatter dims]])
-    + batch + U[update_window_dims]``. Modes: ``None`` / ``'fill'`` / ``'drop'`` /
-    ``'promise_in_bounds'``: a window with any element out of range is dropped
-    whole (XLA on CPU); ``'clip'``: the start is clamped so the window fits.
-    Negative indices are out of range (no wrapping). Updates are applied with
-    the scatter dims outer and the window dims inner (XLA's CPU order).
-
-    Equivalent loop::
-
-        Y = copy(operand)
-        for G in ndindex(batch shape of scatter_indices):      # outer: scatter dims
-            start = scatter_indices[G]                          # clip: clamp so the window fits
-            if window in range:
-                for W in ndindex(window shape):                 # inner: window dims
-                    Y[start + batch(G) + W] = add(Y[...], updates[G, W])
-
-    Differs from ``x.at[idx].add`` (wraps negative indices first) and from ONNX
-    ``ScatterND`` (raises on out-of-range indices).
-
-    >>> import gatherscatter as gs
-    >>> dn = gs.jax.lax.ScatterDimensionNumbers((), (0,), (0,))
-    >>> gs.jax.lax.scatter_add([0.0, 0.0, 0.0, 0.0, 0.0], [[1], [2], [2], [9]], [7.0, 8.0, 9.0, 5.0], dn).tolist()
-    [0.0, 7.0, 17.0, 0.0, 0.0]
-    """,
-    ),
-    _Variant(
-        "scatter_max",
-        Reduction.MAX,
-        """JAX ``lax.scatter_max``: XLA's general scatter with the maximum combiner.
-
-    Provenance: ``jax.lax.scatter_max`` (jax 0.10; batching dims since 0.4.31), XLA /
-    StableHLO ``scatter`` with ``index_vector_dim`` = the last axis of
-    ``scatter_indices``; ``jax_enable_x64=True``. ``dimension_numbers`` is a
-    :class:`ScatterDimensionNumbers` (JAX's own, or a tuple of its fields).
-    ``updates`` arrays must have the operand's dtype (lists take it).
-
-    Each update element at ``U`` lands at ``start(scatter_indices[U[scatter dims]])
-    + batch + U[update_window_dims]``. Modes: ``None`` / ``'fill'`` / ``'drop'`` /
-    ``'promise_in_bounds'``: a window with any element out of range is dropped
-    whole (XLA on CPU); ``'clip'``: the start is clamped so the window fits.
-    Negative indices are out of range (no wrapping). Updates are applied with
-    the scatter dims outer and the window dims inner (XLA's CPU order).
-
-    Equivalent loop::
-
-        Y = copy(operand)
-        for G in ndindex(batch shape of scatter_indices):      # outer: scatter dims
-            start = scatter_indices[G]                          # clip: clamp so the window fits
-            if window in range:
-                for W in ndindex(window shape):                 # inner: window dims
-                    Y[start + batch(G) + W] = max(Y[...], updates[G, W])
-
-    Differs from ``x.at[idx].max`` (wraps negative indices first) and from ONNX
-    ``ScatterND`` (raises on out-of-range indices).
-
-    >>> import gatherscatter as gs
-    >>> dn = gs.jax.lax.ScatterDimensionNumbers((), (0,), (0,))
-    >>> gs.jax.lax.scatter_max([1.0, 1.0, 1.0, 1.0, 1.0], [[1], [2], [2], [9]], [7.0, 8.0, 9.0, 5.0], dn).tolist()
-    [1.0, 7.0, 9.0, 1.0, 1.0]
-    """,
-    ),
-    _Variant(
-        "scatter_min",
-        Reduction.MIN,
-        """JAX ``lax.scatter_min``: XLA's general scatter with the minimum combiner.
-
-    Provenance: ``jax.lax.scatter_min`` (jax 0.10; batching dims since 0.4.31), XLA /
-    StableHLO ``scatter`` with ``index_vector_dim`` = the last axis of
-    ``scatter_indices``; ``jax_enable_x64=True``. ``dimension_numbers`` is a
-    :class:`ScatterDimensionNumbers` (JAX's own, or a tuple of its fields).
-    ``updates`` arrays must have the operand's dtype (lists take it).
-
-    Each update element at ``U`` lands at ``start(scatter_indices[U[scatter dims]])
-    + batch + U[update_window_dims]``. Modes: ``None`` / ``'fill'`` / ``'drop'`` /
-    ``'promise_in_bounds'``: a window with any element out of range is dropped
-    whole (XLA on CPU); ``'clip'``: the start is clamped so the window fits.
-    Negative indices are out of range (no wrapping). Updates are applied with
-    the scatter dims outer and the window dims inner (XLA's CPU order).
-
-    Equivalent loop::
-
-        Y = copy(operand)
-        for G in ndindex(batch shape of scatter_indices):      # outer: scatter dims
-            start = scatter_indices[G]                          # clip: clamp so the window fits
-            if window in range:
-                for W in ndindex(window shape):                 # inner: window dims
-                    Y[start + batch(G) + W] = min(Y[...], updates[G, W])
-
-    Differs from ``x.at[idx].min`` (wraps negative indices first) and from ONNX
-    ``ScatterND`` (raises on out-of-range indices).
-
-    >>> import gatherscatter as gs
-    >>> dn = gs.jax.lax.ScatterDimensionNumbers((), (0,), (0,))
-    >>> gs.jax.lax.scatter_min([1.0, 1.0, 1.0, 1.0, 1.0], [[1], [2], [2], [9]], [7.0, 8.0, 9.0, 5.0], dn).tolist()
-    [1.0, 1.0, 1.0, 1.0, 1.0]
-    """,
-    ),
-    _Variant(
-        "scatter_mul",
-        Reduction.MUL,
-        """JAX ``lax.scatter_mul``: XLA's general scatter with the multiply combiner.
-
-    Provenance: ``jax.lax.scatter_mul`` (jax 0.10; batching dims since 0.4.31), XLA /
-    StableHLO ``scatter`` with ``index_vector_dim`` = the last axis of
-    ``scatter_indices``; ``jax_enable_x64=True``. ``dimension_numbers`` is a
-    :class:`ScatterDimensionNumbers` (JAX's own, or a tuple of its fields).
-    ``updates`` arrays must have the operand's dtype (lists take it).
-
-    Each update element at ``U`` lands at ``start(scatter_indices[U[scatter dims]])
-    + batch + U[update_window_dims]``. Modes: ``None`` / ``'fill'`` / ``'drop'`` /
-    ``'promise_in_bounds'``: a window with any element out of range is dropped
-    whole (XLA on CPU); ``'clip'``: the start is clamped so the window fits.
-    Negative indices are out of range (no wrapping). Updates are applied with
-    the scatter dims outer and the window dims inner (XLA's CPU order).
-
-    Equivalent loop::
-
-        Y = copy(operand)
-        for G in ndindex(batch shape of scatter_indices):      # outer: scatter dims
-            start = scatter_indices[G]                          # clip: clamp so the window fits
-            if window in range:
-                for W in ndindex(window shape):                 # inner: window dims
-                    Y[start + batch(G) + W] = mul(Y[...], updates[G, W])
-
-    Differs from ``x.at[idx].mul`` (wraps negative indices first) and from ONNX
-    ``ScatterND`` (raises on out-of-range indices).
-
-    >>> import gatherscatter as gs
-    >>> dn = gs.jax.lax.ScatterDimensionNumbers((), (0,), (0,))
-    >>> gs.jax.lax.scatter_mul([1.0, 1.0, 1.0, 1.0, 1.0], [[1], [2], [2], [9]], [7.0, 8.0, 9.0, 5.0], dn).tolist()
-    [1.0, 7.0, 72.0, 1.0, 1.0]
-    """,
-    ),
+    _Variant("scatter", Reduction.NONE, "set", "set", (_ZEROS, "[0.0, 7.0, 9.0, 0.0, 0.0]")),
+    _Variant("scatter_add", Reduction.ADD, "add", "add", (_ZEROS, "[0.0, 7.0, 17.0, 0.0, 0.0]")),
+    _Variant("scatter_max", Reduction.MAX, "max", "max", (_ONES, "[1.0, 7.0, 9.0, 1.0, 1.0]")),
+    _Variant("scatter_min", Reduction.MIN, "min", "min", (_ONES, "[1.0, 1.0, 1.0, 1.0, 1.0]")),
+    _Variant("scatter_mul", Reduction.MUL, "mul", "multiply", (_ONES, "[1.0, 7.0, 72.0, 1.0, 1.0]")),
+    _Variant("scatter_sub", Reduction.SUB, "sub", "subtract", (_ZEROS, "[0.0, -7.0, -17.0, 0.0, 0.0]")),
 ]
 
-scatter, scatter_add, scatter_max, scatter_min, scatter_mul = (_register(v) for v in _VARIANTS)
+scatter, scatter_add, scatter_max, scatter_min, scatter_mul, scatter_sub = (_register(v) for v in _VARIANTS)
+
+
+def scatter_apply(operand: Any, scatter_indices: Any, func: Any, dimension_numbers: Any, *, update_shape: Any = (),
+                  indices_are_sorted: bool = False, unique_indices: bool = False,
+                  mode: Any = None) -> np.ndarray[Any, Any]:
+    """JAX ``lax.scatter_apply``: ``func`` applied to ``operand`` where the scatter lands, once per update.
+
+    Provenance: ``jax.lax.scatter_apply`` (jax 0.10, ``jax_enable_x64=True``): a
+    scatter of placeholder updates of shape ``update_shape`` whose combiner is
+    ``func`` of the existing value. Positions, windows, modes and errors as
+    :func:`scatter_add` (messages about ``updates`` refer to ``update_shape``);
+    a position reached ``n`` times gets ``func`` applied ``n`` times. ``func``
+    must be element-wise and return the operand's dtype; it is called with a
+    1-D NumPy array of the selected elements (JAX traces it on a scalar). A
+    composed function (a counting scatter, then ``func``), not a registered op:
+    ``func`` has no canonical gather/scatter form.
+
+    Equivalent loop::
+
+        Y = copy(operand)
+        for each update position U (as scatter_add) landing in range at k:
+            Y[k] = func(Y[k])
+
+    >>> import gatherscatter as gs
+    >>> dn = gs.jax.lax.ScatterDimensionNumbers((), (0,), (0,))
+    >>> gs.jax.lax.scatter_apply([1.0, 2.0, 3.0], [[1], [1], [7]], lambda v: v * 10, dn, update_shape=(3,)).tolist()
+    [1.0, 200.0, 3.0]
+    """
+    ctx = jax_context("jax.lax.scatter_apply", data="operand", indices="scatter_indices")
+    d = check_data(ctx, operand, "operand")
+    try:
+        shape = tuple(operator.index(n) for n in update_shape)
+    except TypeError:
+        raise ArgumentError(f"{ctx.label}: update_shape must be a sequence of ints; got {update_shape!r}") from None
+    if any(n < 0 for n in shape):
+        raise ShapeError(f"{ctx.label}: update_shape must not have negative sizes; got {list(shape)}")
+    ones = np.ones(shape, np.int64)
+    counts = lower_lax_scatter("scatter_apply", Reduction.ADD, np.zeros(d.shape, np.int64), scatter_indices, ones,
+                               dimension_numbers, mode).run()
+    return apply_counted(ctx, d, counts, func)
+
 
 # the divergences of single variants
 divergence(
