@@ -276,8 +276,8 @@ def jax_cast(arr: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarray[Any,
 _F3 = [1.5, 2.5, 3.5]
 _GATHER_DN = {"offset_dims": [], "collapsed_slice_dims": [0], "start_index_map": [0]}
 _SCATTER_DN = {"update_window_dims": [], "inserted_window_dims": [0], "scatter_dims_to_operand_dims": [0]}
-_AT = {"set": [20, 2.5, 10], "add": [21.5, 2.5, 13.5], "multiply": [30, 2.5, 35], "max": [20, 2.5, 10],
-       "min": [1.5, 2.5, 3.5]}
+_AT = {"set": [20, 2.5, 10], "add": [21.5, 2.5, 13.5], "subtract": [-18.5, 2.5, -6.5], "multiply": [30, 2.5, 35],
+       "max": [20, 2.5, 10], "min": [1.5, 2.5, 3.5]}
 
 #: one plain call of each JAX op on float data with int indices (the framework callable, the arguments with the
 #: names of the data and index arguments, and the result, by hand), from which the records every JAX op shares
@@ -290,7 +290,8 @@ _BASE: dict[str, dict[str, Any]] = {
                        "dimension_numbers": _GATHER_DN, "slice_sizes": [1]}, "result": [3.5, 1.5]},
     **{f"jax.lax.scatter{s}": {"call": f"jax.lax.scatter{s}", "args": {"operand": _F3, "scatter_indices": [[2], [0]],
        "updates": [10, 20], "dimension_numbers": _SCATTER_DN}, "result": _AT[r]}
-       for s, r in (("", "set"), ("_add", "add"), ("_mul", "multiply"), ("_max", "max"), ("_min", "min"))},
+       for s, r in (("", "set"), ("_add", "add"), ("_sub", "subtract"), ("_mul", "multiply"), ("_max", "max"),
+                    ("_min", "min"))},
     "jax.at_get": {"call": "jax.numpy.ndarray.at.get", "args": {"x": _F3, "idx": [2, 0]}, "result": [3.5, 1.5]},
     **{f"jax.at_{r}": {"call": f"jax.numpy.ndarray.at.{r}", "args": {"x": _F3, "idx": [2, 0], "values": [10, 20]},
        "result": _AT[r]} for r in _AT},
@@ -319,7 +320,7 @@ def index_example(op: str, case: str) -> dict[str, Any]:
         if scatter:
             args["values"] = 5 if kind == "min" else 50
             dtypes["values"] = "int32"
-            new = {"set": 50, "add": 60, "multiply": 500, "max": 50, "min": 5}[kind]
+            new = {"set": 50, "add": 60, "subtract": -40, "multiply": 500, "max": 50, "min": 5}[kind]
             return {"call": call, "args": args, "dtypes": dtypes, "theirs": {"equals": [new, 20, 30]},
                     "ours": {"equals": [10, 20, 30]}}
         return {"call": call, "args": args, "kwargs": {"mode": "fill", "fill_value": -1}, "dtypes": dtypes,
@@ -330,9 +331,9 @@ def index_example(op: str, case: str) -> dict[str, Any]:
         ours = {"dtype": "int64"} if scatter else {"equals": [299]}
         theirs = {"raises": "OverflowError"} if "ndarray.at" in call else {"equals": [43]}
         return {"call": call, "args": args, "dtypes": dtypes, "theirs": theirs, "ours": ours}
-    values = {"get": None, "set": 10, "add": 10, "multiply": 10, "max": 10, "min": 2}[kind]
-    result = {"get": [_F3], "set": [10, 10, 10], "add": [11.5, 12.5, 13.5], "multiply": [15, 25, 35],
-              "max": [10, 10, 10], "min": [1.5, 2, 2]}[kind]
+    values = {"get": None, "set": 10, "add": 10, "subtract": 10, "multiply": 10, "max": 10, "min": 2}[kind]
+    result = {"get": [_F3], "set": [10, 10, 10], "add": [11.5, 12.5, 13.5], "subtract": [-8.5, -7.5, -6.5],
+              "multiply": [15, 25, 35], "max": [10, 10, 10], "min": [1.5, 2, 2]}[kind]
     args = {data: _F3, idx: True, **({"values": values} if values is not None else {})}
     return {"call": call, "args": args, "dtypes": {data: "float64", idx: "scalar:bool"},
             "theirs": {"raises": "AssertionError"}, "ours": {"equals": result}}
