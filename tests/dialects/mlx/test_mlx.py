@@ -48,6 +48,10 @@ ERRORS = [
     (M.at_add, (A, [0], [1.0, 2.0]), {}, gs.ShapeError, "does not broadcast"),
     (M.take, (A, [0.5]), {}, gs.DTypeError, "indices"),
     (M.at_add, ([1.0, 2.0, 3.0, 4.0], [4], [1.0]), {}, gs.IndexOutOfRangeError, "MLX does not check"),
+    # a tuple index addresses several axes in MLX (a[(0, 1)] is one element): not reproduced, refused (it was read
+    # as an array of rows and gave a wrong result)
+    (M.at_add, (A, (np.array([0]), np.array([1])), 10.0), {}, gs.UnsupportedError, "got a tuple"),
+    (M.at_multiply, (A, slice(0, 1), 2.0), {}, gs.UnsupportedError, "got a slice"),
 ]
 
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array
-from ...errors import ShapeError
+from ...errors import ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Step, canonical, tuple_index_args
 from .._registry import DialectOp, Lowering, dialect_op, divergence
@@ -50,6 +50,12 @@ def _register(name: str, red: Reduction) -> DialectOp:
         d = mlx_array(data_array(ctx, a))
         if d.ndim == 0:
             raise ShapeError(f"{ctx.label}: a must have at least one axis (got a 0-d array)")
+        if isinstance(indices, (tuple, slice)) or indices is None or indices is Ellipsis:
+            raise UnsupportedError(
+                f"{ctx.label}: indices must be an integer or an integer array into the first axis (got a "
+                f"{type(indices).__name__}: tuples, slices, None and ... are other index forms MLX accepts; "
+                "they are not reproduced here)"
+            )
         i = as_index_array(ctx, indices, "indices")
         v = data_array(ctx, values, "values")
         target = i.shape + d.shape[1:]
