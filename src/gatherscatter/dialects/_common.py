@@ -12,8 +12,8 @@ from ..core.shape import as_array, as_updates, dtype_name, normalize_axis, to_in
 from ..errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 
 __all__ = [
-    "DUPLICATES",
     "COMPLEX",
+    "DUPLICATES",
     "FLOATS",
     "INTS",
     "NUMERIC",

@@ -423,6 +423,46 @@ def divergence(**fields: Any) -> Divergence:
     return rec
 
 
+def divergence_table(op: str, text: str) -> list[Divergence]:
+    """Record the known divergences of ``op``, written as TOML (``[[divergence]]`` tables).
+
+    An op file states its divergences once, as data, in this form: each
+    ``[[divergence]]`` table holds :class:`Divergence`'s fields but ``op`` (given
+    once): ``case``, ``when`` (space-separated keys of
+    :data:`~gatherscatter.dialects._record.WHEN`), ``reference``, ``theirs``,
+    ``ours``, ``evidence``, ``kind``, and optionally ``versions``, ``tags``,
+    ``not_reproducible`` and an ``[divergence.example]`` sub-table. The standard
+    library's TOML reader parses it; long texts wrap with TOML's line-ending
+    backslash.
+
+    >>> recs = divergence_table("onnx.Gather", '''
+    ... [[divergence]]
+    ... case = "an example record"
+    ... when = "negative out_of_range"
+    ... reference = "a runtime"
+    ... theirs = "wraps"
+    ... ours = "raises"
+    ... evidence = "a test"
+    ... ''')
+    >>> recs[0].when, recs[0].kind
+    (('negative', 'out_of_range'), 'choice')
+    >>> _ = _DIVERGENCES.pop()  # (the example is not a real record)
+    """
+    import tomllib
+
+    try:
+        entries = tomllib.loads(text)["divergence"]
+    except (tomllib.TOMLDecodeError, KeyError) as exc:
+        raise ValueError(f"divergences of {op}: not TOML [[divergence]] tables ({exc})") from exc
+    out = []
+    for entry in entries:
+        for key in ("when", "tags"):
+            if key in entry:
+                entry[key] = tuple(entry[key].split())
+        out.append(divergence(op=op, **entry))
+    return out
+
+
 def divergences(op: str | Callable[..., Any] | None = None) -> list[Divergence]:
     """Known divergences, optionally for one op (``'onnx.GatherElements'`` or the op itself).
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...core.policy import Reduction
 from ...errors import UnsupportedError
-from .._registry import divergence
+from .._registry import divergence_table
 from ._at import at_context, lower_scatter
 from ._common import apply_counted, check_data
 
@@ -140,60 +140,67 @@ def at_apply(x: Any, idx: Any, func: Any, mode: Any = None, *, indices_are_sorte
     return apply_counted(ctx, d, counts, func)
 
 
-divergence(
-    op="jax.at_power",
-    case="integer x with a negative exponent",
-    when=("invalid",),
-    reference="JAX 0.10 (x64, CPU)",
-    theirs="an unspecified integer (jnp.power(7, -1) is 2898552624600762295, 2 ** -2 is 2**62)",
-    ours="UnsupportedError naming the exponent and its position",
-    evidence="jax.numpy.power on int64 (tests/dialects/jax/test_at_composed.py::test_integer_negative_power)",
-    kind="undefined",
-    not_reproducible="at_divide/at_power/at_apply are plain functions, not registered ops, so the strict "
-    "test cannot call ours by name; tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within "
-    "the recorded 1 ulp for power, and the integer negative power strictly)",
-)
-divergence(
-    op="jax.at_power",
-    case="floating-point or complex x with a non-trivial exponent",
-    when=("dtype",),
-    reference="JAX 0.10 (x64, CPU)",
-    theirs="XLA's pow, which is not correctly rounded: on random float64 inputs about 5% of results differ "
-    "from the C library's pow by one unit in the last place (float32: 0.1% from the float64 power rounded once; "
-    "complex128: most results, by up to 1.9e-15 relative)",
-    ours="NumPy's power (float32 computed in float64 and rounded once): real results at most one unit in the "
-    "last place from JAX's value",
-    evidence="tests/dialects/jax/test_at_composed.py::test_at_against_jax (power compared to 1 ulp)",
-    kind="choice",
-    not_reproducible="at_divide/at_power/at_apply are plain functions, not registered ops, so the strict "
-    "test cannot call ours by name; tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within "
-    "the recorded 1 ulp for power, and the integer negative power strictly)",
-)
-divergence(
-    op="jax.at_divide",
-    case="complex x",
-    when=("dtype",),
-    reference="JAX 0.10 (x64, CPU)",
-    theirs="XLA's complex division, whose rounding differs from NumPy's in the last places: on random "
-    "complex128 inputs about 60% of quotients differ, by at most 3 units of 2**-52 relative",
-    ours="NumPy's complex true_divide",
-    evidence="jnp.divide vs numpy.true_divide on 20,000 random complex128 pairs (max relative difference 5.6e-16)",
-    kind="choice",
-    not_reproducible="at_divide/at_power/at_apply are plain functions, not registered ops, so the strict "
-    "test cannot call ours by name; tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within "
-    "the recorded 1 ulp for power, and the integer negative power strictly)",
-)
-divergence(
-    op="jax.at_apply",
-    case="func that is not element-wise, or traced differently",
-    when=("always",),
-    reference="JAX 0.10",
-    theirs="func is traced once on a 0-d scalar of x's dtype and runs inside XLA's scatter, once per update",
-    ours="func is called with a 1-D NumPy array of the selected elements, once per round of duplicates; an "
-    "element-wise func gives the same values",
-    evidence="jax/_src/lax/slicing.py scatter_apply; tests/dialects/jax/test_at_composed.py",
-    kind="choice",
-    not_reproducible="at_divide/at_power/at_apply are plain functions, not registered ops, so the strict "
-    "test cannot call ours by name; tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within "
-    "the recorded 1 ulp for power, and the integer negative power strictly)",
-)
+divergence_table("jax.at_power", r'''
+[[divergence]]
+case = "integer x with a negative exponent"
+when = "invalid"
+reference = "JAX 0.10 (x64, CPU)"
+theirs = "an unspecified integer (jnp.power(7, -1) is 2898552624600762295, 2 ** -2 is 2**62)"
+ours = "UnsupportedError naming the exponent and its position"
+evidence = "jax.numpy.power on int64 (tests/dialects/jax/test_at_composed.py::test_integer_negative_power)"
+kind = "undefined"
+not_reproducible = """
+at_divide/at_power/at_apply are plain functions, not registered ops, so the strict test cannot call ours by name; \
+tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within the recorded 1 ulp for power, and \
+the integer negative power strictly)"""
+
+[[divergence]]
+case = "floating-point or complex x with a non-trivial exponent"
+when = "dtype"
+reference = "JAX 0.10 (x64, CPU)"
+theirs = """
+XLA's pow, which is not correctly rounded: on random float64 inputs about 5% of results differ from the C \
+library's pow by one unit in the last place (float32: 0.1% from the float64 power rounded once; complex128: most \
+results, by up to 1.9e-15 relative)"""
+ours = """
+NumPy's power (float32 computed in float64 and rounded once): real results at most one unit in the last place from \
+JAX's value"""
+evidence = "tests/dialects/jax/test_at_composed.py::test_at_against_jax (power compared to 1 ulp)"
+kind = "choice"
+not_reproducible = """
+at_divide/at_power/at_apply are plain functions, not registered ops, so the strict test cannot call ours by name; \
+tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within the recorded 1 ulp for power, and \
+the integer negative power strictly)"""
+''')
+divergence_table("jax.at_divide", r'''
+[[divergence]]
+case = "complex x"
+when = "dtype"
+reference = "JAX 0.10 (x64, CPU)"
+theirs = """
+XLA's complex division, whose rounding differs from NumPy's in the last places: on random complex128 inputs about \
+60% of quotients differ, by at most 3 units of 2**-52 relative"""
+ours = "NumPy's complex true_divide"
+evidence = "jnp.divide vs numpy.true_divide on 20,000 random complex128 pairs (max relative difference 5.6e-16)"
+kind = "choice"
+not_reproducible = """
+at_divide/at_power/at_apply are plain functions, not registered ops, so the strict test cannot call ours by name; \
+tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within the recorded 1 ulp for power, and \
+the integer negative power strictly)"""
+''')
+divergence_table("jax.at_apply", r'''
+[[divergence]]
+case = "func that is not element-wise, or traced differently"
+when = "always"
+reference = "JAX 0.10"
+theirs = "func is traced once on a 0-d scalar of x's dtype and runs inside XLA's scatter, once per update"
+ours = """
+func is called with a 1-D NumPy array of the selected elements, once per round of duplicates; an element-wise func \
+gives the same values"""
+evidence = "jax/_src/lax/slicing.py scatter_apply; tests/dialects/jax/test_at_composed.py"
+kind = "choice"
+not_reproducible = """
+at_divide/at_power/at_apply are plain functions, not registered ops, so the strict test cannot call ours by name; \
+tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within the recorded 1 ulp for power, and \
+the integer negative power strictly)"""
+''')

@@ -15,7 +15,7 @@ from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, check_bool, check_choice
-from .._registry import DialectOp, Lowering, dialect_op, divergence
+from .._registry import DialectOp, Lowering, dialect_op, divergence, divergence_table
 from .._segment import check_row_ids, empty_value, segment_description, segment_lowering
 from ..tensorflow import segment as tf_segment
 from ._backend import BACKENDS, KERAS_VERSION, NARROW, jax32, keras_context, parse_backend
@@ -28,17 +28,18 @@ SEGMENT: dict[str, tuple[Reduction, str, str]] = {
     "segment_max": (Reduction.MAX, "segment_max", "unsorted_segment_max"),
 }
 
-divergence(
-    op="keras.segment_sum",
-    when=('out_of_range',),
-    case="backend='tensorflow', sorted=False, num_segments=None",
-    reference="Keras 3.15.1 TF backend",
-    theirs="num_segments = the number of distinct ids (not max + 1), so any id >= that count raises "
-    "(segment_sum([1, 2, 3], [0, 0, 2]) fails)",
-    ours="the same (a Keras bug, reproduced)",
-    evidence="keras/src/backend/tensorflow/math.py segment_sum (tf.unique)",
-    kind="undefined",
-)
+divergence_table("keras.segment_sum", r'''
+[[divergence]]
+case = "backend='tensorflow', sorted=False, num_segments=None"
+when = "out_of_range"
+reference = "Keras 3.15.1 TF backend"
+theirs = """
+num_segments = the number of distinct ids (not max + 1), so any id >= that count raises (segment_sum([1, 2, 3], \
+[0, 0, 2]) fails)"""
+ours = "the same (a Keras bug, reproduced)"
+evidence = "keras/src/backend/tensorflow/math.py segment_sum (tf.unique)"
+kind = "undefined"
+''')
 for _n in SEGMENT:
     divergence(
         op=f"keras.{_n}",
@@ -51,16 +52,16 @@ for _n in SEGMENT:
         evidence="keras/src/backend/torch/math.py _segment_reduction_fn",
         kind="choice",
     )
-divergence(
-    op="keras.segment_max",
-    when=('dtype',),
-    case="backend='numpy', integer data",
-    reference="Keras 3.15.1 numpy backend",
-    theirs="np.ones(shape, dtype) * -np.inf promotes the result to float64 (empty segments -inf)",
-    ours="the same",
-    evidence="keras/src/backend/numpy/math.py _segment_reduction_fn",
-    kind="choice",
-)
+divergence_table("keras.segment_max", r'''
+[[divergence]]
+case = "backend='numpy', integer data"
+when = "dtype"
+reference = "Keras 3.15.1 numpy backend"
+theirs = "np.ones(shape, dtype) * -np.inf promotes the result to float64 (empty segments -inf)"
+ours = "the same"
+evidence = "keras/src/backend/numpy/math.py _segment_reduction_fn"
+kind = "choice"
+''')
 
 
 def _lower(name: str, red: Reduction, data: Any, segment_ids: Any, num_segments: Any, sorted: Any, backend: str

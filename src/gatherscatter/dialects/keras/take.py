@@ -10,22 +10,23 @@ from ...core.policy import Policy, fill
 from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
 from .._common import data_array
 from .._record import Description, Step, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ..jax._common import default_fill
 from ..jax._describe import _axis_mask
 from ._backend import BACKENDS, KERAS_VERSION, gather_description, index_policy, jax32, keras_context, parse_backend
 
-divergence(
-    op="keras.take",
-    when=('negative',),
-    case="backend='torch', axis=None, negative index",
-    reference="Keras 3.15.1 torch backend",
-    theirs="wraps a negative index by x.shape[0] (not by x.size) before reading the flattened x "
-    "(take([[1, 2, 3], [4, 5, 6]], [-1]) is 2.0, not 6.0)",
-    ours="the same (a Keras bug, reproduced)",
-    evidence="observed keras 3.15.1 with KERAS_BACKEND=torch",
-    kind="undefined",
-)
+divergence_table("keras.take", r'''
+[[divergence]]
+case = "backend='torch', axis=None, negative index"
+when = "negative"
+reference = "Keras 3.15.1 torch backend"
+theirs = """
+wraps a negative index by x.shape[0] (not by x.size) before reading the flattened x (take([[1, 2, 3], [4, 5, 6]], \
+[-1]) is 2.0, not 6.0)"""
+ours = "the same (a Keras bug, reproduced)"
+evidence = "observed keras 3.15.1 with KERAS_BACKEND=torch"
+kind = "undefined"
+''')
 
 
 def _describe(axis: int | None = None, backend: str = "tensorflow") -> Description:

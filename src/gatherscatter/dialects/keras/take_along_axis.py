@@ -9,20 +9,20 @@ from ...core.shape import IndexSpec, as_index_array
 from ...errors import ShapeError
 from .._common import along_axis, data_array
 from .._record import Description, Step, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ..jax._common import default_fill
 from ._backend import BACKENDS, KERAS_VERSION, gather_description, jax32, keras_context, parse_backend
 
-divergence(
-    op="keras.take_along_axis",
-    when=('out_of_range',),
-    case="backend='torch', index outside [-s, s-1]",
-    reference="Keras 3.15.1 torch backend",
-    theirs="every index is taken modulo the axis size (5 on an axis of 3 reads element 2, -4 reads element 2)",
-    ours="the same: bounds='wrap' (the other backends raise, or fill for jax)",
-    evidence="observed keras 3.15.1 with KERAS_BACKEND=torch",
-    kind="choice",
-)
+divergence_table("keras.take_along_axis", r'''
+[[divergence]]
+case = "backend='torch', index outside [-s, s-1]"
+when = "out_of_range"
+reference = "Keras 3.15.1 torch backend"
+theirs = "every index is taken modulo the axis size (5 on an axis of 3 reads element 2, -4 reads element 2)"
+ours = "the same: bounds='wrap' (the other backends raise, or fill for jax)"
+evidence = "observed keras 3.15.1 with KERAS_BACKEND=torch"
+kind = "choice"
+''')
 
 
 def _describe(axis: int | None = None, backend: str = "tensorflow") -> Description:

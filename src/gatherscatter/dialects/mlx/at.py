@@ -50,10 +50,13 @@ def _register(name: str, red: Reduction) -> DialectOp:
         d = mlx_array(data_array(ctx, a))
         if d.ndim == 0:
             raise ShapeError(f"{ctx.label}: a must have at least one axis (got a 0-d array)")
+        if isinstance(indices, tuple) and len(indices) == 1:  # a[(i,)] is a[i]
+            indices = indices[0]
         if isinstance(indices, (tuple, slice)) or indices is None or indices is Ellipsis:
             raise UnsupportedError(
                 f"{ctx.label}: indices must be an integer or an integer array into the first axis (got a "
-                f"{type(indices).__name__}: tuples, slices, None and ... are other index forms MLX accepts; "
+                f"{type(indices).__name__}: tuples of several indices, slices, None and ... are other index forms MLX "
+                "accepts; "
                 "they are not reproduced here)"
             )
         i = as_index_array(ctx, indices, "indices")

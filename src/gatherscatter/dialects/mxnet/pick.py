@@ -10,7 +10,7 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._record import Description, Step, canonical, check_bool, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._common import DATA, INDEX, mx_array, mx_context, truncate
 from ._describe import _CAST, _INDEX, _INT32, _MODES, _pick_args
 
@@ -19,26 +19,25 @@ _POLICIES = {
     "wrap": Policy(bounds="wrap", negative="bounds"),
 }
 
-divergence(
-    op="mxnet.pick",
-    case="index outside the int32 range (int64 indices, or floats beyond +-2**31)",
-    when=("out_of_range",),
-    reference="MXNet 1.9.1 CPU",
-    theirs="casts the index to int32 first (2**32+1 reads 1, 2**31 reads as -2**31 and clips to 0)",
-    ours="IndexOutOfRangeError naming the value: the narrowed index would silently read another element",
-    evidence="measured: pick([10,20,30], int64 [2**32+1], mode='clip') -> [20]; mode='wrap', 2**31 -> [20]",
-    kind="undefined",
-)
-divergence(
-    op="mxnet.pick",
-    case="NaN or infinite float index",
-    when=("float_index", "nonfinite"),
-    reference="MXNet 1.9.1 CPU",
-    theirs="undefined cast (x86: reads element 0 in both modes)",
-    ours="IndexOutOfRangeError",
-    evidence="measured: pick([[1,2],[3,4],[5,6]], [nan,0,0], 1) -> [1,3,5]",
-    kind="undefined",
-)
+divergence_table("mxnet.pick", r'''
+[[divergence]]
+case = "index outside the int32 range (int64 indices, or floats beyond +-2**31)"
+when = "out_of_range"
+reference = "MXNet 1.9.1 CPU"
+theirs = "casts the index to int32 first (2**32+1 reads 1, 2**31 reads as -2**31 and clips to 0)"
+ours = "IndexOutOfRangeError naming the value: the narrowed index would silently read another element"
+evidence = "measured: pick([10,20,30], int64 [2**32+1], mode='clip') -> [20]; mode='wrap', 2**31 -> [20]"
+kind = "undefined"
+
+[[divergence]]
+case = "NaN or infinite float index"
+when = "float_index nonfinite"
+reference = "MXNet 1.9.1 CPU"
+theirs = "undefined cast (x86: reads element 0 in both modes)"
+ours = "IndexOutOfRangeError"
+evidence = "measured: pick([[1,2],[3,4],[5,6]], [nan,0,0], 1) -> [1,3,5]"
+kind = "undefined"
+''')
 
 
 def _describe(axis: int = -1, mode: str = "clip", keepdims: bool = False) -> Description:

@@ -8,7 +8,7 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ArgumentError, UnsupportedError
 from .._record import Description, Step, canonical, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._common import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _FLOAT_RAISE, _INDEX, _MODES
 
@@ -18,39 +18,40 @@ _POLICIES = {
     "raise": Policy(bounds="raise", negative="raise"),
 }
 
-divergence(
-    op="mxnet.take",
-    case="mode='raise' with int8 (uint8) indices on an axis longer than 128 (256)",
-    when=("dtype",),
-    reference="MXNet 1.9.1 CPU",
-    theirs="rejects valid indices ('take operator contains indices out of bound'): the bound s-1 is cast to "
-    "the index dtype and overflows (int8: 199 -> -57)",
-    ours="accepts every index in [0, s-1]",
-    evidence="measured: take(arange(200), int8 [5], mode='raise') raises, take(arange(128), int8 [5]) works; "
-    "indexing_op.h TakeOpForward (IType max = static_cast<IType>(s - 1))",
-    kind="oracle",
-)
-divergence(
-    op="mxnet.take",
-    case="NaN, infinite or |index| >= 2**63 float indices",
-    when=("float_index", "nonfinite"),
-    reference="MXNet 1.9.1 CPU",
-    theirs="casts with undefined behaviour: x86 gives -2**63, so clip reads element 0 and wrap/raise read "
-    "element (-2**63 mod s); mode='raise' does not catch NaN",
-    ours="IndexOutOfRangeError naming the value and position",
-    evidence="measured: take([10,20,30], [nan]) -> [10], mode='wrap' -> [20], take(.., [1e20]) -> [10]",
-    kind="undefined",
-)
-divergence(
-    op="mxnet.take",
-    case="empty or 0-d a / indices, int16/uint16/uint32/uint64/complex/bfloat16 data",
-    when=("empty", "scalar", "dtype"),
-    reference="MXNet 1.9.1",
-    theirs="cannot be expressed (shape inference fails on a 0 dim; nd.array raises KeyError for the dtype)",
-    ours="UnsupportedError / DTypeError before anything runs",
-    evidence="docs/behavior-matrix.md#s3 and docs/behavior-matrix.md#t6-1 (mx.nd.take empty and 0-d rows)",
-    kind="choice",
-)
+divergence_table("mxnet.take", r'''
+[[divergence]]
+case = "mode='raise' with int8 (uint8) indices on an axis longer than 128 (256)"
+when = "dtype"
+reference = "MXNet 1.9.1 CPU"
+theirs = """
+rejects valid indices ('take operator contains indices out of bound'): the bound s-1 is cast to the index dtype \
+and overflows (int8: 199 -> -57)"""
+ours = "accepts every index in [0, s-1]"
+evidence = """
+measured: take(arange(200), int8 [5], mode='raise') raises, take(arange(128), int8 [5]) works; indexing_op.h \
+TakeOpForward (IType max = static_cast<IType>(s - 1))"""
+kind = "oracle"
+
+[[divergence]]
+case = "NaN, infinite or |index| >= 2**63 float indices"
+when = "float_index nonfinite"
+reference = "MXNet 1.9.1 CPU"
+theirs = """
+casts with undefined behaviour: x86 gives -2**63, so clip reads element 0 and wrap/raise read element (-2**63 mod \
+s); mode='raise' does not catch NaN"""
+ours = "IndexOutOfRangeError naming the value and position"
+evidence = "measured: take([10,20,30], [nan]) -> [10], mode='wrap' -> [20], take(.., [1e20]) -> [10]"
+kind = "undefined"
+
+[[divergence]]
+case = "empty or 0-d a / indices, int16/uint16/uint32/uint64/complex/bfloat16 data"
+when = "empty scalar dtype"
+reference = "MXNet 1.9.1"
+theirs = "cannot be expressed (shape inference fails on a 0 dim; nd.array raises KeyError for the dtype)"
+ours = "UnsupportedError / DTypeError before anything runs"
+evidence = "docs/behavior-matrix.md#s3 and docs/behavior-matrix.md#t6-1 (mx.nd.take empty and 0-d rows)"
+kind = "choice"
+''')
 
 
 def _describe(axis: int = 0, mode: str = "clip") -> Description:

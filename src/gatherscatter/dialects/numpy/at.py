@@ -37,7 +37,7 @@ from ...core.shape import IndexSpec, as_array, dtype_name, prod
 from ...errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description
-from .._registry import DialectOp, Lowering, dialect_op, divergence
+from .._registry import DialectOp, Lowering, dialect_op, divergence, divergence_table
 from ._common import np_context, quiet_cast
 from ._describe import _ufunc_at
 from ._index import row_offsets
@@ -75,49 +75,60 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
                  "dtypes": {"a": "int64", "indices": "int64", "b": "float64"}, "inplace": True,
                  "theirs": {"equals": [0]}, "ours": {"raises": "UnsupportedError"}},
     )
-divergence(
-    op="numpy.add_at",
-    case="b=None passed explicitly (also subtract_at, multiply_at, maximum_at, minimum_at and ufunc_at)",
-    when=("always",),
-    reference="NumPy 2.4",
-    theirs="np.add.at(a, idx, None) reads None as a 0-d object b: TypeError from the Python operator "
-    "(b omitted instead: ValueError 'second operand needed for ufunc')",
-    ours="None is b omitted: ArgumentValueError, which is both a TypeError and a ValueError, so either "
-    "NumPy error class catches it",
-    evidence="measured, NumPy 2.4.6: np.add.at(np.zeros(3), [0], None) -> TypeError; np.add.at(np.zeros(3), [0]) "
-    "-> ValueError",
-    not_reproducible="both sides raise (only the error class differs, and ours derives from NumPy's), and the "
-    "example format has no None; tests/dialects/numpy/test_ufunc_at.py checks both classes",
-    kind="choice",
-)
-divergence(
-    op="numpy.maximum_at",
-    case="complex a",
-    when=("dtype",),
-    reference="NumPy 2.4",
-    theirs="orders complex numbers lexicographically (real part, then imaginary)",
-    ours="UnsupportedError: the core's max/min reductions refuse complex data",
-    evidence="core/scatter.py reduction_ufunc; measured np.maximum.at(zeros(3, complex), [0, 0], [1+2j, 2]) -> 2",
-    kind="choice",
-    tags=("core-gap",),
-    example={"call": "numpy.maximum.at", "args": {"a": [[0, 0], [0, 0]], "indices": [0, 0], "b": [[1, 2], [2, 0]]},
-             "dtypes": {"a": "complex128", "indices": "int64", "b": "complex128"}, "inplace": True,
-             "theirs": {"equals": [[2, 0], [0, 0]]}, "ours": {"raises": "UnsupportedError"}},
-)
-divergence(
-    op="numpy.minimum_at",
-    case="complex a",
-    when=("dtype",),
-    reference="NumPy 2.4",
-    theirs="orders complex numbers lexicographically (real part, then imaginary)",
-    ours="UnsupportedError: the core's max/min reductions refuse complex data",
-    evidence="core/scatter.py reduction_ufunc",
-    kind="choice",
-    tags=("core-gap",),
-    example={"call": "numpy.minimum.at", "args": {"a": [[0, 0], [0, 0]], "indices": [0, 0], "b": [[-1, 2], [-1, 0]]},
-             "dtypes": {"a": "complex128", "indices": "int64", "b": "complex128"}, "inplace": True,
-             "theirs": {"equals": [[-1, 0], [0, 0]]}, "ours": {"raises": "UnsupportedError"}},
-)
+divergence_table("numpy.add_at", r'''
+[[divergence]]
+case = "b=None passed explicitly (also subtract_at, multiply_at, maximum_at, minimum_at and ufunc_at)"
+when = "always"
+reference = "NumPy 2.4"
+theirs = """
+np.add.at(a, idx, None) reads None as a 0-d object b: TypeError from the Python operator (b omitted instead: \
+ValueError 'second operand needed for ufunc')"""
+ours = """
+None is b omitted: ArgumentValueError, which is both a TypeError and a ValueError, so either NumPy error class \
+catches it"""
+evidence = """
+measured, NumPy 2.4.6: np.add.at(np.zeros(3), [0], None) -> TypeError; np.add.at(np.zeros(3), [0]) -> ValueError"""
+kind = "choice"
+not_reproducible = """
+both sides raise (only the error class differs, and ours derives from NumPy's), and the example format has no \
+None; tests/dialects/numpy/test_ufunc_at.py checks both classes"""
+''')
+divergence_table("numpy.maximum_at", r'''
+[[divergence]]
+case = "complex a"
+when = "dtype"
+reference = "NumPy 2.4"
+theirs = "orders complex numbers lexicographically (real part, then imaginary)"
+ours = "UnsupportedError: the core's max/min reductions refuse complex data"
+evidence = "core/scatter.py reduction_ufunc; measured np.maximum.at(zeros(3, complex), [0, 0], [1+2j, 2]) -> 2"
+kind = "choice"
+tags = "core-gap"
+[divergence.example]
+call = "numpy.maximum.at"
+args = { a = [[0, 0], [0, 0]], indices = [0, 0], b = [[1, 2], [2, 0]] }
+dtypes = { a = "complex128", indices = "int64", b = "complex128" }
+inplace = true
+theirs = { equals = [[2, 0], [0, 0]] }
+ours = { raises = "UnsupportedError" }
+''')
+divergence_table("numpy.minimum_at", r'''
+[[divergence]]
+case = "complex a"
+when = "dtype"
+reference = "NumPy 2.4"
+theirs = "orders complex numbers lexicographically (real part, then imaginary)"
+ours = "UnsupportedError: the core's max/min reductions refuse complex data"
+evidence = "core/scatter.py reduction_ufunc"
+kind = "choice"
+tags = "core-gap"
+[divergence.example]
+call = "numpy.minimum.at"
+args = { a = [[0, 0], [0, 0]], indices = [0, 0], b = [[-1, 2], [-1, 0]] }
+dtypes = { a = "complex128", indices = "int64", b = "complex128" }
+inplace = true
+theirs = { equals = [[-1, 0], [0, 0]] }
+ours = { raises = "UnsupportedError" }
+''')
 
 
 def _bits(dt: np.dtype[Any]) -> int:

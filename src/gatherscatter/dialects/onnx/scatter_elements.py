@@ -9,83 +9,93 @@ from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates, normalize_axis
 from .._common import DUPLICATES, check_updates_like_indices, data_array
 from .._record import Description, canonical, check_choice, check_int
-from .._registry import Lowering, divergence
+from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version, parse_reduction
 from ._describe import _INT, _REDUCTIONS, _opset, onnx_op
 
-divergence(
-    op="onnx.ScatterElements",
-    case="duplicate indices with reduction='none'",
-    when=("duplicates",),
-    reference="ONNX spec",
-    theirs="unspecified ('indices should not have duplicate entries'); ONNX Runtime CPU: last wins",
-    ours="duplicates='last' by default (row-major order, as every CPU runtime measured); 'first' or 'raise' on request",
-    evidence="docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9 (ORT last-wins 20/20); "
-             "docs/semantics.md#s5-3",
-    kind="undefined",
-    not_reproducible="the reference is the spec's silence: ONNX Runtime CPU and onnx.reference let the last update "
-    "win, as ours",
-)
-divergence(
-    op="onnx.ScatterElements",
-    case="unknown reduction string ('sum', 'mean', 'bogus')",
-    when=("always",),
-    reference="ONNX Runtime 1.31 and onnx.reference 1.23",
-    theirs="run it silently as 'none' (last write wins)",
-    ours="UnsupportedError naming the accepted reductions",
-    evidence="docs/behavior-matrix.md#surprise-2, docs/behavior-matrix.md#t6-4 'reduction names accepted'",
-    kind="oracle",
-    example={"call": "onnxruntime:ScatterElements", "opset": 18, "args": {"data": [1, 2], "indices": [0],
-             "updates": [5]},
-             "kwargs": {"reduction": "sum"}, "dtypes": {"data": "float32", "indices": "int64", "updates": "float32"},
-             "theirs": {"equals": [5, 2]}, "ours": {"raises": "UnsupportedError"}},
-)
-divergence(
-    op="onnx.ScatterElements",
-    versions="16",
-    case="reduction='max'/'min' at opset 16",
-    when=("version",),
-    reference="ONNX Runtime 1.31",
-    theirs="accepted in an opset-16 model",
-    ours="UnsupportedError: max/min were added in opset 18",
-    evidence="docs/behavior-matrix.md#surprise-2; onnx/onnx#4411",
-    kind="oracle",
-    example={"call": "onnxruntime:ScatterElements", "opset": 16, "args": {"data": [1, 2], "indices": [0],
-             "updates": [5]},
-             "kwargs": {"reduction": "max"}, "dtypes": {"data": "float32", "indices": "int64", "updates": "float32"},
-             "theirs": {"equals": [5, 2]}, "ours": {"raises": "UnsupportedError"}},
-)
-divergence(
-    op="onnx.ScatterElements",
-    case="reduction on bool / string / complex data",
-    when=("dtype",),
-    reference="ONNX spec",
-    theirs="type constraint lists every type, but 'addition'/'max' of bool, string or complex is not defined",
-    ours=(
-        "bool: add=OR, mul=AND, max=OR, min=AND (numpy, onnx.reference); "
-        "string: DTypeError; complex max/min: DTypeError"
-    ),
-    evidence="onnx.defs schema ScatterElements-18; onnx/reference/ops/op_scatter_elements.py",
-    kind="undefined",
-    not_reproducible="the reference is the spec's silence (onnx.reference and NumPy compute bool as ours does)",
-)
-divergence(
-    op="onnx.ScatterElements",
-    versions="18",
-    case="reduction='max' or 'min' on bool data",
-    when=('dtype',),
-    reference="ONNX Runtime 1.32 CPU",
-    theirs="refuses at run time: 'bool data type is not supported with ScatterElements opset 18 when reduction is "
-    "'max'' (add and mul on bool run, as OR and AND, and agree with us)",
-    ours="the spec's type constraint includes bool: max=OR, min=AND (as onnx.reference and NumPy compute them)",
-    evidence="measured with onnxruntime 1.32.0 (tests/frameworks/test_onnx.py::test_bool_max_min_reductions_"
-    "onnxruntime_refuses); onnx.defs schema ScatterElements-18",
-    kind="oracle",
-    example={"call": "onnxruntime:ScatterElements", "opset": 18, "args": {"data": [False, True], "indices": [0],
-             "updates": [True]}, "kwargs": {"reduction": "max"}, "dtypes": {"data": "bool", "indices": "int64",
-             "updates": "bool"},
-             "theirs": {"raises": "RuntimeException"}, "ours": {"equals": [True, True]}},
-)
+divergence_table("onnx.ScatterElements", r'''
+[[divergence]]
+case = "duplicate indices with reduction='none'"
+when = "duplicates"
+reference = "ONNX spec"
+theirs = "unspecified ('indices should not have duplicate entries'); ONNX Runtime CPU: last wins"
+ours = """
+duplicates='last' by default (row-major order, as every CPU runtime measured); 'first' or 'raise' on request"""
+evidence = """
+docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9 (ORT last-wins 20/20); docs/semantics.md#s5-3"""
+kind = "undefined"
+not_reproducible = """
+the reference is the spec's silence: ONNX Runtime CPU and onnx.reference let the last update win, as ours"""
+
+[[divergence]]
+case = "unknown reduction string ('sum', 'mean', 'bogus')"
+when = "always"
+reference = "ONNX Runtime 1.31 and onnx.reference 1.23"
+theirs = "run it silently as 'none' (last write wins)"
+ours = "UnsupportedError naming the accepted reductions"
+evidence = "docs/behavior-matrix.md#surprise-2, docs/behavior-matrix.md#t6-4 'reduction names accepted'"
+kind = "oracle"
+[divergence.example]
+call = "onnxruntime:ScatterElements"
+opset = 18
+args = { data = [1, 2], indices = [0], updates = [5] }
+kwargs = { reduction = "sum" }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = [5, 2] }
+ours = { raises = "UnsupportedError" }
+
+[[divergence]]
+case = "reduction='max'/'min' at opset 16"
+when = "version"
+reference = "ONNX Runtime 1.31"
+theirs = "accepted in an opset-16 model"
+ours = "UnsupportedError: max/min were added in opset 18"
+evidence = "docs/behavior-matrix.md#surprise-2; onnx/onnx#4411"
+kind = "oracle"
+versions = "16"
+[divergence.example]
+call = "onnxruntime:ScatterElements"
+opset = 16
+args = { data = [1, 2], indices = [0], updates = [5] }
+kwargs = { reduction = "max" }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = [5, 2] }
+ours = { raises = "UnsupportedError" }
+
+[[divergence]]
+case = "reduction on bool / string / complex data"
+when = "dtype"
+reference = "ONNX spec"
+theirs = "type constraint lists every type, but 'addition'/'max' of bool, string or complex is not defined"
+ours = """
+bool: add=OR, mul=AND, max=OR, min=AND (numpy, onnx.reference); string: DTypeError; complex max/min: DTypeError"""
+evidence = "onnx.defs schema ScatterElements-18; onnx/reference/ops/op_scatter_elements.py"
+kind = "undefined"
+not_reproducible = "the reference is the spec's silence (onnx.reference and NumPy compute bool as ours does)"
+
+[[divergence]]
+case = "reduction='max' or 'min' on bool data"
+when = "dtype"
+reference = "ONNX Runtime 1.32 CPU"
+theirs = """
+refuses at run time: 'bool data type is not supported with ScatterElements opset 18 when reduction is 'max'' (add \
+and mul on bool run, as OR and AND, and agree with us)"""
+ours = "the spec's type constraint includes bool: max=OR, min=AND (as onnx.reference and NumPy compute them)"
+evidence = """
+measured with onnxruntime 1.32.0 \
+(tests/frameworks/test_onnx.py::test_bool_max_min_reductions_onnxruntime_refuses); onnx.defs schema \
+ScatterElements-18"""
+kind = "oracle"
+versions = "18"
+[divergence.example]
+call = "onnxruntime:ScatterElements"
+opset = 18
+args = { data = [false, true], indices = [0], updates = [true] }
+kwargs = { reduction = "max" }
+dtypes = { data = "bool", indices = "int64", updates = "bool" }
+theirs = { raises = "RuntimeException" }
+ours = { equals = [true, true] }
+''')
 
 
 def _lower(

@@ -12,7 +12,7 @@ from ...core.shape import IndexSpec, as_index_array, as_updates, to_int
 from ...errors import ArgumentError, AxisError, IndexOutOfRangeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, STRINGS, check_data_dtype, data_array
 from .._record import Description, Residual, Step, canonical, check_choice, check_int
-from .._registry import Lowering, divergence
+from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT64, onnx_context, op_version
 from ._describe import _opset, onnx_op
 
@@ -41,104 +41,122 @@ _I64_MAX = 2**63 - 1
 _LINEAR = Policy(bounds="raise", negative="raise")
 _CIRCULAR = Policy(bounds="wrap", negative="raise")
 
-divergence(
-    op="onnx.TensorScatter",
-    case="mode='linear' with write_indices[b] + sequence_length > max_sequence_length",
-    when=('out_of_range',),
-    reference="ONNX spec",
-    theirs="undefined ('linear mode requires write_indices+sequence_length<=max_sequence_length'); "
-    "ONNX Runtime 1.32 CPU raises for every such b, even when sequence_length is 0",
-    ours="IndexOutOfRangeError naming write_indices[b], as ONNX Runtime",
-    evidence="onnx.defs schema TensorScatter-24 (mode); onnxruntime/core/providers/cpu/llm/tensorscatter.cc",
-    kind="undefined",
-    not_reproducible="the reference is spec text (undefined); ONNX Runtime raises, as ours",
-)
-divergence(
-    op="onnx.TensorScatter",
-    case="mode='linear' with write_indices[b] + sequence_length > max_sequence_length and sequence_length 0",
-    when=('out_of_range', 'empty'),
-    reference="onnx.reference 1.23",
-    theirs="returns past_cache (no write happens, so nothing is checked)",
-    ours="IndexOutOfRangeError, as ONNX Runtime (the spec's requirement does not depend on the writes)",
-    evidence="onnx/reference/ops/op_tensor_scatter.py",
-    kind="oracle",
-    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[1, 2]], "update": [[]],
-             "write_indices": [3]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32", "update": "float32",
-             "write_indices": "int64"},
-             "theirs": {"equals": [[1, 2]]}, "ours": {"raises": "IndexOutOfRangeError"}},
-)
-divergence(
-    op="onnx.TensorScatter",
-    case="negative write_indices, mode='linear'",
-    when=('negative',),
-    reference="onnx.reference 1.23",
-    theirs="NumPy negative indexing: write_indices[b] = -1 writes at max_sequence_length - 1, then 0, 1, ...",
-    ours="IndexOutOfRangeError (a write index is a position in the cache; ONNX Runtime 1.32 raises too)",
-    evidence="onnx/reference/ops/op_tensor_scatter.py; tensorscatter.cc 'write_indices[b] = -1 is negative'",
-    kind="undefined",
-    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]], "update": [[7]],
-             "write_indices": [-1]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32", "update": "float32",
-             "write_indices": "int64"},
-             "theirs": {"equals": [[0, 0, 7]]}, "ours": {"raises": "IndexOutOfRangeError"}},
-)
-divergence(
-    op="onnx.TensorScatter",
-    case="negative write_indices, mode='circular'",
-    when=('negative',),
-    reference="ONNX spec pseudocode and onnx.reference 1.23",
-    theirs="Python '%': the write index becomes write_indices[b] mod max_sequence_length (floor modulo)",
-    ours="IndexOutOfRangeError, as ONNX Runtime 1.32 CPU ('write_indices[b] = -1 is negative')",
-    evidence="onnx.defs schema TensorScatter-24 pseudocode; onnxruntime tensorscatter.cc",
-    kind="spec",
-    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]], "update": [[7]],
-             "write_indices": [-1]}, "kwargs": {"axis": -1, "mode": "circular"},
-             "dtypes": {"past_cache": "float32", "update": "float32", "write_indices": "int64"},
-             "theirs": {"equals": [[0, 0, 7]]}, "ours": {"raises": "IndexOutOfRangeError"}},
-)
-divergence(
-    op="onnx.TensorScatter",
-    case="axis 0, or axis outside [-r, r-1]",
-    when=('invalid',),
-    reference="onnx.reference 1.23",
-    theirs="takes axis % r (any integer); axis 0 then fails with a bare IndexError",
-    ours="AxisError: axis must be in [1, r-1] or [-(r-1), -1] (the schema: 'It cannot be 0'; ONNX Runtime raises)",
-    evidence="onnx/reference/ops/op_tensor_scatter.py; onnx.defs TensorScatter-24 shape inference",
-    kind="oracle",
-    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]],
-             "update": [[7, 8, 9]],
-             "write_indices": [0]}, "kwargs": {"axis": 0}, "dtypes": {"past_cache": "float32", "update": "float32",
-             "write_indices": "int64"},
-             "theirs": {"raises": "IndexError"}, "ours": {"raises": "AxisError"}},
-)
-divergence(
-    op="onnx.TensorScatter",
-    case="write_indices of a shape other than [batch_size]",
-    when=('invalid',),
-    reference="onnx.reference 1.23",
-    theirs="reads write_indices[b] for each b: a longer array is accepted, a shorter one fails with IndexError",
-    ours="ShapeError: write_indices must have shape [batch_size] (the schema; ONNX Runtime raises)",
-    evidence="onnx/reference/ops/op_tensor_scatter.py; onnx.defs TensorScatter-24 shape inference",
-    kind="oracle",
-    example={"call": "onnx.reference:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]], "update": [[7]],
-             "write_indices": [0, 1]}, "kwargs": {"axis": -1}, "dtypes": {"past_cache": "float32",
-             "update": "float32", "write_indices": "int64"},
-             "theirs": {"equals": [[7, 0, 0]]}, "ours": {"raises": "ShapeError"}},
-)
-divergence(
-    op="onnx.TensorScatter",
-    case="string, float8, int4/uint4 or float4 data",
-    when=('dtype',),
-    reference="ONNX Runtime 1.32 CPU",
-    theirs="no kernel ('Could not find an implementation for TensorScatter(24)'); complex and bfloat16 not "
-    "runnable from Python",
-    ours="computed as the spec says (the type constraint is all_tensor_types_ir12); checked against onnx.reference",
-    evidence="onnx.defs schema TensorScatter-24 type constraint T",
-    kind="oracle",
-    example={"call": "onnxruntime:TensorScatter", "opset": 24, "args": {"past_cache": [[0, 0, 0]], "update": [[2]],
-             "write_indices": [1]}, "kwargs": {"axis": -1},
-             "dtypes": {"past_cache": "float8_e4m3fn", "update": "float8_e4m3fn", "write_indices": "int64"},
-             "theirs": {"raises": "NotImplemented"}, "ours": {"equals": [[0, 2, 0]]}},
-)
+divergence_table("onnx.TensorScatter", r'''
+[[divergence]]
+case = "mode='linear' with write_indices[b] + sequence_length > max_sequence_length"
+when = "out_of_range"
+reference = "ONNX spec"
+theirs = """
+undefined ('linear mode requires write_indices+sequence_length<=max_sequence_length'); ONNX Runtime 1.32 CPU \
+raises for every such b, even when sequence_length is 0"""
+ours = "IndexOutOfRangeError naming write_indices[b], as ONNX Runtime"
+evidence = "onnx.defs schema TensorScatter-24 (mode); onnxruntime/core/providers/cpu/llm/tensorscatter.cc"
+kind = "undefined"
+not_reproducible = "the reference is spec text (undefined); ONNX Runtime raises, as ours"
+
+[[divergence]]
+case = "mode='linear' with write_indices[b] + sequence_length > max_sequence_length and sequence_length 0"
+when = "out_of_range empty"
+reference = "onnx.reference 1.23"
+theirs = "returns past_cache (no write happens, so nothing is checked)"
+ours = "IndexOutOfRangeError, as ONNX Runtime (the spec's requirement does not depend on the writes)"
+evidence = "onnx/reference/ops/op_tensor_scatter.py"
+kind = "oracle"
+[divergence.example]
+call = "onnx.reference:TensorScatter"
+opset = 24
+args = { past_cache = [[1, 2]], update = [[]], write_indices = [3] }
+kwargs = { axis = -1 }
+dtypes = { past_cache = "float32", update = "float32", write_indices = "int64" }
+theirs = { equals = [[1, 2]] }
+ours = { raises = "IndexOutOfRangeError" }
+
+[[divergence]]
+case = "negative write_indices, mode='linear'"
+when = "negative"
+reference = "onnx.reference 1.23"
+theirs = "NumPy negative indexing: write_indices[b] = -1 writes at max_sequence_length - 1, then 0, 1, ..."
+ours = "IndexOutOfRangeError (a write index is a position in the cache; ONNX Runtime 1.32 raises too)"
+evidence = "onnx/reference/ops/op_tensor_scatter.py; tensorscatter.cc 'write_indices[b] = -1 is negative'"
+kind = "undefined"
+[divergence.example]
+call = "onnx.reference:TensorScatter"
+opset = 24
+args = { past_cache = [[0, 0, 0]], update = [[7]], write_indices = [-1] }
+kwargs = { axis = -1 }
+dtypes = { past_cache = "float32", update = "float32", write_indices = "int64" }
+theirs = { equals = [[0, 0, 7]] }
+ours = { raises = "IndexOutOfRangeError" }
+
+[[divergence]]
+case = "negative write_indices, mode='circular'"
+when = "negative"
+reference = "ONNX spec pseudocode and onnx.reference 1.23"
+theirs = "Python '%': the write index becomes write_indices[b] mod max_sequence_length (floor modulo)"
+ours = "IndexOutOfRangeError, as ONNX Runtime 1.32 CPU ('write_indices[b] = -1 is negative')"
+evidence = "onnx.defs schema TensorScatter-24 pseudocode; onnxruntime tensorscatter.cc"
+kind = "spec"
+[divergence.example]
+call = "onnx.reference:TensorScatter"
+opset = 24
+args = { past_cache = [[0, 0, 0]], update = [[7]], write_indices = [-1] }
+kwargs = { axis = -1, mode = "circular" }
+dtypes = { past_cache = "float32", update = "float32", write_indices = "int64" }
+theirs = { equals = [[0, 0, 7]] }
+ours = { raises = "IndexOutOfRangeError" }
+
+[[divergence]]
+case = "axis 0, or axis outside [-r, r-1]"
+when = "invalid"
+reference = "onnx.reference 1.23"
+theirs = "takes axis % r (any integer); axis 0 then fails with a bare IndexError"
+ours = "AxisError: axis must be in [1, r-1] or [-(r-1), -1] (the schema: 'It cannot be 0'; ONNX Runtime raises)"
+evidence = "onnx/reference/ops/op_tensor_scatter.py; onnx.defs TensorScatter-24 shape inference"
+kind = "oracle"
+[divergence.example]
+call = "onnx.reference:TensorScatter"
+opset = 24
+args = { past_cache = [[0, 0, 0]], update = [[7, 8, 9]], write_indices = [0] }
+kwargs = { axis = 0 }
+dtypes = { past_cache = "float32", update = "float32", write_indices = "int64" }
+theirs = { raises = "IndexError" }
+ours = { raises = "AxisError" }
+
+[[divergence]]
+case = "write_indices of a shape other than [batch_size]"
+when = "invalid"
+reference = "onnx.reference 1.23"
+theirs = "reads write_indices[b] for each b: a longer array is accepted, a shorter one fails with IndexError"
+ours = "ShapeError: write_indices must have shape [batch_size] (the schema; ONNX Runtime raises)"
+evidence = "onnx/reference/ops/op_tensor_scatter.py; onnx.defs TensorScatter-24 shape inference"
+kind = "oracle"
+[divergence.example]
+call = "onnx.reference:TensorScatter"
+opset = 24
+args = { past_cache = [[0, 0, 0]], update = [[7]], write_indices = [0, 1] }
+kwargs = { axis = -1 }
+dtypes = { past_cache = "float32", update = "float32", write_indices = "int64" }
+theirs = { equals = [[7, 0, 0]] }
+ours = { raises = "ShapeError" }
+
+[[divergence]]
+case = "string, float8, int4/uint4 or float4 data"
+when = "dtype"
+reference = "ONNX Runtime 1.32 CPU"
+theirs = """
+no kernel ('Could not find an implementation for TensorScatter(24)'); complex and bfloat16 not runnable from Python"""
+ours = "computed as the spec says (the type constraint is all_tensor_types_ir12); checked against onnx.reference"
+evidence = "onnx.defs schema TensorScatter-24 type constraint T"
+kind = "oracle"
+[divergence.example]
+call = "onnxruntime:TensorScatter"
+opset = 24
+args = { past_cache = [[0, 0, 0]], update = [[2]], write_indices = [1] }
+kwargs = { axis = -1 }
+dtypes = { past_cache = "float8_e4m3fn", update = "float8_e4m3fn", write_indices = "int64" }
+theirs = { raises = "NotImplemented" }
+ours = { equals = [[0, 2, 0]] }
+''')
 
 
 # ------------------------------------------------------------------------------------------------ the record

@@ -9,34 +9,35 @@ from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_choice, check_int
-from .._registry import Lowering, divergence
+from .._registry import Lowering, divergence_table
 from ._common import ELEMENT_TYPES, INT32_INT64, check_data, check_rank, ov_context, ov_version, precision_divergence
 from ._describe import _INT, openvino_op
 
 _POLICY = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 
-divergence(
-    op="openvino.GatherElements",
-    case="negative index in [-s, -1]",
-    when=("negative",),
-    reference="OpenVINO 2026.4 CPU plugin and constant folding",
-    theirs="wrap it (-1 reads the last element); the spec says all indices are within [0, s-1]",
-    ours="IndexOutOfRangeError: the spec's range [0, s-1]",
-    evidence="gather-elements-6.rst ('All index values are expected to be within bounds [0, s-1]'); "
-    "docs/behavior-matrix.md#t6-2 (OV: -1 -> last); docs/semantics.md#s11-1",
-    kind="spec",
-)
-divergence(
-    op="openvino.GatherElements",
-    case="index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)",
-    when=("out_of_range",),
-    reference="OpenVINO 2026.4 CPU plugin",
-    theirs="no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread "
-    "count the same inputs raise)",
-    ours="IndexOutOfRangeError, whatever the thread count",
-    evidence="checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py",
-    kind="undefined",
-)
+divergence_table("openvino.GatherElements", r'''
+[[divergence]]
+case = "negative index in [-s, -1]"
+when = "negative"
+reference = "OpenVINO 2026.4 CPU plugin and constant folding"
+theirs = "wrap it (-1 reads the last element); the spec says all indices are within [0, s-1]"
+ours = "IndexOutOfRangeError: the spec's range [0, s-1]"
+evidence = """
+gather-elements-6.rst ('All index values are expected to be within bounds [0, s-1]'); docs/behavior-matrix.md#t6-2 \
+(OV: -1 -> last); docs/semantics.md#s11-1"""
+kind = "spec"
+
+[[divergence]]
+case = "index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)"
+when = "out_of_range"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = """
+no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread count the same inputs \
+raise)"""
+ours = "IndexOutOfRangeError, whatever the thread count"
+evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
+kind = "undefined"
+''')
 precision_divergence("openvino.GatherElements")
 
 

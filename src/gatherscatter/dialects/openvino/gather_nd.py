@@ -11,58 +11,58 @@ from ...core.shape import IndexSpec, as_index_array, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import check_batch, data_array
 from .._record import Description, Step, canonical, check_choice, check_int
-from .._registry import Lowering, divergence
+from .._registry import Lowering, divergence_table
 from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, precision_divergence
 from ._describe import _INT, openvino_op
 
 _POLICY_8 = Policy(bounds=Bounds.RAISE, negative=Negative.WRAP)
 _POLICY_5 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 
-divergence(
-    op="openvino.GatherND",
-    case="index outside [-s, s-1] (GatherND-8) or outside [0, s-1] (GatherND-5)",
-    when=("out_of_range",),
-    reference="OpenVINO 2026.4 CPU plugin",
-    theirs="no check: returns uninitialised memory (1.4e-44, -6.2e34, ...) or reads the next row "
-    "for an out-of-range column",
-    ours="IndexOutOfRangeError",
-    evidence="docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-3; DESIGN.md OpenVINO rules",
-    kind="undefined",
-)
-divergence(
-    op="openvino.GatherND",
-    versions="5",
-    case="negative index in [-s, -1]",
-    when=("negative",),
-    reference="OpenVINO 2026.4 CPU plugin and constant folding",
-    theirs="wrap it (the GatherND-8 code path); the GatherND-5 spec requires [0, s-1]",
-    ours="IndexOutOfRangeError (use version=8 for negative indices)",
-    evidence="gather-nd-5.rst; docs/semantics.md#s4-3 ('spec [0, s-1]; observed CPU plugin wraps')",
-    kind="spec",
-)
-divergence(
-    op="openvino.GatherND",
-    case="batch dims of data and indices that differ but are broadcastable (one of them 1)",
-    when=("always",),
-    reference="OpenVINO specs of GatherND-5 and -8",
-    theirs="the spec calls them broadcastable ('either equal or one of them equals 1'); OpenVINO 2026.4 "
-    "shape inference rejects them (DimType::merge fails) on every path",
-    ours="ShapeError: batch dims must be equal, as the runtime requires",
-    evidence="gather-nd-5.rst, gather-nd-8.rst; checked on OpenVINO 2026.4.1 (data (1,2,3) with indices "
-    "(2,1,1) and data (2,2,3) with indices (1,1,1), batch_dims=1)",
-    kind="spec",
-)
-divergence(
-    op="openvino.GatherND",
-    case="indices.shape[-1] == 0 (empty index tuples)",
-    when=("empty",),
-    reference="OpenVINO 2026.4 CPU plugin",
-    theirs="returns uninitialised memory",
-    ours="each empty tuple selects the whole data[batch] block, as the spec's shape formula and "
-    "formula say (TF gather_nd does the same)",
-    evidence="checked on OpenVINO 2026.4.1 (data (2,2), indices (3,0)); docs/semantics.md#s4-2",
-    kind="undefined",
-)
+divergence_table("openvino.GatherND", r'''
+[[divergence]]
+case = "index outside [-s, s-1] (GatherND-8) or outside [0, s-1] (GatherND-5)"
+when = "out_of_range"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = """
+no check: returns uninitialised memory (1.4e-44, -6.2e34, ...) or reads the next row for an out-of-range column"""
+ours = "IndexOutOfRangeError"
+evidence = "docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-3; DESIGN.md OpenVINO rules"
+kind = "undefined"
+
+[[divergence]]
+case = "negative index in [-s, -1]"
+when = "negative"
+reference = "OpenVINO 2026.4 CPU plugin and constant folding"
+theirs = "wrap it (the GatherND-8 code path); the GatherND-5 spec requires [0, s-1]"
+ours = "IndexOutOfRangeError (use version=8 for negative indices)"
+evidence = "gather-nd-5.rst; docs/semantics.md#s4-3 ('spec [0, s-1]; observed CPU plugin wraps')"
+kind = "spec"
+versions = "5"
+
+[[divergence]]
+case = "batch dims of data and indices that differ but are broadcastable (one of them 1)"
+when = "always"
+reference = "OpenVINO specs of GatherND-5 and -8"
+theirs = """
+the spec calls them broadcastable ('either equal or one of them equals 1'); OpenVINO 2026.4 shape inference \
+rejects them (DimType::merge fails) on every path"""
+ours = "ShapeError: batch dims must be equal, as the runtime requires"
+evidence = """
+gather-nd-5.rst, gather-nd-8.rst; checked on OpenVINO 2026.4.1 (data (1,2,3) with indices (2,1,1) and data (2,2,3) \
+with indices (1,1,1), batch_dims=1)"""
+kind = "spec"
+
+[[divergence]]
+case = "indices.shape[-1] == 0 (empty index tuples)"
+when = "empty"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = "returns uninitialised memory"
+ours = """
+each empty tuple selects the whole data[batch] block, as the spec's shape formula and formula say (TF gather_nd \
+does the same)"""
+evidence = "checked on OpenVINO 2026.4.1 (data (2,2), indices (3,0)); docs/semantics.md#s4-2"
+kind = "undefined"
+''')
 precision_divergence("openvino.GatherND")
 
 

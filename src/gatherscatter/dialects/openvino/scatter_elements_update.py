@@ -11,7 +11,7 @@ from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import DUPLICATES, check_updates_like_indices, data_array
 from .._record import Description, canonical, check_bool, check_choice, check_int
-from .._registry import Lowering, divergence
+from .._registry import Lowering, divergence_table
 from ._common import (
     ANY_INT,
     ELEMENT_TYPES,
@@ -34,77 +34,78 @@ _REDUCTIONS_12 = {
 }
 _REDUCTIONS_3 = {"none": Reduction.NONE}
 
-divergence(
-    op="openvino.ScatterElementsUpdate",
-    versions="12",
-    case="reduction='mean' on integer data with a negative non-integral mean (e.g. -11/3)",
-    when=("dtype",),
-    reference="OpenVINO 2026.4 CPU plugin",
-    theirs="truncates toward zero: -11/3 -> -3 (and -5/2 -> -2)",
-    ours="rounds down, as the spec ('rounded down (towards negative infinity)') and the reference "
-    "implementation (FE_DOWNWARD, 'to match torch') do: -11/3 -> -4, as constant folding gives",
-    evidence="scatter-elements-update-12.rst; src/core/reference/.../scatter_elements_update.hpp; "
-    "docs/behavior-matrix.md#surprise-8 and docs/behavior-matrix.md#t6-7; docs/semantics.md#s5-2; re-checked on "
-    "2026.4.1 (Parameter -3, Constant -4)",
-    kind="spec",
-)
-divergence(
-    op="openvino.ScatterElementsUpdate",
-    versions="3",
-    case="negative index in [-s, -1]",
-    when=("negative",),
-    reference="OpenVINO 2026.4 CPU plugin and constant folding",
-    theirs="wrap it (-1 writes the last element)",
-    ours="IndexOutOfRangeError, as the ScatterElementsUpdate-3 spec says ('If an index ... is negative "
-    "then exception is raised'); use version=12 for negative indices",
-    evidence="scatter-elements-update-3.rst; docs/semantics.md#s5-4 and docs/semantics.md#s11-2",
-    kind="spec",
-)
-divergence(
-    op="openvino.ScatterElementsUpdate",
-    case="index below -s (e.g. -4 on an axis of size 3)",
-    when=("out_of_range",),
-    reference="OpenVINO 2026.4 CPU plugin",
-    theirs="kills the process (SIGSEGV / SIGABRT, heap corruption); an index >= s raises cleanly",
-    ours="IndexOutOfRangeError",
-    evidence="docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-10 (3 of 3 runs crashed); DESIGN.md "
-             "OpenVINO rules",
-    kind="undefined",
-)
-divergence(
-    op="openvino.ScatterElementsUpdate",
-    case="duplicate indices with reduction='none'",
-    when=("duplicates",),
-    reference="OpenVINO spec",
-    theirs="'the order of updating the values is undefined'; the CPU plugin is last-wins (20 of 20 runs)",
-    ours="duplicates='last' (row-major order of indices) by default; 'first' or 'raise' on request",
-    evidence="scatter-elements-update-12.rst; docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9",
-    kind="undefined",
-)
-divergence(
-    op="openvino.ScatterElementsUpdate",
-    versions="12",
-    case="NaN in data or updates with reduction='max' or 'min'",
-    when=("nonfinite",),
-    reference="OpenVINO 2026.4 CPU plugin and reference implementation",
-    theirs="order-dependent (a > b ? a : b): the CPU kernel keeps a NaN already in data but drops NaN "
-    "updates, constant folding drops both",
-    ours="NaN propagates (IEEE maximum/minimum, as NumPy)",
-    evidence="checked on 2026.4.1: data [nan, 1], updates [2] at 0 and [nan, 3] at 1 -> CPU [nan, 3], "
-    "constant folding [2, 3]",
-    kind="undefined",
-)
-divergence(
-    op="openvino.ScatterElementsUpdate",
-    case="index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)",
-    when=("out_of_range",),
-    reference="OpenVINO 2026.4 CPU plugin",
-    theirs="no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread "
-    "count the same inputs raise)",
-    ours="IndexOutOfRangeError, whatever the thread count",
-    evidence="checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py",
-    kind="undefined",
-)
+divergence_table("openvino.ScatterElementsUpdate", r'''
+[[divergence]]
+case = "reduction='mean' on integer data with a negative non-integral mean (e.g. -11/3)"
+when = "dtype"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = "truncates toward zero: -11/3 -> -3 (and -5/2 -> -2)"
+ours = """
+rounds down, as the spec ('rounded down (towards negative infinity)') and the reference implementation \
+(FE_DOWNWARD, 'to match torch') do: -11/3 -> -4, as constant folding gives"""
+evidence = """
+scatter-elements-update-12.rst; src/core/reference/.../scatter_elements_update.hpp; \
+docs/behavior-matrix.md#surprise-8 and docs/behavior-matrix.md#t6-7; docs/semantics.md#s5-2; re-checked on \
+2026.4.1 (Parameter -3, Constant -4)"""
+kind = "spec"
+versions = "12"
+
+[[divergence]]
+case = "negative index in [-s, -1]"
+when = "negative"
+reference = "OpenVINO 2026.4 CPU plugin and constant folding"
+theirs = "wrap it (-1 writes the last element)"
+ours = """
+IndexOutOfRangeError, as the ScatterElementsUpdate-3 spec says ('If an index ... is negative then exception is \
+raised'); use version=12 for negative indices"""
+evidence = "scatter-elements-update-3.rst; docs/semantics.md#s5-4 and docs/semantics.md#s11-2"
+kind = "spec"
+versions = "3"
+
+[[divergence]]
+case = "index below -s (e.g. -4 on an axis of size 3)"
+when = "out_of_range"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = "kills the process (SIGSEGV / SIGABRT, heap corruption); an index >= s raises cleanly"
+ours = "IndexOutOfRangeError"
+evidence = """
+docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-10 (3 of 3 runs crashed); DESIGN.md OpenVINO \
+rules"""
+kind = "undefined"
+
+[[divergence]]
+case = "duplicate indices with reduction='none'"
+when = "duplicates"
+reference = "OpenVINO spec"
+theirs = "'the order of updating the values is undefined'; the CPU plugin is last-wins (20 of 20 runs)"
+ours = "duplicates='last' (row-major order of indices) by default; 'first' or 'raise' on request"
+evidence = "scatter-elements-update-12.rst; docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9"
+kind = "undefined"
+
+[[divergence]]
+case = "NaN in data or updates with reduction='max' or 'min'"
+when = "nonfinite"
+reference = "OpenVINO 2026.4 CPU plugin and reference implementation"
+theirs = """
+order-dependent (a > b ? a : b): the CPU kernel keeps a NaN already in data but drops NaN updates, constant \
+folding drops both"""
+ours = "NaN propagates (IEEE maximum/minimum, as NumPy)"
+evidence = """
+checked on 2026.4.1: data [nan, 1], updates [2] at 0 and [nan, 3] at 1 -> CPU [nan, 3], constant folding [2, 3]"""
+kind = "undefined"
+versions = "12"
+
+[[divergence]]
+case = "index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)"
+when = "out_of_range"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = """
+no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread count the same inputs \
+raise)"""
+ours = "IndexOutOfRangeError, whatever the thread count"
+evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
+kind = "undefined"
+''')
 precision_divergence("openvino.ScatterElementsUpdate")
 
 

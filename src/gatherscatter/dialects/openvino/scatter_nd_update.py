@@ -9,7 +9,7 @@ from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ShapeError
 from .._common import DUPLICATES, data_array
 from .._record import Description, canonical, check_choice
-from .._registry import Lowering, divergence
+from .._registry import Lowering, divergence_table
 from ._common import (
     ELEMENT_TYPES,
     INT32_INT64,
@@ -32,86 +32,88 @@ _REDUCTIONS_15 = {
 }
 _REDUCTIONS_3 = {"none": Reduction.NONE}
 
-divergence(
-    op="openvino.ScatterNDUpdate",
-    versions="3",
-    case="negative index in [-s, -1]",
-    when=("negative",),
-    reference="OpenVINO 2026.4 CPU plugin and constant folding",
-    theirs="wrap it (the ScatterNDUpdate-15 code path); the -3 spec requires [0, s_j - 1]",
-    ours="IndexOutOfRangeError (use version=15 for negative indices)",
-    evidence="scatter-nd-update-3.rst; docs/semantics.md#s6-3 ('Observed 2026.4 CPU plugin wraps -1')",
-    kind="spec",
-)
-divergence(
-    op="openvino.ScatterNDUpdate",
-    case="duplicate index tuples with reduction='none'",
-    when=("duplicates",),
-    reference="OpenVINO spec and 2026.4 CPU plugin",
-    theirs="undefined ('the result is undefined' in -3, 'order of updating is undefined' in -15); the CPU "
-    "plugin with 2 threads is last-wins in 14 of 20 runs only",
-    ours="duplicates='last' (row-major order of the index tuples) by default; 'first' or 'raise' on request",
-    evidence="scatter-nd-update-3.rst, -15.rst; docs/behavior-matrix.md#surprise-5 and docs/behavior-matrix.md#t6-9; "
-             "openvinotoolkit/openvino#25440",
-    kind="undefined",
-)
-divergence(
-    op="openvino.ScatterNDUpdate",
-    versions="15",
-    case="spec examples: XML 1 (none) and 4 (prod), indices [0, 2, -3, -3, 0] on data [1, 2, 3, 4]; "
-    "text example 1, indices [[4], [3], [1], [7], [-2], [-4]] on data [1..8]",
-    when=("always",),
-    reference="ScatterNDUpdate-15 spec text",
-    theirs="XML 1 shows [50, 20, 20, 4], XML 4 [500, 3600, 40, 4], text 1 [1, 11, 3, 10, 4, 6, 13, 12]: "
-    "no update order produces them",
-    ours="[50, 40, 20, 4], [500, 2400, 60, 4] and [1, 11, 3, 10, 14, 6, 13, 12] (-4 is 4: updated by 9 "
-    "then 14), as the CPU plugin and constant folding compute",
-    evidence="scatter-nd-update-15.rst; docs/semantics.md#s6-3 and docs/semantics.md#pitfall-18; checked on 2026.4.1",
-    kind="spec",
-)
-divergence(
-    op="openvino.ScatterNDUpdate",
-    case="indices.shape[-1] == 0 (empty index tuples address the whole data)",
-    when=("empty",),
-    reference="OpenVINO 2026.4 CPU plugin",
-    theirs="ignores the updates and returns data unchanged",
-    ours="each empty tuple addresses the whole tensor (updates.shape = indices.shape[:-1] + data.shape), "
-    "as the spec's NumPy snippet does",
-    evidence="scatter-nd-update-15.rst (NumPy snippet); checked on 2026.4.1 (data [1,2,3], indices (2,0), sum)",
-    kind="undefined",
-)
-divergence(
-    op="openvino.ScatterNDUpdate",
-    case="data with a zero-size dimension addressed by the index tuples",
-    when=("empty",),
-    reference="OpenVINO 2026.4 CPU plugin",
-    theirs="returns the empty data without looking at the indices",
-    ours="IndexOutOfRangeError: no index is valid on an axis of size 0 (spec: 'If an index points to "
-    "non-existing element then exception is raised')",
-    evidence="scatter-nd-update-15.rst; tests/frameworks/test_openvino.py (data (0, 3), indices [[[1]], [[1]]])",
-    kind="spec",
-)
-divergence(
-    op="openvino.ScatterNDUpdate",
-    case="0-D expected updates given as a tensor with one element",
-    when=("scalar",),
-    reference="OpenVINO 2026.4 CPU plugin",
-    theirs="rejects it ('do not have matched tensor rank relationship'); constant folding accepts it",
-    ours="accepted, as the spec says ('If expected updates rank is 0D it can be a tensor with single element')",
-    evidence="scatter-nd-update-3.rst, -15.rst; checked on 2026.4.1 (data (2,2), indices [1, 0], updates [5])",
-    kind="spec",
-)
-divergence(
-    op="openvino.ScatterNDUpdate",
-    case="index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)",
-    when=("out_of_range",),
-    reference="OpenVINO 2026.4 CPU plugin",
-    theirs="no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread "
-    "count the same inputs raise)",
-    ours="IndexOutOfRangeError, whatever the thread count",
-    evidence="checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py",
-    kind="undefined",
-)
+divergence_table("openvino.ScatterNDUpdate", r'''
+[[divergence]]
+case = "negative index in [-s, -1]"
+when = "negative"
+reference = "OpenVINO 2026.4 CPU plugin and constant folding"
+theirs = "wrap it (the ScatterNDUpdate-15 code path); the -3 spec requires [0, s_j - 1]"
+ours = "IndexOutOfRangeError (use version=15 for negative indices)"
+evidence = "scatter-nd-update-3.rst; docs/semantics.md#s6-3 ('Observed 2026.4 CPU plugin wraps -1')"
+kind = "spec"
+versions = "3"
+
+[[divergence]]
+case = "duplicate index tuples with reduction='none'"
+when = "duplicates"
+reference = "OpenVINO spec and 2026.4 CPU plugin"
+theirs = """
+undefined ('the result is undefined' in -3, 'order of updating is undefined' in -15); the CPU plugin with 2 \
+threads is last-wins in 14 of 20 runs only"""
+ours = "duplicates='last' (row-major order of the index tuples) by default; 'first' or 'raise' on request"
+evidence = """
+scatter-nd-update-3.rst, -15.rst; docs/behavior-matrix.md#surprise-5 and docs/behavior-matrix.md#t6-9; \
+openvinotoolkit/openvino#25440"""
+kind = "undefined"
+
+[[divergence]]
+case = """
+spec examples: XML 1 (none) and 4 (prod), indices [0, 2, -3, -3, 0] on data [1, 2, 3, 4]; text example 1, indices \
+[[4], [3], [1], [7], [-2], [-4]] on data [1..8]"""
+when = "always"
+reference = "ScatterNDUpdate-15 spec text"
+theirs = """
+XML 1 shows [50, 20, 20, 4], XML 4 [500, 3600, 40, 4], text 1 [1, 11, 3, 10, 4, 6, 13, 12]: no update order \
+produces them"""
+ours = """
+[50, 40, 20, 4], [500, 2400, 60, 4] and [1, 11, 3, 10, 14, 6, 13, 12] (-4 is 4: updated by 9 then 14), as the CPU \
+plugin and constant folding compute"""
+evidence = "scatter-nd-update-15.rst; docs/semantics.md#s6-3 and docs/semantics.md#pitfall-18; checked on 2026.4.1"
+kind = "spec"
+versions = "15"
+
+[[divergence]]
+case = "indices.shape[-1] == 0 (empty index tuples address the whole data)"
+when = "empty"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = "ignores the updates and returns data unchanged"
+ours = """
+each empty tuple addresses the whole tensor (updates.shape = indices.shape[:-1] + data.shape), as the spec's NumPy \
+snippet does"""
+evidence = "scatter-nd-update-15.rst (NumPy snippet); checked on 2026.4.1 (data [1,2,3], indices (2,0), sum)"
+kind = "undefined"
+
+[[divergence]]
+case = "data with a zero-size dimension addressed by the index tuples"
+when = "empty"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = "returns the empty data without looking at the indices"
+ours = """
+IndexOutOfRangeError: no index is valid on an axis of size 0 (spec: 'If an index points to non-existing element \
+then exception is raised')"""
+evidence = "scatter-nd-update-15.rst; tests/frameworks/test_openvino.py (data (0, 3), indices [[[1]], [[1]]])"
+kind = "spec"
+
+[[divergence]]
+case = "0-D expected updates given as a tensor with one element"
+when = "scalar"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = "rejects it ('do not have matched tensor rank relationship'); constant folding accepts it"
+ours = "accepted, as the spec says ('If expected updates rank is 0D it can be a tensor with single element')"
+evidence = "scatter-nd-update-3.rst, -15.rst; checked on 2026.4.1 (data (2,2), indices [1, 0], updates [5])"
+kind = "spec"
+
+[[divergence]]
+case = "index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)"
+when = "out_of_range"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = """
+no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread count the same inputs \
+raise)"""
+ours = "IndexOutOfRangeError, whatever the thread count"
+evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
+kind = "undefined"
+''')
 precision_divergence("openvino.ScatterNDUpdate")
 
 

@@ -8,7 +8,7 @@ from ...core.policy import Policy
 from ...core.shape import IndexSpec
 from .._common import data_array
 from .._record import Description, canonical
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._common import check_paddle_dtype, empty_like_shape, index_array, paddle_context, tuple_length
 from ._describe import _INT
 
@@ -19,16 +19,16 @@ _DTYPES = frozenset(
     {"bool", "int8", "uint8", "int16", "int32", "int64", "float32", "float64", "complex64", "complex128"}
 )
 
-divergence(
-    op="paddle.gather_nd",
-    case="an indexed dim of x has size 0 while the output is non-empty",
-    when=("empty",),
-    reference="paddle 3.3.1 CPU",
-    theirs="no error; the output holds uninitialised memory",
-    ours="IndexOutOfRangeError (no index is valid on a dim of size 0)",
-    evidence="probe: paddle.gather_nd(zeros((0, 3)), [[0]]) -> [[3.5e14, 3.1e-41, 0]]",
-    kind="undefined",
-)
+divergence_table("paddle.gather_nd", r'''
+[[divergence]]
+case = "an indexed dim of x has size 0 while the output is non-empty"
+when = "empty"
+reference = "paddle 3.3.1 CPU"
+theirs = "no error; the output holds uninitialised memory"
+ours = "IndexOutOfRangeError (no index is valid on a dim of size 0)"
+evidence = "probe: paddle.gather_nd(zeros((0, 3)), [[0]]) -> [[3.5e14, 3.1e-41, 0]]"
+kind = "undefined"
+''')
 
 
 def _describe() -> Description:

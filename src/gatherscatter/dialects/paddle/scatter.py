@@ -10,7 +10,7 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, Step, canonical
 from .._record import check_bool as check_attr_bool
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._common import check_bool, check_paddle_dtype, index_array, paddle_context
 from ._describe import _EMPTY, _INT, _rows
 
@@ -21,17 +21,18 @@ _OVERWRITE = Policy(bounds="raise", negative="wrap", duplicates="last")
 # overwrite=False: every targeted row is first set to 0, then the updates are summed into it
 _ACCUMULATE = Policy(bounds="raise", negative="wrap", reduction="add", include_self=False)
 
-divergence(
-    op="paddle.scatter",
-    case="duplicate indices with overwrite=True",
-    when=("duplicates",),
-    reference="paddle.scatter docstring (3.3.1)",
-    theirs="'the output will be nondeterministic if index contains duplicates'; CPU: last wins (20/20 runs)",
-    ours="the last update in index order wins (duplicates='last')",
-    evidence="docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#t6-9 (paddle.scatter(overwrite=True) last-wins "
-             "20/20); docs/semantics.md#s6-7",
-    kind="undefined",
-)
+divergence_table("paddle.scatter", r'''
+[[divergence]]
+case = "duplicate indices with overwrite=True"
+when = "duplicates"
+reference = "paddle.scatter docstring (3.3.1)"
+theirs = "'the output will be nondeterministic if index contains duplicates'; CPU: last wins (20/20 runs)"
+ours = "the last update in index order wins (duplicates='last')"
+evidence = """
+docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#t6-9 (paddle.scatter(overwrite=True) last-wins 20/20); \
+docs/semantics.md#s6-7"""
+kind = "undefined"
+''')
 
 
 def _describe(overwrite: bool = True) -> Description:

@@ -11,7 +11,7 @@ from ...core.shape import IndexSpec
 from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_choice
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._common import check_paddle_dtype, index_array, paddle_context, raise_first_bad
 from ._describe import _INT, _TAKE
 
@@ -25,18 +25,20 @@ _POLICIES = {
     "clip": Policy(bounds="clip", negative="bounds"),
 }
 
-divergence(
-    op="paddle.take",
-    case="mode='raise' with a negative index in [-2n, -n-1] (n = x.size)",
-    when=("negative",),
-    reference="paddle.take docstring (3.3.1)",
-    theirs="the docstring says 'raise' raises for out-of-range indices",
-    ours="as the paddle runtime: a negative index gets +n, then index_select wraps it once more, so "
-    "-7 on n=6 reads element 5; below -2n raises",
-    evidence="paddle/tensor/math.py take(): where(index < 0, index + max_index, index) then index_select; "
-    "docs/behavior-matrix.md#t6-1 (paddle.take default: idx -4 on size 3 -> wrap [10,30])",
-    kind="spec",
-)
+divergence_table("paddle.take", r'''
+[[divergence]]
+case = "mode='raise' with a negative index in [-2n, -n-1] (n = x.size)"
+when = "negative"
+reference = "paddle.take docstring (3.3.1)"
+theirs = "the docstring says 'raise' raises for out-of-range indices"
+ours = """
+as the paddle runtime: a negative index gets +n, then index_select wraps it once more, so -7 on n=6 reads element \
+5; below -2n raises"""
+evidence = """
+paddle/tensor/math.py take(): where(index < 0, index + max_index, index) then index_select; \
+docs/behavior-matrix.md#t6-1 (paddle.take default: idx -4 on size 3 -> wrap [10,30])"""
+kind = "spec"
+''')
 
 
 def _describe(mode: str = "raise") -> Description:

@@ -11,7 +11,7 @@ from ...core.shape import IndexSpec, as_index_array
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, canonical
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._common import DATA_ALL, GRAD, INDEX_I32_I64, TF_VERSION, check_data, tf_context
 
 #: facts for the op record: the attributes and what they accept
@@ -19,20 +19,22 @@ ATTRIBUTES = {
     "max_norm": "None or a positive float: each looked-up row is clipped to that L2 norm (params is not changed)",
 }
 
-divergence(
-    op="tensorflow.embedding_lookup",
-    when=('dtype',),
-    case="params given as a list of sharded tensors",
-    reference="TF 2.21",
-    theirs="ids are partitioned over the shards ('div' strategy in TF 2) and each shard is gathered",
-    ours="UnsupportedError: pass the concatenated params (the 'div' strategy then gives the same rows)",
-    evidence="tensorflow/python/ops/embedding_ops.py embedding_lookup_v2",
-    kind="choice",
-    example={"call": "tensorflow.nn.embedding_lookup", "args": {"params": [[[1], [2]], [[3], [4]]],
-             "ids": [0, 1, 2, 3]},
-             "dtypes": {"params": "tuple:float32", "ids": "int32"},
-             "theirs": {"equals": [[1], [2], [3], [4]]}, "ours": {"raises": "UnsupportedError"}},
-)
+divergence_table("tensorflow.embedding_lookup", r'''
+[[divergence]]
+case = "params given as a list of sharded tensors"
+when = "dtype"
+reference = "TF 2.21"
+theirs = "ids are partitioned over the shards ('div' strategy in TF 2) and each shard is gathered"
+ours = "UnsupportedError: pass the concatenated params (the 'div' strategy then gives the same rows)"
+evidence = "tensorflow/python/ops/embedding_ops.py embedding_lookup_v2"
+kind = "choice"
+[divergence.example]
+call = "tensorflow.nn.embedding_lookup"
+args = { params = [[[1], [2]], [[3], [4]]], ids = [0, 1, 2, 3] }
+dtypes = { params = "tuple:float32", ids = "int32" }
+theirs = { equals = [[1], [2], [3], [4]] }
+ours = { raises = "UnsupportedError" }
+''')
 
 
 def _clip(rows: np.ndarray[Any, Any], max_norm: float) -> np.ndarray[Any, Any]:

@@ -10,7 +10,7 @@ from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._common import (
     DEVICES,
     GATHER_CLIP,
@@ -26,66 +26,71 @@ from ._common import (
 )
 from ._describe import _I16_I32_I64, _mode
 
-divergence(
-    op="tensorflow.gather",
-    case="negative or out-of-range index",
-    when=("negative", "out_of_range"),
-    reference="TF 2.21 CPU / GPU / XLA",
-    theirs="CPU raises, GPU returns 0, XLA (jit_compile) clamps into [0, s-1] so -1 reads element 0",
-    ours="device='cpu' (default) raises IndexOutOfRangeError; device='gpu' returns 0; device='xla' clamps",
-    evidence="docs/behavior-matrix.md#surprise-3 and docs/behavior-matrix.md#t6-1; docs/semantics.md#s2-3, "
-             "docs/semantics.md#pitfall-4; tensorflow/tensorflow#3638, #12608",
-    kind="device",
-)
-divergence(
-    op="tensorflow.gather",
-    case="device='xla', batch_dims > 0 and int64 indices holding negative values",
-    when=("device", "negative"),
-    reference="TF 2.21 XLA CPU",
-    theirs="a negative index reads the LAST element (s-1), not element 0 as with int16/int32 indices or batch_dims=0",
-    ours="reproduced: negative int64 indices become s-1 before clamping (Python int lists are read as int64; "
-    "TF reads them as int32 and clamps -1 to 0)",
-    evidence="observed with tf.function(jit_compile=True), TF 2.21: gather(arange(24).reshape(2,3,4), "
-    "int64 [[-1,0],[1,2]], axis=2, batch_dims=1)[0,:,0] = [3,7,11]; int32 gives [0,4,8]",
-    kind="device",
-)
-divergence(
-    op="tensorflow.gather",
-    case="device='xla' and an indexed axis of size 0 with non-empty indices",
-    when=("device", "empty"),
-    reference="TF 2.21 XLA CPU",
-    theirs="a zero tensor of the WRONG shape (params.shape without the axis, e.g. [3] for params [0,3] and "
-    "indices [4]); the GatherV2 api_def says TPU returns zeros when a params dim is 0",
-    ours="zeros of the documented output shape params.shape[:axis] + indices.shape[batch_dims:] + "
-    "params.shape[axis+1:]",
-    evidence="observed with tf.function(jit_compile=True), TF 2.21; api_def_GatherV2",
-    kind="undefined",
-)
-divergence(
-    op="tensorflow.gather",
-    case="device='xla' with batch dims of params and indices that differ",
-    when=("device",),
-    reference="TF 2.21 XLA CPU",
-    theirs="no check: params [3,4], indices [[0],[1]], axis=1, batch_dims=1 returns [[0],[5]] (eager CPU raises "
-    "'params.shape[0]: 3 should be equal to indices.shape[0]: 2')",
-    ours="ShapeError on every device, as eager CPU",
-    evidence="observed with tf.function(jit_compile=True), TF 2.21",
-    kind="undefined",
-    example={"call": "tensorflow.gather", "device": "xla",
-             "args": {"params": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], "indices": [[0], [1]]},
-             "kwargs": {"axis": 1, "batch_dims": 1}, "dtypes": {"params": "int32", "indices": "int32"},
-             "theirs": {"equals": [[0], [5]]}, "ours": {"raises": "ShapeError"}},
-)
-divergence(
-    op="tensorflow.gather",
-    case="device='gpu'",
-    when=("device",),
-    reference="TF GPU kernels",
-    theirs="documented: 'On GPU, if an out of bound index is found, a 0 is stored in the corresponding output value'",
-    ours="zero fill for negative and out-of-range indices; never checked on a real GPU here",
-    evidence="tf.gather docstring; docs/semantics.md#s2-3",
-    kind="device",
-)
+divergence_table("tensorflow.gather", r'''
+[[divergence]]
+case = "negative or out-of-range index"
+when = "negative out_of_range"
+reference = "TF 2.21 CPU / GPU / XLA"
+theirs = "CPU raises, GPU returns 0, XLA (jit_compile) clamps into [0, s-1] so -1 reads element 0"
+ours = "device='cpu' (default) raises IndexOutOfRangeError; device='gpu' returns 0; device='xla' clamps"
+evidence = """
+docs/behavior-matrix.md#surprise-3 and docs/behavior-matrix.md#t6-1; docs/semantics.md#s2-3, \
+docs/semantics.md#pitfall-4; tensorflow/tensorflow#3638, #12608"""
+kind = "device"
+
+[[divergence]]
+case = "device='xla', batch_dims > 0 and int64 indices holding negative values"
+when = "device negative"
+reference = "TF 2.21 XLA CPU"
+theirs = "a negative index reads the LAST element (s-1), not element 0 as with int16/int32 indices or batch_dims=0"
+ours = """
+reproduced: negative int64 indices become s-1 before clamping (Python int lists are read as int64; TF reads them \
+as int32 and clamps -1 to 0)"""
+evidence = """
+observed with tf.function(jit_compile=True), TF 2.21: gather(arange(24).reshape(2,3,4), int64 [[-1,0],[1,2]], \
+axis=2, batch_dims=1)[0,:,0] = [3,7,11]; int32 gives [0,4,8]"""
+kind = "device"
+
+[[divergence]]
+case = "device='xla' and an indexed axis of size 0 with non-empty indices"
+when = "device empty"
+reference = "TF 2.21 XLA CPU"
+theirs = """
+a zero tensor of the WRONG shape (params.shape without the axis, e.g. [3] for params [0,3] and indices [4]); the \
+GatherV2 api_def says TPU returns zeros when a params dim is 0"""
+ours = """
+zeros of the documented output shape params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:]"""
+evidence = "observed with tf.function(jit_compile=True), TF 2.21; api_def_GatherV2"
+kind = "undefined"
+
+[[divergence]]
+case = "device='xla' with batch dims of params and indices that differ"
+when = "device"
+reference = "TF 2.21 XLA CPU"
+theirs = """
+no check: params [3,4], indices [[0],[1]], axis=1, batch_dims=1 returns [[0],[5]] (eager CPU raises \
+'params.shape[0]: 3 should be equal to indices.shape[0]: 2')"""
+ours = "ShapeError on every device, as eager CPU"
+evidence = "observed with tf.function(jit_compile=True), TF 2.21"
+kind = "undefined"
+[divergence.example]
+call = "tensorflow.gather"
+device = "xla"
+args = { params = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], indices = [[0], [1]] }
+kwargs = { axis = 1, batch_dims = 1 }
+dtypes = { params = "int32", indices = "int32" }
+theirs = { equals = [[0], [5]] }
+ours = { raises = "ShapeError" }
+
+[[divergence]]
+case = "device='gpu'"
+when = "device"
+reference = "TF GPU kernels"
+theirs = "documented: 'On GPU, if an out of bound index is found, a 0 is stored in the corresponding output value'"
+ours = "zero fill for negative and out-of-range indices; never checked on a real GPU here"
+evidence = "tf.gather docstring; docs/semantics.md#s2-3"
+kind = "device"
+''')
 
 
 def _describe(axis: int | None = None, batch_dims: int = 0, device: str = "cpu") -> Description:

@@ -10,7 +10,7 @@ from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._common import (
     DEVICES,
     GATHER_CLIP,
@@ -29,56 +29,64 @@ from ._common import (
 )
 from ._describe import _I16_I32_I64, _mode
 
-divergence(
-    op="tensorflow.gather_nd",
-    case="negative or out-of-range index tuple",
-    when=("negative", "out_of_range"),
-    reference="TF 2.21 CPU / GPU / XLA",
-    theirs="bad_indices_policy ''/'DEFAULT': CPU raises, GPU returns 0; 'ERROR': CPU raises (GPU unsupported); "
-    "'IGNORE': 0 everywhere; XLA clamps every component into [0, s-1] unless 'IGNORE'",
-    ours="the same, selected by device= and bad_indices_policy=",
-    evidence="docs/behavior-matrix.md#t6-3; docs/semantics.md#s4-3; tf.raw_ops.GatherNd docstring (bad_indices_policy)",
-    kind="device",
-)
-divergence(
-    op="tensorflow.gather_nd",
-    case="batch_dims > 0 with batch dims of params and indices that differ but have the same product",
-    when=("always",),
-    reference="TF 2.21 (tf.gather_nd Python wrapper)",
-    theirs="reshapes indices to params' batch size and silently pairs the wrong batches "
-    "(params [2,3,4], indices [3,2,1], batch_dims=2 runs); other mismatches fail inside a Reshape",
-    ours="ShapeError: the first batch_dims dims of params and indices must be equal",
-    evidence="observed, TF 2.21 eager and XLA; array_ops.batch_gather_nd",
-    kind="undefined",
-    example={"call": "tensorflow.gather_nd", "args": {"params": [[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]],
-             [[12, 13, 14, 15], [16, 17, 18, 19], [20, 21, 22, 23]]], "indices": [[[0], [0]], [[0], [0]], [[0], [0]]]},
-             "kwargs": {"batch_dims": 2}, "dtypes": {"params": "int32", "indices": "int32"},
-             "theirs": {"equals": [[0, 4, 8], [12, 16, 20]]}, "ours": {"raises": "ShapeError"}},
-)
-divergence(
-    op="tensorflow.gather_nd",
-    case="device='xla' with an empty params and at least one index tuple",
-    when=("device", "empty"),
-    reference="TF 2.21 XLA CPU",
-    theirs="zeros of a wrong shape (params [0,3], indices [4,1] gives shape [3]) or an XLA internal error "
-    "(with bad_indices_policy='IGNORE')",
-    ours="zeros of the documented shape indices.shape[:-1] + params.shape[batch_dims+k:]",
-    evidence="observed with tf.function(jit_compile=True), TF 2.21",
-    kind="undefined",
-)
+divergence_table("tensorflow.gather_nd", r'''
+[[divergence]]
+case = "negative or out-of-range index tuple"
+when = "negative out_of_range"
+reference = "TF 2.21 CPU / GPU / XLA"
+theirs = """
+bad_indices_policy ''/'DEFAULT': CPU raises, GPU returns 0; 'ERROR': CPU raises (GPU unsupported); 'IGNORE': 0 \
+everywhere; XLA clamps every component into [0, s-1] unless 'IGNORE'"""
+ours = "the same, selected by device= and bad_indices_policy="
+evidence = """
+docs/behavior-matrix.md#t6-3; docs/semantics.md#s4-3; tf.raw_ops.GatherNd docstring (bad_indices_policy)"""
+kind = "device"
 
-divergence(
-    op="tensorflow.gather_nd",
-    case="device='xla' with bad_indices_policy='IGNORE' and slices of rank >= 2, k = 0 or no index tuple",
-    when=("device", "empty"),
-    reference="TF 2.21 XLA CPU",
-    theirs="fails to compile ('Indices rank must be equal to output rank (with channel dimension) or 1 less'); "
-    "with k = 0 it can abort the whole process",
-    ours="the documented result: 0 for the slices of bad index tuples",
-    evidence="observed with tf.function(jit_compile=True), TF 2.21: gather_nd(arange(24.).reshape(2, 3, 4), "
-    "[[1]], bad_indices_policy='IGNORE')",
-    kind="undefined",
-)
+[[divergence]]
+case = "batch_dims > 0 with batch dims of params and indices that differ but have the same product"
+when = "always"
+reference = "TF 2.21 (tf.gather_nd Python wrapper)"
+theirs = """
+reshapes indices to params' batch size and silently pairs the wrong batches (params [2,3,4], indices [3,2,1], \
+batch_dims=2 runs); other mismatches fail inside a Reshape"""
+ours = "ShapeError: the first batch_dims dims of params and indices must be equal"
+evidence = "observed, TF 2.21 eager and XLA; array_ops.batch_gather_nd"
+kind = "undefined"
+[divergence.example]
+call = "tensorflow.gather_nd"
+kwargs = { batch_dims = 2 }
+dtypes = { params = "int32", indices = "int32" }
+theirs = { equals = [[0, 4, 8], [12, 16, 20]] }
+ours = { raises = "ShapeError" }
+[divergence.example.args]
+params = [[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], [[12, 13, 14, 15], [16, 17, 18, 19], [20, 21, 22, 23]]]
+indices = [[[0], [0]], [[0], [0]], [[0], [0]]]
+
+[[divergence]]
+case = "device='xla' with an empty params and at least one index tuple"
+when = "device empty"
+reference = "TF 2.21 XLA CPU"
+theirs = """
+zeros of a wrong shape (params [0,3], indices [4,1] gives shape [3]) or an XLA internal error (with \
+bad_indices_policy='IGNORE')"""
+ours = "zeros of the documented shape indices.shape[:-1] + params.shape[batch_dims+k:]"
+evidence = "observed with tf.function(jit_compile=True), TF 2.21"
+kind = "undefined"
+
+[[divergence]]
+case = "device='xla' with bad_indices_policy='IGNORE' and slices of rank >= 2, k = 0 or no index tuple"
+when = "device empty"
+reference = "TF 2.21 XLA CPU"
+theirs = """
+fails to compile ('Indices rank must be equal to output rank (with channel dimension) or 1 less'); with k = 0 it \
+can abort the whole process"""
+ours = "the documented result: 0 for the slices of bad index tuples"
+evidence = """
+observed with tf.function(jit_compile=True), TF 2.21: gather_nd(arange(24.).reshape(2, 3, 4), [[1]], \
+bad_indices_policy='IGNORE')"""
+kind = "undefined"
+''')
+
 
 
 def _describe(batch_dims: int = 0, device: str = "cpu", bad_indices_policy: str = "") -> Description:

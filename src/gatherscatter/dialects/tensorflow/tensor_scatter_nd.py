@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._record import Description
-from .._registry import DialectOp, Lowering, dialect_op, divergence
+from .._registry import DialectOp, Lowering, dialect_op, divergence, divergence_table
 from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, DEVICES, GRAD, INDEX_I32_I64, POLICIES, TF_VERSION
 from ._describe import _tensor_scatter
 from ._scatter import lower_tensor_scatter
@@ -337,53 +337,54 @@ tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scat
 )
 
 
-divergence(
-    op="tensorflow.tensor_scatter_nd_update",
-    case="duplicate index tuples",
-    when=("duplicates",),
-    reference="TF 2.21 GPU kernel / TF api_def text",
-    theirs="GPU: the order of updates is nondeterministic (docstring warning); CPU and XLA: the last update "
-    "wins (observed). docs/semantics.md#s6-2 quotes an api_def sentence saying duplicates are summed; the "
-    "TF 2.21 raw_ops docstring says 'we pick the last update'",
-    ours="the last update in row-major order wins on every device (duplicates='last')",
-    evidence="docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9 (20/20 last-wins); docs/semantics.md#s6-2 "
-             "erratum, docs/semantics.md#pitfall-5",
-    kind="undefined",
-)
+divergence_table("tensorflow.tensor_scatter_nd_update", r'''
+[[divergence]]
+case = "duplicate index tuples"
+when = "duplicates"
+reference = "TF 2.21 GPU kernel / TF api_def text"
+theirs = """
+GPU: the order of updates is nondeterministic (docstring warning); CPU and XLA: the last update wins (observed). \
+docs/semantics.md#s6-2 quotes an api_def sentence saying duplicates are summed; the TF 2.21 raw_ops docstring says \
+'we pick the last update'"""
+ours = "the last update in row-major order wins on every device (duplicates='last')"
+evidence = """
+docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9 (20/20 last-wins); docs/semantics.md#s6-2 erratum, \
+docs/semantics.md#pitfall-5"""
+kind = "undefined"
 
-divergence(
-    op="tensorflow.tensor_scatter_nd_update",
-    case="negative or out-of-range index tuple",
-    when=("negative", "out_of_range"),
-    reference="TF 2.21 CPU / GPU / XLA",
-    theirs="CPU raises ('indices[0] = [3] does not index into shape [3]'); GPU ignores the update "
-    "(docstring); XLA drops it (observed)",
-    ours="device='cpu' raises IndexOutOfRangeError; 'gpu' and 'xla' drop the update",
-    evidence="docs/behavior-matrix.md#surprise-3 and docs/behavior-matrix.md#t6-5; tf.tensor_scatter_nd_update "
-             "docstring",
-    kind="device",
-)
+[[divergence]]
+case = "negative or out-of-range index tuple"
+when = "negative out_of_range"
+reference = "TF 2.21 CPU / GPU / XLA"
+theirs = """
+CPU raises ('indices[0] = [3] does not index into shape [3]'); GPU ignores the update (docstring); XLA drops it \
+(observed)"""
+ours = "device='cpu' raises IndexOutOfRangeError; 'gpu' and 'xla' drop the update"
+evidence = """
+docs/behavior-matrix.md#surprise-3 and docs/behavior-matrix.md#t6-5; tf.tensor_scatter_nd_update docstring"""
+kind = "device"
 
-divergence(
-    op="tensorflow.tensor_scatter_nd_update",
-    case="int16 / uint16 indices",
-    when=("dtype",),
-    reference="TF 2.21 op registry vs kernels",
-    theirs="the op signature lists int16, int32, int64, uint16, but eager CPU has kernels for int32/int64 only "
-    "('Could not find device for node'); XLA accepts all four",
-    ours="device='cpu'/'gpu': int32, int64; device='xla': int16, int32, int64, uint16",
-    evidence="docs/behavior-matrix.md#t6-5 index dtypes; observed TF 2.21",
-    kind="device",
-)
+[[divergence]]
+case = "int16 / uint16 indices"
+when = "dtype"
+reference = "TF 2.21 op registry vs kernels"
+theirs = """
+the op signature lists int16, int32, int64, uint16, but eager CPU has kernels for int32/int64 only ('Could not \
+find device for node'); XLA accepts all four"""
+ours = "device='cpu'/'gpu': int32, int64; device='xla': int16, int32, int64, uint16"
+evidence = "docs/behavior-matrix.md#t6-5 index dtypes; observed TF 2.21"
+kind = "device"
 
-divergence(
-    op="tensorflow.tensor_scatter_nd_update",
-    case="NumPy updates whose dtype differs from the tensor's (also _add, _sub, _min, _max)",
-    when=("dtype",),
-    reference="TF 2.21 Python wrapper",
-    theirs="a NumPy array is converted to the tensor's dtype silently (a tf.Tensor of another dtype is an error)",
-    ours="DTypeError for an array of another dtype (as for a tf.Tensor); Python lists and scalars take the "
-    "tensor's dtype",
-    evidence="observed, TF 2.21: float32 NumPy updates into a float64 tensor run",
-    kind="choice",
-)
+[[divergence]]
+case = "NumPy updates whose dtype differs from the tensor's (also _add, _sub, _min, _max)"
+when = "dtype"
+reference = "TF 2.21 Python wrapper"
+theirs = "a NumPy array is converted to the tensor's dtype silently (a tf.Tensor of another dtype is an error)"
+ours = """
+DTypeError for an array of another dtype (as for a tf.Tensor); Python lists and scalars take the tensor's dtype"""
+evidence = "observed, TF 2.21: float32 NumPy updates into a float64 tensor run"
+kind = "choice"
+''')
+
+
+

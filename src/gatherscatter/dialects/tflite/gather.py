@@ -9,23 +9,23 @@ from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
 from ...errors import ShapeError, UnsupportedError
 from .._common import check_data_dtype, data_array
 from .._record import Description, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._tfl import TFLITE_VERSION, check_in_range, tfl_context
 
 #: facts for the op record
 DATA_DTYPES = frozenset({"float32", "float16", "int8", "uint8", "int16", "int32", "int64", "bool"})
 INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
 
-divergence(
-    op="tflite.GATHER",
-    when=('negative', 'out_of_range'),
-    case="negative or out-of-range index",
-    reference="TF 2.21 on GPU / XLA",
-    theirs="tf.gather on GPU returns 0, under XLA clamps; TF on CPU raises",
-    ours="IndexOutOfRangeError, as the TFLite kernel (negative indices are rejected, not wrapped)",
-    evidence="tensorflow/lite/kernels/gather.cc: indices_has_only_positive_elements, 'gather index out of bounds'",
-    kind="device",
-)
+divergence_table("tflite.GATHER", r'''
+[[divergence]]
+case = "negative or out-of-range index"
+when = "negative out_of_range"
+reference = "TF 2.21 on GPU / XLA"
+theirs = "tf.gather on GPU returns 0, under XLA clamps; TF on CPU raises"
+ours = "IndexOutOfRangeError, as the TFLite kernel (negative indices are rejected, not wrapped)"
+evidence = "tensorflow/lite/kernels/gather.cc: indices_has_only_positive_elements, 'gather index out of bounds'"
+kind = "device"
+''')
 
 
 def _describe(axis: int = 0, batch_dims: int = 0) -> Description:

@@ -11,33 +11,32 @@ from ...core.shape import IndexSpec, as_index_array
 from ...errors import ShapeError
 from .._common import check_data_dtype, data_array
 from .._record import Description, Residual, canonical
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._tfl import TFLITE_VERSION, check_in_range, tfl_context
 
 #: facts for the op record
 DATA_DTYPES = frozenset({"float32", "int8", "uint8", "int16", "int32", "int64", "str", "bytes", "object"})
 INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
 
-divergence(
-    op="tflite.GATHER_ND",
-    when=('out_of_range',),
-    case="an index component past its axis whose tuple still lands inside params (e.g. [0, 4] in shape [3, 4])",
-    reference="TF 2.21 CPU",
-    theirs="TF raises; TFLite checks only the flat offset and reads the cell it lands on (params[1, 0] here)",
-    ours="as TFLite: the flat offset is read; it raises only past the end of params",
-    evidence="tensorflow/lite/kernels/internal/reference/reference_ops.h GatherNd (from_pos + slice_size check)",
-    kind="undefined",
-)
-divergence(
-    op="tflite.GATHER_ND",
-    when=('negative', 'out_of_range'),
-    case="negative or out-of-range index tuple",
-    reference="TF 2.21 on GPU / XLA",
-    theirs="tf.gather_nd on GPU returns 0, under XLA clamps; TF on CPU raises",
-    ours="IndexOutOfRangeError, as the TFLite kernel",
-    evidence="tensorflow/lite/kernels/gather_nd.cc: indices_has_only_positive_elements; reference GatherNd status",
-    kind="device",
-)
+divergence_table("tflite.GATHER_ND", r'''
+[[divergence]]
+case = "an index component past its axis whose tuple still lands inside params (e.g. [0, 4] in shape [3, 4])"
+when = "out_of_range"
+reference = "TF 2.21 CPU"
+theirs = "TF raises; TFLite checks only the flat offset and reads the cell it lands on (params[1, 0] here)"
+ours = "as TFLite: the flat offset is read; it raises only past the end of params"
+evidence = "tensorflow/lite/kernels/internal/reference/reference_ops.h GatherNd (from_pos + slice_size check)"
+kind = "undefined"
+
+[[divergence]]
+case = "negative or out-of-range index tuple"
+when = "negative out_of_range"
+reference = "TF 2.21 on GPU / XLA"
+theirs = "tf.gather_nd on GPU returns 0, under XLA clamps; TF on CPU raises"
+ours = "IndexOutOfRangeError, as the TFLite kernel"
+evidence = "tensorflow/lite/kernels/gather_nd.cc: indices_has_only_positive_elements; reference GatherNd status"
+kind = "device"
+''')
 
 
 def _describe() -> Description:

@@ -15,7 +15,7 @@ from ...core.shape import as_array, as_index_array
 from ...errors import DTypeError, ShapeError
 from .._common import check_data_dtype, data_array
 from .._record import Description
-from .._registry import DialectOp, Lowering, dialect_op, divergence
+from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from .._segment import check_prefix_ids, check_row_ids, empty_value, segment_description, segment_lowering, undescribed
 from ._tfl import TFLITE_VERSION, tfl_context
 
@@ -32,27 +32,27 @@ UNSORTED: dict[str, tuple[Reduction, str]] = {
     "UNSORTED_SEGMENT_MIN": (Reduction.MIN, "highest"),
 }
 
-divergence(
-    op="tflite.SEGMENT_SUM",
-    when=('invalid',),
-    case="segment ids that skip a value (an empty segment) or do not start at 0",
-    reference="TF 2.21 tf.math.segment_sum",
-    theirs="TF accepts any sorted ids (empty segments are 0); TFLite's kernel needs each id to be the previous "
-    "one or the previous one + 1, starting at 0 ('delta == 0 || delta == 1')",
-    ours="as TFLite: IndexOutOfRangeError",
-    evidence="tensorflow/lite/kernels/segment_sum.cc ResizeOutputTensor",
-    kind="device",
-)
-divergence(
-    op="tflite.SEGMENT_SUM",
-    when=('negative',),
-    case="segment ids starting with -1 (-1, -1, 0, ...)",
-    reference="TF 2.21 TFLite interpreter",
-    theirs="passes the delta check (previous id starts at -1) and writes before the output buffer (undefined)",
-    ours="IndexOutOfRangeError: the first id must be 0",
-    evidence="tensorflow/lite/kernels/segment_sum.cc (previous_segment_id = -1)",
-    kind="undefined",
-)
+divergence_table("tflite.SEGMENT_SUM", r'''
+[[divergence]]
+case = "segment ids that skip a value (an empty segment) or do not start at 0"
+when = "invalid"
+reference = "TF 2.21 tf.math.segment_sum"
+theirs = """
+TF accepts any sorted ids (empty segments are 0); TFLite's kernel needs each id to be the previous one or the \
+previous one + 1, starting at 0 ('delta == 0 || delta == 1')"""
+ours = "as TFLite: IndexOutOfRangeError"
+evidence = "tensorflow/lite/kernels/segment_sum.cc ResizeOutputTensor"
+kind = "device"
+
+[[divergence]]
+case = "segment ids starting with -1 (-1, -1, 0, ...)"
+when = "negative"
+reference = "TF 2.21 TFLite interpreter"
+theirs = "passes the delta check (previous id starts at -1) and writes before the output buffer (undefined)"
+ours = "IndexOutOfRangeError: the first id must be 0"
+evidence = "tensorflow/lite/kernels/segment_sum.cc (previous_segment_id = -1)"
+kind = "undefined"
+''')
 
 
 def _ids(ctx: OpContext, d: np.ndarray[Any, Any], segment_ids: Any) -> np.ndarray[Any, Any]:

@@ -12,7 +12,7 @@ from ...core.shape import IndexSpec, dtype_name
 from ...errors import ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._common import (
     GRAD,
     INDEX_INT32_INT64,
@@ -27,20 +27,23 @@ from ._common import (
 )
 from ._describe import _EMPTY_UNCHECKED, _HALF, _INT, _index_axis_source
 
-divergence(
-    op="torch.index_add",
-    case="alpha other than 1, -1 or a power of two on floating input of rank >= 2",
-    when=("device",),
-    reference="torch 2.13 CPU (vectorised add kernel)",
-    theirs="computes input + alpha * source with a fused multiply-add where the CPU has one (so the result depends "
-    "on the instruction set); rank <= 1 multiplies, rounds, then adds",
-    ours="multiplies source by alpha in the data dtype, rounds, then adds (may differ from torch by 1 ulp; "
-    "float16/bfloat16: torch computes a + alpha * b in float32 and rounds once)",
-    evidence="torch 2.13.0 CPU runs on an AVX-512 machine (float32 rank 2 matches a float64 fma; rank 1 matches "
-    "multiply-then-add)",
-    kind="device",
-    not_reproducible="a last-bit difference that depends on the CPU's fused multiply-add (instruction set)",
-)
+divergence_table("torch.index_add", r'''
+[[divergence]]
+case = "alpha other than 1, -1 or a power of two on floating input of rank >= 2"
+when = "device"
+reference = "torch 2.13 CPU (vectorised add kernel)"
+theirs = """
+computes input + alpha * source with a fused multiply-add where the CPU has one (so the result depends on the \
+instruction set); rank <= 1 multiplies, rounds, then adds"""
+ours = """
+multiplies source by alpha in the data dtype, rounds, then adds (may differ from torch by 1 ulp; float16/bfloat16: \
+torch computes a + alpha * b in float32 and rounds once)"""
+evidence = """
+torch 2.13.0 CPU runs on an AVX-512 machine (float32 rank 2 matches a float64 fma; rank 1 matches \
+multiply-then-add)"""
+kind = "device"
+not_reproducible = "a last-bit difference that depends on the CPU's fused multiply-add (instruction set)"
+''')
 
 _POLICY = Policy(bounds="raise", negative="raise", reduction=Reduction.ADD)
 

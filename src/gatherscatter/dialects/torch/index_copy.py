@@ -11,23 +11,25 @@ from ...core.shape import IndexSpec, prod
 from ...errors import ShapeError
 from .._common import DUPLICATES, data_array
 from .._record import Description, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._common import GRAD, INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, src_array, torch_context
 from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
 
-divergence(
-    op="torch.index_copy",
-    case="duplicate indices",
-    when=("duplicates",),
-    reference="torch 2.13 CPU with several threads",
-    theirs="'nondeterministic since it depends on which copy occurs last'; last-wins in only 2 of 20 runs of 50k "
-    "updates into 16 rows (small inputs are last-wins)",
-    ours="duplicates='last' (index order), deterministic; 'first' or 'raise' on request",
-    evidence="docs/behavior-matrix.md#surprise-5, docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#t6-9; "
-             "docs/semantics.md#s6-4",
-    kind="undefined",
-    not_reproducible="nondeterministic: needs tens of thousands of updates on several threads, and small inputs agree",
-)
+divergence_table("torch.index_copy", r'''
+[[divergence]]
+case = "duplicate indices"
+when = "duplicates"
+reference = "torch 2.13 CPU with several threads"
+theirs = """
+'nondeterministic since it depends on which copy occurs last'; last-wins in only 2 of 20 runs of 50k updates into \
+16 rows (small inputs are last-wins)"""
+ours = "duplicates='last' (index order), deterministic; 'first' or 'raise' on request"
+evidence = """
+docs/behavior-matrix.md#surprise-5, docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#t6-9; \
+docs/semantics.md#s6-4"""
+kind = "undefined"
+not_reproducible = "nondeterministic: needs tens of thousands of updates on several threads, and small inputs agree"
+''')
 
 
 def _without(shape: tuple[int, ...], a: int) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array, dtype_name
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from .._segment import empty_value, undescribed
 from ._common import GRAD, VERSION, as_bool, norm_dim, torch_context
 
@@ -26,30 +26,33 @@ REDUCE: dict[str, tuple[Reduction, str]] = {
 }
 DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
 
-divergence(
-    op="torch.segment_reduce",
-    when=('out_of_range',),
-    case="unsafe=True with lengths summing to more than data.shape[axis]",
-    reference="torch 2.13 CPU",
-    theirs="reads past the end of data (undefined; no check with unsafe=True)",
-    ours="IndexOutOfRangeError naming the segment that runs past the end",
-    evidence="torch/_refs and aten/src/ATen/native/SegmentReduce.cpp: unsafe skips the sum check",
-    kind="undefined",
-    not_reproducible="torch reads past the end of the data: the result is whatever memory holds",
-)
-divergence(
-    op="torch.segment_reduce",
-    when=('always',),
-    case="indices= (segment ids)",
-    reference="torch 2.13",
-    theirs="RuntimeError 'indices based reduction is not supported yet'",
-    ours="UnsupportedError with the same message",
-    evidence="observed torch 2.13.0",
-    kind="choice",
-    example={"call": "torch.segment_reduce", "args": {"data": [1, 2], "reduce": "sum"}, "kwargs": {"indices": [0, 0]},
-             "dtypes": {"data": "float32", "indices": "int64"},
-             "theirs": {"raises": "RuntimeError"}, "ours": {"raises": "UnsupportedError"}},
-)
+divergence_table("torch.segment_reduce", r'''
+[[divergence]]
+case = "unsafe=True with lengths summing to more than data.shape[axis]"
+when = "out_of_range"
+reference = "torch 2.13 CPU"
+theirs = "reads past the end of data (undefined; no check with unsafe=True)"
+ours = "IndexOutOfRangeError naming the segment that runs past the end"
+evidence = "torch/_refs and aten/src/ATen/native/SegmentReduce.cpp: unsafe skips the sum check"
+kind = "undefined"
+not_reproducible = "torch reads past the end of the data: the result is whatever memory holds"
+
+[[divergence]]
+case = "indices= (segment ids)"
+when = "always"
+reference = "torch 2.13"
+theirs = "RuntimeError 'indices based reduction is not supported yet'"
+ours = "UnsupportedError with the same message"
+evidence = "observed torch 2.13.0"
+kind = "choice"
+[divergence.example]
+call = "torch.segment_reduce"
+args = { data = [1, 2], reduce = "sum" }
+kwargs = { indices = [0, 0] }
+dtypes = { data = "float32", indices = "int64" }
+theirs = { raises = "RuntimeError" }
+ours = { raises = "UnsupportedError" }
+''')
 
 
 def _lengths(ctx: Any, lengths: Any, offsets: Any, shape: tuple[int, ...]) -> tuple[np.ndarray[Any, Any], int]:

@@ -11,7 +11,7 @@ from ...core.shape import IndexSpec, as_array, as_index_array
 from ...errors import AxisError, ShapeError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence
+from .._registry import Lowering, dialect_op, divergence_table
 from ._common import (
     GRAD,
     INDEX_INT32_INT64,
@@ -28,31 +28,32 @@ from ._describe import _I64, _INT, _unflatten
 _WRAP = Policy(bounds="wrap", negative="bounds")
 _RAISE = Policy(bounds="raise", negative="raise")
 
-divergence(
-    op="torch.take_along_dim",
-    case="dim=None on a non-contiguous input",
-    when=("always",),
-    reference="torch 2.13 CPU",
-    theirs="RuntimeError 'view size is not compatible with input tensor's size and stride' (it calls .view(-1))",
-    ours="reads the flattened input (without copying it)",
-    evidence="torch 2.13.0 CPU runs: torch.take_along_dim(torch.ones(3, 4).t(), torch.tensor([0]))",
-    kind="undefined",
-    not_reproducible="needs a non-contiguous tensor (the example format states values and dtypes, not layouts)",
-)
-divergence(
-    op="torch.take_along_dim",
-    case="index outside [0, s-1] (negative or too large)",
-    when=("negative", "out_of_range"),
-    reference="docs/semantics.md#s3-2 / docs/semantics.md#s11-1 (take_along_dim: negatives wrap once, out of range "
-              "raises)",
-    theirs="spec tables say WRAP-NEG + RAISE for every dim",
-    ours="as torch 2.13 CPU measured: with a dim every index wraps modulo s (3 -> 0, -4 -> 2, 100 -> 1 on "
-    "s = 3; s = 0 raises); with dim=None negative and out-of-range indices raise (it is a flat gather)",
-    evidence="torch 2.13.0 CPU runs (this dialect's tests/frameworks/test_torch.py); docs/behavior-matrix.md#t6-2 "
-    "'out of bounds idx 3: wrap [[1],[4]]'",
-    kind="spec",
-    not_reproducible="the reference is the spec tables; ours does what torch 2.13 CPU does",
-)
+divergence_table("torch.take_along_dim", r'''
+[[divergence]]
+case = "dim=None on a non-contiguous input"
+when = "always"
+reference = "torch 2.13 CPU"
+theirs = "RuntimeError 'view size is not compatible with input tensor's size and stride' (it calls .view(-1))"
+ours = "reads the flattened input (without copying it)"
+evidence = "torch 2.13.0 CPU runs: torch.take_along_dim(torch.ones(3, 4).t(), torch.tensor([0]))"
+kind = "undefined"
+not_reproducible = "needs a non-contiguous tensor (the example format states values and dtypes, not layouts)"
+
+[[divergence]]
+case = "index outside [0, s-1] (negative or too large)"
+when = "negative out_of_range"
+reference = """
+docs/semantics.md#s3-2 / docs/semantics.md#s11-1 (take_along_dim: negatives wrap once, out of range raises)"""
+theirs = "spec tables say WRAP-NEG + RAISE for every dim"
+ours = """
+as torch 2.13 CPU measured: with a dim every index wraps modulo s (3 -> 0, -4 -> 2, 100 -> 1 on s = 3; s = 0 \
+raises); with dim=None negative and out-of-range indices raise (it is a flat gather)"""
+evidence = """
+torch 2.13.0 CPU runs (this dialect's tests/frameworks/test_torch.py); docs/behavior-matrix.md#t6-2 'out of bounds \
+idx 3: wrap [[1],[4]]'"""
+kind = "spec"
+not_reproducible = "the reference is the spec tables; ours does what torch 2.13 CPU does"
+''')
 
 
 def _broadcast(ctx: Any, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], a: int) -> tuple[Any, Any]:

@@ -18,7 +18,7 @@ import numpy as np
 from ....core.policy import Reduction
 from ....errors import ArgumentError, ShapeError
 from ..._record import Description
-from ..._registry import DialectOp, Lowering, dialect_op, divergence
+from ..._registry import DialectOp, Lowering, dialect_op, divergence_table
 from .._common import GRAD, MODE_VALUES, apply_counted, check_data, jax_context
 from ._describe import _lax_scatter
 from ._dnums import ScatterDimensionNumbers
@@ -159,45 +159,56 @@ def scatter_apply(operand: Any, scatter_indices: Any, func: Any, dimension_numbe
 
 
 # the divergences of single variants
-divergence(
-    op="jax.lax.scatter",
-    case="overlapping windows or duplicate indices",
-    when=("duplicates",),
-    reference="JAX documentation",
-    theirs="updates may be applied in any order; XLA on CPU applies them in row-major order of the index "
-    "(scatter) dims, window by window, so the last window wins",
-    ours="the same order: scatter dims outer, window dims inner; the last update wins (duplicates='last')",
-    evidence="docs/semantics.md#s7-2; tests/frameworks/test_jax.py (overlapping windows)",
-    kind="undefined",
-    not_reproducible="ours does what XLA on CPU does (the last window wins)",
-)
-divergence(
-    op="jax.lax.scatter_max",
-    case="complex operand",
-    when=("dtype",),
-    reference="JAX 0.10",
-    theirs="complex numbers are ordered lexicographically (real part, then imaginary part), as XLA",
-    ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
-    evidence="tests/frameworks/test_jax.py::test_known_divergence_complex_minmax",
-    kind="choice",
-    example={"call": "jax.lax.scatter_max", "args": {"operand": [[0, 0]], "scatter_indices": [[0], [0]],
-             "updates": [[1, 2], [2, 0]], "dimension_numbers": {"update_window_dims": [], "inserted_window_dims": [0],
-             "scatter_dims_to_operand_dims": [0]}},
-             "dtypes": {"operand": "complex128", "scatter_indices": "int64", "updates": "complex128"},
-             "theirs": {"equals": [[2, 0]]}, "ours": {"raises": "UnsupportedError"}},
-)
-divergence(
-    op="jax.lax.scatter_min",
-    case="complex operand",
-    when=("dtype",),
-    reference="JAX 0.10",
-    theirs="complex numbers are ordered lexicographically (real part, then imaginary part), as XLA",
-    ours="UnsupportedError: the gatherscatter core defines no ordering for complex numbers",
-    evidence="tests/frameworks/test_jax.py::test_known_divergence_complex_minmax",
-    kind="choice",
-    example={"call": "jax.lax.scatter_min", "args": {"operand": [[0, 0]], "scatter_indices": [[0], [0]],
-             "updates": [[-1, 2], [-1, 0]], "dimension_numbers": {"update_window_dims": [], "inserted_window_dims": [0],
-             "scatter_dims_to_operand_dims": [0]}},
-             "dtypes": {"operand": "complex128", "scatter_indices": "int64", "updates": "complex128"},
-             "theirs": {"equals": [[-1, 0]]}, "ours": {"raises": "UnsupportedError"}},
-)
+divergence_table("jax.lax.scatter", r'''
+[[divergence]]
+case = "overlapping windows or duplicate indices"
+when = "duplicates"
+reference = "JAX documentation"
+theirs = """
+updates may be applied in any order; XLA on CPU applies them in row-major order of the index (scatter) dims, \
+window by window, so the last window wins"""
+ours = "the same order: scatter dims outer, window dims inner; the last update wins (duplicates='last')"
+evidence = "docs/semantics.md#s7-2; tests/frameworks/test_jax.py (overlapping windows)"
+kind = "undefined"
+not_reproducible = "ours does what XLA on CPU does (the last window wins)"
+''')
+divergence_table("jax.lax.scatter_max", r'''
+[[divergence]]
+case = "complex operand"
+when = "dtype"
+reference = "JAX 0.10"
+theirs = "complex numbers are ordered lexicographically (real part, then imaginary part), as XLA"
+ours = "UnsupportedError: the gatherscatter core defines no ordering for complex numbers"
+evidence = "tests/frameworks/test_jax.py::test_known_divergence_complex_minmax"
+kind = "choice"
+[divergence.example]
+call = "jax.lax.scatter_max"
+dtypes = { operand = "complex128", scatter_indices = "int64", updates = "complex128" }
+theirs = { equals = [[2, 0]] }
+ours = { raises = "UnsupportedError" }
+[divergence.example.args]
+operand = [[0, 0]]
+scatter_indices = [[0], [0]]
+updates = [[1, 2], [2, 0]]
+dimension_numbers = { update_window_dims = [], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0] }
+''')
+divergence_table("jax.lax.scatter_min", r'''
+[[divergence]]
+case = "complex operand"
+when = "dtype"
+reference = "JAX 0.10"
+theirs = "complex numbers are ordered lexicographically (real part, then imaginary part), as XLA"
+ours = "UnsupportedError: the gatherscatter core defines no ordering for complex numbers"
+evidence = "tests/frameworks/test_jax.py::test_known_divergence_complex_minmax"
+kind = "choice"
+[divergence.example]
+call = "jax.lax.scatter_min"
+dtypes = { operand = "complex128", scatter_indices = "int64", updates = "complex128" }
+theirs = { equals = [[-1, 0]] }
+ours = { raises = "UnsupportedError" }
+[divergence.example.args]
+operand = [[0, 0]]
+scatter_indices = [[0], [0]]
+updates = [[-1, 2], [-1, 0]]
+dimension_numbers = { update_window_dims = [], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0] }
+''')
