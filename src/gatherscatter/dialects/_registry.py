@@ -423,7 +423,7 @@ def divergence(**fields: Any) -> Divergence:
     return rec
 
 
-def divergence_table(op: str, text: str) -> list[Divergence]:
+def divergence_table(op: str, text: str, **computed: Any) -> list[Divergence]:
     """Record the known divergences of ``op``, written as TOML (``[[divergence]]`` tables).
 
     An op file states its divergences once, as data, in this form: each
@@ -433,7 +433,8 @@ def divergence_table(op: str, text: str) -> list[Divergence]:
     ``ours``, ``evidence``, ``kind``, and optionally ``versions``, ``tags``,
     ``not_reproducible`` and an ``[divergence.example]`` sub-table. The standard
     library's TOML reader parses it; long texts wrap with TOML's line-ending
-    backslash.
+    backslash. ``computed``: fields built by code (an ``example`` made from the
+    op's plain call), given to every record of the table.
 
     >>> recs = divergence_table("onnx.Gather", '''
     ... [[divergence]]
@@ -459,7 +460,7 @@ def divergence_table(op: str, text: str) -> list[Divergence]:
         for key in ("when", "tags"):
             if key in entry:
                 entry[key] = tuple(entry[key].split())
-        out.append(divergence(op=op, **entry))
+        out.append(divergence(op=op, **entry, **computed))
     return out
 
 

@@ -15,7 +15,7 @@ from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, check_bool, check_choice
-from .._registry import DialectOp, Lowering, dialect_op, divergence, divergence_table
+from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from .._segment import check_row_ids, empty_value, segment_description, segment_lowering
 from ..tensorflow import segment as tf_segment
 from ._backend import BACKENDS, KERAS_VERSION, NARROW, jax32, keras_context, parse_backend
@@ -41,17 +41,18 @@ evidence = "keras/src/backend/tensorflow/math.py segment_sum (tf.unique)"
 kind = "undefined"
 ''')
 for _n in SEGMENT:
-    divergence(
-        op=f"keras.{_n}",
-        when=('dtype', 'empty'),
-        case="backend='torch'",
-        reference="Keras 3.15.1 torch backend",
-        theirs="reduces in float32 whatever the dtype (float64 and large integers lose precision), casts back; "
-        "num_segments=0 is read as None (max id + 1)",
-        ours="the same",
-        evidence="keras/src/backend/torch/math.py _segment_reduction_fn",
-        kind="choice",
-    )
+    divergence_table(f"keras.{_n}", r'''
+[[divergence]]
+case = "backend='torch'"
+when = "dtype empty"
+reference = "Keras 3.15.1 torch backend"
+theirs = """
+reduces in float32 whatever the dtype (float64 and large integers lose precision), casts back; num_segments=0 is \
+read as None (max id + 1)"""
+ours = "the same"
+evidence = "keras/src/backend/torch/math.py _segment_reduction_fn"
+kind = "choice"
+''')
 divergence_table("keras.segment_max", r'''
 [[divergence]]
 case = "backend='numpy', integer data"

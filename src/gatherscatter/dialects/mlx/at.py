@@ -15,7 +15,7 @@ from ...core.shape import IndexSpec, as_index_array
 from ...errors import ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Step, canonical, tuple_index_args
-from .._registry import DialectOp, Lowering, dialect_op, divergence
+from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context, mlx_description
 
 __all__ = ["AT"]
@@ -30,16 +30,16 @@ AT: dict[str, Reduction] = {
 }
 
 for _n in AT:
-    divergence(
-        op=f"mlx.{_n}",
-        when=('always',),
-        case="index expressions other than one integer or integer array on the first axis (slices, tuples, masks)",
-        reference="MLX 0.32.4",
-        theirs="array.at[] takes any NumPy-style index",
-        ours="UnsupportedError (only integer indices into the first axis are reproduced)",
-        evidence="issue 18 scope",
-        kind="choice",
-    )
+    divergence_table(f"mlx.{_n}", r'''
+[[divergence]]
+case = "index expressions other than one integer or integer array on the first axis (slices, tuples, masks)"
+when = "always"
+reference = "MLX 0.32.4"
+theirs = "array.at[] takes any NumPy-style index"
+ours = "UnsupportedError (only integer indices into the first axis are reproduced)"
+evidence = "issue 18 scope"
+kind = "choice"
+''')
 
 
 def _register(name: str, red: Reduction) -> DialectOp:

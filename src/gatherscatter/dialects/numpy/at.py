@@ -60,21 +60,22 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
                  "dtypes": {"a": "object", "indices": "int64", "b": "int64"}, "inplace": True,
                  "theirs": {"dtype": "object"}, "ours": {"raises": "UnsupportedError"}},
     )
-    divergence(
-        op=f"numpy.{_name}_at",
-        case="b promotes a to a wider loop dtype that the per-update cast back can change, with an element "
-        "selected twice (e.g. float64 b with inexact values into float32 a, float b into int a)",
-        when=("dtype",),
-        reference="NumPy 2.4",
-        theirs="rounds / truncates back to a.dtype after every single update",
-        ours="UnsupportedError naming the cast to make (b.astype(a.dtype)); exact without repeated elements",
-        evidence="numpy/_core/src/umath/ufunc_object.c ufunc_at (NPY_UNSAFE_CASTING, one element at a time); "
-        "measured np.add.at(np.zeros(1, int), [0, 0], [0.6, 0.6]) -> [0]",
-        kind="choice",
-        example={"call": f"numpy.{_name}.at", "args": {"a": [0], "indices": [0, 0], "b": [0.6, 0.6]},
+    divergence_table(f"numpy.{_name}_at", r'''
+[[divergence]]
+case = """
+b promotes a to a wider loop dtype that the per-update cast back can change, with an element selected twice (e.g. \
+float64 b with inexact values into float32 a, float b into int a)"""
+when = "dtype"
+reference = "NumPy 2.4"
+theirs = "rounds / truncates back to a.dtype after every single update"
+ours = "UnsupportedError naming the cast to make (b.astype(a.dtype)); exact without repeated elements"
+evidence = """
+numpy/_core/src/umath/ufunc_object.c ufunc_at (NPY_UNSAFE_CASTING, one element at a time); measured \
+np.add.at(np.zeros(1, int), [0, 0], [0.6, 0.6]) -> [0]"""
+kind = "choice"
+''', example={"call": f"numpy.{_name}.at", "args": {"a": [0], "indices": [0, 0], "b": [0.6, 0.6]},
                  "dtypes": {"a": "int64", "indices": "int64", "b": "float64"}, "inplace": True,
-                 "theirs": {"equals": [0]}, "ours": {"raises": "UnsupportedError"}},
-    )
+                 "theirs": {"equals": [0]}, "ours": {"raises": "UnsupportedError"}})
 divergence_table("numpy.add_at", r'''
 [[divergence]]
 case = "b=None passed explicitly (also subtract_at, multiply_at, maximum_at, minimum_at and ufunc_at)"

@@ -25,7 +25,7 @@ from ...core.policy import Reduction
 from ...core.shape import dtype_name, normalize_axis, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import INTS, NUMERIC, UINTS
-from .._registry import divergence
+from .._registry import divergence_table
 
 __all__ = [
     "ANY_INT",
@@ -153,14 +153,15 @@ def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction],
 
 def precision_divergence(op: str) -> None:
     """Record that the CPU plugin computes f64 in f32 and i64 in i32 while we keep the dtype."""
-    divergence(
-        op=op,
-        case="float64 or int64 data",
-        when=("dtype",),
-        reference="OpenVINO 2026.4 CPU plugin",
-        theirs="computes float64 in float32 and int64 in int32 (values rounded or saturated, dtype kept)",
-        ours="no demotion: float64 and int64 values are moved and reduced exactly",
-        evidence="docs/behavior-matrix.md#appendix ('CPU plugin computes float64 in float32 and int64 in int32'); "
-        "DESIGN.md OpenVINO rules",
-        kind="choice",
-    )
+    divergence_table(op, r'''
+[[divergence]]
+case = "float64 or int64 data"
+when = "dtype"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = "computes float64 in float32 and int64 in int32 (values rounded or saturated, dtype kept)"
+ours = "no demotion: float64 and int64 values are moved and reduced exactly"
+evidence = """
+docs/behavior-matrix.md#appendix ('CPU plugin computes float64 in float32 and int64 in int32'); DESIGN.md OpenVINO \
+rules"""
+kind = "choice"
+''')

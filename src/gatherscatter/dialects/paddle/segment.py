@@ -12,7 +12,7 @@ import numpy as np
 from ...core.policy import Reduction
 from ...errors import ShapeError
 from .._common import data_array
-from .._registry import DialectOp, Lowering, dialect_op, divergence
+from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from .._segment import check_row_ids, counts, segment_lowering, trunc_divide, undescribed
 from ._common import PADDLE_VERSION, check_paddle_dtype, index_array, paddle_context
 
@@ -29,30 +29,29 @@ SEGMENT: dict[str, Reduction] = {
 }
 
 for _n in SEGMENT:
-    divergence(
-        op=f"paddle.{_n}",
-        when=('empty',),
-        case="empty data (no segment id)",
-        reference="paddle 3.3.1 CPU",
-        theirs="segmentation fault (SegmentKernelLaunchHelper reads segment_ids[-1])",
-        ours="ShapeError: segment_ids must not be empty (the output would have no rows)",
-        evidence="observed: paddle.geometric.segment_sum(zeros((0, 2)), zeros(0, int64)) aborts the process",
-        kind="undefined",
-    )
+    divergence_table(f"paddle.{_n}", r'''
+[[divergence]]
+case = "empty data (no segment id)"
+when = "empty"
+reference = "paddle 3.3.1 CPU"
+theirs = "segmentation fault (SegmentKernelLaunchHelper reads segment_ids[-1])"
+ours = "ShapeError: segment_ids must not be empty (the output would have no rows)"
+evidence = "observed: paddle.geometric.segment_sum(zeros((0, 2)), zeros(0, int64)) aborts the process"
+kind = "undefined"
+''')
 for _n in ("segment_max", "segment_min"):
-    divergence(
-        op=f"paddle.{_n}",
-        when=('nonfinite',),
-        case="NaN in data",
-        reference="paddle 3.3.1 CPU",
-        theirs="compares with > / <, so a NaN is kept or skipped depending on its position",
-        ours="NaN propagates (np.maximum / np.minimum), as torch and JAX",
-        evidence="observed: segment_max([1, nan, 2], [0, 0, 0]) = [2]",
-        kind="choice",
-        example={"call": f"paddle.geometric.{_n}", "args": {"data": ["nan", 1, 2], "segment_ids": [0, 0, 0]},
+    divergence_table(f"paddle.{_n}", r'''
+[[divergence]]
+case = "NaN in data"
+when = "nonfinite"
+reference = "paddle 3.3.1 CPU"
+theirs = "compares with > / <, so a NaN is kept or skipped depending on its position"
+ours = "NaN propagates (np.maximum / np.minimum), as torch and JAX"
+evidence = "observed: segment_max([1, nan, 2], [0, 0, 0]) = [2]"
+kind = "choice"
+''', example={"call": f"paddle.geometric.{_n}", "args": {"data": ["nan", 1, 2], "segment_ids": [0, 0, 0]},
                  "dtypes": {"data": "float32", "segment_ids": "int64"},
-                 "theirs": {"equals": [2] if _n == "segment_max" else [1]}, "ours": {"equals": ["nan"]}},
-    )
+                 "theirs": {"equals": [2] if _n == "segment_max" else [1]}, "ours": {"equals": ["nan"]}})
 
 
 def _check_sorted(ctx: Any, ids: np.ndarray[Any, Any]) -> int:

@@ -18,7 +18,7 @@ from ...core.shape import as_array, as_index_array, to_int
 from ...errors import DTypeError, ShapeError
 from .._common import FLOATS, data_array
 from .._record import Description
-from .._registry import DialectOp, Lowering, dialect_op, divergence
+from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from .._segment import (
     check_prefix_ids,
     counts,
@@ -54,29 +54,30 @@ UNSORTED: dict[str, tuple[str, str, frozenset[str]]] = {
 _RED = {"sum": Reduction.ADD, "prod": Reduction.MUL, "max": Reduction.MAX, "min": Reduction.MIN}
 
 for _n in UNSORTED:
-    divergence(
-        op=f"tensorflow.{_n}",
-        when=('out_of_range', 'device'),
-        case="segment id >= num_segments",
-        reference="TF 2.21 CPU / GPU",
-        theirs="CPU raises 'segment_ids[j] = s is out of range [0, n)'; GPU (documented) drops the row",
-        ours="raises, as TF on CPU (negative ids are dropped on every device, as TF documents)",
-        evidence="tf.math.unsorted_segment_sum docs: 'values are always validated to be in range on CPU, never "
-        "validated on GPU'",
-        kind="device",
-    )
+    divergence_table(f"tensorflow.{_n}", r'''
+[[divergence]]
+case = "segment id >= num_segments"
+when = "out_of_range device"
+reference = "TF 2.21 CPU / GPU"
+theirs = "CPU raises 'segment_ids[j] = s is out of range [0, n)'; GPU (documented) drops the row"
+ours = "raises, as TF on CPU (negative ids are dropped on every device, as TF documents)"
+evidence = """
+tf.math.unsorted_segment_sum docs: 'values are always validated to be in range on CPU, never validated on GPU'"""
+kind = "device"
+''')
 for _n in ("unsorted_segment_mean", "unsorted_segment_sqrt_n"):
-    divergence(
-        op=f"tensorflow.{_n}",
-        when=('dtype',),
-        case="integer data",
-        reference="TF 2.21",
-        theirs="unsorted_segment_sum(data) / N with Python's '/': truediv, so int8/int16/uint8/uint16 give float32 "
-        "and int32/int64 float64 (sqrt_n rejects integers: Sqrt has no integer kernel)",
-        ours="the same",
-        evidence="tensorflow/python/ops/math_ops.py unsorted_segment_mean, _unsorted_segment_N",
-        kind="choice",
-    )
+    divergence_table(f"tensorflow.{_n}", r'''
+[[divergence]]
+case = "integer data"
+when = "dtype"
+reference = "TF 2.21"
+theirs = """
+unsorted_segment_sum(data) / N with Python's '/': truediv, so int8/int16/uint8/uint16 give float32 and int32/int64 \
+float64 (sqrt_n rejects integers: Sqrt has no integer kernel)"""
+ours = "the same"
+evidence = "tensorflow/python/ops/math_ops.py unsorted_segment_mean, _unsorted_segment_N"
+kind = "choice"
+''')
 
 
 def _check_sorted(ctx: OpContext, ids: np.ndarray[Any, Any]) -> int:

@@ -127,20 +127,19 @@ def _divergences(v: _Variant) -> None:
             evidence=f"observed, TF 2.21: {op[11:]}([1, nan, 3], [[0],[1],[2]], [nan, 5, 1]) = {kept}",
             kind="choice",
         )
-        divergence(
-            op=op,
-            case="complex data under XLA",
-            when=("dtype",),
-            reference="TF 2.21 XLA CPU",
-            theirs="runs (eager CPU has no complex kernel), ordering undocumented",
-            ours="UnsupportedError",
-            evidence="observed, TF 2.21",
-            kind="undefined",
-            example={"call": f"tensorflow.tensor_scatter_nd_{v.name}", "device": "xla",
+        divergence_table(op, r'''
+[[divergence]]
+case = "complex data under XLA"
+when = "dtype"
+reference = "TF 2.21 XLA CPU"
+theirs = "runs (eager CPU has no complex kernel), ordering undocumented"
+ours = "UnsupportedError"
+evidence = "observed, TF 2.21"
+kind = "undefined"
+''', example={"call": f"tensorflow.tensor_scatter_nd_{v.name}", "device": "xla",
                      "args": {"tensor": [[1, 2], [0, 0]], "indices": [[0]], "updates": [[2, 0]]},
                      "dtypes": {"tensor": "complex64", "indices": "int32", "updates": "complex64"},
-                     "theirs": {"dtype": "complex64"}, "ours": {"raises": "UnsupportedError"}},
-        )
+                     "theirs": {"dtype": "complex64"}, "ours": {"raises": "UnsupportedError"}})
     divergence(
         op=op,
         case="device='xla', k = 0 (empty index tuples) and an output of exactly one element",
