@@ -69,7 +69,8 @@ def _cell(op: str, attrs: dict[str, Any], target: str) -> Cell:
         t = translate(op, to=target, **attrs)
     except GatherScatterError as e:
         return Cell("none", reason=" ".join(str(e).split()))
-    conds = [w for w in WHEN if w != "always" and any(r.when == w for r in t.residuals)]
+    # input conditions only (the legend's): device/version/invalid residuals are in t.divergences
+    conds = [w for w in WHEN if w in CONDITION_CODE and any(r.when == w for r in t.residuals)]
     if t.exact:
         return Cell("exact", conds, ops=t.ops)
     why = [f"source {r.source}, target {r.target}" + (f" ({r.note})" if r.note else "")
