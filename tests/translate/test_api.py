@@ -8,7 +8,7 @@ import pytest
 import gatherscatter as gs
 from gatherscatter.translate import ADAPTERS, Step, VerifyReport, frameworks
 
-TARGETS = ("caffe2", "gatherscatter", "jax", "mxnet", "numpy", "onnx", "openvino", "paddle", "tensorflow", "torch")
+TARGETS = ("caffe2", "gatherscatter", "jax", "lax", "mxnet", "numpy", "onnx", "openvino", "paddle", "tensorflow", "torch")
 PYTHON_TARGETS = ("jax", "numpy", "paddle", "tensorflow", "torch")
 
 

@@ -368,7 +368,4 @@ def _check_attrs(op: Any, attrs: dict[str, Any]) -> None:
 
 def frameworks() -> list[str]:
     """The target frameworks with a planner."""
-    from .targets import _load
-
-    _load()
     return sorted(TARGETS)

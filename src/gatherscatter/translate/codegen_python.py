@@ -713,6 +713,26 @@ def _jax_ops() -> None:
         emitter("jax", f"jax.{name}", op=True)(emit)
 
 
+def _lax_ops() -> None:
+    def dn(v: Any) -> str:
+        fields = ", ".join(f"{f}={tuple(getattr(v, f))!r}" for f in v._fields[:3])  # no batching dims
+        return f"lax.{type(v).__name__}({fields})"
+
+    @emitter("lax", qn(_d.jax.lax.gather), op=True)
+    def _(s: Step, a: A, k: K) -> str:
+        return f"lax.gather(jnp.asarray({a['operand']}), {a['start_indices']}, {dn(k['dimension_numbers'])}, " \
+               f"{tuple(k['slice_sizes'])!r}{_kw(k, 'mode', 'fill_value')})"
+
+    for fn in (_d.jax.lax.scatter, _d.jax.lax.scatter_add, _d.jax.lax.scatter_mul, _d.jax.lax.scatter_max,
+               _d.jax.lax.scatter_min):
+
+        def emit(s: Step, a: A, k: K, name: str = fn.info.name) -> str:
+            return f"{name}(jnp.asarray({a['operand']}), {a['scatter_indices']}, jnp.asarray({a['updates']}), " \
+                   f"{dn(k['dimension_numbers'])}{_kw(k, 'mode')})"
+
+        emitter("lax", qn(fn), op=True)(emit)
+
+
 def _torch_ops() -> None:
     @emitter("torch", qn(_d.torch.index_select), op=True)
     def _(s: Step, a: A, k: K) -> str:
@@ -826,12 +846,14 @@ HEADER.update({
     "gatherscatter": "import math\n\nimport numpy as np\n\nimport gatherscatter as gs",
     "jax": "import math\n\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\n"
            "jax.config.update(\"jax_enable_x64\", True)",
+    "lax": "import math\n\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom jax import lax\n\n"
+           "jax.config.update(\"jax_enable_x64\", True)",
     "torch": "import math\n\nimport numpy as np\nimport torch",
     "tensorflow": "import math\n\nimport numpy as np\nimport tensorflow as tf",
     "paddle": "import math\n\nimport numpy as np\nimport paddle",
     "mxnet": _MX_HEADER,
 })
-MODULE.update({"jax": "jnp", "tensorflow": "tf", "paddle": "paddle", "mxnet": "mx.nd"})
+MODULE.update({"jax": "jnp", "lax": "jnp", "tensorflow": "tf", "paddle": "paddle", "mxnet": "mx.nd"})
 PROLOGUE["mxnet"] = lambda inputs: [f"{n} = _np({n})" for n in inputs]
 EPILOGUE["mxnet"] = lambda out: f"return _nd({out}) if np.ndim({out}) else {out}"
 
@@ -839,11 +861,13 @@ register_adapters("numpy", Api())
 register_adapters("gatherscatter", Api())
 register_adapters("mxnet", Api())
 register_adapters("jax", JaxApi())
+register_adapters("lax", JaxApi())
 register_adapters("torch", TorchApi())
 register_adapters("tensorflow", TfApi())
 register_adapters("paddle", PaddleApi())
 _numpy_ops()
 _jax_ops()
+_lax_ops()
 _torch_ops()
 _tf_ops()
 _paddle_ops()

@@ -22,7 +22,7 @@ from .model import WHEN
 
 __all__ = ["FAMILIES", "TARGET_ORDER", "Cell", "calls", "coverage", "translation_markdown"]
 
-TARGET_ORDER = ("onnx", "torch", "tensorflow", "jax", "numpy", "paddle", "openvino", "mxnet", "caffe2",
+TARGET_ORDER = ("onnx", "torch", "tensorflow", "jax", "lax", "numpy", "paddle", "openvino", "mxnet", "caffe2",
                 "gatherscatter")
 """The matrix's columns."""
 
