@@ -26,7 +26,7 @@ from gatherscatter.translate.targets import TARGETS, _load
 from .codegen_util import NEUTRAL, REPRESENTATIVE, call_id
 
 _load()
-FRAMEWORKS = ["torch", "tensorflow", "jax", "numpy", "paddle", "openvino", "mxnet", "caffe2"]
+FRAMEWORKS = ["torch", "tensorflow", "jax", "lax", "numpy", "paddle", "openvino", "mxnet", "caffe2"]
 FAMILIES = ("gather", "gather_elements", "gather_nd", "scatter_elements", "scatter_nd")
 
 
