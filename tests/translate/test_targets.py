@@ -21,11 +21,10 @@ import pytest
 
 from gatherscatter.errors import UnsupportedError
 from gatherscatter.translate import translate
-from gatherscatter.translate.targets import TARGETS, _load
+from gatherscatter.translate.targets import TARGETS
 
 from .codegen_util import NEUTRAL, REPRESENTATIVE, call_id
 
-_load()
 FRAMEWORKS = ["torch", "tensorflow", "jax", "lax", "numpy", "paddle", "openvino", "mxnet", "caffe2"]
 FAMILIES = ("gather", "gather_elements", "gather_nd", "scatter_elements", "scatter_nd")
 

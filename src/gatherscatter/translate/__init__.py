@@ -40,6 +40,10 @@ from .verify import VerifyReport, verify
 __all__ = ["ADAPTERS", "Canonical", "Residual", "Step", "Translation", "VerifyReport", "translate"]
 
 
+#: the module generating each target's code (``generate(t) -> str``); the other targets' is codegen_python
+CODE_MODULES = {"onnx": "onnx_export", "openvino": "codegen_openvino"}
+
+
 @dataclass
 class Translation:
     """A planned translation of one source call into a target framework."""
@@ -96,9 +100,10 @@ class Translation:
     @property
     def code(self) -> str:
         """Source code for the target (Python for Python frameworks; an onnx.helper script for ONNX)."""
-        from .codegen import generate
+        import importlib
 
-        return generate(self)
+        module = importlib.import_module(f"{__name__}.{CODE_MODULES.get(self.target, 'codegen_python')}")
+        return str(module.generate(self))
 
     @property
     def verdict(self) -> str:

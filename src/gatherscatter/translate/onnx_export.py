@@ -892,3 +892,8 @@ def script(t: Translation) -> str:
               f"model.ir_version = {model.ir_version}",
               "onnx.checker.check_model(model, full_check=True)"]
     return "\n".join(lines) + "\n"
+
+
+def generate(t: Translation) -> str:
+    """The ONNX code of ``t``: :func:`script`."""
+    return script(t)
