@@ -237,7 +237,8 @@ def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, 
     """Translate ``op`` (``'mxnet.gather_nd'`` or ``gs.mxnet.gather_nd``) called with ``attrs`` into ``to``.
 
     ``to`` is a framework (``onnx``, ``torch``, ``tensorflow``, ``jax``,
-    ``numpy``, ``paddle``, ``openvino``, ``mxnet``, ``caffe2``, or
+    ``lax`` (``jax.lax.gather``/``scatter*`` with dimension numbers, the general
+    form), ``numpy``, ``paddle``, ``openvino``, ``mxnet``, ``caffe2``, or
     ``gatherscatter`` for the neutral API); ``version`` picks the target's
     version where it matters (an ONNX opset; default: the newest).
     ``attrs`` are the source op's non-tensor arguments (``axis``, ``dim``,

@@ -27,8 +27,8 @@ from ..dialects._registry import get_op
 from ..errors import UnsupportedError
 from .ir import Step
 
-__all__ = ["HELPER_CALLS", "CodeTarget", "Emit", "collect", "compile_function", "emit_step", "function_code",
-           "helper_call_emitters", "helpers_for", "plain_call"]
+__all__ = ["HELPER_CALLS", "SHARED_HELPERS", "CodeTarget", "Emit", "collect", "compile_function", "emit_step",
+           "function_code", "helper_call_emitters", "helpers_for", "plain_call"]
 
 Emit = Callable[[Step, dict[str, str], dict[str, Any]], "str | list[str]"]
 """An emitter: ``(step, tensor args, attrs) -> expression`` (or a list of statements binding ``step.out``)."""
@@ -84,6 +84,33 @@ HELPER_CALLS: dict[str, Callable[[dict[str, str], dict[str, Any]], str]] = {
     "moveaxis_block": lambda a, k: f"_moveaxis_block({a['x']}, {a['i']}, {a['data']}, {k['axis']})",
     "positions": lambda a, k: f"_positions({a['w']}, {a['u']}, {a['data']}, {k['axis']}, "
     f"{bool(k.get('circular', False))!r})",
+}
+
+
+#: helper functions every Python-syntax target shares (plain Python and NumPy: no framework call)
+SHARED_HELPERS: dict[str, str] = {
+    "_identity": '''def _identity(dtype, reduction):
+    """The neutral element of a scatter reduction in a dtype (what an include_self=False pre-fill writes)."""
+    dt = np.dtype(dtype)
+    if reduction in ("add", "sub", "mean"):
+        return 0
+    if reduction == "mul":
+        return 1
+    if dt.kind == "b":
+        return reduction == "min"
+    if dt.kind in "iu":
+        return int(np.iinfo(dt).min if reduction == "max" else np.iinfo(dt).max)
+    return float("-inf") if reduction == "max" else float("inf")
+''',
+    "_default_fill": '''def _default_fill(dtype):
+    """JAX's fill value for out-of-range reads: NaN, iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
+    dt = np.dtype(dtype)
+    if dt.kind in "fc":
+        return float("nan")
+    if dt.kind == "b":
+        return True
+    return int(np.iinfo(dt).min if dt.kind == "i" else np.iinfo(dt).max)
+''',
 }
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
-from .codegen import CodeTarget, Emit, collect, emit_step, helper_call_emitters, helpers_for
+from .codegen import SHARED_HELPERS, CodeTarget, Emit, collect, emit_step, helper_call_emitters, helpers_for
 from .codegen_python import lit
 from .ir import Step
 
@@ -107,28 +107,6 @@ _BASE = {
     """``mask`` with size-1 dims added so its dims sit at dim ``lead`` of ``y``."""
     axes = list(range(lead)) + list(range(lead + _rank(mask), _rank(y)))
     return ops.unsqueeze(mask, _i64(axes)) if axes else mask
-''',
-    "_identity": '''def _identity(dtype, reduction):
-    """The neutral element of a scatter reduction in a dtype (what an include_self=False pre-fill writes)."""
-    dt = np.dtype(dtype)
-    if reduction in ("add", "sub", "mean"):
-        return 0
-    if reduction == "mul":
-        return 1
-    if dt.kind == "b":
-        return reduction == "min"
-    if dt.kind in "iu":
-        return int(np.iinfo(dt).min if reduction == "max" else np.iinfo(dt).max)
-    return float("-inf") if reduction == "max" else float("inf")
-''',
-    "_default_fill": '''def _default_fill(dtype):
-    """JAX's fill value for out-of-range reads: NaN, iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
-    dt = np.dtype(dtype)
-    if dt.kind in "fc":
-        return float("nan")
-    if dt.kind == "b":
-        return True
-    return int(np.iinfo(dt).min if dt.kind == "i" else np.iinfo(dt).max)
 ''',
     "_fill_like": '''def _fill_like(x, value):
     """``full_like(x, value)``."""
@@ -483,7 +461,7 @@ def _ops() -> dict[str, Emit]:
 
 
 #: the OpenVINO code target: opset calls (and helpers written in them) building an ov.Model
-TARGET = CodeTarget(T, HEADER, "ops", dict(_BASE), _adapters(), _ops())
+TARGET = CodeTarget(T, HEADER, "ops", {**SHARED_HELPERS, **_BASE}, _adapters(), _ops())
 ADAPTER_EMIT = TARGET.adapters
 
 
@@ -492,13 +470,6 @@ ADAPTER_EMIT = TARGET.adapters
 
 def _np_type(v: Any) -> str:
     return f"np.{np.asarray(v).dtype.name}"
-
-
-def _nd_inputs(t: Translation) -> set[str]:
-    c = t.source.canonical
-    if c.family not in ("gather_nd", "scatter_nd"):
-        return set()
-    return {n for n in t.source.inputs if n in ("indices", "index", "idx") or n == c.indices}
 
 
 def script(t: Translation, example: dict[str, Any] | None = None) -> str:
@@ -510,7 +481,9 @@ def script(t: Translation, example: dict[str, Any] | None = None) -> str:
         from .onnx_export import default_example
 
         example = default_example(t)
-    nd = _nd_inputs(t)
+    from .onnx_export import nd_index_inputs
+
+    nd = nd_index_inputs(t)
     params: list[str] = []
     feed: list[str] = []
     for name in t.source.inputs:

@@ -21,7 +21,7 @@ import numpy as np
 from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
-from .codegen import CodeTarget, Emit, collect, function_code, helper_call_emitters
+from .codegen import SHARED_HELPERS, CodeTarget, Emit, collect, function_code, helper_call_emitters
 from .ir import Step
 
 if TYPE_CHECKING:
@@ -316,29 +316,7 @@ class PaddleApi(Api):
 def _helpers(api: Api) -> dict[str, str]:
     """Helper functions for the adapters too long for one expression, in ``api``'s framework."""
     m = api.m
-    h: dict[str, str] = {}
-    h["_identity"] = '''def _identity(dtype, reduction):
-    """The neutral element of a scatter reduction in a dtype (what an include_self=False pre-fill writes)."""
-    dt = np.dtype(dtype)
-    if reduction in ("add", "sub", "mean"):
-        return 0
-    if reduction == "mul":
-        return 1
-    if dt.kind == "b":
-        return reduction == "min"
-    if dt.kind in "iu":
-        return int(np.iinfo(dt).min if reduction == "max" else np.iinfo(dt).max)
-    return float("-inf") if reduction == "max" else float("inf")
-'''
-    h["_default_fill"] = '''def _default_fill(dtype):
-    """JAX's fill value for out-of-range reads: NaN, iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
-    dt = np.dtype(dtype)
-    if dt.kind in "fc":
-        return float("nan")
-    if dt.kind == "b":
-        return True
-    return int(np.iinfo(dt).min if dt.kind == "i" else np.iinfo(dt).max)
-'''
+    h: dict[str, str] = dict(SHARED_HELPERS)
     h["_align"] = f'''def _align(mask, y, lead):
     """``mask`` reshaped so its dims sit at dim ``lead`` of ``y`` (size-1 dims elsewhere)."""
     shape = (1,) * lead + tuple(mask.shape) + (1,) * (len(y.shape) - lead - len(mask.shape))

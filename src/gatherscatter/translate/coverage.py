@@ -142,7 +142,7 @@ t.steps          # the target ops and adapters, each with the reason it is there
 t.ops            # ['onnx.ScatterElements', 'onnx.ScatterElements', 'onnx.ScatterElements']
 t.divergences    # what stays different, one sentence each (t.residuals: structured)
 t.exact          # exact on every input the source accepts (common dtypes, in-range indices)
-t.code           # Python for torch/tensorflow/jax/numpy/paddle/mxnet/caffe2, opset calls for
+t.code           # Python for torch/tensorflow/jax/lax/numpy/paddle/mxnet, opset calls for
                  # openvino, an onnx.helper script for onnx
 t.onnx_model     # an onnx.ModelProto (to='onnx'); t.to_onnx(**example) for given ranks/dtypes
 t.run(**args)    # the translated program on the source op's arguments
