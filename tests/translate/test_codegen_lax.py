@@ -8,39 +8,19 @@ case); the default suite takes a subset of the representative calls, ``-m slow``
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from gatherscatter.translate import translate
 from gatherscatter.translate.codegen import compile_function
 
-from .codegen_util import NEUTRAL, REPRESENTATIVE, call_id, check_code, convert, translations
+from .codegen_util import NEUTRAL, REPRESENTATIVE, call_id, check_code, translations
 
 jax = pytest.importorskip("jax")
-jax.config.update("jax_enable_x64", True)
 jnp = pytest.importorskip("jax.numpy")
+from .test_codegen_jax import back, run_jitted, to  # noqa: E402  (real JAX, x64, one XLA program per case)
+
 TARGET = "lax"
-
 SUBSET = NEUTRAL[3::7] + [c for c in REPRESENTATIVE if not c[0].startswith("gatherscatter.")][2::4]
-
-
-def to(x: np.ndarray) -> object:
-    return jnp.asarray(x)
-
-
-def back(y: object) -> np.ndarray:
-    return np.asarray(y)
-
-
-_COMPILED: dict[str, object] = {}
-
-
-def run_jitted(t: object, case: object) -> object:
-    code = t.code  # type: ignore[attr-defined]
-    fn = _COMPILED[code] if code in _COMPILED else _COMPILED.setdefault(code, compile_function(code))
-    args = case.args  # type: ignore[attr-defined]
-    static = [k for k, v in args.items() if isinstance(v, tuple) and all(isinstance(x, (int, np.integer)) for x in v)]
-    return jax.jit(fn, static_argnames=static)(**convert(args, to))
 
 
 @pytest.mark.parametrize(("op", "attrs"), SUBSET, ids=[call_id(o, a) for o, a in SUBSET])
