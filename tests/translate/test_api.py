@@ -8,8 +8,8 @@ import pytest
 import gatherscatter as gs
 from gatherscatter.translate import ADAPTERS, Step, VerifyReport, frameworks
 
-TARGETS = ("caffe2", "gatherscatter", "jax", "mxnet", "numpy", "onnx", "openvino", "paddle", "tensorflow", "torch")
-PYTHON_TARGETS = ("jax", "numpy", "paddle", "tensorflow", "torch")
+TARGETS = ("caffe2", "gatherscatter", "jax", "lax", "mxnet", "numpy", "onnx", "openvino", "paddle", "tensorflow", "torch")
+PYTHON_TARGETS = ("jax", "lax", "numpy", "paddle", "tensorflow", "torch")
 
 
 def test_translate_and_translation_are_exported():

@@ -166,7 +166,9 @@ def test_p05_duplicate_overwrites_are_listed_not_hidden():
     # torch.scatter leaves duplicates unspecified too (its docs: nondeterministic): nothing to list
     torch_t = gs.translate("torch.scatter", to="onnx", dim=0)
     assert not torch_t.source.canonical.duplicates_specified
-    assert "duplicates" not in residual_whens(torch_t)
+    assert "duplicates" not in {r.when for r in torch_t.planned_residuals}
+    # ... but torch's own record says CUDA picks another winner: that divergence is listed with the pair
+    assert any("CUDA" in r.source for r in torch_t.residuals if r.when == "duplicates")
 
 
 # 6 ------------------------------------------------------------------------------------ accumulation lost

@@ -40,6 +40,10 @@ from .verify import VerifyReport, verify
 __all__ = ["ADAPTERS", "Canonical", "Residual", "Step", "Translation", "VerifyReport", "translate"]
 
 
+#: the module generating each target's code (``generate(t) -> str``); the other targets' is codegen_python
+CODE_MODULES = {"onnx": "onnx_export", "openvino": "codegen_openvino"}
+
+
 @dataclass
 class Translation:
     """A planned translation of one source call into a target framework."""
@@ -66,13 +70,21 @@ class Translation:
         return self.program.ops()
 
     @property
-    def residuals(self) -> list[Residual]:
-        """What stays different (structured): the source's own quirks and the target's gaps."""
+    def planned_residuals(self) -> list[Residual]:
+        """The residuals of the description and the target plan (what :meth:`verify` may explain a difference
+        with: both sides run through gatherscatter's dialects)."""
         seen: list[Residual] = []
         for r in self.source.residuals + self.plan.residuals:
             if r not in seen:
                 seen.append(r)
         return seen
+
+    @property
+    def residuals(self) -> list[Residual]:
+        """What stays different (structured): the source's own quirks, the target's gaps, and the source op's
+        recorded divergences from its real framework (:func:`source_divergences`)."""
+        seen = self.planned_residuals
+        return seen + [r for r in source_divergences(self.op, self.source) if r not in seen]
 
     @property
     def divergences(self) -> list[str]:
@@ -88,9 +100,10 @@ class Translation:
     @property
     def code(self) -> str:
         """Source code for the target (Python for Python frameworks; an onnx.helper script for ONNX)."""
-        from .codegen import generate
+        import importlib
 
-        return generate(self)
+        module = importlib.import_module(f"{__name__}.{CODE_MODULES.get(self.target, 'codegen_python')}")
+        return str(module.generate(self))
 
     @property
     def verdict(self) -> str:
@@ -99,7 +112,7 @@ class Translation:
         >>> import gatherscatter as gs
         >>> gs.translate("torch.gather", to="onnx", dim=0).verdict
         'exact: except when an index is negative (see the divergences)'
-        >>> gs.translate("onnx.Gather", to="numpy").verdict
+        >>> gs.translate(gs.scatter_nd, to="numpy", reduction="add").verdict
         'exact: yes'
         """
         if not self.exact:
@@ -155,7 +168,7 @@ class Translation:
 
     def verify(self, n: int = 200, seed: int = 0) -> VerifyReport:
         """Run source and translation on ``n`` generated cases (negative, duplicate, out-of-range, empty, 0-d)."""
-        return verify(self.run_source, self.program, self.source, self.residuals, n=n, seed=seed)
+        return verify(self.run_source, self.program, self.source, self.planned_residuals, n=n, seed=seed)
 
     def verify_source(self, n: int = 200, seed: int = 0) -> VerifyReport:
         """Check the source description itself: the source op against its canonical program."""
@@ -178,11 +191,54 @@ class Translation:
         return self.plan_text()
 
 
+def source_divergences(op: DialectOp, source: Source) -> list[Residual]:
+    """The recorded divergences of ``op`` from its real framework (``divergences(op)``, each with ``when=``) that
+    apply to this source call, as residuals: those of the call's op version (``versions``), with a condition on
+    the inputs (not ``always``: those name arguments a call opts into) the description does not already state.
+
+    >>> import gatherscatter as gs
+    >>> t = gs.translate("jax.take", to="onnx", axis=0)
+    >>> any("int32" in r.source for r in source_divergences(t.op, t.source))
+    True
+    """
+    from ..dialects._registry import divergences
+
+    version = _op_version(op, source.attrs)
+    stated = {r.when for r in source.residuals}
+    out: list[Residual] = []
+    for d in divergences(op):
+        if not d.when or d.when[0] in ("always", *stated):
+            continue
+        if d.versions != "all" and version not in [v.strip() for v in d.versions.split(",")]:
+            continue
+        r = d.residual()
+        if r not in out:
+            out.append(r)
+    return out
+
+
+def _op_version(op: DialectOp, attrs: dict[str, Any]) -> str | None:
+    """The version of ``op`` a call with ``attrs`` runs (ONNX: the newest op version at its opset; the default:
+    the newest), as the registry spells it."""
+    kw, versions = op.info.version_kw, [str(v) for v in op.info.versions]
+    if not kw or not versions:
+        return None
+    asked = attrs.get(kw)
+    if asked is None:
+        default = inspect.signature(op).parameters.get(kw)
+        asked = None if default is None else default.default
+    if asked is None or not all(v.isdigit() for v in versions):
+        return versions[-1] if asked is None else str(asked)
+    known = [v for v in versions if int(v) <= int(asked)]
+    return known[-1] if known else versions[0]
+
+
 def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, **attrs: Any) -> Translation:
     """Translate ``op`` (``'mxnet.gather_nd'`` or ``gs.mxnet.gather_nd``) called with ``attrs`` into ``to``.
 
     ``to`` is a framework (``onnx``, ``torch``, ``tensorflow``, ``jax``,
-    ``numpy``, ``paddle``, ``openvino``, ``mxnet``, ``caffe2``, or
+    ``lax`` (``jax.lax.gather``/``scatter*`` with dimension numbers, the general
+    form), ``numpy``, ``paddle``, ``openvino``, ``mxnet``, ``caffe2``, or
     ``gatherscatter`` for the neutral API); ``version`` picks the target's
     version where it matters (an ONNX opset; default: the newest).
     ``attrs`` are the source op's non-tensor arguments (``axis``, ``dim``,
@@ -318,7 +374,4 @@ def _check_attrs(op: Any, attrs: dict[str, Any]) -> None:
 
 def frameworks() -> list[str]:
     """The target frameworks with a planner."""
-    from .targets import _load
-
-    _load()
     return sorted(TARGETS)

@@ -1,20 +1,18 @@
-"""Source code for a translation: one emitter per (target, step) pair.
+"""Source code for a translation: the machinery every code target shares.
 
-Python targets (numpy, torch, tensorflow, jax, paddle, mxnet) get a function
-``translated(<source inputs>)`` whose body is one line per step (a few lines
-for NumPy's in-place functions, which run on a copy); OpenVINO gets a
-function building an ``ov.Model`` from opset calls (:mod:`.codegen_openvino`);
-ONNX gets a script that builds the graph with ``onnx.helper`` (the same graph
-as :meth:`Translation.to_onnx`).
-
-Emitters are registered per target with :func:`emitter`: ``ADAPTER_EMIT[target][name]``
-and ``OP_EMIT[target][qualname]`` map a step to a Python expression (or to a
-list of statements that bind the step's output); a step whose op belongs to
-the target but has no specific emitter is printed as a plain call
-``<module>.<name>(<tensors in signature order>, <attrs>)``. Adapters too long
-for one readable expression call small helper functions written in the
-target's own API (``HELPERS[target][name]``); the generated code defines the
-helpers it uses, so it needs nothing but the framework.
+A :class:`CodeTarget` is one target's complete table: its ``import`` lines, the
+module prefix of its ops, the helper functions its code may call, and an
+emitter per adapter and per op, mapping a step to a Python expression (or to a
+list of statements binding the step's output). Each target module builds its
+own: :mod:`.codegen_python` (numpy, the neutral API, jax, lax, torch,
+tensorflow, paddle, mxnet), :mod:`.codegen_openvino` (opset calls building an
+``ov.Model``); ONNX graphs are built by :mod:`.onnx_export`. This module
+imports none of them (``Translation.code`` picks the module from
+``translate.CODE_MODULES``). A step whose op belongs to the target but has no
+specific emitter is printed as a plain call ``<module>.<name>(<tensors in
+signature order>, <attrs>)``. Adapters too long for one readable expression
+call small helper functions written in the target's own API; the generated
+code defines the helpers it uses, so it needs nothing but the framework.
 """
 
 from __future__ import annotations
@@ -22,62 +20,52 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..dialects._registry import get_op
 from ..errors import UnsupportedError
 from .ir import Step
 
-if TYPE_CHECKING:
-    from . import Translation
-
-__all__ = [
-    "ADAPTER_EMIT",
-    "HEADER",
-    "HELPERS",
-    "HELPER_CALLS",
-    "MODULE",
-    "OP_EMIT",
-    "compile_function",
-    "emitter",
-    "function_code",
-    "generate",
-    "plain_call",
-    "register_helper_calls",
-]
+__all__ = ["HELPER_CALLS", "SHARED_HELPERS", "CodeTarget", "Emit", "collect", "compile_function", "emit_step",
+           "function_code", "helper_call_emitters", "helpers_for", "plain_call"]
 
 Emit = Callable[[Step, dict[str, str], dict[str, Any]], "str | list[str]"]
 """An emitter: ``(step, tensor args, attrs) -> expression`` (or a list of statements binding ``step.out``)."""
 
-#: ``import`` lines of each Python target
-HEADER: dict[str, str] = {
-    "numpy": "import numpy as np",
-    "gatherscatter": "import numpy as np\nimport gatherscatter as gs",
-    "torch": "import torch",
-}
-#: the module prefix of a target's ops in generated code
-MODULE: dict[str, str] = {"numpy": "np", "gatherscatter": "gs", "torch": "torch"}
-#: helper functions (name -> definition) a target's emitted code may call
-HELPERS: dict[str, dict[str, str]] = {}
 #: attributes of our dialect signatures that are not the framework's (dropped from generated calls)
 NOT_FRAMEWORK_ATTRS = frozenset({"opset", "version", "device", "duplicates", "bad_indices_policy"})
 
-ADAPTER_EMIT: dict[str, dict[str, Emit]] = {}
-OP_EMIT: dict[str, dict[str, Emit]] = {}
+
+@dataclass
+class CodeTarget:
+    """One code target: imports, op module prefix, helper definitions, adapter and op emitters."""
+
+    name: str
+    header: str
+    module: str
+    helpers: dict[str, str]
+    adapters: dict[str, Emit]
+    ops: dict[str, Emit] = field(default_factory=dict)
+    prologue: Callable[[list[str]], list[str]] | None = None  # statements run first (MXNet: inputs to NumPy)
+    epilogue: Callable[[str], str] | None = None  # the return statement
 
 
-def emitter(target: str, name: str, *, op: bool = False) -> Callable[[Emit], Emit]:
-    """Register the emitter of adapter (or op, ``op=True``) ``name`` for ``target``."""
+def collect(table: dict[str, Emit]) -> Callable[[str], Callable[[Emit], Emit]]:
+    """A decorator factory adding emitters to ``table`` by name (``@em('cast')``)."""
 
-    def deco(fn: Emit) -> Emit:
-        (OP_EMIT if op else ADAPTER_EMIT).setdefault(target, {})[name] = fn
-        return fn
+    def em(name: str) -> Callable[[Emit], Emit]:
+        def deco(fn: Emit) -> Emit:
+            table[name] = fn
+            return fn
 
-    return deco
+        return deco
+
+    return em
 
 
 #: adapters written as a call of a generated helper function of the same name, with the same
-#: arguments in every target (each target's ``HELPERS`` defines the function in its own API)
+#: arguments in every target (each target's helpers define the function in its own API)
 HELPER_CALLS: dict[str, Callable[[dict[str, str], dict[str, Any]], str]] = {
     "divide_counts": lambda a, k: f"_divide_counts({a['total']}, {a['count']}, {a['data']}, "
     f"{k.get('rounding', 'floor')!r})",
@@ -99,53 +87,75 @@ HELPER_CALLS: dict[str, Callable[[dict[str, str], dict[str, Any]], str]] = {
 }
 
 
-def register_helper_calls(target: str) -> None:
-    """Register the :data:`HELPER_CALLS` emitters for ``target``."""
-    for name, call in HELPER_CALLS.items():
+#: helper functions every Python-syntax target shares (plain Python and NumPy: no framework call)
+SHARED_HELPERS: dict[str, str] = {
+    "_identity": '''def _identity(dtype, reduction):
+    """The neutral element of a scatter reduction in a dtype (what an include_self=False pre-fill writes)."""
+    dt = np.dtype(dtype)
+    if reduction in ("add", "sub", "mean"):
+        return 0
+    if reduction == "mul":
+        return 1
+    if dt.kind == "b":
+        return reduction == "min"
+    if dt.kind in "iu":
+        return int(np.iinfo(dt).min if reduction == "max" else np.iinfo(dt).max)
+    return float("-inf") if reduction == "max" else float("inf")
+''',
+    "_default_fill": '''def _default_fill(dtype):
+    """JAX's fill value for out-of-range reads: NaN, iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
+    dt = np.dtype(dtype)
+    if dt.kind in "fc":
+        return float("nan")
+    if dt.kind == "b":
+        return True
+    return int(np.iinfo(dt).min if dt.kind == "i" else np.iinfo(dt).max)
+''',
+}
 
-        def emit(step: Step, a: dict[str, str], k: dict[str, Any], call: Any = call) -> str:
-            return str(call(a, k))
 
-        emitter(target, name)(emit)
+def helper_call_emitters() -> dict[str, Emit]:
+    """The :data:`HELPER_CALLS` adapters as emitters (a new table: a target adds its own emitters)."""
+
+    def emitter(call: Callable[[dict[str, str], dict[str, Any]], str]) -> Emit:
+        return lambda step, a, k: str(call(a, k))
+
+    return {name: emitter(call) for name, call in HELPER_CALLS.items()}
 
 
-def plain_call(step: Step, args: dict[str, str], attrs: dict[str, Any], module: str, name: str | None = None) -> str:
+def plain_call(step: Step, args: dict[str, str], attrs: dict[str, Any], module: str, neutral: bool = False) -> str:
     """``module.name(t1, t2, ..., attr=value)`` with tensors in the op's signature order."""
     fn = get_op(step.name)
     params = list(inspect.signature(fn.lower).parameters)
     parts = [args[p] for p in params if p in args]
-    drop = frozenset() if module == MODULE.get("gatherscatter") else NOT_FRAMEWORK_ATTRS  # the neutral API has them
+    drop = frozenset() if neutral else NOT_FRAMEWORK_ATTRS  # the neutral API has them
     parts += [f"{k}={v!r}" for k, v in attrs.items() if k not in drop]
-    return f"{module}.{name or fn.info.name}({', '.join(parts)})"
+    return f"{module}.{fn.info.name}({', '.join(parts)})"
 
 
-def emit_step(target: str, step: Step) -> list[str]:
+def emit_step(target: CodeTarget, step: Step) -> list[str]:
     """The statements computing ``step`` in ``target``'s code (they bind ``step.out``)."""
-    _load()
     args, attrs = step.arg_map, step.attr_map
     code: str | list[str]
     if step.kind == "op":
-        fn = OP_EMIT.get(target, {}).get(step.name)
+        fn = target.ops.get(step.name)
         if fn is not None:
             code = fn(step, args, attrs)
+        elif get_op(step.name).info.framework == target.name:
+            code = plain_call(step, args, attrs, target.module, neutral=target.name == "gatherscatter")
         else:
-            fw = step.name.rsplit(".", 1)[0] if step.name.startswith("jax.lax.") else step.name.split(".", 1)[0]
-            if fw != target and not (target == "gatherscatter" and fw == "gatherscatter"):
-                raise UnsupportedError(f"codegen {target}: no emitter for op {step.name}")
-            if fw not in MODULE:
-                raise UnsupportedError(f"codegen {target}: no emitter for op {step.name}")
-            code = plain_call(step, args, attrs, MODULE[fw])
+            raise UnsupportedError(f"codegen {target.name}: no emitter for op {step.name}")
     else:
-        afn = ADAPTER_EMIT.get(target, {}).get(step.name)
+        afn = target.adapters.get(step.name)
         if afn is None:
-            raise UnsupportedError(f"codegen {target}: no emitter for adapter {step.name}")
+            raise UnsupportedError(f"codegen {target.name}: no emitter for adapter {step.name}")
         code = afn(step, args, attrs)
     return [f"{step.out} = {code}"] if isinstance(code, str) else list(code)
 
 
-def helpers_for(target: str, body: str) -> list[str]:
+def helpers_for(target: CodeTarget, body: str) -> list[str]:
     """Definitions of the helpers ``body`` calls (and the helpers those call), in a stable order."""
-    table = HELPERS.get(target, {})
+    table = target.helpers
     used: list[str] = []
     text = body
     changed = True
@@ -159,56 +169,24 @@ def helpers_for(target: str, body: str) -> list[str]:
     return [table[n] for n in sorted(used)]
 
 
-def function_code(target: str, inputs: Sequence[str], steps: Sequence[Step], output: str, doc: str = "",
+def function_code(target: CodeTarget, inputs: Sequence[str], steps: Sequence[Step], output: str, doc: str = "",
                   name: str = "translated") -> str:
     """A complete module: imports, the helpers used, and ``def name(inputs): <steps>; return output``."""
-    _load()
-    if target not in HEADER:
-        raise UnsupportedError(f"codegen: no Python code generator for target {target!r}")
     body: list[str] = []
     for step in steps:
         if step.why:
             body.append(f"# {step.why}")
         body += emit_step(target, step)
-    prologue = PROLOGUE[target](list(inputs)) if target in PROLOGUE else []
-    epilogue = EPILOGUE[target](output) if target in EPILOGUE else f"return {output}"
-    text = "\n".join(body)
-    lines = [HEADER[target], ""]
-    for h in helpers_for(target, text):
+    prologue = target.prologue(list(inputs)) if target.prologue else []
+    epilogue = target.epilogue(output) if target.epilogue else f"return {output}"
+    lines = [target.header, ""]
+    for h in helpers_for(target, "\n".join(body)):
         lines += ["", h.rstrip("\n"), ""]
     lines += ["", f"def {name}({', '.join(inputs)}):"]
     if doc:
         lines.append(f'    """{doc}"""')
     lines += [f"    {line}" for line in prologue + body + [epilogue]]
     return "\n".join(lines) + "\n"
-
-
-#: statements run first in a target's function (MXNet: inputs to host NumPy arrays)
-PROLOGUE: dict[str, Callable[[list[str]], list[str]]] = {}
-#: the return statement of a target's function
-EPILOGUE: dict[str, Callable[[str], str]] = {}
-
-
-def generate(t: Translation) -> str:
-    """The code of translation ``t`` for its target."""
-    _load()
-    if t.target == "onnx":
-        from .onnx_export import script
-
-        return script(t)
-    if t.target == "openvino":
-        from .codegen_openvino import script as ov_script
-
-        return str(ov_script(t))
-    if t.target not in HEADER:
-        raise UnsupportedError(f"codegen: no code generator for target {t.target!r}")
-    attrs = ", ".join(f"{k}={v!r}" for k, v in t.source.attrs.items())
-    doc = f"{t.source.op}({attrs}) in {t.target}, generated by gatherscatter.translate."
-    return function_code(t.target, t.source.inputs, t.steps, t.program.output, doc)
-
-
-def _load() -> None:
-    from . import codegen_openvino, codegen_python  # noqa: F401
 
 
 def compile_function(code: str, name: str = "translated") -> Callable[..., Any]:

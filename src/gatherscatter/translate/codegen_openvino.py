@@ -13,7 +13,6 @@ defined in the script. The script compiles the model for the CPU and defines
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,7 +20,7 @@ import numpy as np
 from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
-from .codegen import HELPERS, Emit, emit_step, emitter, helpers_for, register_helper_calls
+from .codegen import SHARED_HELPERS, CodeTarget, Emit, collect, emit_step, helper_call_emitters, helpers_for
 from .codegen_python import lit
 from .ir import Step
 
@@ -108,28 +107,6 @@ _BASE = {
     """``mask`` with size-1 dims added so its dims sit at dim ``lead`` of ``y``."""
     axes = list(range(lead)) + list(range(lead + _rank(mask), _rank(y)))
     return ops.unsqueeze(mask, _i64(axes)) if axes else mask
-''',
-    "_identity": '''def _identity(dtype, reduction):
-    """The neutral element of a scatter reduction in a dtype (what an include_self=False pre-fill writes)."""
-    dt = np.dtype(dtype)
-    if reduction in ("add", "sub", "mean"):
-        return 0
-    if reduction == "mul":
-        return 1
-    if dt.kind == "b":
-        return reduction == "min"
-    if dt.kind in "iu":
-        return int(np.iinfo(dt).min if reduction == "max" else np.iinfo(dt).max)
-    return float("-inf") if reduction == "max" else float("inf")
-''',
-    "_default_fill": '''def _default_fill(dtype):
-    """JAX's fill value for out-of-range reads: NaN, iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
-    dt = np.dtype(dtype)
-    if dt.kind in "fc":
-        return float("nan")
-    if dt.kind == "b":
-        return True
-    return int(np.iinfo(dt).min if dt.kind == "i" else np.iinfo(dt).max)
 ''',
     "_fill_like": '''def _fill_like(x, value):
     """``full_like(x, value)``."""
@@ -323,12 +300,9 @@ def _size(a: A, k: K) -> str:
     return f"_sizes({a['data']}, {a['i']}, batch_dims={k.get('batch_dims') or 0})"
 
 
-def _register() -> None:
-    HELPERS[T] = dict(_BASE)
-    register_helper_calls(T)
-
-    def em(name: str) -> Callable[[Emit], Emit]:
-        return emitter(T, name)
+def _adapters() -> dict[str, Emit]:
+    table = helper_call_emitters()
+    em = collect(table)
 
     @em("moveaxis")
     def _(s: Step, a: A, k: K) -> str:
@@ -452,33 +426,43 @@ def _register() -> None:
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.shape_of({a['x']}, 'i64')"
 
-    # ops --------------------------------------------------------------------------------------------
+    return table
 
-    @emitter(T, qn(_d.openvino.Gather), op=True)
+
+def _ops() -> dict[str, Emit]:
+    ops: dict[str, Emit] = {}
+    op = collect(ops)
+
+    @op(qn(_d.openvino.Gather))
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.gather({a['data']}, {a['indices']}, _i64({lit(k['axis'])}), " \
                f"batch_dims={lit(k.get('batch_dims') or 0)})"
 
-    @emitter(T, qn(_d.openvino.GatherElements), op=True)
+    @op(qn(_d.openvino.GatherElements))
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.gather_elements({a['data']}, {a['indices']}, axis={lit(k['axis'])})"
 
-    @emitter(T, qn(_d.openvino.GatherND), op=True)
+    @op(qn(_d.openvino.GatherND))
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.gather_nd({a['data']}, {a['indices']}, batch_dims={lit(k.get('batch_dims') or 0)})"
 
-    @emitter(T, qn(_d.openvino.ScatterElementsUpdate), op=True)
+    @op(qn(_d.openvino.ScatterElementsUpdate))
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.scatter_elements_update({a['data']}, {a['indices']}, {a['updates']}, _i64({lit(k['axis'])}), " \
                f"reduction={lit(k.get('reduction', 'none'))}, use_init_val={lit(k.get('use_init_val', True))})"
 
-    @emitter(T, qn(_d.openvino.ScatterNDUpdate), op=True)
+    @op(qn(_d.openvino.ScatterNDUpdate))
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.scatter_nd_update({a['data']}, {a['indices']}, {a['updates']}, " \
                f"reduction={lit(k.get('reduction', 'none'))})"
 
 
-_register()
+    return ops
+
+
+#: the OpenVINO code target: opset calls (and helpers written in them) building an ov.Model
+TARGET = CodeTarget(T, HEADER, "ops", {**SHARED_HELPERS, **_BASE}, _adapters(), _ops())
+ADAPTER_EMIT = TARGET.adapters
 
 
 # ------------------------------------------------------------------------------------------------- scripts
@@ -486,13 +470,6 @@ _register()
 
 def _np_type(v: Any) -> str:
     return f"np.{np.asarray(v).dtype.name}"
-
-
-def _nd_inputs(t: Translation) -> set[str]:
-    c = t.source.canonical
-    if c.family not in ("gather_nd", "scatter_nd"):
-        return set()
-    return {n for n in t.source.inputs if n in ("indices", "index", "idx") or n == c.indices}
 
 
 def script(t: Translation, example: dict[str, Any] | None = None) -> str:
@@ -504,7 +481,9 @@ def script(t: Translation, example: dict[str, Any] | None = None) -> str:
         from .onnx_export import default_example
 
         example = default_example(t)
-    nd = _nd_inputs(t)
+    from .onnx_export import nd_index_inputs
+
+    nd = nd_index_inputs(t)
     params: list[str] = []
     feed: list[str] = []
     for name in t.source.inputs:
@@ -532,13 +511,13 @@ def script(t: Translation, example: dict[str, Any] | None = None) -> str:
     for step in t.steps:
         if step.why:
             body.append(f"    # {step.why}")
-        body += [f"    {line}" for line in emit_step(T, step)]
+        body += [f"    {line}" for line in emit_step(TARGET, step)]
     text = "\n".join(body)
     names = [n for n in params if " = ops.parameter(" in n]
     plist = ", ".join(line.split(" = ")[0].strip() for line in names)
     attrs = ", ".join(f"{k}={v!r}" for k, v in t.source.attrs.items())
     lines = [HEADER, ""]
-    for h in helpers_for(T, text):
+    for h in helpers_for(TARGET, text):
         lines += ["", h.rstrip("\n"), ""]
     lines += ["", "def build_model():",
               f'    """{t.source.op}({attrs}) in OpenVINO opset15, generated by gatherscatter.translate."""']
@@ -556,3 +535,8 @@ def build(t: Translation, example: dict[str, Any]) -> Any:
     from .codegen import compile_function
 
     return compile_function(script(t, example))
+
+
+def generate(t: Translation) -> str:
+    """The OpenVINO code of ``t`` (:func:`script` for the default example)."""
+    return script(t)

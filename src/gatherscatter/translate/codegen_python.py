@@ -14,15 +14,18 @@ in ``mx.nd`` (MXNet 1.9 has no 0-d or empty arrays and few index utilities).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import dialects as _d
 from ..dialects._registry import qn
-from .codegen import EPILOGUE, HEADER, HELPERS, MODULE, PROLOGUE, Emit, emitter, register_helper_calls
+from ..errors import UnsupportedError
+from .codegen import SHARED_HELPERS, CodeTarget, Emit, collect, function_code, helper_call_emitters
 from .ir import Step
+
+if TYPE_CHECKING:
+    from . import Translation
 
 A = dict[str, str]
 K = dict[str, Any]
@@ -313,29 +316,7 @@ class PaddleApi(Api):
 def _helpers(api: Api) -> dict[str, str]:
     """Helper functions for the adapters too long for one expression, in ``api``'s framework."""
     m = api.m
-    h: dict[str, str] = {}
-    h["_identity"] = '''def _identity(dtype, reduction):
-    """The neutral element of a scatter reduction in a dtype (what an include_self=False pre-fill writes)."""
-    dt = np.dtype(dtype)
-    if reduction in ("add", "sub", "mean"):
-        return 0
-    if reduction == "mul":
-        return 1
-    if dt.kind == "b":
-        return reduction == "min"
-    if dt.kind in "iu":
-        return int(np.iinfo(dt).min if reduction == "max" else np.iinfo(dt).max)
-    return float("-inf") if reduction == "max" else float("inf")
-'''
-    h["_default_fill"] = '''def _default_fill(dtype):
-    """JAX's fill value for out-of-range reads: NaN, iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
-    dt = np.dtype(dtype)
-    if dt.kind in "fc":
-        return float("nan")
-    if dt.kind == "b":
-        return True
-    return int(np.iinfo(dt).min if dt.kind == "i" else np.iinfo(dt).max)
-'''
+    h: dict[str, str] = dict(SHARED_HELPERS)
     h["_align"] = f'''def _align(mask, y, lead):
     """``mask`` reshaped so its dims sit at dim ``lead`` of ``y`` (size-1 dims elsewhere)."""
     shape = (1,) * lead + tuple(mask.shape) + (1,) * (len(y.shape) - lead - len(mask.shape))
@@ -514,13 +495,10 @@ def _top(api: Api, data: str, k: K, i: str) -> str:
     return api.maximum(f"_sizes({data}, {i}, {k.get('batch_dims') or 0}) - 1", api.zeros_like(i))
 
 
-def register_adapters(target: str, api: Api) -> None:
-    """Register an emitter for every adapter for ``target`` (and its helpers)."""
-    HELPERS[target] = _helpers(api)
-    register_helper_calls(target)
-
-    def em(name: str) -> Callable[[Emit], Emit]:
-        return emitter(target, name)
+def adapter_emitters(api: Api) -> dict[str, Emit]:
+    """An emitter for every adapter, written in ``api``'s framework."""
+    table = helper_call_emitters()
+    em = collect(table)
 
     @em("moveaxis")
     def _(s: Step, a: A, k: K) -> str:
@@ -650,6 +628,7 @@ def register_adapters(target: str, api: Api) -> None:
     @em("squeeze")
     def _(s: Step, a: A, k: K) -> str:
         return api.squeeze(a["x"], k["axis"])
+    return table
 
 
 # --------------------------------------------------------------------------------------------- op emitters
@@ -660,23 +639,26 @@ def _kw(attrs: K, *names: str, drop_none: bool = True) -> str:
     return (", " + ", ".join(parts)) if parts else ""
 
 
-def _numpy_ops() -> None:
+def _numpy_ops() -> dict[str, Emit]:
+    ops: dict[str, Emit] = {}
+    op = collect(ops)
+
     def inplace(call: str, s: Step, base: str) -> list[str]:
         return [f"{s.out} = np.array({base}, copy=True)", call]
 
-    @emitter("numpy", qn(_d.numpy.take), op=True)
+    @op(qn(_d.numpy.take))
     def _(s: Step, a: A, k: K) -> str:
         return f"np.take({a['a']}, {a['indices']}, axis={lit(k.get('axis'))}, mode={lit(k.get('mode') or 'raise')})"
 
-    @emitter("numpy", qn(_d.numpy.take_along_axis), op=True)
+    @op(qn(_d.numpy.take_along_axis))
     def _(s: Step, a: A, k: K) -> str:
         return f"np.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k.get('axis'))})"
 
-    @emitter("numpy", qn(_d.numpy.put), op=True)
+    @op(qn(_d.numpy.put))
     def _(s: Step, a: A, k: K) -> list[str]:
         return inplace(f"np.put({s.out}, {a['ind']}, {a['v']}, mode={lit(k.get('mode') or 'raise')})", s, a["a"])
 
-    @emitter("numpy", qn(_d.numpy.put_along_axis), op=True)
+    @op(qn(_d.numpy.put_along_axis))
     def _(s: Step, a: A, k: K) -> list[str]:
         return inplace(f"np.put_along_axis({s.out}, {a['indices']}, {a['values']}, axis={lit(k.get('axis'))})", s,
                        a["arr"])
@@ -687,20 +669,24 @@ def _numpy_ops() -> None:
         def emit(s: Step, a: A, k: K, ufunc: str = ufunc) -> list[str]:
             return inplace(f"np.{ufunc}.at({s.out}, {a['indices']}, {a['b']})", s, a["a"])
 
-        emitter("numpy", f"numpy.{name}", op=True)(emit)
+        op(qn(getattr(_d.numpy, name)))(emit)
+    return ops
 
 
-def _jax_ops() -> None:
-    @emitter("jax", qn(_d.jax.take), op=True)
+def _jax_ops() -> dict[str, Emit]:
+    ops: dict[str, Emit] = {}
+    op = collect(ops)
+
+    @op(qn(_d.jax.take))
     def _(s: Step, a: A, k: K) -> str:
         return f"jnp.take({a['a']}, {a['indices']}, axis={lit(k.get('axis'))}{_kw(k, 'mode', 'fill_value')})"
 
-    @emitter("jax", qn(_d.jax.take_along_axis), op=True)
+    @op(qn(_d.jax.take_along_axis))
     def _(s: Step, a: A, k: K) -> str:
         return f"jnp.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k.get('axis'))}" \
                f"{_kw(k, 'mode', 'fill_value')})"
 
-    @emitter("jax", qn(_d.jax.at_get), op=True)
+    @op(qn(_d.jax.at_get))
     def _(s: Step, a: A, k: K) -> str:
         return f"jnp.asarray({a['x']}).at[{a['idx']}].get({_kw(k, 'mode', 'fill_value')[2:]})"
 
@@ -710,48 +696,80 @@ def _jax_ops() -> None:
         def emit(s: Step, a: A, k: K, method: str = method) -> str:
             return f"jnp.asarray({a['x']}).at[{a['idx']}].{method}({a['values']}{_kw(k, 'mode')})"
 
-        emitter("jax", f"jax.{name}", op=True)(emit)
+        op(qn(getattr(_d.jax, name)))(emit)
+    return ops
 
 
-def _torch_ops() -> None:
-    @emitter("torch", qn(_d.torch.index_select), op=True)
+def _lax_ops() -> dict[str, Emit]:
+    ops: dict[str, Emit] = {}
+    op = collect(ops)
+
+    def dn(v: Any) -> str:
+        fields = ", ".join(f"{f}={tuple(getattr(v, f))!r}" for f in v._fields[:3])  # no batching dims
+        return f"lax.{type(v).__name__}({fields})"
+
+    @op(qn(_d.jax.lax.gather))
+    def _(s: Step, a: A, k: K) -> str:
+        return f"lax.gather(jnp.asarray({a['operand']}), {a['start_indices']}, {dn(k['dimension_numbers'])}, " \
+               f"{tuple(k['slice_sizes'])!r}{_kw(k, 'mode', 'fill_value')})"
+
+    for fn in (_d.jax.lax.scatter, _d.jax.lax.scatter_add, _d.jax.lax.scatter_mul, _d.jax.lax.scatter_max,
+               _d.jax.lax.scatter_min):
+
+        def emit(s: Step, a: A, k: K, name: str = fn.info.name) -> str:
+            return f"{name}(jnp.asarray({a['operand']}), {a['scatter_indices']}, jnp.asarray({a['updates']}), " \
+                   f"{dn(k['dimension_numbers'])}{_kw(k, 'mode')})"
+
+        op(qn(fn))(emit)
+    return ops
+
+
+def _torch_ops() -> dict[str, Emit]:
+    ops: dict[str, Emit] = {}
+    op = collect(ops)
+
+    @op(qn(_d.torch.index_select))
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.index_select({a['input']}, {k['dim']}, {a['index']})"
 
-    @emitter("torch", qn(_d.torch.gather), op=True)
+    @op(qn(_d.torch.gather))
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.gather({a['input']}, {k['dim']}, {a['index']})"
 
-    @emitter("torch", qn(_d.torch.take), op=True)
+    @op(qn(_d.torch.take))
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.take({a['input']}, {a['index']})"
 
-    @emitter("torch", qn(_d.torch.take_along_dim), op=True)
+    @op(qn(_d.torch.take_along_dim))
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.take_along_dim({a['input']}, {a['indices']}, dim={lit(k.get('dim'))})"
 
-    @emitter("torch", qn(_d.torch.scatter), op=True)
+    @op(qn(_d.torch.scatter))
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.scatter({a['input']}, {k['dim']}, {a['index']}, {a['src']})"
 
-    @emitter("torch", qn(_d.torch.scatter_reduce), op=True)
+    @op(qn(_d.torch.scatter_reduce))
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.scatter_reduce({a['input']}, {k['dim']}, {a['index']}, {a['src']}, " \
                f"reduce={lit(k['reduce'])}, include_self={lit(k.get('include_self', True))})"
 
-    @emitter("torch", qn(_d.torch.index_put), op=True)
+    @op(qn(_d.torch.index_put))
     def _(s: Step, a: A, k: K) -> str:
         return f"torch.index_put({a['input']}, {a['indices']}, {a['values']}, " \
                f"accumulate={lit(k.get('accumulate', False))})"
+    return ops
 
 
-def _tf_ops() -> None:
-    @emitter("tensorflow", qn(_d.tensorflow.gather), op=True)
+def _tf_ops() -> dict[str, Emit]:
+    ops: dict[str, Emit] = {}
+    op = collect(ops)
+
+    @op(qn(_d.tensorflow.gather))
     def _(s: Step, a: A, k: K) -> str:
         return f"tf.gather({a['params']}, {a['indices']}, axis={lit(k.get('axis'))}" \
                f"{_kw(k, 'batch_dims')})"
 
-    @emitter("tensorflow", qn(_d.tensorflow.gather_nd), op=True)
+    @op(qn(_d.tensorflow.gather_nd))
     def _(s: Step, a: A, k: K) -> str:
         return f"tf.gather_nd({a['params']}, {a['indices']}{_kw(k, 'batch_dims')})"
 
@@ -760,46 +778,55 @@ def _tf_ops() -> None:
         def emit(s: Step, a: A, k: K, name: str = name) -> str:
             return f"tf.tensor_scatter_nd_{name}({a['tensor']}, {a['indices']}, {a['updates']})"
 
-        emitter("tensorflow", f"tensorflow.tensor_scatter_nd_{name}", op=True)(emit)
+        op(qn(getattr(_d.tensorflow, f"tensor_scatter_nd_{name}")))(emit)
+    return ops
 
 
-def _paddle_ops() -> None:
-    @emitter("paddle", qn(_d.paddle.gather), op=True)
+def _paddle_ops() -> dict[str, Emit]:
+    ops: dict[str, Emit] = {}
+    op = collect(ops)
+
+    @op(qn(_d.paddle.gather))
     def _(s: Step, a: A, k: K) -> str:
         return f"paddle.gather({a['x']}, {a['index']}, axis={lit(k.get('axis'))})"
 
-    @emitter("paddle", qn(_d.paddle.gather_nd), op=True)
+    @op(qn(_d.paddle.gather_nd))
     def _(s: Step, a: A, k: K) -> str:
         return f"paddle.gather_nd({a['x']}, {a['index']})"
 
-    @emitter("paddle", qn(_d.paddle.take_along_axis), op=True)
+    @op(qn(_d.paddle.take_along_axis))
     def _(s: Step, a: A, k: K) -> str:
         return f"paddle.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k['axis'])}" \
                f"{_kw(k, 'broadcast')})"
 
-    @emitter("paddle", qn(_d.paddle.put_along_axis), op=True)
+    @op(qn(_d.paddle.put_along_axis))
     def _(s: Step, a: A, k: K) -> str:
         return f"paddle.put_along_axis({a['arr']}, {a['indices']}, {a['values']}, axis={lit(k['axis'])}" \
                f"{_kw(k, 'reduce', 'include_self', 'broadcast')})"
 
-    @emitter("paddle", qn(_d.paddle.scatter_nd_add), op=True)
+    @op(qn(_d.paddle.scatter_nd_add))
     def _(s: Step, a: A, k: K) -> str:
         return f"paddle.scatter_nd_add({a['x']}, {a['index']}, {a['updates']})"
+    return ops
 
 
-def _mxnet_ops() -> None:
-    @emitter("mxnet", qn(_d.mxnet.take), op=True)
+def _mxnet_ops() -> dict[str, Emit]:
+    ops: dict[str, Emit] = {}
+    op = collect(ops)
+
+    @op(qn(_d.mxnet.take))
     def _(s: Step, a: A, k: K) -> str:
         return f"_np(mx.nd.take(_nd({a['a']}), _nd({a['indices']}), axis={lit(k.get('axis', 0))}, " \
                f"mode={lit(k.get('mode') or 'clip')}))"
 
-    @emitter("mxnet", qn(_d.mxnet.gather_nd), op=True)
+    @op(qn(_d.mxnet.gather_nd))
     def _(s: Step, a: A, k: K) -> str:
         return f"_np(mx.nd.gather_nd(_nd({a['data']}), _nd({a['indices']})))"
 
-    @emitter("mxnet", qn(_d.mxnet.scatter_nd), op=True)
+    @op(qn(_d.mxnet.scatter_nd))
     def _(s: Step, a: A, k: K) -> str:
         return f"_np(mx.nd.scatter_nd(_nd({a['data']}), _nd({a['indices']}), shape={a['shape']}))"
+    return ops
 
 
 _MX_HEADER = '''import math
@@ -821,30 +848,46 @@ def _nd(x):
     """An MXNet NDArray of ``x``'s dtype."""
     return mx.nd.array(x, dtype=x.dtype)'''
 
-HEADER.update({
+_HEADERS = {
     "numpy": "import math\n\nimport numpy as np",
     "gatherscatter": "import math\n\nimport numpy as np\n\nimport gatherscatter as gs",
     "jax": "import math\n\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\n"
+           "jax.config.update(\"jax_enable_x64\", True)",
+    "lax": "import math\n\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom jax import lax\n\n"
            "jax.config.update(\"jax_enable_x64\", True)",
     "torch": "import math\n\nimport numpy as np\nimport torch",
     "tensorflow": "import math\n\nimport numpy as np\nimport tensorflow as tf",
     "paddle": "import math\n\nimport numpy as np\nimport paddle",
     "mxnet": _MX_HEADER,
-})
-MODULE.update({"jax": "jnp", "tensorflow": "tf", "paddle": "paddle", "mxnet": "mx.nd"})
-PROLOGUE["mxnet"] = lambda inputs: [f"{n} = _np({n})" for n in inputs]
-EPILOGUE["mxnet"] = lambda out: f"return _nd({out}) if np.ndim({out}) else {out}"
+}
 
-register_adapters("numpy", Api())
-register_adapters("gatherscatter", Api())
-register_adapters("mxnet", Api())
-register_adapters("jax", JaxApi())
-register_adapters("torch", TorchApi())
-register_adapters("tensorflow", TfApi())
-register_adapters("paddle", PaddleApi())
-_numpy_ops()
-_jax_ops()
-_torch_ops()
-_tf_ops()
-_paddle_ops()
-_mxnet_ops()
+
+def _target(name: str, module: str, api: Api, ops: dict[str, Emit], **kw: Any) -> CodeTarget:
+    return CodeTarget(name, _HEADERS[name], module, _helpers(api), adapter_emitters(api), ops, **kw)
+
+
+#: every Python code target: its imports, op module, helpers, adapter and op emitters
+TARGETS: dict[str, CodeTarget] = {
+    "numpy": _target("numpy", "np", Api(), _numpy_ops()),
+    "gatherscatter": _target("gatherscatter", "gs", Api(), {}),
+    "jax": _target("jax", "jnp", JaxApi(), _jax_ops()),
+    "lax": _target("lax", "jnp", JaxApi(), _lax_ops()),
+    "torch": _target("torch", "torch", TorchApi(), _torch_ops()),
+    "tensorflow": _target("tensorflow", "tf", TfApi(), _tf_ops()),
+    "paddle": _target("paddle", "paddle", PaddleApi(), _paddle_ops()),
+    "mxnet": _target("mxnet", "mx.nd", Api(), _mxnet_ops(),
+                     prologue=lambda inputs: [f"{n} = _np({n})" for n in inputs],
+                     epilogue=lambda out: f"return _nd({out}) if np.ndim({out}) else {out}"),
+}
+HEADER = {name: t.header for name, t in TARGETS.items()}
+ADAPTER_EMIT = {name: t.adapters for name, t in TARGETS.items()}
+
+
+def generate(t: Translation) -> str:
+    """The Python code of translation ``t`` (a function ``translated(<source inputs>)``)."""
+    target = TARGETS.get(t.target)
+    if target is None:
+        raise UnsupportedError(f"codegen: no code generator for target {t.target!r}")
+    attrs = ", ".join(f"{k}={v!r}" for k, v in t.source.attrs.items())
+    doc = f"{t.source.op}({attrs}) in {t.target}, generated by gatherscatter.translate."
+    return function_code(target, t.source.inputs, t.steps, t.program.output, doc)

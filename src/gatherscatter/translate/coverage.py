@@ -22,7 +22,7 @@ from .model import WHEN
 
 __all__ = ["FAMILIES", "TARGET_ORDER", "Cell", "calls", "coverage", "translation_markdown"]
 
-TARGET_ORDER = ("onnx", "torch", "tensorflow", "jax", "numpy", "paddle", "openvino", "mxnet", "caffe2",
+TARGET_ORDER = ("onnx", "torch", "tensorflow", "jax", "lax", "numpy", "paddle", "openvino", "mxnet", "caffe2",
                 "gatherscatter")
 """The matrix's columns."""
 
@@ -69,7 +69,8 @@ def _cell(op: str, attrs: dict[str, Any], target: str) -> Cell:
         t = translate(op, to=target, **attrs)
     except GatherScatterError as e:
         return Cell("none", reason=" ".join(str(e).split()))
-    conds = [w for w in WHEN if w != "always" and any(r.when == w for r in t.residuals)]
+    # input conditions only (the legend's): device/version/invalid residuals are in t.divergences
+    conds = [w for w in WHEN if w in CONDITION_CODE and any(r.when == w for r in t.residuals)]
     if t.exact:
         return Cell("exact", conds, ops=t.ops)
     why = [f"source {r.source}, target {r.target}" + (f" ({r.note})" if r.note else "")
@@ -141,7 +142,7 @@ t.steps          # the target ops and adapters, each with the reason it is there
 t.ops            # ['onnx.ScatterElements', 'onnx.ScatterElements', 'onnx.ScatterElements']
 t.divergences    # what stays different, one sentence each (t.residuals: structured)
 t.exact          # exact on every input the source accepts (common dtypes, in-range indices)
-t.code           # Python for torch/tensorflow/jax/numpy/paddle/mxnet/caffe2, opset calls for
+t.code           # Python for torch/tensorflow/jax/lax/numpy/paddle/mxnet, opset calls for
                  # openvino, an onnx.helper script for onnx
 t.onnx_model     # an onnx.ModelProto (to='onnx'); t.to_onnx(**example) for given ranks/dtypes
 t.run(**args)    # the translated program on the source op's arguments

@@ -717,7 +717,7 @@ def build_model(t: Translation, example: dict[str, Any]) -> Any:
         v = b.vals[name]
         dims = [f"{name}_d{j}" for j in range(v.ndim)]
         # the index-tuple length k is fixed when the graph depends on it: an nd gather's output rank does
-        if v.ndim and name in _nd_index_inputs(t) and (b.static_tuple_len or t.source.canonical.family == "gather_nd"):
+        if v.ndim and name in nd_index_inputs(t) and (b.static_tuple_len or t.source.canonical.family == "gather_nd"):
             ax = int(t.source.layout.get("index_axis", -1)) % v.ndim
             dims[ax] = int(v.shape[ax])
         inputs.append(b.helper.make_tensor_value_info(name, b.elem_type(v.dtype), dims))
@@ -758,7 +758,7 @@ def _tuple_inputs(t: Translation, example: dict[str, Any]) -> set[str]:
     return {n for n in t.source.inputs if n in names and isinstance(example.get(n), (tuple, list))}
 
 
-def _nd_index_inputs(t: Translation) -> set[str]:
+def nd_index_inputs(t: Translation) -> set[str]:
     c = t.source.canonical
     if c.family not in ("gather_nd", "scatter_nd"):
         return set()
@@ -813,7 +813,7 @@ def default_example(t: Translation, dtypes: dict[str, Any] | None = None) -> dic
 
 def _tuple_length(t: Translation, args: dict[str, Any]) -> int:
     """The index-tuple length of an nd source call (0 for the other families)."""
-    for name in _nd_index_inputs(t):
+    for name in nd_index_inputs(t):
         v = args.get(name)
         if isinstance(v, np.ndarray) and v.ndim:
             return int(v.shape[int(t.source.layout.get("index_axis", -1)) % v.ndim])
@@ -892,3 +892,8 @@ def script(t: Translation) -> str:
               f"model.ir_version = {model.ir_version}",
               "onnx.checker.check_model(model, full_check=True)"]
     return "\n".join(lines) + "\n"
+
+
+def generate(t: Translation) -> str:
+    """The ONNX code of ``t``: :func:`script`."""
+    return script(t)

@@ -1,12 +1,14 @@
 """Target planners: how each framework computes a canonical call.
 
-One module per framework registers ``plan(c, names, version) -> TargetPlan``
-with :func:`target`. A planner picks the framework's op for the canonical
+:data:`TARGETS` names every target and the module holding its planner
+``plan(c, names, version) -> TargetPlan``; a module is imported when its target
+is first planned for. A planner picks the framework's ops for the canonical
 family, adds the adapters of :mod:`..plan` and lists the residuals.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -14,33 +16,43 @@ from ...errors import UnsupportedError
 from ..model import Canonical, TargetPlan
 from ..plan import Names
 
-__all__ = ["TARGETS", "plan_target", "target"]
+__all__ = ["TARGETS", "plan_target"]
 
 Planner = Callable[[Canonical, Names, Any], TargetPlan]
-TARGETS: dict[str, Planner] = {}
+
+#: every target framework and the module (in this package) of its planner
+TARGETS: dict[str, str] = {
+    "caffe2": "caffe2",
+    "gatherscatter": "neutral",
+    "jax": "jax",
+    "lax": "lax",
+    "mxnet": "mxnet",
+    "numpy": "numpy",
+    "onnx": "onnx",
+    "openvino": "openvino",
+    "paddle": "paddle",
+    "tensorflow": "tensorflow",
+    "torch": "torch",
+}
 
 
-def target(framework: str) -> Callable[[Planner], Planner]:
-    """Register the planner of ``framework``."""
-
-    def deco(fn: Planner) -> Planner:
-        TARGETS[framework] = fn
-        return fn
-
-    return deco
+def planner(framework: str) -> Planner:
+    """The planner of ``framework`` (UnsupportedError naming the targets for an unknown one)."""
+    module = TARGETS.get(framework)
+    if module is None:
+        raise UnsupportedError(
+            f"translate: unknown target framework {framework!r}; expected one of {', '.join(sorted(TARGETS))}"
+        )
+    fn: Planner = importlib.import_module(f"{__name__}.{module}").plan
+    return fn
 
 
 def plan_target(framework: str, c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     """The plan of ``framework`` for ``c`` (``version``: an ONNX opset, an OpenVINO version ...)."""
-    _load()
-    try:
-        planner = TARGETS[framework]
-    except KeyError:
-        raise UnsupportedError(
-            f"translate: unknown target framework {framework!r}; expected one of {', '.join(sorted(TARGETS))}"
-        ) from None
-    return planner(c, names, version)
+    return planner(framework)(c, names, version)
 
 
 def _load() -> None:
-    from . import caffe2, jax, mxnet, neutral, numpy, onnx, openvino, paddle, tensorflow, torch  # noqa: F401
+    """Import every planner (kept for callers that want them all loaded)."""
+    for name in TARGETS:
+        planner(name)

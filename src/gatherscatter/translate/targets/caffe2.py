@@ -19,14 +19,12 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..model import Canonical, TargetPlan
 from ..plan import Names
-from . import target
 from ._common import Mode, Plan
 
 WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
 RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
 
 
-@target("caffe2")
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     if c.is_scatter:
         raise UnsupportedError(f"translate to caffe2: Caffe2 has no scatter op here (family {c.family}); only "

@@ -22,7 +22,6 @@ from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
 from ..plan import Names, decompose_reduction
-from . import target
 from ._common import Mode, Plan
 
 TAKE: dict[Any, Mode] = {"fill": ("wrap", "fill"), "clip": ("bounds", "clip"), "wrap": ("wrap", "wrap")}
@@ -53,7 +52,6 @@ def _fill_attrs(c: Canonical, mode: Any) -> dict[str, Any]:
     return attrs
 
 
-@target("jax")
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("jax", c, names)
     c = c.with_(indices=p.float_cast(c.indices, "JAX"))

@@ -22,7 +22,6 @@ from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
 from ..plan import Names, decompose_reduction
-from . import target
 from ._common import Mode, Plan
 
 TAKE: dict[Any, Mode] = {"raise": ("raise", "raise"), "clip": ("bounds", "clip"), "wrap": ("wrap", "wrap")}
@@ -30,7 +29,6 @@ WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
 RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
 
 
-@target("mxnet")
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("mxnet", c, names)
     fam = c.family

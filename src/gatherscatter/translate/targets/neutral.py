@@ -6,10 +6,8 @@ from typing import Any
 
 from ..model import Canonical, TargetPlan
 from ..plan import Names
-from . import target
 
 
-@target("gatherscatter")
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     """The neutral API expresses every canonical call exactly."""
     return TargetPlan("gatherscatter", [c.step()])

@@ -23,7 +23,6 @@ from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
 from ..plan import Names, decompose_reduction
-from . import target
 from ._common import Mode, Plan
 
 # np.take's mode='wrap' is left out on purpose: NumPy wraps by repeated subtraction, so one index of 2**40
@@ -35,7 +34,6 @@ UFUNC = {"add": qn(_d.numpy.add_at), "sub": qn(_d.numpy.subtract_at), "mul": qn(
          "max": qn(_d.numpy.maximum_at), "min": qn(_d.numpy.minimum_at)}
 
 
-@target("numpy")
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("numpy", c, names)
     c = c.with_(indices=p.float_cast(c.indices, "NumPy"))

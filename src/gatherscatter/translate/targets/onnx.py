@@ -17,7 +17,6 @@ from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, Residual, TargetPlan
 from ..plan import Names, adapt_indices, decompose_reduction, duplicates_residual, gather_post
-from . import target
 
 DEFAULT_OPSET = 18
 """The default target opset: these ops last changed at 18, and every runtime loads it."""
@@ -35,7 +34,6 @@ def reductions(opset: int) -> frozenset[str]:
     return _REDUCTIONS[max(v for v in _REDUCTIONS if v <= max(opset, 11))]
 
 
-@target("onnx")
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     opset = DEFAULT_OPSET if version is None else int(version)
     if opset < 11:

@@ -27,7 +27,6 @@ from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
 from ..plan import Names, decompose_reduction
-from . import target
 from ._common import Mode, Plan
 
 DEFAULT_OPSET = 15
@@ -38,7 +37,6 @@ SEU = {"none": "none", "add": "sum", "mul": "prod", "max": "max", "min": "min", 
 SNDU = {"none": "none", "add": "sum", "sub": "sub", "mul": "prod", "max": "max", "min": "min"}
 
 
-@target("openvino")
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     opset = DEFAULT_OPSET if version is None else int(version)
     if opset < 12:

@@ -21,7 +21,6 @@ from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
 from ..plan import Names, decompose_reduction
-from . import target
 from ._common import Mode, Plan
 
 WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
@@ -29,7 +28,6 @@ FLAT: dict[Any, Mode] = {None: ("raise", "raise")}
 REDUCE = {"none": "assign", "add": "add", "mul": "mul", "mean": "mean", "max": "amax", "min": "amin"}
 
 
-@target("paddle")
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("paddle", c, names)
     fam = c.family

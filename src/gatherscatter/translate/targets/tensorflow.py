@@ -23,7 +23,6 @@ from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
 from ..plan import Names, decompose_reduction
-from . import target
 from ._common import Mode, Plan
 
 RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
@@ -32,7 +31,6 @@ SCATTER = {"none": qn(_d.tensorflow.tensor_scatter_nd_update), "add": qn(_d.tens
            "min": qn(_d.tensorflow.tensor_scatter_nd_min)}
 
 
-@target("tensorflow")
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("tensorflow", c, names)
     fam = c.family

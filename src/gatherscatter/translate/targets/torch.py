@@ -22,7 +22,6 @@ from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
 from ..plan import Names, decompose_reduction
-from . import target
 from ._common import Mode, Plan
 
 RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
@@ -34,7 +33,6 @@ _HALF = ("torch accumulates float16/bfloat16 sums, products and means in float32
          "(and keeps the mean count in the data dtype)")
 
 
-@target("torch")
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("torch", c, names)
     fam = c.family
