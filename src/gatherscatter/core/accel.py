@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..backends import KernelNotReadyError, launch, set_kernel_threads
+from ..backends import KernelNotReadyError, launch, pool, set_kernel_threads
 from .offsets import piece_size, row_pieces
 from .shape import IndexSpec, prod
 
@@ -146,7 +146,7 @@ def _gather(
     if raw and spec.vector and spec.depth == 0:
         return None
     mine = out is None
-    res = np.empty(out_shape, d.dtype) if out is None else out
+    res = pool.empty(out_shape, d.dtype) if out is None else out  # pre-faulted when recycled
     set_kernel_threads(res.nbytes + idx.nbytes)
     ic = _c(idx)
     if raw and not mine and not spec.vector and launch(k.count_bad, ic.reshape(-1), d.shape[a], wrap):
