@@ -580,7 +580,7 @@ def render_scaling(records: list[dict[str, Any]], threads: list[int]) -> list[st
                     cells.append("-")
                 elif v > SCALE_LIMIT:
                     cells.append(f"**{v:.2f}**")
-                    flagged.append(f"{n} 1/{z} {t}T")
+                    flagged.append(f"{n} {'full' if z == 1 else f'1/{z}'} {t}T")
                 else:
                     cells.append(f"{v:.2f}")
         lines.append(f"| {n} | " + " | ".join(cells) + " |")

@@ -1,0 +1,180 @@
+"""The accelerated path's runtime: threading layer choice, background compilation, the output pool.
+
+Functional checks only (nothing here is timed). Expected values come from plain NumPy
+indexing (``d[i]``), never from gatherscatter itself.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gatherscatter.backends import pool
+from tests.conftest import has
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+
+
+def _python(code: str, **env: str) -> dict:
+    full = {**os.environ, "PYTHONPATH": SRC, **env}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=full)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+LAYER = """
+import json, numba
+from gatherscatter import backends
+backends._load()
+print(json.dumps({"layer": numba.config.THREADING_LAYER}))
+"""
+
+
+@pytest.mark.skipif(not has("numba"), reason="numba not installed")
+def test_threading_layer_defaults_to_workqueue():
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
+    res = subprocess.run(
+        [sys.executable, "-c", LAYER], capture_output=True, text=True, timeout=300, env={**env, "PYTHONPATH": SRC}
+    )
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert json.loads(res.stdout.strip().splitlines()[-1])["layer"] == "workqueue"
+
+
+@pytest.mark.skipif(not has("numba"), reason="numba not installed")
+@pytest.mark.parametrize("layer", ["omp", "safe"])
+def test_threading_layer_respects_the_users_choice(layer):
+    assert _python(LAYER, NUMBA_THREADING_LAYER=layer)["layer"] == layer
+
+
+@pytest.mark.skipif(not has("numba"), reason="numba not installed")
+def test_threading_layer_respects_numba_config():
+    code = "import numba; numba.config.THREADING_LAYER = 'safe'\n" + LAYER
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
+    res = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env={**env, "PYTHONPATH": SRC}
+    )
+    assert json.loads(res.stdout.strip().splitlines()[-1])["layer"] == "safe"
+
+
+BACKGROUND = """
+import json, numpy as np
+import gatherscatter as gs
+from gatherscatter import backends
+rng = np.random.default_rng(7)
+d = rng.standard_normal((1 << 14, 32)).astype(np.float32)   # 2 MiB
+i = rng.integers(-(1 << 14), 1 << 14, 1 << 14)              # raw int64, negatives wrapped
+expected = d[i]
+backends._load()  # numba imported: the first call below queues its kernel's compile (an empty cache)
+first = gs.take(d, i, axis=0)
+busy = not backends.wait_compiled(0)
+same_first = first.tobytes() == expected.tobytes()
+backends.wait_compiled(600)
+later = [gs.take(d, i, axis=0) for _ in range(4)]
+backends.wait_compiled(600)
+last = gs.take(d, i, axis=0)
+k = backends._kernels
+print(json.dumps({
+    "busy": busy, "same_first": same_first,
+    "same_later": all(x.tobytes() == expected.tobytes() for x in later + [last]),
+    "compiled": k is not None and len(k.gather_rows.overloads) > 0,
+}))
+"""
+
+
+@pytest.mark.skipif(not has("numba"), reason="numba not installed")
+@pytest.mark.parametrize("child", ["1", "0"])
+def test_background_compile_serves_exact_results_meanwhile(tmp_path, child):
+    # an empty numba cache: the first call cannot have its kernel; it must still be exact
+    res = _python(
+        BACKGROUND, NUMBA_CACHE_DIR=str(tmp_path), GATHERSCATTER_BACKEND="auto", GATHERSCATTER_COMPILE_CHILD=child
+    )
+    assert res == {"busy": True, "same_first": True, "same_later": True, "compiled": True}
+
+
+# ---- the output pool -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_pool(monkeypatch):
+    monkeypatch.setattr(pool, "MIN_BYTES", 1 << 20)
+    cap = pool.get_pool_bytes()
+    pool.set_pool_bytes(8 << 20)
+    yield
+    pool.set_pool_bytes(cap)
+
+
+def _addr(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def test_pool_returns_plain_arrays_of_the_asked_shape(small_pool):
+    a = pool.empty((512, 1024), np.float32)  # 2 MiB
+    assert type(a) is np.ndarray and a.shape == (512, 1024) and a.dtype == np.float32
+    assert a.flags.c_contiguous and a.flags.writeable
+    small = pool.empty((3,), np.int8)
+    assert small.flags.owndata  # under MIN_BYTES: plain np.empty
+
+
+def test_pool_never_aliases_a_live_array_or_view(small_pool):
+    a = pool.empty((1 << 18,), np.float32)
+    b = pool.empty((1 << 18,), np.float32)
+    assert not np.shares_memory(a, b)
+    view = a[10:20]
+    exported = memoryview(b)
+    addr_a, addr_b = _addr(a), _addr(b)
+    del a, b
+    c = pool.empty((1 << 18,), np.float32)
+    assert not np.shares_memory(c, view) and _addr(c) not in (addr_a, addr_b)
+    assert not np.shares_memory(c, np.asarray(exported))
+    del view, exported, c
+    gc.collect()
+
+
+def test_pool_reuses_a_released_buffer(small_pool):
+    pool.trim(0.0)
+    a = pool.empty((1 << 18,), np.float32)
+    addr = _addr(a)
+    del a
+    b = pool.empty((1 << 18,), np.float32)
+    assert _addr(b) == addr  # the pre-faulted buffer came back
+
+
+def test_pool_memory_is_bounded_and_released(small_pool):
+    pool.trim(0.0)
+    live = [pool.empty((1 << 18,), np.float32) for _ in range(8)]  # 8 x 1 MiB asked, 2 MiB buffers
+    assert pool.pool_stats()["bytes"] <= 8 << 20  # the rest are plain arrays
+    assert len({_addr(x) for x in live}) == 8
+    del live
+    assert pool.pool_stats()["idle_bytes"] > 0
+    gc.collect()  # a full collection releases every idle buffer
+    assert pool.pool_stats()["bytes"] == 0
+
+
+def test_pool_is_safe_with_threads(small_pool):
+    errors: list[str] = []
+    start = threading.Barrier(4)
+
+    def work(k: int) -> None:
+        start.wait()
+        for _ in range(50):
+            x = pool.empty((1 << 18,), np.int32)
+            x.fill(k)
+            y = pool.empty((1 << 18,), np.int32)
+            y.fill(-k)
+            if not (x == k).all() or not (y == -k).all():
+                errors.append(f"thread {k}: an output was overwritten")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(1, 5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
