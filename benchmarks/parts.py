@@ -7,7 +7,8 @@ per round, in turn, for ``--reps`` rounds (a foreign load slows a whole round
 alike); medians are printed with the ns per output element (gathers) or per
 update (scatters). Parts (numba path unless marked np):
 
-* ``total``: the whole call as the benchmark makes it (fresh output);
+* ``total``: the whole call as the benchmark makes it (output from the pool of recycled buffers);
+* ``total no pool``: the same with the output pool off (a fresh output every call);
 * ``faults``: a fresh output's first touch alone (one write per 4 KiB page);
 * ``copy``: copying ``data`` into a reused buffer (scatters);
 * ``check``: the index range check alone (``count_bad``; np: the one-pass max);
@@ -33,6 +34,7 @@ from run import Ort, interleaved, torch_call
 from workloads import WORKLOADS, Workload
 
 from gatherscatter import backends
+from gatherscatter.backends import pool
 from gatherscatter.core import IndexSpec
 from gatherscatter.core.offsets import element_offsets, piece_size
 from gatherscatter.core.rows import ROUNDS_MIN_ROW, RowScratch, chunk_rows, put_rows, reduce_rows
@@ -51,6 +53,19 @@ def faults(shape: tuple[int, ...], dtype: Any) -> Callable[[], Any]:
     return run
 
 
+def without_pool(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """``fn`` with the output pool off (fresh outputs, as before session 6); the pool keeps its buffers."""
+
+    def run() -> Any:
+        cap, pool._cap = pool._cap, 0
+        try:
+            return fn()
+        finally:
+            pool._cap = cap
+
+    return run
+
+
 def parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[Part]:
     """The workload's parts on the numba path (k: the kernels module)."""
     from gatherscatter.core import accel
@@ -61,6 +76,8 @@ def parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[
     wrap = True
     if "updates" not in a:
         shape = np.asarray(w.ours(a)).shape
+        if "out" not in a:
+            res.append(("total no pool", without_pool(lambda: w.ours(a))))
         res.append(("faults", faults(shape, d.dtype)))
         buf = np.zeros(shape, d.dtype)
         bits = accel._bits
