@@ -156,5 +156,6 @@ def empty(shape: tuple[int, ...], dtype: Any) -> np.ndarray[Any, Any]:
             _hits += 1
         found[1] = now
         _schedule_locked()
-        buf = found[0]
-    return buf[:n].view(dt).reshape(shape)
+        buf: np.ndarray[Any, Any] = found[0]
+    res: np.ndarray[Any, Any] = buf[:n].view(dt).reshape(shape)
+    return res
