@@ -82,9 +82,10 @@ SMALL_BYTES = 1 << 20
 """Below this many bytes moved, the ``auto`` backend stays on NumPy (its call overhead is lower)."""
 
 PARALLEL_BYTES = 1 << 23
-"""Below this many bytes moved, a kernel runs on one thread: on the benchmark's workloads at 1/16 size
-(calls of 0.1-3 ms) a second thread gained at most 1.3x and lost up to 1.2x (a random-access gather
-is latency-bound and the two vCPUs share caches), see benchmarks/README.md."""
+"""Below this many bytes moved (calls of about a millisecond), a kernel runs on one thread: there a
+second thread's wake-up and the split cost about what they gain. A guess bounded by measurement, not
+a fit: the benchmark's thread-scaling table (2T/1T per workload at full, 1/2 and 1/16 size) is the
+check, and benchmarks/README.md has what it showed."""
 
 WAIT_S = 0.05
 """How long one call waits, in all, for numba's import or a kernel signature in the background
