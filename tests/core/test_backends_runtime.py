@@ -178,3 +178,33 @@ def test_pool_is_safe_with_threads(small_pool):
     for t in threads:
         t.join()
     assert errors == []
+
+
+@pytest.mark.skipif(not has("numba"), reason="numba not installed")
+def test_thread_count_chosen_by_measurement_keeps_results_exact(monkeypatch):
+    import gatherscatter as gs
+    from gatherscatter import backends
+    from tests.conftest import using_backend
+
+    import numba
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one CPU: nothing to choose")
+    monkeypatch.setattr(backends, "PARALLEL_BYTES", 1 << 16)
+    monkeypatch.setattr(backends, "_tune_on", True)
+    monkeypatch.setattr(backends, "_samples", {})
+    monkeypatch.setattr(backends, "_tuned", {})
+    rng = np.random.default_rng(11)
+    d = rng.standard_normal((1 << 12, 16)).astype(np.float32)
+    i = rng.integers(0, 1 << 12, 1 << 14)
+    expected = d[i]
+    threads = backends.get_num_threads()
+    backends.set_num_threads(2)
+    try:
+        with using_backend("numba"):
+            got = [gs.take(d, i, axis=0) for _ in range(2 * backends.TUNE_SAMPLES + 2)]
+    finally:
+        backends.set_num_threads(threads)
+    assert all(g.tobytes() == expected.tobytes() for g in got)  # on 1 thread and on 2 alike
+    chosen = {k: v for k, v in backends.tuned_threads().items() if k[0] == "gather_rows"}
+    assert chosen and set(chosen.values()) <= {1, 2} and all(k[2] == 2 for k in chosen)

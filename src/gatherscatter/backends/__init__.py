@@ -17,7 +17,10 @@ the kernels run on numba's ``workqueue`` layer: measured on a 2-vCPU VM, the
 installed) made 2-thread calls 2-5x slower than 1-thread ones (GatherND of
 100k rows of 256 B: 8.4 ms on 1 thread, 32 ms on 2 with ``omp``, 11.7 ms with
 ``workqueue``, on a loaded machine); ``workqueue`` never lost more than launch
-overhead. ``tbb`` is used only when asked for.
+overhead. ``tbb`` is used only when asked for. On top of that, when more than one
+thread is asked for, each kernel and size class is timed on 1 and on n threads
+for its first few calls and keeps the faster (:func:`_run`, :func:`tuned_threads`;
+``GATHERSCATTER_AUTOTUNE=0`` turns this off).
 
 First call. With the ``auto`` backend, a call never waits for numba: numba is
 imported, and each kernel signature compiled (or loaded from numba's cache), by
@@ -74,6 +77,7 @@ __all__ = [
     "set_kernel_threads",
     "set_num_threads",
     "threads_for",
+    "tuned_threads",
     "wait_compiled",
     "warm_up",
 ]
@@ -143,7 +147,62 @@ def set_kernel_threads(nbytes: int) -> int:
 
     n = min(threads_for(nbytes), int(numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     numba.set_num_threads(n)
+    _call.n = n
+    _call.bucket = max(0, nbytes).bit_length()
     return n
+
+
+TUNE_SAMPLES = 3
+"""Calls timed on each side (1 thread, n threads) before a (kernel, size class, n) is decided."""
+TUNE_GAIN = 0.95
+"""n threads are kept only when their best time is below this fraction of one thread's."""
+_tune_on = os.environ.get("GATHERSCATTER_AUTOTUNE", "1") != "0"
+_samples: dict[tuple[str, int, int], tuple[list[float], list[float]]] = {}
+_tuned: dict[tuple[str, int, int], int] = {}
+
+
+def tuned_threads() -> dict[tuple[str, int, int], int]:
+    """The thread counts chosen so far: (kernel, size class = bit length of bytes moved, threads asked) -> used."""
+    return dict(_tuned)
+
+
+def _run(kernel: Any, args: tuple[Any, ...]) -> Any:
+    """Call ``kernel``; with more than one thread asked, choose 1 or n threads for its size class by measurement.
+
+    The first ``TUNE_SAMPLES`` calls of each side of a (kernel, size class, n) alternate between one
+    thread and n, timed; then the faster side is kept (n only if clearly faster: ``TUNE_GAIN``). The
+    thread count never changes a result (the kernels are bit-identical at any count, tested), only
+    speed: this is how a second thread never makes a call slower than one on whatever machine,
+    threading layer and load the process meets (a 2-vCPU VM measured 2 threads 1.07-5x slower than
+    one on some memory-bound kernels, faster on others).
+    """
+    n = getattr(_call, "n", 1)
+    if n <= 1 or not _tune_on:
+        return kernel(*args)
+    import numba
+
+    key = (getattr(kernel, "__name__", "kernel"), getattr(_call, "bucket", 0), n)
+    choice = _tuned.get(key)
+    if choice is None:
+        ones, many = _samples.setdefault(key, ([], []))
+        side = ones if len(ones) <= len(many) else many
+        use = 1 if side is ones else n
+    else:
+        use = choice
+    if use != n:
+        numba.set_num_threads(use)
+    try:
+        t0 = time.perf_counter()
+        result = kernel(*args)
+        dt = time.perf_counter() - t0
+    finally:
+        if use != n:
+            numba.set_num_threads(n)
+    if choice is None:
+        side.append(dt)
+        if len(ones) >= TUNE_SAMPLES and len(many) >= TUNE_SAMPLES:
+            _tuned[key] = n if min(many) < TUNE_GAIN * min(ones) else 1
+    return result
 
 
 _launch_lock = threading.Lock()
@@ -328,9 +387,9 @@ def launch(kernel: Callable[..., Any], *args: Any) -> Any:
     if _backend == "auto" and not _ready(kernel, args):
         raise KernelNotReadyError(getattr(kernel, "__name__", "kernel"))
     if _serial is False:
-        return kernel(*args)
+        return _run(kernel, args)
     with _launch_lock:
-        result = kernel(*args)
+        result = _run(kernel, args)
         if _serial is None:
             _serial = _layer_is_serial()
         return result
