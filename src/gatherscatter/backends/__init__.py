@@ -17,7 +17,9 @@ the kernels run on numba's ``workqueue`` layer: measured on a 2-vCPU VM, the
 installed) made 2-thread calls 2-5x slower than 1-thread ones (GatherND of
 100k rows of 256 B: 8.4 ms on 1 thread, 32 ms on 2 with ``omp``, 11.7 ms with
 ``workqueue``, on a loaded machine); ``workqueue`` never lost more than launch
-overhead. ``tbb`` is used only when asked for. On top of that, when more than one
+overhead. ``tbb`` is used only when asked for. The layer is numba's, process-wide: it
+is set when gatherscatter first loads its kernels, and applies to other numba code
+in the process that has not run a parallel region yet. On top of that, when more than one
 thread is asked for, each kernel and size class is timed on 1 and on n threads
 for its first few calls and keeps the faster (:func:`_run`, :func:`tuned_threads`;
 ``GATHERSCATTER_AUTOTUNE=0`` turns this off).
