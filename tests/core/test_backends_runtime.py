@@ -182,11 +182,11 @@ def test_pool_is_safe_with_threads(small_pool):
 
 @pytest.mark.skipif(not has("numba"), reason="numba not installed")
 def test_thread_count_chosen_by_measurement_keeps_results_exact(monkeypatch):
+    import numba
+
     import gatherscatter as gs
     from gatherscatter import backends
     from tests.conftest import using_backend
-
-    import numba
 
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("one CPU: nothing to choose")
