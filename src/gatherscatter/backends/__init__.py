@@ -168,7 +168,7 @@ def tuned_threads() -> dict[tuple[str, int, int], int]:
     return dict(_tuned)
 
 
-def _run(kernel: Any, args: tuple[Any, ...]) -> Any:
+def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None) -> Any:
     """Call ``kernel``; with more than one thread asked, choose 1 or n threads for its size class by measurement.
 
     The first ``TUNE_SAMPLES`` calls of each side of a (kernel, size class, n) alternate between one
@@ -193,6 +193,8 @@ def _run(kernel: Any, args: tuple[Any, ...]) -> Any:
         use = choice
     if use != n:
         numba.set_num_threads(use)
+        if nthreads_at is not None:  # the kernel splits its work by this count: one block per thread
+            args = (*args[:nthreads_at], use, *args[nthreads_at + 1 :])
     try:
         t0 = time.perf_counter()
         result = kernel(*args)
@@ -379,19 +381,21 @@ def _child_compile() -> None:
         getattr(k, name).compile(eval(text, _sig_namespace()))  # from the parent, see above
 
 
-def launch(kernel: Callable[..., Any], *args: Any) -> Any:
+def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = None) -> Any:
     """Run a parallel kernel (returning its result), serialised under numba's non-thread-safe ``workqueue`` layer.
 
     With the ``auto`` backend, raises :class:`KernelNotReadyError` (before running anything) when the kernel's
     signature is still compiling in the background; the dispatch in the core then takes the NumPy path.
+    ``nthreads_at``: the position of the kernel's own thread-count argument (its work split), which
+    follows the thread count chosen at run time (:func:`_run`).
     """
     global _serial
     if _backend == "auto" and not _ready(kernel, args):
         raise KernelNotReadyError(getattr(kernel, "__name__", "kernel"))
     if _serial is False:
-        return _run(kernel, args)
+        return _run(kernel, args, nthreads_at)
     with _launch_lock:
-        result = _run(kernel, args)
+        result = _run(kernel, args, nthreads_at)
         if _serial is None:
             _serial = _layer_is_serial()
         return result

@@ -227,7 +227,7 @@ def _scatter_rows(
     u2 = np.ascontiguousarray(u2)  # broadcast (zero-stride) updates cannot be re-viewed
     if op == k.NONE:
         o2, u2 = _bits(o2), _bits(u2)
-    launch(k.scatter_rows, o2, _c(rows), u2, op, n, False)
+    launch(k.scatter_rows, o2, _c(rows), u2, op, n, False, nthreads_at=4)
     return True
 
 
@@ -276,7 +276,7 @@ def _scatter(
                 # 2 threads measured 1.5x slower than 1 on ScatterElements add axis 0 (64 columns) and
                 # 1.04x slower on max in the full runs (a 1.3x gain in a direct kernel measurement)
                 n = 1
-            launch(k.scatter_elements3, o3, ic.reshape(i3), u3, op, n, wrap and raw)
+            launch(k.scatter_elements3, o3, ic.reshape(i3), u3, op, n, wrap and raw, nthreads_at=4)
         return True
     if not raw:
         return False
@@ -307,5 +307,5 @@ def _scatter(
         o2, u2 = _bits(o2), _bits(u2)
     if _owner_threads(n, R) < n:
         n = set_kernel_threads(0)
-    launch(k.scatter_rows, o2, rows, u2, op, n, wrap)
+    launch(k.scatter_rows, o2, rows, u2, op, n, wrap, nthreads_at=4)
     return True
