@@ -1,6 +1,6 @@
 """Where the time goes: a workload's call split into its parts, timed side by side with the peers.
 
-    python benchmarks/parts.py NAME[,NAME] [--threads 1,2] [--reps 7] [--quick]
+    python benchmarks/parts.py NAME[,NAME] [--threads 1,2] [--reps 7] [--quick] [--size N]
 
 For each workload and thread count, every part below and every peer is called once
 per round, in turn, for ``--reps`` rounds (a foreign load slows a whole round
@@ -234,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", default="1,2")
     p.add_argument("--reps", type=int, default=7)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--size", type=int, default=1, help="size divisor, as run.py --sizes (2: half, 16: 1/16)")
     args = p.parse_args(argv)
     import numba
 
@@ -242,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     by_name = {w.name: w for w in WORKLOADS}
     for name in args.names.split(","):
         w = by_name[name]
-        a = w.inputs(32 if args.quick else 1)
+        a = w.inputs((32 if args.quick else 1) * args.size)
         units = a["updates"].size if "updates" in a else np.asarray(w.ours(a)).size
         unit = "update element" if "updates" in a else "output element"
         for t in [int(x) for x in args.threads.split(",") if x]:

@@ -65,6 +65,7 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import ArgumentError, UnsupportedError
+from . import pool
 
 __all__ = [
     "PARALLEL_BYTES",
@@ -75,6 +76,7 @@ __all__ = [
     "get_num_threads",
     "kernels",
     "launch",
+    "pool",
     "set_backend",
     "set_kernel_threads",
     "set_num_threads",
