@@ -103,6 +103,8 @@ def parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[
     u = a["updates"]
     op = k.OPS[w.attrs.get("reduction", "none")]
     work = d.copy()
+    if not w.inplace:
+        res.append(("total no pool", without_pool(lambda: w.ours(a))))
     res.append(("faults", faults(d.shape, d.dtype)))
     res.append(("copy", lambda: k.copy_blocks(accel._bits(work.reshape(-1)), accel._bits(d.reshape(-1)))))
     if not (w.op == "ScatterND" and i.shape[-1] > 1):
