@@ -1,4 +1,4 @@
-"""A bounded pool of pre-faulted output buffers for the accelerated gathers (no ``out=`` needed).
+"""A bounded pool of pre-faulted outputs for gathers and out-of-place scatters (no ``out=`` needed).
 
 A fresh output of 256 MB costs about 30 ms of page faults on one thread (the kernel zeroes
 every new page on first write), a large share of a big gather; onnxruntime avoids it by
