@@ -180,11 +180,13 @@ def test_pool_is_safe_with_threads(small_pool):
     assert errors == []
 
 
-@pytest.mark.skipif(not has("numba"), reason="numba not installed")
-def test_thread_count_chosen_by_measurement_keeps_results_exact(monkeypatch):
+@pytest.fixture
+def tuning(monkeypatch):
+    """Run-time thread choice on, from scratch, at small sizes; 2 threads asked, on the numba backend."""
+    if not has("numba"):
+        pytest.skip("numba not installed")
     import numba
 
-    import gatherscatter as gs
     from gatherscatter import backends
     from tests.conftest import using_backend
 
@@ -194,38 +196,33 @@ def test_thread_count_chosen_by_measurement_keeps_results_exact(monkeypatch):
     monkeypatch.setattr(backends, "_tune_on", True)
     monkeypatch.setattr(backends, "_samples", {})
     monkeypatch.setattr(backends, "_tuned", {})
-    rng = np.random.default_rng(11)
-    d = rng.standard_normal((1 << 12, 16)).astype(np.float32)
-    i = rng.integers(0, 1 << 12, 1 << 14)
-    expected = d[i]
     threads = backends.get_num_threads()
     backends.set_num_threads(2)
     try:
         with using_backend("numba"):
-            got = [gs.take(d, i, axis=0) for _ in range(2 * backends.TUNE_SAMPLES + 2)]
+            yield backends
     finally:
         backends.set_num_threads(threads)
+
+
+def test_thread_count_chosen_by_measurement_keeps_results_exact(tuning):
+    import gatherscatter as gs
+
+    rng = np.random.default_rng(11)
+    d = rng.standard_normal((1 << 12, 16)).astype(np.float32)
+    i = rng.integers(0, 1 << 12, 1 << 14)
+    expected = d[i]
+    got = [gs.take(d, i, axis=0) for _ in range(2 * tuning.TUNE_SAMPLES + 2)]
     assert all(g.tobytes() == expected.tobytes() for g in got)  # on 1 thread and on 2 alike
-    chosen = {k: v for k, v in backends.tuned_threads().items() if k[0] == "gather_rows"}
+    chosen = {k: v for k, v in tuning.tuned_threads().items() if k[0] == "gather_rows"}
     assert chosen and set(chosen.values()) <= {1, 2} and all(k[2] == 2 for k in chosen)
 
 
-@pytest.mark.skipif(not has("numba"), reason="numba not installed")
-def test_thread_choice_also_sets_a_scatters_work_split(monkeypatch):
+def test_thread_choice_also_sets_a_scatters_work_split(tuning, monkeypatch):
     # the row scatter splits rows by its own thread-count argument: on the 1-thread side of the
-    # measurement it must get 1 (one scan), and the sums must stay in sequential order either way
-    import numba
-
+    # measurement it gets 1 (one scan of the updates), and the sums stay in sequential order either way
     import gatherscatter as gs
-    from gatherscatter import backends
-    from tests.conftest import using_backend
 
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("one CPU: nothing to choose")
-    monkeypatch.setattr(backends, "PARALLEL_BYTES", 1 << 16)
-    monkeypatch.setattr(backends, "_tune_on", True)
-    monkeypatch.setattr(backends, "_samples", {})
-    monkeypatch.setattr(backends, "_tuned", {})
     rng = np.random.default_rng(12)
     data = rng.standard_normal((1 << 10, 32)).astype(np.float32)
     idx = rng.integers(0, 1 << 10, (1 << 12, 1))
@@ -233,22 +230,26 @@ def test_thread_choice_also_sets_a_scatters_work_split(monkeypatch):
     expected = data.copy()
     for i, row in enumerate(idx[:, 0]):  # the sequential loop
         expected[row] = expected[row] + upd[i]
-    seen: list[int] = []
-    real = backends._run
+    import numba
+
+    splits: list[tuple[int, int]] = []  # (the kernel's split argument, numba's thread count) per call
+    real = tuning.launch.__globals__["_run"]
+    scatter_rows = tuning.kernels().scatter_rows
 
     def spy(kernel, args, nthreads_at=None):
-        if nthreads_at is not None:
-            seen.append(numba.get_num_threads())
-            assert args[nthreads_at] >= 1
-        return real(kernel, args, nthreads_at)
+        if kernel is not scatter_rows:
+            return real(kernel, args, nthreads_at)
 
-    monkeypatch.setattr(backends, "_run", spy)
-    threads = backends.get_num_threads()
-    backends.set_num_threads(2)
-    try:
-        with using_backend("numba"):
-            got = [gs.scatter_nd(data, idx, upd, reduction="add") for _ in range(2 * backends.TUNE_SAMPLES + 2)]
-    finally:
-        backends.set_num_threads(threads)
+        def watched(*a):
+            splits.append((a[nthreads_at], numba.get_num_threads()))
+            return kernel(*a)
+
+        watched.__name__ = kernel.__name__
+        return real(watched, args, nthreads_at)
+
+    monkeypatch.setattr(tuning, "_run", spy)
+    got = [gs.scatter_nd(data, idx, upd, reduction="add") for _ in range(2 * tuning.TUNE_SAMPLES + 2)]
     assert all(g.tobytes() == expected.tobytes() for g in got)
-    assert seen and any(k[0] == "scatter_rows" for k in backends.tuned_threads())
+    assert {s for s, _ in splits} == {1, 2}  # both sides of the measurement ran
+    assert all(split == threads for split, threads in splits)
+    assert any(k[0] == "scatter_rows" for k in tuning.tuned_threads())
