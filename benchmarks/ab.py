@@ -1,6 +1,6 @@
 """Interleaved A/B timing for a noisy, shared machine: ratios of ours to the peers, side by side.
 
-    python benchmarks/ab.py NAME[,NAME] [--threads 1,2] [--reps 9] [--quick]
+    python benchmarks/ab.py NAME[,NAME] [--threads 1,2] [--reps 9] [--quick] [--size N]
 
 For each workload, every contestant (gatherscatter NumPy path at 1 thread, numba
 path at each thread count, onnxruntime and torch at each thread count) is called
@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", default="1,2")
     p.add_argument("--reps", type=int, default=9)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--size", type=int, default=1, help="size divisor, as run.py --sizes (2: half, 16: 1/16)")
     args = p.parse_args(argv)
     threads = [int(x) for x in args.threads.split(",") if x]
     names = args.names.split(",")
@@ -71,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in names:
         if n not in by_name:
             p.error(f"unknown workload {n}")
-        r = ab(by_name[n], 32 if args.quick else 1, threads, args.reps)
+        r = ab(by_name[n], (32 if args.quick else 1) * args.size, threads, args.reps)
         med = ", ".join(f"{k} {fmt(v)}" for k, v in r["median"].items())
         rat = ", ".join(f"{k} {v:.2f}" for k, v in r["ratio"].items())
         print(f"{n}: {med}\n  ratio ours/best peer (median of per-round ratios): {rat}", flush=True)

@@ -1,13 +1,14 @@
 """Where the time goes: a workload's call split into its parts, timed side by side with the peers.
 
-    python benchmarks/parts.py NAME[,NAME] [--threads 1,2] [--reps 7] [--quick]
+    python benchmarks/parts.py NAME[,NAME] [--threads 1,2] [--reps 7] [--quick] [--size N]
 
 For each workload and thread count, every part below and every peer is called once
 per round, in turn, for ``--reps`` rounds (a foreign load slows a whole round
 alike); medians are printed with the ns per output element (gathers) or per
 update (scatters). Parts (numba path unless marked np):
 
-* ``total``: the whole call as the benchmark makes it (fresh output);
+* ``total``: the whole call as the benchmark makes it (output from the pool of recycled buffers);
+* ``total no pool``: the same with the output pool off (a fresh output every call);
 * ``faults``: a fresh output's first touch alone (one write per 4 KiB page);
 * ``copy``: copying ``data`` into a reused buffer (scatters);
 * ``check``: the index range check alone (``count_bad``; np: the one-pass max);
@@ -33,6 +34,7 @@ from run import Ort, interleaved, torch_call
 from workloads import WORKLOADS, Workload
 
 from gatherscatter import backends
+from gatherscatter.backends import pool
 from gatherscatter.core import IndexSpec
 from gatherscatter.core.offsets import element_offsets, piece_size
 from gatherscatter.core.rows import ROUNDS_MIN_ROW, RowScratch, chunk_rows, put_rows, reduce_rows
@@ -51,6 +53,19 @@ def faults(shape: tuple[int, ...], dtype: Any) -> Callable[[], Any]:
     return run
 
 
+def without_pool(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """``fn`` with the output pool off (fresh outputs, as before session 6); the pool keeps its buffers."""
+
+    def run() -> Any:
+        cap, pool._cap = pool._cap, 0
+        try:
+            return fn()
+        finally:
+            pool._cap = cap
+
+    return run
+
+
 def parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[Part]:
     """The workload's parts on the numba path (k: the kernels module)."""
     from gatherscatter.core import accel
@@ -61,6 +76,8 @@ def parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[
     wrap = True
     if "updates" not in a:
         shape = np.asarray(w.ours(a)).shape
+        if "out" not in a:
+            res.append(("total no pool", without_pool(lambda: w.ours(a))))
         res.append(("faults", faults(shape, d.dtype)))
         buf = np.zeros(shape, d.dtype)
         bits = accel._bits
@@ -86,6 +103,8 @@ def parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[
     u = a["updates"]
     op = k.OPS[w.attrs.get("reduction", "none")]
     work = d.copy()
+    if not w.inplace:
+        res.append(("total no pool", without_pool(lambda: w.ours(a))))
     res.append(("faults", faults(d.shape, d.dtype)))
     res.append(("copy", lambda: k.copy_blocks(accel._bits(work.reshape(-1)), accel._bits(d.reshape(-1)))))
     if not (w.op == "ScatterND" and i.shape[-1] > 1):
@@ -217,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", default="1,2")
     p.add_argument("--reps", type=int, default=7)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--size", type=int, default=1, help="size divisor, as run.py --sizes (2: half, 16: 1/16)")
     args = p.parse_args(argv)
     import numba
 
@@ -225,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     by_name = {w.name: w for w in WORKLOADS}
     for name in args.names.split(","):
         w = by_name[name]
-        a = w.inputs(32 if args.quick else 1)
+        a = w.inputs((32 if args.quick else 1) * args.size)
         units = a["updates"].size if "updates" in a else np.asarray(w.ours(a)).size
         unit = "update element" if "updates" in a else "output element"
         for t in [int(x) for x in args.threads.split(",") if x]:

@@ -1,6 +1,7 @@
 """Benchmark gatherscatter against onnxruntime, torch, the best plain NumPy and onnx.reference.
 
-    python benchmarks/run.py [--quick] [--threads 1,2] [--only NAME[,NAME]] [--out DIR] [--no-ref] [--no-compile]
+    python benchmarks/run.py [--quick] [--sizes 1,2,16] [--threads 1,2] [--only NAME[,NAME]] [--out DIR]
+                             [--no-ref] [--no-compile]
 
 Each workload (benchmarks/workloads.py; perf-anchors §9) is first checked: every
 peer's result must agree with gatherscatter (exactly for gathers, 'none' and
@@ -38,6 +39,7 @@ from workloads import WORKLOADS, Workload
 
 import gatherscatter as gs
 from gatherscatter import backends
+from gatherscatter.backends import pool
 
 CAP_S = 5.0
 
@@ -113,6 +115,11 @@ def round_ratios(times: dict[str, list[float]], threads: list[int]) -> dict[str,
         for mine, key in ((f"ours_numba{t}", f"numba{t}"), ("ours_numpy1", "numpy1")):
             if mine in times and (key != "numpy1" or t == 1):
                 out[key] = statistics.median(times[mine][r] / best[r] for r in range(rounds))
+    for t in threads:
+        if t != 1 and f"ours_numba{t}" in times and "ours_numba1" in times:
+            out[f"scale{t}"] = statistics.median(
+                times[f"ours_numba{t}"][r] / times["ours_numba1"][r] for r in range(rounds)
+            )
     return out
 
 
@@ -274,20 +281,62 @@ def peak_memory(fn: Any) -> int:
     return peak
 
 
-def compile_times() -> dict[str, float | None]:
-    """First-use kernel time in fresh processes: cold (empty numba cache) and warm (cache present)."""
-    code = "from gatherscatter import backends; print(backends.warm_up())"
-    res: dict[str, float | None] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for label, env in (("cold_s", {"NUMBA_CACHE_DIR": tmp}), ("warm_s", {"NUMBA_CACHE_DIR": tmp})):
-            try:
-                out = subprocess.run(
-                    [sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
-                    env={**os.environ, **env}, check=True,
-                )
-                res[label] = float(out.stdout.strip().splitlines()[-1])
-            except Exception:
-                res[label] = None
+FIRST_CALL = {
+    "Gather": "gather_rows",
+    "GatherElements": "gather_elements_last",
+    "GatherND": "gathernd_rows",
+    "ScatterElements none": "scatter_elements_none_last",
+    "ScatterElements add": "scatter_elements_add_last",
+    "ScatterElements max": "scatter_elements_max_axis0",
+    "ScatterND none": "scatternd_none_rows",
+    "ScatterND add": "scatternd_add_rows",
+}
+"""Op family -> the workload whose call (at 1/16 size) the first-call probe times."""
+
+
+def first_call_probe(name: str, q: int) -> dict[str, float]:
+    """In this (fresh) process: the first calls of one workload on the default ``auto`` backend.
+
+    Calls repeat until the background compiles are done and a few more calls queue none:
+    ``first_s`` the first call (numba's import starts then), ``max_s`` the slowest call meanwhile,
+    ``ready_s`` when the kernels were ready, ``steady_s`` a call after that.
+    """
+    w = next(x for x in WORKLOADS if x.name == name)
+    a = w.inputs(q)
+    t_start = time.perf_counter()
+    lat: list[float] = []
+    quiet = 0
+    while quiet < 3 and time.perf_counter() - t_start < 600:
+        t0 = time.perf_counter()
+        w.ours(a)
+        lat.append(time.perf_counter() - t0)
+        quiet = quiet + 1 if backends.wait_compiled(0) else 0
+        if not quiet:
+            time.sleep(0.2)  # leave the compiling child some CPU (2 cores)
+    ready = time.perf_counter() - t_start
+    steady = timeit(lambda: w.ours(a), min_time=0.2)
+    backends.set_backend("numpy")
+    numpy_s = timeit(lambda: w.ours(a), min_time=0.2)
+    backends.set_backend("auto")
+    return {"first_s": lat[0], "max_s": max(lat), "calls": len(lat), "ready_s": ready, "steady_s": steady,
+            "numpy_s": numpy_s, "slowest": sorted(lat)[-5:]}
+
+
+def first_calls(q: int) -> dict[str, dict[str, Any]]:
+    """Per op family, fresh processes: cold (empty NUMBA_CACHE_DIR) then warm (the cache it left)."""
+    res: dict[str, dict[str, Any]] = {}
+    for fam, name in FIRST_CALL.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            for label in ("cold", "warm"):
+                try:
+                    out = subprocess.run(
+                        [sys.executable, __file__, "--first-call-probe", name, "--q", str(q)],
+                        capture_output=True, text=True, timeout=900,
+                        env={**os.environ, "NUMBA_CACHE_DIR": tmp}, check=True,
+                    )
+                    res.setdefault(fam, {"workload": name})[label] = json.loads(out.stdout.strip().splitlines()[-1])
+                except Exception as exc:
+                    res.setdefault(fam, {"workload": name})[label] = {"error": str(exc)[:80]}
     return res
 
 
@@ -309,9 +358,13 @@ def fmt_t(s: float | None, approx: bool = False) -> str:
     return f"{pre}{s * 1e6:.3g} µs"
 
 
-def run_workload(w: Workload, q: int, threads: list[int], have: dict[str, bool], with_ref: bool) -> dict[str, Any]:
-    a = w.inputs(q)
-    rec: dict[str, Any] = {"name": w.name, "times": {}, "checks": {}}
+def run_workload(
+    w: Workload, q: int, threads: list[int], have: dict[str, bool], with_ref: bool, size: int = 1
+) -> dict[str, Any]:
+    """One workload at 1/``size`` of its size (on top of the --quick divisor ``q``)."""
+    a = w.inputs(q * size)
+    label = w.name if size == 1 else f"{w.name} /{size}"
+    rec: dict[str, Any] = {"name": label, "workload": w.name, "size": size, "times": {}, "checks": {}}
     backends.set_backend("numpy")
 
     def fresh() -> dict[str, np.ndarray]:
@@ -341,7 +394,10 @@ def run_workload(w: Workload, q: int, threads: list[int], have: dict[str, bool],
         for t in threads:
             torch.set_num_threads(t)
             rec["checks"][f"torch{t}"] = agree(w, ours, torch_call(w, fresh())().numpy())
+    pool.trim(0.0)
     times = interleaved(contestants(w, a, threads, have))
+    rec["pool_MB"] = pool.pool_stats()["bytes"] / 1e6  # the output pool's memory after the timing
+    pool.trim(0.0)
     backends.set_backend("auto")
     rec["times"].update({k: statistics.median(v) for k, v in times.items()})
     rec["rounds"] = min(len(v) for v in times.values())
@@ -363,8 +419,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", default="", help="comma-separated workload names")
     p.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     p.add_argument("--no-ref", action="store_true", help="skip onnx.reference")
-    p.add_argument("--no-compile", action="store_true", help="skip the numba compile-time probe (fresh processes)")
+    p.add_argument("--no-compile", action="store_true", help="skip the first-call probe (fresh processes)")
+    p.add_argument("--sizes", default=None,
+                   help="size divisors to run (default 1,2,16: full, half, 1/16; with --quick: 1)")
+    p.add_argument("--first-call-probe", default="", help=argparse.SUPPRESS)
+    p.add_argument("--q", type=int, default=16, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.first_call_probe:
+        print(json.dumps(first_call_probe(args.first_call_probe, args.q)))
+        return 0
+    sizes = [int(x) for x in (args.sizes or ("1" if args.quick else "1,2,16")).split(",") if x]
     threads = [int(x) for x in args.threads.split(",") if x]
     q = 32 if args.quick else 1
     only = {x for x in args.only.split(",") if x}
@@ -387,7 +451,8 @@ def main(argv: list[str] | None = None) -> int:
         if have[mod]:
             env["versions"][mod] = __import__(mod).__version__
     env["bandwidth"] = bandwidth(args.quick)
-    env["compile"] = compile_times() if have["numba"] and not args.no_compile else {}
+    env["sizes"] = sizes
+    env["first_call"] = first_calls(16) if have["numba"] and not args.no_compile else {}
     records = []
     progress = None
     if have["rich"] and not args.quick and sys.stdout.isatty():
@@ -395,14 +460,16 @@ def main(argv: list[str] | None = None) -> int:
 
         progress = Progress()
         progress.start()
-        task = progress.add_task("workloads", total=len(chosen))
+        task = progress.add_task("workloads", total=len(chosen) * len(sizes))
     try:
-        for w in chosen:
-            if progress is None:
-                print(f"... {w.name}", file=sys.stderr, flush=True)
-            records.append(run_workload(w, q, threads, have, with_ref=not args.no_ref))
-            if progress is not None:
-                progress.advance(task)
+        for size in sizes:
+            for w in chosen:
+                if progress is None:
+                    print(f"... {w.name} /{size}", file=sys.stderr, flush=True)
+                # onnx.reference only at full size (it is capped and extrapolated anyway)
+                records.append(run_workload(w, q, threads, have, with_ref=not args.no_ref and size == 1, size=size))
+                if progress is not None:
+                    progress.advance(task)
     finally:
         if progress is not None:
             progress.stop()
@@ -429,7 +496,7 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
         f"Bandwidth probe (same run): copy {bw['copy_GBps']:.1f} GB/s (read+write), "
         f"random 256 B row gather {bw['random_row_gather_GBps']:.1f} GB/s.",
     ]
-    if env.get("compile"):
+    if env.get("compile"):  # runs before session 6
         c = env["compile"]
         lines.append(f"numba kernels, first use in a fresh process: cold compile {_secs(c.get('cold_s'))}, "
                      f"cached {_secs(c.get('warm_s'))}.")
@@ -484,7 +551,74 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
         pct = 100 * r["MB_moved"] / 1e3 / ours_best / bw["copy_GBps"]
         row.append(f"{pct:.0f}%")
         lines.append(f"| {r['name']} | " + " | ".join(row) + " |")
+    lines += render_scaling(records, threads) + render_first_calls(env.get("first_call") or {})
     return "\n".join(lines) + "\n"
+
+
+SCALE_LIMIT = 1.05
+
+
+def render_scaling(records: list[dict[str, Any]], threads: list[int]) -> list[str]:
+    """Thread scaling of the accelerated path: numba{t} / numba1 per workload and size (round medians)."""
+    more = [t for t in threads if t != 1]
+    if not more:
+        return []
+    sizes = sorted({r.get("size", 1) for r in records})
+    names = list(dict.fromkeys(r.get("workload", r["name"]) for r in records))
+    by = {(r.get("workload", r["name"]), r.get("size", 1)): r for r in records}
+    head = " | ".join(f"{'full' if z == 1 else f'1/{z}'} {t}T/1T" for z in sizes for t in more)
+    lines = ["", f"Thread scaling of the accelerated path (ours at t threads / ours at 1 thread, median of the "
+             f"rounds' ratios; **bold** above {SCALE_LIMIT}):", "", "| workload | " + head + " |",
+             "|---" * (1 + len(sizes) * len(more)) + "|"]
+    flagged = []
+    for n in names:
+        cells = []
+        for z in sizes:
+            for t in more:
+                r = by.get((n, z), {})
+                v = r.get("ratios", {}).get(f"scale{t}")
+                t1, tt = r.get("times", {}).get("ours_numba1"), r.get("times", {}).get(f"ours_numba{t}")
+                if v is None and t1 and tt:  # a run before session 6: the ratio of the medians
+                    v = tt / t1
+                if v is None:
+                    cells.append("-")
+                elif v > SCALE_LIMIT:
+                    cells.append(f"**{v:.2f}**")
+                    flagged.append(f"{n} {'full' if z == 1 else f'1/{z}'} {t}T")
+                else:
+                    cells.append(f"{v:.2f}")
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    lines += ["", "Slower with more threads (> 1.05): " + (", ".join(flagged) if flagged else "none") + "."]
+    return lines
+
+
+def render_first_calls(fc: dict[str, dict[str, Any]]) -> list[str]:
+    """The first-call table: per op family, fresh processes, cold (empty numba cache) and warm."""
+    if not fc:
+        return []
+    lines = ["", "First calls on the default backend, fresh process per cell (workload at 1/16 size; cold: empty "
+             "NUMBA_CACHE_DIR; warm: the cache the cold process left). first = the first call (numba is imported "
+             "and the kernels compile in the background meanwhile: calls run on the NumPy path), max = the slowest "
+             "call until the kernels were ready, ready = seconds until then, steady = a call after:", "",
+             "| op family | workload | cold first | cold max | cold ready | warm first | warm max | warm ready "
+             "| steady | NumPy path |", "|---" * 10 + "|"]
+    worst = 0.0
+    for fam, d in fc.items():
+        cells = []
+        for label in ("cold", "warm"):
+            c = d.get(label, {})
+            if "error" in c or not c:
+                cells += ["failed", "-", "-"]
+                continue
+            worst = max(worst, c["max_s"] - c.get("numpy_s", c["steady_s"]))
+            cells += [fmt_t(c["first_s"]), fmt_t(c["max_s"]), _secs(c["ready_s"])]
+        steady, npy = d.get("warm", {}).get("steady_s"), d.get("warm", {}).get("numpy_s")
+        tail = f" | {fmt_t(steady)} | {fmt_t(npy)} |"
+        lines.append(f"| {fam} | {d.get('workload', '')} | " + " | ".join(cells) + tail)
+    lines += ["", f"Longest call beyond a steady NumPy-path call, any family: {fmt_t(worst)} (target: no wait over "
+              "0.5 s for compilation; a call waits at most backends.WAIT_S = 0.05 s for it, the rest is the NumPy "
+              "path's own time, first-touch page faults and the CPU the background compile takes)."]
+    return lines
 
 
 if __name__ == "__main__":

@@ -8,7 +8,28 @@ can use it, never when gatherscatter is imported.
 
 Control: ``gs.set_backend('auto' | 'numpy' | 'numba')`` (environment variable
 ``GATHERSCATTER_BACKEND``), ``gs.set_num_threads(n)`` / ``gs.get_num_threads()``
-(default: every core; calls moving less than :data:`SMALL_BYTES` run on one thread).
+(default: every core; calls moving less than :data:`PARALLEL_BYTES` run on one thread).
+
+Threading layer. Unless the user chose one (``NUMBA_THREADING_LAYER`` in the
+environment, or ``numba.config.THREADING_LAYER`` set before the first kernel),
+the kernels run on numba's ``workqueue`` layer: measured on a 2-vCPU VM, the
+``omp`` layer (picked by numba whenever an OpenMP runtime such as libgomp is
+installed) made 2-thread calls 2-5x slower than 1-thread ones (GatherND of
+100k rows of 256 B: 8.4 ms on 1 thread, 32 ms on 2 with ``omp``, 11.7 ms with
+``workqueue``, on a loaded machine); ``workqueue`` never lost more than launch
+overhead. ``tbb`` is used only when asked for. The layer is numba's, process-wide: it
+is set when gatherscatter first loads its kernels, and applies to other numba code
+in the process that has not run a parallel region yet. On top of that, when more than one
+thread is asked for, each kernel and size class is timed on 1 and on n threads
+for its first few calls and keeps the faster (:func:`_run`, :func:`tuned_threads`;
+``GATHERSCATTER_AUTOTUNE=0`` turns this off).
+
+First call. With the ``auto`` backend, a call never waits for numba: numba is
+imported, and each kernel signature compiled (or loaded from numba's cache), by
+one background thread; until a call's kernel is ready (a short wait covers a
+load from cache), that call runs on the NumPy path, which gives the same bits.
+``set_backend('numba')`` compiles in the calling thread instead (the tests use
+it), and :func:`warm_up` compiles the common signatures at once.
 
 Threads. Every op may be called from many threads at once: ops keep no mutable
 state between calls, never write into their inputs, and return new arrays;
@@ -34,6 +55,8 @@ import graph.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import threading
 import time
@@ -42,23 +65,41 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import ArgumentError, UnsupportedError
+from . import pool
 
 __all__ = [
+    "PARALLEL_BYTES",
     "SMALL_BYTES",
+    "KernelNotReadyError",
     "compile_seconds",
     "get_backend",
     "get_num_threads",
     "kernels",
     "launch",
+    "pool",
     "set_backend",
     "set_kernel_threads",
     "set_num_threads",
     "threads_for",
+    "tuned_threads",
+    "wait_compiled",
     "warm_up",
 ]
 
 SMALL_BYTES = 1 << 20
-"""Below this many bytes moved, a call runs on one thread (thread start-up would dominate)."""
+"""Below this many bytes moved, the ``auto`` backend stays on NumPy (its call overhead is lower)."""
+
+PARALLEL_BYTES = 1 << 23
+"""Below this many bytes moved (calls of about a millisecond), a kernel runs on one thread: there a
+second thread's wake-up and the split cost about what they gain. A guess bounded by measurement, not
+a fit: the benchmark's thread-scaling table (2T/1T per workload at full, 1/2 and 1/16 size) is the
+check, and benchmarks/README.md has what it showed."""
+
+WAIT_S = 0.05
+"""How long one call waits, in all, for numba's import or a kernel signature in the background
+before it runs on the NumPy path instead (same bits; at most 1.5x slower on the benchmark's
+workloads). Importing numba and loading the kernels of one call from numba's cache took
+0.5-1.2 s on a loaded 2-vCPU VM, so waiting longer than this mostly wastes the caller's time."""
 
 _lock = threading.Lock()
 _backend = os.environ.get("GATHERSCATTER_BACKEND", "auto")
@@ -100,8 +141,8 @@ def get_num_threads() -> int:
 
 
 def threads_for(nbytes: int) -> int:
-    """Threads for a call moving ``nbytes``: one below :data:`SMALL_BYTES`."""
-    return 1 if nbytes < SMALL_BYTES else get_num_threads()
+    """Threads for a call moving ``nbytes``: one below :data:`PARALLEL_BYTES`."""
+    return 1 if nbytes < PARALLEL_BYTES else get_num_threads()
 
 
 def set_kernel_threads(nbytes: int) -> int:
@@ -110,19 +151,80 @@ def set_kernel_threads(nbytes: int) -> int:
 
     n = min(threads_for(nbytes), int(numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     numba.set_num_threads(n)
+    _call.n = n
+    _call.bucket = max(0, nbytes).bit_length()
     return n
+
+
+TUNE_SAMPLES = 3
+"""Calls timed on each side (1 thread, n threads) before a (kernel, size class, n) is decided."""
+TUNE_GAIN = 0.95
+"""n threads are kept only when their best time is below this fraction of one thread's."""
+_tune_on = os.environ.get("GATHERSCATTER_AUTOTUNE", "1") != "0"
+_samples: dict[tuple[str, int, int], tuple[list[float], list[float]]] = {}
+_tuned: dict[tuple[str, int, int], int] = {}
+
+
+def tuned_threads() -> dict[tuple[str, int, int], int]:
+    """The thread counts chosen so far: (kernel, size class = bit length of bytes moved, threads asked) -> used."""
+    return dict(_tuned)
+
+
+def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None) -> Any:
+    """Call ``kernel``; with more than one thread asked, choose 1 or n threads for its size class by measurement.
+
+    The first ``TUNE_SAMPLES`` calls of each side of a (kernel, size class, n) alternate between one
+    thread and n, timed; then the faster side is kept (n only if clearly faster: ``TUNE_GAIN``). The
+    thread count never changes a result (the kernels are bit-identical at any count, tested), only
+    speed: this is how a second thread never makes a call slower than one on whatever machine,
+    threading layer and load the process meets (a 2-vCPU VM measured 2 threads 1.07-5x slower than
+    one on some memory-bound kernels, faster on others).
+    """
+    n = getattr(_call, "n", 1)
+    if n <= 1 or not _tune_on:
+        return kernel(*args)
+    import numba
+
+    key = (getattr(kernel, "__name__", "kernel"), getattr(_call, "bucket", 0), n)
+    choice = _tuned.get(key)
+    if choice is None:
+        ones, many = _samples.setdefault(key, ([], []))
+        side = ones if len(ones) <= len(many) else many
+        use = 1 if side is ones else n
+    else:
+        use = choice
+    if use != n:
+        numba.set_num_threads(use)
+        if nthreads_at is not None:  # the kernel splits its work by this count: one block per thread
+            args = (*args[:nthreads_at], use, *args[nthreads_at + 1 :])
+    try:
+        t0 = time.perf_counter()
+        result = kernel(*args)
+        dt = time.perf_counter() - t0
+    finally:
+        if use != n:
+            numba.set_num_threads(n)
+    if choice is None:
+        side.append(dt)
+        if len(ones) >= TUNE_SAMPLES and len(many) >= TUNE_SAMPLES:
+            _tuned[key] = n if min(many) < TUNE_GAIN * min(ones) else 1
+    return result
 
 
 _launch_lock = threading.Lock()
 _serial: bool | None = None
 """Whether parallel kernel launches must be serialised: None until the first launch tells.
 
-numba's ``workqueue`` threading layer (the fallback when neither TBB nor an
-OpenMP runtime is available) aborts the whole process when two Python threads
-launch parallel kernels at the same time ("Concurrent access has been
-detected"). Under that layer every launch holds :data:`_launch_lock`; the
-``omp`` and ``tbb`` layers are thread-safe and launch freely.
+numba's ``workqueue`` threading layer (the default here, see the module docstring)
+aborts the whole process when two Python threads launch parallel kernels at the
+same time ("Concurrent access has been detected"). Under that layer every launch
+holds :data:`_launch_lock`; the ``omp`` and ``tbb`` layers are thread-safe and
+launch freely.
 """
+
+
+class KernelNotReadyError(Exception):
+    """A kernel signature is still compiling in the background: the caller takes the NumPy path."""
 
 
 def _layer_is_serial() -> bool | None:
@@ -134,59 +236,266 @@ def _layer_is_serial() -> bool | None:
         return None
 
 
-def launch(kernel: Callable[..., Any], *args: Any) -> Any:
-    """Run a parallel kernel (returning its result), serialised under numba's non-thread-safe ``workqueue`` layer."""
+def _choose_layer() -> str:
+    """Set numba's threading layer to ``workqueue`` unless the user chose one; returns the layer in effect."""
+    import numba
+
+    cfg: Any = numba.config
+    if "NUMBA_THREADING_LAYER" not in os.environ and cfg.THREADING_LAYER == "default":
+        cfg.THREADING_LAYER = "workqueue"
+    return str(cfg.THREADING_LAYER)
+
+
+# ---- background compilation -------------------------------------------------------------------
+
+_jobs: dict[Any, threading.Event] = {}
+"""(kernel, signature) -> set when that signature is compiled (or failed); guarded by :data:`_lock`."""
+_queue: list[Callable[[], None]] = []
+_wake = threading.Condition(_lock)
+_worker: threading.Thread | None = None
+_closing = False
+_child: Any = None  # the compiling child process (subprocess.Popen) while there is one
+
+
+def _work() -> None:
+    while True:
+        with _wake:
+            while not _queue and not _closing:
+                _wake.wait()
+            if _closing:
+                return
+            job = _queue.pop(0)
+        job()
+
+
+def _submit(job: Callable[[], None]) -> None:
+    """Run ``job`` on the one background compile thread (started on first use); caller holds _lock."""
+    global _worker
+    _queue.append(job)
+    if _worker is None:
+        _worker = threading.Thread(target=_work, name="gatherscatter-compile", daemon=True)
+        _worker.start()
+    _wake.notify()
+
+
+def _close() -> None:
+    """At exit: no new job starts, and a compiling child is stopped (its work is only a cache entry)."""
+    global _closing
+    with _wake:
+        _closing = True
+        _wake.notify_all()
+        if _child is not None and _child.poll() is None:
+            _child.kill()
+
+
+atexit.register(_close)
+
+
+_call = threading.local()
+
+
+def _wait_left() -> float:
+    until = getattr(_call, "until", None)
+    return WAIT_S if until is None else max(0.0, until - time.monotonic())
+
+
+def _ready(kernel: Any, args: tuple[Any, ...]) -> bool:
+    """Whether ``kernel`` has a compiled signature for ``args``; else queue its compile and wait up to WAIT_S."""
+    try:
+        sig = tuple(kernel.typeof_pyval(a) for a in args)
+    except Exception:  # an untypeable argument: let the call itself report it
+        return True
+    if sig in kernel.overloads:
+        return True
+    key = (kernel, sig)
+    with _lock:
+        done = _jobs.get(key)
+        if done is None:
+            done = _jobs[key] = threading.Event()
+
+            def job(kernel: Any = kernel, sig: Any = sig, done: threading.Event = done) -> None:
+                with contextlib.suppress(Exception):  # the call in the caller's thread will report it
+                    _compile_in_child(kernel, sig)
+                    kernel.compile(sig)  # from numba's cache when the child filled it; else compiled here
+                done.set()
+
+            _submit(job)
+    done.wait(_wait_left())
+    return sig in kernel.overloads or done.is_set()
+
+
+def _sig_namespace() -> dict[str, Any]:
+    from numba.core import types
+
+    ns = dict(vars(types))
+    ns["bool"] = types.boolean
+    return ns
+
+
+def _compile_in_child(kernel: Any, sig: Any) -> None:
+    """Compile ``kernel`` for ``sig`` in a child process, which leaves it in numba's cache.
+
+    Compiling in this process's background thread would hold the GIL for most of a compile
+    (numba's typing and lowering are Python): the NumPy-path calls meanwhile measured up to 8x
+    slower (0.84 s for a 0.1 s call). A child leaves this process free; when it fails or the
+    cache cannot be written, the caller's ``kernel.compile`` compiles here instead.
+    """
+    if _closing or os.environ.get("GATHERSCATTER_COMPILE_CHILD") == "0":
+        return
+    with contextlib.suppress(Exception):  # numba internals: when they change, the child compiles anyway
+        if kernel._cache.load_overload(sig, kernel.targetctx) is not None:
+            return  # in numba's cache already: the caller loads it
+    text = repr(tuple(sig))
+    if eval(text, _sig_namespace()) != tuple(sig):  # numba's own type reprs, built here
+        return
+    import subprocess
+    import sys
+
+    code = "from gatherscatter.backends import _child_compile; _child_compile()"
+    global _child
+    with _lock:
+        if _closing:
+            return
+        _child = subprocess.Popen(  # this interpreter, a fixed command
+            [sys.executable, "-c", code],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
+        )
+    try:
+        _child.communicate(f"{kernel.__name__}\n{text}", timeout=900)
+    finally:
+        with _lock:
+            if _child.poll() is None:
+                _child.kill()
+            _child = None
+
+
+def _child_compile() -> None:
+    """The child side of :func:`_compile_in_child`: read kernel name and signature from stdin, compile."""
+    import sys
+
+    name, text = sys.stdin.read().split("\n", 1)
+    k = _load()
+    if k is not None:
+        getattr(k, name).compile(eval(text, _sig_namespace()))  # from the parent, see above
+
+
+def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = None) -> Any:
+    """Run a parallel kernel (returning its result), serialised under numba's non-thread-safe ``workqueue`` layer.
+
+    With the ``auto`` backend, raises :class:`KernelNotReadyError` (before running anything) when the kernel's
+    signature is still compiling in the background; the dispatch in the core then takes the NumPy path.
+    ``nthreads_at``: the position of the kernel's own thread-count argument (its work split), which
+    follows the thread count chosen at run time (:func:`_run`).
+    """
     global _serial
+    if _backend == "auto" and not _ready(kernel, args):
+        raise KernelNotReadyError(getattr(kernel, "__name__", "kernel"))
     if _serial is False:
-        return kernel(*args)
+        return _run(kernel, args, nthreads_at)
     with _launch_lock:
-        result = kernel(*args)
+        result = _run(kernel, args, nthreads_at)
         if _serial is None:
             _serial = _layer_is_serial()
         return result
 
 
-def _load() -> ModuleType | None:
-    global _kernels, _tried, _compile_seconds
+def _import() -> ModuleType | None:
+    global _kernels, _tried
+    try:
+        import numba  # noqa: F401
+
+        _choose_layer()
+        from . import numba_kernels as k
+    except ImportError:
+        k = None  # type: ignore[assignment]
+    _kernels = k
+    _tried = True
+    return k
+
+
+_importing: threading.Event | None = None
+_import_lock = threading.Lock()
+
+
+def _load(block: bool = True) -> ModuleType | None:
+    """The kernels module (None without numba). With ``block=False`` the import runs in the background
+    and None is returned until it is done (importing numba takes 0.3-1 s)."""
+    global _importing
     if _tried:
         return _kernels
+    if block:
+        with _import_lock:
+            if not _tried:
+                _import()
+        return _kernels
     with _lock:
-        if not _tried:
-            try:
-                from . import numba_kernels as k
-            except ImportError:
-                k = None  # type: ignore[assignment]
-            _kernels = k
-            _tried = True
-    return _kernels
+        if _importing is None:
+            ev = _importing = threading.Event()
+
+            def job() -> None:
+                with _import_lock:
+                    if not _tried:
+                        _import()
+                ev.set()
+
+            _submit(job)
+        ev = _importing
+    ev.wait(_wait_left())
+    return _kernels if _tried else None
 
 
 def kernels(nbytes: int | None = None) -> Any:
     """The numba kernels module when the accelerated path is in use, else None.
 
     With the ``auto`` backend, calls moving fewer than :data:`SMALL_BYTES`
-    (``nbytes``) stay on NumPy, whose call overhead is lower; ``numba`` forces
-    the kernels at every size (the tests use it).
+    (``nbytes``) stay on NumPy, whose call overhead is lower, and numba is
+    imported in the background (None until then); ``numba`` forces the kernels
+    at every size, compiling in the calling thread (the tests use it).
     """
     if _backend == "numpy":
         return None
-    if _backend == "auto" and nbytes is not None and nbytes < SMALL_BYTES:
-        return None
+    if _backend == "auto":
+        if nbytes is not None and nbytes < SMALL_BYTES:
+            return None
+        _call.until = time.monotonic() + WAIT_S  # one primitive call's waits share WAIT_S
+        return _load(block=False)
     return _load()
 
 
-def warm_up() -> float | None:
-    """Compile (or load from numba's cache) the common kernel signatures now; returns seconds.
+def wait_compiled(timeout: float | None = None) -> bool:
+    """Wait until the background thread has no compile left (numba imported, every queued signature
+    compiled); True when idle. For benchmarks and tests: a call never needs it."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        with _lock:
+            pending = [e for e in _jobs.values() if not e.is_set()]
+            if _importing is not None and not _importing.is_set():
+                pending.append(_importing)
+        if not pending:
+            return True
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return False
+        pending[0].wait(left)
 
-    Kernels otherwise compile on first use, one signature at a time. None when
-    numba is not installed.
+
+def warm_up() -> float | None:
+    """Compile (or load from numba's cache) the common kernel signatures now, in this thread; returns seconds.
+
+    Kernels otherwise compile on first use, one signature at a time (in the background
+    with the ``auto`` backend). None when numba is not installed.
     """
     global _compile_seconds
     k = _load()
     if k is None:
         return None
     t0 = time.perf_counter()
-    launch(k.warm_up)  # its kernels run in parallel regions: serialised like any other launch
+    with _launch_lock:  # its kernels run in parallel regions: serialised like any other launch
+        k.warm_up()
     _compile_seconds = time.perf_counter() - t0
     return _compile_seconds
 

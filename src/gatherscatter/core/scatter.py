@@ -268,7 +268,7 @@ def scatter(
     sizes = tuple(d.shape[a : a + k])
     check_allocatable(ctx, d.shape, d.dtype)
     # the output before the indices are read: fail fast on an enormous (broadcast) data
-    mine: np.ndarray[Any, Any] | None = np.empty(d.shape, d.dtype) if out is None else None
+    mine: np.ndarray[Any, Any] | None = backends.pool.empty(d.shape, d.dtype) if out is None else None
     kern = backends.kernels(u.nbytes + idx.nbytes)
     wide = _widened(policy, d.dtype)
     fast_ok = (

@@ -1,0 +1,255 @@
+"""The accelerated path's runtime: threading layer choice, background compilation, the output pool.
+
+Functional checks only (nothing here is timed). Expected values come from plain NumPy
+indexing (``d[i]``), never from gatherscatter itself.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gatherscatter.backends import pool
+from tests.conftest import has
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+
+
+def _python(code: str, **env: str) -> dict:
+    full = {**os.environ, "PYTHONPATH": SRC, **env}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=full)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+LAYER = """
+import json, numba
+from gatherscatter import backends
+backends._load()
+print(json.dumps({"layer": numba.config.THREADING_LAYER}))
+"""
+
+
+@pytest.mark.skipif(not has("numba"), reason="numba not installed")
+def test_threading_layer_defaults_to_workqueue():
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
+    res = subprocess.run(
+        [sys.executable, "-c", LAYER], capture_output=True, text=True, timeout=300, env={**env, "PYTHONPATH": SRC}
+    )
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert json.loads(res.stdout.strip().splitlines()[-1])["layer"] == "workqueue"
+
+
+@pytest.mark.skipif(not has("numba"), reason="numba not installed")
+@pytest.mark.parametrize("layer", ["omp", "safe"])
+def test_threading_layer_respects_the_users_choice(layer):
+    assert _python(LAYER, NUMBA_THREADING_LAYER=layer)["layer"] == layer
+
+
+@pytest.mark.skipif(not has("numba"), reason="numba not installed")
+def test_threading_layer_respects_numba_config():
+    code = "import numba; numba.config.THREADING_LAYER = 'safe'\n" + LAYER
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
+    res = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env={**env, "PYTHONPATH": SRC}
+    )
+    assert json.loads(res.stdout.strip().splitlines()[-1])["layer"] == "safe"
+
+
+BACKGROUND = """
+import json, numpy as np
+import gatherscatter as gs
+from gatherscatter import backends
+rng = np.random.default_rng(7)
+d = rng.standard_normal((1 << 14, 32)).astype(np.float32)   # 2 MiB
+i = rng.integers(-(1 << 14), 1 << 14, 1 << 14)              # raw int64, negatives wrapped
+expected = d[i]
+backends._load()  # numba imported: the first call below queues its kernel's compile (an empty cache)
+first = gs.take(d, i, axis=0)
+busy = not backends.wait_compiled(0)
+same_first = first.tobytes() == expected.tobytes()
+backends.wait_compiled(600)
+later = [gs.take(d, i, axis=0) for _ in range(4)]
+backends.wait_compiled(600)
+last = gs.take(d, i, axis=0)
+k = backends._kernels
+print(json.dumps({
+    "busy": busy, "same_first": same_first,
+    "same_later": all(x.tobytes() == expected.tobytes() for x in later + [last]),
+    "compiled": k is not None and len(k.gather_rows.overloads) > 0,
+}))
+"""
+
+
+@pytest.mark.skipif(not has("numba"), reason="numba not installed")
+@pytest.mark.parametrize("child", ["1", "0"])
+def test_background_compile_serves_exact_results_meanwhile(tmp_path, child):
+    # an empty numba cache: the first call cannot have its kernel; it must still be exact
+    res = _python(
+        BACKGROUND, NUMBA_CACHE_DIR=str(tmp_path), GATHERSCATTER_BACKEND="auto", GATHERSCATTER_COMPILE_CHILD=child
+    )
+    assert res == {"busy": True, "same_first": True, "same_later": True, "compiled": True}
+
+
+# ---- the output pool -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_pool(monkeypatch):
+    monkeypatch.setattr(pool, "MIN_BYTES", 1 << 20)
+    cap = pool.get_pool_bytes()
+    pool.set_pool_bytes(8 << 20)
+    yield
+    pool.set_pool_bytes(cap)
+
+
+def _addr(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def test_pool_returns_plain_arrays_of_the_asked_shape(small_pool):
+    a = pool.empty((512, 1024), np.float32)  # 2 MiB
+    assert type(a) is np.ndarray and a.shape == (512, 1024) and a.dtype == np.float32
+    assert a.flags.c_contiguous and a.flags.writeable
+    small = pool.empty((3,), np.int8)
+    assert small.flags.owndata  # under MIN_BYTES: plain np.empty
+
+
+def test_pool_never_aliases_a_live_array_or_view(small_pool):
+    a = pool.empty((1 << 18,), np.float32)
+    b = pool.empty((1 << 18,), np.float32)
+    assert not np.shares_memory(a, b)
+    view = a[10:20]
+    exported = memoryview(b)
+    addr_a, addr_b = _addr(a), _addr(b)
+    del a, b
+    c = pool.empty((1 << 18,), np.float32)
+    assert not np.shares_memory(c, view) and _addr(c) not in (addr_a, addr_b)
+    assert not np.shares_memory(c, np.asarray(exported))
+    del view, exported, c
+    gc.collect()
+
+
+def test_pool_reuses_a_released_buffer(small_pool):
+    pool.trim(0.0)
+    a = pool.empty((1 << 18,), np.float32)
+    addr = _addr(a)
+    del a
+    b = pool.empty((1 << 18,), np.float32)
+    assert _addr(b) == addr  # the pre-faulted buffer came back
+
+
+def test_pool_memory_is_bounded_and_released(small_pool):
+    pool.trim(0.0)
+    live = [pool.empty((1 << 18,), np.float32) for _ in range(8)]  # 8 x 1 MiB asked, 2 MiB buffers
+    assert pool.pool_stats()["bytes"] <= 8 << 20  # the rest are plain arrays
+    assert len({_addr(x) for x in live}) == 8
+    del live
+    assert pool.pool_stats()["idle_bytes"] > 0
+    gc.collect()  # a full collection releases every idle buffer
+    assert pool.pool_stats()["bytes"] == 0
+
+
+def test_pool_is_safe_with_threads(small_pool):
+    errors: list[str] = []
+    start = threading.Barrier(4)
+
+    def work(k: int) -> None:
+        start.wait()
+        for _ in range(50):
+            x = pool.empty((1 << 18,), np.int32)
+            x.fill(k)
+            y = pool.empty((1 << 18,), np.int32)
+            y.fill(-k)
+            if not (x == k).all() or not (y == -k).all():
+                errors.append(f"thread {k}: an output was overwritten")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(1, 5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+@pytest.fixture
+def tuning(monkeypatch):
+    """Run-time thread choice on, from scratch, at small sizes; 2 threads asked, on the numba backend."""
+    if not has("numba"):
+        pytest.skip("numba not installed")
+    import numba
+
+    from gatherscatter import backends
+    from tests.conftest import using_backend
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one CPU: nothing to choose")
+    monkeypatch.setattr(backends, "PARALLEL_BYTES", 1 << 16)
+    monkeypatch.setattr(backends, "_tune_on", True)
+    monkeypatch.setattr(backends, "_samples", {})
+    monkeypatch.setattr(backends, "_tuned", {})
+    threads = backends.get_num_threads()
+    backends.set_num_threads(2)
+    try:
+        with using_backend("numba"):
+            yield backends
+    finally:
+        backends.set_num_threads(threads)
+
+
+def test_thread_count_chosen_by_measurement_keeps_results_exact(tuning):
+    import gatherscatter as gs
+
+    rng = np.random.default_rng(11)
+    d = rng.standard_normal((1 << 12, 16)).astype(np.float32)
+    i = rng.integers(0, 1 << 12, 1 << 14)
+    expected = d[i]
+    got = [gs.take(d, i, axis=0) for _ in range(2 * tuning.TUNE_SAMPLES + 2)]
+    assert all(g.tobytes() == expected.tobytes() for g in got)  # on 1 thread and on 2 alike
+    chosen = {k: v for k, v in tuning.tuned_threads().items() if k[0] == "gather_rows"}
+    assert chosen and set(chosen.values()) <= {1, 2} and all(k[2] == 2 for k in chosen)
+
+
+def test_thread_choice_also_sets_a_scatters_work_split(tuning, monkeypatch):
+    # the row scatter splits rows by its own thread-count argument: on the 1-thread side of the
+    # measurement it gets 1 (one scan of the updates), and the sums stay in sequential order either way
+    import gatherscatter as gs
+
+    rng = np.random.default_rng(12)
+    data = rng.standard_normal((1 << 10, 32)).astype(np.float32)
+    idx = rng.integers(0, 1 << 10, (1 << 12, 1))
+    upd = rng.standard_normal((1 << 12, 32)).astype(np.float32)
+    expected = data.copy()
+    for i, row in enumerate(idx[:, 0]):  # the sequential loop
+        expected[row] = expected[row] + upd[i]
+    import numba
+
+    splits: list[tuple[int, int]] = []  # (the kernel's split argument, numba's thread count) per call
+    real = tuning.launch.__globals__["_run"]
+    scatter_rows = tuning.kernels().scatter_rows
+
+    def spy(kernel, args, nthreads_at=None):
+        if kernel is not scatter_rows:
+            return real(kernel, args, nthreads_at)
+
+        def watched(*a):
+            splits.append((a[nthreads_at], numba.get_num_threads()))
+            return kernel(*a)
+
+        watched.__name__ = kernel.__name__
+        return real(watched, args, nthreads_at)
+
+    monkeypatch.setattr(tuning, "_run", spy)
+    got = [gs.scatter_nd(data, idx, upd, reduction="add") for _ in range(2 * tuning.TUNE_SAMPLES + 2)]
+    assert all(g.tobytes() == expected.tobytes() for g in got)
+    assert {s for s, _ in splits} == {1, 2}  # both sides of the measurement ran
+    assert all(split == threads for split, threads in splits)
+    assert any(k[0] == "scatter_rows" for k in tuning.tuned_threads())
