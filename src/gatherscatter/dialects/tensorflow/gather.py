@@ -24,7 +24,7 @@ from ._common import (
     parse_device,
     tf_context,
 )
-from ._describe import _I16_I32_I64, _mode
+from ._describe import _I16_I32_I64, _gather_kw, _mode
 
 divergence_table("tensorflow.gather", r'''
 [[divergence]]
@@ -107,17 +107,10 @@ def _describe(axis: int | None = None, batch_dims: int = 0, device: str = "cpu")
     if a < 0 and b:
         raise UnsupportedError(f"translate {op}: a negative axis ({a}) with batch_dims={b} needs the rank of params "
                                "to check batch_dims <= axis; give the non-negative axis")
-    res: list[Residual] = []
-    if mode == "raise":
-        kw: dict[str, Any] = dict(negative="raise", bounds="raise")
-    elif mode == "ignore":
-        kw = dict(negative="bounds", bounds="fill", fill_value=0)
-    else:
-        kw = dict(negative="bounds", bounds="clip")
-        res.append(Residual("empty", "returns zeros when the indexed axis has size 0 (XLA)", "raises"))
-        if b > 0:
-            res.append(Residual("negative", "reads element s-1 for a negative int64 index when batch_dims > 0 (XLA)",
-                                "clamps it to element 0"))
+    kw, res = _gather_kw(mode, "the indexed axis has size 0")
+    if mode == "xla" and b > 0:
+        res.append(Residual("negative", "reads element s-1 for a negative int64 index when batch_dims > 0 (XLA)",
+                            "clamps it to element 0"))
     c = canonical("gather", data="params", axis=a, batch_dims=b, **kw)
     return Description(op, {"axis": axis, "batch_dims": batch_dims, "device": device}, ("params", "indices"), c,
                   residuals=res, layout={"index_dtypes": _I16_I32_I64})

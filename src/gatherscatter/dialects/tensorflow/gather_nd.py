@@ -9,7 +9,7 @@ import numpy as np
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
-from .._record import Description, Residual, canonical, check_int
+from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import (
     DEVICES,
@@ -27,7 +27,7 @@ from ._common import (
     shape_text,
     tf_context,
 )
-from ._describe import _I16_I32_I64, _mode
+from ._describe import _I16_I32_I64, _gather_kw, _mode
 
 divergence_table("tensorflow.gather_nd", r'''
 [[divergence]]
@@ -95,14 +95,7 @@ def _describe(batch_dims: int = 0, device: str = "cpu", bad_indices_policy: str 
     mode = _mode(op, device, bad_indices_policy)
     if b < 0:
         raise UnsupportedError(f"translate {op}: batch_dims must be >= 0 (got {b})")
-    res: list[Residual] = []
-    if mode == "raise":
-        kw: dict[str, Any] = dict(negative="raise", bounds="raise")
-    elif mode == "ignore":
-        kw = dict(negative="bounds", bounds="fill", fill_value=0)
-    else:
-        kw = dict(negative="bounds", bounds="clip")
-        res.append(Residual("empty", "returns zeros when params is empty (XLA)", "raises"))
+    kw, res = _gather_kw(mode, "params is empty")
     c = canonical("gather_nd", data="params", batch_dims=b, **kw)
     attrs: dict[str, Any] = {"batch_dims": b, "device": device}
     if bad_indices_policy:
