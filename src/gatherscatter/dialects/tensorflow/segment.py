@@ -20,6 +20,7 @@ from .._common import FLOATS, data_array
 from .._record import Description
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from .._segment import (
+    SEGMENT_NAME,
     check_prefix_ids,
     counts,
     empty_value,
@@ -51,7 +52,7 @@ UNSORTED: dict[str, tuple[str, str, frozenset[str]]] = {
     "unsorted_segment_mean": ("mean", "zero", DATA_NUMERIC),
     "unsorted_segment_sqrt_n": ("sqrt_n", "zero", _SQRT_DTYPES),
 }
-_RED = {"sum": Reduction.ADD, "prod": Reduction.MUL, "max": Reduction.MAX, "min": Reduction.MIN}
+_RED = {word: red for red, word in SEGMENT_NAME.items()}
 
 for _n in UNSORTED:
     divergence_table(f"tensorflow.{_n}", r'''
