@@ -8,7 +8,6 @@ import numpy as np
 
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
-from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import (
@@ -17,10 +16,8 @@ from ._common import (
     GATHER_RAISE,
     GATHER_ZERO,
     GRAD,
-    INDEX_I16_I32_I64,
     TF_VERSION,
-    gather_data,
-    index_array,
+    gather_inputs,
     parse_device,
     tf_context,
 )
@@ -188,9 +185,7 @@ def gather(
     """
     dev = parse_device("gather", device)
     ctx = tf_context("gather", dev)
-    p = data_array(ctx, params)
-    gather_data(ctx, p, dev)
-    i = index_array(ctx, indices, INDEX_I16_I32_I64, dev)
+    p, i = gather_inputs(ctx, params, indices, dev)
     b = 0 if batch_dims is None else to_int(ctx, "batch_dims", batch_dims)  # TF reads None as 0
     a = b if axis is None else to_int(ctx, "axis", axis)
     if a == 0:

@@ -8,7 +8,6 @@ import numpy as np
 
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
-from .._common import data_array
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import (
@@ -17,11 +16,9 @@ from ._common import (
     GATHER_RAISE,
     GATHER_ZERO,
     GRAD,
-    INDEX_I16_I32_I64,
     POLICIES,
     TF_VERSION,
-    gather_data,
-    index_array,
+    gather_inputs,
     parse_bad_indices_policy,
     parse_device,
     shape_text,
@@ -176,9 +173,7 @@ def gather_nd(
         note="device='gpu' returns 0, device='xla' clamps; bad_indices_policy='IGNORE' zeroes them on every device",
     )
     mode = parse_bad_indices_policy(ctx, bad_indices_policy, dev)
-    p = data_array(ctx, params)
-    gather_data(ctx, p, dev)
-    i = index_array(ctx, indices, INDEX_I16_I32_I64, dev)
+    p, i = gather_inputs(ctx, params, indices, dev)
     b = to_int(ctx, "batch_dims", batch_dims)
     r, q = p.ndim, i.ndim
     if b < 0:
