@@ -19,6 +19,7 @@ The behaviour was measured on TensorFlow 2.21 (CPU and XLA CPU).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from ...core.shape import as_index_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, STRINGS, data_array
 from .._record import GradConventions
+from .._registry import DialectOp, Lowering, dialect_op
 
 __all__ = [
     "DATA_ALL",
@@ -54,6 +56,7 @@ __all__ = [
     "parse_device",
     "shape_text",
     "tf_context",
+    "tf_op",
     "valid_empty_output",
 ]
 
@@ -243,3 +246,9 @@ def check_int_overflow(ctx: OpContext, shape: tuple[int, ...], name: str) -> Non
 
 #: the gradient conventions of tensorflow autograd, which every tensorflow op states in its record
 GRAD = GradConventions(autograd="tensorflow", duplicates="all", ties="split")
+
+
+def tf_op(name: str, **kw: Any) -> Callable[[Callable[..., Lowering]], DialectOp]:
+    """:func:`~gatherscatter.dialects._registry.dialect_op` for ``tensorflow.<name>`` with what every TensorFlow op
+    shares: the version (TF 2.21) and TF's gradient conventions (:data:`GRAD`)."""
+    return dialect_op("tensorflow", name, versions=(TF_VERSION,), grad=GRAD, **kw)

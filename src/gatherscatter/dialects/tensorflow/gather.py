@@ -9,17 +9,16 @@ import numpy as np
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._record import Description, Residual, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence_table
+from .._registry import Lowering, divergence_table
 from ._common import (
     DEVICES,
     GATHER_CLIP,
     GATHER_RAISE,
     GATHER_ZERO,
-    GRAD,
-    TF_VERSION,
     gather_inputs,
     parse_device,
     tf_context,
+    tf_op,
 )
 from ._describe import _I16_I32_I64, _gather_kw, _mode
 
@@ -130,16 +129,8 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     ]
 
 
-@dialect_op(
-    "tensorflow",
-    "gather",
-    family="gather",
-    kind="gather",
-    versions=(TF_VERSION,),
-    differentiable=("params",),
-    describe=_describe, fuzz={"negative": False, "seeds": _cve_seeds}, grad=GRAD, variants=_PROBE,
-    values={"device": DEVICES},
-)
+@tf_op("gather", family="gather", kind="gather", differentiable=("params",), describe=_describe,
+       fuzz={"negative": False, "seeds": _cve_seeds}, variants=_PROBE, values={"device": DEVICES})
 def gather(
     params: Any, indices: Any, axis: int | None = None, batch_dims: int | None = 0, device: str = "cpu"
 ) -> Lowering:

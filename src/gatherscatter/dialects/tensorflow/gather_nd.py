@@ -9,20 +9,19 @@ import numpy as np
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._record import Description, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence_table
+from .._registry import Lowering, divergence_table
 from ._common import (
     DEVICES,
     GATHER_CLIP,
     GATHER_RAISE,
     GATHER_ZERO,
-    GRAD,
     POLICIES,
-    TF_VERSION,
     gather_inputs,
     parse_bad_indices_policy,
     parse_device,
     shape_text,
     tf_context,
+    tf_op,
 )
 from ._describe import _I16_I32_I64, _gather_kw, _mode
 
@@ -117,16 +116,9 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     ]
 
 
-@dialect_op(
-    "tensorflow",
-    "gather_nd",
-    family="gather_nd",
-    kind="gather",
-    versions=(TF_VERSION,),
-    differentiable=("params",),
-    describe=_describe, fuzz={"seeds": _cve_seeds}, grad=GRAD, variants=({}, {"batch_dims": 1}, {"device": "gpu"}),
-    values={"device": DEVICES, "bad_indices_policy": POLICIES},
-)
+@tf_op("gather_nd", family="gather_nd", kind="gather", differentiable=("params",), describe=_describe,
+       fuzz={"seeds": _cve_seeds}, variants=({}, {"batch_dims": 1}, {"device": "gpu"}),
+       values={"device": DEVICES, "bad_indices_policy": POLICIES})
 def gather_nd(
     params: Any, indices: Any, batch_dims: int = 0, device: str = "cpu", *, bad_indices_policy: str = ""
 ) -> Lowering:

@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._record import Description
-from .._registry import DialectOp, Lowering, dialect_op, divergence, divergence_table
-from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, DEVICES, GRAD, INDEX_I32_I64, POLICIES, TF_VERSION
+from .._registry import DialectOp, Lowering, divergence, divergence_table
+from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, DEVICES, INDEX_I32_I64, POLICIES, tf_op
 from ._describe import _tensor_scatter
 from ._scatter import lower_tensor_scatter
 
@@ -188,9 +188,8 @@ def _register(v: _Variant) -> DialectOp:
 
     lower.__name__ = lower.__qualname__ = name
     lower.__doc__ = v.doc
-    return dialect_op("tensorflow", name, family="scatter_nd", kind="scatter", versions=(TF_VERSION,),
-                      differentiable=("tensor", "updates"), describe=describe, grad=GRAD,
-                      fuzz={"seeds": _cve_seeds}, values={"device": DEVICES, "bad_indices_policy": POLICIES})(lower)
+    return tf_op(name, family="scatter_nd", kind="scatter", differentiable=("tensor", "updates"), describe=describe,
+                 fuzz={"seeds": _cve_seeds}, values={"device": DEVICES, "bad_indices_policy": POLICIES})(lower)
 
 
 def _extremum(r: str, xla_k0: str, example: str) -> _Variant:
