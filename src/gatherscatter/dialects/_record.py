@@ -617,6 +617,26 @@ def moved_axis_args(dim: int, data: str, index: str, updates: str | None = None)
     return mapper
 
 
+#: what ops indexed NumPy style (``x[idx]``) do with a bool index array, which translations leave out
+BOOL_MASK = Residual("dtype", "reads a bool index array as a mask (its nonzero positions)",
+                     "reads integer index arrays only")
+
+
+def index_form(op: str, form: Any, data: str) -> str:
+    """The index form a translation of ``data[idx]`` covers: ``'array'`` or ``'tuple'`` (else UnsupportedError).
+
+    >>> index_form("numpy.add_at", "tuple", "a")
+    'tuple'
+    """
+    if form not in ("array", "tuple"):
+        raise UnsupportedError(
+            f"translate {op}: index form {form!r} is not translated; covered: 'array' (one integer array, "
+            f"{data}[I]) and 'tuple' (a tuple of integer arrays, {data}[I0, I1, ...]); slices, Ellipsis, None and "
+            "boolean masks select by position, which no canonical gather/scatter call expresses"
+        )
+    return str(form)
+
+
 def tuple_index_args(data: str, index: str, updates: str | None = None, *, as_array: bool = False,
                      broadcast: float = 0.0) -> Mapper:
     """Ops indexed NumPy style, ``x[idx]``: ``idx`` is a tuple of index arrays (one per tuple component),

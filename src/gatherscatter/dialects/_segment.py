@@ -149,6 +149,9 @@ def trunc_divide(y: np.ndarray[Any, Any], c: np.ndarray[Any, Any]) -> np.ndarray
 #: the canonical reduction of each segment reduction name
 CANON_REDUCTION = {"sum": "add", "prod": "mul", "max": "max", "min": "min", "mean": "mean"}
 
+#: the segment reduction name of each core reduction (``segment_sum`` reduces with ``Reduction.ADD``, ...)
+SEGMENT_NAME = {Reduction.ADD: "sum", Reduction.MUL: "prod", Reduction.MAX: "max", Reduction.MIN: "min"}
+
 _FINITE_EMPTY = Residual(
     "always", "an empty max/min segment holds the dtype's finite lowest()/max() (-3.4028235e38 for float32)",
     "holds the reduction's identity (-inf/+inf for floats; the integer limits agree)",

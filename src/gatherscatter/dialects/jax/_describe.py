@@ -34,21 +34,14 @@ from typing import Any
 import numpy as np
 
 from ...errors import UnsupportedError
-from .._record import Canonical, Description, Residual, Step, canonical, tuple_index_args
+from .._record import BOOL_MASK, Canonical, Description, Residual, Step, canonical, index_form, tuple_index_args
 from ._common import GatherScatterMode
 
 _INT = ("int64", "int32")
 
 
-_FORMS = ("array", "tuple")
-
-
 _PROMOTE = Residual("dtype", "computes in the promoted dtype of x and values (JAX's lattice) and casts back to "
                     "x's dtype", "casts values to x's dtype first")
-
-
-_BOOL_MASK = Residual("dtype", "reads a bool index array as a mask (its nonzero positions)",
-                      "reads integer index arrays only")
 
 
 def _mode(op: str, mode: Any) -> GatherScatterMode:
@@ -95,18 +88,8 @@ def _axis_mask(axis: int) -> dict[str, Any]:
     return {"lead": axis} if axis >= 0 else {"trail": -axis - 1}
 
 
-def _form(op: str, form: Any) -> str:
-    if form not in _FORMS:
-        raise UnsupportedError(
-            f"translate {op}: index form {form!r} is not translated; covered: 'array' (one integer array, "
-            "x.at[I]) and 'tuple' (a tuple of integer arrays, x.at[I0, I1, ...]); slices, Ellipsis, None and "
-            "boolean masks select by position, which no canonical gather/scatter call expresses"
-        )
-    return str(form)
-
-
 def _at_scatter(op: str, reduction: str, form: str, mode: Any, wrap: bool = True) -> Description:
-    form = _form(op, form)
+    form = index_form(op, form, "x.at")
     m = _mode(op, mode)
     if m is GatherScatterMode.ONE_HOT:
         raise UnsupportedError(f"translate {op}: mode='one_hot' is only defined for jnp.take_along_axis")
@@ -123,7 +106,7 @@ def _at_scatter(op: str, reduction: str, form: str, mode: Any, wrap: bool = True
     c = canonical("scatter_nd", data="x", indices="tuples", updates="upd", reduction=reduction,
                   negative="wrap" if wrap else "bounds",
                   bounds=bounds, duplicates_specified=reduction != "none")
-    res = [_PROMOTE, _BOOL_MASK, Residual("empty", "returns x unchanged when the target x[idx] is empty or the "
+    res = [_PROMOTE, BOOL_MASK, Residual("empty", "returns x unchanged when the target x[idx] is empty or the "
                                           "indexed axis has size 0 (every update dropped, also with mode='clip')",
                                           "checks the values' shape and raises for a clipped index into a size-0 "
                                           "axis")]

@@ -13,11 +13,11 @@ from typing import Any, NamedTuple
 
 from ...core.policy import Reduction
 from ...errors import UnsupportedError
-from .._record import Description, Residual, Step, canonical, tuple_index_args
+from .._record import BOOL_MASK, Description, Residual, Step, canonical, index_form, tuple_index_args
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from ._at import at_context, at_divergences, lower_get, lower_scatter
 from ._common import GRAD, MODE_VALUES, GatherScatterMode
-from ._describe import _BOOL_MASK, _INT, _at_scatter, _fill_value, _form, _gather, _mode
+from ._describe import _INT, _at_scatter, _fill_value, _gather, _mode
 
 __all__ = ["at_add", "at_get", "at_max", "at_min", "at_multiply", "at_set"]
 
@@ -195,7 +195,7 @@ ours = { raises = "UnsupportedError" }
 def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None,
                   wrap_negative_indices: bool = True) -> Description:
     op = "jax.at_get"
-    form = _form(op, form)
+    form = index_form(op, form, "x.at")
     m = _mode(op, mode)
     if m is GatherScatterMode.ONE_HOT:
         raise UnsupportedError(f"translate {op}: mode='one_hot' is only defined for jnp.take_along_axis")
@@ -212,7 +212,7 @@ def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None,
     p2, c, post = _gather(base, fill=fill and mode is not None, fill_value=fill_value,
                           wrap=bool(wrap_negative_indices))
     res = [Residual("empty", "returns zeros for an empty result, and raises for an integer index into a size-0 "
-                    "axis", "computes its own empty result or raises"), _BOOL_MASK]
+                    "axis", "computes its own empty result or raises"), BOOL_MASK]
     attrs: dict[str, Any] = {"mode": mode, "fill_value": fill_value}
     if not wrap_negative_indices:
         attrs["wrap_negative_indices"] = False

@@ -15,7 +15,7 @@ from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._record import Description, Residual, check_choice
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._segment import check_row_ids, empty_value, segment_description, segment_lowering
+from .._segment import SEGMENT_NAME, check_row_ids, empty_value, segment_description, segment_lowering
 from ._common import (
     GRAD,
     JAX_VERSION,
@@ -146,7 +146,7 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
         check_choice(op, "mode", mode, _MODES)
         attrs = {} if mode is None else {"mode": mode}
         dts = tuple(t for t in ("float64", "float32", "int64", "int32", "bool") if t not in rejected)
-        return segment_description(op, attrs, _NAMES[red], empty, bounds="clip" if mode == "clip" else "drop",
+        return segment_description(op, attrs, SEGMENT_NAME[red], empty, bounds="clip" if mode == "clip" else "drop",
                                    index_ndim=(1, 1), index_dtypes=("int32", "int64", "uint8"), data_dtypes=dts,
                                    residuals=(_CLIP_NONE,) if mode == "clip" else ())
 
@@ -159,7 +159,6 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
 _CLIP_NONE = Residual("empty", "mode='clip' with num_segments=0 drops every row (no segment to clip into)",
                       "raises: an id into a size-0 axis")
 _MODES = (None, "drop", "fill", "promise_in_bounds", "clip")
-_NAMES = {Reduction.ADD: "sum", Reduction.MUL: "prod", Reduction.MAX: "max", Reduction.MIN: "min"}
 
 
 _EXAMPLE = {

@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
+from ...core.shape import as_index_array
 from ...errors import ArgumentError, UnsupportedError
+from .._common import data_array
 from .._record import Canonical, Description, Residual, Step, check_choice
 
 __all__ = [
@@ -81,6 +83,19 @@ def jax32(arr: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """Keras' JAX backend runs JAX without x64: 64-bit arrays become 32-bit."""
     t = _JAX32.get(arr.dtype.name)
     return arr.astype(t) if t is not None else arr
+
+
+def backend_inputs(name: str, backend: Any, data: Any, indices: Any, /, **names: str
+                   ) -> tuple[str, OpContext, np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The prologue of an op reading data and indices: the checked backend, the message context (``names``: the
+    arguments' names, as :class:`OpContext` takes them) and the two arrays (32-bit on the jax backend)."""
+    b = parse_backend(name, backend)
+    ctx = keras_context(name, b, **names)
+    d = data_array(ctx, data)
+    i = as_index_array(ctx, indices, "indices")
+    if b == "jax":
+        d, i = jax32(d), jax32(i)
+    return b, ctx, d, i
 
 
 # ------------------------------------------------------------------------------------------------ descriptions

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.shape import as_index_array, as_updates
+from ...core.shape import as_updates
 from .._common import data_array
 from .._record import Description
 from .._registry import Lowering, dialect_op
-from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, keras_description, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, backend_inputs, jax32, keras_description
 from ._scatter import lower_scatter, scatter_canonical
 
 
@@ -47,12 +47,8 @@ def scatter_update(inputs: Any, indices: Any, updates: Any, *, backend: str = "t
     >>> gs.keras.scatter_update([0.0, 0.0, 0.0], [[1], [1], [5]], [5.0, 7.0, 9.0], backend="jax").tolist()
     [0.0, 7.0, 0.0]
     """
-    b = parse_backend("scatter_update", backend)
-    ctx = keras_context("scatter_update", b, data="inputs", indices="indices", updates="updates")
-    d = data_array(ctx, inputs)
-    i = as_index_array(ctx, indices, "indices")
-    if b == "jax":
-        d, i = jax32(d), jax32(i)
+    b, ctx, d, i = backend_inputs("scatter_update", backend, inputs, indices, data="inputs", indices="indices",
+                                  updates="updates")
     if b == "jax" and hasattr(updates, "dtype"):
         updates = jax32(data_array(ctx, updates, "updates"))
     u = as_updates(ctx, updates, d.dtype)

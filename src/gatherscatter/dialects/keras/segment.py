@@ -16,7 +16,7 @@ from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, check_bool, check_choice
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._segment import check_row_ids, empty_value, segment_description, segment_lowering
+from .._segment import SEGMENT_NAME, check_row_ids, empty_value, segment_description, segment_lowering
 from ..tensorflow import segment as tf_segment
 from ._backend import BACKENDS, KERAS_VERSION, NARROW, jax32, keras_context, parse_backend
 
@@ -190,7 +190,7 @@ _INT_MAX = Residual("dtype", "promotes integer data to float64 (np.ones(shape) *
 
 
 def _describer(name: str, red: Reduction) -> Any:
-    reduction = "sum" if red is Reduction.ADD else "max"
+    reduction = SEGMENT_NAME[red]
 
     def describe(sorted: bool = False, backend: str = "tensorflow") -> Description:
         op = f"keras.{name}"

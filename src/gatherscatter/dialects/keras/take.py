@@ -7,13 +7,18 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Policy, fill
-from ...core.shape import IndexSpec, as_index_array, normalize_axis, to_int
-from .._common import data_array
+from ...core.shape import IndexSpec, normalize_axis, to_int
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ..jax._common import default_fill
 from ..jax._describe import _axis_mask
-from ._backend import BACKENDS, KERAS_VERSION, gather_description, index_policy, jax32, keras_context, parse_backend
+from ._backend import (
+    BACKENDS,
+    KERAS_VERSION,
+    backend_inputs,
+    gather_description,
+    index_policy,
+)
 
 divergence_table("keras.take", r'''
 [[divergence]]
@@ -85,12 +90,7 @@ def take(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow")
     >>> gs.keras.take([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [-1], backend="torch").tolist()
     [2.0]
     """
-    b = parse_backend("take", backend)
-    ctx = keras_context("take", b, data="x", indices="indices")
-    d = data_array(ctx, x)
-    i = as_index_array(ctx, indices, "indices")
-    if b == "jax":
-        d, i = jax32(d), jax32(i)
+    b, ctx, d, i = backend_inputs("take", backend, x, indices, data="x", indices="indices")
     if axis is None:
         flat = d.reshape(-1)
         if b == "torch" and d.ndim:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Policy, fill
-from ...core.shape import IndexSpec, as_index_array
+from ...core.shape import IndexSpec
 from ...errors import ShapeError
-from .._common import along_axis, data_array
+from .._common import along_axis
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ..jax._common import default_fill
-from ._backend import BACKENDS, KERAS_VERSION, gather_description, jax32, keras_context, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, backend_inputs, gather_description
 
 divergence_table("keras.take_along_axis", r'''
 [[divergence]]
@@ -68,12 +68,7 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
     >>> gs.keras.take_along_axis([[1.0, 2.0, 3.0]], [[5, -1]], axis=1, backend="torch").tolist()
     [[3.0, 3.0]]
     """
-    b = parse_backend("take_along_axis", backend)
-    ctx = keras_context("take_along_axis", b, data="x", indices="indices")
-    d = data_array(ctx, x)
-    i = as_index_array(ctx, indices, "indices")
-    if b == "jax":
-        d, i = jax32(d), jax32(i)
+    b, ctx, d, i = backend_inputs("take_along_axis", backend, x, indices, data="x", indices="indices")
     d, a = along_axis(ctx, d, i, axis)
     if i.ndim != d.ndim or any(i.shape[k] != d.shape[k] for k in range(d.ndim) if k != a):
         raise ShapeError(

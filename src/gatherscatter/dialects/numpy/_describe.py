@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import UnsupportedError
-from .._record import Description, Residual, Step, canonical, check_choice, tuple_index_args
+from .._record import BOOL_MASK, Description, Residual, Step, canonical, check_choice, index_form, tuple_index_args
 
 _MODES = {"raise": ("wrap", "raise"), "wrap": ("bounds", "wrap"), "clip": ("bounds", "clip")}
 
@@ -26,15 +25,8 @@ _MODES = {"raise": ("wrap", "raise"), "wrap": ("bounds", "wrap"), "clip": ("boun
 _INT = ("int64", "int32")
 
 
-_FORMS = ("array", "tuple")
-
-
 _PROMOTE = Residual("dtype", "computes in the promoted dtype of a and b and casts back to a.dtype after each "
                     "update (e.g. int a with float b)", "casts b to a.dtype first")
-
-
-_BOOL_MASK = Residual("dtype", "reads a bool index array as a mask (its nonzero positions)",
-                      "reads integer index arrays only")
 
 
 def _mode(op: str, mode: Any) -> tuple[str, str]:
@@ -52,7 +44,7 @@ def _put_args(canon: dict[str, Any], rng: Any) -> dict[str, Any]:
 
 
 def _ufunc_at(op: str, reduction: str, form: str) -> Description:
-    form = _form(op, form)
+    form = index_form(op, form, "a")
     if form == "array":
         pre = [Step.adapt("expand_dims", "tuples", "indices", axis=-1, why="a[I] indexes rows along axis 0")]
     else:
@@ -66,14 +58,4 @@ def _ufunc_at(op: str, reduction: str, form: str) -> Description:
         layout["k"] = 1
     if reduction in ("max", "min"):
         layout["nonfinite"] = 0.1
-    return Description(op, {}, ("a", "indices", "b"), c, pre=pre, residuals=[_PROMOTE, _BOOL_MASK], layout=layout)
-
-
-def _form(op: str, form: Any) -> str:
-    if form not in _FORMS:
-        raise UnsupportedError(
-            f"translate {op}: index form {form!r} is not translated; covered: 'array' (one integer array, a[I]) "
-            "and 'tuple' (a tuple of integer arrays, a[I0, I1, ...]); slices, Ellipsis, None and boolean masks "
-            "select by position, which no canonical gather/scatter call expresses"
-        )
-    return str(form)
+    return Description(op, {}, ("a", "indices", "b"), c, pre=pre, residuals=[_PROMOTE, BOOL_MASK], layout=layout)

@@ -19,6 +19,7 @@ The behaviour was measured on TensorFlow 2.21 (CPU and XLA CPU).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,8 +29,9 @@ from ...core.indices import raise_out_of_range
 from ...core.policy import Negative, Policy
 from ...core.shape import as_index_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
-from .._common import COMPLEX, NUMERIC, STRINGS
+from .._common import COMPLEX, NUMERIC, STRINGS, data_array
 from .._record import GradConventions
+from .._registry import DialectOp, Lowering, dialect_op
 
 __all__ = [
     "DATA_ALL",
@@ -47,13 +49,14 @@ __all__ = [
     "check_data",
     "check_int_overflow",
     "check_tuple_bounds",
-    "gather_data",
+    "gather_inputs",
     "index_array",
     "is_string",
     "parse_bad_indices_policy",
     "parse_device",
     "shape_text",
     "tf_context",
+    "tf_op",
     "valid_empty_output",
 ]
 
@@ -156,9 +159,13 @@ def check_data(
         )
 
 
-def gather_data(ctx: OpContext, arr: np.ndarray[Any, Any], device: str) -> None:
-    """The data dtypes of ``tf.gather`` / ``tf.gather_nd``: every dtype, and float8 on CPU."""
-    check_data(ctx, arr, DATA_ALL | FLOAT8 if device == "cpu" else DATA_ALL, device)
+def gather_inputs(ctx: OpContext, params: Any, indices: Any, device: str
+                  ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """``params`` and ``indices`` of ``tf.gather`` / ``tf.gather_nd`` as arrays: every data dtype (float8 too on
+    CPU), int16/int32/int64 indices."""
+    p = data_array(ctx, params)
+    check_data(ctx, p, DATA_ALL | FLOAT8 if device == "cpu" else DATA_ALL, device)
+    return p, index_array(ctx, indices, INDEX_I16_I32_I64, device)
 
 
 def index_array(ctx: OpContext, indices: Any, allowed: frozenset[str], device: str) -> np.ndarray[Any, Any]:
@@ -239,3 +246,9 @@ def check_int_overflow(ctx: OpContext, shape: tuple[int, ...], name: str) -> Non
 
 #: the gradient conventions of tensorflow autograd, which every tensorflow op states in its record
 GRAD = GradConventions(autograd="tensorflow", duplicates="all", ties="split")
+
+
+def tf_op(name: str, **kw: Any) -> Callable[[Callable[..., Lowering]], DialectOp]:
+    """:func:`~gatherscatter.dialects._registry.dialect_op` for ``tensorflow.<name>`` with what every TensorFlow op
+    shares: the version (TF 2.21) and TF's gradient conventions (:data:`GRAD`)."""
+    return dialect_op("tensorflow", name, versions=(TF_VERSION,), grad=GRAD, **kw)

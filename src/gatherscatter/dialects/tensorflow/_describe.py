@@ -44,6 +44,16 @@ def _mode(op: str, device: str, policy: str) -> str:
     return {"cpu": "raise", "gpu": "ignore", "xla": "xla"}[device]
 
 
+def _gather_kw(mode: str, empty: str) -> tuple[dict[str, Any], list[Residual]]:
+    """The canonical gather's index policy for ``mode`` and its residuals (XLA clamps, and returns zeros on an
+    empty indexed axis where we raise: ``empty`` says what is empty)."""
+    if mode == "raise":
+        return dict(negative="raise", bounds="raise"), []
+    if mode == "ignore":
+        return dict(negative="bounds", bounds="fill", fill_value=0), []
+    return dict(negative="bounds", bounds="clip"), [Residual("empty", f"returns zeros when {empty} (XLA)", "raises")]
+
+
 def _scatter_kw(mode: str) -> dict[str, Any]:
     if mode == "raise":
         return dict(negative="raise", bounds="raise")

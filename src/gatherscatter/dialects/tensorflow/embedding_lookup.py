@@ -11,8 +11,8 @@ from ...core.shape import IndexSpec, as_index_array
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, canonical
-from .._registry import Lowering, dialect_op, divergence_table
-from ._common import DATA_ALL, GRAD, INDEX_I32_I64, TF_VERSION, check_data, tf_context
+from .._registry import Lowering, divergence_table
+from ._common import DATA_ALL, INDEX_I32_I64, check_data, tf_context, tf_op
 
 #: facts for the op record: the attributes and what they accept
 ATTRIBUTES = {
@@ -56,11 +56,8 @@ def _describe(max_norm: Any = None) -> Description:
     return Description(op, {}, ("params", "ids"), c, layout={"index_dtypes": ("int32", "int64")})
 
 
-@dialect_op(
-    "tensorflow", "embedding_lookup", family="gather", kind="gather", versions=(TF_VERSION,),
-    differentiable=("params",), grad=GRAD, describe=_describe, variants=({},),
-    values={"max_norm": "number"},
-)
+@tf_op("embedding_lookup", family="gather", kind="gather", differentiable=("params",), describe=_describe,
+       variants=({},), values={"max_norm": "number"})
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None) -> Lowering:
     """TensorFlow ``tf.nn.embedding_lookup``: the rows of ``params`` at ``ids`` (``tf.gather(params, ids)``).
 

@@ -8,23 +8,19 @@ import numpy as np
 
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
-from .._common import data_array
 from .._record import Description, Residual, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence_table
+from .._registry import Lowering, divergence_table
 from ._common import (
     DEVICES,
     GATHER_CLIP,
     GATHER_RAISE,
     GATHER_ZERO,
-    GRAD,
-    INDEX_I16_I32_I64,
-    TF_VERSION,
-    gather_data,
-    index_array,
+    gather_inputs,
     parse_device,
     tf_context,
+    tf_op,
 )
-from ._describe import _I16_I32_I64, _mode
+from ._describe import _I16_I32_I64, _gather_kw, _mode
 
 divergence_table("tensorflow.gather", r'''
 [[divergence]]
@@ -107,17 +103,10 @@ def _describe(axis: int | None = None, batch_dims: int = 0, device: str = "cpu")
     if a < 0 and b:
         raise UnsupportedError(f"translate {op}: a negative axis ({a}) with batch_dims={b} needs the rank of params "
                                "to check batch_dims <= axis; give the non-negative axis")
-    res: list[Residual] = []
-    if mode == "raise":
-        kw: dict[str, Any] = dict(negative="raise", bounds="raise")
-    elif mode == "ignore":
-        kw = dict(negative="bounds", bounds="fill", fill_value=0)
-    else:
-        kw = dict(negative="bounds", bounds="clip")
-        res.append(Residual("empty", "returns zeros when the indexed axis has size 0 (XLA)", "raises"))
-        if b > 0:
-            res.append(Residual("negative", "reads element s-1 for a negative int64 index when batch_dims > 0 (XLA)",
-                                "clamps it to element 0"))
+    kw, res = _gather_kw(mode, "the indexed axis has size 0")
+    if mode == "xla" and b > 0:
+        res.append(Residual("negative", "reads element s-1 for a negative int64 index when batch_dims > 0 (XLA)",
+                            "clamps it to element 0"))
     c = canonical("gather", data="params", axis=a, batch_dims=b, **kw)
     return Description(op, {"axis": axis, "batch_dims": batch_dims, "device": device}, ("params", "indices"), c,
                   residuals=res, layout={"index_dtypes": _I16_I32_I64})
@@ -140,16 +129,8 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     ]
 
 
-@dialect_op(
-    "tensorflow",
-    "gather",
-    family="gather",
-    kind="gather",
-    versions=(TF_VERSION,),
-    differentiable=("params",),
-    describe=_describe, fuzz={"negative": False, "seeds": _cve_seeds}, grad=GRAD, variants=_PROBE,
-    values={"device": DEVICES},
-)
+@tf_op("gather", family="gather", kind="gather", differentiable=("params",), describe=_describe,
+       fuzz={"negative": False, "seeds": _cve_seeds}, variants=_PROBE, values={"device": DEVICES})
 def gather(
     params: Any, indices: Any, axis: int | None = None, batch_dims: int | None = 0, device: str = "cpu"
 ) -> Lowering:
@@ -195,9 +176,7 @@ def gather(
     """
     dev = parse_device("gather", device)
     ctx = tf_context("gather", dev)
-    p = data_array(ctx, params)
-    gather_data(ctx, p, dev)
-    i = index_array(ctx, indices, INDEX_I16_I32_I64, dev)
+    p, i = gather_inputs(ctx, params, indices, dev)
     b = 0 if batch_dims is None else to_int(ctx, "batch_dims", batch_dims)  # TF reads None as 0
     a = b if axis is None else to_int(ctx, "axis", axis)
     if a == 0:

@@ -8,26 +8,22 @@ import numpy as np
 
 from ...core.shape import IndexSpec, gather_shape, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
-from .._common import data_array
-from .._record import Description, Residual, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence_table
+from .._record import Description, canonical, check_int
+from .._registry import Lowering, divergence_table
 from ._common import (
     DEVICES,
     GATHER_CLIP,
     GATHER_RAISE,
     GATHER_ZERO,
-    GRAD,
-    INDEX_I16_I32_I64,
     POLICIES,
-    TF_VERSION,
-    gather_data,
-    index_array,
+    gather_inputs,
     parse_bad_indices_policy,
     parse_device,
     shape_text,
     tf_context,
+    tf_op,
 )
-from ._describe import _I16_I32_I64, _mode
+from ._describe import _I16_I32_I64, _gather_kw, _mode
 
 divergence_table("tensorflow.gather_nd", r'''
 [[divergence]]
@@ -95,14 +91,7 @@ def _describe(batch_dims: int = 0, device: str = "cpu", bad_indices_policy: str 
     mode = _mode(op, device, bad_indices_policy)
     if b < 0:
         raise UnsupportedError(f"translate {op}: batch_dims must be >= 0 (got {b})")
-    res: list[Residual] = []
-    if mode == "raise":
-        kw: dict[str, Any] = dict(negative="raise", bounds="raise")
-    elif mode == "ignore":
-        kw = dict(negative="bounds", bounds="fill", fill_value=0)
-    else:
-        kw = dict(negative="bounds", bounds="clip")
-        res.append(Residual("empty", "returns zeros when params is empty (XLA)", "raises"))
+    kw, res = _gather_kw(mode, "params is empty")
     c = canonical("gather_nd", data="params", batch_dims=b, **kw)
     attrs: dict[str, Any] = {"batch_dims": b, "device": device}
     if bad_indices_policy:
@@ -127,16 +116,9 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     ]
 
 
-@dialect_op(
-    "tensorflow",
-    "gather_nd",
-    family="gather_nd",
-    kind="gather",
-    versions=(TF_VERSION,),
-    differentiable=("params",),
-    describe=_describe, fuzz={"seeds": _cve_seeds}, grad=GRAD, variants=({}, {"batch_dims": 1}, {"device": "gpu"}),
-    values={"device": DEVICES, "bad_indices_policy": POLICIES},
-)
+@tf_op("gather_nd", family="gather_nd", kind="gather", differentiable=("params",), describe=_describe,
+       fuzz={"seeds": _cve_seeds}, variants=({}, {"batch_dims": 1}, {"device": "gpu"}),
+       values={"device": DEVICES, "bad_indices_policy": POLICIES})
 def gather_nd(
     params: Any, indices: Any, batch_dims: int = 0, device: str = "cpu", *, bad_indices_policy: str = ""
 ) -> Lowering:
@@ -183,9 +165,7 @@ def gather_nd(
         note="device='gpu' returns 0, device='xla' clamps; bad_indices_policy='IGNORE' zeroes them on every device",
     )
     mode = parse_bad_indices_policy(ctx, bad_indices_policy, dev)
-    p = data_array(ctx, params)
-    gather_data(ctx, p, dev)
-    i = index_array(ctx, indices, INDEX_I16_I32_I64, dev)
+    p, i = gather_inputs(ctx, params, indices, dev)
     b = to_int(ctx, "batch_dims", batch_dims)
     r, q = p.ndim, i.ndim
     if b < 0:

@@ -10,14 +10,12 @@ from ...core.shape import IndexSpec, as_array, check_allocatable, to_int
 from ...errors import DTypeError, ShapeError
 from .._common import data_array
 from .._record import Description, Step, canonical
-from .._registry import Lowering, dialect_op, divergence_table
+from .._registry import Lowering, divergence_table
 from ._common import (
     DATA_ALL,
     DEVICES,
-    GRAD,
     INDEX_I32_I64,
     POLICIES,
-    TF_VERSION,
     check_data,
     check_int_overflow,
     index_array,
@@ -25,6 +23,7 @@ from ._common import (
     parse_bad_indices_policy,
     parse_device,
     tf_context,
+    tf_op,
     valid_empty_output,
 )
 from ._describe import _I32_I64, _mode, _scatter_kw
@@ -122,17 +121,9 @@ def _cve_seeds() -> list[tuple[str, dict[str, Any], str]]:
     ]
 
 
-@dialect_op(
-    "tensorflow",
-    "scatter_nd",
-    family="scatter_nd",
-    kind="scatter",
-    versions=(TF_VERSION,),
-    differentiable=("updates",),
-    describe=_describe, fuzz={"nonempty_tuples": True, "seeds": _cve_seeds}, grad=GRAD,
-    values={"device": DEVICES, "bad_indices_policy": POLICIES},
-    variants=({}, {"device": "gpu"}),
-)
+@tf_op("scatter_nd", family="scatter_nd", kind="scatter", differentiable=("updates",), describe=_describe,
+       fuzz={"nonempty_tuples": True, "seeds": _cve_seeds}, values={"device": DEVICES, "bad_indices_policy": POLICIES},
+       variants=({}, {"device": "gpu"}))
 def scatter_nd(
     indices: Any, updates: Any, shape: Any, device: str = "cpu", *, bad_indices_policy: str = ""
 ) -> Lowering:

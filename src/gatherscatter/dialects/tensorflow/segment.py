@@ -18,8 +18,9 @@ from ...core.shape import as_array, as_index_array, to_int
 from ...errors import DTypeError, ShapeError
 from .._common import FLOATS, data_array
 from .._record import Description
-from .._registry import DialectOp, Lowering, dialect_op, divergence_table
+from .._registry import DialectOp, Lowering, divergence_table
 from .._segment import (
+    SEGMENT_NAME,
     check_prefix_ids,
     counts,
     empty_value,
@@ -28,7 +29,7 @@ from .._segment import (
     trunc_divide,
     undescribed,
 )
-from ._common import DATA_NUMERIC, DATA_REAL, GRAD, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data
+from ._common import DATA_NUMERIC, DATA_REAL, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data, tf_op
 
 __all__ = ["SORTED", "UNSORTED"]
 
@@ -51,7 +52,7 @@ UNSORTED: dict[str, tuple[str, str, frozenset[str]]] = {
     "unsorted_segment_mean": ("mean", "zero", DATA_NUMERIC),
     "unsorted_segment_sqrt_n": ("sqrt_n", "zero", _SQRT_DTYPES),
 }
-_RED = {"sum": Reduction.ADD, "prod": Reduction.MUL, "max": Reduction.MAX, "min": Reduction.MIN}
+_RED = {word: red for red, word in SEGMENT_NAME.items()}
 
 for _n in UNSORTED:
     divergence_table(f"tensorflow.{_n}", r'''
@@ -234,9 +235,9 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
 
     public.__doc__ = fn_doc
     public.__name__ = name
-    return dialect_op(
-        "tensorflow", name, family="scatter_axis", kind="scatter", versions=(TF_VERSION,), differentiable=("data",),
-        grad=GRAD, describe=_describer(name, reduction, empty, sorted_),
+    return tf_op(
+        name, family="scatter_axis", kind="scatter", differentiable=("data",),
+        describe=_describer(name, reduction, empty, sorted_),
         variants=() if sorted_ or reduction in ("mean", "sqrt_n") else ({},),
         values={} if sorted_ else {"num_segments": "int"},
     )(public)

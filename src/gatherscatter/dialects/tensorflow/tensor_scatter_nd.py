@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._record import Description
-from .._registry import DialectOp, Lowering, dialect_op, divergence, divergence_table
-from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, DEVICES, GRAD, INDEX_I32_I64, POLICIES, TF_VERSION
+from .._registry import DialectOp, Lowering, divergence, divergence_table
+from ._common import DATA_ALL, DATA_NUMERIC, DATA_REAL, DEVICES, INDEX_I32_I64, POLICIES, tf_op
 from ._describe import _tensor_scatter
 from ._scatter import lower_tensor_scatter
 
@@ -188,9 +188,28 @@ def _register(v: _Variant) -> DialectOp:
 
     lower.__name__ = lower.__qualname__ = name
     lower.__doc__ = v.doc
-    return dialect_op("tensorflow", name, family="scatter_nd", kind="scatter", versions=(TF_VERSION,),
-                      differentiable=("tensor", "updates"), describe=describe, grad=GRAD,
-                      fuzz={"seeds": _cve_seeds}, values={"device": DEVICES, "bad_indices_policy": POLICIES})(lower)
+    return tf_op(name, family="scatter_nd", kind="scatter", differentiable=("tensor", "updates"), describe=describe,
+                 fuzz={"seeds": _cve_seeds}, values={"device": DEVICES, "bad_indices_policy": POLICIES})(lower)
+
+
+def _extremum(r: str, xla_k0: str, example: str) -> _Variant:
+    """The ``max``/``min`` row: the two differ only in their words, XLA's boolean combiner and the examples."""
+    word, logic = ("maximum", "OR") if r == "max" else ("minimum", "AND")
+    return _Variant(r, r, DATA_REAL, DATA_REAL | _BOOL, INDEX_I32_I64, _COMPLEX_XLA, xla_k0, _reducing_doc(
+        r,
+        f"keep the {word} of ``tensor`` and the ``updates``.",
+        f"Real numeric data (booleans only under XLA, where {r} is {logic}; no complex, no strings).",
+        "reduced",
+        f"Y[t] = {r}(Y[t], updates[i])      # a NaN update changes nothing",
+        f"""
+    Differs from ONNX ``ScatterND(reduction='{r}')`` (NumPy-style NaN propagation, negative
+    indices wrap).
+
+    >>> import gatherscatter as gs
+    >>> gs.tensorflow.tensor_scatter_nd_{r}([5, 5, 5, 5], [[0], [0], [2]], [2, 4, 7]).tolist()
+    {example}
+    """,
+    ))
 
 
 _VARIANTS = [
@@ -220,54 +239,8 @@ _VARIANTS = [
     """,
         ),
     ),
-    _Variant(
-        "max",
-        "max",
-        DATA_REAL,
-        DATA_REAL | _BOOL,
-        INDEX_I32_I64,
-        _COMPLEX_XLA,
-        'tensor_scatter_nd_max([0], zeros((3, 0)), [[5], [9], [7]]) gives [7], not [9]',
-        _reducing_doc(
-            "max",
-            'keep the maximum of ``tensor`` and the ``updates``.',
-            'Real numeric data (booleans only under XLA, where max is OR; no complex, no strings).',
-            "reduced",
-            'Y[t] = max(Y[t], updates[i])      # a NaN update changes nothing',
-            """
-    Differs from ONNX ``ScatterND(reduction='max')`` (NumPy-style NaN propagation, negative
-    indices wrap).
-
-    >>> import gatherscatter as gs
-    >>> gs.tensorflow.tensor_scatter_nd_max([5, 5, 5, 5], [[0], [0], [2]], [2, 4, 7]).tolist()
-    [5, 5, 7, 5]
-    """,
-        ),
-    ),
-    _Variant(
-        "min",
-        "min",
-        DATA_REAL,
-        DATA_REAL | _BOOL,
-        INDEX_I32_I64,
-        _COMPLEX_XLA,
-        'tensor_scatter_nd_min([9], zeros((3, 0)), [[5], [6], [7]]) gives [7], not [5]',
-        _reducing_doc(
-            "min",
-            'keep the minimum of ``tensor`` and the ``updates``.',
-            'Real numeric data (booleans only under XLA, where min is AND; no complex, no strings).',
-            "reduced",
-            'Y[t] = min(Y[t], updates[i])      # a NaN update changes nothing',
-            """
-    Differs from ONNX ``ScatterND(reduction='min')`` (NumPy-style NaN propagation, negative
-    indices wrap).
-
-    >>> import gatherscatter as gs
-    >>> gs.tensorflow.tensor_scatter_nd_min([5, 5, 5, 5], [[0], [0], [2]], [2, 4, 7]).tolist()
-    [2, 5, 5, 5]
-    """,
-        ),
-    ),
+    _extremum("max", 'tensor_scatter_nd_max([0], zeros((3, 0)), [[5], [9], [7]]) gives [7], not [9]', "[5, 5, 7, 5]"),
+    _extremum("min", 'tensor_scatter_nd_min([9], zeros((3, 0)), [[5], [6], [7]]) gives [7], not [5]', "[2, 5, 5, 5]"),
     _Variant(
         "sub",
         "sub",

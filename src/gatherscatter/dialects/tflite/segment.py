@@ -16,7 +16,15 @@ from ...errors import DTypeError, ShapeError
 from .._common import check_data_dtype, data_array
 from .._record import Description
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._segment import check_prefix_ids, check_row_ids, empty_value, segment_description, segment_lowering, undescribed
+from .._segment import (
+    SEGMENT_NAME,
+    check_prefix_ids,
+    check_row_ids,
+    empty_value,
+    segment_description,
+    segment_lowering,
+    undescribed,
+)
 from ._tfl import TFLITE_VERSION, tfl_context
 
 __all__ = ["DATA_DTYPES", "UNSORTED"]
@@ -160,7 +168,7 @@ def _register(name: str, red: Reduction, empty: str) -> DialectOp:
     {_EXAMPLE[name]}
     """
     def describe() -> Description:
-        return segment_description(f"tflite.{name}", {}, _NAMES[red], empty, raises_past_end=True,
+        return segment_description(f"tflite.{name}", {}, SEGMENT_NAME[red], empty, raises_past_end=True,
                                    index_dtypes=("int32",), data_dtypes=("float32", "int32"))
 
     return dialect_op("tflite", name, family="scatter_axis", kind="scatter", versions=(TFLITE_VERSION,),
@@ -168,7 +176,6 @@ def _register(name: str, red: Reduction, empty: str) -> DialectOp:
                       values={"num_segments": "int"})(public)
 
 
-_NAMES = {Reduction.ADD: "sum", Reduction.MUL: "prod", Reduction.MAX: "max", Reduction.MIN: "min"}
 
 
 _EXAMPLE = {

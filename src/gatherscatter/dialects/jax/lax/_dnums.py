@@ -119,6 +119,13 @@ def _in_range(ctx: OpContext, dims: tuple[int, ...], rank: int, name: str, what:
             raise AxisError(f"{ctx.label}: invalid {name}: {d} is not a dim of {what} (valid range [0, {rank}))")
 
 
+def _dims(ctx: OpContext, dims: tuple[int, ...], name: str, rank: int, what: str) -> None:
+    """A dimension-number list: sorted, without repeats, every entry a dim of ``what`` (of rank ``rank``)."""
+    _sorted(ctx, dims, name)
+    _unique(ctx, dims, name)
+    _in_range(ctx, dims, rank, name, what)
+
+
 def _disjoint(ctx: OpContext, a: tuple[int, ...], b: tuple[int, ...], na: str, nb: str) -> None:
     if set(a) & set(b):
         raise ShapeError(f"{ctx.label}: {na} and {nb} must be disjoint; got {a} and {b}")
@@ -143,8 +150,14 @@ def _check_indices_rank(ctx: OpContext, indices: np.ndarray[Any, Any]) -> None:
         )
 
 
-def _check_batching(ctx: OpContext, obd: tuple[int, ...], ibd: tuple[int, ...], ibd_name: str, oshape: tuple[int, ...],
+def _check_batching(ctx: OpContext, obd: tuple[int, ...], ibd: tuple[int, ...], window: tuple[tuple[int, ...], str],
+                    index_map: tuple[tuple[int, ...], str], ibd_name: str, oshape: tuple[int, ...],
                     ishape: tuple[int, ...]) -> None:
+    """The batching dims: ``operand_batching_dims`` (disjoint from the collapsed/inserted ``window`` dims and from
+    the ``index_map``, each given with its name) and ``ibd`` (named ``ibd_name``), pairwise of equal sizes."""
+    _dims(ctx, obd, "operand_batching_dims", len(oshape), ctx.data)
+    for dims, name in (window, index_map):
+        _disjoint(ctx, dims, obd, name, "operand_batching_dims")
     _unique(ctx, ibd, ibd_name)
     _in_range(ctx, ibd, len(ishape), ibd_name, ctx.indices)
     if len(ishape) - 1 in ibd:
@@ -171,19 +184,13 @@ def gather_output_shape(ctx: OpContext, oshape: tuple[int, ...], ishape: tuple[i
     r, q = len(oshape), len(ishape)
     off, col, sim, obd, ibd = dn
     out_rank = len(off) + q - 1
-    _sorted(ctx, off, "offset_dims")
-    _unique(ctx, off, "offset_dims")
-    _in_range(ctx, off, out_rank, "offset_dims", "the output")
+    _dims(ctx, off, "offset_dims", out_rank, "the output")
     _check_index_map(ctx, sim, "start_index_map", ishape, r)
     _sorted(ctx, col, "collapsed_slice_dims")
     _in_range(ctx, col, r, "collapsed_slice_dims", ctx.data)
     _unique(ctx, col, "collapsed_slice_dims")
-    _unique(ctx, obd, "operand_batching_dims")
-    _sorted(ctx, obd, "operand_batching_dims")
-    _in_range(ctx, obd, r, "operand_batching_dims", ctx.data)
-    _disjoint(ctx, col, obd, "collapsed_slice_dims", "operand_batching_dims")
-    _disjoint(ctx, sim, obd, "start_index_map", "operand_batching_dims")
-    _check_batching(ctx, obd, ibd, "start_indices_batching_dims", oshape, ishape)
+    _check_batching(ctx, obd, ibd, (col, "collapsed_slice_dims"), (sim, "start_index_map"),
+                    "start_indices_batching_dims", oshape, ishape)
     if len(slice_sizes) != r:
         raise ShapeError(
             f"{ctx.label}: slice_sizes must have one entry per {ctx.data} dim ({r}); got {list(slice_sizes)}"
@@ -227,18 +234,10 @@ def scatter_check(ctx: OpContext, oshape: tuple[int, ...], ishape: tuple[int, ..
             f"{ctx.label}: {ctx.updates} must have rank {q - 1 + len(uwd)} (the batch dims of "
             f"{ctx.indices} plus update_window_dims); got shape {list(ushape)}"
         )
-    _sorted(ctx, uwd, "update_window_dims")
-    _unique(ctx, uwd, "update_window_dims")
-    _in_range(ctx, uwd, len(ushape), "update_window_dims", ctx.updates)
-    _sorted(ctx, iwd, "inserted_window_dims")
-    _unique(ctx, iwd, "inserted_window_dims")
-    _in_range(ctx, iwd, r, "inserted_window_dims", ctx.data)
-    _sorted(ctx, obd, "operand_batching_dims")
-    _unique(ctx, obd, "operand_batching_dims")
-    _in_range(ctx, obd, r, "operand_batching_dims", ctx.data)
-    _disjoint(ctx, iwd, obd, "inserted_window_dims", "operand_batching_dims")
-    _disjoint(ctx, sdod, obd, "scatter_dims_to_operand_dims", "operand_batching_dims")
-    _check_batching(ctx, obd, ibd, "scatter_indices_batching_dims", oshape, ishape)
+    _dims(ctx, uwd, "update_window_dims", len(ushape), ctx.updates)
+    _dims(ctx, iwd, "inserted_window_dims", r, ctx.data)
+    _check_batching(ctx, obd, ibd, (iwd, "inserted_window_dims"), (sdod, "scatter_dims_to_operand_dims"),
+                    "scatter_indices_batching_dims", oshape, ishape)
     scatter_dims = [d for d in range(len(ushape)) if d not in uwd]
     ub = tuple(ushape[scatter_dims[t]] for t in ibd)
     if ub != tuple(oshape[d] for d in obd):
