@@ -45,7 +45,7 @@ kind = "choice"
 
 
 def _validate(method: str, a: Any, indices: Any, values: Any) -> tuple[OpContext, Any, Any, Any]:
-    """``a`` (MLX's dtype), the checked first-axis ``indices``, and ``values`` broadcast to ``a[indices]`` (own dtype)."""
+    """``a`` in MLX's dtype, the checked first-axis ``indices``, ``values`` broadcast to ``a[indices]``."""
     ctx = mlx_context(f"array.at[].{method}", data="a", indices="indices", updates="values")
     d = mlx_array(data_array(ctx, a))
     if d.ndim == 0:
@@ -166,7 +166,7 @@ def at_divide(a: Any, indices: Any, values: Any) -> np.ndarray[Any, Any]:
     >>> gs.mlx.at_divide(np.array([8, 9, 10], np.int32), [0, 1], [0.5, 2.0]).tolist()
     [16, 0, 10]
     """
-    _ctx, d, i, u = _validate("divide", a, indices, values)
+    ctx, d, i, u = _validate("divide", a, indices, values)
     if isinstance(values, (bool, int, float)) and not isinstance(values, np.generic):  # MLX's Python-scalar rule
         u = u.astype(np.float32 if isinstance(values, float) and d.dtype.kind not in "fc" else d.dtype)
     else:
@@ -175,4 +175,4 @@ def at_divide(a: Any, indices: Any, values: Any) -> np.ndarray[Any, Any]:
         u = u.astype(np.float32)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         r = np.reciprocal(u)
-    return np.asarray(at_multiply(d, i, cast_values(_ctx, r, d.dtype)))
+    return np.asarray(at_multiply(d, i, cast_values(ctx, r, d.dtype)))
