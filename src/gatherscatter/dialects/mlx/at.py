@@ -148,6 +148,10 @@ def at_divide(a: Any, indices: Any, values: Any) -> np.ndarray[Any, Any]:
     the truncated reciprocal: ``8 / 2`` is ``8 * int(0.5) = 0`` and ``8 / 0.5`` is ``16``. A zero
     divisor on integer ``a`` casts ``inf`` to the integer dtype (undefined in C++; on x86 both MLX and
     NumPy give the most negative integer). Indices, bounds and shapes as :func:`at_multiply`.
+    Array ``values`` (NumPy arrays and scalars, lists) stand for ``mx.array(values)``, as in every
+    ``gs.mlx`` op (float64 becomes float32); MLX itself, handed a NumPy array directly, first converts
+    it to ``a``'s dtype (``a`` float16 divided by a float32 NumPy 1.11 gives 0.9004 there, 0.901 here
+    and with ``mx.array``), and takes a NumPy float64 scalar as a Python float.
 
     Not a registered op (no op record, so no recorded divergences, ``gs.vjp`` or translate): the
     reciprocal-then-cast step has no core counterpart; the multiply-scatter is :func:`at_multiply`'s.
