@@ -83,3 +83,18 @@ class using_backend:  # noqa: N801 - used as a context manager, like a function
         from gatherscatter import backends
 
         backends.set_backend("auto")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _release_framework_caches():
+    """After each test module, drop JAX's compiled-executable caches: the JAX comparisons compile hundreds of
+    small programs, and kept for the whole run they were the largest share of the suite's peak memory."""
+    yield
+    import sys
+
+    jax = sys.modules.get("jax")
+    if jax is not None:
+        jax.clear_caches()
+        import gc
+
+        gc.collect()
