@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Bounds, Negative, Policy
+from ...core.policy import STRICT, Bounds, Negative, Policy
 from ...core.shape import IndexSpec, as_index_array, to_int
 from ...errors import AxisError, UnsupportedError
 from .._common import check_batch, data_array
@@ -14,7 +14,6 @@ from ._common import ANY_INT, GATHER_TYPES, axis_input, check_data, ov_context, 
 from ._describe import _INT, openvino_op
 
 _POLICY_8 = Policy(bounds=Bounds.FILL, negative=Negative.WRAP, fill_value=None)  # zero fill
-_POLICY_1_7 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 
 divergence_table("openvino.Gather", r'''
 [[divergence]]
@@ -153,4 +152,4 @@ def Gather(data: Any, indices: Any, axis: Any, batch_dims: int = 0, version: int
         )
     check_batch(ctx, d, i, bn)
     spec = IndexSpec(axis=a, batch=bn)
-    return Lowering("gather", d, i, spec, _POLICY_8 if v == 8 else _POLICY_1_7, ctx)
+    return Lowering("gather", d, i, spec, _POLICY_8 if v == 8 else STRICT, ctx)

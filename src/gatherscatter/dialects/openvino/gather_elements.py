@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Bounds, Negative, Policy
+from ...core.policy import STRICT
 from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
@@ -12,8 +12,6 @@ from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, divergence_table
 from ._common import ELEMENT_TYPES, INT32_INT64, check_data, check_rank, ov_context, ov_version, precision_divergence
 from ._describe import _INT, openvino_op
-
-_POLICY = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 
 divergence_table("openvino.GatherElements", r'''
 [[divergence]]
@@ -96,4 +94,4 @@ def GatherElements(data: Any, indices: Any, axis: int, version: int = 6) -> Lowe
                 f"indices.shape[{k}] = {i.shape[k]} and data.shape[{k}] = {d.shape[k]} (indices shape "
                 f"{list(i.shape)}, data shape {list(d.shape)})"
             )
-    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), _POLICY, ctx)
+    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), STRICT, ctx)

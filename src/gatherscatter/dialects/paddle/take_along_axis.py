@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.policy import Policy
+from ...core.policy import WRAPPING
 from ...core.shape import IndexSpec, as_array, dtype_name, normalize_axis
 from ...errors import DTypeError, ShapeError
 from .._common import data_array
@@ -16,8 +16,6 @@ from .._record import check_bool as check_attr_bool
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import along_axis_index, check_bool, check_paddle_dtype, empty_like_shape, paddle_context
 from ._describe import _INT
-
-_POLICY = Policy(bounds="raise", negative="wrap")
 
 # CPU kernel registry of paddle 3.3.1 for take_along_axis (measured)
 _DTYPES = frozenset({"int16", "int32", "int64", "uint8", "float32", "float64"})
@@ -136,4 +134,4 @@ def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True) -
                     f"every dim except axis {a}; got indices shape {list(i.shape)} and arr shape {list(d.shape)}"
                 )
     spec = IndexSpec(axis=a, batch=a, elementwise=True)
-    return Lowering("gather", d, i, spec, _POLICY, ctx, result=empty_like_shape(i.shape, d.dtype))
+    return Lowering("gather", d, i, spec, WRAPPING, ctx, result=empty_like_shape(i.shape, d.dtype))

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
+from ...core.policy import STRICT, Policy
 from ...core.shape import IndexSpec, as_array, as_index_array
 from ...errors import AxisError, ShapeError
 from .._common import data_array
@@ -26,7 +26,6 @@ from ._common import (
 from ._describe import _I64, _INT, _unflatten
 
 _WRAP = Policy(bounds="wrap", negative="bounds")
-_RAISE = Policy(bounds="raise", negative="raise")
 
 divergence_table("torch.take_along_dim", r'''
 [[divergence]]
@@ -125,7 +124,7 @@ def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Lowering
         fctx = ctx.with_(data="input (flattened)")
         if as_array(ctx, indices, "indices").size == 0:  # a flat torch.gather: returns at once
             check_dtype(ctx, d, TENSOR_DTYPES)
-            return Lowering("gather", d.reshape(-1), np.zeros(0, np.int64), IndexSpec(axis=0), _RAISE, fctx,
+            return Lowering("gather", d.reshape(-1), np.zeros(0, np.int64), IndexSpec(axis=0), STRICT, fctx,
                             result=np.empty(0, d.dtype))
         check_dtype(ctx, d)
         i = as_index_array(ctx, indices, "indices", INDEX_INT32_INT64)
