@@ -188,18 +188,8 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool) -> int:  # pragma: n
             t, b = _clamp(rows[i], size, wrap)
             bad += b
             out[i, 0] = data[t, 0]
-    elif r >= 128:
-        for i in nb.prange(n):
-            if i + PREFETCH < n:
-                t = rows[i + PREFETCH]
-                if 0 <= t < size:
-                    _prefetch(data, t)
-            s = _norm(rows[i], size, wrap)
-            if s < 0:
-                bad += 1
-            else:
-                out[i, :] = data[s, :]
     else:
+        wide = r >= 128  # loop-invariant: the compiler hoists the choice out of the loop
         for i in nb.prange(n):
             if i + PREFETCH < n:
                 t = rows[i + PREFETCH]
@@ -208,6 +198,8 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool) -> int:  # pragma: n
             s = _norm(rows[i], size, wrap)
             if s < 0:
                 bad += 1
+            elif wide:
+                out[i, :] = data[s, :]
             else:
                 for j in range(r):
                     out[i, j] = data[s, j]
