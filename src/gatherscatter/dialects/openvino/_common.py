@@ -38,7 +38,7 @@ __all__ = [
     "ov_context",
     "ov_version",
     "parse_reduction",
-    "precision_divergence",
+    "plugin_divergences",
 ]
 
 ANY_INT = INTS | UINTS
@@ -151,8 +151,24 @@ def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction],
     )
 
 
-def precision_divergence(op: str) -> None:
-    """Record that the CPU plugin computes f64 in f32 and i64 in i32 while we keep the dtype."""
+def plugin_divergences(op: str, *, unchecked_one_thread: bool = False) -> None:
+    """Record that the CPU plugin computes f64 in f32 and i64 in i32 while we keep the dtype.
+
+    With ``unchecked_one_thread``, first that the op's one-thread CPU kernel checks no index.
+    """
+    if unchecked_one_thread:
+        divergence_table(op, r'''
+[[divergence]]
+case = "index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)"
+when = "out_of_range"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = """
+no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread count the same inputs \
+raise)"""
+ours = "IndexOutOfRangeError, whatever the thread count"
+evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
+kind = "undefined"
+''')
     divergence_table(op, r'''
 [[divergence]]
 case = "float64 or int64 data"

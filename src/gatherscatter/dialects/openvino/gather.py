@@ -10,7 +10,7 @@ from ...errors import AxisError, UnsupportedError
 from .._common import check_batch, data_array
 from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, divergence_table
-from ._common import ANY_INT, GATHER_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
+from ._common import ANY_INT, GATHER_TYPES, axis_input, check_data, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
 
 _POLICY_8 = Policy(bounds=Bounds.FILL, negative=Negative.WRAP, fill_value=None)  # zero fill
@@ -64,7 +64,7 @@ gather-8.rst; docs/behavior-matrix.md#appendix ('out-of-range indices on int32/i
 kind = "undefined"
 versions = "8"
 ''')
-precision_divergence("openvino.Gather")
+plugin_divergences("openvino.Gather")
 
 
 def _describe(axis: int, batch_dims: int = 0, version: int = 8) -> Description:

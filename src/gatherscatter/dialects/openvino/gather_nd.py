@@ -12,7 +12,7 @@ from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import check_batch, data_array
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, divergence_table
-from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, precision_divergence
+from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
 
 divergence_table("openvino.GatherND", r'''
@@ -60,7 +60,7 @@ does the same)"""
 evidence = "checked on OpenVINO 2026.4.1 (data (2,2), indices (3,0)); docs/semantics.md#s4-2"
 kind = "undefined"
 ''')
-precision_divergence("openvino.GatherND")
+plugin_divergences("openvino.GatherND")
 
 
 def _describe(batch_dims: int = 0, version: int = 8) -> Description:

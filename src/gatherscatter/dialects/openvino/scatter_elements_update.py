@@ -20,7 +20,7 @@ from ._common import (
     ov_context,
     ov_version,
     parse_reduction,
-    precision_divergence,
+    plugin_divergences,
 )
 from ._describe import _FINITE_START, _INT, _reduction, openvino_op
 
@@ -95,18 +95,8 @@ checked on 2026.4.1: data [nan, 1], updates [2] at 0 and [nan, 3] at 1 -> CPU [n
 kind = "undefined"
 versions = "12"
 
-[[divergence]]
-case = "index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)"
-when = "out_of_range"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = """
-no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread count the same inputs \
-raise)"""
-ours = "IndexOutOfRangeError, whatever the thread count"
-evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
-kind = "undefined"
 ''')
-precision_divergence("openvino.ScatterElementsUpdate")
+plugin_divergences("openvino.ScatterElementsUpdate", unchecked_one_thread=True)
 
 
 def _describe(axis: int, reduction: str = "none", use_init_val: bool = True,
