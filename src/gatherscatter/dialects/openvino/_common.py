@@ -39,6 +39,7 @@ __all__ = [
     "ov_version",
     "parse_reduction",
     "plugin_divergences",
+    "reductions",
 ]
 
 ANY_INT = INTS | UINTS
@@ -124,6 +125,23 @@ def axis_input(ctx: OpContext, axis: Any, rank: int) -> int:
             )
         axis = int(arr.reshape(()))
     return normalize_axis(ctx, axis, rank)
+
+
+#: every OpenVINO reduction name (ScatterElementsUpdate-12, ScatterNDUpdate-15) and the core reduction it is
+REDUCTIONS = {
+    "none": Reduction.NONE,
+    "sum": Reduction.ADD,
+    "sub": Reduction.SUB,
+    "prod": Reduction.MUL,
+    "min": Reduction.MIN,
+    "max": Reduction.MAX,
+    "mean": Reduction.MEAN,
+}
+
+
+def reductions(*names: str) -> dict[str, Reduction]:
+    """The reductions one op version accepts, by name, in the order given (for its record and its errors)."""
+    return {name: REDUCTIONS[name] for name in names}
 
 
 def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction], added: str) -> Reduction:

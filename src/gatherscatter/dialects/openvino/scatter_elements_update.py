@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Bounds, Duplicates, Identity, MeanRounding, Negative, Policy, Reduction, parse_enum
+from ...core.policy import Bounds, Duplicates, Identity, MeanRounding, Negative, Policy, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import DUPLICATES, check_updates_like_indices, data_array
@@ -21,18 +21,12 @@ from ._common import (
     ov_version,
     parse_reduction,
     plugin_divergences,
+    reductions,
 )
 from ._describe import _FINITE_START, _INT, _reduction, openvino_op
 
-_REDUCTIONS_12 = {
-    "none": Reduction.NONE,
-    "sum": Reduction.ADD,
-    "prod": Reduction.MUL,
-    "min": Reduction.MIN,
-    "max": Reduction.MAX,
-    "mean": Reduction.MEAN,
-}
-_REDUCTIONS_3 = {"none": Reduction.NONE}
+_REDUCTIONS_12 = reductions("none", "sum", "prod", "min", "max", "mean")
+_REDUCTIONS_3 = reductions("none")
 
 divergence_table("openvino.ScatterElementsUpdate", r'''
 [[divergence]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Bounds, Duplicates, Negative, Policy, Reduction, parse_enum
+from ...core.policy import Bounds, Duplicates, Negative, Policy, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ShapeError
 from .._common import DUPLICATES, data_array
@@ -19,18 +19,12 @@ from ._common import (
     ov_version,
     parse_reduction,
     plugin_divergences,
+    reductions,
 )
 from ._describe import _INT, _reduction, openvino_op
 
-_REDUCTIONS_15 = {
-    "none": Reduction.NONE,
-    "sum": Reduction.ADD,
-    "sub": Reduction.SUB,
-    "prod": Reduction.MUL,
-    "min": Reduction.MIN,
-    "max": Reduction.MAX,
-}
-_REDUCTIONS_3 = {"none": Reduction.NONE}
+_REDUCTIONS_15 = reductions("none", "sum", "sub", "prod", "min", "max")
+_REDUCTIONS_3 = reductions("none")
 
 divergence_table("openvino.ScatterNDUpdate", r'''
 [[divergence]]
