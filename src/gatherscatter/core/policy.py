@@ -62,6 +62,8 @@ from ..errors import ArgumentError, UnsupportedError
 E = TypeVar("E", bound=enum.Enum)
 
 __all__ = [
+    "CLIP",
+    "MODULO",
     "STRICT",
     "WRAPPING",
     "Accumulate",
@@ -289,3 +291,7 @@ _MAX_MIN = (Reduction.MAX, Reduction.MIN)
 WRAPPING = Policy()
 #: ... or any index outside ``[0, s-1]`` raises, negatives included (``torch.gather``, OpenVINO ``GatherElements``)
 STRICT = Policy(bounds="raise", negative="raise")
+#: NumPy's ``mode='wrap'`` and ``mode='clip'``, which ``mode`` arguments elsewhere follow (``mxnet.take``,
+#: ``paddle.take``): every index, negatives included, is taken modulo s, or clamped into ``[0, s-1]``
+MODULO = Policy(bounds="wrap", negative="bounds")
+CLIP = Policy(bounds="clip", negative="bounds")

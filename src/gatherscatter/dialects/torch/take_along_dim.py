@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import STRICT, Policy
+from ...core.policy import MODULO, STRICT
 from ...core.shape import IndexSpec, as_array, as_index_array
 from ...errors import AxisError, ShapeError
 from .._common import data_array
@@ -24,8 +24,6 @@ from ._common import (
     torch_context,
 )
 from ._describe import _I64, _INT, _unflatten
-
-_WRAP = Policy(bounds="wrap", negative="bounds")
 
 divergence_table("torch.take_along_dim", r'''
 [[divergence]]
@@ -142,4 +140,4 @@ def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Lowering
     db, ib = _broadcast(ctx, d, i, a)
     if ib.size:  # torch's gather skips an empty index, dtype checks included
         check_dtype(ctx, d)
-    return Lowering("gather", db, ib, IndexSpec(axis=a, batch=a, elementwise=True), _WRAP, ctx)
+    return Lowering("gather", db, ib, IndexSpec(axis=a, batch=a, elementwise=True), MODULO, ctx)
