@@ -20,7 +20,7 @@ import numpy as np
 from .core.context import OpContext
 from .core.out import check_out_inputs
 from .core.policy import Policy
-from .core.shape import IndexSpec, as_array, as_index_array, as_updates, normalize_axis, to_int
+from .core.shape import IndexSpec, as_array, as_index_array, as_updates, broadcast_along, normalize_axis, to_int
 from .dialects._record import Description, Step, canonical
 from .dialects._registry import Lowering, registrar
 from .errors import ArgumentError, AxisError, ShapeError, UnsupportedError
@@ -148,19 +148,7 @@ def _along_axis_arrays(
         )
     if not broadcast:
         return d, i
-    shape = []
-    for dim, (n, m) in enumerate(zip(d.shape, i.shape, strict=True)):
-        if dim == a:
-            continue
-        if n != m and 1 not in (n, m):
-            raise ShapeError(
-                f"{ctx.label}: data shape {list(d.shape)} and indices shape {list(i.shape)} do not "
-                f"broadcast on axis {dim} (broadcast=True)"
-            )
-        shape.append(max(n, m) if min(n, m) else 0)
-    dshape = shape[:a] + [d.shape[a]] + shape[a:]
-    ishape = shape[:a] + [i.shape[a]] + shape[a:]
-    return np.broadcast_to(d, dshape), np.broadcast_to(i, ishape)
+    return broadcast_along(ctx, d, i, a)
 
 
 def _describe_take_along_axis(axis: int, broadcast: bool = False, bounds: str = "raise", negative: str = "wrap",

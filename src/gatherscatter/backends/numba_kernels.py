@@ -188,18 +188,8 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool) -> int:  # pragma: n
             t, b = _clamp(rows[i], size, wrap)
             bad += b
             out[i, 0] = data[t, 0]
-    elif r >= 128:
-        for i in nb.prange(n):
-            if i + PREFETCH < n:
-                t = rows[i + PREFETCH]
-                if 0 <= t < size:
-                    _prefetch(data, t)
-            s = _norm(rows[i], size, wrap)
-            if s < 0:
-                bad += 1
-            else:
-                out[i, :] = data[s, :]
     else:
+        wide = r >= 128  # loop-invariant: the compiler hoists the choice out of the loop
         for i in nb.prange(n):
             if i + PREFETCH < n:
                 t = rows[i + PREFETCH]
@@ -208,6 +198,8 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool) -> int:  # pragma: n
             s = _norm(rows[i], size, wrap)
             if s < 0:
                 bad += 1
+            elif wide:
+                out[i, :] = data[s, :]
             else:
                 for j in range(r):
                     out[i, j] = data[s, j]
@@ -256,29 +248,34 @@ def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragm
     return bad
 
 
+@nb.njit(inline="always")
+def _elements_line(data: Any, idx: Any, out: Any, a: Any, j: Any, size: Any, wrap: Any) -> Any:  # pragma: no cover
+    """out[a, j, :] = data[a, idx[a, j, :], :] along the last axis; returns the bad count."""
+    bad = 0
+    for c in range(idx.shape[2]):
+        t, b = _clamp(idx[a, j, c], size, wrap)
+        bad += b
+        out[a, j, c] = data[a, t, c]
+    return bad
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_elements3(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
     """out[a, j, c] = data[a, idx[a, j, c], c]  (idx smaller than data on a and c is allowed); bad count."""
-    a_n, m_n, c_n = idx.shape
+    a_n, m_n = idx.shape[0], idx.shape[1]
     size = data.shape[1]
     bad = 0
     if a_n >= 8:
         for a in nb.prange(a_n):
             row_bad = 0
             for j in range(m_n):
-                for c in range(c_n):
-                    t, b = _clamp(idx[a, j, c], size, wrap)
-                    row_bad += b
-                    out[a, j, c] = data[a, t, c]
+                row_bad += _elements_line(data, idx, out, a, j, size, wrap)
             bad += row_bad
     else:
         for j in nb.prange(m_n):
             row_bad = 0
             for a in range(a_n):
-                for c in range(c_n):
-                    t, b = _clamp(idx[a, j, c], size, wrap)
-                    row_bad += b
-                    out[a, j, c] = data[a, t, c]
+                row_bad += _elements_line(data, idx, out, a, j, size, wrap)
             bad += row_bad
     return bad
 

@@ -62,6 +62,10 @@ from ..errors import ArgumentError, UnsupportedError
 E = TypeVar("E", bound=enum.Enum)
 
 __all__ = [
+    "CLIP",
+    "MODULO",
+    "STRICT",
+    "WRAPPING",
     "Accumulate",
     "Bounds",
     "Duplicates",
@@ -281,3 +285,13 @@ class Policy:
 
 _ACCUMULATING = (Reduction.ADD, Reduction.SUB, Reduction.MUL, Reduction.MEAN)
 _MAX_MIN = (Reduction.MAX, Reduction.MIN)
+
+#: the two policies most gathers use, named once: an index outside ``[-s, s-1]`` raises and a negative one wraps
+#: (``-1`` is the last; ONNX ``Gather``, ``paddle.gather``) ...
+WRAPPING = Policy()
+#: ... or any index outside ``[0, s-1]`` raises, negatives included (``torch.gather``, OpenVINO ``GatherElements``)
+STRICT = Policy(bounds="raise", negative="raise")
+#: NumPy's ``mode='wrap'`` and ``mode='clip'``, which ``mode`` arguments elsewhere follow (``mxnet.take``,
+#: ``paddle.take``): every index, negatives included, is taken modulo s, or clamped into ``[0, s-1]``
+MODULO = Policy(bounds="wrap", negative="bounds")
+CLIP = Policy(bounds="clip", negative="bounds")

@@ -335,6 +335,49 @@ def _check_list_values(ctx: OpContext, arr: np.ndarray[Any, Any], out: np.ndarra
     )
 
 
+def broadcast_along(
+    ctx: OpContext,
+    d: np.ndarray[Any, Any],
+    i: np.ndarray[Any, Any],
+    axis: int,
+    *,
+    names: tuple[str, str] = ("data", "indices"),
+    dim: str = "axis",
+    note: str = "broadcast=True",
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """``d`` and ``i`` (same rank) broadcast against each other on every dim but ``axis``; each keeps its own ``axis``.
+
+    NumPy's rule on each other dim: equal lengths, or one of them 1 (then the other, even 0). A dim that does not
+    broadcast is a :class:`~gatherscatter.errors.ShapeError` naming both shapes (``names``), the dim (called
+    ``dim``), its two lengths and ``note``. Shared by ``take_along_axis``, ``torch.take_along_dim`` and
+    ``paddle.take_along_axis(broadcast=True)``. Views, no copy.
+
+    >>> from gatherscatter.core.context import NEUTRAL
+    >>> d, i = broadcast_along(NEUTRAL, np.zeros((1, 5)), np.zeros((3, 2), np.int64), 1)
+    >>> d.shape, i.shape
+    ((3, 5), (3, 2))
+    >>> broadcast_along(NEUTRAL, np.zeros((2, 5)), np.zeros((3, 2), np.int64), 1)
+    Traceback (most recent call last):
+    ...
+    gatherscatter.errors.ShapeError: gatherscatter: data shape [2, 5] and indices shape [3, 2] do not broadcast on \
+axis 0 (2 vs 3; broadcast=True)
+    """
+    shape = []
+    for k, (n, m) in enumerate(zip(d.shape, i.shape, strict=True)):
+        if k == axis:
+            shape.append(-1)
+            continue
+        if n != m and 1 not in (n, m):
+            raise ShapeError(
+                f"{ctx.label}: {names[0]} shape {list(d.shape)} and {names[1]} shape {list(i.shape)} do not broadcast "
+                f"on {dim} {k} ({n} vs {m}; {note})"
+            )
+        shape.append(m if n == 1 else n)
+    dshape = tuple(d.shape[axis] if s < 0 else s for s in shape)
+    ishape = tuple(i.shape[axis] if s < 0 else s for s in shape)
+    return np.broadcast_to(d, dshape), np.broadcast_to(i, ishape)
+
+
 def check_allocatable(ctx: OpContext, shape: tuple[int, ...], dtype: Any, name: str = "output shape") -> None:
     """:class:`ShapeError` when NumPy cannot even describe an array of ``shape`` and ``dtype``.
 

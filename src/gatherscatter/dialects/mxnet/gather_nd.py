@@ -6,15 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
+from ...core.policy import WRAPPING
 from ...core.shape import IndexSpec
 from ...errors import ShapeError
 from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import DATA, INDEX, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _FLOAT, _INDEX
-
-_POLICY = Policy(bounds="raise", negative="wrap")
 
 divergence_table("mxnet.gather_nd", r'''
 [[divergence]]
@@ -122,4 +120,4 @@ def gather_nd(data: Any, indices: Any) -> Lowering:
             f"{ctx.label}: Number of indices exceeds data dimension: indices.shape[0] = {m} > rank(data) = {d.ndim}"
         )
     idx = np.moveaxis(_resolve(ctx, i, d.shape[:m]), 0, -1)
-    return Lowering("gather", d, idx, IndexSpec(axis=0, depth=m, vector=True), _POLICY, ctx)
+    return Lowering("gather", d, idx, IndexSpec(axis=0, depth=m, vector=True), WRAPPING, ctx)

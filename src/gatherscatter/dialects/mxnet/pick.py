@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
+from ...core.policy import CLIP, MODULO
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._record import Description, Step, canonical, check_bool, check_choice, check_int
@@ -14,10 +14,7 @@ from .._registry import Lowering, dialect_op, divergence_table
 from ._common import DATA, INDEX, mx_array, mx_context, truncate
 from ._describe import _CAST, _INDEX, _INT32, _MODES, _pick_args
 
-_POLICIES = {
-    "clip": Policy(bounds="clip", negative="bounds"),
-    "wrap": Policy(bounds="wrap", negative="bounds"),
-}
+_POLICIES = {"clip": CLIP, "wrap": MODULO}
 
 divergence_table("mxnet.pick", r'''
 [[divergence]]

@@ -7,15 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
+from ...core.policy import STRICT
 from ...core.shape import IndexSpec, check_allocatable
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _INDEX
-
-_POLICY = Policy(bounds="raise", negative="raise", duplicates="last")
 
 divergence_table("mxnet.scatter_nd", r'''
 [[divergence]]
@@ -158,5 +156,5 @@ def scatter_nd(data: Any, indices: Any, shape: Any) -> Lowering:
                   f"MXNet 1.9.1 scatter_nd does not check and writes out of bounds or into another row")
     zeros = np.broadcast_to(np.zeros((), u.dtype), out_shape)  # read-only view: the scatter copies it once
     return Lowering(
-        "scatter", zeros, np.moveaxis(t, 0, -1), IndexSpec(axis=0, depth=m, vector=True), _POLICY, ctx, updates=u,
+        "scatter", zeros, np.moveaxis(t, 0, -1), IndexSpec(axis=0, depth=m, vector=True), STRICT, ctx, updates=u,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Policy
+from ...core.policy import CLIP, MODULO, STRICT
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ArgumentError, UnsupportedError
 from .._record import Description, Step, canonical, check_choice, check_int
@@ -12,11 +12,7 @@ from .._registry import Lowering, dialect_op, divergence_table
 from ._common import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _FLOAT_RAISE, _INDEX, _MODES
 
-_POLICIES = {
-    "clip": Policy(bounds="clip", negative="bounds"),
-    "wrap": Policy(bounds="wrap", negative="bounds"),
-    "raise": Policy(bounds="raise", negative="raise"),
-}
+_POLICIES = {"clip": CLIP, "wrap": MODULO, "raise": STRICT}
 
 divergence_table("mxnet.take", r'''
 [[divergence]]

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Policy
+from ...core.policy import WRAPPING
 from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from .._common import data_array
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version
 from ._describe import _INT, _opset, onnx_op
-
-_POLICY = Policy(bounds="raise", negative="wrap")
 
 divergence_table("onnx.Gather", r'''
 [[divergence]]
@@ -80,4 +78,4 @@ def Gather(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> 
     check_data(ctx, d, version)
     i = as_index_array(ctx, indices, "indices", INDEX_INT32_INT64)
     a = normalize_axis(ctx, axis, d.ndim)
-    return Lowering("gather", d, i, IndexSpec(axis=a), _POLICY, ctx)
+    return Lowering("gather", d, i, IndexSpec(axis=a), WRAPPING, ctx)

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Policy
+from ...core.policy import WRAPPING
 from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from .._common import data_array
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version
 from ._describe import _INT, _opset, onnx_op
-
-_POLICY = Policy(bounds="raise", negative="wrap")
 
 divergence_table("onnx.GatherElements", r'''
 [[divergence]]
@@ -115,4 +113,4 @@ def GatherElements(data: Any, indices: Any, axis: int = 0, opset: int | None = N
     check_data(ctx, d, version)
     i = as_index_array(ctx, indices, "indices", INDEX_INT32_INT64)
     a = normalize_axis(ctx, axis, d.ndim)
-    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), _POLICY, ctx)
+    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), WRAPPING, ctx)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Policy
+from ...core.policy import WRAPPING
 from ...core.shape import IndexSpec, as_index_array, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import data_array
@@ -12,8 +12,6 @@ from .._record import Description, canonical, check_int
 from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT64, check_data, onnx_context, op_version
 from ._describe import _I64, _opset, onnx_op
-
-_POLICY = Policy(bounds="raise", negative="wrap")
 
 divergence_table("onnx.GatherND", r'''
 [[divergence]]
@@ -96,4 +94,4 @@ def GatherND(data: Any, indices: Any, batch_dims: int = 0, opset: int | None = N
             f"batch_dims] = [1, {r - b}]; got {k} (indices shape {list(i.shape)}, data shape "
             f"{list(d.shape)})"
         )
-    return Lowering("gather", d, i, IndexSpec(axis=b, depth=k, batch=b, vector=True), _POLICY, ctx)
+    return Lowering("gather", d, i, IndexSpec(axis=b, depth=k, batch=b, vector=True), WRAPPING, ctx)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.policy import Policy
+from ...core.policy import STRICT, Policy
 from ...core.shape import IndexSpec, as_index_array, as_updates, to_int
 from ...errors import ArgumentError, AxisError, IndexOutOfRangeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, STRINGS, check_data_dtype, data_array
@@ -38,7 +38,6 @@ _T = (
 )
 _MODES = ("linear", "circular")
 _I64_MAX = 2**63 - 1
-_LINEAR = Policy(bounds="raise", negative="raise")
 _CIRCULAR = Policy(bounds="wrap", negative="raise")
 
 divergence_table("onnx.TensorScatter", r'''
@@ -349,7 +348,7 @@ def TensorScatter(
         policy = _CIRCULAR
     else:
         start = w
-        policy = _LINEAR
+        policy = STRICT
     idx = start[:, None] + np.arange(slen, dtype=np.int64)
     return Lowering("scatter", d, idx, IndexSpec(axis=a, batch=1), policy, ctx, updates=u)
 

@@ -38,7 +38,8 @@ __all__ = [
     "ov_context",
     "ov_version",
     "parse_reduction",
-    "precision_divergence",
+    "plugin_divergences",
+    "reductions",
 ]
 
 ANY_INT = INTS | UINTS
@@ -126,6 +127,23 @@ def axis_input(ctx: OpContext, axis: Any, rank: int) -> int:
     return normalize_axis(ctx, axis, rank)
 
 
+#: every OpenVINO reduction name (ScatterElementsUpdate-12, ScatterNDUpdate-15) and the core reduction it is
+REDUCTIONS = {
+    "none": Reduction.NONE,
+    "sum": Reduction.ADD,
+    "sub": Reduction.SUB,
+    "prod": Reduction.MUL,
+    "min": Reduction.MIN,
+    "max": Reduction.MAX,
+    "mean": Reduction.MEAN,
+}
+
+
+def reductions(*names: str) -> dict[str, Reduction]:
+    """The reductions one op version accepts, by name, in the order given (for its record and its errors)."""
+    return {name: REDUCTIONS[name] for name in names}
+
+
 def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction], added: str) -> Reduction:
     """The ``reduction`` attribute by its OpenVINO name (case-insensitive, as OpenVINO parses it).
 
@@ -151,8 +169,24 @@ def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction],
     )
 
 
-def precision_divergence(op: str) -> None:
-    """Record that the CPU plugin computes f64 in f32 and i64 in i32 while we keep the dtype."""
+def plugin_divergences(op: str, *, unchecked_one_thread: bool = False) -> None:
+    """Record that the CPU plugin computes f64 in f32 and i64 in i32 while we keep the dtype.
+
+    With ``unchecked_one_thread``, first that the op's one-thread CPU kernel checks no index.
+    """
+    if unchecked_one_thread:
+        divergence_table(op, r'''
+[[divergence]]
+case = "index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)"
+when = "out_of_range"
+reference = "OpenVINO 2026.4 CPU plugin"
+theirs = """
+no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread count the same inputs \
+raise)"""
+ours = "IndexOutOfRangeError, whatever the thread count"
+evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
+kind = "undefined"
+''')
     divergence_table(op, r'''
 [[divergence]]
 case = "float64 or int64 data"

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Bounds, Negative, Policy
+from ...core.policy import STRICT, Bounds, Negative, Policy
 from ...core.shape import IndexSpec, as_index_array, to_int
 from ...errors import AxisError, UnsupportedError
 from .._common import check_batch, data_array
 from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, divergence_table
-from ._common import ANY_INT, GATHER_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
+from ._common import ANY_INT, GATHER_TYPES, axis_input, check_data, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
 
 _POLICY_8 = Policy(bounds=Bounds.FILL, negative=Negative.WRAP, fill_value=None)  # zero fill
-_POLICY_1_7 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 
 divergence_table("openvino.Gather", r'''
 [[divergence]]
@@ -65,7 +64,7 @@ gather-8.rst; docs/behavior-matrix.md#appendix ('out-of-range indices on int32/i
 kind = "undefined"
 versions = "8"
 ''')
-precision_divergence("openvino.Gather")
+plugin_divergences("openvino.Gather")
 
 
 def _describe(axis: int, batch_dims: int = 0, version: int = 8) -> Description:
@@ -153,4 +152,4 @@ def Gather(data: Any, indices: Any, axis: Any, batch_dims: int = 0, version: int
         )
     check_batch(ctx, d, i, bn)
     spec = IndexSpec(axis=a, batch=bn)
-    return Lowering("gather", d, i, spec, _POLICY_8 if v == 8 else _POLICY_1_7, ctx)
+    return Lowering("gather", d, i, spec, _POLICY_8 if v == 8 else STRICT, ctx)

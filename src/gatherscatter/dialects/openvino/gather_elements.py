@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Bounds, Negative, Policy
+from ...core.policy import STRICT
 from ...core.shape import IndexSpec, as_index_array, normalize_axis
 from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, divergence_table
-from ._common import ELEMENT_TYPES, INT32_INT64, check_data, check_rank, ov_context, ov_version, precision_divergence
+from ._common import ELEMENT_TYPES, INT32_INT64, check_data, check_rank, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
-
-_POLICY = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 
 divergence_table("openvino.GatherElements", r'''
 [[divergence]]
@@ -27,18 +25,8 @@ gather-elements-6.rst ('All index values are expected to be within bounds [0, s-
 (OV: -1 -> last); docs/semantics.md#s11-1"""
 kind = "spec"
 
-[[divergence]]
-case = "index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)"
-when = "out_of_range"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = """
-no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread count the same inputs \
-raise)"""
-ours = "IndexOutOfRangeError, whatever the thread count"
-evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
-kind = "undefined"
 ''')
-precision_divergence("openvino.GatherElements")
+plugin_divergences("openvino.GatherElements", unchecked_one_thread=True)
 
 
 def _describe(axis: int, version: int = 6) -> Description:
@@ -96,4 +84,4 @@ def GatherElements(data: Any, indices: Any, axis: int, version: int = 6) -> Lowe
                 f"indices.shape[{k}] = {i.shape[k]} and data.shape[{k}] = {d.shape[k]} (indices shape "
                 f"{list(i.shape)}, data shape {list(d.shape)})"
             )
-    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), _POLICY, ctx)
+    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), STRICT, ctx)

@@ -6,17 +6,14 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Bounds, Negative, Policy
+from ...core.policy import STRICT, WRAPPING
 from ...core.shape import IndexSpec, as_index_array, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
 from .._common import check_batch, data_array
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, divergence_table
-from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, precision_divergence
+from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
-
-_POLICY_8 = Policy(bounds=Bounds.RAISE, negative=Negative.WRAP)
-_POLICY_5 = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE)
 
 divergence_table("openvino.GatherND", r'''
 [[divergence]]
@@ -63,7 +60,7 @@ does the same)"""
 evidence = "checked on OpenVINO 2026.4.1 (data (2,2), indices (3,0)); docs/semantics.md#s4-2"
 kind = "undefined"
 ''')
-precision_divergence("openvino.GatherND")
+plugin_divergences("openvino.GatherND")
 
 
 def _describe(batch_dims: int = 0, version: int = 8) -> Description:
@@ -151,5 +148,5 @@ def GatherND(data: Any, indices: Any, batch_dims: int = 0, version: int = 8) -> 
             def post(out: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
                 return out.reshape(shape)
 
-        return Lowering("gather", d, i, spec, _POLICY_5, ctx, post=post)
-    return Lowering("gather", d, i, spec, _POLICY_8, ctx)
+        return Lowering("gather", d, i, spec, STRICT, ctx, post=post)
+    return Lowering("gather", d, i, spec, WRAPPING, ctx)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Bounds, Duplicates, Identity, MeanRounding, Negative, Policy, Reduction, parse_enum
+from ...core.policy import Bounds, Duplicates, Identity, MeanRounding, Negative, Policy, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import DUPLICATES, check_updates_like_indices, data_array
@@ -20,19 +20,13 @@ from ._common import (
     ov_context,
     ov_version,
     parse_reduction,
-    precision_divergence,
+    plugin_divergences,
+    reductions,
 )
 from ._describe import _FINITE_START, _INT, _reduction, openvino_op
 
-_REDUCTIONS_12 = {
-    "none": Reduction.NONE,
-    "sum": Reduction.ADD,
-    "prod": Reduction.MUL,
-    "min": Reduction.MIN,
-    "max": Reduction.MAX,
-    "mean": Reduction.MEAN,
-}
-_REDUCTIONS_3 = {"none": Reduction.NONE}
+_REDUCTIONS_12 = reductions("none", "sum", "prod", "min", "max", "mean")
+_REDUCTIONS_3 = reductions("none")
 
 divergence_table("openvino.ScatterElementsUpdate", r'''
 [[divergence]]
@@ -95,18 +89,8 @@ checked on 2026.4.1: data [nan, 1], updates [2] at 0 and [nan, 3] at 1 -> CPU [n
 kind = "undefined"
 versions = "12"
 
-[[divergence]]
-case = "index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)"
-when = "out_of_range"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = """
-no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread count the same inputs \
-raise)"""
-ours = "IndexOutOfRangeError, whatever the thread count"
-evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
-kind = "undefined"
 ''')
-precision_divergence("openvino.ScatterElementsUpdate")
+plugin_divergences("openvino.ScatterElementsUpdate", unchecked_one_thread=True)
 
 
 def _describe(axis: int, reduction: str = "none", use_init_val: bool = True,

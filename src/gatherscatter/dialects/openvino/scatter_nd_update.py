@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Bounds, Duplicates, Negative, Policy, Reduction, parse_enum
+from ...core.policy import Bounds, Duplicates, Negative, Policy, parse_enum
 from ...core.shape import IndexSpec, as_index_array, as_updates
 from ...errors import ShapeError
 from .._common import DUPLICATES, data_array
@@ -18,19 +18,13 @@ from ._common import (
     ov_context,
     ov_version,
     parse_reduction,
-    precision_divergence,
+    plugin_divergences,
+    reductions,
 )
 from ._describe import _INT, _reduction, openvino_op
 
-_REDUCTIONS_15 = {
-    "none": Reduction.NONE,
-    "sum": Reduction.ADD,
-    "sub": Reduction.SUB,
-    "prod": Reduction.MUL,
-    "min": Reduction.MIN,
-    "max": Reduction.MAX,
-}
-_REDUCTIONS_3 = {"none": Reduction.NONE}
+_REDUCTIONS_15 = reductions("none", "sum", "sub", "prod", "min", "max")
+_REDUCTIONS_3 = reductions("none")
 
 divergence_table("openvino.ScatterNDUpdate", r'''
 [[divergence]]
@@ -103,18 +97,8 @@ ours = "accepted, as the spec says ('If expected updates rank is 0D it can be a 
 evidence = "scatter-nd-update-3.rst, -15.rst; checked on 2026.4.1 (data (2,2), indices [1, 0], updates [5])"
 kind = "spec"
 
-[[divergence]]
-case = "index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)"
-when = "out_of_range"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = """
-no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread count the same inputs \
-raise)"""
-ours = "IndexOutOfRangeError, whatever the thread count"
-evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
-kind = "undefined"
 ''')
-precision_divergence("openvino.ScatterNDUpdate")
+plugin_divergences("openvino.ScatterNDUpdate", unchecked_one_thread=True)
 
 
 def _describe(reduction: str = "none", version: int = 15) -> Description:

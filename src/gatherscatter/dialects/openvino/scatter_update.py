@@ -9,7 +9,7 @@ from ...core.shape import IndexSpec, as_index_array, as_updates
 from .._common import DUPLICATES, data_array
 from .._record import Description, Step, canonical, check_choice, check_int, moved_axis_args
 from .._registry import Lowering, divergence_table
-from ._common import ANY_INT, ELEMENT_TYPES, axis_input, check_data, ov_context, ov_version, precision_divergence
+from ._common import ANY_INT, ELEMENT_TYPES, axis_input, check_data, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
 
 divergence_table("openvino.ScatterUpdate", r'''
@@ -46,7 +46,7 @@ scatter-update-3.rst; docs/behavior-matrix.md#surprise-5, docs/behavior-matrix.m
 docs/behavior-matrix.md#t6-9"""
 kind = "undefined"
 ''')
-precision_divergence("openvino.ScatterUpdate")
+plugin_divergences("openvino.ScatterUpdate")
 
 
 def _describe(axis: int, version: int = 3) -> Description:

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Policy
+from ...core.policy import WRAPPING
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ShapeError
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import empty_like_shape, paddle_context, x_and_index
 from ._describe import _INT
-
-_POLICY = Policy(bounds="raise", negative="wrap")
 
 # CPU kernel registry of paddle 3.3.1 (measured): no float16 kernel on CPU
 _DTYPES = frozenset(
@@ -102,4 +100,4 @@ def gather(x: Any, index: Any, axis: int | None = None) -> Lowering:
         )
     spec = IndexSpec(axis=a)
     empty = empty_like_shape(d.shape[:a] + i.shape + d.shape[a + 1 :], d.dtype)
-    return Lowering("gather", d, i, spec, _POLICY, ctx, result=empty)
+    return Lowering("gather", d, i, spec, WRAPPING, ctx, result=empty)

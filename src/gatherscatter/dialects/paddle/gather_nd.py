@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Policy
+from ...core.policy import WRAPPING
 from ...core.shape import IndexSpec
 from .._common import data_array
 from .._record import Description, canonical
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import check_paddle_dtype, empty_like_shape, index_array, paddle_context, tuple_length
 from ._describe import _INT
-
-_POLICY = Policy(bounds="raise", negative="wrap")
 
 # CPU kernel registry of paddle 3.3.1 for gather_nd (measured): no float16, no bfloat16
 _DTYPES = frozenset(
@@ -74,4 +72,4 @@ def gather_nd(x: Any, index: Any) -> Lowering:
     k = tuple_length(ctx, i, d.ndim, f"rank(x) = {d.ndim}", f"index shape {list(i.shape)}, x shape {list(d.shape)}")
     spec = IndexSpec(axis=0, depth=k, vector=True)
     empty = empty_like_shape(i.shape[:-1] + d.shape[k:], d.dtype)
-    return Lowering("gather", d, i, spec, _POLICY, ctx, result=empty)
+    return Lowering("gather", d, i, spec, WRAPPING, ctx, result=empty)

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Policy
+from ...core.policy import WRAPPING
 from ...core.shape import IndexSpec, normalize_axis
 from ...errors import ShapeError
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op
 from ._common import empty_like_shape, paddle_context, x_and_index
 from ._describe import _INT
-
-_POLICY = Policy(bounds="raise", negative="wrap")
 
 # CPU kernel registry of paddle 3.3.1 for index_select (measured)
 _DTYPES = frozenset({"bool", "int32", "int64", "bfloat16", "float32", "float64", "complex64", "complex128"})
@@ -64,4 +62,4 @@ def index_select(x: Any, index: Any, axis: int = 0) -> Lowering:
             f"{ctx.label}: index must be a 1-D tensor (or 2-D with last dim 1); got index shape {list(i.shape)}"
         )
     empty = empty_like_shape(d.shape[:a] + i.shape + d.shape[a + 1 :], d.dtype)
-    return Lowering("gather", d, i, IndexSpec(axis=a), _POLICY, ctx, result=empty)
+    return Lowering("gather", d, i, IndexSpec(axis=a), WRAPPING, ctx, result=empty)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Policy
+from ...core.policy import WRAPPING, Policy
 from ...core.shape import IndexSpec, as_updates
 from ...errors import ShapeError
 from .._common import data_array
@@ -17,7 +17,6 @@ from ._describe import _EMPTY, _INT, _rows
 # CPU kernel registry of paddle 3.3.1 for scatter (measured)
 _DTYPES = frozenset({"int32", "int64", "float32", "float64"})
 
-_OVERWRITE = Policy(bounds="raise", negative="wrap", duplicates="last")
 # overwrite=False: every targeted row is first set to 0, then the updates are summed into it
 _ACCUMULATE = Policy(bounds="raise", negative="wrap", reduction="add", include_self=False)
 
@@ -130,6 +129,6 @@ def scatter(x: Any, index: Any, updates: Any, overwrite: bool = True) -> Lowerin
                 f"{ctx.label}: updates must have at least len(index) = {i.shape[0]} rows; got {u.shape[0]}"
             )
         u = u[: i.shape[0]]
-    policy = _OVERWRITE if ow else _ACCUMULATE
+    policy = WRAPPING if ow else _ACCUMULATE
     result = d.copy() if d.size == 0 else None
     return Lowering("scatter", d, i, IndexSpec(axis=0), policy, ctx, updates=u, result=result)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.policy import Policy
+from ...core.policy import WRAPPING
 from ...core.shape import IndexSpec, as_updates
 from ...errors import ShapeError
 from .._common import data_array
@@ -20,8 +20,6 @@ __all__ = ["ND_DTYPES", "lower_nd_add", "scatter_nd_add"]
 
 # CPU kernel registry of paddle 3.3.1 for scatter_nd_add (measured; scatter_nd calls it)
 ND_DTYPES = frozenset({"int32", "int64", "uint8", "float32", "float64"})
-
-_POLICY = Policy(bounds="raise", negative="wrap", reduction="add", include_self=True)
 
 divergence_table("paddle.scatter_nd_add", r'''
 [[divergence]]
@@ -60,8 +58,9 @@ def lower_nd_add(
             f"got {list(u.shape)}"
         )
     result = d.copy() if d.size == 0 else None
+    policy = WRAPPING.with_(reduction="add")  # scatter_nd_add sums onto x
     return Lowering(
-        "scatter", d, i, IndexSpec(axis=0, depth=k, vector=True), _POLICY, ctx, updates=u, result=result
+        "scatter", d, i, IndexSpec(axis=0, depth=k, vector=True), policy, ctx, updates=u, result=result
     )
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
+from ...core.policy import CLIP, MODULO, WRAPPING
 from ...core.shape import IndexSpec
 from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
@@ -18,12 +18,8 @@ from ._describe import _INT, _TAKE
 # take flattens x and calls index_select: the index_select CPU kernels of 3.3.1
 _DTYPES = frozenset({"bool", "int32", "int64", "bfloat16", "float32", "float64", "complex64", "complex128"})
 
-_POLICIES = {
-    # after the mode's own index preprocessing (see the lowering)
-    "raise": Policy(bounds="raise", negative="wrap"),
-    "wrap": Policy(bounds="wrap", negative="bounds"),
-    "clip": Policy(bounds="clip", negative="bounds"),
-}
+# after the mode's own index preprocessing (see the lowering)
+_POLICIES = {"raise": WRAPPING, "wrap": MODULO, "clip": CLIP}
 
 divergence_table("paddle.take", r'''
 [[divergence]]

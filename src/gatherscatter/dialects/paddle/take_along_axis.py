@@ -6,9 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.context import OpContext
-from ...core.policy import Policy
-from ...core.shape import IndexSpec, as_array, dtype_name, normalize_axis
+from ...core.policy import WRAPPING
+from ...core.shape import IndexSpec, as_array, broadcast_along, dtype_name, normalize_axis
 from ...errors import DTypeError, ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_int
@@ -16,8 +15,6 @@ from .._record import check_bool as check_attr_bool
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import along_axis_index, check_bool, check_paddle_dtype, empty_like_shape, paddle_context
 from ._describe import _INT
-
-_POLICY = Policy(bounds="raise", negative="wrap")
 
 # CPU kernel registry of paddle 3.3.1 for take_along_axis (measured)
 _DTYPES = frozenset({"int16", "int32", "int64", "uint8", "float32", "float64"})
@@ -46,26 +43,6 @@ ours = "IndexOutOfRangeError (no index is valid on an axis of size 0)"
 evidence = "probe: paddle.take_along_axis(zeros((3, 0)), [[0]], 1) -> [[0], [0], [0]]"
 kind = "undefined"
 ''')
-
-
-def broadcast_along(
-    ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], a: int
-) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """``arr`` and ``indices`` broadcast against each other on every dim but ``axis`` (NumPy rules)."""
-    shape = []
-    for dim, (n, m) in enumerate(zip(d.shape, i.shape, strict=True)):
-        if dim == a:
-            shape.append(-1)
-            continue
-        if n != m and 1 not in (n, m):
-            raise ShapeError(
-                f"{ctx.label}: arr shape {list(d.shape)} and indices shape {list(i.shape)} do not broadcast "
-                f"on dim {dim} ({n} vs {m}; broadcast=True)"
-            )
-        shape.append(0 if 0 in (n, m) else max(n, m))
-    dshape = tuple(d.shape[a] if s < 0 else s for s in shape)
-    ishape = tuple(i.shape[a] if s < 0 else s for s in shape)
-    return np.broadcast_to(d, dshape), np.broadcast_to(i, ishape)
 
 
 def _describe(axis: int, broadcast: bool = True) -> Description:
@@ -127,7 +104,7 @@ def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True) -
     i = along_axis_index(ctx, d, indices)
     a = normalize_axis(ctx, axis, d.ndim)
     if b:
-        d, i = broadcast_along(ctx, d, i, a)
+        d, i = broadcast_along(ctx, d, i, a, names=("arr", "indices"), dim="dim")
     else:
         for dim in range(d.ndim):
             if dim != a and i.shape[dim] > d.shape[dim]:
@@ -136,4 +113,4 @@ def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True) -
                     f"every dim except axis {a}; got indices shape {list(i.shape)} and arr shape {list(d.shape)}"
                 )
     spec = IndexSpec(axis=a, batch=a, elementwise=True)
-    return Lowering("gather", d, i, spec, _POLICY, ctx, result=empty_like_shape(i.shape, d.dtype))
+    return Lowering("gather", d, i, spec, WRAPPING, ctx, result=empty_like_shape(i.shape, d.dtype))

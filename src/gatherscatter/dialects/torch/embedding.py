@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
-from ...core.policy import Policy
+from ...core.policy import STRICT
 from ...core.shape import IndexSpec, as_index_array
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
@@ -24,7 +24,6 @@ ATTRIBUTES = {
     "scale_grad_by_freq": "gradient only (accepted, no effect on the forward result)",
     "sparse": "gradient layout only (accepted, no effect on the forward result)",
 }
-_POLICY = Policy(bounds="raise", negative="raise")
 
 divergence_table("torch.embedding", r'''
 [[divergence]]
@@ -206,7 +205,7 @@ def embedding(
     ctx, w, idx = _prepare(input, weight, padding_idx)
     if max_norm is not None:
         w = _renorm(ctx, w, idx, max_norm, norm_type)
-    return Lowering("gather", w, idx, IndexSpec(axis=0), _POLICY, ctx)
+    return Lowering("gather", w, idx, IndexSpec(axis=0), STRICT, ctx)
 
 
 def renorm(input: Any, weight: Any, max_norm: Any, norm_type: float = 2.0) -> np.ndarray[Any, Any]:

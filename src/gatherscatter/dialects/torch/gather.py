@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
+from ...core.policy import STRICT
 from ...core.shape import IndexSpec, as_array, as_index_array
 from ...errors import ShapeError
 from .._common import data_array
@@ -14,8 +14,6 @@ from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op
 from ._common import GRAD, INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, norm_dim, torch_context
 from ._describe import _INT
-
-_POLICY = Policy(bounds="raise", negative="raise")
 
 
 def elementwise_rank_check(ctx: Any, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], name: str = "index") -> None:
@@ -73,11 +71,11 @@ def gather(input: Any, dim: int, index: Any) -> Lowering:
     i0 = as_array(ctx, index, "index")
     if i0.size == 0:  # torch returns at once: no dtype or shape checks
         check_dtype(ctx, d, TENSOR_DTYPES)
-        return Lowering("gather", d, i0, IndexSpec(axis=0), _POLICY, ctx, result=np.empty(i0.shape, d.dtype))
+        return Lowering("gather", d, i0, IndexSpec(axis=0), STRICT, ctx, result=np.empty(i0.shape, d.dtype))
     check_dtype(ctx, d)
     i = as_index_array(ctx, index, "index", INDEX_INT32_INT64)
     elementwise_rank_check(ctx, d, i)
     d1 = d.reshape(1) if d.ndim == 0 else d
     i1 = i.reshape(1) if i.ndim == 0 else i
     post = (lambda y: y.reshape(())) if i.ndim == 0 else None
-    return Lowering("gather", d1, i1, IndexSpec(axis=a, batch=a, elementwise=True), _POLICY, ctx, post=post)
+    return Lowering("gather", d1, i1, IndexSpec(axis=a, batch=a, elementwise=True), STRICT, ctx, post=post)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Policy
+from ...core.policy import STRICT
 from ...core.shape import IndexSpec
 from ...errors import ShapeError
 from .._common import data_array
@@ -22,8 +22,6 @@ from ._common import (
     torch_context,
 )
 from ._describe import _INT
-
-_POLICY = Policy(bounds="raise", negative="raise")
 
 
 def _describe(dim: int) -> Description:
@@ -77,5 +75,5 @@ def index_select(input: Any, dim: int, index: Any) -> Lowering:
             raise ShapeError(
                 f"{ctx.label}: index into a 0-d input must hold exactly 1 value; got {i1.size} value(s)"
             )
-        return Lowering("gather", d.reshape(1), i1, IndexSpec(axis=0), _POLICY, ctx, post=lambda y: y.reshape(()))
-    return Lowering("gather", d, i1, IndexSpec(axis=a), _POLICY, ctx)
+        return Lowering("gather", d.reshape(1), i1, IndexSpec(axis=0), STRICT, ctx, post=lambda y: y.reshape(()))
+    return Lowering("gather", d, i1, IndexSpec(axis=a), STRICT, ctx)

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
-from ...core.shape import IndexSpec, as_array, as_index_array
+from ...core.policy import MODULO, STRICT
+from ...core.shape import IndexSpec, as_array, as_index_array, broadcast_along
 from ...errors import AxisError, ShapeError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_int
@@ -24,9 +24,6 @@ from ._common import (
     torch_context,
 )
 from ._describe import _I64, _INT, _unflatten
-
-_WRAP = Policy(bounds="wrap", negative="bounds")
-_RAISE = Policy(bounds="raise", negative="raise")
 
 divergence_table("torch.take_along_dim", r'''
 [[divergence]]
@@ -54,22 +51,6 @@ idx 3: wrap [[1],[4]]'"""
 kind = "spec"
 not_reproducible = "the reference is the spec tables; ours does what torch 2.13 CPU does"
 ''')
-
-
-def _broadcast(ctx: Any, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], a: int) -> tuple[Any, Any]:
-    shape = []
-    for k, (n, m) in enumerate(zip(d.shape, i.shape, strict=True)):
-        if k == a:
-            continue
-        if n != m and 1 not in (n, m):
-            raise ShapeError(
-                f"{ctx.label}: input shape {list(d.shape)} and indices shape {list(i.shape)} do not broadcast on "
-                f"dim {k} ({n} vs {m}; every dim but dim {a} must be equal or 1)"
-            )
-        shape.append(m if n == 1 else n)
-    dshape = tuple(shape[:a] + [d.shape[a]] + shape[a:])
-    ishape = tuple(shape[:a] + [i.shape[a]] + shape[a:])
-    return np.broadcast_to(d, dshape), np.broadcast_to(i, ishape)
 
 
 def _describe(dim: int | None = None) -> Description:
@@ -125,7 +106,7 @@ def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Lowering
         fctx = ctx.with_(data="input (flattened)")
         if as_array(ctx, indices, "indices").size == 0:  # a flat torch.gather: returns at once
             check_dtype(ctx, d, TENSOR_DTYPES)
-            return Lowering("gather", d.reshape(-1), np.zeros(0, np.int64), IndexSpec(axis=0), _RAISE, fctx,
+            return Lowering("gather", d.reshape(-1), np.zeros(0, np.int64), IndexSpec(axis=0), STRICT, fctx,
                             result=np.empty(0, d.dtype))
         check_dtype(ctx, d)
         i = as_index_array(ctx, indices, "indices", INDEX_INT32_INT64)
@@ -140,7 +121,8 @@ def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Lowering
             f"{list(d.shape)} and indices shape {list(i.shape)}"
         )
     a = norm_dim(ctx, dim, d.ndim)
-    db, ib = _broadcast(ctx, d, i, a)
+    db, ib = broadcast_along(ctx, d, i, a, names=("input", "indices"), dim="dim",
+                             note=f"every dim but dim {a} must be equal or 1")
     if ib.size:  # torch's gather skips an empty index, dtype checks included
         check_dtype(ctx, d)
-    return Lowering("gather", db, ib, IndexSpec(axis=a, batch=a, elementwise=True), _WRAP, ctx)
+    return Lowering("gather", db, ib, IndexSpec(axis=a, batch=a, elementwise=True), MODULO, ctx)
