@@ -140,6 +140,11 @@ def at_apply(x: Any, idx: Any, func: Any, mode: Any = None, *, indices_are_sorte
     return apply_counted(ctx, d, counts, func)
 
 
+#: why these records have no strict example (tests/dialects/test_divergences_strict.py)
+_UNREGISTERED = ("at_divide/at_power/at_apply are plain functions, not registered ops, so the strict test cannot call "
+                 "ours by name; tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within the "
+                 "recorded 1 ulp for power, and the integer negative power strictly)")
+
 divergence_table("jax.at_power", r'''
 [[divergence]]
 case = "integer x with a negative exponent"
@@ -149,10 +154,6 @@ theirs = "an unspecified integer (jnp.power(7, -1) is 2898552624600762295, 2 ** 
 ours = "UnsupportedError naming the exponent and its position"
 evidence = "jax.numpy.power on int64 (tests/dialects/jax/test_at_composed.py::test_integer_negative_power)"
 kind = "undefined"
-not_reproducible = """
-at_divide/at_power/at_apply are plain functions, not registered ops, so the strict test cannot call ours by name; \
-tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within the recorded 1 ulp for power, and \
-the integer negative power strictly)"""
 
 [[divergence]]
 case = "floating-point or complex x with a non-trivial exponent"
@@ -167,11 +168,7 @@ NumPy's power (float32 computed in float64 and rounded once): real results at mo
 JAX's value"""
 evidence = "tests/dialects/jax/test_at_composed.py::test_at_against_jax (power compared to 1 ulp)"
 kind = "choice"
-not_reproducible = """
-at_divide/at_power/at_apply are plain functions, not registered ops, so the strict test cannot call ours by name; \
-tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within the recorded 1 ulp for power, and \
-the integer negative power strictly)"""
-''')
+''', not_reproducible=_UNREGISTERED)
 divergence_table("jax.at_divide", r'''
 [[divergence]]
 case = "complex x"
@@ -183,11 +180,7 @@ XLA's complex division, whose rounding differs from NumPy's in the last places: 
 ours = "NumPy's complex true_divide"
 evidence = "jnp.divide vs numpy.true_divide on 20,000 random complex128 pairs (max relative difference 5.6e-16)"
 kind = "choice"
-not_reproducible = """
-at_divide/at_power/at_apply are plain functions, not registered ops, so the strict test cannot call ours by name; \
-tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within the recorded 1 ulp for power, and \
-the integer negative power strictly)"""
-''')
+''', not_reproducible=_UNREGISTERED)
 divergence_table("jax.at_apply", r'''
 [[divergence]]
 case = "func that is not element-wise, or traced differently"
@@ -199,8 +192,4 @@ func is called with a 1-D NumPy array of the selected elements, once per round o
 gives the same values"""
 evidence = "jax/_src/lax/slicing.py scatter_apply; tests/dialects/jax/test_at_composed.py"
 kind = "choice"
-not_reproducible = """
-at_divide/at_power/at_apply are plain functions, not registered ops, so the strict test cannot call ours by name; \
-tests/dialects/jax/test_at_composed.py compares them with jax (exactly, within the recorded 1 ulp for power, and \
-the integer negative power strictly)"""
-''')
+''', not_reproducible=_UNREGISTERED)
