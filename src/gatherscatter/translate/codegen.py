@@ -114,13 +114,21 @@ SHARED_HELPERS: dict[str, str] = {
 }
 
 
-def helper_call_emitters() -> dict[str, Emit]:
-    """The :data:`HELPER_CALLS` adapters as emitters (a new table: a target adds its own emitters)."""
+def helper_call_emitters(vocab: Any = None) -> dict[str, Emit]:
+    """The :data:`HELPER_CALLS` adapters as emitters, and with ``vocab`` (a source-text vocabulary of
+    :mod:`.adapters`) every adapter written once there (a new table: a target adds its own emitters)."""
+    from .adapters import DEFS
 
     def emitter(call: Callable[[dict[str, str], dict[str, Any]], str]) -> Emit:
         return lambda step, a, k: str(call(a, k))
 
-    return {name: emitter(call) for name, call in HELPER_CALLS.items()}
+    def traced(fn: Callable[..., Any]) -> Emit:
+        return lambda step, a, k: str(fn(vocab, *a.values(), **k))
+
+    table = {name: emitter(call) for name, call in HELPER_CALLS.items()}
+    if vocab is not None:
+        table.update({name: traced(fn) for name, fn in DEFS.items()})
+    return table
 
 
 def plain_call(step: Step, args: dict[str, str], attrs: dict[str, Any], module: str, neutral: bool = False) -> str:

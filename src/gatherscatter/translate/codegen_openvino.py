@@ -20,6 +20,7 @@ import numpy as np
 from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
+from .adapters import OvVocab
 from .codegen import SHARED_HELPERS, CodeTarget, Emit, collect, emit_step, helper_call_emitters, helpers_for
 from .codegen_python import lit
 from .ir import Step
@@ -294,56 +295,9 @@ _BASE = {
 }
 
 
-def _size(a: A, k: K) -> str:
-    if k.get("axis") is not None:
-        return f"_sizes({a['data']}, {a['i']}, axis={k['axis']})"
-    return f"_sizes({a['data']}, {a['i']}, batch_dims={k.get('batch_dims') or 0})"
-
-
 def _adapters() -> dict[str, Emit]:
-    table = helper_call_emitters()
+    table = helper_call_emitters(OvVocab())
     em = collect(table)
-
-    @em("moveaxis")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_moveaxis({a['x']}, {k['source']}, {k['destination']})"
-
-    @em("expand_dims")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.unsqueeze({a['x']}, _i64([{k['axis']}]))"
-
-    @em("squeeze")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.squeeze({a['x']}, _i64([{k['axis']}]))"
-
-    @em("flatten")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.reshape({a['x']}, _i64([-1]), False)"
-
-    @em("cast")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.convert({a['x']}, np.{k['dtype']})"
-
-    @em("normalize_negative")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        return f"ops.select(ops.less({i}, _c(0, {i})), ops.add({i}, {_size(a, k)}), {i})"
-
-    @em("clip_index")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        top = f"ops.maximum(ops.subtract({_size(a, k)}, _c(1, {i})), _c(0, {i}))"
-        return f"ops.maximum(ops.minimum({i}, {top}), _c(0, {i}))"
-
-    @em("wrap_index")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.floor_mod({a['i']}, {_size(a, k)})"
-
-    @em("valid_mask")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        ok = f"ops.logical_and(ops.greater_equal({i}, _c(0, {i})), ops.less({i}, {_size(a, k)}))"
-        return ok if k.get("axis") is not None else f"ops.reduce_logical_and({ok}, _i64(-1), False)"
 
     @em("mask_result")
     def _(s: Step, a: A, k: K) -> str:
@@ -363,23 +317,6 @@ def _adapters() -> dict[str, Emit]:
     def _(s: Step, a: A, k: K) -> str:
         return f"ops.broadcast(_c(0, {a['like']}), {a['shape']})"
 
-    @em("zeros_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_fill_like({a['x']}, 0)"
-
-    @em("ones_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_fill_like({a['x']}, 1)"
-
-    @em("identity_like")
-    def _(s: Step, a: A, k: K) -> str:
-        x = a["x"]
-        return f"_fill_like({x}, _identity(_dtype({x}), {k['reduction']!r}))"
-
-    @em("full_updates")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.broadcast(_c({lit(k['value'])}, {a['data']}), ops.shape_of({a['i']}, 'i64'))"
-
     @em("full_slices")
     def _(s: Step, a: A, k: K) -> str:
         i, d = a["i"], a["data"]
@@ -389,14 +326,6 @@ def _adapters() -> dict[str, Emit]:
     def _(s: Step, a: A, k: K) -> str:
         i, d = a["i"], a["data"]
         return f"ops.broadcast({a['u']}, _nd_update_shape({i}, {d}, {k.get('batch_dims') or 0}))"
-
-    @em("negative")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.negative({a['x']})"
-
-    @em("scale")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.multiply({a['x']}, _c({lit(k['alpha'])}, {a['x']}))"
 
     @em("unstack_last")
     def _(s: Step, a: A, k: K) -> str:
@@ -413,18 +342,6 @@ def _adapters() -> dict[str, Emit]:
         if k.get("axis") is None:
             return f"ops.broadcast({a['x']}, ops.shape_of({a['i']}, 'i64'))"
         return f"_broadcast_off_axis({a['x']}, {a['i']}, {k['axis']})"
-
-    @em("reshape_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.reshape({a['x']}, ops.shape_of({a['like']}, 'i64'), False)"
-
-    @em("select")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.select(ops.convert({a['mask']}, np.bool_), {a['x']}, {a['y']})"
-
-    @em("shape_of")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.shape_of({a['x']}, 'i64')"
 
     return table
 

@@ -21,6 +21,7 @@ import numpy as np
 from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
+from .adapters import PyVocab
 from .codegen import SHARED_HELPERS, CodeTarget, Emit, collect, function_code, helper_call_emitters
 from .ir import Step
 
@@ -482,62 +483,10 @@ def _helpers(api: Api) -> dict[str, str]:
 # ------------------------------------------------------------------------------------------------ adapters
 
 
-def _size(api: Api, data: str, k: K, i: str) -> str:
-    """The addressed size: ``data.shape[axis]`` (a Python int) or the nd sizes as a tensor of ``i``'s dtype."""
-    if k.get("axis") is not None:
-        return f"{data}.shape[{k['axis']}]"
-    return f"_sizes({data}, {i}, {k.get('batch_dims') or 0})"
-
-
-def _top(api: Api, data: str, k: K, i: str) -> str:
-    if k.get("axis") is not None:
-        return f"max({data}.shape[{k['axis']}] - 1, 0)"
-    return api.maximum(f"_sizes({data}, {i}, {k.get('batch_dims') or 0}) - 1", api.zeros_like(i))
-
-
 def adapter_emitters(api: Api) -> dict[str, Emit]:
     """An emitter for every adapter, written in ``api``'s framework."""
-    table = helper_call_emitters()
+    table = helper_call_emitters(PyVocab(api))
     em = collect(table)
-
-    @em("moveaxis")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.moveaxis(a["x"], k["source"], k["destination"])
-
-    @em("expand_dims")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.expand_dims(a["x"], k["axis"])
-
-    @em("flatten")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.flat(a["x"])
-
-    @em("cast")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.astype(a["x"], api.dt(k["dtype"]))
-
-    @em("normalize_negative")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        return api.where(f"{i} < 0", f"{i} + {_size(api, a['data'], k, i)}", i)
-
-    @em("clip_index")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        if k.get("axis") is not None:
-            return api.clip(i, "0", _top(api, a["data"], k, i))
-        return api.maximum(api.minimum(i, _top(api, a["data"], k, i)), api.zeros_like(i))
-
-    @em("wrap_index")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        return f"{i} % {_size(api, a['data'], k, i)}"
-
-    @em("valid_mask")
-    def _(s: Step, a: A, k: K) -> str:
-        i, size = a["i"], _size(api, a["data"], k, a["i"])
-        ok = f"(({i} >= 0) & ({i} < {size}))"
-        return ok if k.get("axis") is not None else api.all_last(ok)
 
     @em("mask_result")
     def _(s: Step, a: A, k: K) -> str:
@@ -559,32 +508,6 @@ def adapter_emitters(api: Api) -> dict[str, Emit]:
     @em("zeros")
     def _(s: Step, a: A, k: K) -> str:
         return api.zeros(f"tuple(int(n) for n in {a['shape']})", f"{a['like']}.dtype")
-
-    @em("zeros_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.zeros_like(a["x"])
-
-    @em("ones_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.ones_like(a["x"])
-
-    @em("identity_like")
-    def _(s: Step, a: A, k: K) -> str:
-        x = a["x"]
-        return api.full_like(x, f"_identity({api.dtype_name(x)}, {k['reduction']!r})")
-
-    @em("negative")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"-{a['x']}"
-
-    @em("scale")
-    def _(s: Step, a: A, k: K) -> str:
-        x = a["x"]
-        return f"{x} * {api.const(lit(k['alpha']), f'{x}.dtype')}"
-
-    @em("full_updates")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.broadcast_to(api.const(lit(k["value"]), f"{a['data']}.dtype"), f"tuple({a['i']}.shape)")
 
     @em("full_slices")
     def _(s: Step, a: A, k: K) -> str:
@@ -612,22 +535,6 @@ def adapter_emitters(api: Api) -> dict[str, Emit]:
         if k.get("axis") is None:
             return api.broadcast_to(x, f"tuple({i}.shape)")
         return api.broadcast_to(x, f"_off_axis_shape({x}, {i}, {k['axis']})")
-
-    @em("reshape_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.reshape(a["x"], f"tuple({a['like']}.shape)")
-
-    @em("select")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.where(api.as_bool(a["mask"]), a["x"], a["y"])
-
-    @em("shape_of")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"tuple({a['x']}.shape)"
-
-    @em("squeeze")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.squeeze(a["x"], k["axis"])
     return table
 
 

@@ -26,14 +26,15 @@ faithful model of the translated code.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..core.policy import Reduction
 from ..dialects._record import ADAPTER_PARAMS, Step
 from ..errors import ArgumentError, ShapeError, UnsupportedError
+from .adapters import DEFS, NUMPY, identity_value
 
 __all__ = ["ADAPTERS", "Adapter", "Program", "Step", "identity_value"]
 
@@ -63,74 +64,16 @@ def _adapter(name: str, *params: str) -> Callable[[Callable[..., Any]], Callable
     return deco
 
 
+for _name, _fn in DEFS.items():  # the adapters written once (translate/adapters.py), run with NumPy
+    ADAPTERS[_name] = Adapter(_name, ADAPTER_PARAMS[_name], partial(_fn, NUMPY), (_fn.__doc__ or "").strip())
+
+
 def _sizes(data: Array, axis: int | None, batch_dims: int | None, k: int | None) -> Any:
     """The axis size(s) an index addresses: ``s`` (axis form) or ``data.shape[b:b+k]`` (nd form)."""
     if axis is not None:
         return data.shape[axis]
     b = batch_dims or 0
     return np.asarray(data.shape[b : b + (k or 0)], dtype=np.int64)
-
-
-@_adapter("moveaxis", "x")
-def _moveaxis(x: Array, *, source: int, destination: int) -> Array:
-    """``np.moveaxis(x, source, destination)`` (a Transpose)."""
-    return np.moveaxis(np.asarray(x), source, destination)
-
-
-@_adapter("expand_dims", "x")
-def _expand_dims(x: Array, *, axis: int) -> Array:
-    """``np.expand_dims(x, axis)`` (an Unsqueeze)."""
-    return np.expand_dims(np.asarray(x), axis)
-
-
-@_adapter("flatten", "x")
-def _flatten(x: Array) -> Array:
-    """``x.reshape(-1)``."""
-    return np.asarray(x).reshape(-1)
-
-
-@_adapter("cast", "x")
-def _cast(x: Array, *, dtype: str) -> Array:
-    """``x.astype(dtype)`` (float -> int truncates toward zero)."""
-    return np.asarray(x).astype(dtype)
-
-
-@_adapter("normalize_negative", "i", "data")
-def _normalize_negative(i: Array, data: Array, *, axis: int | None = None, batch_dims: int | None = None) -> Array:
-    """``i + s * (i < 0)`` with ``s`` the addressed axis size (per tuple component in the nd form).
-
-    Exact for ``-s <= i < 0``; an index below ``-s`` stays negative, so a
-    target that rejects negatives still raises where the source does.
-    """
-    i = np.asarray(i)
-    s = _sizes(np.asarray(data), axis, batch_dims, i.shape[-1] if i.ndim else 0)
-    return np.where(i < 0, i + np.asarray(s, dtype=i.dtype), i)
-
-
-@_adapter("clip_index", "i", "data")
-def _clip_index(i: Array, data: Array, *, axis: int | None = None, batch_dims: int | None = None) -> Array:
-    """``clip(i, 0, s - 1)`` (NumPy/MXNet ``mode='clip'``, XLA clamp)."""
-    i = np.asarray(i)
-    s = _sizes(np.asarray(data), axis, batch_dims, i.shape[-1] if i.ndim else 0)
-    return np.asarray(np.clip(i, 0, np.maximum(np.asarray(s, dtype=i.dtype) - 1, 0)))
-
-
-@_adapter("wrap_index", "i", "data")
-def _wrap_index(i: Array, data: Array, *, axis: int | None = None, batch_dims: int | None = None) -> Array:
-    """``i mod s`` (NumPy ``mode='wrap'``)."""
-    i = np.asarray(i)
-    s = _sizes(np.asarray(data), axis, batch_dims, i.shape[-1] if i.ndim else 0)
-    with np.errstate(divide="ignore", invalid="ignore"):  # a size-0 axis: 0 (out of range for the target)
-        return np.asarray(np.mod(i, np.asarray(s, dtype=i.dtype)))
-
-
-@_adapter("valid_mask", "i", "data")
-def _valid_mask(i: Array, data: Array, *, axis: int | None = None, batch_dims: int | None = None) -> Array:
-    """``0 <= i < s`` (after negative handling), reduced over the tuple axis in the nd form."""
-    i = np.asarray(i)
-    s = _sizes(np.asarray(data), axis, batch_dims, i.shape[-1] if i.ndim else 0)
-    ok = (i >= 0) & (i < np.asarray(s, dtype=i.dtype))
-    return ok if axis is not None else np.all(ok, axis=-1)
 
 
 @_adapter("mask_result", "y", "mask")
@@ -165,48 +108,6 @@ def _slice_like(x: Array, like: Array) -> Array:
     if x.ndim == 0 or like.ndim == 0:
         return x.reshape(like.shape) if x.size == like.size else x
     return x[tuple(slice(0, n) for n in like.shape)]
-
-
-@_adapter("full_updates", "i", "data")
-def _full_updates(i: Array, data: Array, *, value: Any) -> Array:
-    """``full(i.shape, value, data.dtype)``: updates for a scalar ``value`` (torch ``scatter(value=)``)."""
-    return np.full(np.asarray(i).shape, value, dtype=np.asarray(data).dtype)
-
-
-@_adapter("zeros_like", "x")
-def _zeros_like(x: Array) -> Array:
-    """``zeros_like(x)``."""
-    return np.zeros_like(np.asarray(x))
-
-
-@_adapter("ones_like", "x")
-def _ones_like(x: Array) -> Array:
-    """``ones_like(x)``."""
-    return np.ones_like(np.asarray(x))
-
-
-@_adapter("identity_like", "x")
-def _identity_like(x: Array, *, reduction: str) -> Array:
-    """``full_like(x, e)``, ``e`` the reduction's neutral element (0, 1, -inf/lowest, +inf/highest)."""
-    x = np.asarray(x)
-    return np.full_like(x, identity_value(reduction, x.dtype))
-
-
-@_adapter("negative", "x")
-def _negative(x: Array) -> Array:
-    """``-x`` (turns a subtracting scatter into an adding one: exact, wraps like the subtraction)."""
-    x = np.asarray(x)
-    if x.dtype.kind == "b":
-        raise UnsupportedError("negative: bool has no additive inverse (a bool 'sub' scatter is XOR)")
-    with np.errstate(over="ignore"):
-        return np.asarray(np.negative(x))
-
-
-@_adapter("scale", "x")
-def _scale(x: Array, *, alpha: Any) -> Array:
-    """``alpha * x`` (torch ``index_add(alpha=)``), in ``x``'s dtype."""
-    x = np.asarray(x)
-    return np.asarray(x * np.asarray(alpha).astype(x.dtype)).astype(x.dtype)
 
 
 @_adapter("divide_counts", "total", "count", "data")
@@ -356,12 +257,6 @@ def _slice_to_index(x: Array, i: Array, *, axis: int) -> Array:
     return x[tuple(slice(None) if d == a else slice(0, n) for d, n in enumerate(i.shape))]
 
 
-@_adapter("select", "mask", "x", "y")
-def _select(mask: Array, x: Array, y: Array) -> Array:
-    """``where(mask != 0, x, y)`` (``mask`` numeric or bool, ``x`` and ``y`` of one dtype)."""
-    return np.where(np.asarray(mask) != 0, np.asarray(x), np.asarray(y))
-
-
 @_adapter("combine", "x", "y")
 def _combine(x: Array, y: Array, *, reduction: str) -> Array:
     """Element-wise ``x (op) y`` for ``reduction`` add/sub/mul/max/min, in ``x``'s dtype (integers wrap,
@@ -374,30 +269,6 @@ def _combine(x: Array, y: Array, *, reduction: str) -> Array:
               "sub": np.logical_xor}[reduction]
     with np.errstate(over="ignore"):
         return np.asarray(fn(x, y)).astype(x.dtype)
-
-
-@_adapter("shape_of", "x")
-def _shape_of(x: Array) -> tuple[int, ...]:
-    """``tuple(x.shape)`` (a shape argument: MXNet/Paddle ``scatter_nd(..., shape)``)."""
-    return tuple(int(n) for n in np.asarray(x).shape)
-
-
-def identity_value(reduction: str, dtype: np.dtype[Any]) -> Any:
-    """The neutral element of ``reduction`` in ``dtype`` (what docs/semantics.md#e10 pre-fills)."""
-    r = Reduction(reduction)
-    dt = np.dtype(dtype)
-    if r in (Reduction.ADD, Reduction.SUB, Reduction.MEAN):
-        return dt.type(0)
-    if r is Reduction.MUL:
-        return dt.type(1)
-    if dt.kind == "b":
-        return dt.type(r is Reduction.MIN)
-    if dt.kind in "iu":
-        info = np.iinfo(dt)
-        return dt.type(info.min if r is Reduction.MAX else info.max)
-    if dt.kind == "f" or dt.kind == "V":
-        return dt.type(-np.inf if r is Reduction.MAX else np.inf)
-    raise UnsupportedError(f"no {r.value} identity for {dt}")
 
 
 @dataclass
@@ -431,15 +302,6 @@ class Program:
 
 
 # ------------------------------------------------------------------ adapters added for the source descriptions
-
-
-@_adapter("squeeze", "x")
-def _squeeze(x: Array, *, axis: int) -> Array:
-    """``np.squeeze(x, axis)`` (drop one size-1 axis; the inverse of ``expand_dims``)."""
-    x = np.asarray(x)
-    if not -x.ndim <= axis < x.ndim or x.shape[axis] != 1:
-        raise ShapeError(f"squeeze: axis {axis} of a {list(x.shape)} array is not a size-1 axis")
-    return np.squeeze(x, axis)
 
 
 def _nd_update_shape(i: Array, data: Array, batch_dims: int) -> tuple[int, ...]:
@@ -498,13 +360,6 @@ def _mask_fill_default(y: Array, mask: Array, *, lead: int = 0, trail: int | Non
     except ValueError:
         raise ShapeError(f"mask_fill_default: a mask of shape {list(mask.shape)} (at dim {lead}) does not line up "
                          f"with a result of shape {list(y.shape)}") from None
-
-
-@_adapter("reshape_like", "x", "like")
-def _reshape_like(x: Array, like: Array) -> Array:
-    """``x.reshape(like.shape)`` (undo a ``flatten``: NumPy ``put``/``put_along_axis(axis=None)`` write the
-    flattened array)."""
-    return np.asarray(x).reshape(np.shape(like))
 
 
 @_adapter("cycle_to", "v", "i")

@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ArgumentError, UnsupportedError
-from .ir import ADAPTERS, Step, identity_value
+from .adapters import DEFS, OnnxVocab, identity_value
+from .ir import ADAPTERS, Step
 
 if TYPE_CHECKING:
     from . import Translation
@@ -187,7 +188,19 @@ class Builder:
 
 
 OnnxEmit = Callable[[Builder, Step, dict[str, str], dict[str, Any]], str]
-ONNX_ADAPTERS: dict[str, OnnxEmit] = {}
+
+
+def _traced(fn: Callable[..., Any]) -> OnnxEmit:
+    """The ONNX emitter of an adapter written once in :mod:`.adapters`."""
+
+    def emit(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+        v = OnnxVocab(b)
+        return v.bind(fn(v, *[v.input(name) for name in a.values()], **k), s.out)
+
+    return emit
+
+
+ONNX_ADAPTERS: dict[str, OnnxEmit] = {name: _traced(fn) for name, fn in DEFS.items()}
 
 
 def _a(name: str) -> Callable[[OnnxEmit], OnnxEmit]:
@@ -196,77 +209,6 @@ def _a(name: str) -> Callable[[OnnxEmit], OnnxEmit]:
         return fn
 
     return deco
-
-
-@_a("moveaxis")
-def _moveaxis(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    r = np.asarray(b.vals[a["x"]]).ndim
-    if r == 0:
-        return b.node("Identity", [a["x"]], s.out)
-    src, dst = k["source"] % r, k["destination"] % r
-    perm = [d for d in range(r) if d != src]
-    perm.insert(dst, src)  # output axis dst is input axis src, the others keep their order
-    return b.node("Transpose", [a["x"]], s.out, perm=perm)
-
-
-@_a("expand_dims")
-def _expand_dims(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.unsqueeze(a["x"], [k["axis"]], s.out)
-
-
-@_a("flatten")
-def _flatten(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Reshape", [a["x"], b.const([-1], np.int64)], s.out)
-
-
-@_a("cast")
-def _cast(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Cast", [a["x"]], s.out, to=b.elem_type(k["dtype"]))
-
-
-@_a("normalize_negative")
-def _normalize_negative(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i = a["i"]
-    size = b.sizes(a, k)
-    zero = b.const(0, b.vals[i].dtype)
-    neg = b.node("Less", [i, zero])
-    return b.node("Where", [neg, b.node("Add", [i, size]), i], s.out)
-
-
-@_a("clip_index")
-def _clip_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i = a["i"]
-    dt = b.vals[i].dtype
-    top = b.maximum(b.node("Sub", [b.sizes(a, k), b.const(1, dt)]), b.const(0, dt))
-    return b.maximum(b.minimum(i, top), b.const(0, dt), s.out)
-
-
-@_a("wrap_index")
-def _wrap_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i = a["i"]
-    size = b.sizes(a, k)  # a size-0 axis: i mod 1 (ORT refuses a zero divisor even for an empty i)
-    zero = b.const(0, b.dtype_of(i))
-    safe = b.node("Where", [b.node("Equal", [size, zero]), b.const(1, b.dtype_of(i)), size])
-    return b.node("Mod", [i, safe], s.out, fmod=0)
-
-
-@_a("valid_mask")
-def _valid_mask(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i = a["i"]
-    ok = b.node("And", [b.greater_equal(i, b.const(0, b.vals[i].dtype)), b.node("Less", [i, b.sizes(a, k)])])
-    if k.get("axis") is not None:
-        return b.node("Identity", [ok], s.out)
-    # all() over the tuple axis as an And of its k components (ORT reduces an empty tensor to shape [0])
-    kk = b.tuple_len(i)
-    if kk == 0:
-        lead = b.node("Slice", [b.node("Shape", [i]), b.const([0], np.int64), b.const([-1], np.int64)])
-        t = b.numpy_helper.from_array(np.ones(1, np.bool_), b.fresh("v"))
-        return b.node("ConstantOfShape", [lead], s.out, value=t)
-    parts = [b.node("Gather", [ok, b.const(j, np.int64)], axis=-1) for j in range(kk)]
-    acc = parts[0]
-    for p in parts[1:]:
-        acc = b.node("And", [acc, p])
-    return b.node("Identity", [acc], s.out)
 
 
 def _masked(b: Builder, s: Step, y: str, m: str, lead: int, value: Any) -> str:
@@ -299,30 +241,6 @@ def _zeros(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     return b.node("ConstantOfShape", [shape], s.out, value=t)
 
 
-def _fill(value_of: Callable[[np.dtype[Any]], Any]) -> OnnxEmit:
-    def emit(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-        x = a["x"]
-        dt = np.asarray(b.vals[x]).dtype
-        out = b.fill_like(x, value_of(dt) if k.get("reduction") is None else identity_value(k["reduction"], dt), dt)
-        return b.node("Identity", [out], s.out)
-
-    return emit
-
-
-ONNX_ADAPTERS["zeros_like"] = _fill(lambda dt: 0)
-ONNX_ADAPTERS["ones_like"] = _fill(lambda dt: 1)
-ONNX_ADAPTERS["identity_like"] = _fill(lambda dt: 0)
-
-
-@_a("negative")
-def _negative(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Neg", [a["x"]], s.out)
-
-
-@_a("scale")
-def _scale(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Mul", [a["x"], b.const(k["alpha"], np.asarray(b.vals[a["x"]]).dtype)], s.out)
-
 
 @_a("divide_counts")
 def _divide_counts(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
@@ -343,12 +261,6 @@ def _slice_like(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> st
     r = np.asarray(b.vals[a["like"]]).ndim
     ends = b.node("Shape", [a["like"]])
     return b.node("Slice", [a["x"], b.const([0] * r, np.int64), ends], s.out)
-
-
-@_a("full_updates")
-def _full_updates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    dt = np.asarray(b.vals[a["data"]]).dtype
-    return b.node("Identity", [b.fill_like(a["i"], k["value"], dt)], s.out)
 
 
 def _broadcast(b: Builder, x: str, ref: str, axis: int | None, keep: str) -> str:
@@ -530,11 +442,6 @@ def _ravel_tuples(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> 
     return b.node("Where", [ok, off, total], s.out)
 
 
-@_a("reshape_like")
-def _reshape_like(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.reshape(a["x"], b.node("Shape", [a["like"]]), s.out)
-
-
 @_a("slice_to_index")
 def _slice_to_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     x, i = a["x"], a["i"]
@@ -542,14 +449,6 @@ def _slice_to_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -
     ax = k["axis"] % r
     ends = b.concat([b.shape_part(i, 0, ax), b.const([np.iinfo(np.int64).max], np.int64), b.shape_part(i, ax + 1)])
     return b.node("Slice", [x, b.const([0] * r, np.int64), ends], s.out)
-
-
-@_a("select")
-def _select(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    m = a["mask"]
-    if b.dtype_of(m) != np.bool_:
-        m = b.node("Not", [b.node("Equal", [m, b.const(0, b.dtype_of(m))])])
-    return b.node("Where", [m, a["x"], a["y"]], s.out)
 
 
 _COMBINE = {"add": "Add", "sub": "Sub", "mul": "Mul", "max": "Max", "min": "Min"}
@@ -571,16 +470,6 @@ def _combine(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     else:
         z = b.node(_COMBINE[r], [xs, ys])
     return b.node("Cast", [z], s.out, to=b.elem_type(dx)) if common != dx else b.node("Identity", [z], s.out)
-
-
-@_a("shape_of")
-def _shape_of(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Shape", [a["x"]], s.out)
-
-
-@_a("squeeze")
-def _squeeze(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.squeeze(a["x"], [k["axis"]], s.out)
 
 
 def _nd_update_shape(b: Builder, i: str, data: str, batch_dims: int) -> str:

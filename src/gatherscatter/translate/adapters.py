@@ -1,0 +1,663 @@
+"""Adapters written once, against a small vocabulary of array primitives; each target implements the vocabulary.
+
+An adapter here is a function ``adapter(v, *values, **attrs)`` whose only operations on values are calls of
+the vocabulary ``v`` (ranks and attributes are plain Python). The targets implement the vocabulary once:
+
+* :class:`NumpyVocab` computes with NumPy (the adapters' definitions, what :meth:`Program.run` evaluates);
+* :class:`PyVocab` writes Python source in one framework's API (numpy, jax, torch, tensorflow, paddle, mxnet
+  through :class:`~.codegen_python.Api`): values are expression strings, and an axis size read with
+  ``x.shape[a]`` is a plain Python int (:class:`Int`);
+* :class:`OvVocab` writes ``openvino.opset15`` calls;
+* :class:`OnnxVocab` adds ONNX nodes to a :class:`~.onnx_export.Builder` and carries each value's NumPy
+  value alongside (for dtypes and ranks); opset quirks (no integer ``Max`` before 12, a zero ``Mod`` divisor
+  refused by onnxruntime) live there.
+
+Adding an adapter: a function here (registered with :func:`adapter` under its
+``dialects._record.ADAPTER_PARAMS`` declaration) and a row of inputs in ``tests/translate/test_emitters.py``;
+every target then has it. Adapters not (yet) in this module are still written per target.
+
+>>> import numpy as np
+>>> DEFS["normalize_negative"](NUMPY, np.array([-1, 0, 2]), np.zeros((3, 2)), axis=0)
+array([2, 0, 2])
+>>> from .codegen_python import TorchApi
+>>> DEFS["normalize_negative"](PyVocab(TorchApi()), "i", "data", axis=0)
+'torch.where(i < 0, i + data.shape[0], i)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..dialects._record import ADAPTER_PARAMS
+from ..errors import ShapeError, UnsupportedError
+
+__all__ = ["DEFS", "NUMPY", "Int", "NumpyVocab", "OnnxVocab", "OvVocab", "PyVocab", "adapter", "identity_value"]
+
+Array = np.ndarray[Any, Any]
+
+#: adapter name -> its single definition ``fn(vocab, *values, **attrs)``
+DEFS: dict[str, Callable[..., Any]] = {}
+
+
+def adapter(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register ``fn`` as the definition of the adapter ``name`` (declared in ``ADAPTER_PARAMS``)."""
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if name not in ADAPTER_PARAMS:
+            raise AssertionError(f"adapter {name} is not declared in dialects._record.ADAPTER_PARAMS")
+        DEFS[name] = fn
+        return fn
+
+    return deco
+
+
+def identity_value(reduction: str, dtype: np.dtype[Any]) -> Any:
+    """The neutral element of ``reduction`` in ``dtype`` (what docs/semantics.md#e10 pre-fills)."""
+    from ..core.policy import Reduction
+
+    r = Reduction(reduction)
+    dt = np.dtype(dtype)
+    if r in (Reduction.ADD, Reduction.SUB, Reduction.MEAN):
+        return dt.type(0)
+    if r is Reduction.MUL:
+        return dt.type(1)
+    if dt.kind == "b":
+        return dt.type(r is Reduction.MIN)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return dt.type(info.min if r is Reduction.MAX else info.max)
+    if dt.kind == "f" or dt.kind == "V":
+        return dt.type(-np.inf if r is Reduction.MAX else np.inf)
+    raise UnsupportedError(f"no {r.value} identity for {dt}")
+
+
+# ------------------------------------------------------------------------------------------------ adapters
+
+
+@adapter("moveaxis")
+def moveaxis(v: Any, x: Any, *, source: int, destination: int) -> Any:
+    """``np.moveaxis(x, source, destination)`` (a Transpose)."""
+    return v.moveaxis(x, source, destination)
+
+
+@adapter("expand_dims")
+def expand_dims(v: Any, x: Any, *, axis: int) -> Any:
+    """``np.expand_dims(x, axis)`` (an Unsqueeze)."""
+    return v.expand_dims(x, axis)
+
+
+@adapter("squeeze")
+def squeeze(v: Any, x: Any, *, axis: int) -> Any:
+    """``np.squeeze(x, axis)`` (drop one size-1 axis; the inverse of ``expand_dims``)."""
+    return v.squeeze(x, axis)
+
+
+@adapter("flatten")
+def flatten(v: Any, x: Any) -> Any:
+    """``x.reshape(-1)``."""
+    return v.flatten(x)
+
+
+@adapter("cast")
+def cast(v: Any, x: Any, *, dtype: str) -> Any:
+    """``x.astype(dtype)`` (float -> int truncates toward zero)."""
+    return v.cast(x, dtype)
+
+
+@adapter("normalize_negative")
+def normalize_negative(v: Any, i: Any, data: Any, *, axis: int | None = None, batch_dims: int | None = None) -> Any:
+    """``i + s * (i < 0)`` with ``s`` the addressed axis size (per tuple component in the nd form).
+
+    Exact for ``-s <= i < 0``; an index below ``-s`` stays negative, so a
+    target that rejects negatives still raises where the source does.
+    """
+    return v.where(v.lt(i, 0), v.add(i, v.size(data, i, axis, batch_dims)), i)
+
+
+@adapter("clip_index")
+def clip_index(v: Any, i: Any, data: Any, *, axis: int | None = None, batch_dims: int | None = None) -> Any:
+    """``clip(i, 0, s - 1)`` (NumPy/MXNet ``mode='clip'``, XLA clamp)."""
+    return v.clip(i, 0, v.maximum(v.sub(v.size(data, i, axis, batch_dims), 1), 0))
+
+
+@adapter("wrap_index")
+def wrap_index(v: Any, i: Any, data: Any, *, axis: int | None = None, batch_dims: int | None = None) -> Any:
+    """``i mod s`` (NumPy ``mode='wrap'``; a size-0 axis gives 0, out of range for the target)."""
+    return v.mod(i, v.size(data, i, axis, batch_dims))
+
+
+@adapter("valid_mask")
+def valid_mask(v: Any, i: Any, data: Any, *, axis: int | None = None, batch_dims: int | None = None) -> Any:
+    """``0 <= i < s`` (after negative handling), reduced over the tuple axis in the nd form."""
+    ok = v.and_(v.ge(i, 0), v.lt(i, v.size(data, i, axis, batch_dims)))
+    return ok if axis is not None else v.all_last(ok)
+
+
+@adapter("negative")
+def negative(v: Any, x: Any) -> Any:
+    """``-x`` (turns a subtracting scatter into an adding one: exact, wraps like the subtraction; not bool)."""
+    return v.neg(x)
+
+
+@adapter("scale")
+def scale(v: Any, x: Any, *, alpha: Any) -> Any:
+    """``alpha * x`` (torch ``index_add(alpha=)``), in ``x``'s dtype."""
+    return v.mul(x, v.lit(alpha, x))
+
+
+@adapter("zeros_like")
+def zeros_like(v: Any, x: Any) -> Any:
+    """``zeros_like(x)``."""
+    return v.zeros_like(x)
+
+
+@adapter("ones_like")
+def ones_like(v: Any, x: Any) -> Any:
+    """``ones_like(x)``."""
+    return v.ones_like(x)
+
+
+@adapter("identity_like")
+def identity_like(v: Any, x: Any, *, reduction: str) -> Any:
+    """``full_like(x, e)``, ``e`` the reduction's neutral element (0, 1, -inf/lowest, +inf/highest)."""
+    return v.full_like(x, v.identity(x, reduction))
+
+
+@adapter("full_updates")
+def full_updates(v: Any, i: Any, data: Any, *, value: Any) -> Any:
+    """``full(i.shape, value, data.dtype)``: updates for a scalar ``value`` (torch ``scatter(value=)``)."""
+    return v.broadcast_to(v.lit(value, data), v.shape_of(i))
+
+
+@adapter("reshape_like")
+def reshape_like(v: Any, x: Any, like: Any) -> Any:
+    """``x.reshape(like.shape)`` (undo a ``flatten``: NumPy ``put``/``put_along_axis(axis=None)`` write the
+    flattened array)."""
+    return v.reshape(x, v.shape_of(like))
+
+
+@adapter("select")
+def select(v: Any, mask: Any, x: Any, y: Any) -> Any:
+    """``where(mask != 0, x, y)`` (``mask`` numeric or bool, ``x`` and ``y`` of one dtype)."""
+    return v.where(v.truthy(mask), x, y)
+
+
+@adapter("shape_of")
+def shape_of(v: Any, x: Any) -> Any:
+    """``tuple(x.shape)`` (a shape argument: MXNet/Paddle ``scatter_nd(..., shape)``)."""
+    return v.shape_of(x)
+
+
+# ------------------------------------------------------------------------------------------- vocabularies
+
+
+class NumpyVocab:
+    """The vocabulary in NumPy: the adapters' definitions."""
+
+    def size(self, data: Any, i: Any, axis: int | None, batch_dims: int | None) -> Any:
+        """The addressed axis size in ``i``'s dtype (0-d), or ``data.shape[b:b+k]`` (1-d) in the nd form."""
+        data, i = np.asarray(data), np.asarray(i)
+        if axis is not None:
+            return np.asarray(data.shape[axis], dtype=i.dtype)
+        b, k = batch_dims or 0, i.shape[-1] if i.ndim else 0
+        return np.asarray(data.shape[b : b + k], dtype=i.dtype)
+
+    def lit(self, value: Any, like: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return np.asarray(value).astype(np.asarray(like).dtype)
+
+    def lt(self, x: Any, y: Any) -> Any:
+        return np.asarray(x) < y
+
+    def ge(self, x: Any, y: Any) -> Any:
+        return np.asarray(x) >= y
+
+    def and_(self, x: Any, y: Any) -> Any:
+        return np.asarray(x) & np.asarray(y)
+
+    def all_last(self, x: Any) -> Any:
+        return np.all(x, axis=-1)
+
+    def add(self, x: Any, y: Any) -> Any:
+        return np.asarray(x) + y
+
+    def sub(self, x: Any, y: Any) -> Any:
+        return np.asarray(x) - y
+
+    def mul(self, x: Any, y: Any) -> Any:
+        x = np.asarray(x)
+        with np.errstate(over="ignore"):
+            return np.asarray(x * y).astype(x.dtype)
+
+    def mod(self, x: Any, y: Any) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(np.mod(x, y))
+
+    def neg(self, x: Any) -> Any:
+        x = np.asarray(x)
+        if x.dtype.kind == "b":
+            raise UnsupportedError("negative: bool has no additive inverse (a bool 'sub' scatter is XOR)")
+        with np.errstate(over="ignore"):
+            return np.asarray(np.negative(x))
+
+    def maximum(self, x: Any, y: Any) -> Any:
+        return np.maximum(x, y)
+
+    def clip(self, x: Any, lo: Any, hi: Any) -> Any:
+        return np.asarray(np.clip(x, lo, hi))
+
+    def where(self, c: Any, x: Any, y: Any) -> Any:
+        return np.where(c, x, y)
+
+    def truthy(self, x: Any) -> Any:
+        return np.asarray(x) != 0
+
+    def cast(self, x: Any, dtype: str) -> Any:
+        return np.asarray(x).astype(dtype)
+
+    def moveaxis(self, x: Any, source: Any, destination: Any) -> Any:
+        return np.moveaxis(np.asarray(x), source, destination)
+
+    def expand_dims(self, x: Any, axis: int) -> Any:
+        return np.expand_dims(np.asarray(x), axis)
+
+    def squeeze(self, x: Any, axis: int) -> Any:
+        x = np.asarray(x)
+        if not -x.ndim <= axis < x.ndim or x.shape[axis] != 1:
+            raise ShapeError(f"squeeze: axis {axis} of a {list(x.shape)} array is not a size-1 axis")
+        return np.squeeze(x, axis)
+
+    def flatten(self, x: Any) -> Any:
+        return np.asarray(x).reshape(-1)
+
+    def reshape(self, x: Any, shape: Any) -> Any:
+        return np.asarray(x).reshape(shape)
+
+    def shape_of(self, x: Any) -> tuple[int, ...]:
+        return tuple(int(n) for n in np.asarray(x).shape)
+
+    def broadcast_to(self, x: Any, shape: Any) -> Any:
+        return np.broadcast_to(x, tuple(shape))
+
+    def zeros_like(self, x: Any) -> Any:
+        return np.zeros_like(np.asarray(x))
+
+    def ones_like(self, x: Any) -> Any:
+        return np.ones_like(np.asarray(x))
+
+    def full_like(self, x: Any, value: Any) -> Any:
+        return np.full_like(np.asarray(x), value)
+
+    def identity(self, x: Any, reduction: str) -> Any:
+        return identity_value(reduction, np.asarray(x).dtype)
+
+
+NUMPY = NumpyVocab()
+
+
+class Int(str):
+    """Python source text whose value is a plain Python int at run time (an axis size read with ``.shape``)."""
+
+
+def _lit(v: Any) -> str:
+    from .codegen_python import lit
+
+    return lit(v)
+
+
+class PyVocab:
+    """The vocabulary as Python source in one framework's API (``api``: a :class:`~.codegen_python.Api`)."""
+
+    def __init__(self, api: Any) -> None:
+        self.api = api
+
+    def _t(self, x: Any, like: str) -> str:
+        """``x`` as an expression: a number becomes a constant of ``like``'s dtype only where it must."""
+        return x if isinstance(x, str) else _lit(x)
+
+    def size(self, data: str, i: str, axis: int | None, batch_dims: int | None) -> str:
+        if axis is not None:
+            return Int(f"{data}.shape[{axis}]")
+        return f"_sizes({data}, {i}, {batch_dims or 0})"
+
+    def lit(self, value: Any, like: str) -> str:
+        return str(self.api.const(_lit(value), f"{like}.dtype"))
+
+    def lt(self, x: str, y: Any) -> str:
+        return f"{x} < {self._t(y, x)}"
+
+    def ge(self, x: str, y: Any) -> str:
+        return f"{x} >= {self._t(y, x)}"
+
+    def and_(self, x: str, y: str) -> str:
+        return f"(({x}) & ({y}))"
+
+    def all_last(self, x: str) -> str:
+        return str(self.api.all_last(x))
+
+    def add(self, x: str, y: Any) -> str:
+        return f"{x} + {self._t(y, x)}"
+
+    def sub(self, x: str, y: Any) -> str:
+        s = f"{x} - {self._t(y, x)}"
+        return Int(s) if isinstance(x, Int) else s
+
+    def mul(self, x: str, y: str) -> str:
+        return f"{x} * {y}"
+
+    def mod(self, x: str, y: str) -> str:
+        return f"{x} % {y}"
+
+    def neg(self, x: str) -> str:
+        return f"-{x}"
+
+    def maximum(self, x: str, y: Any) -> str:
+        if isinstance(x, Int):
+            return Int(f"max({x}, {self._t(y, x)})")
+        return str(self.api.maximum(x, self.lit(y, f"({x})") if not isinstance(y, str) else y))
+
+    def clip(self, x: str, lo: Any, hi: str) -> str:
+        if isinstance(hi, Int):
+            return str(self.api.clip(x, self._t(lo, x), hi))
+        return str(self.api.maximum(self.api.minimum(x, hi), self.api.zeros_like(x)))
+
+    def where(self, c: str, x: str, y: str) -> str:
+        return str(self.api.where(c, x, y))
+
+    def truthy(self, x: str) -> str:
+        return str(self.api.as_bool(x))
+
+    def cast(self, x: str, dtype: str) -> str:
+        return str(self.api.astype(x, self.api.dt(dtype)))
+
+    def moveaxis(self, x: str, source: Any, destination: Any) -> str:
+        return str(self.api.moveaxis(x, source, destination))
+
+    def expand_dims(self, x: str, axis: int) -> str:
+        return str(self.api.expand_dims(x, axis))
+
+    def squeeze(self, x: str, axis: int) -> str:
+        return str(self.api.squeeze(x, axis))
+
+    def flatten(self, x: str) -> str:
+        return str(self.api.flat(x))
+
+    def reshape(self, x: str, shape: str) -> str:
+        return str(self.api.reshape(x, shape))
+
+    def shape_of(self, x: str) -> str:
+        return f"tuple({x}.shape)"
+
+    def broadcast_to(self, x: str, shape: str) -> str:
+        return str(self.api.broadcast_to(x, shape))
+
+    def zeros_like(self, x: str) -> str:
+        return str(self.api.zeros_like(x))
+
+    def ones_like(self, x: str) -> str:
+        return str(self.api.ones_like(x))
+
+    def full_like(self, x: str, value: str) -> str:
+        return str(self.api.full_like(x, value))
+
+    def identity(self, x: str, reduction: str) -> str:
+        return f"_identity({self.api.dtype_name(x)}, {reduction!r})"
+
+
+class OvVocab:
+    """The vocabulary as ``openvino.opset15`` calls (helpers ``_c``, ``_i64``, ``_sizes`` ... of the script)."""
+
+    def _t(self, x: Any, like: str) -> str:
+        return x if isinstance(x, str) else f"_c({_lit(x)}, {like})"
+
+    def size(self, data: str, i: str, axis: int | None, batch_dims: int | None) -> str:
+        if axis is not None:
+            return f"_sizes({data}, {i}, axis={axis})"
+        return f"_sizes({data}, {i}, batch_dims={batch_dims or 0})"
+
+    def lit(self, value: Any, like: str) -> str:
+        return f"_c({_lit(value)}, {like})"
+
+    def _bin(self, op: str, x: str, y: Any) -> str:
+        return f"ops.{op}({x}, {self._t(y, x)})"
+
+    def lt(self, x: str, y: Any) -> str:
+        return self._bin("less", x, y)
+
+    def ge(self, x: str, y: Any) -> str:
+        return self._bin("greater_equal", x, y)
+
+    def and_(self, x: str, y: str) -> str:
+        return f"ops.logical_and({x}, {y})"
+
+    def all_last(self, x: str) -> str:
+        return f"ops.reduce_logical_and({x}, _i64(-1), False)"
+
+    def add(self, x: str, y: Any) -> str:
+        return self._bin("add", x, y)
+
+    def sub(self, x: str, y: Any) -> str:
+        return self._bin("subtract", x, y)
+
+    def mul(self, x: str, y: Any) -> str:
+        return self._bin("multiply", x, y)
+
+    def mod(self, x: str, y: Any) -> str:
+        return self._bin("floor_mod", x, y)
+
+    def neg(self, x: str) -> str:
+        return f"ops.negative({x})"
+
+    def maximum(self, x: str, y: Any) -> str:
+        return self._bin("maximum", x, y)
+
+    def clip(self, x: str, lo: Any, hi: str) -> str:
+        return self.maximum(f"ops.minimum({x}, {hi})", lo) if isinstance(lo, str) else \
+            f"ops.maximum(ops.minimum({x}, {hi}), {self._t(lo, x)})"
+
+    def where(self, c: str, x: str, y: str) -> str:
+        return f"ops.select({c}, {x}, {y})"
+
+    def truthy(self, x: str) -> str:
+        return f"ops.convert({x}, np.bool_)"
+
+    def cast(self, x: str, dtype: str) -> str:
+        return f"ops.convert({x}, np.{dtype})"
+
+    def moveaxis(self, x: str, source: Any, destination: Any) -> str:
+        return f"_moveaxis({x}, {source}, {destination})"
+
+    def expand_dims(self, x: str, axis: int) -> str:
+        return f"ops.unsqueeze({x}, _i64([{axis}]))"
+
+    def squeeze(self, x: str, axis: int) -> str:
+        return f"ops.squeeze({x}, _i64([{axis}]))"
+
+    def flatten(self, x: str) -> str:
+        return f"ops.reshape({x}, _i64([-1]), False)"
+
+    def reshape(self, x: str, shape: str) -> str:
+        return f"ops.reshape({x}, {shape}, False)"
+
+    def shape_of(self, x: str) -> str:
+        return f"ops.shape_of({x}, 'i64')"
+
+    def broadcast_to(self, x: str, shape: str) -> str:
+        return f"ops.broadcast({x}, {shape})"
+
+    def zeros_like(self, x: str) -> str:
+        return f"_fill_like({x}, 0)"
+
+    def ones_like(self, x: str) -> str:
+        return f"_fill_like({x}, 1)"
+
+    def full_like(self, x: str, value: str) -> str:
+        return f"_fill_like({x}, {value})"
+
+    def identity(self, x: str, reduction: str) -> str:
+        return f"_identity(_dtype({x}), {reduction!r})"
+
+
+class Val:
+    """An ONNX graph value: its name and the example's NumPy value."""
+
+    def __init__(self, name: str, value: Any) -> None:
+        self.name, self.value = name, value
+
+
+class OnnxVocab:
+    """The vocabulary as ONNX nodes added to ``b`` (a :class:`~.onnx_export.Builder`); values are :class:`Val`."""
+
+    def __init__(self, b: Any) -> None:
+        self.b = b
+
+    def input(self, name: str) -> Val:
+        return Val(name, self.b.vals[name])
+
+    def _v(self, x: Any, like: Val) -> Val:
+        if isinstance(x, Val):
+            return x
+        value = NUMPY.lit(x, like.value)
+        return Val(self.b.const(value, value.dtype), value)
+
+    def _node(self, op: str, inputs: list[Val], value: Any, **attrs: Any) -> Val:
+        return Val(self.b.node(op, [x.name for x in inputs], **attrs), value)
+
+    def bind(self, x: Val, out: str) -> str:
+        """Name ``x`` ``out`` (renaming the node that made it, else an Identity)."""
+        nodes = self.b.nodes
+        if nodes and list(nodes[-1].output) == [x.name] and x.name not in self.b.vals:
+            nodes[-1].output[0] = out
+            if x.name.endswith(f"_{self.b._n}"):  # the fresh name goes unused: hand its number out again
+                self.b._n -= 1
+            return out
+        return str(self.b.node("Identity", [x.name], out))
+
+    def size(self, data: Val, i: Val, axis: int | None, batch_dims: int | None) -> Val:
+        b = self.b
+        value = NUMPY.size(data.value, i.value, axis, batch_dims)
+        if axis is not None:
+            return Val(b.axis_size(data.name, axis, i.name), value)
+        return Val(b.nd_sizes(data.name, batch_dims or 0, b.tuple_len(i.name), i.name), value)
+
+    def lit(self, value: Any, like: Val) -> Val:
+        return self._v(value, like)
+
+    def lt(self, x: Val, y: Any) -> Val:
+        y = self._v(y, x)
+        return self._node("Less", [x, y], NUMPY.lt(x.value, y.value))
+
+    def ge(self, x: Val, y: Any) -> Val:
+        y = self._v(y, x)
+        return Val(self.b.greater_equal(x.name, y.name), NUMPY.ge(x.value, y.value))
+
+    def and_(self, x: Val, y: Val) -> Val:
+        return self._node("And", [x, y], NUMPY.and_(x.value, y.value))
+
+    def all_last(self, x: Val) -> Val:
+        """``all(x, -1)`` as an And of the ``k`` components (onnxruntime reduces an empty tensor to shape [0])."""
+        b = self.b
+        b.static_tuple_len = True
+        value = NUMPY.all_last(x.value)
+        k = int(np.shape(x.value)[-1])
+        if k == 0:
+            lead = b.node("Slice", [b.node("Shape", [x.name]), b.const([0], np.int64), b.const([-1], np.int64)])
+            t = b.numpy_helper.from_array(np.ones(1, np.bool_), b.fresh("v"))
+            return Val(b.node("ConstantOfShape", [lead], value=t), value)
+        acc = None
+        for j in range(k):
+            part = b.node("Gather", [x.name, b.const(j, np.int64)], axis=-1)
+            acc = part if acc is None else b.node("And", [acc, part])
+        return Val(str(acc), value)
+
+    def add(self, x: Val, y: Any) -> Val:
+        y = self._v(y, x)
+        return self._node("Add", [x, y], NUMPY.add(x.value, y.value))
+
+    def sub(self, x: Val, y: Any) -> Val:
+        y = self._v(y, x)
+        return self._node("Sub", [x, y], NUMPY.sub(x.value, y.value))
+
+    def mul(self, x: Val, y: Any) -> Val:
+        y = self._v(y, x)
+        return self._node("Mul", [x, y], NUMPY.mul(x.value, y.value))
+
+    def mod(self, x: Val, y: Any) -> Val:
+        """Floor ``Mod``; a zero divisor reads as 1 (onnxruntime refuses one even for an empty ``x``)."""
+        y = self._v(y, x)
+        b = self.b
+        zero, one = self._v(0, y), self._v(1, y)
+        safe = b.node("Where", [b.node("Equal", [y.name, zero.name]), one.name, y.name])
+        return Val(b.node("Mod", [x.name, safe], fmod=0), NUMPY.mod(x.value, y.value))
+
+    def neg(self, x: Val) -> Val:
+        return self._node("Neg", [x], NUMPY.neg(x.value))
+
+    def maximum(self, x: Val, y: Any) -> Val:
+        """``Where(x < y, y, x)`` (integer ``Max`` needs opset 12)."""
+        y = self._v(y, x)
+        return Val(self.b.maximum(x.name, y.name), NUMPY.maximum(x.value, y.value))
+
+    def clip(self, x: Val, lo: Any, hi: Val) -> Val:
+        lo = self._v(lo, x)
+        low = self.b.minimum(x.name, hi.name)
+        return Val(self.b.maximum(low, lo.name), NUMPY.clip(x.value, lo.value, hi.value))
+
+    def where(self, c: Val, x: Val, y: Val) -> Val:
+        return self._node("Where", [c, x, y], NUMPY.where(c.value, x.value, y.value))
+
+    def truthy(self, x: Val) -> Val:
+        if np.asarray(x.value).dtype == np.bool_:
+            return x
+        eq = self.b.node("Equal", [x.name, self._v(0, x).name])
+        return Val(self.b.node("Not", [eq]), NUMPY.truthy(x.value))
+
+    def cast(self, x: Val, dtype: str) -> Val:
+        return self._node("Cast", [x], NUMPY.cast(x.value, dtype), to=self.b.elem_type(dtype))
+
+    def moveaxis(self, x: Val, source: int, destination: int) -> Val:
+        r = np.ndim(x.value)
+        value = NUMPY.moveaxis(x.value, source, destination)
+        if r == 0:
+            return self._node("Identity", [x], value)
+        src, dst = source % r, destination % r
+        perm = [d for d in range(r) if d != src]
+        perm.insert(dst, src)  # output axis dst is input axis src, the others keep their order
+        return self._node("Transpose", [x], value, perm=perm)
+
+    def expand_dims(self, x: Val, axis: int) -> Val:
+        return Val(self.b.unsqueeze(x.name, [axis]), NUMPY.expand_dims(x.value, axis))
+
+    def squeeze(self, x: Val, axis: int) -> Val:
+        return Val(self.b.squeeze(x.name, [axis]), NUMPY.squeeze(x.value, axis))
+
+    def flatten(self, x: Val) -> Val:
+        return Val(self.b.node("Reshape", [x.name, self.b.const([-1], np.int64)]), NUMPY.flatten(x.value))
+
+    def reshape(self, x: Val, shape: Val) -> Val:
+        return Val(self.b.reshape(x.name, shape.name), NUMPY.reshape(x.value, shape.value))
+
+    def shape_of(self, x: Val) -> Val:
+        return self._node("Shape", [x], np.asarray(np.shape(x.value), dtype=np.int64))
+
+    def broadcast_to(self, x: Val, shape: Val) -> Val:
+        return self._node("Expand", [x, shape], NUMPY.broadcast_to(x.value, shape.value))
+
+    def _fill(self, x: Val, value: Any) -> Val:
+        dt = np.asarray(x.value).dtype
+        return Val(self.b.fill_like(x.name, value, dt), NUMPY.full_like(x.value, value))
+
+    def zeros_like(self, x: Val) -> Val:
+        return self._fill(x, 0)
+
+    def ones_like(self, x: Val) -> Val:
+        return self._fill(x, 1)
+
+    def full_like(self, x: Val, value: Any) -> Val:
+        return self._fill(x, value)
+
+    def identity(self, x: Val, reduction: str) -> Any:
+        return identity_value(reduction, np.asarray(x.value).dtype)
