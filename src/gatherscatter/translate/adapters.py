@@ -34,7 +34,8 @@ import numpy as np
 from ..dialects._record import ADAPTER_PARAMS
 from ..errors import ShapeError, UnsupportedError
 
-__all__ = ["DEFS", "NUMPY", "Int", "NumpyVocab", "OnnxVocab", "OvVocab", "PyVocab", "adapter", "identity_value"]
+__all__ = ["DEFS", "NUMPY", "Int", "NumpyVocab", "OnnxVocab", "OvVocab", "PyVocab", "adapter", "default_fill_value",
+           "identity_value"]
 
 Array = np.ndarray[Any, Any]
 
@@ -72,6 +73,20 @@ def identity_value(reduction: str, dtype: np.dtype[Any]) -> Any:
     if dt.kind == "f" or dt.kind == "V":
         return dt.type(-np.inf if r is Reduction.MAX else np.inf)
     raise UnsupportedError(f"no {r.value} identity for {dt}")
+
+
+def default_fill_value(dtype: np.dtype[Any]) -> Any:
+    """JAX's fill value of a fill-mode gather: NaN (inexact), iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
+    dt = np.dtype(dtype)
+    if dt.kind in "fcV":
+        return dt.type(np.nan) if dt.kind != "V" else np.asarray(np.nan).astype(dt)
+    if dt.kind == "i":
+        return dt.type(np.iinfo(dt).min)
+    if dt.kind == "u":
+        return dt.type(np.iinfo(dt).max)
+    if dt.kind == "b":
+        return dt.type(True)
+    raise UnsupportedError(f"no default fill value for {dt}")
 
 
 # ------------------------------------------------------------------------------------------------ adapters
@@ -191,6 +206,58 @@ def shape_of(v: Any, x: Any) -> Any:
     return v.shape_of(x)
 
 
+@adapter("zeros")
+def zeros(v: Any, shape: Any, like: Any) -> Any:
+    """``zeros(shape, like.dtype)`` (TF ``scatter_nd``'s implicit zero tensor)."""
+    return v.zeros(shape, like)
+
+
+def _lead(v: Any, y: Any, mask: Any, lead: int | None, trail: int | None) -> Any:
+    """The dim of ``y`` where ``mask``'s dims start: ``lead``, or ``trail`` dims before ``y``'s last."""
+    return v.rank(y) - v.rank(mask) - trail if trail is not None else (lead or 0)
+
+
+@adapter("mask_result")
+def mask_result(v: Any, y: Any, mask: Any, *, lead: int | None = None, value: Any = None,
+                reduction: str | None = None, trail: int | None = None) -> Any:
+    """``where(mask, y, value)``, ``mask`` aligned to ``y``'s dims starting at ``lead``
+    (or ending ``trail`` dims before ``y``'s last: a gather along a negative axis).
+
+    ``value=None`` with ``reduction`` uses the reduction's identity in ``y``'s dtype.
+    """
+    fill = v.identity(y, reduction) if value is None and reduction else value
+    return v.where(v.align(mask, y, _lead(v, y, mask, lead, trail)), y, v.lit(fill, y))
+
+
+@adapter("mask_fill_default")
+def mask_fill_default(v: Any, y: Any, mask: Any, *, lead: int = 0, trail: int | None = None) -> Any:
+    """``where(mask, y, f)`` with ``f`` JAX's default fill of ``y``'s dtype: NaN (float/complex),
+    ``iinfo.min`` (signed), ``iinfo.max`` (unsigned), True (bool); ``mask`` aligned as in ``mask_result``."""
+    return v.where(v.align(mask, y, _lead(v, y, mask, lead, trail)), y, v.lit(v.default_fill(y), y))
+
+
+def _nd_update_shape(v: Any, i: Any, data: Any, batch_dims: int | None) -> Any:
+    """``i.shape[:-1] + data.shape[b + k:]`` (``k = i.shape[-1]``): the updates of an nd scatter."""
+    return v.concat([v.shape_of(i, 0, -1), v.shape_of(data, v.tuple_len(i) + (batch_dims or 0))])
+
+
+@adapter("full_slices")
+def full_slices(v: Any, i: Any, data: Any, *, value: Any, batch_dims: int = 0) -> Any:
+    """``full(i.shape[:-1] + data.shape[b + k:], value, data.dtype)``: nd scatter updates that are one scalar
+    (``torch.index_fill``)."""
+    return v.broadcast_to(v.lit(value, data), _nd_update_shape(v, i, data, batch_dims))
+
+
+@adapter("broadcast_updates")
+def broadcast_updates(v: Any, u: Any, i: Any, data: Any, *, batch_dims: int = 0) -> Any:
+    """Broadcast ``u`` to the nd scatter update shape ``i.shape[:-1] + data.shape[b + k:]`` (``k = i.shape[-1]``).
+
+    For sources whose values broadcast to ``x[idx]`` (``torch.index_put``, JAX
+    ``x.at[idx].set``, NumPy ``ufunc.at``); ``u`` keeps its dtype.
+    """
+    return v.broadcast_to(u, _nd_update_shape(v, i, data, batch_dims))
+
+
 # ------------------------------------------------------------------------------------------- vocabularies
 
 
@@ -276,8 +343,8 @@ class NumpyVocab:
     def reshape(self, x: Any, shape: Any) -> Any:
         return np.asarray(x).reshape(shape)
 
-    def shape_of(self, x: Any) -> tuple[int, ...]:
-        return tuple(int(n) for n in np.asarray(x).shape)
+    def shape_of(self, x: Any, lo: int = 0, hi: int | None = None) -> tuple[int, ...]:
+        return tuple(int(n) for n in np.shape(x)[lo:hi])
 
     def broadcast_to(self, x: Any, shape: Any) -> Any:
         return np.broadcast_to(x, tuple(shape))
@@ -294,12 +361,49 @@ class NumpyVocab:
     def identity(self, x: Any, reduction: str) -> Any:
         return identity_value(reduction, np.asarray(x).dtype)
 
+    def default_fill(self, x: Any) -> Any:
+        return default_fill_value(np.asarray(x).dtype)
+
+    def rank(self, x: Any) -> int:
+        return int(np.ndim(x))
+
+    def tuple_len(self, i: Any) -> int:
+        return int(np.shape(i)[-1]) if np.ndim(i) else 0
+
+    def align(self, mask: Any, y: Any, lead: int) -> Any:
+        """``mask`` with size-1 dims around it so its dims sit at dim ``lead`` of ``y``."""
+        mask, y = np.asarray(mask), np.asarray(y)
+        m = mask.reshape((1,) * lead + mask.shape + (1,) * max(y.ndim - lead - mask.ndim, 0))
+        try:
+            if lead < 0 or np.broadcast_shapes(m.shape, y.shape) != y.shape:
+                raise ValueError
+        except ValueError:
+            raise ShapeError(f"a mask of shape {list(mask.shape)} (at dim {lead}) does not line up with "
+                             f"a result of shape {list(y.shape)}") from None
+        return m
+
+    def zeros(self, shape: Any, like: Any) -> Any:
+        return np.zeros(tuple(int(n) for n in np.asarray(shape).reshape(-1)), dtype=np.asarray(like).dtype)
+
+    def concat(self, shapes: list[Any]) -> tuple[int, ...]:
+        return tuple(int(n) for s in shapes for n in s)
+
 
 NUMPY = NumpyVocab()
 
 
 class Int(str):
-    """Python source text whose value is a plain Python int at run time (an axis size read with ``.shape``)."""
+    """Source text whose value is a plain Python int at run time (a size or rank read from ``.shape``):
+    ``+``/``-`` with ints or other ``Int`` write the arithmetic as text."""
+
+    def __add__(self, other: Any) -> Int:  # type: ignore[override]
+        return self if isinstance(other, int) and other == 0 else Int(f"{self} + {other}")
+
+    def __radd__(self, other: Any) -> Int:
+        return self if isinstance(other, int) and other == 0 else Int(f"{other} + {self}")
+
+    def __sub__(self, other: Any) -> Int:
+        return Int(f"{self} - {other}")
 
 
 def _lit(v: Any) -> str:
@@ -324,7 +428,7 @@ class PyVocab:
         return f"_sizes({data}, {i}, {batch_dims or 0})"
 
     def lit(self, value: Any, like: str) -> str:
-        return str(self.api.const(_lit(value), f"{like}.dtype"))
+        return str(self.api.const(value if isinstance(value, str) else _lit(value), f"{like}.dtype"))
 
     def lt(self, x: str, y: Any) -> str:
         return f"{x} < {self._t(y, x)}"
@@ -388,8 +492,10 @@ class PyVocab:
     def reshape(self, x: str, shape: str) -> str:
         return str(self.api.reshape(x, shape))
 
-    def shape_of(self, x: str) -> str:
-        return f"tuple({x}.shape)"
+    def shape_of(self, x: str, lo: Any = 0, hi: Any = None) -> str:
+        if lo == 0 and hi is None:
+            return f"tuple({x}.shape)"
+        return f"tuple({x}.shape[{'' if lo == 0 else lo}:{'' if hi is None else hi}])"
 
     def broadcast_to(self, x: str, shape: str) -> str:
         return str(self.api.broadcast_to(x, shape))
@@ -406,6 +512,24 @@ class PyVocab:
     def identity(self, x: str, reduction: str) -> str:
         return f"_identity({self.api.dtype_name(x)}, {reduction!r})"
 
+    def default_fill(self, x: str) -> str:
+        return f"_default_fill({self.api.dtype_name(x)})"
+
+    def rank(self, x: str) -> Int:
+        return Int(f"len({x}.shape)")
+
+    def tuple_len(self, i: str) -> Int:
+        return Int(f"{i}.shape[-1]")
+
+    def align(self, mask: str, y: str, lead: Any) -> str:
+        return f"_align({mask}, {y}, {lead})"
+
+    def zeros(self, shape: str, like: str) -> str:
+        return str(self.api.zeros(f"tuple(int(n) for n in {shape})", f"{like}.dtype"))
+
+    def concat(self, shapes: list[str]) -> str:
+        return " + ".join(shapes)
+
 
 class OvVocab:
     """The vocabulary as ``openvino.opset15`` calls (helpers ``_c``, ``_i64``, ``_sizes`` ... of the script)."""
@@ -419,7 +543,7 @@ class OvVocab:
         return f"_sizes({data}, {i}, batch_dims={batch_dims or 0})"
 
     def lit(self, value: Any, like: str) -> str:
-        return f"_c({_lit(value)}, {like})"
+        return f"_c({value if isinstance(value, str) else _lit(value)}, {like})"
 
     def _bin(self, op: str, x: str, y: Any) -> str:
         return f"ops.{op}({x}, {self._t(y, x)})"
@@ -482,8 +606,10 @@ class OvVocab:
     def reshape(self, x: str, shape: str) -> str:
         return f"ops.reshape({x}, {shape}, False)"
 
-    def shape_of(self, x: str) -> str:
-        return f"ops.shape_of({x}, 'i64')"
+    def shape_of(self, x: str, lo: Any = 0, hi: Any = None) -> str:
+        if lo == 0 and hi is None:
+            return f"ops.shape_of({x}, 'i64')"
+        return f"_shape({x}, {lo}, {hi})"
 
     def broadcast_to(self, x: str, shape: str) -> str:
         return f"ops.broadcast({x}, {shape})"
@@ -499,6 +625,24 @@ class OvVocab:
 
     def identity(self, x: str, reduction: str) -> str:
         return f"_identity(_dtype({x}), {reduction!r})"
+
+    def default_fill(self, x: str) -> str:
+        return f"_default_fill(_dtype({x}))"
+
+    def rank(self, x: str) -> Int:
+        return Int(f"_rank({x})")
+
+    def tuple_len(self, i: str) -> Int:
+        return Int(f"{i}.get_output_partial_shape(0)[-1].get_length()")
+
+    def align(self, mask: str, y: str, lead: Any) -> str:
+        return f"_align({mask}, {y}, {lead})"
+
+    def zeros(self, shape: str, like: str) -> str:
+        return f"ops.broadcast(_c(0, {like}), {shape})"
+
+    def concat(self, shapes: list[str]) -> str:
+        return f"_concat([{', '.join(shapes)}])"
 
 
 class Val:
@@ -640,8 +784,11 @@ class OnnxVocab:
     def reshape(self, x: Val, shape: Val) -> Val:
         return Val(self.b.reshape(x.name, shape.name), NUMPY.reshape(x.value, shape.value))
 
-    def shape_of(self, x: Val) -> Val:
-        return self._node("Shape", [x], np.asarray(np.shape(x.value), dtype=np.int64))
+    def shape_of(self, x: Val, lo: int = 0, hi: int | None = None) -> Val:
+        value = np.asarray(NUMPY.shape_of(x.value, lo, hi), dtype=np.int64)
+        if lo == 0 and hi is None:
+            return self._node("Shape", [x], value)
+        return Val(self.b.shape_part(x.name, lo, hi), value)
 
     def broadcast_to(self, x: Val, shape: Val) -> Val:
         return self._node("Expand", [x, shape], NUMPY.broadcast_to(x.value, shape.value))
@@ -661,3 +808,26 @@ class OnnxVocab:
 
     def identity(self, x: Val, reduction: str) -> Any:
         return identity_value(reduction, np.asarray(x.value).dtype)
+
+    def default_fill(self, x: Val) -> Any:
+        return default_fill_value(np.asarray(x.value).dtype)
+
+    def rank(self, x: Val) -> int:
+        return int(np.ndim(x.value))
+
+    def tuple_len(self, i: Val) -> int:
+        return int(self.b.tuple_len(i.name))
+
+    def align(self, mask: Val, y: Val, lead: int) -> Val:
+        value = NUMPY.align(mask.value, y.value, lead)
+        axes = list(range(lead)) + list(range(lead + np.ndim(mask.value), np.ndim(y.value)))
+        return Val(self.b.unsqueeze(mask.name, axes), value) if axes else mask
+
+    def zeros(self, shape: Val, like: Val) -> Val:
+        t = self.b.numpy_helper.from_array(np.zeros(1, np.asarray(like.value).dtype), self.b.fresh("v"))
+        return Val(self.b.node("ConstantOfShape", [self.b.as_int64(shape.name)], value=t),
+                   NUMPY.zeros(shape.value, like.value))
+
+    def concat(self, shapes: list[Val]) -> Val:
+        return Val(self.b.concat([x.name for x in shapes]), np.asarray(NUMPY.concat([x.value for x in shapes]),
+                                                                        dtype=np.int64))

@@ -252,13 +252,6 @@ _BASE = {
         out = ops.select(ops.logical_or(ops.is_nan(x), ops.is_nan(y)), ops.add(x, y), out)
     return out
 ''',
-    "_nd_update_shape": '''def _nd_update_shape(i, data, batch_dims):
-    """``i.shape[:-1] + data.shape[b + k:]`` as a 1-D int64 node."""
-    q, r = _rank(i), _rank(data)
-    k = i.get_output_partial_shape(0)[-1].get_length()
-    return _concat([_shape(i, 0, q - 1) if q > 1 else None,
-                    _shape(data, batch_dims + k, r) if batch_dims + k < r else None])
-''',
     "_cycle_to": '''def _cycle_to(v, i):
     """``v`` flattened, repeated cyclically (or cut) to ``i``'s number of elements (NumPy put)."""
     n = ops.reduce_prod(ops.shape_of(i, "i64"), _i64([0]), True) if _rank(i) else _i64([1])
@@ -298,34 +291,6 @@ _BASE = {
 def _adapters() -> dict[str, Emit]:
     table = helper_call_emitters(OvVocab())
     em = collect(table)
-
-    @em("mask_result")
-    def _(s: Step, a: A, k: K) -> str:
-        y, m = a["y"], a["mask"]
-        v = k.get("value")
-        value = f"_identity(_dtype({y}), {k['reduction']!r})" if v is None and k.get("reduction") else lit(v)
-        lead = str(k.get("lead") or 0) if k.get("trail") is None else f"_rank({y}) - _rank({m}) - {k['trail']}"
-        return f"ops.select(_align({m}, {y}, {lead}), {y}, _c({value}, {y}))"
-
-    @em("mask_fill_default")
-    def _(s: Step, a: A, k: K) -> str:
-        y, m = a["y"], a["mask"]
-        lead = str(k.get("lead", 0)) if k.get("trail") is None else f"_rank({y}) - _rank({m}) - {k['trail']}"
-        return f"ops.select(_align({m}, {y}, {lead}), {y}, _c(_default_fill(_dtype({y})), {y}))"
-
-    @em("zeros")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.broadcast(_c(0, {a['like']}), {a['shape']})"
-
-    @em("full_slices")
-    def _(s: Step, a: A, k: K) -> str:
-        i, d = a["i"], a["data"]
-        return f"ops.broadcast(_c({lit(k['value'])}, {d}), _nd_update_shape({i}, {d}, {k.get('batch_dims') or 0}))"
-
-    @em("broadcast_updates")
-    def _(s: Step, a: A, k: K) -> str:
-        i, d = a["i"], a["data"]
-        return f"ops.broadcast({a['u']}, _nd_update_shape({i}, {d}, {k.get('batch_dims') or 0}))"
 
     @em("unstack_last")
     def _(s: Step, a: A, k: K) -> str:

@@ -488,38 +488,6 @@ def adapter_emitters(api: Api) -> dict[str, Emit]:
     table = helper_call_emitters(PyVocab(api))
     em = collect(table)
 
-    @em("mask_result")
-    def _(s: Step, a: A, k: K) -> str:
-        y, mask = a["y"], a["mask"]
-        v = k.get("value")
-        value = f"_identity({api.dtype_name(y)}, {k['reduction']!r})" if v is None and k.get("reduction") else lit(v)
-        lead = str(k.get("lead") or 0) if k.get("trail") is None else \
-            f"len({y}.shape) - len({mask}.shape) - {k['trail']}"
-        return api.where(f"_align({mask}, {y}, {lead})", y, api.const(value, f"{y}.dtype"))
-
-    @em("mask_fill_default")
-    def _(s: Step, a: A, k: K) -> str:
-        y, mask = a["y"], a["mask"]
-        lead = str(k.get("lead", 0)) if k.get("trail") is None else \
-            f"len({y}.shape) - len({mask}.shape) - {k['trail']}"
-        return api.where(f"_align({mask}, {y}, {lead})", y, api.const(f"_default_fill({api.dtype_name(y)})",
-                                                                       f"{y}.dtype"))
-
-    @em("zeros")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.zeros(f"tuple(int(n) for n in {a['shape']})", f"{a['like']}.dtype")
-
-    @em("full_slices")
-    def _(s: Step, a: A, k: K) -> str:
-        i, d, b = a["i"], a["data"], k.get("batch_dims") or 0
-        return api.broadcast_to(api.const(lit(k["value"]), f"{d}.dtype"),
-                                f"tuple({i}.shape[:-1]) + tuple({d}.shape[{b} + {i}.shape[-1]:])")
-
-    @em("broadcast_updates")
-    def _(s: Step, a: A, k: K) -> str:
-        i, d, b = a["i"], a["data"], k.get("batch_dims") or 0
-        return api.broadcast_to(a["u"], f"tuple({i}.shape[:-1]) + tuple({d}.shape[{b} + {i}.shape[-1]:])")
-
     @em("unstack_last")
     def _(s: Step, a: A, k: K) -> str:
         i = a["i"]

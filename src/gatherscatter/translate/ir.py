@@ -26,17 +26,17 @@ faithful model of the translated code.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import partial
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from ..dialects._record import ADAPTER_PARAMS, Step
-from ..errors import ArgumentError, ShapeError, UnsupportedError
-from .adapters import DEFS, NUMPY, identity_value
+from ..errors import ArgumentError, ShapeError
+from .adapters import DEFS, NUMPY, default_fill_value, identity_value
 
-__all__ = ["ADAPTERS", "Adapter", "Program", "Step", "identity_value"]
+__all__ = ["ADAPTERS", "Adapter", "Program", "Step", "default_fill_value", "identity_value"]
 
 Array = np.ndarray[Any, Any]
 
@@ -74,31 +74,6 @@ def _sizes(data: Array, axis: int | None, batch_dims: int | None, k: int | None)
         return data.shape[axis]
     b = batch_dims or 0
     return np.asarray(data.shape[b : b + (k or 0)], dtype=np.int64)
-
-
-@_adapter("mask_result", "y", "mask")
-def _mask_result(y: Array, mask: Array, *, lead: int | None = None, value: Any = None, reduction: str | None = None,
-                 trail: int | None = None) -> Array:
-    """``where(mask, y, value)``, ``mask`` aligned to ``y``'s dims starting at ``lead``
-    (or ending ``trail`` dims before ``y``'s last: a gather along a negative axis).
-
-    ``value=None`` with ``reduction`` uses the reduction's identity in ``y``'s dtype.
-    """
-    y, mask = np.asarray(y), np.asarray(mask)
-    lead = y.ndim - mask.ndim - trail if trail is not None else (lead or 0)
-    m = mask.reshape((1,) * lead + mask.shape + (1,) * (y.ndim - lead - mask.ndim))
-    v = identity_value(reduction, y.dtype) if value is None and reduction else value
-    try:
-        return np.broadcast_to(np.where(m, y, np.asarray(v).astype(y.dtype)), y.shape)
-    except ValueError:
-        raise ShapeError(f"mask_result: a mask of shape {list(mask.shape)} (at dim {lead}) does not line up with "
-                         f"a result of shape {list(y.shape)}") from None
-
-
-@_adapter("zeros", "shape", "like")
-def _zeros(shape: Any, like: Array) -> Array:
-    """``zeros(shape, like.dtype)`` (TF ``scatter_nd``'s implicit zero tensor)."""
-    return np.zeros(tuple(int(n) for n in np.asarray(shape).reshape(-1)), dtype=np.asarray(like).dtype)
 
 
 @_adapter("slice_like", "x", "like")
@@ -302,64 +277,6 @@ class Program:
 
 
 # ------------------------------------------------------------------ adapters added for the source descriptions
-
-
-def _nd_update_shape(i: Array, data: Array, batch_dims: int) -> tuple[int, ...]:
-    k = i.shape[-1] if i.ndim else 0
-    return tuple(i.shape[:-1]) + tuple(data.shape[batch_dims + k :])
-
-
-@_adapter("broadcast_updates", "u", "i", "data")
-def _broadcast_updates(u: Array, i: Array, data: Array, *, batch_dims: int = 0) -> Array:
-    """Broadcast ``u`` to the nd scatter update shape ``i.shape[:-1] + data.shape[b + k:]`` (``k = i.shape[-1]``).
-
-    For sources whose values broadcast to ``x[idx]`` (``torch.index_put``, JAX
-    ``x.at[idx].set``, NumPy ``ufunc.at``); ``u`` keeps its dtype.
-    """
-    u, i, data = np.asarray(u), np.asarray(i), np.asarray(data)
-    return np.broadcast_to(u, _nd_update_shape(i, data, batch_dims))
-
-
-@_adapter("full_slices", "i", "data")
-def _full_slices(i: Array, data: Array, *, value: Any, batch_dims: int = 0) -> Array:
-    """``full(i.shape[:-1] + data.shape[b + k:], value, data.dtype)``: nd scatter updates that are one scalar
-    (``torch.index_fill``)."""
-    i, data = np.asarray(i), np.asarray(data)
-    with np.errstate(all="ignore"):
-        return np.full(_nd_update_shape(i, data, batch_dims), np.asarray(value).astype(data.dtype), dtype=data.dtype)
-
-
-def default_fill_value(dtype: np.dtype[Any]) -> Any:
-    """JAX's fill value of a fill-mode gather: NaN (inexact), iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
-    dt = np.dtype(dtype)
-    if dt.kind in "fcV":
-        return dt.type(np.nan) if dt.kind != "V" else np.asarray(np.nan).astype(dt)
-    if dt.kind == "i":
-        return dt.type(np.iinfo(dt).min)
-    if dt.kind == "u":
-        return dt.type(np.iinfo(dt).max)
-    if dt.kind == "b":
-        return dt.type(True)
-    raise UnsupportedError(f"no default fill value for {dt}")
-
-
-@_adapter("mask_fill_default", "y", "mask")
-def _mask_fill_default(y: Array, mask: Array, *, lead: int = 0, trail: int | None = None) -> Array:
-    """``where(mask, y, f)`` with ``f`` JAX's default fill of ``y``'s dtype: NaN (float/complex),
-    ``iinfo.min`` (signed), ``iinfo.max`` (unsigned), True (bool).
-
-    ``mask`` is aligned to ``y``'s dims starting at ``lead`` (as in ``mask_result``), or, when ``trail``
-    is given, so that ``trail`` dims of ``y`` follow it (a take along a negative axis).
-    """
-    y, mask = np.asarray(y), np.asarray(mask)
-    if trail is not None:
-        lead = y.ndim - mask.ndim - trail
-    m = mask.reshape((1,) * lead + mask.shape + (1,) * (y.ndim - lead - mask.ndim))
-    try:
-        return np.broadcast_to(np.where(m, y, np.asarray(default_fill_value(y.dtype)).astype(y.dtype)), y.shape)
-    except ValueError:
-        raise ShapeError(f"mask_fill_default: a mask of shape {list(mask.shape)} (at dim {lead}) does not line up "
-                         f"with a result of shape {list(y.shape)}") from None
 
 
 @_adapter("cycle_to", "v", "i")

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ArgumentError, UnsupportedError
-from .adapters import DEFS, OnnxVocab, identity_value
+from .adapters import DEFS, OnnxVocab
 from .ir import ADAPTERS, Step
 
 if TYPE_CHECKING:
@@ -209,36 +209,6 @@ def _a(name: str) -> Callable[[OnnxEmit], OnnxEmit]:
         return fn
 
     return deco
-
-
-def _masked(b: Builder, s: Step, y: str, m: str, lead: int, value: Any) -> str:
-    yv, mv = np.asarray(b.vals[y]), np.asarray(b.vals[m])
-    axes = list(range(lead)) + list(range(lead + mv.ndim, yv.ndim))
-    mm = b.unsqueeze(m, axes) if axes else m
-    with np.errstate(all="ignore"):
-        v = np.asarray(value).astype(yv.dtype)
-    return b.node("Where", [mm, y, b.const(v, yv.dtype)], s.out)
-
-
-@_a("mask_result")
-def _mask_result(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    y = a["y"]
-    v = k.get("value")
-    if v is None and k.get("reduction"):
-        v = identity_value(k["reduction"], b.dtype_of(y))
-    lead = k.get("lead") or 0
-    if k.get("trail") is not None:
-        lead = np.asarray(b.vals[y]).ndim - np.asarray(b.vals[a["mask"]]).ndim - k["trail"]
-    return _masked(b, s, y, a["mask"], lead, v)
-
-
-@_a("zeros")
-def _zeros(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    t = b.numpy_helper.from_array(np.zeros(1, np.asarray(b.vals[a["like"]]).dtype), b.fresh("v"))
-    shape = a["shape"]
-    if b.dtype_of(shape) != np.int64:
-        shape = b.node("Cast", [shape], to=b.elem_type(np.int64))
-    return b.node("ConstantOfShape", [shape], s.out, value=t)
 
 
 
@@ -470,38 +440,6 @@ def _combine(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     else:
         z = b.node(_COMBINE[r], [xs, ys])
     return b.node("Cast", [z], s.out, to=b.elem_type(dx)) if common != dx else b.node("Identity", [z], s.out)
-
-
-def _nd_update_shape(b: Builder, i: str, data: str, batch_dims: int) -> str:
-    kk = b.tuple_len(i)
-    return b.concat([b.shape_part(i, 0, -1), b.shape_part(data, batch_dims + kk)])
-
-
-@_a("broadcast_updates")
-def _broadcast_updates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    shape = _nd_update_shape(b, a["i"], a["data"], k.get("batch_dims") or 0)
-    return b.node("Expand", [a["u"], shape], s.out)
-
-
-@_a("full_slices")
-def _full_slices(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    dt = b.dtype_of(a["data"])
-    shape = _nd_update_shape(b, a["i"], a["data"], k.get("batch_dims") or 0)
-    with np.errstate(all="ignore"):
-        value = np.asarray(k["value"]).astype(dt).reshape(1)
-    t = b.numpy_helper.from_array(value, b.fresh("v"))
-    return b.node("ConstantOfShape", [shape], s.out, value=t)
-
-
-@_a("mask_fill_default")
-def _mask_fill_default(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    from .ir import default_fill_value
-
-    y, m = a["y"], a["mask"]
-    lead = k.get("lead", 0)
-    if k.get("trail") is not None:
-        lead = np.asarray(b.vals[y]).ndim - np.asarray(b.vals[m]).ndim - k["trail"]
-    return _masked(b, s, y, m, lead, default_fill_value(b.dtype_of(y)))
 
 
 @_a("merge_leading")
