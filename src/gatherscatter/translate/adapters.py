@@ -27,7 +27,7 @@ array([2, 0, 2])
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -412,15 +412,55 @@ def _lit(v: Any) -> str:
     return lit(v)
 
 
-class PyVocab:
+class TextVocab:
+    """The vocabulary as source text: ``FORMS`` spells most primitives (``{0}``, ``{1}`` ... the arguments, a
+    number becoming ``NUM`` with ``{like}`` the first argument); ``INTS`` are the primitives whose value is a
+    Python int at run time (:class:`Int`)."""
+
+    FORMS: ClassVar[dict[str, str]] = {}
+    INTS: ClassVar[frozenset[str]] = frozenset({"rank", "tuple_len"})
+    NUM: ClassVar[str] = "{v}"
+    NUMERIC: ClassVar[frozenset[str]] = frozenset({"lt", "ge", "add", "sub", "mul", "mod", "maximum", "clip"})
+
+    def _t(self, x: Any, like: Any) -> str:
+        return x if isinstance(x, str) else self.NUM.format(v=_lit(x), like=like)
+
+    def __getattr__(self, name: str) -> Callable[..., str]:
+        form = type(self).FORMS.get(name)
+        if form is None:
+            raise AttributeError(name)
+
+        def prim(*args: Any) -> str:
+            if name in self.NUMERIC:  # number operands become constants of the first operand's dtype
+                args = tuple(a if i == 0 else self._t(a, args[0]) for i, a in enumerate(args))
+            text = form.format(*args)
+            return Int(text) if name in self.INTS else text
+
+        return prim
+
+    def lit(self, value: Any, like: str) -> str:
+        return self.NUM.format(v=value if isinstance(value, str) else _lit(value), like=like)
+
+
+class PyVocab(TextVocab):
     """The vocabulary as Python source in one framework's API (``api``: a :class:`~.codegen_python.Api`)."""
+
+    FORMS: ClassVar[dict[str, str]] = {
+        "lt": "{0} < {1}", "ge": "{0} >= {1}", "and_": "(({0}) & ({1}))", "add": "{0} + {1}", "mul": "{0} * {1}",
+        "mod": "{0} % {1}", "neg": "-{0}", "rank": "len({0}.shape)", "tuple_len": "{0}.shape[-1]",
+        "align": "_align({0}, {1}, {2})"}
+    #: primitives spelled by the framework's :class:`~.codegen_python.Api` (its method names)
+    API: ClassVar[dict[str, str]] = {
+        **{n: n for n in ("all_last", "where", "moveaxis", "expand_dims", "squeeze", "reshape", "broadcast_to",
+                          "zeros_like", "ones_like", "full_like")}, "flatten": "flat", "truthy": "as_bool"}
 
     def __init__(self, api: Any) -> None:
         self.api = api
 
-    def _t(self, x: Any, like: str) -> str:
-        """``x`` as an expression: a number becomes a constant of ``like``'s dtype only where it must."""
-        return x if isinstance(x, str) else _lit(x)
+    def __getattr__(self, name: str) -> Callable[..., str]:
+        if name in PyVocab.API:
+            return lambda *args: str(getattr(self.api, PyVocab.API[name])(*args))
+        return super().__getattr__(name)
 
     def size(self, data: str, i: str, axis: int | None, batch_dims: int | None) -> str:
         if axis is not None:
@@ -430,33 +470,9 @@ class PyVocab:
     def lit(self, value: Any, like: str) -> str:
         return str(self.api.const(value if isinstance(value, str) else _lit(value), f"{like}.dtype"))
 
-    def lt(self, x: str, y: Any) -> str:
-        return f"{x} < {self._t(y, x)}"
-
-    def ge(self, x: str, y: Any) -> str:
-        return f"{x} >= {self._t(y, x)}"
-
-    def and_(self, x: str, y: str) -> str:
-        return f"(({x}) & ({y}))"
-
-    def all_last(self, x: str) -> str:
-        return str(self.api.all_last(x))
-
-    def add(self, x: str, y: Any) -> str:
-        return f"{x} + {self._t(y, x)}"
-
     def sub(self, x: str, y: Any) -> str:
-        s = f"{x} - {self._t(y, x)}"
-        return Int(s) if isinstance(x, Int) else s
-
-    def mul(self, x: str, y: str) -> str:
-        return f"{x} * {y}"
-
-    def mod(self, x: str, y: str) -> str:
-        return f"{x} % {y}"
-
-    def neg(self, x: str) -> str:
-        return f"-{x}"
+        text = f"{x} - {self._t(y, x)}"
+        return Int(text) if isinstance(x, Int) else text
 
     def maximum(self, x: str, y: Any) -> str:
         if isinstance(x, Int):
@@ -468,61 +484,19 @@ class PyVocab:
             return str(self.api.clip(x, self._t(lo, x), hi))
         return str(self.api.maximum(self.api.minimum(x, hi), self.api.zeros_like(x)))
 
-    def where(self, c: str, x: str, y: str) -> str:
-        return str(self.api.where(c, x, y))
-
-    def truthy(self, x: str) -> str:
-        return str(self.api.as_bool(x))
-
     def cast(self, x: str, dtype: str) -> str:
         return str(self.api.astype(x, self.api.dt(dtype)))
-
-    def moveaxis(self, x: str, source: Any, destination: Any) -> str:
-        return str(self.api.moveaxis(x, source, destination))
-
-    def expand_dims(self, x: str, axis: int) -> str:
-        return str(self.api.expand_dims(x, axis))
-
-    def squeeze(self, x: str, axis: int) -> str:
-        return str(self.api.squeeze(x, axis))
-
-    def flatten(self, x: str) -> str:
-        return str(self.api.flat(x))
-
-    def reshape(self, x: str, shape: str) -> str:
-        return str(self.api.reshape(x, shape))
 
     def shape_of(self, x: str, lo: Any = 0, hi: Any = None) -> str:
         if lo == 0 and hi is None:
             return f"tuple({x}.shape)"
         return f"tuple({x}.shape[{'' if lo == 0 else lo}:{'' if hi is None else hi}])"
 
-    def broadcast_to(self, x: str, shape: str) -> str:
-        return str(self.api.broadcast_to(x, shape))
-
-    def zeros_like(self, x: str) -> str:
-        return str(self.api.zeros_like(x))
-
-    def ones_like(self, x: str) -> str:
-        return str(self.api.ones_like(x))
-
-    def full_like(self, x: str, value: str) -> str:
-        return str(self.api.full_like(x, value))
-
     def identity(self, x: str, reduction: str) -> str:
         return f"_identity({self.api.dtype_name(x)}, {reduction!r})"
 
     def default_fill(self, x: str) -> str:
         return f"_default_fill({self.api.dtype_name(x)})"
-
-    def rank(self, x: str) -> Int:
-        return Int(f"len({x}.shape)")
-
-    def tuple_len(self, i: str) -> Int:
-        return Int(f"{i}.shape[-1]")
-
-    def align(self, mask: str, y: str, lead: Any) -> str:
-        return f"_align({mask}, {y}, {lead})"
 
     def zeros(self, shape: str, like: str) -> str:
         return str(self.api.zeros(f"tuple(int(n) for n in {shape})", f"{like}.dtype"))
@@ -531,115 +505,31 @@ class PyVocab:
         return " + ".join(shapes)
 
 
-class OvVocab:
+class OvVocab(TextVocab):
     """The vocabulary as ``openvino.opset15`` calls (helpers ``_c``, ``_i64``, ``_sizes`` ... of the script)."""
 
-    def _t(self, x: Any, like: str) -> str:
-        return x if isinstance(x, str) else f"_c({_lit(x)}, {like})"
+    NUM: ClassVar[str] = "_c({v}, {like})"
+    FORMS: ClassVar[dict[str, str]] = {
+        "lt": "ops.less({0}, {1})", "ge": "ops.greater_equal({0}, {1})", "and_": "ops.logical_and({0}, {1})",
+        "all_last": "ops.reduce_logical_and({0}, _i64(-1), False)", "add": "ops.add({0}, {1})",
+        "sub": "ops.subtract({0}, {1})", "mul": "ops.multiply({0}, {1})", "mod": "ops.floor_mod({0}, {1})",
+        "neg": "ops.negative({0})", "maximum": "ops.maximum({0}, {1})", "where": "ops.select({0}, {1}, {2})",
+        "clip": "ops.maximum(ops.minimum({0}, {2}), {1})", "truthy": "ops.convert({0}, np.bool_)",
+        "cast": "ops.convert({0}, np.{1})", "moveaxis": "_moveaxis({0}, {1}, {2})",
+        "expand_dims": "ops.unsqueeze({0}, _i64([{1}]))", "squeeze": "ops.squeeze({0}, _i64([{1}]))",
+        "flatten": "ops.reshape({0}, _i64([-1]), False)", "reshape": "ops.reshape({0}, {1}, False)",
+        "broadcast_to": "ops.broadcast({0}, {1})", "zeros_like": "_fill_like({0}, 0)",
+        "ones_like": "_fill_like({0}, 1)", "full_like": "_fill_like({0}, {1})",
+        "identity": "_identity(_dtype({0}), {1!r})", "default_fill": "_default_fill(_dtype({0}))",
+        "rank": "_rank({0})", "tuple_len": "{0}.get_output_partial_shape(0)[-1].get_length()",
+        "align": "_align({0}, {1}, {2})", "zeros": "ops.broadcast(_c(0, {1}), {0})"}
 
     def size(self, data: str, i: str, axis: int | None, batch_dims: int | None) -> str:
-        if axis is not None:
-            return f"_sizes({data}, {i}, axis={axis})"
-        return f"_sizes({data}, {i}, batch_dims={batch_dims or 0})"
-
-    def lit(self, value: Any, like: str) -> str:
-        return f"_c({value if isinstance(value, str) else _lit(value)}, {like})"
-
-    def _bin(self, op: str, x: str, y: Any) -> str:
-        return f"ops.{op}({x}, {self._t(y, x)})"
-
-    def lt(self, x: str, y: Any) -> str:
-        return self._bin("less", x, y)
-
-    def ge(self, x: str, y: Any) -> str:
-        return self._bin("greater_equal", x, y)
-
-    def and_(self, x: str, y: str) -> str:
-        return f"ops.logical_and({x}, {y})"
-
-    def all_last(self, x: str) -> str:
-        return f"ops.reduce_logical_and({x}, _i64(-1), False)"
-
-    def add(self, x: str, y: Any) -> str:
-        return self._bin("add", x, y)
-
-    def sub(self, x: str, y: Any) -> str:
-        return self._bin("subtract", x, y)
-
-    def mul(self, x: str, y: Any) -> str:
-        return self._bin("multiply", x, y)
-
-    def mod(self, x: str, y: Any) -> str:
-        return self._bin("floor_mod", x, y)
-
-    def neg(self, x: str) -> str:
-        return f"ops.negative({x})"
-
-    def maximum(self, x: str, y: Any) -> str:
-        return self._bin("maximum", x, y)
-
-    def clip(self, x: str, lo: Any, hi: str) -> str:
-        return self.maximum(f"ops.minimum({x}, {hi})", lo) if isinstance(lo, str) else \
-            f"ops.maximum(ops.minimum({x}, {hi}), {self._t(lo, x)})"
-
-    def where(self, c: str, x: str, y: str) -> str:
-        return f"ops.select({c}, {x}, {y})"
-
-    def truthy(self, x: str) -> str:
-        return f"ops.convert({x}, np.bool_)"
-
-    def cast(self, x: str, dtype: str) -> str:
-        return f"ops.convert({x}, np.{dtype})"
-
-    def moveaxis(self, x: str, source: Any, destination: Any) -> str:
-        return f"_moveaxis({x}, {source}, {destination})"
-
-    def expand_dims(self, x: str, axis: int) -> str:
-        return f"ops.unsqueeze({x}, _i64([{axis}]))"
-
-    def squeeze(self, x: str, axis: int) -> str:
-        return f"ops.squeeze({x}, _i64([{axis}]))"
-
-    def flatten(self, x: str) -> str:
-        return f"ops.reshape({x}, _i64([-1]), False)"
-
-    def reshape(self, x: str, shape: str) -> str:
-        return f"ops.reshape({x}, {shape}, False)"
+        return f"_sizes({data}, {i}, axis={axis})" if axis is not None else \
+            f"_sizes({data}, {i}, batch_dims={batch_dims or 0})"
 
     def shape_of(self, x: str, lo: Any = 0, hi: Any = None) -> str:
-        if lo == 0 and hi is None:
-            return f"ops.shape_of({x}, 'i64')"
-        return f"_shape({x}, {lo}, {hi})"
-
-    def broadcast_to(self, x: str, shape: str) -> str:
-        return f"ops.broadcast({x}, {shape})"
-
-    def zeros_like(self, x: str) -> str:
-        return f"_fill_like({x}, 0)"
-
-    def ones_like(self, x: str) -> str:
-        return f"_fill_like({x}, 1)"
-
-    def full_like(self, x: str, value: str) -> str:
-        return f"_fill_like({x}, {value})"
-
-    def identity(self, x: str, reduction: str) -> str:
-        return f"_identity(_dtype({x}), {reduction!r})"
-
-    def default_fill(self, x: str) -> str:
-        return f"_default_fill(_dtype({x}))"
-
-    def rank(self, x: str) -> Int:
-        return Int(f"_rank({x})")
-
-    def tuple_len(self, i: str) -> Int:
-        return Int(f"{i}.get_output_partial_shape(0)[-1].get_length()")
-
-    def align(self, mask: str, y: str, lead: Any) -> str:
-        return f"_align({mask}, {y}, {lead})"
-
-    def zeros(self, shape: str, like: str) -> str:
-        return f"ops.broadcast(_c(0, {like}), {shape})"
+        return f"ops.shape_of({x}, 'i64')" if lo == 0 and hi is None else f"_shape({x}, {lo}, {hi})"
 
     def concat(self, shapes: list[str]) -> str:
         return f"_concat([{', '.join(shapes)}])"
