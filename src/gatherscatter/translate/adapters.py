@@ -258,6 +258,32 @@ def broadcast_updates(v: Any, u: Any, i: Any, data: Any, *, batch_dims: int = 0)
     return v.broadcast_to(u, _nd_update_shape(v, i, data, batch_dims))
 
 
+@adapter("unflatten_index")
+def unflatten_index(v: Any, y: Any, i: Any, *, axis: int) -> Any:
+    """``y.reshape(y.shape[:a] + i.shape + y.shape[a+1:])``: axis ``a`` of ``y`` was read with
+    ``i.reshape(-1)`` (``torch.index_select``/``paddle.gather`` take 1-D indices); give it ``i``'s shape."""
+    a = axis % v.rank(y)
+    return v.reshape(y, v.concat([v.shape_of(y, 0, a), v.shape_of(i), v.shape_of(y, a + 1)]))
+
+
+@adapter("slice_to_index")
+def slice_to_index(v: Any, x: Any, i: Any, *, axis: int) -> Any:
+    """``x[:n0, ..., :, ..., :n_{r-1}]`` with ``n_d = i.shape[d]`` on every dim but ``axis``: the data block a
+    non-broadcasting element-wise gather reads (``torch.gather`` allows a smaller index; NumPy-style
+    ``take_along_axis`` would try to broadcast it)."""
+    a = axis % v.rank(x)
+    return v.leading_block(x, v.concat([v.shape_of(i, 0, a), v.shape_of(x, a, a + 1), v.shape_of(i, a + 1)]))
+
+
+@adapter("merge_leading")
+def merge_leading(v: Any, x: Any, *, count: int) -> Any:
+    """Merge the first ``count`` dims into one: ``x.reshape((prod(x.shape[:count]),) + x.shape[count:])``
+    (OpenVINO GatherND-5 flattens the batch dims)."""
+    if count <= 1:
+        return x
+    return v.reshape(x, v.concat([v.prod(v.shape_of(x, 0, count)), v.shape_of(x, count)]))
+
+
 # ------------------------------------------------------------------------------------------- vocabularies
 
 
@@ -388,6 +414,14 @@ class NumpyVocab:
     def concat(self, shapes: list[Any]) -> tuple[int, ...]:
         return tuple(int(n) for s in shapes for n in s)
 
+    def prod(self, shape: Any) -> tuple[int]:
+        """A 1-element shape: the product of ``shape``."""
+        return (int(np.prod(shape, dtype=np.int64)),)
+
+    def leading_block(self, x: Any, ends: Any) -> Any:
+        """``x[:e0, :e1, ...]``."""
+        return np.asarray(x)[tuple(slice(0, int(n)) for n in ends)]
+
 
 NUMPY = NumpyVocab()
 
@@ -404,6 +438,9 @@ class Int(str):
 
     def __sub__(self, other: Any) -> Int:
         return Int(f"{self} - {other}")
+
+    def __rmod__(self, other: Any) -> Int:
+        return Int(f"{other} % {self}")
 
 
 def _lit(v: Any) -> str:
@@ -504,6 +541,12 @@ class PyVocab(TextVocab):
     def concat(self, shapes: list[str]) -> str:
         return " + ".join(shapes)
 
+    def prod(self, shape: str) -> str:
+        return f"(math.prod({shape}),)"
+
+    def leading_block(self, x: str, ends: str) -> str:
+        return f"{x}[tuple(slice(0, n) for n in {ends})]"
+
 
 class OvVocab(TextVocab):
     """The vocabulary as ``openvino.opset15`` calls (helpers ``_c``, ``_i64``, ``_sizes`` ... of the script)."""
@@ -522,7 +565,11 @@ class OvVocab(TextVocab):
         "ones_like": "_fill_like({0}, 1)", "full_like": "_fill_like({0}, {1})",
         "identity": "_identity(_dtype({0}), {1!r})", "default_fill": "_default_fill(_dtype({0}))",
         "rank": "_rank({0})", "tuple_len": "{0}.get_output_partial_shape(0)[-1].get_length()",
-        "align": "_align({0}, {1}, {2})", "zeros": "ops.broadcast(_c(0, {1}), {0})"}
+        "align": "_align({0}, {1}, {2})", "zeros": "ops.broadcast(_c(0, {1}), {0})",
+        "prod": "ops.reduce_prod({0}, _i64([0]), True)",
+        # StridedSlice, not Slice-8: the 2026.4 CPU plugin drops a Slice-8 feeding GatherElements
+        "leading_block": "ops.strided_slice({0}, _i64([0] * _rank({0})), {1}, _i64([1] * _rank({0})), "
+                         "[0] * _rank({0}), [0] * _rank({0}))"}
 
     def size(self, data: str, i: str, axis: int | None, batch_dims: int | None) -> str:
         return f"_sizes({data}, {i}, axis={axis})" if axis is not None else \
@@ -545,8 +592,23 @@ class Val:
 class OnnxVocab:
     """The vocabulary as ONNX nodes added to ``b`` (a :class:`~.onnx_export.Builder`); values are :class:`Val`."""
 
+    #: primitives that are one ONNX node (number operands become constants of the first operand's dtype)
+    NODES: ClassVar[dict[str, str]] = {"lt": "Less", "add": "Add", "sub": "Sub", "mul": "Mul", "and_": "And",
+                                       "neg": "Neg", "where": "Where", "broadcast_to": "Expand"}
+
     def __init__(self, b: Any) -> None:
         self.b = b
+
+    def __getattr__(self, name: str) -> Callable[..., Val]:
+        op = OnnxVocab.NODES.get(name)
+        if op is None:
+            raise AttributeError(name)
+
+        def prim(x: Val, *rest: Any) -> Val:
+            args = [x, *[self._v(y, x) for y in rest]]
+            return self._node(op, args, getattr(NUMPY, name)(*[a.value for a in args]))
+
+        return prim
 
     def input(self, name: str) -> Val:
         return Val(name, self.b.vals[name])
@@ -580,16 +642,9 @@ class OnnxVocab:
     def lit(self, value: Any, like: Val) -> Val:
         return self._v(value, like)
 
-    def lt(self, x: Val, y: Any) -> Val:
-        y = self._v(y, x)
-        return self._node("Less", [x, y], NUMPY.lt(x.value, y.value))
-
     def ge(self, x: Val, y: Any) -> Val:
         y = self._v(y, x)
         return Val(self.b.greater_equal(x.name, y.name), NUMPY.ge(x.value, y.value))
-
-    def and_(self, x: Val, y: Val) -> Val:
-        return self._node("And", [x, y], NUMPY.and_(x.value, y.value))
 
     def all_last(self, x: Val) -> Val:
         """``all(x, -1)`` as an And of the ``k`` components (onnxruntime reduces an empty tensor to shape [0])."""
@@ -607,18 +662,6 @@ class OnnxVocab:
             acc = part if acc is None else b.node("And", [acc, part])
         return Val(str(acc), value)
 
-    def add(self, x: Val, y: Any) -> Val:
-        y = self._v(y, x)
-        return self._node("Add", [x, y], NUMPY.add(x.value, y.value))
-
-    def sub(self, x: Val, y: Any) -> Val:
-        y = self._v(y, x)
-        return self._node("Sub", [x, y], NUMPY.sub(x.value, y.value))
-
-    def mul(self, x: Val, y: Any) -> Val:
-        y = self._v(y, x)
-        return self._node("Mul", [x, y], NUMPY.mul(x.value, y.value))
-
     def mod(self, x: Val, y: Any) -> Val:
         """Floor ``Mod``; a zero divisor reads as 1 (onnxruntime refuses one even for an empty ``x``)."""
         y = self._v(y, x)
@@ -626,9 +669,6 @@ class OnnxVocab:
         zero, one = self._v(0, y), self._v(1, y)
         safe = b.node("Where", [b.node("Equal", [y.name, zero.name]), one.name, y.name])
         return Val(b.node("Mod", [x.name, safe], fmod=0), NUMPY.mod(x.value, y.value))
-
-    def neg(self, x: Val) -> Val:
-        return self._node("Neg", [x], NUMPY.neg(x.value))
 
     def maximum(self, x: Val, y: Any) -> Val:
         """``Where(x < y, y, x)`` (integer ``Max`` needs opset 12)."""
@@ -639,9 +679,6 @@ class OnnxVocab:
         lo = self._v(lo, x)
         low = self.b.minimum(x.name, hi.name)
         return Val(self.b.maximum(low, lo.name), NUMPY.clip(x.value, lo.value, hi.value))
-
-    def where(self, c: Val, x: Val, y: Val) -> Val:
-        return self._node("Where", [c, x, y], NUMPY.where(c.value, x.value, y.value))
 
     def truthy(self, x: Val) -> Val:
         if np.asarray(x.value).dtype == np.bool_:
@@ -680,9 +717,6 @@ class OnnxVocab:
             return self._node("Shape", [x], value)
         return Val(self.b.shape_part(x.name, lo, hi), value)
 
-    def broadcast_to(self, x: Val, shape: Val) -> Val:
-        return self._node("Expand", [x, shape], NUMPY.broadcast_to(x.value, shape.value))
-
     def _fill(self, x: Val, value: Any) -> Val:
         dt = np.asarray(x.value).dtype
         return Val(self.b.fill_like(x.name, value, dt), NUMPY.full_like(x.value, value))
@@ -717,6 +751,16 @@ class OnnxVocab:
         t = self.b.numpy_helper.from_array(np.zeros(1, np.asarray(like.value).dtype), self.b.fresh("v"))
         return Val(self.b.node("ConstantOfShape", [self.b.as_int64(shape.name)], value=t),
                    NUMPY.zeros(shape.value, like.value))
+
+    def prod(self, shape: Val) -> Val:
+        """``ReduceProd(keepdims=1)`` (axes an attribute before opset 18)."""
+        b, value = self.b, np.asarray(NUMPY.prod(shape.value), dtype=np.int64)
+        attrs = {"axes": [0]} if b.opset < 18 else {}
+        return Val(b.node("ReduceProd", [shape.name], keepdims=1, **attrs), value)
+
+    def leading_block(self, x: Val, ends: Val) -> Val:
+        zeros = self.b.const([0] * np.ndim(x.value), np.int64)
+        return Val(self.b.node("Slice", [x.name, zeros, ends.name]), NUMPY.leading_block(x.value, ends.value))
 
     def concat(self, shapes: list[Val]) -> Val:
         return Val(self.b.concat([x.name for x in shapes]), np.asarray(NUMPY.concat([x.value for x in shapes]),

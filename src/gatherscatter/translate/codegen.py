@@ -72,15 +72,12 @@ HELPER_CALLS: dict[str, Callable[[dict[str, str], dict[str, Any]], str]] = {
     "slice_like": lambda a, k: f"_slice_like({a['x']}, {a['like']})",
     "coordinates": lambda a, k: f"_coordinates({a['i']}, {k['axis']})",
     "stack_last": lambda a, k: f"_stack_last({a['seq']})",
-    "unflatten_index": lambda a, k: f"_unflatten_index({a['y']}, {a['i']}, {k['axis']})",
     "take_coordinates": lambda a, k: f"_take_coordinates({a['i']}, {a['data']}, {k['axis']}, "
     f"{k.get('batch_dims') or 0})",
     "nd_coordinates": lambda a, k: f"_nd_coordinates({a['i']}, {a['data']}, {k.get('batch_dims') or 0})",
     "ravel_tuples": lambda a, k: f"_ravel_tuples({a['i']}, {a['data']})",
-    "slice_to_index": lambda a, k: f"_slice_to_index({a['x']}, {a['i']}, {k['axis']})",
     "combine": lambda a, k: f"_combine({a['x']}, {a['y']}, {k['reduction']!r})",
     "cycle_to": lambda a, k: f"_cycle_to({a['v']}, {a['i']})",
-    "merge_leading": lambda a, k: f"_merge_leading({a['x']}, {k['count']})",
     "moveaxis_block": lambda a, k: f"_moveaxis_block({a['x']}, {a['i']}, {a['data']}, {k['axis']})",
     "positions": lambda a, k: f"_positions({a['w']}, {a['u']}, {a['data']}, {k['axis']}, "
     f"{bool(k.get('circular', False))!r})",

@@ -225,22 +225,6 @@ _BASE = {
     r = _rank(like)
     return ops.strided_slice(x, _i64([0] * r), ops.shape_of(like, "i64"), _i64([1] * r), [0] * r, [0] * r)
 ''',
-    "_slice_to_index": '''def _slice_to_index(x, i, axis):
-    """The block of ``x`` an element-wise index covers: ``i``'s size on every dim but ``axis``."""
-    r = _rank(x)
-    keep = ops.slice(ops.shape_of(x, "i64"), _i64([axis % r]), _i64([axis % r + 1]), _i64([1]))
-    stop = _replace_axis(ops.shape_of(i, "i64"), axis, keep, r)
-    # StridedSlice, not Slice-8: the 2026.4 CPU plugin drops a Slice-8 feeding GatherElements
-    return ops.strided_slice(x, _i64([0] * r), stop, _i64([1] * r), [0] * r, [0] * r)
-''',
-    "_unflatten_index": '''def _unflatten_index(y, i, axis):
-    """Axis ``axis`` of ``y`` was read with the flattened index ``i``: give it ``i``'s shape back."""
-    r = _rank(y)
-    a = axis % r
-    shape = _concat([_shape(y, 0, a) if a else None, ops.shape_of(i, "i64") if _rank(i) else None,
-                     _shape(y, a + 1, r) if a + 1 < r else None])
-    return ops.reshape(y, shape, False)
-''',
     "_combine": '''def _combine(x, y, reduction):
     """Element-wise ``x (reduction) y`` (bool: or / and / xor)."""
     if _dtype(x).kind == "b":
@@ -259,13 +243,6 @@ _BASE = {
     m = ops.shape_of(flat, "i64")
     reps = ops.divide(ops.subtract(ops.add(n, m), _i64([1])), ops.maximum(m, _i64([1])))
     return ops.slice(ops.tile(flat, reps), _i64([0]), n, _i64([1]))
-''',
-    "_merge_leading": '''def _merge_leading(x, count):
-    """Merge the first ``count`` dims into one."""
-    if count <= 1:
-        return x
-    head = ops.reduce_prod(_shape(x, 0, count), _i64([0]), True)
-    return ops.reshape(x, _concat([head, _shape(x, count, _rank(x)) if count < _rank(x) else None]), False)
 ''',
     "_moveaxis_block": '''def _moveaxis_block(x, i, data, axis):
     """Move the ``i``-rank block of dims of ``x`` starting at ``axis`` to the front."""

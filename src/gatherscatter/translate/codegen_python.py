@@ -377,11 +377,6 @@ def _helpers(api: Api) -> dict[str, str]:
     rest = np.broadcast_shapes(off_a, tuple(b.shape[:ax]) + tuple(b.shape[ax + 1:]))
     return tuple(rest[:ax]) + (a.shape[ax],) + tuple(rest[ax:])
 '''
-    h["_unflatten_index"] = f'''def _unflatten_index(y, i, axis):
-    """Axis ``axis`` of ``y`` was read with the flattened index ``i``: give it ``i``'s shape back."""
-    a = axis % len(y.shape)
-    return {api.reshape("y", "tuple(y.shape[:a]) + tuple(i.shape) + tuple(y.shape[a + 1:])")}
-'''
     h["_take_coordinates"] = f'''def _take_coordinates(i, data, axis, batch_dims):
     """Element coordinates (last axis) of a gather along ``axis`` with ``batch_dims`` shared leading dims
     (docs/semantics.md#e1/docs/semantics.md#e7)."""
@@ -421,11 +416,6 @@ def _helpers(api: Api) -> dict[str, str]:
         off = off * sizes[d] + {api.where("good", "c", api.zeros_like("c"))}
     return {api.where("ok", "off", api.full_like("off", "math.prod(sizes)"))}
 '''
-    h["_slice_to_index"] = '''def _slice_to_index(x, i, axis):
-    """The block of ``x`` an element-wise index covers: ``i``'s size on every dim but ``axis``."""
-    a = axis % len(x.shape)
-    return x[tuple(slice(None) if d == a else slice(0, n) for d, n in enumerate(i.shape))]
-'''
     h["_combine"] = f'''def _combine(x, y, reduction):
     """Element-wise ``x (reduction) y`` in ``x``'s dtype (bool: or / and / xor)."""
     if {api.is_bool("x")}:
@@ -449,12 +439,6 @@ def _helpers(api: Api) -> dict[str, str]:
     if math.prod(v.shape) == 0:
         raise ValueError("cannot cycle an empty v")
     return {api.tile("flat", "-(-n // math.prod(v.shape))")}[:n]
-'''
-    h["_merge_leading"] = f'''def _merge_leading(x, count):
-    """Merge the first ``count`` dims into one."""
-    if count <= 1:
-        return x
-    return {api.reshape("x", "(math.prod(x.shape[:count]),) + tuple(x.shape[count:])")}
 '''
     h["_moveaxis_block"] = f'''def _moveaxis_block(x, i, data, axis):
     """Move the ``i``-rank block of dims of ``x`` starting at ``axis`` to the front."""

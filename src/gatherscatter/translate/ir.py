@@ -160,15 +160,6 @@ def _broadcast_data(x: Array, i: Array, *, axis: int | None) -> Array:
 # --------------------------------------------------------------- adapters added for the target planners (B)
 
 
-@_adapter("unflatten_index", "y", "i")
-def _unflatten_index(y: Array, i: Array, *, axis: int) -> Array:
-    """``y.reshape(y.shape[:a] + i.shape + y.shape[a+1:])``: axis ``a`` of ``y`` was read with
-    ``i.reshape(-1)`` (``torch.index_select``/``paddle.gather`` take 1-D indices); give it ``i``'s shape."""
-    y, i = np.asarray(y), np.asarray(i)
-    a = axis % y.ndim
-    return y.reshape(y.shape[:a] + i.shape + y.shape[a + 1 :])
-
-
 @_adapter("take_coordinates", "i", "data")
 def _take_coordinates(i: Array, data: Array, *, axis: int, batch_dims: int = 0) -> Array:
     """Element coordinates of a gather along ``axis`` with ``batch_dims`` (docs/semantics.md#e1/docs/semantics.md#e7,
@@ -220,16 +211,6 @@ def _ravel_tuples(i: Array, data: Array) -> Array:
         strides[d] = strides[d + 1] * s[d + 1]
     off = (np.where(ok[..., None], i, 0) * strides).sum(axis=-1, dtype=np.int64)
     return np.asarray(np.where(ok, off, np.int64(np.prod(s, dtype=np.int64))))
-
-
-@_adapter("slice_to_index", "x", "i")
-def _slice_to_index(x: Array, i: Array, *, axis: int) -> Array:
-    """``x[:n0, ..., :, ..., :n_{r-1}]`` with ``n_d = i.shape[d]`` on every dim but ``axis``: the data block a
-    non-broadcasting element-wise gather reads (``torch.gather`` allows a smaller index; NumPy-style
-    ``take_along_axis`` would try to broadcast it)."""
-    x, i = np.asarray(x), np.asarray(i)
-    a = axis % x.ndim
-    return x[tuple(slice(None) if d == a else slice(0, n) for d, n in enumerate(i.shape))]
 
 
 @_adapter("combine", "x", "y")
@@ -287,16 +268,6 @@ def _cycle_to(v: Array, i: Array) -> Array:
     if v.size == 0 and i.size:
         raise ArgumentError("cycle_to: cannot cycle an empty v")
     return np.resize(v.reshape(-1), i.size) if i.size else v.reshape(-1)[:0]
-
-
-@_adapter("merge_leading", "x")
-def _merge_leading(x: Array, *, count: int) -> Array:
-    """Merge the first ``count`` dims into one: ``x.reshape((prod(x.shape[:count]),) + x.shape[count:])``
-    (OpenVINO GatherND-5 flattens the batch dims)."""
-    x = np.asarray(x)
-    if count <= 1:
-        return x
-    return x.reshape((int(np.prod(x.shape[:count], dtype=np.int64)),) + x.shape[count:])
 
 
 @_adapter("moveaxis_block", "x", "i", "data")

@@ -333,14 +333,6 @@ def _unstack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> 
 # ------------------------------------------------------------------ adapters of the target planners and sources
 
 
-@_a("unflatten_index")
-def _unflatten_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    y, i = a["y"], a["i"]
-    ax = k["axis"] % np.asarray(b.vals[y]).ndim
-    shape = b.concat([b.shape_part(y, 0, ax), b.node("Shape", [i]), b.shape_part(y, ax + 1)])
-    return b.reshape(y, shape, s.out)
-
-
 @_a("take_coordinates")
 def _take_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     """docs/semantics.md#e1/docs/semantics.md#e7: iotas over the gather's output shape, the index (broadcast) on the
@@ -412,15 +404,6 @@ def _ravel_tuples(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> 
     return b.node("Where", [ok, off, total], s.out)
 
 
-@_a("slice_to_index")
-def _slice_to_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    x, i = a["x"], a["i"]
-    r = np.asarray(b.vals[x]).ndim
-    ax = k["axis"] % r
-    ends = b.concat([b.shape_part(i, 0, ax), b.const([np.iinfo(np.int64).max], np.int64), b.shape_part(i, ax + 1)])
-    return b.node("Slice", [x, b.const([0] * r, np.int64), ends], s.out)
-
-
 _COMBINE = {"add": "Add", "sub": "Sub", "mul": "Mul", "max": "Max", "min": "Min"}
 _COMBINE_BOOL = {"add": "Or", "max": "Or", "mul": "And", "min": "And", "sub": "Xor"}
 
@@ -440,16 +423,6 @@ def _combine(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     else:
         z = b.node(_COMBINE[r], [xs, ys])
     return b.node("Cast", [z], s.out, to=b.elem_type(dx)) if common != dx else b.node("Identity", [z], s.out)
-
-
-@_a("merge_leading")
-def _merge_leading(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    x, count = a["x"], k["count"]
-    if count <= 1:
-        return b.node("Identity", [x], s.out)
-    lead = b.node("ReduceProd", [b.shape_part(x, 0, count)], keepdims=1) if b.opset >= 18 else \
-        b.node("ReduceProd", [b.shape_part(x, 0, count)], keepdims=1, axes=[0])
-    return b.reshape(x, b.concat([lead, b.shape_part(x, count)]), s.out)
 
 
 @_a("moveaxis_block")
