@@ -284,6 +284,28 @@ def merge_leading(v: Any, x: Any, *, count: int) -> Any:
     return v.reshape(x, v.concat([v.prod(v.shape_of(x, 0, count)), v.shape_of(x, count)]))
 
 
+def _max(a: Any, b: Any) -> Any:
+    """``max(a, b)`` of ints, or its text when either is run-time text (:class:`Int`)."""
+    return Int(f"max({a}, {b})") if isinstance(a, str) or isinstance(b, str) else max(a, b)
+
+
+def _range(lo: Any, hi: Any) -> Any:
+    """``list(range(lo, hi))``, or its text when either bound is run-time text (:class:`Int`)."""
+    return Int(f"list(range({lo}, {hi}))") if isinstance(lo, str) or isinstance(hi, str) else list(range(lo, hi))
+
+
+@adapter("moveaxis_block")
+def moveaxis_block(v: Any, x: Any, i: Any, data: Any, *, axis: int) -> Any:
+    """Move the ``i.ndim`` dims of ``x`` that start at ``axis`` (normalised by ``data.ndim``) to the front.
+
+    A Gather-shaped tensor (``data.shape[:axis] + i.shape + data.shape[axis+1:]``, e.g. OpenVINO
+    ``ScatterUpdate``'s updates) becomes ``i.shape + data.shape[:axis] + data.shape[axis+1:]``: the
+    updates of an nd scatter into ``moveaxis(data, axis, 0)``.
+    """
+    a, q = axis % _max(v.rank(data), 1), v.rank(i)
+    return v.moveaxis(x, _range(a, a + q), _range(0, q))
+
+
 # ------------------------------------------------------------------------------------------- vocabularies
 
 
@@ -689,14 +711,15 @@ class OnnxVocab:
     def cast(self, x: Val, dtype: str) -> Val:
         return self._node("Cast", [x], NUMPY.cast(x.value, dtype), to=self.b.elem_type(dtype))
 
-    def moveaxis(self, x: Val, source: int, destination: int) -> Val:
-        r = np.ndim(x.value)
+    def moveaxis(self, x: Val, source: Any, destination: Any) -> Val:
         value = NUMPY.moveaxis(x.value, source, destination)
-        if r == 0:
+        if np.ndim(x.value) == 0:
             return self._node("Identity", [x], value)
-        src, dst = source % r, destination % r
-        perm = [d for d in range(r) if d != src]
-        perm.insert(dst, src)  # output axis dst is input axis src, the others keep their order
+        r = np.ndim(x.value)
+        perm = [n for n in range(r) if n not in [int(s) % r for s in np.atleast_1d(source)]]
+        for d, s in sorted(zip([int(d) % r for d in np.atleast_1d(destination)],
+                               [int(s) % r for s in np.atleast_1d(source)], strict=True)):
+            perm.insert(d, s)  # output axis d is input axis s, the others keep their order
         return self._node("Transpose", [x], value, perm=perm)
 
     def expand_dims(self, x: Val, axis: int) -> Val:

@@ -78,7 +78,6 @@ HELPER_CALLS: dict[str, Callable[[dict[str, str], dict[str, Any]], str]] = {
     "ravel_tuples": lambda a, k: f"_ravel_tuples({a['i']}, {a['data']})",
     "combine": lambda a, k: f"_combine({a['x']}, {a['y']}, {k['reduction']!r})",
     "cycle_to": lambda a, k: f"_cycle_to({a['v']}, {a['i']})",
-    "moveaxis_block": lambda a, k: f"_moveaxis_block({a['x']}, {a['i']}, {a['data']}, {k['axis']})",
     "positions": lambda a, k: f"_positions({a['w']}, {a['u']}, {a['data']}, {k['axis']}, "
     f"{bool(k.get('circular', False))!r})",
 }

@@ -244,12 +244,6 @@ _BASE = {
     reps = ops.divide(ops.subtract(ops.add(n, m), _i64([1])), ops.maximum(m, _i64([1])))
     return ops.slice(ops.tile(flat, reps), _i64([0]), n, _i64([1]))
 ''',
-    "_moveaxis_block": '''def _moveaxis_block(x, i, data, axis):
-    """Move the ``i``-rank block of dims of ``x`` starting at ``axis`` to the front."""
-    a = axis % _rank(data) if _rank(data) else 0
-    q = _rank(i)
-    return ops.transpose(x, _i64(_perm(_rank(x), list(range(a, a + q)), list(range(q)))))
-''',
     "_positions": '''def _positions(w, u, data, axis, circular):
     """Write positions (int64) over ``u``'s shape: ``w[b] + j`` along ``axis``, ``(w[b] mod s + j) mod s``
     (``s = data.shape[axis]``) when ``circular`` (ONNX TensorScatter)."""

@@ -141,9 +141,6 @@ class Api:
     def tile(self, x: str, n: str) -> str:
         return f"{self.m}.tile({x}, {n})"
 
-    def concat0(self, seq: str) -> str:
-        return f"{self.m}.concatenate({seq}, axis=0)"
-
 
 class JaxApi(Api):
     m = "jnp"
@@ -200,9 +197,6 @@ class TorchApi(Api):
     def tile(self, x: str, n: str) -> str:
         return f"{x}.repeat({n})"
 
-    def concat0(self, seq: str) -> str:
-        return f"torch.cat({seq}, dim=0)"
-
 
 class TfApi(Api):
     m = "tf"
@@ -254,9 +248,6 @@ class TfApi(Api):
 
     def tile(self, x: str, n: str) -> str:
         return f"tf.tile({x}, [{n}])"
-
-    def concat0(self, seq: str) -> str:
-        return f"tf.concat({seq}, axis=0)"
 
 
 class PaddleApi(Api):
@@ -439,12 +430,6 @@ def _helpers(api: Api) -> dict[str, str]:
     if math.prod(v.shape) == 0:
         raise ValueError("cannot cycle an empty v")
     return {api.tile("flat", "-(-n // math.prod(v.shape))")}[:n]
-'''
-    h["_moveaxis_block"] = f'''def _moveaxis_block(x, i, data, axis):
-    """Move the ``i``-rank block of dims of ``x`` starting at ``axis`` to the front."""
-    a = axis % len(data.shape) if len(data.shape) else 0
-    q = len(i.shape)
-    return {api.moveaxis("x", "list(range(a, a + q))", "list(range(q))")}
 '''
     h["_positions"] = f'''def _positions(w, u, data, axis, circular):
     """Write positions (int64) over ``u``'s shape: ``w[b] + j`` along ``axis``, ``(w[b] mod s + j) mod s``

@@ -270,20 +270,6 @@ def _cycle_to(v: Array, i: Array) -> Array:
     return np.resize(v.reshape(-1), i.size) if i.size else v.reshape(-1)[:0]
 
 
-@_adapter("moveaxis_block", "x", "i", "data")
-def _moveaxis_block(x: Array, i: Array, data: Array, *, axis: int) -> Array:
-    """Move the ``i.ndim`` dims of ``x`` that start at ``axis`` (normalised by ``data.ndim``) to the front.
-
-    A Gather-shaped tensor (``data.shape[:axis] + i.shape + data.shape[axis+1:]``, e.g. OpenVINO
-    ``ScatterUpdate``'s updates) becomes ``i.shape + data.shape[:axis] + data.shape[axis+1:]``: the
-    updates of an nd scatter into ``moveaxis(data, axis, 0)``.
-    """
-    x, i, data = np.asarray(x), np.asarray(i), np.asarray(data)
-    a = axis % data.ndim if data.ndim else 0
-    q = i.ndim
-    return np.moveaxis(x, list(range(a, a + q)), list(range(q)))
-
-
 @_adapter("positions", "w", "u", "data")
 def _positions(w: Array | None, u: Array, data: Array, *, axis: int, circular: bool = False) -> Array:
     """Write positions over ``u``'s shape: ``P[b, ..., j, ...] = w[b] + j``, ``j`` the index along ``axis``;

@@ -425,18 +425,6 @@ def _combine(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     return b.node("Cast", [z], s.out, to=b.elem_type(dx)) if common != dx else b.node("Identity", [z], s.out)
 
 
-@_a("moveaxis_block")
-def _moveaxis_block(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    x = a["x"]
-    r = np.asarray(b.vals[x]).ndim
-    dr = np.asarray(b.vals[a["data"]]).ndim
-    ax = k["axis"] % dr if dr else 0
-    q = np.asarray(b.vals[a["i"]]).ndim
-    block = list(range(ax, ax + q))
-    perm = block + [d for d in range(r) if d not in block]
-    return b.node("Transpose", [x], s.out, perm=perm) if r else b.node("Identity", [x], s.out)
-
-
 @_a("cycle_to")
 def _cycle_to(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     """``np.resize(v.ravel(), i.size)``: ``Tile`` the flat ``v`` ceil(n / v.size) times, keep the first n."""
