@@ -306,6 +306,17 @@ def moveaxis_block(v: Any, x: Any, i: Any, data: Any, *, axis: int) -> Any:
     return v.moveaxis(x, _range(a, a + q), _range(0, q))
 
 
+@adapter("divide_counts")
+def divide_counts(v: Any, total: Any, count: Any, data: Any, *, rounding: str = "floor") -> Any:
+    """Mean from sum and count: ``total / count`` where ``count > 0``, ``data`` elsewhere.
+
+    Integer types divide with floor (``rounding='floor'``) or toward zero
+    (``'trunc'``); the division happens in the data dtype.
+    """
+    none = v.eq(count, 0)
+    return v.where(none, data, v.div(total, v.where(none, v.lit(1, count), count), rounding))
+
+
 # ------------------------------------------------------------------------------------------- vocabularies
 
 
@@ -326,6 +337,16 @@ class NumpyVocab:
 
     def lt(self, x: Any, y: Any) -> Any:
         return np.asarray(x) < y
+
+    def eq(self, x: Any, y: Any) -> Any:
+        return np.asarray(x) == y
+
+    def div(self, t: Any, c: Any, rounding: str) -> Any:
+        """``t / c`` in ``t``'s dtype; integers with floor or (``rounding='trunc'``) toward zero."""
+        t, c = np.asarray(t), np.asarray(c)
+        if t.dtype.kind not in "iu":
+            return (t / c).astype(t.dtype)
+        return t // c if rounding == "floor" else np.trunc(np.true_divide(t, c)).astype(t.dtype)
 
     def ge(self, x: Any, y: Any) -> Any:
         return np.asarray(x) >= y
@@ -479,7 +500,7 @@ class TextVocab:
     FORMS: ClassVar[dict[str, str]] = {}
     INTS: ClassVar[frozenset[str]] = frozenset({"rank", "tuple_len"})
     NUM: ClassVar[str] = "{v}"
-    NUMERIC: ClassVar[frozenset[str]] = frozenset({"lt", "ge", "add", "sub", "mul", "mod", "maximum", "clip"})
+    NUMERIC: ClassVar[frozenset[str]] = frozenset({"eq", "lt", "ge", "add", "sub", "mul", "mod", "maximum", "clip"})
 
     def _t(self, x: Any, like: Any) -> str:
         return x if isinstance(x, str) else self.NUM.format(v=_lit(x), like=like)
@@ -505,8 +526,8 @@ class PyVocab(TextVocab):
     """The vocabulary as Python source in one framework's API (``api``: a :class:`~.codegen_python.Api`)."""
 
     FORMS: ClassVar[dict[str, str]] = {
-        "lt": "{0} < {1}", "ge": "{0} >= {1}", "and_": "(({0}) & ({1}))", "add": "{0} + {1}", "mul": "{0} * {1}",
-        "mod": "{0} % {1}", "neg": "-{0}", "rank": "len({0}.shape)", "tuple_len": "{0}.shape[-1]",
+        "eq": "{0} == {1}", "lt": "{0} < {1}", "ge": "{0} >= {1}", "and_": "(({0}) & ({1}))", "add": "{0} + {1}",
+        "mul": "{0} * {1}", "mod": "{0} % {1}", "neg": "-{0}", "rank": "len({0}.shape)", "tuple_len": "{0}.shape[-1]",
         "align": "_align({0}, {1}, {2})"}
     #: primitives spelled by the framework's :class:`~.codegen_python.Api` (its method names)
     API: ClassVar[dict[str, str]] = {
@@ -546,6 +567,10 @@ class PyVocab(TextVocab):
     def cast(self, x: str, dtype: str) -> str:
         return str(self.api.astype(x, self.api.dt(dtype)))
 
+    def div(self, t: str, c: str, rounding: str) -> str:
+        whole = f"{t} // {c}" if rounding == "floor" else self.api.trunc_div(t, c)
+        return f"({whole} if {self.api.is_int(t)} else {self.api.true_div(t, c)})"
+
     def shape_of(self, x: str, lo: Any = 0, hi: Any = None) -> str:
         if lo == 0 and hi is None:
             return f"tuple({x}.shape)"
@@ -575,7 +600,8 @@ class OvVocab(TextVocab):
 
     NUM: ClassVar[str] = "_c({v}, {like})"
     FORMS: ClassVar[dict[str, str]] = {
-        "lt": "ops.less({0}, {1})", "ge": "ops.greater_equal({0}, {1})", "and_": "ops.logical_and({0}, {1})",
+        "eq": "ops.equal({0}, {1})", "div": "_div({0}, {1}, {2!r})", "lt": "ops.less({0}, {1})",
+        "ge": "ops.greater_equal({0}, {1})", "and_": "ops.logical_and({0}, {1})",
         "all_last": "ops.reduce_logical_and({0}, _i64(-1), False)", "add": "ops.add({0}, {1})",
         "sub": "ops.subtract({0}, {1})", "mul": "ops.multiply({0}, {1})", "mod": "ops.floor_mod({0}, {1})",
         "neg": "ops.negative({0})", "maximum": "ops.maximum({0}, {1})", "where": "ops.select({0}, {1}, {2})",
@@ -615,8 +641,8 @@ class OnnxVocab:
     """The vocabulary as ONNX nodes added to ``b`` (a :class:`~.onnx_export.Builder`); values are :class:`Val`."""
 
     #: primitives that are one ONNX node (number operands become constants of the first operand's dtype)
-    NODES: ClassVar[dict[str, str]] = {"lt": "Less", "add": "Add", "sub": "Sub", "mul": "Mul", "and_": "And",
-                                       "neg": "Neg", "where": "Where", "broadcast_to": "Expand"}
+    NODES: ClassVar[dict[str, str]] = {"eq": "Equal", "lt": "Less", "add": "Add", "sub": "Sub", "mul": "Mul",
+                                       "and_": "And", "neg": "Neg", "where": "Where", "broadcast_to": "Expand"}
 
     def __init__(self, b: Any) -> None:
         self.b = b
@@ -774,6 +800,14 @@ class OnnxVocab:
         t = self.b.numpy_helper.from_array(np.zeros(1, np.asarray(like.value).dtype), self.b.fresh("v"))
         return Val(self.b.node("ConstantOfShape", [self.b.as_int64(shape.name)], value=t),
                    NUMPY.zeros(shape.value, like.value))
+
+    def div(self, t: Val, c: Val, rounding: str) -> Val:
+        """``Div``; integers with floor: ``(t - Mod(t, c)) / c`` (``Div`` truncates)."""
+        value = NUMPY.div(t.value, c.value, rounding)
+        if np.asarray(t.value).dtype.kind in "iu" and rounding == "floor":
+            rem = self.b.node("Mod", [t.name, c.name], fmod=0)  # Python-style remainder: the division is exact
+            return Val(self.b.node("Div", [self.b.node("Sub", [t.name, rem]), c.name]), value)
+        return self._node("Div", [t, c], value)
 
     def prod(self, shape: Val) -> Val:
         """``ReduceProd(keepdims=1)`` (axes an attribute before opset 18)."""

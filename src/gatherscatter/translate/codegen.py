@@ -67,8 +67,6 @@ def collect(table: dict[str, Emit]) -> Callable[[str], Callable[[Emit], Emit]]:
 #: adapters written as a call of a generated helper function of the same name, with the same
 #: arguments in every target (each target's helpers define the function in its own API)
 HELPER_CALLS: dict[str, Callable[[dict[str, str], dict[str, Any]], str]] = {
-    "divide_counts": lambda a, k: f"_divide_counts({a['total']}, {a['count']}, {a['data']}, "
-    f"{k.get('rounding', 'floor')!r})",
     "slice_like": lambda a, k: f"_slice_like({a['x']}, {a['like']})",
     "coordinates": lambda a, k: f"_coordinates({a['i']}, {k['axis']})",
     "stack_last": lambda a, k: f"_stack_last({a['seq']})",

@@ -140,10 +140,8 @@ _BASE = {
     keep = ops.slice(sx, _i64([axis % r]), _i64([axis % r + 1]), _i64([1]))
     return ops.broadcast(x, _replace_axis(target, axis, keep, r))
 ''',
-    "_divide_counts": '''def _divide_counts(total, count, data, rounding):
-    """Mean = total / count where count > 0 (integers: floor or trunc), data where count == 0."""
-    none = ops.equal(count, _c(0, count))
-    safe = ops.select(none, _c(1, count), count)
+    "_div": '''def _div(total, safe, rounding):
+    """``total / safe`` in ``total``'s dtype (integers: floor or trunc, ``safe`` non-zero)."""
     q = ops.divide(total, safe)
     if _dtype(total).kind in "iu":
         # integer Divide rounds one way or the other: fix it up from the remainder
@@ -154,7 +152,7 @@ _BASE = {
         fix = ops.logical_and(inexact, ops.logical_xor(neg_rest, other))
         step = _c(-1 if rounding == "floor" else 1, q)
         q = ops.select(fix, ops.add(q, step), q)
-    return ops.select(none, data, q)
+    return q
 ''',
     "_coordinates": '''def _coordinates(i, axis):
     """Full index tuples (last axis) for an element-wise index along ``axis``

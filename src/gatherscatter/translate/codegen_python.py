@@ -324,16 +324,6 @@ def _helpers(api: Api) -> dict[str, str]:
         return {api.reshape("x", "tuple(like.shape)")} if math.prod(x.shape) == math.prod(like.shape) else x
     return x[tuple(slice(0, n) for n in like.shape)]
 '''
-    h["_divide_counts"] = f'''def _divide_counts(total, count, data, rounding):
-    """Mean = total / count where count > 0 (floor or trunc for integers), data where count == 0."""
-    none = count == 0
-    safe = {api.where("none", api.ones_like("count"), "count")}
-    if {api.is_int("total")}:
-        q = total // safe if rounding == "floor" else {api.trunc_div("total", "safe")}
-    else:
-        q = {api.true_div("total", "safe")}
-    return {api.where("none", "data", "q")}
-'''
     h["_coordinates"] = f'''def _coordinates(i, axis):
     """Full index tuples (last axis) for an element-wise index along ``axis``
     (docs/semantics.md#e4/docs/semantics.md#e16)."""

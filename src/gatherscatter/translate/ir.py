@@ -85,22 +85,6 @@ def _slice_like(x: Array, like: Array) -> Array:
     return x[tuple(slice(0, n) for n in like.shape)]
 
 
-@_adapter("divide_counts", "total", "count", "data")
-def _divide_counts(total: Array, count: Array, data: Array, *, rounding: str = "floor") -> Array:
-    """Mean from sum and count: ``total / count`` where ``count > 0``, ``data`` elsewhere.
-
-    Integer types divide with floor (``rounding='floor'``) or toward zero
-    (``'trunc'``); the division happens in the data dtype.
-    """
-    total, count, data = np.asarray(total), np.asarray(count), np.asarray(data)
-    safe = np.where(count == 0, np.ones_like(count), count)
-    if total.dtype.kind in "iu":
-        q = total // safe if rounding == "floor" else np.trunc(np.true_divide(total, safe)).astype(total.dtype)
-    else:
-        q = (total / safe).astype(total.dtype)
-    return np.where(count == 0, data, q)
-
-
 @_adapter("coordinates", "i")
 def _coordinates(i: Array, *, axis: int) -> Array:
     """Full index tuples for an element-wise index (docs/semantics.md#e4): ``C[..., a] = i``, ``C[..., d] = iota_d``

@@ -212,20 +212,6 @@ def _a(name: str) -> Callable[[OnnxEmit], OnnxEmit]:
 
 
 
-@_a("divide_counts")
-def _divide_counts(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    t, c, d = a["total"], a["count"], a["data"]
-    dt = np.asarray(b.vals[t]).dtype
-    none = b.node("Equal", [c, b.const(0, dt)])
-    safe = b.node("Where", [none, b.const(1, dt), c])
-    if dt.kind in "iu" and k.get("rounding", "floor") == "floor":
-        rem = b.node("Mod", [t, safe], fmod=0)  # Python-style remainder: floor division is exact
-        q = b.node("Div", [b.node("Sub", [t, rem]), safe])
-    else:
-        q = b.node("Div", [t, safe])
-    return b.node("Where", [none, d, q], s.out)
-
-
 @_a("slice_like")
 def _slice_like(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     r = np.asarray(b.vals[a["like"]]).ndim
