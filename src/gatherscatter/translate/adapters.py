@@ -317,6 +317,18 @@ def divide_counts(v: Any, total: Any, count: Any, data: Any, *, rounding: str = 
     return v.where(none, data, v.div(total, v.where(none, v.lit(1, count), count), rounding))
 
 
+@adapter("broadcast_indices")
+def broadcast_indices(v: Any, i: Any, data: Any, *, axis: int) -> Any:
+    """Broadcast ``i`` against ``data`` on every axis but ``axis`` (``take_along_axis`` rules)."""
+    return v.broadcast_off_axis(i, data, axis)
+
+
+@adapter("broadcast_data")
+def broadcast_data(v: Any, x: Any, i: Any, *, axis: int | None) -> Any:
+    """Broadcast ``x`` to ``i``'s shape (``axis=None``), or on every axis but ``axis``."""
+    return v.broadcast_to(x, v.shape_of(i)) if axis is None else v.broadcast_off_axis(x, i, axis)
+
+
 # ------------------------------------------------------------------------------------------- vocabularies
 
 
@@ -416,6 +428,20 @@ class NumpyVocab:
         return tuple(int(n) for n in np.shape(x)[lo:hi])
 
     def broadcast_to(self, x: Any, shape: Any) -> Any:
+        try:
+            return np.broadcast_to(x, tuple(shape))
+        except ValueError:
+            raise ShapeError(f"{list(np.shape(x))} does not broadcast to {list(shape)}") from None
+
+    def broadcast_off_axis(self, x: Any, other: Any, axis: int) -> Any:
+        """Broadcast ``x`` against ``other`` on every dim but ``axis`` (equal ranks), keeping ``x``'s size there."""
+        x, other = np.asarray(x), np.asarray(other)
+        try:
+            shape = list(np.broadcast_shapes(tuple(np.delete(x.shape, axis)), tuple(np.delete(other.shape, axis))))
+        except ValueError:
+            raise ShapeError(f"{list(x.shape)} and {list(other.shape)} do not broadcast off axis {axis}") from None
+        axis = axis % max(x.ndim, 1)
+        shape.insert(axis, x.shape[axis])
         return np.broadcast_to(x, tuple(shape))
 
     def zeros_like(self, x: Any) -> Any:
@@ -567,6 +593,9 @@ class PyVocab(TextVocab):
     def cast(self, x: str, dtype: str) -> str:
         return str(self.api.astype(x, self.api.dt(dtype)))
 
+    def broadcast_off_axis(self, x: str, other: str, axis: int) -> str:
+        return str(self.api.broadcast_to(x, f"_off_axis_shape({x}, {other}, {axis})"))
+
     def div(self, t: str, c: str, rounding: str) -> str:
         whole = f"{t} // {c}" if rounding == "floor" else self.api.trunc_div(t, c)
         return f"({whole} if {self.api.is_int(t)} else {self.api.true_div(t, c)})"
@@ -609,7 +638,8 @@ class OvVocab(TextVocab):
         "cast": "ops.convert({0}, np.{1})", "moveaxis": "_moveaxis({0}, {1}, {2})",
         "expand_dims": "ops.unsqueeze({0}, _i64([{1}]))", "squeeze": "ops.squeeze({0}, _i64([{1}]))",
         "flatten": "ops.reshape({0}, _i64([-1]), False)", "reshape": "ops.reshape({0}, {1}, False)",
-        "broadcast_to": "ops.broadcast({0}, {1})", "zeros_like": "_fill_like({0}, 0)",
+        "broadcast_to": "ops.broadcast({0}, {1})", "broadcast_off_axis": "_broadcast_off_axis({0}, {1}, {2})",
+        "zeros_like": "_fill_like({0}, 0)",
         "ones_like": "_fill_like({0}, 1)", "full_like": "_fill_like({0}, {1})",
         "identity": "_identity(_dtype({0}), {1!r})", "default_fill": "_default_fill(_dtype({0}))",
         "rank": "_rank({0})", "tuple_len": "{0}.get_output_partial_shape(0)[-1].get_length()",
@@ -800,6 +830,12 @@ class OnnxVocab:
         t = self.b.numpy_helper.from_array(np.zeros(1, np.asarray(like.value).dtype), self.b.fresh("v"))
         return Val(self.b.node("ConstantOfShape", [self.b.as_int64(shape.name)], value=t),
                    NUMPY.zeros(shape.value, like.value))
+
+    def broadcast_off_axis(self, x: Val, other: Val, axis: int) -> Val:
+        """``Expand(x, other.shape[:a] + x.shape[a:a+1] + other.shape[a+1:])`` (``Expand`` broadcasts both ways)."""
+        a = axis % np.ndim(other.value)
+        shape = self.concat([self.shape_of(other, 0, a), self.shape_of(x, a, a + 1), self.shape_of(other, a + 1)])
+        return self._node("Expand", [x, shape], NUMPY.broadcast_off_axis(x.value, other.value, axis))
 
     def div(self, t: Val, c: Val, rounding: str) -> Val:
         """``Div``; integers with floor: ``(t - Mod(t, c)) / c`` (``Div`` truncates)."""

@@ -267,16 +267,6 @@ def _adapters() -> dict[str, Emit]:
         return f"tuple(ops.gather({i}, _i64(j), _i64(-1)) for j in range({i}.get_output_partial_shape(0)[-1]" \
                ".get_length()))"
 
-    @em("broadcast_indices")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_broadcast_off_axis({a['i']}, {a['data']}, {k['axis']})"
-
-    @em("broadcast_data")
-    def _(s: Step, a: A, k: K) -> str:
-        if k.get("axis") is None:
-            return f"ops.broadcast({a['x']}, ops.shape_of({a['i']}, 'i64'))"
-        return f"_broadcast_off_axis({a['x']}, {a['i']}, {k['axis']})"
-
     return table
 
 

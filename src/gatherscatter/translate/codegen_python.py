@@ -451,17 +451,6 @@ def adapter_emitters(api: Api) -> dict[str, Emit]:
     def _(s: Step, a: A, k: K) -> str:
         i = a["i"]
         return f"tuple({i}[..., j] for j in range({i}.shape[-1]))"
-
-    @em("broadcast_indices")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.broadcast_to(a["i"], f"_off_axis_shape({a['i']}, {a['data']}, {k['axis']})")
-
-    @em("broadcast_data")
-    def _(s: Step, a: A, k: K) -> str:
-        x, i = a["x"], a["i"]
-        if k.get("axis") is None:
-            return api.broadcast_to(x, f"tuple({i}.shape)")
-        return api.broadcast_to(x, f"_off_axis_shape({x}, {i}, {k['axis']})")
     return table
 
 

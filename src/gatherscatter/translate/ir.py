@@ -111,36 +111,6 @@ def _unstack_last(i: Array) -> tuple[Array, ...]:
     return tuple(i[..., j] for j in range(i.shape[-1]))
 
 
-@_adapter("broadcast_indices", "i", "data")
-def _broadcast_indices(i: Array, data: Array, *, axis: int) -> Array:
-    """Broadcast ``i`` against ``data`` on every axis but ``axis`` (``take_along_axis`` rules)."""
-    i, data = np.asarray(i), np.asarray(data)
-    try:
-        shape = list(np.broadcast_shapes(tuple(np.delete(i.shape, axis)), tuple(np.delete(data.shape, axis))))
-    except ValueError:
-        raise ShapeError(f"broadcast_indices: indices {list(i.shape)} and data {list(data.shape)} do not broadcast "
-                         f"off axis {axis}") from None
-    axis = axis % max(i.ndim, 1)
-    shape.insert(axis, i.shape[axis])
-    return np.broadcast_to(i, tuple(shape))
-
-
-@_adapter("broadcast_data", "x", "i")
-def _broadcast_data(x: Array, i: Array, *, axis: int | None) -> Array:
-    """Broadcast ``x`` to ``i``'s shape (``axis=None``), or on every axis but ``axis``."""
-    x, i = np.asarray(x), np.asarray(i)
-    try:
-        if axis is None:
-            return np.broadcast_to(x, i.shape)
-        shape = list(np.broadcast_shapes(tuple(np.delete(x.shape, axis)), tuple(np.delete(i.shape, axis))))
-    except ValueError:
-        raise ShapeError(f"broadcast_data: {list(x.shape)} does not broadcast to {list(i.shape)}"
-                         + ("" if axis is None else f" off axis {axis}")) from None
-    axis = axis % max(x.ndim, 1)
-    shape.insert(axis, x.shape[axis])
-    return np.broadcast_to(x, tuple(shape))
-
-
 # --------------------------------------------------------------- adapters added for the target planners (B)
 
 

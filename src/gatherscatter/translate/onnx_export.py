@@ -219,29 +219,6 @@ def _slice_like(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> st
     return b.node("Slice", [a["x"], b.const([0] * r, np.int64), ends], s.out)
 
 
-def _broadcast(b: Builder, x: str, ref: str, axis: int | None, keep: str) -> str:
-    """Expand ``x`` to ``ref``'s shape, keeping ``keep``'s size on ``axis``."""
-    if axis is None:
-        return b.node("Expand", [x, b.node("Shape", [ref])])
-    r = np.asarray(b.vals[ref]).ndim
-    ax = axis % r
-    sr, sk = b.node("Shape", [ref]), b.node("Shape", [keep])
-    parts = [b.node("Slice", [sr, b.const([0], np.int64), b.const([ax], np.int64)]),
-             b.node("Slice", [sk, b.const([ax], np.int64), b.const([ax + 1], np.int64)]),
-             b.node("Slice", [sr, b.const([ax + 1], np.int64), b.const([r], np.int64)])]
-    return b.node("Expand", [x, b.node("Concat", parts, axis=0)])
-
-
-@_a("broadcast_indices")
-def _broadcast_indices(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Identity", [_broadcast(b, a["i"], a["data"], k["axis"], a["i"])], s.out)
-
-
-@_a("broadcast_data")
-def _broadcast_data(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Identity", [_broadcast(b, a["x"], a["i"], k["axis"], a["x"])], s.out)
-
-
 @_a("positions")
 def _positions(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     """``Add(Reshape(w, [-1, 1, ...]), iota_axis(Shape(u)))``; circular: ``Mod(Mod(w, s) + iota, s)`` with
