@@ -92,34 +92,30 @@ def default_fill_value(dtype: np.dtype[Any]) -> Any:
 # ------------------------------------------------------------------------------------------------ adapters
 
 
-@adapter("moveaxis")
-def moveaxis(v: Any, x: Any, *, source: int, destination: int) -> Any:
-    """``np.moveaxis(x, source, destination)`` (a Transpose)."""
-    return v.moveaxis(x, source, destination)
+def _primitive(name: str, prim: str, attrs: tuple[str, ...], doc: str) -> None:
+    """Register the adapter ``name`` that is one primitive ``prim`` (attributes passed in ``attrs`` order)."""
+
+    def fn(v: Any, *values: Any, **kw: Any) -> Any:
+        return getattr(v, prim)(*values, *[kw[a] for a in attrs])
+
+    fn.__doc__ = doc
+    adapter(name)(fn)
 
 
-@adapter("expand_dims")
-def expand_dims(v: Any, x: Any, *, axis: int) -> Any:
-    """``np.expand_dims(x, axis)`` (an Unsqueeze)."""
-    return v.expand_dims(x, axis)
-
-
-@adapter("squeeze")
-def squeeze(v: Any, x: Any, *, axis: int) -> Any:
-    """``np.squeeze(x, axis)`` (drop one size-1 axis; the inverse of ``expand_dims``)."""
-    return v.squeeze(x, axis)
-
-
-@adapter("flatten")
-def flatten(v: Any, x: Any) -> Any:
-    """``x.reshape(-1)``."""
-    return v.flatten(x)
-
-
-@adapter("cast")
-def cast(v: Any, x: Any, *, dtype: str) -> Any:
-    """``x.astype(dtype)`` (float -> int truncates toward zero)."""
-    return v.cast(x, dtype)
+for _name, (_prim, _attrs, _doc) in {  # the adapters that are one primitive of the vocabulary
+    "moveaxis": ("moveaxis", ("source", "destination"), "``np.moveaxis(x, source, destination)`` (a Transpose)."),
+    "expand_dims": ("expand_dims", ("axis",), "``np.expand_dims(x, axis)`` (an Unsqueeze)."),
+    "squeeze": ("squeeze", ("axis",), "``np.squeeze(x, axis)`` (drop one size-1 axis; the inverse of expand_dims)."),
+    "flatten": ("flatten", (), "``x.reshape(-1)``."),
+    "cast": ("cast", ("dtype",), "``x.astype(dtype)`` (float -> int truncates toward zero)."),
+    "negative": ("neg", (), "``-x`` (turns a subtracting scatter into an adding one: exact, wraps like the "
+                            "subtraction; not bool)."),
+    "zeros_like": ("zeros_like", (), "``zeros_like(x)``."),
+    "ones_like": ("ones_like", (), "``ones_like(x)``."),
+    "shape_of": ("shape_of", (), "``tuple(x.shape)`` (a shape argument: MXNet/Paddle ``scatter_nd(..., shape)``)."),
+    "zeros": ("zeros", (), "``zeros(shape, like.dtype)`` (TF ``scatter_nd``'s implicit zero tensor)."),
+}.items():
+    _primitive(_name, _prim, _attrs, _doc)
 
 
 @adapter("normalize_negative")
@@ -151,28 +147,10 @@ def valid_mask(v: Any, i: Any, data: Any, *, axis: int | None = None, batch_dims
     return ok if axis is not None else v.all_last(ok)
 
 
-@adapter("negative")
-def negative(v: Any, x: Any) -> Any:
-    """``-x`` (turns a subtracting scatter into an adding one: exact, wraps like the subtraction; not bool)."""
-    return v.neg(x)
-
-
 @adapter("scale")
 def scale(v: Any, x: Any, *, alpha: Any) -> Any:
     """``alpha * x`` (torch ``index_add(alpha=)``), in ``x``'s dtype."""
     return v.mul(x, v.lit(alpha, x))
-
-
-@adapter("zeros_like")
-def zeros_like(v: Any, x: Any) -> Any:
-    """``zeros_like(x)``."""
-    return v.zeros_like(x)
-
-
-@adapter("ones_like")
-def ones_like(v: Any, x: Any) -> Any:
-    """``ones_like(x)``."""
-    return v.ones_like(x)
 
 
 @adapter("identity_like")
@@ -198,18 +176,6 @@ def reshape_like(v: Any, x: Any, like: Any) -> Any:
 def select(v: Any, mask: Any, x: Any, y: Any) -> Any:
     """``where(mask != 0, x, y)`` (``mask`` numeric or bool, ``x`` and ``y`` of one dtype)."""
     return v.where(v.truthy(mask), x, y)
-
-
-@adapter("shape_of")
-def shape_of(v: Any, x: Any) -> Any:
-    """``tuple(x.shape)`` (a shape argument: MXNet/Paddle ``scatter_nd(..., shape)``)."""
-    return v.shape_of(x)
-
-
-@adapter("zeros")
-def zeros(v: Any, shape: Any, like: Any) -> Any:
-    """``zeros(shape, like.dtype)`` (TF ``scatter_nd``'s implicit zero tensor)."""
-    return v.zeros(shape, like)
 
 
 def _lead(v: Any, y: Any, mask: Any, lead: int | None, trail: int | None) -> Any:
@@ -499,7 +465,7 @@ class Int(str):
     """Source text whose value is a plain Python int at run time (a size or rank read from ``.shape``):
     ``+``/``-`` with ints or other ``Int`` write the arithmetic as text."""
 
-    def __add__(self, other: Any) -> Int:  # type: ignore[override]
+    def __add__(self, other: Any) -> Int:
         return self if isinstance(other, int) and other == 0 else Int(f"{self} + {other}")
 
     def __radd__(self, other: Any) -> Int:
