@@ -1,9 +1,10 @@
 """Python emitters for every adapter, per target (NumPy, the neutral API, JAX, torch, TensorFlow, Paddle, MXNet).
 
-The adapters are written once against a small :class:`Api` (``where``,
-``reshape``, ``astype`` ...) that each target implements with its own
-functions, so the generated code calls the framework's real API
-(``torch.where``, ``tf.cast``, ``paddle.unsqueeze`` ...). Axis sizes are read
+Each target spells a small :class:`Api` (``where``, ``reshape``, ``astype`` ...)
+with its own functions, so the generated code calls the framework's real API
+(``torch.where``, ``tf.cast``, ``paddle.unsqueeze`` ...); the adapters of
+:mod:`.adapters` are traced through :class:`~.adapters.PyVocab` over that Api,
+the others are written here once against it. Axis sizes are read
 from the data at run time, so the code is rank- and shape-generic. Adapters
 too long for one expression call a helper function written in the target's
 API; :func:`..codegen.function_code` defines the helpers a function uses.

@@ -13,10 +13,12 @@ Two kinds of steps:
     named values and the rest fixed as attributes;
 ``adapter``
     one of a closed set of small tensor functions (move an axis, cast,
-    normalise negatives, clip, zeros, ...). Every adapter has a NumPy
-    implementation here (used by :meth:`Program.run`) and a code emitter per
-    target framework (``translate/codegen.py``), so the same program runs here,
-    prints as source code, and exports as an ONNX graph.
+    normalise negatives, clip, zeros, ...). Most adapters are written once in
+    :mod:`.adapters` against a vocabulary of array primitives that every target
+    implements (NumPy here, for :meth:`Program.run`; Python source per framework;
+    OpenVINO calls; ONNX nodes); the rest still have a NumPy implementation here and
+    an emitter per target. So the same program runs here, prints as source code,
+    and exports as an ONNX graph.
 
 Running a program evaluates op steps through gatherscatter's own dialects,
 which are verified against the real frameworks: ``Program.run`` is therefore a

@@ -13,8 +13,9 @@ Every step becomes ONNX nodes: op steps the ONNX op itself, adapters small
 subgraphs (``Shape``/``Gather`` to read an axis size at run time, ``Where`` to
 wrap negatives, ``ConstantOfShape`` for identities, ``Range``/``Expand``/
 ``Concat`` for coordinate grids (docs/semantics.md#e4) ...). Every adapter of
-:data:`~gatherscatter.translate.ir.ADAPTERS` has an emitter here
-(:data:`ONNX_ADAPTERS`). The model's opset is the one the plan's ops were
+:data:`~gatherscatter.translate.ir.ADAPTERS` has an emitter in
+:data:`ONNX_ADAPTERS`: those of :mod:`.adapters` traced through its ONNX vocabulary,
+the others written here. The model's opset is the one the plan's ops were
 planned for (``version=``, default 18), and nodes take that opset's form:
 ``Unsqueeze``/``Squeeze``/``ReduceMin`` axes as attributes before 13/18, no
 ``GreaterOrEqual`` or integer ``Max`` before 12, ``Reshape(allowzero=1)`` from
