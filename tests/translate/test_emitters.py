@@ -1,6 +1,7 @@
 """Every adapter has a code emitter for every code target, and the emitted code computes the adapter.
 
-The adapters' NumPy implementations in ``translate/ir.py`` are their definitions. Each adapter gets a
+The adapters' NumPy forms (``translate/adapters.py`` run with its NumPy vocabulary, or ``translate/ir.py``)
+are their definitions. Each adapter gets a
 small table of inputs here (edge shapes included: 0-d, empty, negative indices); the ONNX emitter's
 graph is run in onnxruntime and the NumPy-syntax emitters' expressions are evaluated, and both must
 reproduce the definition exactly (value, dtype, shape). A new adapter without a row in ``CASES``
@@ -271,3 +272,21 @@ def test_python_emitter_computes_the_adapter(target, name, n, args, attrs):
         exp = np.asarray(expected, dtype=np.int64) if name == "shape_of" else np.asarray(expected)
         assert same(np.asarray(got, dtype=exp.dtype) if name == "shape_of" else got, exp), \
             f"{code}\n{show(got)} != {show(exp)}"
+
+
+def test_adapters_written_once_are_not_redefined_by_a_target():
+    """An adapter of ``translate/adapters.py`` runs (NumPy) and emits (every code target) from its one definition:
+    no target table overrides it with a hand-written emitter."""
+    from gatherscatter.translate.adapters import DEFS
+    from gatherscatter.translate.onnx_export import ONNX_ADAPTERS
+
+    tables = {"onnx": ONNX_ADAPTERS, **ADAPTER_EMIT}
+    if _openvino_codegen():
+        from gatherscatter.translate.codegen_openvino import ADAPTER_EMIT as OV
+
+        tables["openvino"] = OV
+    assert len(DEFS) >= 30
+    for name, fn in DEFS.items():
+        assert ADAPTERS[name].run.func is fn, name
+        for target, table in tables.items():
+            assert "traced" in table[name].__qualname__, f"{target} redefines {name}"

@@ -67,21 +67,15 @@ def collect(table: dict[str, Emit]) -> Callable[[str], Callable[[Emit], Emit]]:
 #: adapters written as a call of a generated helper function of the same name, with the same
 #: arguments in every target (each target's helpers define the function in its own API)
 HELPER_CALLS: dict[str, Callable[[dict[str, str], dict[str, Any]], str]] = {
-    "divide_counts": lambda a, k: f"_divide_counts({a['total']}, {a['count']}, {a['data']}, "
-    f"{k.get('rounding', 'floor')!r})",
     "slice_like": lambda a, k: f"_slice_like({a['x']}, {a['like']})",
     "coordinates": lambda a, k: f"_coordinates({a['i']}, {k['axis']})",
     "stack_last": lambda a, k: f"_stack_last({a['seq']})",
-    "unflatten_index": lambda a, k: f"_unflatten_index({a['y']}, {a['i']}, {k['axis']})",
     "take_coordinates": lambda a, k: f"_take_coordinates({a['i']}, {a['data']}, {k['axis']}, "
     f"{k.get('batch_dims') or 0})",
     "nd_coordinates": lambda a, k: f"_nd_coordinates({a['i']}, {a['data']}, {k.get('batch_dims') or 0})",
     "ravel_tuples": lambda a, k: f"_ravel_tuples({a['i']}, {a['data']})",
-    "slice_to_index": lambda a, k: f"_slice_to_index({a['x']}, {a['i']}, {k['axis']})",
     "combine": lambda a, k: f"_combine({a['x']}, {a['y']}, {k['reduction']!r})",
     "cycle_to": lambda a, k: f"_cycle_to({a['v']}, {a['i']})",
-    "merge_leading": lambda a, k: f"_merge_leading({a['x']}, {k['count']})",
-    "moveaxis_block": lambda a, k: f"_moveaxis_block({a['x']}, {a['i']}, {a['data']}, {k['axis']})",
     "positions": lambda a, k: f"_positions({a['w']}, {a['u']}, {a['data']}, {k['axis']}, "
     f"{bool(k.get('circular', False))!r})",
 }
@@ -114,13 +108,21 @@ SHARED_HELPERS: dict[str, str] = {
 }
 
 
-def helper_call_emitters() -> dict[str, Emit]:
-    """The :data:`HELPER_CALLS` adapters as emitters (a new table: a target adds its own emitters)."""
+def helper_call_emitters(vocab: Any = None) -> dict[str, Emit]:
+    """The :data:`HELPER_CALLS` adapters as emitters, and with ``vocab`` (a source-text vocabulary of
+    :mod:`.adapters`) every adapter written once there (a new table: a target adds its own emitters)."""
+    from .adapters import DEFS
 
     def emitter(call: Callable[[dict[str, str], dict[str, Any]], str]) -> Emit:
         return lambda step, a, k: str(call(a, k))
 
-    return {name: emitter(call) for name, call in HELPER_CALLS.items()}
+    def traced(fn: Callable[..., Any]) -> Emit:
+        return lambda step, a, k: str(fn(vocab, *a.values(), **k))
+
+    table = {name: emitter(call) for name, call in HELPER_CALLS.items()}
+    if vocab is not None:
+        table.update({name: traced(fn) for name, fn in DEFS.items()})
+    return table
 
 
 def plain_call(step: Step, args: dict[str, str], attrs: dict[str, Any], module: str, neutral: bool = False) -> str:

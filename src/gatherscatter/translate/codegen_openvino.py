@@ -20,6 +20,7 @@ import numpy as np
 from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
+from .adapters import OvVocab
 from .codegen import SHARED_HELPERS, CodeTarget, Emit, collect, emit_step, helper_call_emitters, helpers_for
 from .codegen_python import lit
 from .ir import Step
@@ -139,10 +140,8 @@ _BASE = {
     keep = ops.slice(sx, _i64([axis % r]), _i64([axis % r + 1]), _i64([1]))
     return ops.broadcast(x, _replace_axis(target, axis, keep, r))
 ''',
-    "_divide_counts": '''def _divide_counts(total, count, data, rounding):
-    """Mean = total / count where count > 0 (integers: floor or trunc), data where count == 0."""
-    none = ops.equal(count, _c(0, count))
-    safe = ops.select(none, _c(1, count), count)
+    "_div": '''def _div(total, safe, rounding):
+    """``total / safe`` in ``total``'s dtype (integers: floor or trunc, ``safe`` non-zero)."""
     q = ops.divide(total, safe)
     if _dtype(total).kind in "iu":
         # integer Divide rounds one way or the other: fix it up from the remainder
@@ -153,7 +152,7 @@ _BASE = {
         fix = ops.logical_and(inexact, ops.logical_xor(neg_rest, other))
         step = _c(-1 if rounding == "floor" else 1, q)
         q = ops.select(fix, ops.add(q, step), q)
-    return ops.select(none, data, q)
+    return q
 ''',
     "_coordinates": '''def _coordinates(i, axis):
     """Full index tuples (last axis) for an element-wise index along ``axis``
@@ -224,22 +223,6 @@ _BASE = {
     r = _rank(like)
     return ops.strided_slice(x, _i64([0] * r), ops.shape_of(like, "i64"), _i64([1] * r), [0] * r, [0] * r)
 ''',
-    "_slice_to_index": '''def _slice_to_index(x, i, axis):
-    """The block of ``x`` an element-wise index covers: ``i``'s size on every dim but ``axis``."""
-    r = _rank(x)
-    keep = ops.slice(ops.shape_of(x, "i64"), _i64([axis % r]), _i64([axis % r + 1]), _i64([1]))
-    stop = _replace_axis(ops.shape_of(i, "i64"), axis, keep, r)
-    # StridedSlice, not Slice-8: the 2026.4 CPU plugin drops a Slice-8 feeding GatherElements
-    return ops.strided_slice(x, _i64([0] * r), stop, _i64([1] * r), [0] * r, [0] * r)
-''',
-    "_unflatten_index": '''def _unflatten_index(y, i, axis):
-    """Axis ``axis`` of ``y`` was read with the flattened index ``i``: give it ``i``'s shape back."""
-    r = _rank(y)
-    a = axis % r
-    shape = _concat([_shape(y, 0, a) if a else None, ops.shape_of(i, "i64") if _rank(i) else None,
-                     _shape(y, a + 1, r) if a + 1 < r else None])
-    return ops.reshape(y, shape, False)
-''',
     "_combine": '''def _combine(x, y, reduction):
     """Element-wise ``x (reduction) y`` (bool: or / and / xor)."""
     if _dtype(x).kind == "b":
@@ -251,13 +234,6 @@ _BASE = {
         out = ops.select(ops.logical_or(ops.is_nan(x), ops.is_nan(y)), ops.add(x, y), out)
     return out
 ''',
-    "_nd_update_shape": '''def _nd_update_shape(i, data, batch_dims):
-    """``i.shape[:-1] + data.shape[b + k:]`` as a 1-D int64 node."""
-    q, r = _rank(i), _rank(data)
-    k = i.get_output_partial_shape(0)[-1].get_length()
-    return _concat([_shape(i, 0, q - 1) if q > 1 else None,
-                    _shape(data, batch_dims + k, r) if batch_dims + k < r else None])
-''',
     "_cycle_to": '''def _cycle_to(v, i):
     """``v`` flattened, repeated cyclically (or cut) to ``i``'s number of elements (NumPy put)."""
     n = ops.reduce_prod(ops.shape_of(i, "i64"), _i64([0]), True) if _rank(i) else _i64([1])
@@ -265,19 +241,6 @@ _BASE = {
     m = ops.shape_of(flat, "i64")
     reps = ops.divide(ops.subtract(ops.add(n, m), _i64([1])), ops.maximum(m, _i64([1])))
     return ops.slice(ops.tile(flat, reps), _i64([0]), n, _i64([1]))
-''',
-    "_merge_leading": '''def _merge_leading(x, count):
-    """Merge the first ``count`` dims into one."""
-    if count <= 1:
-        return x
-    head = ops.reduce_prod(_shape(x, 0, count), _i64([0]), True)
-    return ops.reshape(x, _concat([head, _shape(x, count, _rank(x)) if count < _rank(x) else None]), False)
-''',
-    "_moveaxis_block": '''def _moveaxis_block(x, i, data, axis):
-    """Move the ``i``-rank block of dims of ``x`` starting at ``axis`` to the front."""
-    a = axis % _rank(data) if _rank(data) else 0
-    q = _rank(i)
-    return ops.transpose(x, _i64(_perm(_rank(x), list(range(a, a + q)), list(range(q)))))
 ''',
     "_positions": '''def _positions(w, u, data, axis, circular):
     """Write positions (int64) over ``u``'s shape: ``w[b] + j`` along ``axis``, ``(w[b] mod s + j) mod s``
@@ -294,137 +257,15 @@ _BASE = {
 }
 
 
-def _size(a: A, k: K) -> str:
-    if k.get("axis") is not None:
-        return f"_sizes({a['data']}, {a['i']}, axis={k['axis']})"
-    return f"_sizes({a['data']}, {a['i']}, batch_dims={k.get('batch_dims') or 0})"
-
-
 def _adapters() -> dict[str, Emit]:
-    table = helper_call_emitters()
+    table = helper_call_emitters(OvVocab())
     em = collect(table)
-
-    @em("moveaxis")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_moveaxis({a['x']}, {k['source']}, {k['destination']})"
-
-    @em("expand_dims")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.unsqueeze({a['x']}, _i64([{k['axis']}]))"
-
-    @em("squeeze")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.squeeze({a['x']}, _i64([{k['axis']}]))"
-
-    @em("flatten")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.reshape({a['x']}, _i64([-1]), False)"
-
-    @em("cast")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.convert({a['x']}, np.{k['dtype']})"
-
-    @em("normalize_negative")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        return f"ops.select(ops.less({i}, _c(0, {i})), ops.add({i}, {_size(a, k)}), {i})"
-
-    @em("clip_index")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        top = f"ops.maximum(ops.subtract({_size(a, k)}, _c(1, {i})), _c(0, {i}))"
-        return f"ops.maximum(ops.minimum({i}, {top}), _c(0, {i}))"
-
-    @em("wrap_index")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.floor_mod({a['i']}, {_size(a, k)})"
-
-    @em("valid_mask")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        ok = f"ops.logical_and(ops.greater_equal({i}, _c(0, {i})), ops.less({i}, {_size(a, k)}))"
-        return ok if k.get("axis") is not None else f"ops.reduce_logical_and({ok}, _i64(-1), False)"
-
-    @em("mask_result")
-    def _(s: Step, a: A, k: K) -> str:
-        y, m = a["y"], a["mask"]
-        v = k.get("value")
-        value = f"_identity(_dtype({y}), {k['reduction']!r})" if v is None and k.get("reduction") else lit(v)
-        lead = str(k.get("lead") or 0) if k.get("trail") is None else f"_rank({y}) - _rank({m}) - {k['trail']}"
-        return f"ops.select(_align({m}, {y}, {lead}), {y}, _c({value}, {y}))"
-
-    @em("mask_fill_default")
-    def _(s: Step, a: A, k: K) -> str:
-        y, m = a["y"], a["mask"]
-        lead = str(k.get("lead", 0)) if k.get("trail") is None else f"_rank({y}) - _rank({m}) - {k['trail']}"
-        return f"ops.select(_align({m}, {y}, {lead}), {y}, _c(_default_fill(_dtype({y})), {y}))"
-
-    @em("zeros")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.broadcast(_c(0, {a['like']}), {a['shape']})"
-
-    @em("zeros_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_fill_like({a['x']}, 0)"
-
-    @em("ones_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_fill_like({a['x']}, 1)"
-
-    @em("identity_like")
-    def _(s: Step, a: A, k: K) -> str:
-        x = a["x"]
-        return f"_fill_like({x}, _identity(_dtype({x}), {k['reduction']!r}))"
-
-    @em("full_updates")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.broadcast(_c({lit(k['value'])}, {a['data']}), ops.shape_of({a['i']}, 'i64'))"
-
-    @em("full_slices")
-    def _(s: Step, a: A, k: K) -> str:
-        i, d = a["i"], a["data"]
-        return f"ops.broadcast(_c({lit(k['value'])}, {d}), _nd_update_shape({i}, {d}, {k.get('batch_dims') or 0}))"
-
-    @em("broadcast_updates")
-    def _(s: Step, a: A, k: K) -> str:
-        i, d = a["i"], a["data"]
-        return f"ops.broadcast({a['u']}, _nd_update_shape({i}, {d}, {k.get('batch_dims') or 0}))"
-
-    @em("negative")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.negative({a['x']})"
-
-    @em("scale")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.multiply({a['x']}, _c({lit(k['alpha'])}, {a['x']}))"
 
     @em("unstack_last")
     def _(s: Step, a: A, k: K) -> str:
         i = a["i"]
         return f"tuple(ops.gather({i}, _i64(j), _i64(-1)) for j in range({i}.get_output_partial_shape(0)[-1]" \
                ".get_length()))"
-
-    @em("broadcast_indices")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_broadcast_off_axis({a['i']}, {a['data']}, {k['axis']})"
-
-    @em("broadcast_data")
-    def _(s: Step, a: A, k: K) -> str:
-        if k.get("axis") is None:
-            return f"ops.broadcast({a['x']}, ops.shape_of({a['i']}, 'i64'))"
-        return f"_broadcast_off_axis({a['x']}, {a['i']}, {k['axis']})"
-
-    @em("reshape_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.reshape({a['x']}, ops.shape_of({a['like']}, 'i64'), False)"
-
-    @em("select")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.select(ops.convert({a['mask']}, np.bool_), {a['x']}, {a['y']})"
-
-    @em("shape_of")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.shape_of({a['x']}, 'i64')"
 
     return table
 

@@ -1,9 +1,10 @@
 """Python emitters for every adapter, per target (NumPy, the neutral API, JAX, torch, TensorFlow, Paddle, MXNet).
 
-The adapters are written once against a small :class:`Api` (``where``,
-``reshape``, ``astype`` ...) that each target implements with its own
-functions, so the generated code calls the framework's real API
-(``torch.where``, ``tf.cast``, ``paddle.unsqueeze`` ...). Axis sizes are read
+Each target spells a small :class:`Api` (``where``, ``reshape``, ``astype`` ...)
+with its own functions, so the generated code calls the framework's real API
+(``torch.where``, ``tf.cast``, ``paddle.unsqueeze`` ...); the adapters of
+:mod:`.adapters` are traced through :class:`~.adapters.PyVocab` over that Api,
+the others are written here once against it. Axis sizes are read
 from the data at run time, so the code is rank- and shape-generic. Adapters
 too long for one expression call a helper function written in the target's
 API; :func:`..codegen.function_code` defines the helpers a function uses.
@@ -21,6 +22,7 @@ import numpy as np
 from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
+from .adapters import PyVocab
 from .codegen import SHARED_HELPERS, CodeTarget, Emit, collect, function_code, helper_call_emitters
 from .ir import Step
 
@@ -140,9 +142,6 @@ class Api:
     def tile(self, x: str, n: str) -> str:
         return f"{self.m}.tile({x}, {n})"
 
-    def concat0(self, seq: str) -> str:
-        return f"{self.m}.concatenate({seq}, axis=0)"
-
 
 class JaxApi(Api):
     m = "jnp"
@@ -199,9 +198,6 @@ class TorchApi(Api):
     def tile(self, x: str, n: str) -> str:
         return f"{x}.repeat({n})"
 
-    def concat0(self, seq: str) -> str:
-        return f"torch.cat({seq}, dim=0)"
-
 
 class TfApi(Api):
     m = "tf"
@@ -253,9 +249,6 @@ class TfApi(Api):
 
     def tile(self, x: str, n: str) -> str:
         return f"tf.tile({x}, [{n}])"
-
-    def concat0(self, seq: str) -> str:
-        return f"tf.concat({seq}, axis=0)"
 
 
 class PaddleApi(Api):
@@ -332,16 +325,6 @@ def _helpers(api: Api) -> dict[str, str]:
         return {api.reshape("x", "tuple(like.shape)")} if math.prod(x.shape) == math.prod(like.shape) else x
     return x[tuple(slice(0, n) for n in like.shape)]
 '''
-    h["_divide_counts"] = f'''def _divide_counts(total, count, data, rounding):
-    """Mean = total / count where count > 0 (floor or trunc for integers), data where count == 0."""
-    none = count == 0
-    safe = {api.where("none", api.ones_like("count"), "count")}
-    if {api.is_int("total")}:
-        q = total // safe if rounding == "floor" else {api.trunc_div("total", "safe")}
-    else:
-        q = {api.true_div("total", "safe")}
-    return {api.where("none", "data", "q")}
-'''
     h["_coordinates"] = f'''def _coordinates(i, axis):
     """Full index tuples (last axis) for an element-wise index along ``axis``
     (docs/semantics.md#e4/docs/semantics.md#e16)."""
@@ -375,11 +358,6 @@ def _helpers(api: Api) -> dict[str, str]:
     off_a = tuple(a.shape[:ax]) + tuple(a.shape[ax + 1:])
     rest = np.broadcast_shapes(off_a, tuple(b.shape[:ax]) + tuple(b.shape[ax + 1:]))
     return tuple(rest[:ax]) + (a.shape[ax],) + tuple(rest[ax:])
-'''
-    h["_unflatten_index"] = f'''def _unflatten_index(y, i, axis):
-    """Axis ``axis`` of ``y`` was read with the flattened index ``i``: give it ``i``'s shape back."""
-    a = axis % len(y.shape)
-    return {api.reshape("y", "tuple(y.shape[:a]) + tuple(i.shape) + tuple(y.shape[a + 1:])")}
 '''
     h["_take_coordinates"] = f'''def _take_coordinates(i, data, axis, batch_dims):
     """Element coordinates (last axis) of a gather along ``axis`` with ``batch_dims`` shared leading dims
@@ -420,11 +398,6 @@ def _helpers(api: Api) -> dict[str, str]:
         off = off * sizes[d] + {api.where("good", "c", api.zeros_like("c"))}
     return {api.where("ok", "off", api.full_like("off", "math.prod(sizes)"))}
 '''
-    h["_slice_to_index"] = '''def _slice_to_index(x, i, axis):
-    """The block of ``x`` an element-wise index covers: ``i``'s size on every dim but ``axis``."""
-    a = axis % len(x.shape)
-    return x[tuple(slice(None) if d == a else slice(0, n) for d, n in enumerate(i.shape))]
-'''
     h["_combine"] = f'''def _combine(x, y, reduction):
     """Element-wise ``x (reduction) y`` in ``x``'s dtype (bool: or / and / xor)."""
     if {api.is_bool("x")}:
@@ -449,18 +422,6 @@ def _helpers(api: Api) -> dict[str, str]:
         raise ValueError("cannot cycle an empty v")
     return {api.tile("flat", "-(-n // math.prod(v.shape))")}[:n]
 '''
-    h["_merge_leading"] = f'''def _merge_leading(x, count):
-    """Merge the first ``count`` dims into one."""
-    if count <= 1:
-        return x
-    return {api.reshape("x", "(math.prod(x.shape[:count]),) + tuple(x.shape[count:])")}
-'''
-    h["_moveaxis_block"] = f'''def _moveaxis_block(x, i, data, axis):
-    """Move the ``i``-rank block of dims of ``x`` starting at ``axis`` to the front."""
-    a = axis % len(data.shape) if len(data.shape) else 0
-    q = len(i.shape)
-    return {api.moveaxis("x", "list(range(a, a + q))", "list(range(q))")}
-'''
     h["_positions"] = f'''def _positions(w, u, data, axis, circular):
     """Write positions (int64) over ``u``'s shape: ``w[b] + j`` along ``axis``, ``(w[b] mod s + j) mod s``
     (``s = data.shape[axis]``) when ``circular``; ``w`` None reads as zeros (ONNX TensorScatter)."""
@@ -482,152 +443,15 @@ def _helpers(api: Api) -> dict[str, str]:
 # ------------------------------------------------------------------------------------------------ adapters
 
 
-def _size(api: Api, data: str, k: K, i: str) -> str:
-    """The addressed size: ``data.shape[axis]`` (a Python int) or the nd sizes as a tensor of ``i``'s dtype."""
-    if k.get("axis") is not None:
-        return f"{data}.shape[{k['axis']}]"
-    return f"_sizes({data}, {i}, {k.get('batch_dims') or 0})"
-
-
-def _top(api: Api, data: str, k: K, i: str) -> str:
-    if k.get("axis") is not None:
-        return f"max({data}.shape[{k['axis']}] - 1, 0)"
-    return api.maximum(f"_sizes({data}, {i}, {k.get('batch_dims') or 0}) - 1", api.zeros_like(i))
-
-
 def adapter_emitters(api: Api) -> dict[str, Emit]:
     """An emitter for every adapter, written in ``api``'s framework."""
-    table = helper_call_emitters()
+    table = helper_call_emitters(PyVocab(api))
     em = collect(table)
-
-    @em("moveaxis")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.moveaxis(a["x"], k["source"], k["destination"])
-
-    @em("expand_dims")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.expand_dims(a["x"], k["axis"])
-
-    @em("flatten")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.flat(a["x"])
-
-    @em("cast")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.astype(a["x"], api.dt(k["dtype"]))
-
-    @em("normalize_negative")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        return api.where(f"{i} < 0", f"{i} + {_size(api, a['data'], k, i)}", i)
-
-    @em("clip_index")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        if k.get("axis") is not None:
-            return api.clip(i, "0", _top(api, a["data"], k, i))
-        return api.maximum(api.minimum(i, _top(api, a["data"], k, i)), api.zeros_like(i))
-
-    @em("wrap_index")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        return f"{i} % {_size(api, a['data'], k, i)}"
-
-    @em("valid_mask")
-    def _(s: Step, a: A, k: K) -> str:
-        i, size = a["i"], _size(api, a["data"], k, a["i"])
-        ok = f"(({i} >= 0) & ({i} < {size}))"
-        return ok if k.get("axis") is not None else api.all_last(ok)
-
-    @em("mask_result")
-    def _(s: Step, a: A, k: K) -> str:
-        y, mask = a["y"], a["mask"]
-        v = k.get("value")
-        value = f"_identity({api.dtype_name(y)}, {k['reduction']!r})" if v is None and k.get("reduction") else lit(v)
-        lead = str(k.get("lead") or 0) if k.get("trail") is None else \
-            f"len({y}.shape) - len({mask}.shape) - {k['trail']}"
-        return api.where(f"_align({mask}, {y}, {lead})", y, api.const(value, f"{y}.dtype"))
-
-    @em("mask_fill_default")
-    def _(s: Step, a: A, k: K) -> str:
-        y, mask = a["y"], a["mask"]
-        lead = str(k.get("lead", 0)) if k.get("trail") is None else \
-            f"len({y}.shape) - len({mask}.shape) - {k['trail']}"
-        return api.where(f"_align({mask}, {y}, {lead})", y, api.const(f"_default_fill({api.dtype_name(y)})",
-                                                                       f"{y}.dtype"))
-
-    @em("zeros")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.zeros(f"tuple(int(n) for n in {a['shape']})", f"{a['like']}.dtype")
-
-    @em("zeros_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.zeros_like(a["x"])
-
-    @em("ones_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.ones_like(a["x"])
-
-    @em("identity_like")
-    def _(s: Step, a: A, k: K) -> str:
-        x = a["x"]
-        return api.full_like(x, f"_identity({api.dtype_name(x)}, {k['reduction']!r})")
-
-    @em("negative")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"-{a['x']}"
-
-    @em("scale")
-    def _(s: Step, a: A, k: K) -> str:
-        x = a["x"]
-        return f"{x} * {api.const(lit(k['alpha']), f'{x}.dtype')}"
-
-    @em("full_updates")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.broadcast_to(api.const(lit(k["value"]), f"{a['data']}.dtype"), f"tuple({a['i']}.shape)")
-
-    @em("full_slices")
-    def _(s: Step, a: A, k: K) -> str:
-        i, d, b = a["i"], a["data"], k.get("batch_dims") or 0
-        return api.broadcast_to(api.const(lit(k["value"]), f"{d}.dtype"),
-                                f"tuple({i}.shape[:-1]) + tuple({d}.shape[{b} + {i}.shape[-1]:])")
-
-    @em("broadcast_updates")
-    def _(s: Step, a: A, k: K) -> str:
-        i, d, b = a["i"], a["data"], k.get("batch_dims") or 0
-        return api.broadcast_to(a["u"], f"tuple({i}.shape[:-1]) + tuple({d}.shape[{b} + {i}.shape[-1]:])")
 
     @em("unstack_last")
     def _(s: Step, a: A, k: K) -> str:
         i = a["i"]
         return f"tuple({i}[..., j] for j in range({i}.shape[-1]))"
-
-    @em("broadcast_indices")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.broadcast_to(a["i"], f"_off_axis_shape({a['i']}, {a['data']}, {k['axis']})")
-
-    @em("broadcast_data")
-    def _(s: Step, a: A, k: K) -> str:
-        x, i = a["x"], a["i"]
-        if k.get("axis") is None:
-            return api.broadcast_to(x, f"tuple({i}.shape)")
-        return api.broadcast_to(x, f"_off_axis_shape({x}, {i}, {k['axis']})")
-
-    @em("reshape_like")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.reshape(a["x"], f"tuple({a['like']}.shape)")
-
-    @em("select")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.where(api.as_bool(a["mask"]), a["x"], a["y"])
-
-    @em("shape_of")
-    def _(s: Step, a: A, k: K) -> str:
-        return f"tuple({a['x']}.shape)"
-
-    @em("squeeze")
-    def _(s: Step, a: A, k: K) -> str:
-        return api.squeeze(a["x"], k["axis"])
     return table
 
 

@@ -13,10 +13,12 @@ Two kinds of steps:
     named values and the rest fixed as attributes;
 ``adapter``
     one of a closed set of small tensor functions (move an axis, cast,
-    normalise negatives, clip, zeros, ...). Every adapter has a NumPy
-    implementation here (used by :meth:`Program.run`) and a code emitter per
-    target framework (``translate/codegen.py``), so the same program runs here,
-    prints as source code, and exports as an ONNX graph.
+    normalise negatives, clip, zeros, ...). Most adapters are written once in
+    :mod:`.adapters` against a vocabulary of array primitives that every target
+    implements (NumPy here, for :meth:`Program.run`; Python source per framework;
+    OpenVINO calls; ONNX nodes); the rest still have a NumPy implementation here and
+    an emitter per target. So the same program runs here, prints as source code,
+    and exports as an ONNX graph.
 
 Running a program evaluates op steps through gatherscatter's own dialects,
 which are verified against the real frameworks: ``Program.run`` is therefore a
@@ -27,15 +29,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ..core.policy import Reduction
 from ..dialects._record import ADAPTER_PARAMS, Step
-from ..errors import ArgumentError, ShapeError, UnsupportedError
+from ..errors import ArgumentError, ShapeError
+from .adapters import DEFS, NUMPY, default_fill_value, identity_value
 
-__all__ = ["ADAPTERS", "Adapter", "Program", "Step", "identity_value"]
+__all__ = ["ADAPTERS", "Adapter", "Program", "Step", "default_fill_value", "identity_value"]
 
 Array = np.ndarray[Any, Any]
 
@@ -63,99 +66,16 @@ def _adapter(name: str, *params: str) -> Callable[[Callable[..., Any]], Callable
     return deco
 
 
+for _name, _fn in DEFS.items():  # the adapters written once (translate/adapters.py), run with NumPy
+    ADAPTERS[_name] = Adapter(_name, ADAPTER_PARAMS[_name], partial(_fn, NUMPY), (_fn.__doc__ or "").strip())
+
+
 def _sizes(data: Array, axis: int | None, batch_dims: int | None, k: int | None) -> Any:
     """The axis size(s) an index addresses: ``s`` (axis form) or ``data.shape[b:b+k]`` (nd form)."""
     if axis is not None:
         return data.shape[axis]
     b = batch_dims or 0
     return np.asarray(data.shape[b : b + (k or 0)], dtype=np.int64)
-
-
-@_adapter("moveaxis", "x")
-def _moveaxis(x: Array, *, source: int, destination: int) -> Array:
-    """``np.moveaxis(x, source, destination)`` (a Transpose)."""
-    return np.moveaxis(np.asarray(x), source, destination)
-
-
-@_adapter("expand_dims", "x")
-def _expand_dims(x: Array, *, axis: int) -> Array:
-    """``np.expand_dims(x, axis)`` (an Unsqueeze)."""
-    return np.expand_dims(np.asarray(x), axis)
-
-
-@_adapter("flatten", "x")
-def _flatten(x: Array) -> Array:
-    """``x.reshape(-1)``."""
-    return np.asarray(x).reshape(-1)
-
-
-@_adapter("cast", "x")
-def _cast(x: Array, *, dtype: str) -> Array:
-    """``x.astype(dtype)`` (float -> int truncates toward zero)."""
-    return np.asarray(x).astype(dtype)
-
-
-@_adapter("normalize_negative", "i", "data")
-def _normalize_negative(i: Array, data: Array, *, axis: int | None = None, batch_dims: int | None = None) -> Array:
-    """``i + s * (i < 0)`` with ``s`` the addressed axis size (per tuple component in the nd form).
-
-    Exact for ``-s <= i < 0``; an index below ``-s`` stays negative, so a
-    target that rejects negatives still raises where the source does.
-    """
-    i = np.asarray(i)
-    s = _sizes(np.asarray(data), axis, batch_dims, i.shape[-1] if i.ndim else 0)
-    return np.where(i < 0, i + np.asarray(s, dtype=i.dtype), i)
-
-
-@_adapter("clip_index", "i", "data")
-def _clip_index(i: Array, data: Array, *, axis: int | None = None, batch_dims: int | None = None) -> Array:
-    """``clip(i, 0, s - 1)`` (NumPy/MXNet ``mode='clip'``, XLA clamp)."""
-    i = np.asarray(i)
-    s = _sizes(np.asarray(data), axis, batch_dims, i.shape[-1] if i.ndim else 0)
-    return np.asarray(np.clip(i, 0, np.maximum(np.asarray(s, dtype=i.dtype) - 1, 0)))
-
-
-@_adapter("wrap_index", "i", "data")
-def _wrap_index(i: Array, data: Array, *, axis: int | None = None, batch_dims: int | None = None) -> Array:
-    """``i mod s`` (NumPy ``mode='wrap'``)."""
-    i = np.asarray(i)
-    s = _sizes(np.asarray(data), axis, batch_dims, i.shape[-1] if i.ndim else 0)
-    with np.errstate(divide="ignore", invalid="ignore"):  # a size-0 axis: 0 (out of range for the target)
-        return np.asarray(np.mod(i, np.asarray(s, dtype=i.dtype)))
-
-
-@_adapter("valid_mask", "i", "data")
-def _valid_mask(i: Array, data: Array, *, axis: int | None = None, batch_dims: int | None = None) -> Array:
-    """``0 <= i < s`` (after negative handling), reduced over the tuple axis in the nd form."""
-    i = np.asarray(i)
-    s = _sizes(np.asarray(data), axis, batch_dims, i.shape[-1] if i.ndim else 0)
-    ok = (i >= 0) & (i < np.asarray(s, dtype=i.dtype))
-    return ok if axis is not None else np.all(ok, axis=-1)
-
-
-@_adapter("mask_result", "y", "mask")
-def _mask_result(y: Array, mask: Array, *, lead: int | None = None, value: Any = None, reduction: str | None = None,
-                 trail: int | None = None) -> Array:
-    """``where(mask, y, value)``, ``mask`` aligned to ``y``'s dims starting at ``lead``
-    (or ending ``trail`` dims before ``y``'s last: a gather along a negative axis).
-
-    ``value=None`` with ``reduction`` uses the reduction's identity in ``y``'s dtype.
-    """
-    y, mask = np.asarray(y), np.asarray(mask)
-    lead = y.ndim - mask.ndim - trail if trail is not None else (lead or 0)
-    m = mask.reshape((1,) * lead + mask.shape + (1,) * (y.ndim - lead - mask.ndim))
-    v = identity_value(reduction, y.dtype) if value is None and reduction else value
-    try:
-        return np.broadcast_to(np.where(m, y, np.asarray(v).astype(y.dtype)), y.shape)
-    except ValueError:
-        raise ShapeError(f"mask_result: a mask of shape {list(mask.shape)} (at dim {lead}) does not line up with "
-                         f"a result of shape {list(y.shape)}") from None
-
-
-@_adapter("zeros", "shape", "like")
-def _zeros(shape: Any, like: Array) -> Array:
-    """``zeros(shape, like.dtype)`` (TF ``scatter_nd``'s implicit zero tensor)."""
-    return np.zeros(tuple(int(n) for n in np.asarray(shape).reshape(-1)), dtype=np.asarray(like).dtype)
 
 
 @_adapter("slice_like", "x", "like")
@@ -165,64 +85,6 @@ def _slice_like(x: Array, like: Array) -> Array:
     if x.ndim == 0 or like.ndim == 0:
         return x.reshape(like.shape) if x.size == like.size else x
     return x[tuple(slice(0, n) for n in like.shape)]
-
-
-@_adapter("full_updates", "i", "data")
-def _full_updates(i: Array, data: Array, *, value: Any) -> Array:
-    """``full(i.shape, value, data.dtype)``: updates for a scalar ``value`` (torch ``scatter(value=)``)."""
-    return np.full(np.asarray(i).shape, value, dtype=np.asarray(data).dtype)
-
-
-@_adapter("zeros_like", "x")
-def _zeros_like(x: Array) -> Array:
-    """``zeros_like(x)``."""
-    return np.zeros_like(np.asarray(x))
-
-
-@_adapter("ones_like", "x")
-def _ones_like(x: Array) -> Array:
-    """``ones_like(x)``."""
-    return np.ones_like(np.asarray(x))
-
-
-@_adapter("identity_like", "x")
-def _identity_like(x: Array, *, reduction: str) -> Array:
-    """``full_like(x, e)``, ``e`` the reduction's neutral element (0, 1, -inf/lowest, +inf/highest)."""
-    x = np.asarray(x)
-    return np.full_like(x, identity_value(reduction, x.dtype))
-
-
-@_adapter("negative", "x")
-def _negative(x: Array) -> Array:
-    """``-x`` (turns a subtracting scatter into an adding one: exact, wraps like the subtraction)."""
-    x = np.asarray(x)
-    if x.dtype.kind == "b":
-        raise UnsupportedError("negative: bool has no additive inverse (a bool 'sub' scatter is XOR)")
-    with np.errstate(over="ignore"):
-        return np.asarray(np.negative(x))
-
-
-@_adapter("scale", "x")
-def _scale(x: Array, *, alpha: Any) -> Array:
-    """``alpha * x`` (torch ``index_add(alpha=)``), in ``x``'s dtype."""
-    x = np.asarray(x)
-    return np.asarray(x * np.asarray(alpha).astype(x.dtype)).astype(x.dtype)
-
-
-@_adapter("divide_counts", "total", "count", "data")
-def _divide_counts(total: Array, count: Array, data: Array, *, rounding: str = "floor") -> Array:
-    """Mean from sum and count: ``total / count`` where ``count > 0``, ``data`` elsewhere.
-
-    Integer types divide with floor (``rounding='floor'``) or toward zero
-    (``'trunc'``); the division happens in the data dtype.
-    """
-    total, count, data = np.asarray(total), np.asarray(count), np.asarray(data)
-    safe = np.where(count == 0, np.ones_like(count), count)
-    if total.dtype.kind in "iu":
-        q = total // safe if rounding == "floor" else np.trunc(np.true_divide(total, safe)).astype(total.dtype)
-    else:
-        q = (total / safe).astype(total.dtype)
-    return np.where(count == 0, data, q)
 
 
 @_adapter("coordinates", "i")
@@ -251,46 +113,7 @@ def _unstack_last(i: Array) -> tuple[Array, ...]:
     return tuple(i[..., j] for j in range(i.shape[-1]))
 
 
-@_adapter("broadcast_indices", "i", "data")
-def _broadcast_indices(i: Array, data: Array, *, axis: int) -> Array:
-    """Broadcast ``i`` against ``data`` on every axis but ``axis`` (``take_along_axis`` rules)."""
-    i, data = np.asarray(i), np.asarray(data)
-    try:
-        shape = list(np.broadcast_shapes(tuple(np.delete(i.shape, axis)), tuple(np.delete(data.shape, axis))))
-    except ValueError:
-        raise ShapeError(f"broadcast_indices: indices {list(i.shape)} and data {list(data.shape)} do not broadcast "
-                         f"off axis {axis}") from None
-    axis = axis % max(i.ndim, 1)
-    shape.insert(axis, i.shape[axis])
-    return np.broadcast_to(i, tuple(shape))
-
-
-@_adapter("broadcast_data", "x", "i")
-def _broadcast_data(x: Array, i: Array, *, axis: int | None) -> Array:
-    """Broadcast ``x`` to ``i``'s shape (``axis=None``), or on every axis but ``axis``."""
-    x, i = np.asarray(x), np.asarray(i)
-    try:
-        if axis is None:
-            return np.broadcast_to(x, i.shape)
-        shape = list(np.broadcast_shapes(tuple(np.delete(x.shape, axis)), tuple(np.delete(i.shape, axis))))
-    except ValueError:
-        raise ShapeError(f"broadcast_data: {list(x.shape)} does not broadcast to {list(i.shape)}"
-                         + ("" if axis is None else f" off axis {axis}")) from None
-    axis = axis % max(x.ndim, 1)
-    shape.insert(axis, x.shape[axis])
-    return np.broadcast_to(x, tuple(shape))
-
-
 # --------------------------------------------------------------- adapters added for the target planners (B)
-
-
-@_adapter("unflatten_index", "y", "i")
-def _unflatten_index(y: Array, i: Array, *, axis: int) -> Array:
-    """``y.reshape(y.shape[:a] + i.shape + y.shape[a+1:])``: axis ``a`` of ``y`` was read with
-    ``i.reshape(-1)`` (``torch.index_select``/``paddle.gather`` take 1-D indices); give it ``i``'s shape."""
-    y, i = np.asarray(y), np.asarray(i)
-    a = axis % y.ndim
-    return y.reshape(y.shape[:a] + i.shape + y.shape[a + 1 :])
 
 
 @_adapter("take_coordinates", "i", "data")
@@ -346,22 +169,6 @@ def _ravel_tuples(i: Array, data: Array) -> Array:
     return np.asarray(np.where(ok, off, np.int64(np.prod(s, dtype=np.int64))))
 
 
-@_adapter("slice_to_index", "x", "i")
-def _slice_to_index(x: Array, i: Array, *, axis: int) -> Array:
-    """``x[:n0, ..., :, ..., :n_{r-1}]`` with ``n_d = i.shape[d]`` on every dim but ``axis``: the data block a
-    non-broadcasting element-wise gather reads (``torch.gather`` allows a smaller index; NumPy-style
-    ``take_along_axis`` would try to broadcast it)."""
-    x, i = np.asarray(x), np.asarray(i)
-    a = axis % x.ndim
-    return x[tuple(slice(None) if d == a else slice(0, n) for d, n in enumerate(i.shape))]
-
-
-@_adapter("select", "mask", "x", "y")
-def _select(mask: Array, x: Array, y: Array) -> Array:
-    """``where(mask != 0, x, y)`` (``mask`` numeric or bool, ``x`` and ``y`` of one dtype)."""
-    return np.where(np.asarray(mask) != 0, np.asarray(x), np.asarray(y))
-
-
 @_adapter("combine", "x", "y")
 def _combine(x: Array, y: Array, *, reduction: str) -> Array:
     """Element-wise ``x (op) y`` for ``reduction`` add/sub/mul/max/min, in ``x``'s dtype (integers wrap,
@@ -374,30 +181,6 @@ def _combine(x: Array, y: Array, *, reduction: str) -> Array:
               "sub": np.logical_xor}[reduction]
     with np.errstate(over="ignore"):
         return np.asarray(fn(x, y)).astype(x.dtype)
-
-
-@_adapter("shape_of", "x")
-def _shape_of(x: Array) -> tuple[int, ...]:
-    """``tuple(x.shape)`` (a shape argument: MXNet/Paddle ``scatter_nd(..., shape)``)."""
-    return tuple(int(n) for n in np.asarray(x).shape)
-
-
-def identity_value(reduction: str, dtype: np.dtype[Any]) -> Any:
-    """The neutral element of ``reduction`` in ``dtype`` (what docs/semantics.md#e10 pre-fills)."""
-    r = Reduction(reduction)
-    dt = np.dtype(dtype)
-    if r in (Reduction.ADD, Reduction.SUB, Reduction.MEAN):
-        return dt.type(0)
-    if r is Reduction.MUL:
-        return dt.type(1)
-    if dt.kind == "b":
-        return dt.type(r is Reduction.MIN)
-    if dt.kind in "iu":
-        info = np.iinfo(dt)
-        return dt.type(info.min if r is Reduction.MAX else info.max)
-    if dt.kind == "f" or dt.kind == "V":
-        return dt.type(-np.inf if r is Reduction.MAX else np.inf)
-    raise UnsupportedError(f"no {r.value} identity for {dt}")
 
 
 @dataclass
@@ -433,80 +216,6 @@ class Program:
 # ------------------------------------------------------------------ adapters added for the source descriptions
 
 
-@_adapter("squeeze", "x")
-def _squeeze(x: Array, *, axis: int) -> Array:
-    """``np.squeeze(x, axis)`` (drop one size-1 axis; the inverse of ``expand_dims``)."""
-    x = np.asarray(x)
-    if not -x.ndim <= axis < x.ndim or x.shape[axis] != 1:
-        raise ShapeError(f"squeeze: axis {axis} of a {list(x.shape)} array is not a size-1 axis")
-    return np.squeeze(x, axis)
-
-
-def _nd_update_shape(i: Array, data: Array, batch_dims: int) -> tuple[int, ...]:
-    k = i.shape[-1] if i.ndim else 0
-    return tuple(i.shape[:-1]) + tuple(data.shape[batch_dims + k :])
-
-
-@_adapter("broadcast_updates", "u", "i", "data")
-def _broadcast_updates(u: Array, i: Array, data: Array, *, batch_dims: int = 0) -> Array:
-    """Broadcast ``u`` to the nd scatter update shape ``i.shape[:-1] + data.shape[b + k:]`` (``k = i.shape[-1]``).
-
-    For sources whose values broadcast to ``x[idx]`` (``torch.index_put``, JAX
-    ``x.at[idx].set``, NumPy ``ufunc.at``); ``u`` keeps its dtype.
-    """
-    u, i, data = np.asarray(u), np.asarray(i), np.asarray(data)
-    return np.broadcast_to(u, _nd_update_shape(i, data, batch_dims))
-
-
-@_adapter("full_slices", "i", "data")
-def _full_slices(i: Array, data: Array, *, value: Any, batch_dims: int = 0) -> Array:
-    """``full(i.shape[:-1] + data.shape[b + k:], value, data.dtype)``: nd scatter updates that are one scalar
-    (``torch.index_fill``)."""
-    i, data = np.asarray(i), np.asarray(data)
-    with np.errstate(all="ignore"):
-        return np.full(_nd_update_shape(i, data, batch_dims), np.asarray(value).astype(data.dtype), dtype=data.dtype)
-
-
-def default_fill_value(dtype: np.dtype[Any]) -> Any:
-    """JAX's fill value of a fill-mode gather: NaN (inexact), iinfo.min (signed), iinfo.max (unsigned), True (bool)."""
-    dt = np.dtype(dtype)
-    if dt.kind in "fcV":
-        return dt.type(np.nan) if dt.kind != "V" else np.asarray(np.nan).astype(dt)
-    if dt.kind == "i":
-        return dt.type(np.iinfo(dt).min)
-    if dt.kind == "u":
-        return dt.type(np.iinfo(dt).max)
-    if dt.kind == "b":
-        return dt.type(True)
-    raise UnsupportedError(f"no default fill value for {dt}")
-
-
-@_adapter("mask_fill_default", "y", "mask")
-def _mask_fill_default(y: Array, mask: Array, *, lead: int = 0, trail: int | None = None) -> Array:
-    """``where(mask, y, f)`` with ``f`` JAX's default fill of ``y``'s dtype: NaN (float/complex),
-    ``iinfo.min`` (signed), ``iinfo.max`` (unsigned), True (bool).
-
-    ``mask`` is aligned to ``y``'s dims starting at ``lead`` (as in ``mask_result``), or, when ``trail``
-    is given, so that ``trail`` dims of ``y`` follow it (a take along a negative axis).
-    """
-    y, mask = np.asarray(y), np.asarray(mask)
-    if trail is not None:
-        lead = y.ndim - mask.ndim - trail
-    m = mask.reshape((1,) * lead + mask.shape + (1,) * (y.ndim - lead - mask.ndim))
-    try:
-        return np.broadcast_to(np.where(m, y, np.asarray(default_fill_value(y.dtype)).astype(y.dtype)), y.shape)
-    except ValueError:
-        raise ShapeError(f"mask_fill_default: a mask of shape {list(mask.shape)} (at dim {lead}) does not line up "
-                         f"with a result of shape {list(y.shape)}") from None
-
-
-@_adapter("reshape_like", "x", "like")
-def _reshape_like(x: Array, like: Array) -> Array:
-    """``x.reshape(like.shape)`` (undo a ``flatten``: NumPy ``put``/``put_along_axis(axis=None)`` write the
-    flattened array)."""
-    return np.asarray(x).reshape(np.shape(like))
-
-
 @_adapter("cycle_to", "v", "i")
 def _cycle_to(v: Array, i: Array) -> Array:
     """``v`` flattened and repeated cyclically (or cut) to ``i.size`` elements: ``np.resize(v.ravel(), i.size)``
@@ -515,30 +224,6 @@ def _cycle_to(v: Array, i: Array) -> Array:
     if v.size == 0 and i.size:
         raise ArgumentError("cycle_to: cannot cycle an empty v")
     return np.resize(v.reshape(-1), i.size) if i.size else v.reshape(-1)[:0]
-
-
-@_adapter("merge_leading", "x")
-def _merge_leading(x: Array, *, count: int) -> Array:
-    """Merge the first ``count`` dims into one: ``x.reshape((prod(x.shape[:count]),) + x.shape[count:])``
-    (OpenVINO GatherND-5 flattens the batch dims)."""
-    x = np.asarray(x)
-    if count <= 1:
-        return x
-    return x.reshape((int(np.prod(x.shape[:count], dtype=np.int64)),) + x.shape[count:])
-
-
-@_adapter("moveaxis_block", "x", "i", "data")
-def _moveaxis_block(x: Array, i: Array, data: Array, *, axis: int) -> Array:
-    """Move the ``i.ndim`` dims of ``x`` that start at ``axis`` (normalised by ``data.ndim``) to the front.
-
-    A Gather-shaped tensor (``data.shape[:axis] + i.shape + data.shape[axis+1:]``, e.g. OpenVINO
-    ``ScatterUpdate``'s updates) becomes ``i.shape + data.shape[:axis] + data.shape[axis+1:]``: the
-    updates of an nd scatter into ``moveaxis(data, axis, 0)``.
-    """
-    x, i, data = np.asarray(x), np.asarray(i), np.asarray(data)
-    a = axis % data.ndim if data.ndim else 0
-    q = i.ndim
-    return np.moveaxis(x, list(range(a, a + q)), list(range(q)))
 
 
 @_adapter("positions", "w", "u", "data")

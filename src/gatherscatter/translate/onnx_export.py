@@ -13,8 +13,9 @@ Every step becomes ONNX nodes: op steps the ONNX op itself, adapters small
 subgraphs (``Shape``/``Gather`` to read an axis size at run time, ``Where`` to
 wrap negatives, ``ConstantOfShape`` for identities, ``Range``/``Expand``/
 ``Concat`` for coordinate grids (docs/semantics.md#e4) ...). Every adapter of
-:data:`~gatherscatter.translate.ir.ADAPTERS` has an emitter here
-(:data:`ONNX_ADAPTERS`). The model's opset is the one the plan's ops were
+:data:`~gatherscatter.translate.ir.ADAPTERS` has an emitter in
+:data:`ONNX_ADAPTERS`: those of :mod:`.adapters` traced through its ONNX vocabulary,
+the others written here. The model's opset is the one the plan's ops were
 planned for (``version=``, default 18), and nodes take that opset's form:
 ``Unsqueeze``/``Squeeze``/``ReduceMin`` axes as attributes before 13/18, no
 ``GreaterOrEqual`` or integer ``Max`` before 12, ``Reshape(allowzero=1)`` from
@@ -41,7 +42,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ArgumentError, UnsupportedError
-from .ir import ADAPTERS, Step, identity_value
+from .adapters import DEFS, OnnxVocab
+from .ir import ADAPTERS, Step
 
 if TYPE_CHECKING:
     from . import Translation
@@ -187,7 +189,19 @@ class Builder:
 
 
 OnnxEmit = Callable[[Builder, Step, dict[str, str], dict[str, Any]], str]
-ONNX_ADAPTERS: dict[str, OnnxEmit] = {}
+
+
+def _traced(fn: Callable[..., Any]) -> OnnxEmit:
+    """The ONNX emitter of an adapter written once in :mod:`.adapters`."""
+
+    def emit(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+        v = OnnxVocab(b)
+        return v.bind(fn(v, *[v.input(name) for name in a.values()], **k), s.out)
+
+    return emit
+
+
+ONNX_ADAPTERS: dict[str, OnnxEmit] = {name: _traced(fn) for name, fn in DEFS.items()}
 
 
 def _a(name: str) -> Callable[[OnnxEmit], OnnxEmit]:
@@ -198,180 +212,12 @@ def _a(name: str) -> Callable[[OnnxEmit], OnnxEmit]:
     return deco
 
 
-@_a("moveaxis")
-def _moveaxis(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    r = np.asarray(b.vals[a["x"]]).ndim
-    if r == 0:
-        return b.node("Identity", [a["x"]], s.out)
-    src, dst = k["source"] % r, k["destination"] % r
-    perm = [d for d in range(r) if d != src]
-    perm.insert(dst, src)  # output axis dst is input axis src, the others keep their order
-    return b.node("Transpose", [a["x"]], s.out, perm=perm)
-
-
-@_a("expand_dims")
-def _expand_dims(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.unsqueeze(a["x"], [k["axis"]], s.out)
-
-
-@_a("flatten")
-def _flatten(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Reshape", [a["x"], b.const([-1], np.int64)], s.out)
-
-
-@_a("cast")
-def _cast(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Cast", [a["x"]], s.out, to=b.elem_type(k["dtype"]))
-
-
-@_a("normalize_negative")
-def _normalize_negative(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i = a["i"]
-    size = b.sizes(a, k)
-    zero = b.const(0, b.vals[i].dtype)
-    neg = b.node("Less", [i, zero])
-    return b.node("Where", [neg, b.node("Add", [i, size]), i], s.out)
-
-
-@_a("clip_index")
-def _clip_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i = a["i"]
-    dt = b.vals[i].dtype
-    top = b.maximum(b.node("Sub", [b.sizes(a, k), b.const(1, dt)]), b.const(0, dt))
-    return b.maximum(b.minimum(i, top), b.const(0, dt), s.out)
-
-
-@_a("wrap_index")
-def _wrap_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i = a["i"]
-    size = b.sizes(a, k)  # a size-0 axis: i mod 1 (ORT refuses a zero divisor even for an empty i)
-    zero = b.const(0, b.dtype_of(i))
-    safe = b.node("Where", [b.node("Equal", [size, zero]), b.const(1, b.dtype_of(i)), size])
-    return b.node("Mod", [i, safe], s.out, fmod=0)
-
-
-@_a("valid_mask")
-def _valid_mask(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i = a["i"]
-    ok = b.node("And", [b.greater_equal(i, b.const(0, b.vals[i].dtype)), b.node("Less", [i, b.sizes(a, k)])])
-    if k.get("axis") is not None:
-        return b.node("Identity", [ok], s.out)
-    # all() over the tuple axis as an And of its k components (ORT reduces an empty tensor to shape [0])
-    kk = b.tuple_len(i)
-    if kk == 0:
-        lead = b.node("Slice", [b.node("Shape", [i]), b.const([0], np.int64), b.const([-1], np.int64)])
-        t = b.numpy_helper.from_array(np.ones(1, np.bool_), b.fresh("v"))
-        return b.node("ConstantOfShape", [lead], s.out, value=t)
-    parts = [b.node("Gather", [ok, b.const(j, np.int64)], axis=-1) for j in range(kk)]
-    acc = parts[0]
-    for p in parts[1:]:
-        acc = b.node("And", [acc, p])
-    return b.node("Identity", [acc], s.out)
-
-
-def _masked(b: Builder, s: Step, y: str, m: str, lead: int, value: Any) -> str:
-    yv, mv = np.asarray(b.vals[y]), np.asarray(b.vals[m])
-    axes = list(range(lead)) + list(range(lead + mv.ndim, yv.ndim))
-    mm = b.unsqueeze(m, axes) if axes else m
-    with np.errstate(all="ignore"):
-        v = np.asarray(value).astype(yv.dtype)
-    return b.node("Where", [mm, y, b.const(v, yv.dtype)], s.out)
-
-
-@_a("mask_result")
-def _mask_result(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    y = a["y"]
-    v = k.get("value")
-    if v is None and k.get("reduction"):
-        v = identity_value(k["reduction"], b.dtype_of(y))
-    lead = k.get("lead") or 0
-    if k.get("trail") is not None:
-        lead = np.asarray(b.vals[y]).ndim - np.asarray(b.vals[a["mask"]]).ndim - k["trail"]
-    return _masked(b, s, y, a["mask"], lead, v)
-
-
-@_a("zeros")
-def _zeros(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    t = b.numpy_helper.from_array(np.zeros(1, np.asarray(b.vals[a["like"]]).dtype), b.fresh("v"))
-    shape = a["shape"]
-    if b.dtype_of(shape) != np.int64:
-        shape = b.node("Cast", [shape], to=b.elem_type(np.int64))
-    return b.node("ConstantOfShape", [shape], s.out, value=t)
-
-
-def _fill(value_of: Callable[[np.dtype[Any]], Any]) -> OnnxEmit:
-    def emit(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-        x = a["x"]
-        dt = np.asarray(b.vals[x]).dtype
-        out = b.fill_like(x, value_of(dt) if k.get("reduction") is None else identity_value(k["reduction"], dt), dt)
-        return b.node("Identity", [out], s.out)
-
-    return emit
-
-
-ONNX_ADAPTERS["zeros_like"] = _fill(lambda dt: 0)
-ONNX_ADAPTERS["ones_like"] = _fill(lambda dt: 1)
-ONNX_ADAPTERS["identity_like"] = _fill(lambda dt: 0)
-
-
-@_a("negative")
-def _negative(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Neg", [a["x"]], s.out)
-
-
-@_a("scale")
-def _scale(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Mul", [a["x"], b.const(k["alpha"], np.asarray(b.vals[a["x"]]).dtype)], s.out)
-
-
-@_a("divide_counts")
-def _divide_counts(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    t, c, d = a["total"], a["count"], a["data"]
-    dt = np.asarray(b.vals[t]).dtype
-    none = b.node("Equal", [c, b.const(0, dt)])
-    safe = b.node("Where", [none, b.const(1, dt), c])
-    if dt.kind in "iu" and k.get("rounding", "floor") == "floor":
-        rem = b.node("Mod", [t, safe], fmod=0)  # Python-style remainder: floor division is exact
-        q = b.node("Div", [b.node("Sub", [t, rem]), safe])
-    else:
-        q = b.node("Div", [t, safe])
-    return b.node("Where", [none, d, q], s.out)
-
 
 @_a("slice_like")
 def _slice_like(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     r = np.asarray(b.vals[a["like"]]).ndim
     ends = b.node("Shape", [a["like"]])
     return b.node("Slice", [a["x"], b.const([0] * r, np.int64), ends], s.out)
-
-
-@_a("full_updates")
-def _full_updates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    dt = np.asarray(b.vals[a["data"]]).dtype
-    return b.node("Identity", [b.fill_like(a["i"], k["value"], dt)], s.out)
-
-
-def _broadcast(b: Builder, x: str, ref: str, axis: int | None, keep: str) -> str:
-    """Expand ``x`` to ``ref``'s shape, keeping ``keep``'s size on ``axis``."""
-    if axis is None:
-        return b.node("Expand", [x, b.node("Shape", [ref])])
-    r = np.asarray(b.vals[ref]).ndim
-    ax = axis % r
-    sr, sk = b.node("Shape", [ref]), b.node("Shape", [keep])
-    parts = [b.node("Slice", [sr, b.const([0], np.int64), b.const([ax], np.int64)]),
-             b.node("Slice", [sk, b.const([ax], np.int64), b.const([ax + 1], np.int64)]),
-             b.node("Slice", [sr, b.const([ax + 1], np.int64), b.const([r], np.int64)])]
-    return b.node("Expand", [x, b.node("Concat", parts, axis=0)])
-
-
-@_a("broadcast_indices")
-def _broadcast_indices(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Identity", [_broadcast(b, a["i"], a["data"], k["axis"], a["i"])], s.out)
-
-
-@_a("broadcast_data")
-def _broadcast_data(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Identity", [_broadcast(b, a["x"], a["i"], k["axis"], a["x"])], s.out)
 
 
 @_a("positions")
@@ -451,14 +297,6 @@ def _unstack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> 
 # ------------------------------------------------------------------ adapters of the target planners and sources
 
 
-@_a("unflatten_index")
-def _unflatten_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    y, i = a["y"], a["i"]
-    ax = k["axis"] % np.asarray(b.vals[y]).ndim
-    shape = b.concat([b.shape_part(y, 0, ax), b.node("Shape", [i]), b.shape_part(y, ax + 1)])
-    return b.reshape(y, shape, s.out)
-
-
 @_a("take_coordinates")
 def _take_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     """docs/semantics.md#e1/docs/semantics.md#e7: iotas over the gather's output shape, the index (broadcast) on the
@@ -530,28 +368,6 @@ def _ravel_tuples(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> 
     return b.node("Where", [ok, off, total], s.out)
 
 
-@_a("reshape_like")
-def _reshape_like(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.reshape(a["x"], b.node("Shape", [a["like"]]), s.out)
-
-
-@_a("slice_to_index")
-def _slice_to_index(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    x, i = a["x"], a["i"]
-    r = np.asarray(b.vals[x]).ndim
-    ax = k["axis"] % r
-    ends = b.concat([b.shape_part(i, 0, ax), b.const([np.iinfo(np.int64).max], np.int64), b.shape_part(i, ax + 1)])
-    return b.node("Slice", [x, b.const([0] * r, np.int64), ends], s.out)
-
-
-@_a("select")
-def _select(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    m = a["mask"]
-    if b.dtype_of(m) != np.bool_:
-        m = b.node("Not", [b.node("Equal", [m, b.const(0, b.dtype_of(m))])])
-    return b.node("Where", [m, a["x"], a["y"]], s.out)
-
-
 _COMBINE = {"add": "Add", "sub": "Sub", "mul": "Mul", "max": "Max", "min": "Min"}
 _COMBINE_BOOL = {"add": "Or", "max": "Or", "mul": "And", "min": "And", "sub": "Xor"}
 
@@ -571,70 +387,6 @@ def _combine(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     else:
         z = b.node(_COMBINE[r], [xs, ys])
     return b.node("Cast", [z], s.out, to=b.elem_type(dx)) if common != dx else b.node("Identity", [z], s.out)
-
-
-@_a("shape_of")
-def _shape_of(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.node("Shape", [a["x"]], s.out)
-
-
-@_a("squeeze")
-def _squeeze(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    return b.squeeze(a["x"], [k["axis"]], s.out)
-
-
-def _nd_update_shape(b: Builder, i: str, data: str, batch_dims: int) -> str:
-    kk = b.tuple_len(i)
-    return b.concat([b.shape_part(i, 0, -1), b.shape_part(data, batch_dims + kk)])
-
-
-@_a("broadcast_updates")
-def _broadcast_updates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    shape = _nd_update_shape(b, a["i"], a["data"], k.get("batch_dims") or 0)
-    return b.node("Expand", [a["u"], shape], s.out)
-
-
-@_a("full_slices")
-def _full_slices(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    dt = b.dtype_of(a["data"])
-    shape = _nd_update_shape(b, a["i"], a["data"], k.get("batch_dims") or 0)
-    with np.errstate(all="ignore"):
-        value = np.asarray(k["value"]).astype(dt).reshape(1)
-    t = b.numpy_helper.from_array(value, b.fresh("v"))
-    return b.node("ConstantOfShape", [shape], s.out, value=t)
-
-
-@_a("mask_fill_default")
-def _mask_fill_default(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    from .ir import default_fill_value
-
-    y, m = a["y"], a["mask"]
-    lead = k.get("lead", 0)
-    if k.get("trail") is not None:
-        lead = np.asarray(b.vals[y]).ndim - np.asarray(b.vals[m]).ndim - k["trail"]
-    return _masked(b, s, y, m, lead, default_fill_value(b.dtype_of(y)))
-
-
-@_a("merge_leading")
-def _merge_leading(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    x, count = a["x"], k["count"]
-    if count <= 1:
-        return b.node("Identity", [x], s.out)
-    lead = b.node("ReduceProd", [b.shape_part(x, 0, count)], keepdims=1) if b.opset >= 18 else \
-        b.node("ReduceProd", [b.shape_part(x, 0, count)], keepdims=1, axes=[0])
-    return b.reshape(x, b.concat([lead, b.shape_part(x, count)]), s.out)
-
-
-@_a("moveaxis_block")
-def _moveaxis_block(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    x = a["x"]
-    r = np.asarray(b.vals[x]).ndim
-    dr = np.asarray(b.vals[a["data"]]).ndim
-    ax = k["axis"] % dr if dr else 0
-    q = np.asarray(b.vals[a["i"]]).ndim
-    block = list(range(ax, ax + q))
-    perm = block + [d for d in range(r) if d not in block]
-    return b.node("Transpose", [x], s.out, perm=perm) if r else b.node("Identity", [x], s.out)
 
 
 @_a("cycle_to")
