@@ -65,6 +65,26 @@ def test_graph_grows_with_blocks_touched_not_with_indices() -> None:
     assert len(s_few.__dask_graph__()) == len(s_many.__dask_graph__())
 
 
+def test_gather_reads_each_data_block_in_one_task() -> None:
+    # random rows over 4 index blocks touch every data block from every index block; each data block must
+    # still have exactly one dependent task (else Dask holds it until all of them ran: issue 21's spill)
+    from dask.core import get_deps
+
+    rng = np.random.default_rng(21)
+    base = rng.standard_normal((6, 400, 3))
+    x = da.from_array(base, chunks=(3, 50, 3))  # 2 x 8 data blocks
+    idx = rng.integers(-400, 400, 1000)
+    y = gs.take(x, da.from_array(idx, chunks=250), axis=1)  # 4 index blocks
+    graph = dict(y.__dask_graph__())
+    _, dependents = get_deps(graph)
+    data_keys = _flat(x.__dask_keys__())
+    assert len(data_keys) == 16
+    assert {k: len(dependents[k]) for k in data_keys} == dict.fromkeys(data_keys, 1)
+    # the result is the NumPy one (an independent loop), bit for bit
+    expected = np.stack([base[:, i % 400, :] for i in idx], axis=1)
+    assert same_bits(y.compute(), expected)
+
+
 def test_scatter_routes_updates_to_the_blocks_they_hit() -> None:
     x = da.zeros(100, chunks=10)
     idx = da.from_array(np.array([3, 47, 45, 99]), chunks=2)

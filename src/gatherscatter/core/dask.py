@@ -31,9 +31,13 @@ data's chunks there and only the indexed dims need routing.
    therefore has one task per (index block, touched data block), never one per
    index.
 2. **Route and combine** (lazy): a ``split`` task per index block groups its
-   (resolved) indices by target block. A *gather* output block collects the
-   values of each touched data block (one task each) and places them; an
-   out-of-range index under ``fill`` gives ``fill_value``. A *scatter* output
+   (resolved) indices by target block. A *gather* reads each touched data block
+   in exactly one task, which cuts the values every output block needs from it
+   (``(positions, values)`` per output block); an output block collects its
+   pieces (a getter per piece, on that task's result, not on the data block) and
+   places them; an out-of-range index under ``fill`` gives ``fill_value``. So a
+   data block is held only while its one task runs, however many index blocks
+   touch it (random rows touch every block from every index block). A *scatter* output
    block starts as a copy of its data block and folds in, one task per touching
    index block, the updates that land in it, by calling the core
    :func:`~gatherscatter.core.scatter.scatter` on the block. The order of the fold
@@ -79,6 +83,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -234,17 +239,26 @@ def gather(data: Any, indices: Any, spec: IndexSpec, policy: Policy, ctx: OpCont
     name = "gs-gather-" + _token(g, policy, "gather")
     split = "gs-split-" + _token(g, policy, "gsplit")
     part = "gs-part-" + _token(g, policy, "gpart")
+    read = "gs-read-" + _token(g, policy, "gread")
     dsk: dict[Any, Any] = {}
+    # each touched data block is read by ONE task, which cuts the pieces of every output block that needs it;
+    # a part is a getter on that task's result, so the (large) data block is released as soon as it was read
+    readers: dict[tuple[int, ...], list[list[Any]]] = {}
     for ib, blk_touched in touched.items():
         skey = (split, *ib)
         dsk[skey] = (_split, (g.iname, *ib, *g.vtail), *g.split_args(ib), policy, ctx)
         for ob in g.out_blocks_of(ib):
             parts = []
             for t in blk_touched:
+                db = g.data_block(ob, t)
+                uses = readers.setdefault(db, [])
                 pkey = (part, *ob, t)
-                dsk[pkey] = (_gather_part, skey, t, (g.dname, *g.data_block(ob, t)), *g.part_args(ib, ob))
+                dsk[pkey] = (operator.getitem, (read, *db), len(uses))
+                uses.append([skey, t, *g.part_args(ib, ob)[:2]])
                 parts.append(pkey)
             dsk[_key(name, ob)] = (_gather_assemble, parts, g.out_block_shape(ob), fill, *g.part_args(ib, ob))
+    for db, uses in readers.items():
+        dsk[(read, *db)] = (_gather_read, (g.dname, *db), uses, g.spec)
     graph = _graph(name, dsk, [g.d, g.i])
     return da.Array(graph, name, chunks=g.out_chunks, dtype=g.dtype, meta=np.empty((0,) * len(g.out_chunks), g.dtype))
 
@@ -617,6 +631,12 @@ def _gather_part(
         return pos, np.take(dblk.reshape(S, R), loc, axis=0).reshape(pos.size, 1, R)
     bi = pos // M
     return pos, dblk.reshape(B, P, S, R)[bi, :, loc, :]
+
+
+def _gather_read(dblk: Array, uses: list[list[Any]], spec: IndexSpec) -> tuple[tuple[Array, Array], ...]:
+    """Every piece one data block gives: ``(positions, values)`` for each ``[groups, t, ibshape, obshape]``
+    in ``uses`` (an output block that needs the block), in order. The only task that reads the block."""
+    return tuple(_gather_part(groups, t, dblk, ish, obshape, spec) for groups, t, ish, obshape in uses)
 
 
 def _gather_assemble(
