@@ -20,7 +20,10 @@ result equals the NumPy path on the whole array (bit for bit); at the full size
 on one data block (``--check-block``), whose updates are re-generated, filtered and
 scattered with the NumPy path. Plain Dask has no scatter with a reduction
 (``da.bincount`` would build a full-length array per index chunk), so the
-scatter has no plain-Dask contestant.
+scatter has no plain-Dask contestant. ``--skip-scatter`` runs only the gather (the
+scatter and its check are skipped; the store is then never written after creation),
+``--skip-gather`` only the scatter. The gather also reports the peak size of the
+spill directory.
 """
 
 from __future__ import annotations
@@ -60,9 +63,10 @@ SIZES = {
 class PeakRSS:
     """Peak resident memory of each worker process, sampled in a thread of the client process."""
 
-    def __init__(self, pids: dict[str, int]) -> None:
+    def __init__(self, pids: dict[str, int], spill: Path | None = None) -> None:
         self.procs = {w: psutil.Process(p) for w, p in pids.items()}
         self.peak = dict.fromkeys(pids, 0)
+        self.spill, self.peak_spill = spill, 0  # bytes under the spill directory (sampled with the memory)
         self._stop = threading.Event()
         self._t = threading.Thread(target=self._run, daemon=True)
 
@@ -71,6 +75,8 @@ class PeakRSS:
             for w, p in self.procs.items():
                 with contextlib.suppress(psutil.Error):
                     self.peak[w] = max(self.peak[w], p.memory_info().rss)
+            if self.spill is not None:
+                self.peak_spill = max(self.peak_spill, dir_bytes(self.spill))
             self._stop.wait(0.2)
 
     def __enter__(self) -> PeakRSS:
@@ -83,6 +89,15 @@ class PeakRSS:
 
     def gib(self) -> list[float]:
         return [round(v / 2**30, 2) for v in self.peak.values()]
+
+
+def dir_bytes(root: Path) -> int:
+    total = 0
+    for dirpath, _, files in os.walk(root):
+        for f in files:
+            with contextlib.suppress(OSError):
+                total += os.path.getsize(os.path.join(dirpath, f))
+    return total
 
 
 def make_data(path: Path, rows: int, chunk_rows: int, seed: int) -> None:
@@ -124,16 +139,19 @@ def run_scatter(client: Client, path: Path, p: dict[str, Any], seed: int, pids: 
                 peak_rss_gib=mem.gib())
 
 
-def run_gather(client: Client, path: Path, p: dict[str, Any], seed: int, pids: dict[str, int]) -> dict[str, Any]:
+def run_gather(
+    client: Client, path: Path, p: dict[str, Any], seed: int, pids: dict[str, int], spill: Path
+) -> dict[str, Any]:
     x = da.from_zarr(str(path))
     rows = np.random.default_rng(seed).integers(0, x.shape[0], p["gather_rows"])
     out: dict[str, Any] = {}
     results = {}
     for name, fn in (("gatherscatter", lambda: gs.take(x, rows, axis=0)), ("dask x[idx]", lambda: x[rows])):
-        with PeakRSS(pids) as mem:
+        with PeakRSS(pids, spill) as mem:
             t0 = time.perf_counter()
             res = fn().compute()
-            out[name] = dict(total_s=round(time.perf_counter() - t0, 2), peak_rss_gib=mem.gib())
+            out[name] = dict(total_s=round(time.perf_counter() - t0, 2), peak_rss_gib=mem.gib(),
+                             peak_spill_gib=round(mem.peak_spill / 2**30, 2))
         results[name] = res
     a, b = results.values()
     out["equal"] = bool(a.shape == b.shape and a.tobytes() == b.tobytes())
@@ -176,8 +194,12 @@ def main() -> None:
     ap.add_argument("--memory", type=float, default=3.5, help="GiB for all workers together")
     ap.add_argument("--check-block", type=int, default=7)
     ap.add_argument("--skip-gather", action="store_true")
+    ap.add_argument("--skip-scatter", action="store_true",
+                    help="run only the gather (no scatter, no block check); results go to dask_<size>_gather.json")
     ap.add_argument("--keep", action="store_true", help="keep the zarr store afterwards")
     args = ap.parse_args()
+    if args.skip_scatter and args.skip_gather:
+        ap.error("--skip-scatter and --skip-gather leave nothing to run")
     p = SIZES[args.size]
     root = Path(args.dir)
     root.mkdir(parents=True, exist_ok=True)
@@ -192,8 +214,8 @@ def main() -> None:
                                   cpu_count=os.cpu_count(), runs=[])
     for nw in (int(w) for w in args.workers.split(",")):
         z = zarr.open_array(str(path), mode="r")
-        before = z[...] if args.size == "small" else z[args.check_block * p["chunk_rows"]:
-                                                          (args.check_block + 1) * p["chunk_rows"]]
+        lo, hi = args.check_block * p["chunk_rows"], (args.check_block + 1) * p["chunk_rows"]
+        before = None if args.skip_scatter else z[...] if args.size == "small" else z[lo:hi]
         limit = f"{args.memory / nw:.2f}GiB"
         with dask.config.set({"temporary-directory": str(root / "spill")}), LocalCluster(
             n_workers=nw, threads_per_worker=1, processes=True, memory_limit=limit, dashboard_address=":0"
@@ -201,20 +223,24 @@ def main() -> None:
             pids = client.run(os.getpid)
             seed = 100 + nw
             rec: dict[str, Any] = dict(workers=nw, memory_limit_per_worker=limit)
-            rec["scatter"] = run_scatter(client, path, p, seed, pids)
-            print(f"{nw} worker(s): scatter {rec['scatter']}", flush=True)
+            if args.skip_scatter:
+                print(f"{nw} worker(s): scatter skipped (--skip-scatter), and so is its NumPy-path check", flush=True)
+            else:
+                rec["scatter"] = run_scatter(client, path, p, seed, pids)
+                print(f"{nw} worker(s): scatter {rec['scatter']}", flush=True)
             if not args.skip_gather:
-                rec["gather"] = run_gather(client, path, p, seed, pids)
+                rec["gather"] = run_gather(client, path, p, seed, pids, root / "spill")
                 print(f"{nw} worker(s): gather {rec['gather']}", flush=True)
-        if args.size == "small":
-            rec["scatter"]["checked_equal_numpy_path"] = check_small(path, before, p, seed)
-        else:
-            rec["scatter"]["checked_block_equal_numpy_path"] = check_block(
-                path, before, args.check_block, p, seed, rows
-            )
-        print(f"{nw} worker(s): check {rec['scatter']}", flush=True)
+        if before is not None:
+            if args.size == "small":
+                rec["scatter"]["checked_equal_numpy_path"] = check_small(path, before, p, seed)
+            else:
+                rec["scatter"]["checked_block_equal_numpy_path"] = check_block(
+                    path, before, args.check_block, p, seed, rows
+                )
+            print(f"{nw} worker(s): check {rec['scatter']}", flush=True)
         report["runs"].append(rec)
-    out = Path(__file__).resolve().parent / "results" / f"dask_{args.size}.json"
+    out = Path(__file__).resolve().parent / "results" / f"dask_{args.size}{'_gather' if args.skip_scatter else ''}.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(report, indent=1))
     print(json.dumps(report, indent=1))
