@@ -193,6 +193,7 @@ def main() -> None:
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--memory", type=float, default=3.5, help="GiB for all workers together")
     ap.add_argument("--check-block", type=int, default=7)
+    ap.add_argument("--gather-rows", type=int, default=0, help="rows to gather (default: the size's own)")
     ap.add_argument("--skip-gather", action="store_true")
     ap.add_argument("--skip-scatter", action="store_true",
                     help="run only the gather (no scatter, no block check); results go to dask_<size>_gather.json")
@@ -200,7 +201,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.skip_scatter and args.skip_gather:
         ap.error("--skip-scatter and --skip-gather leave nothing to run")
-    p = SIZES[args.size]
+    p = dict(SIZES[args.size])
+    if args.gather_rows:
+        p["gather_rows"] = args.gather_rows
     root = Path(args.dir)
     root.mkdir(parents=True, exist_ok=True)
     path = root / f"data-{args.size}.zarr"
@@ -211,6 +214,7 @@ def main() -> None:
     make_data(path, rows, p["chunk_rows"], seed=1)
     print(f"data written in {time.perf_counter() - t0:.1f} s", flush=True)
     report: dict[str, Any] = dict(size=args.size, rows=rows, row=ROW, updates=2 ** p["log2_updates"],
+                                  gather_rows=p["gather_rows"], memory_gib=args.memory,
                                   cpu_count=os.cpu_count(), runs=[])
     for nw in (int(w) for w in args.workers.split(",")):
         z = zarr.open_array(str(path), mode="r")
