@@ -152,6 +152,7 @@ def run_gather(
             res = fn().compute()
             out[name] = dict(total_s=round(time.perf_counter() - t0, 2), peak_rss_gib=mem.gib(),
                              peak_spill_gib=round(mem.peak_spill / 2**30, 2))
+        print(f"  gather, {name}: {out[name]}", flush=True)  # each contestant as it ends (a full run is long)
         results[name] = res
     a, b = results.values()
     out["equal"] = bool(a.shape == b.shape and a.tobytes() == b.tobytes())
