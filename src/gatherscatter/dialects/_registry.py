@@ -366,19 +366,24 @@ class Divergence:
     it on the real framework and on ours and asserts both outcomes, strictly):
     ``call`` (the framework callable: a dotted path such as
     ``'numpy.add.at'``, ``'jax.numpy.ndarray.at.add'`` for ``x.at[idx].add``,
-    or ``'onnxruntime:ScatterND'`` / ``'onnx.reference:ScatterND'`` for one
-    ONNX node), ``args`` (positional arguments by name, in order: nested
+    ``'onnxruntime:ScatterND'`` / ``'onnx.reference:ScatterND'`` for one
+    ONNX node, ``'openvino:Gather'`` for one OpenVINO node on the CPU plugin,
+    ``'tflite:tensorflow.gather'`` for that TF call converted to a one-op
+    TFLite model, ``'mxnet.nd.take'`` run in MXNet's own venv), ``args`` (positional arguments by name, in order: nested
     lists, numbers, strings), ``kwargs`` (keyword attributes, given to both
     sides), ``dtypes`` (the dtype of each argument that is an array;
     ``'tuple:int64'``: a tuple of arrays; an argument without one is passed
-    as written, a Python list included), ``opset`` (ONNX), ``x64`` (JAX:
+    as written, a Python list included), ``opset`` (ONNX; OpenVINO: the op's version), ``x64`` (JAX:
     false runs under JAX's 32-bit default), ``device`` (TensorFlow: ``'xla'`` compiles the call with
-    ``jit_compile``, and ours gets ``device='xla'``), ``inplace`` (the framework
+    ``jit_compile``, and ours gets ``device='xla'``), ``backend`` (Keras: the
+    backend the call runs on, given to ours as ``backend=``), ``inplace`` (the framework
     returns nothing and writes into its first argument), and the two
     outcomes ``theirs`` and ``ours``: ``{'raises': 'ErrorClass'}``,
     ``{'warns': 'WarningClass'}`` (a result, with that warning),
     ``{'dtype': 'int32'}`` or ``{'equals': nested list}`` (the result, exactly; complex values as
-    [real, imag] pairs; ``'nan'`` for a NaN, in arguments too).
+    [real, imag] pairs; ``'nan'`` for a NaN, in arguments too); ``ours = "same"``
+    when ours reproduces the framework's quirk (the record's difference is
+    with another device, backend or the documentation).
     ``not_reproducible``: why no example can show it on this machine (a GPU,
     a process crash, spec text as the reference ...).
     """
@@ -412,7 +417,7 @@ class Divergence:
         return Residual(self.when[0] if self.when else "always", self.theirs, self.ours, self.case)
 
 
-_EXAMPLE_KEYS = {"call", "args", "kwargs", "dtypes", "opset", "x64", "device", "inplace", "theirs", "ours"}
+_EXAMPLE_KEYS = {"call", "args", "kwargs", "dtypes", "opset", "x64", "device", "backend", "inplace", "theirs", "ours"}
 _DIVERGENCES: list[Divergence] = []
 
 
