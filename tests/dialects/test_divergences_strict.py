@@ -80,6 +80,10 @@ def _nan(value: Any) -> Any:
     return float("nan") if value == "nan" else value
 
 
+class _Keep(np.ndarray):  # type: ignore[type-arg]
+    """A NumPy array the runners pass to the framework as it is."""
+
+
 def _inputs(d: Divergence) -> tuple[list[Any], dict[str, Any]]:
     """The example's positional and keyword arguments as NumPy values (tuples of arrays for ``tuple:`` dtypes)."""
     ex = d.example
@@ -91,6 +95,8 @@ def _inputs(d: Divergence) -> tuple[list[Any], dict[str, Any]]:
             return value
         if dt.startswith("scalar:"):  # a NumPy scalar (np.bool_(True) ...), not a 0-d array
             return np.dtype(dt[len("scalar:"):]).type(value)
+        if dt.startswith("ndarray:"):  # stays a NumPy array on the framework's side too (not converted)
+            return _array(value, dt[len("ndarray:"):]).view(_Keep)
         if dt.startswith("tuple:"):
             return tuple(_array(v, dt[len("tuple:"):]) for v in value)
         return _array(value, dt)
@@ -119,6 +125,8 @@ def _resolve(path: str) -> Any:
 
 def _convert(args: list[Any], kwargs: dict[str, Any], to: Callable[[np.ndarray[Any, Any]], Any]) -> tuple[Any, Any]:
     def c(v: Any) -> Any:
+        if isinstance(v, _Keep):
+            return np.asarray(v)
         if isinstance(v, np.ndarray):
             return to(v)
         if isinstance(v, tuple):
@@ -339,6 +347,7 @@ def _available(root: str) -> bool:
 
 def _run_ours(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
     op = gs.get_op(d.op)
+    args, kwargs = _convert(args, kwargs, lambda a: a)
     if "dimension_numbers" in d.example["args"]:  # jax.lax: a dict of the fields -> the tuple of them
         i = list(d.example["args"]).index("dimension_numbers")
         args = [*args[:i], tuple(tuple(v) for v in args[i].values()), *args[i + 1:]]

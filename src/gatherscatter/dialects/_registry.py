@@ -436,7 +436,9 @@ def divergence_table(op: str, text: str, **computed: Any) -> list[Divergence]:
     once): ``case``, ``when`` (space-separated keys of
     :data:`~gatherscatter.dialects._record.WHEN`), ``reference``, ``theirs``,
     ``ours``, ``evidence``, ``kind``, and optionally ``versions``, ``tags``,
-    ``not_reproducible`` and an ``[divergence.example]`` sub-table. The standard
+    ``not_reproducible`` and an ``[divergence.example]`` sub-table (in a table
+    shared by a family of ops, ``{name}`` in its ``call`` is each op's name and
+    ``per_op.<name>`` the keys that differ for one op). The standard
     library's TOML reader parses it; long texts wrap with TOML's line-ending
     backslash. ``computed``: fields built by code (an ``example`` made from the
     op's plain call), given to every record of the table.
@@ -465,8 +467,20 @@ def divergence_table(op: str, text: str, **computed: Any) -> list[Divergence]:
         for key in ("when", "tags"):
             if key in entry:
                 entry[key] = tuple(entry[key].split())
+        if "example" in entry:
+            entry["example"] = _family_example(op, entry["example"])
         out.append(divergence(op=op, **entry, **computed))
     return out
+
+
+def _family_example(op: str, example: dict[str, Any]) -> dict[str, Any]:
+    """A table shared by a family, made the example of ``op``: ``{name}`` in ``call`` is the op's name after
+    its framework (``'tensorflow.{name}'``), and ``per_op.<name>`` holds the keys that differ for that op."""
+    name = op.split(".", 1)[1]
+    ex = {**example, **example.get("per_op", {}).get(name, {})}
+    ex.pop("per_op", None)
+    ex["call"] = ex["call"].replace("{name}", name)
+    return ex
 
 
 def divergences(op: str | Callable[..., Any] | None = None) -> list[Divergence]:
