@@ -234,7 +234,7 @@ def _run_paddle(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
 def _run_mlx(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
     import mlx.core as mx
 
-    call = d.example["call"]
+    call = d.example["call"].replace(".array.at_", ".array.at.")  # a family table's 'mlx.core.array.at_add'
     margs, mkw = _convert(args, kwargs, mx.array)
     if ".at." in call:  # 'mlx.core.array.at.add': a.at[idx].add(values)
         x, idx, *rest = margs
@@ -292,6 +292,10 @@ def _keras_call(call: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
     return keras.ops.convert_to_numpy(_resolve(call)(*args, **kwargs))
 
 
+def _keras_backend(backend: str) -> None:
+    os.environ["KERAS_BACKEND"] = backend
+
+
 _KERAS: dict[str, Any] = {}
 
 
@@ -302,7 +306,7 @@ def _run_keras(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
     backend = d.example["backend"]
     if backend not in _KERAS:  # one worker per backend (the backend is fixed at import)
         _KERAS[backend] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                              initializer=os.environ.__setitem__, initargs=("KERAS_BACKEND", backend))
+                                              initializer=_keras_backend, initargs=(backend,))
     return _KERAS[backend].submit(_keras_call, d.example["call"], args, kwargs).result(timeout=300)
 
 
@@ -392,6 +396,16 @@ def _check(side: str, expected: dict[str, Any], outcome: tuple[BaseException | N
 
 
 # ------------------------------------------------------------------------------------------------ tests
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _workers() -> Any:
+    """Shut the Paddle and Keras workers down with the module (not at interpreter exit)."""
+    yield
+    for pool in [*_PADDLE, *_KERAS.values()]:
+        pool.shutdown()
+    _PADDLE.clear()
+    _KERAS.clear()
 
 
 @pytest.mark.parametrize(("rid", "d"), EXAMPLES, ids=[r for r, _ in EXAMPLES])
