@@ -314,10 +314,13 @@ def _run_mxnet(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
     """``'mxnet.nd.take'`` through tests/frameworks/mxnet_worker.py under MXNet's own interpreter."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        for n, a in enumerate(args):
-            np.save(root / f"a{n}.npy", a)
-        case = {"op": d.example["call"].rsplit(".", 1)[1], "inputs": [f"a{n}.npy" for n in range(len(args))],
-                "kwargs": kwargs}
+        named = dict(zip(d.example["args"], args, strict=True))
+        for name, a in named.items():
+            if isinstance(a, np.ndarray):
+                np.save(root / f"{name}.npy", a)
+        case = {"op": d.example["call"].rsplit(".", 1)[1],
+                "inputs": [f"{k}.npy" for k, a in named.items() if isinstance(a, np.ndarray)],
+                "kwargs": {**kwargs, **{k: a for k, a in named.items() if not isinstance(a, np.ndarray)}}}
         (root / "cases.json").write_text(json.dumps([case]))
         worker = Path(__file__).parents[1] / "frameworks" / "mxnet_worker.py"
         subprocess.run([MXNET_PYTHON, str(worker), tmp], check=True, capture_output=True, timeout=300)
