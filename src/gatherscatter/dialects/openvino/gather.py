@@ -33,6 +33,7 @@ versions = "1, 7"
 call = "openvino:Gather"
 opset = 7
 args = { data = [10, 20, 30], indices = [-1], axis = 0 }
+kwargs = { batch_dims = 0 }
 dtypes = { data = "float32", indices = "int64" }
 theirs = { equals = [0] }
 ours = { raises = "IndexOutOfRangeError" }
