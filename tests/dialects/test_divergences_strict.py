@@ -23,11 +23,10 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import warnings
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np

@@ -372,7 +372,8 @@ class Divergence:
     TFLite model, ``'mxnet.nd.take'`` run in MXNet's own venv), ``args`` (positional arguments by name, in order: nested
     lists, numbers, strings), ``kwargs`` (keyword attributes, given to both
     sides), ``dtypes`` (the dtype of each argument that is an array;
-    ``'tuple:int64'``: a tuple of arrays; an argument without one is passed
+    ``'tuple:int64'``: a tuple of arrays; ``'ndarray:float32'``: an array the
+    framework gets as a NumPy array, not converted; an argument without one is passed
     as written, a Python list included), ``opset`` (ONNX; OpenVINO: the op's version), ``x64`` (JAX:
     false runs under JAX's 32-bit default), ``device`` (TensorFlow: ``'xla'`` compiles the call with
     ``jit_compile``, and ours gets ``device='xla'``), ``backend`` (Keras: the

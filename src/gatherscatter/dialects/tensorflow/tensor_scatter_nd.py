@@ -130,7 +130,8 @@ def _divergences(v: _Variant) -> None:
             f"np.{word}); the sign of a zero may differ (the values compare equal)",
             evidence=f"observed, TF 2.21: {op[11:]}([1, nan, 3], [[0],[1],[2]], [nan, 5, 1]) = {kept}",
             kind="choice",
-            example={"call": op, "args": {"tensor": [1, "nan", 3], "indices": [[0], [1], [2]], "updates": ["nan", 5, 1]},
+            example={"call": op,
+                     "args": {"tensor": [1, "nan", 3], "indices": [[0], [1], [2]], "updates": ["nan", 5, 1]},
                      "dtypes": {"tensor": "float32", "indices": "int32", "updates": "float32"},
                      "theirs": {"equals": [1, "nan", 3 if v.reduction == "max" else 1]}, "ours": "same"},
         )
