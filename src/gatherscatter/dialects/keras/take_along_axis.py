@@ -22,6 +22,14 @@ theirs = "every index is taken modulo the axis size (5 on an axis of 3 reads ele
 ours = "the same: bounds='wrap' (the other backends raise, or fill for jax)"
 evidence = "observed keras 3.15.1 with KERAS_BACKEND=torch"
 kind = "choice"
+[divergence.example]
+call = "keras.ops.take_along_axis"
+backend = "torch"
+args = { x = [1, 2, 3], indices = [5, -4] }
+kwargs = { axis = 0 }
+dtypes = { x = "float32", indices = "int64" }
+theirs = { equals = [3, 3] }
+ours = "same"
 ''')
 
 

@@ -41,6 +41,12 @@ theirs = "array.at[] takes any NumPy-style index"
 ours = "UnsupportedError (only integer indices into the first axis are reproduced)"
 evidence = "issue 18 scope"
 kind = "choice"
+[divergence.example]
+call = "mlx.core.array.{name}"
+args = { a = [[0, 0], [0, 0]], indices = [[0], [1]], values = [5] }
+dtypes = { a = "float32", indices = "tuple:int32", values = "float32" }
+theirs = { dtype = "float32" }
+ours = { raises = "UnsupportedError" }
 ''')
 
 

@@ -23,6 +23,7 @@ theirs = "passes the bound check (comparisons with NaN are false) and reads garb
 ours = "IndexOutOfRangeError"
 evidence = "measured: gather_nd([10,20,30], [[nan]]) -> [4.6e-44]"
 kind = "undefined"
+not_reproducible = "reads memory outside the array: no stable outcome"
 
 [[divergence]]
 case = "float indices"
@@ -35,6 +36,12 @@ in the index dtype and truncated, so -0.5 reads row s-1"""
 evidence = """
 docs/behavior-matrix.md#t6-10; measured gather_nd([10,20,30], [[-0.5]]) -> [30]; indexing_op.h gather_nd"""
 kind = "spec"
+[divergence.example]
+call = "mxnet.nd.gather_nd"
+args = { data = [10, 20, 30], indices = [[-0.5]] }
+dtypes = { data = "float32", indices = "float32" }
+theirs = { equals = [30] }
+ours = "same"
 ''')
 
 

@@ -27,6 +27,7 @@ evidence = """
 docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#surprise-7; docs/semantics.md#s6-6; measured \
 scatter_nd([9], [[-1]], (3,)) exit 134"""
 kind = "undefined"
+not_reproducible = "the process crashes (SIGSEGV, SIGABRT) or a later call hangs"
 
 [[divergence]]
 case = "index >= axis size"
@@ -40,6 +41,12 @@ evidence = """
 docs/behavior-matrix.md#t6-5 ('ignored [0,0,0]' for [[3]]); measured scatter_nd([9], [[1],[4]], (3,4)) writes [2, \
 0]"""
 kind = "undefined"
+[divergence.example]
+call = "mxnet.nd.scatter_nd"
+args = { data = [5], indices = [[1], [4]], shape = [3, 4] }
+dtypes = { data = "float32", indices = "int64" }
+theirs = { equals = [[0, 0, 0, 0], [0, 0, 0, 0], [5, 0, 0, 0]] }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "duplicate index tuples"
@@ -50,6 +57,12 @@ theirs = """
 ours = "duplicates='last' (row-major order of the index tuples)"
 evidence = "apache/mxnet#11899; docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9 (5/5 last-wins)"
 kind = "undefined"
+[divergence.example]
+call = "mxnet.nd.scatter_nd"
+args = { data = [1, 2], indices = [[0, 0]], shape = [2] }
+dtypes = { data = "float32", indices = "int64" }
+theirs = { equals = [2, 0] }
+ours = "same"
 ''')
 
 

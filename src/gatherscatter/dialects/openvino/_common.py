@@ -169,6 +169,21 @@ def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction],
     )
 
 
+def _demotion_example(op: str) -> dict[str, Any]:
+    """float64 data that float32 rounds, moved by the op's plain call (the value or update at position 0)."""
+    name, gather = op.split(".")[1], op.split(".")[1].startswith("Gather")
+    x = 1 + 2.0**-40
+    args: dict[str, Any] = {"data": [x] if gather else [0.0], "indices": [[0]] if "ND" in name else [0]}
+    if not gather:
+        args["updates"] = [x]
+    if name not in ("GatherND", "ScatterNDUpdate"):
+        args["axis"] = 0
+    version = {"Gather": 8, "GatherElements": 6, "GatherND": 8, "ScatterElementsUpdate": 12}.get(name, 3)
+    return {"call": f"openvino:{name}", "opset": 15 if name == "ScatterNDUpdate" else version, "args": args,
+            "dtypes": {"data": "float64", "indices": "int64", **({} if gather else {"updates": "float64"})},
+            "theirs": {"equals": [1.0]}, "ours": {"equals": [x]}}
+
+
 def plugin_divergences(op: str, *, unchecked_one_thread: bool = False) -> None:
     """Record that the CPU plugin computes f64 in f32 and i64 in i32 while we keep the dtype.
 
@@ -186,6 +201,7 @@ raise)"""
 ours = "IndexOutOfRangeError, whatever the thread count"
 evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
 kind = "undefined"
+not_reproducible = "uninitialised memory or SIGSEGV: no stable outcome"
 ''')
     divergence_table(op, r'''
 [[divergence]]
@@ -198,4 +214,4 @@ evidence = """
 docs/behavior-matrix.md#appendix ('CPU plugin computes float64 in float32 and int64 in int32'); DESIGN.md OpenVINO \
 rules"""
 kind = "choice"
-''')
+''', example=_demotion_example(op))

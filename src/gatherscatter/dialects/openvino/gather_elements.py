@@ -24,6 +24,13 @@ evidence = """
 gather-elements-6.rst ('All index values are expected to be within bounds [0, s-1]'); docs/behavior-matrix.md#t6-2 \
 (OV: -1 -> last); docs/semantics.md#s11-1"""
 kind = "spec"
+[divergence.example]
+call = "openvino:GatherElements"
+opset = 6
+args = { data = [1, 2, 3], indices = [-1], axis = 0 }
+dtypes = { data = "float32", indices = "int64" }
+theirs = { equals = [3] }
+ours = { raises = "IndexOutOfRangeError" }
 
 ''')
 plugin_divergences("openvino.GatherElements", unchecked_one_thread=True)

@@ -43,6 +43,14 @@ docs/behavior-matrix.md#surprise-8 and docs/behavior-matrix.md#t6-7; docs/semant
 2026.4.1 (Parameter -3, Constant -4)"""
 kind = "spec"
 versions = "12"
+[divergence.example]
+call = "openvino:ScatterElementsUpdate"
+opset = 12
+args = { data = [-2], indices = [0, 0], updates = [-4, -5], axis = 0 }
+kwargs = { reduction = "mean", use_init_val = true }
+dtypes = { data = "int32", indices = "int64", updates = "int32" }
+theirs = { equals = [-3] }
+ours = { equals = [-4] }
 
 [[divergence]]
 case = "negative index in [-s, -1]"
@@ -55,6 +63,13 @@ raised'); use version=12 for negative indices"""
 evidence = "scatter-elements-update-3.rst; docs/semantics.md#s5-4 and docs/semantics.md#s11-2"
 kind = "spec"
 versions = "3"
+[divergence.example]
+call = "openvino:ScatterElementsUpdate"
+opset = 3
+args = { data = [0, 0, 0], indices = [-1], updates = [5], axis = 0 }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = [0, 0, 5] }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "index below -s (e.g. -4 on an axis of size 3)"
@@ -66,6 +81,7 @@ evidence = """
 docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-10 (3 of 3 runs crashed); DESIGN.md OpenVINO \
 rules"""
 kind = "undefined"
+not_reproducible = "the process dies (SIGSEGV, SIGABRT)"
 
 [[divergence]]
 case = "duplicate indices with reduction='none'"
@@ -75,6 +91,13 @@ theirs = "'the order of updating the values is undefined'; the CPU plugin is las
 ours = "duplicates='last' (row-major order of indices) by default; 'first' or 'raise' on request"
 evidence = "scatter-elements-update-12.rst; docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9"
 kind = "undefined"
+[divergence.example]
+call = "openvino:ScatterElementsUpdate"
+opset = 12
+args = { data = [0, 0], indices = [0, 0], updates = [1, 2], axis = 0 }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = [2, 0] }
+ours = "same"
 
 [[divergence]]
 case = "NaN in data or updates with reduction='max' or 'min'"
@@ -88,6 +111,14 @@ evidence = """
 checked on 2026.4.1: data [nan, 1], updates [2] at 0 and [nan, 3] at 1 -> CPU [nan, 3], constant folding [2, 3]"""
 kind = "undefined"
 versions = "12"
+[divergence.example]
+call = "openvino:ScatterElementsUpdate"
+opset = 12
+args = { data = ["nan", 1], indices = [0, 1], updates = [2, "nan"], axis = 0 }
+kwargs = { reduction = "max" }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = ["nan", 1] }
+ours = { equals = ["nan", "nan"] }
 
 ''')
 plugin_divergences("openvino.ScatterElementsUpdate", unchecked_one_thread=True)

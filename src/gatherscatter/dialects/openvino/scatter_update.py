@@ -24,6 +24,7 @@ evidence = """
 scatter-update-3.rst ('If an index points to a non-existing output tensor element or is negative, then an \
 exception is raised'); docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#appendix"""
 kind = "undefined"
+not_reproducible = "the process dies, or the update is dropped, varying from run to run"
 
 [[divergence]]
 case = "0-D (scalar) indices"
@@ -33,6 +34,13 @@ theirs = "compile_model rejects it ('do not support scalar input'); constant fol
 ours = "computed as the spec's first example says: data[..., indices, ...] = updates[...]"
 evidence = "scatter-update-3.rst ('indices is a 0D tensor'); checked on 2026.4.1"
 kind = "spec"
+[divergence.example]
+call = "openvino:ScatterUpdate"
+opset = 3
+args = { data = [0, 0, 0], indices = 1, updates = 5, axis = 0 }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { raises = "Exception" }
+ours = { equals = [0, 5, 0] }
 
 [[divergence]]
 case = "duplicate indices"
@@ -45,6 +53,7 @@ evidence = """
 scatter-update-3.rst; docs/behavior-matrix.md#surprise-5, docs/behavior-matrix.md#t6-6 and \
 docs/behavior-matrix.md#t6-9"""
 kind = "undefined"
+not_reproducible = "the CPU plugin's order varies from run to run (last-wins in 10 of 20): no stable outcome"
 ''')
 plugin_divergences("openvino.ScatterUpdate")
 

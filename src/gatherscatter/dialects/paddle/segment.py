@@ -38,6 +38,7 @@ theirs = "segmentation fault (SegmentKernelLaunchHelper reads segment_ids[-1])"
 ours = "ShapeError: segment_ids must not be empty (the output would have no rows)"
 evidence = "observed: paddle.geometric.segment_sum(zeros((0, 2)), zeros(0, int64)) aborts the process"
 kind = "undefined"
+not_reproducible = "the process dies (SIGSEGV)"
 ''')
 for _n in ("segment_max", "segment_min"):
     divergence_table(f"paddle.{_n}", r'''

@@ -65,6 +65,7 @@ ours = "raises, as TF on CPU (negative ids are dropped on every device, as TF do
 evidence = """
 tf.math.unsorted_segment_sum docs: 'values are always validated to be in range on CPU, never validated on GPU'"""
 kind = "device"
+not_reproducible = "needs a GPU (on CPU TF raises, as ours does)"
 ''')
 for _n in ("unsorted_segment_mean", "unsorted_segment_sqrt_n"):
     divergence_table(f"tensorflow.{_n}", r'''
@@ -78,6 +79,13 @@ float64 (sqrt_n rejects integers: Sqrt has no integer kernel)"""
 ours = "the same"
 evidence = "tensorflow/python/ops/math_ops.py unsorted_segment_mean, _unsorted_segment_N"
 kind = "choice"
+[divergence.example]
+call = "tensorflow.math.{name}"
+args = { data = [1, 2], segment_ids = [0, 0], num_segments = 1 }
+dtypes = { data = "int16", segment_ids = "int32" }
+theirs = { equals = [1.5], dtype = "float32" }
+ours = "same"
+per_op.unsorted_segment_sqrt_n = { theirs = { raises = "InvalidArgumentError" }, ours = { raises = "DTypeError" } }
 ''')
 
 

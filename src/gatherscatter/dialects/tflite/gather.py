@@ -25,6 +25,12 @@ theirs = "tf.gather on GPU returns 0, under XLA clamps; TF on CPU raises"
 ours = "IndexOutOfRangeError, as the TFLite kernel (negative indices are rejected, not wrapped)"
 evidence = "tensorflow/lite/kernels/gather.cc: indices_has_only_positive_elements, 'gather index out of bounds'"
 kind = "device"
+[divergence.example]
+call = "tflite:tensorflow.gather"
+args = { params = [10, 20, 30], indices = [-1] }
+dtypes = { params = "float32", indices = "int32" }
+theirs = { raises = "RuntimeError" }
+ours = { raises = "IndexOutOfRangeError" }
 ''')
 
 

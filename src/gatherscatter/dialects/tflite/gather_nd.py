@@ -27,6 +27,12 @@ theirs = "TF raises; TFLite checks only the flat offset and reads the cell it la
 ours = "as TFLite: the flat offset is read; it raises only past the end of params"
 evidence = "tensorflow/lite/kernels/internal/reference/reference_ops.h GatherNd (from_pos + slice_size check)"
 kind = "undefined"
+[divergence.example]
+call = "tflite:tensorflow.gather_nd"
+args = { params = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], indices = [[0, 4]] }
+dtypes = { params = "int32", indices = "int32" }
+theirs = { equals = [4] }
+ours = "same"
 
 [[divergence]]
 case = "negative or out-of-range index tuple"
@@ -36,6 +42,12 @@ theirs = "tf.gather_nd on GPU returns 0, under XLA clamps; TF on CPU raises"
 ours = "IndexOutOfRangeError, as the TFLite kernel"
 evidence = "tensorflow/lite/kernels/gather_nd.cc: indices_has_only_positive_elements; reference GatherNd status"
 kind = "device"
+[divergence.example]
+call = "tflite:tensorflow.gather_nd"
+args = { params = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], indices = [[-1, 0]] }
+dtypes = { params = "int32", indices = "int32" }
+theirs = { raises = "RuntimeError" }
+ours = { raises = "IndexOutOfRangeError" }
 ''')
 
 

@@ -51,6 +51,12 @@ previous one + 1, starting at 0 ('delta == 0 || delta == 1')"""
 ours = "as TFLite: IndexOutOfRangeError"
 evidence = "tensorflow/lite/kernels/segment_sum.cc ResizeOutputTensor"
 kind = "device"
+[divergence.example]
+call = "tflite:tensorflow.math.segment_sum"
+args = { data = [1, 2], segment_ids = [0, 2] }
+dtypes = { data = "float32", segment_ids = "int32" }
+theirs = { raises = "RuntimeError" }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "segment ids starting with -1 (-1, -1, 0, ...)"
@@ -60,6 +66,7 @@ theirs = "passes the delta check (previous id starts at -1) and writes before th
 ours = "IndexOutOfRangeError: the first id must be 0"
 evidence = "tensorflow/lite/kernels/segment_sum.cc (previous_segment_id = -1)"
 kind = "undefined"
+not_reproducible = "writes before the output buffer: no stable outcome"
 ''')
 
 
