@@ -8,10 +8,13 @@ import numpy as np
 
 from ...core.context import OpContext
 
-__all__ = ["TFLITE_VERSION", "check_in_range", "tfl_context"]
+__all__ = ["GATHER_INDEX_DTYPES", "TFLITE_VERSION", "check_in_range", "tfl_context"]
 
 TFLITE_VERSION = "TF 2.21"
 """The TensorFlow release whose TFLite interpreter (``tf.lite.Interpreter``, builtin kernels) was observed."""
+
+GATHER_INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
+"""The index types ``GATHER`` and ``GATHER_ND`` take (their kernels' ``positions`` / ``indices`` switch)."""
 
 
 def tfl_context(name: str, **names: str) -> OpContext:
