@@ -22,9 +22,9 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...core.policy import Reduction
-from ...core.shape import dtype_name, normalize_axis, to_int
+from ...core.shape import as_index_array, as_updates, dtype_name, normalize_axis, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
-from .._common import INTS, NUMERIC, UINTS
+from .._common import INTS, NUMERIC, UINTS, data_array
 from .._registry import divergence_table
 
 __all__ = [
@@ -33,7 +33,9 @@ __all__ = [
     "GATHER_TYPES",
     "INT32_INT64",
     "axis_input",
+    "axis_scatter_inputs",
     "check_data",
+    "check_indices_rank",
     "check_rank",
     "ov_context",
     "ov_version",
@@ -125,6 +127,28 @@ def axis_input(ctx: OpContext, axis: Any, rank: int) -> int:
             )
         axis = int(arr.reshape(()))
     return normalize_axis(ctx, axis, rank)
+
+
+def axis_scatter_inputs(
+    ctx: OpContext, data: Any, indices: Any, updates: Any, axis: Any
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], int]:
+    """The inputs of ScatterUpdate and ScatterElementsUpdate, checked in their order: ``data`` (an element
+    type of :data:`ELEMENT_TYPES`), ``indices`` (any integer type), ``updates`` (read as data's type), the
+    ``axis`` input (:func:`axis_input`)."""
+    d = data_array(ctx, data)
+    check_data(ctx, d, ELEMENT_TYPES)
+    i = as_index_array(ctx, indices, "indices", ANY_INT)
+    u = as_updates(ctx, updates, d.dtype)
+    return d, i, u, axis_input(ctx, axis, d.ndim)
+
+
+def check_indices_rank(ctx: OpContext, indices: np.ndarray[Any, Any], data: np.ndarray[Any, Any]) -> None:
+    """GatherElements and ScatterElementsUpdate: ``indices`` has the rank of ``data``."""
+    if indices.ndim != data.ndim:
+        raise ShapeError(
+            f"{ctx.label}: indices must have the rank of data ({data.ndim}); got indices shape "
+            f"{list(indices.shape)} and data shape {list(data.shape)}"
+        )
 
 
 #: every OpenVINO reduction name (ScatterElementsUpdate-12, ScatterNDUpdate-15) and the core reduction it is

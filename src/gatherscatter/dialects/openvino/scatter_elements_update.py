@@ -7,16 +7,14 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Bounds, Duplicates, Identity, MeanRounding, Negative, Policy, parse_enum
-from ...core.shape import IndexSpec, as_index_array, as_updates
-from ...errors import ArgumentError, ShapeError, UnsupportedError
-from .._common import DUPLICATES, check_updates_like_indices, data_array
+from ...core.shape import IndexSpec
+from ...errors import ArgumentError, UnsupportedError
+from .._common import DUPLICATES, check_updates_like_indices
 from .._record import Description, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, divergence_table
 from ._common import (
-    ANY_INT,
-    ELEMENT_TYPES,
-    axis_input,
-    check_data,
+    axis_scatter_inputs,
+    check_indices_rank,
     ov_context,
     ov_version,
     parse_reduction,
@@ -186,16 +184,8 @@ def ScatterElementsUpdate(
             f"{ctx.label}: ScatterElementsUpdate-3 has no use_init_val attribute (added in "
             f"ScatterElementsUpdate-12); got use_init_val=False"
         )
-    d = data_array(ctx, data)
-    check_data(ctx, d, ELEMENT_TYPES)
-    i = as_index_array(ctx, indices, "indices", ANY_INT)
-    u = as_updates(ctx, updates, d.dtype)
-    a = axis_input(ctx, axis, d.ndim)
-    if i.ndim != d.ndim:
-        raise ShapeError(
-            f"{ctx.label}: indices must have the rank of data ({d.ndim}); got indices shape "
-            f"{list(i.shape)} and data shape {list(d.shape)}"
-        )
+    d, i, u, a = axis_scatter_inputs(ctx, data, indices, updates, axis)
+    check_indices_rank(ctx, i, d)
     check_updates_like_indices(ctx, i, u)
     policy = Policy(
         bounds=Bounds.RAISE,
