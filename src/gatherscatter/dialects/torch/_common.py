@@ -271,3 +271,4 @@ def flat_gather(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any]
 
 #: the gradient conventions of torch autograd, which every torch op states in its record
 GRAD = GradConventions(autograd="torch", duplicates="all", ties="torch")
+

@@ -1,11 +1,13 @@
-"""PyTorch ``torch.index_copy`` (2.13)."""
+"""PyTorch ``torch.index_copy`` (2.13), and the slice writing shared with ``index_fill``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from ...core.context import OpContext
 from ...core.policy import Duplicates, Policy, parse_enum
 from ...core.shape import IndexSpec, prod
 from ...errors import ShapeError
@@ -41,6 +43,25 @@ def _describe(dim: int) -> Description:
     return _index_axis_source("torch.index_copy", dim, {"dim": dim}, reduction="none", negative="raise",
                               index_dtypes=_I64, duplicates_specified=False,
                               residuals=[_EMPTY_UNCHECKED])
+
+
+def index_slices(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], a: int, policy: Policy,
+                  updates: Callable[[tuple[int, ...]], np.ndarray[Any, Any]]) -> Lowering:
+    """``index_copy`` and ``index_fill``: write one slice along ``a`` per entry of the 0-d or 1-d index ``i``.
+
+    ``updates(shape)`` gives the slices (``shape``: ``d``'s with ``len(i)`` along ``a``). A 0-d ``d`` is one
+    slice of a 1-element vector, and the result is 0-d again. As in torch, a ``d`` whose slices (its shape
+    without ``a``) are empty is returned as a copy, without index checks.
+    """
+    d1 = d.reshape(1) if d.ndim == 0 else d
+    i1 = i.reshape(-1)
+    ushape = d1.shape[:a] + (i1.size,) + d1.shape[a + 1 :]
+    low = Lowering("scatter", d1, i1, IndexSpec(axis=a), policy, ctx, updates=updates(ushape))
+    if prod(d1.shape[:a] + d1.shape[a + 1 :]) == 0:  # torch loops over empty slices: no index check
+        low.result = np.array(d, copy=True)
+    elif d.ndim == 0:
+        low.post = lambda y: y.reshape(())
+    return low
 
 
 @dialect_op(
@@ -95,13 +116,5 @@ def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str
             f"{ctx.label}: source and input must have the same slice shape (their shape without dim {a}); got "
             f"source shape {list(s.shape)} and input shape {list(d.shape)}"
         )
-    d1 = d.reshape(1) if d.ndim == 0 else d
-    i1 = i.reshape(-1)
-    ushape = d1.shape[:a] + (i1.size,) + d1.shape[a + 1 :]
     policy = Policy(bounds="raise", negative="raise", duplicates=dup)
-    low = Lowering("scatter", d1, i1, IndexSpec(axis=a), policy, ctx, updates=s.reshape(ushape))
-    if prod(d1.shape[:a] + d1.shape[a + 1 :]) == 0:  # torch loops over empty slices: no index check
-        low.result = np.array(d, copy=True)
-    elif d.ndim == 0:
-        low.post = lambda y: y.reshape(())
-    return low
+    return index_slices(ctx, d, i, a, policy, s.reshape)

@@ -7,13 +7,14 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import WRAPPING
-from ...core.shape import IndexSpec, dtype_name, prod
+from ...core.shape import dtype_name
 from ...errors import DTypeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, check_int
 from .._registry import Lowering, dialect_op
 from ._common import GRAD, INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, to_scalar, torch_context
 from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
+from .index_copy import index_slices
 
 
 def _describe(dim: int, value: Any) -> Description:
@@ -67,12 +68,4 @@ def index_fill(input: Any, dim: int, index: Any, value: Any) -> Lowering:
             f"{dtype_name(d.dtype)} input (even with a zero imaginary part)"
         )
     v = to_scalar(ctx, value, d.dtype, "value")
-    d1 = d.reshape(1) if d.ndim == 0 else d
-    i1 = i.reshape(-1)
-    ushape = d1.shape[:a] + (i1.size,) + d1.shape[a + 1 :]
-    low = Lowering("scatter", d1, i1, IndexSpec(axis=a), WRAPPING, ctx, updates=np.broadcast_to(v, ushape))
-    if prod(d1.shape[:a] + d1.shape[a + 1 :]) == 0:  # torch loops over empty slices: no index check
-        low.result = np.array(d, copy=True)
-    elif d.ndim == 0:
-        low.post = lambda y: y.reshape(())
-    return low
+    return index_slices(ctx, d, i, a, WRAPPING, lambda shape: np.broadcast_to(v, shape))
