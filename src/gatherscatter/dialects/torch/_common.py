@@ -45,7 +45,7 @@ __all__ = [
     "check_dtype",
     "count_in_dtype",
     "flat_gather",
-    "index_vector",
+    "index_and_dim",
     "norm_dim",
     "src_array",
     "to_scalar",
@@ -132,12 +132,14 @@ def as_bool(ctx: OpContext, name: str, value: Any) -> bool:
     return value
 
 
-def index_vector(ctx: OpContext, index: Any, allowed: frozenset[str], *, rule: str) -> np.ndarray[Any, Any]:
-    """A 0-d or 1-d index of an allowed dtype (the ``index_*`` ops); ``rule`` words the error."""
+def index_and_dim(
+    ctx: OpContext, d: np.ndarray[Any, Any], index: Any, dim: Any, allowed: frozenset[str]
+) -> tuple[np.ndarray[Any, Any], int]:
+    """The ``index_*`` ops' ``index`` (0-d or 1-d, of an ``allowed`` dtype), then their ``dim`` on input ``d``."""
     i = as_index_array(ctx, index, "index", allowed)
     if i.ndim > 1:
-        raise ShapeError(f"{ctx.label}: index must be a vector ({rule}); got index shape {list(i.shape)}")
-    return i
+        raise ShapeError(f"{ctx.label}: index must be a vector (0-d or 1-d); got index shape {list(i.shape)}")
+    return i, norm_dim(ctx, dim, d.ndim)
 
 
 def src_array(ctx: OpContext, src: Any, dtype: np.dtype[Any], name: str) -> np.ndarray[Any, Any]:

@@ -13,9 +13,9 @@ from ...core.shape import IndexSpec, prod
 from ...errors import ShapeError
 from .._common import DUPLICATES, data_array
 from .._record import Description, check_int
-from .._registry import Lowering, dialect_op, divergence_table
-from ._common import GRAD, INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, src_array, torch_context
-from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
+from .._registry import Lowering, divergence_table
+from ._common import INDEX_INT64, check_dtype, index_and_dim, src_array, torch_context
+from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source, torch_op
 
 divergence_table("torch.index_copy", r'''
 [[divergence]]
@@ -64,11 +64,9 @@ def index_slices(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any
     return low
 
 
-@dialect_op(
-    "torch", "index_copy", family="scatter_axis", kind="scatter", versions=(VERSION,),
-    differentiable=("input", "source"),
-    describe=_describe, fuzz={"distinct_targets": 0.6}, grad=GRAD, variants=({"dim": 0},),
-    values={"duplicates": DUPLICATES},
+@torch_op(
+    "index_copy", family="scatter_axis", kind="scatter", differentiable=("input", "source"), describe=_describe,
+    fuzz={"distinct_targets": 0.6}, variants=({"dim": 0},), values={"duplicates": DUPLICATES},
 )
 def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str = "last") -> Lowering:
     """torch.index_copy: copy ``source`` slices into a copy of ``input`` at ``index`` along ``dim``.
@@ -99,8 +97,7 @@ def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str
     ctx = torch_context("index_copy", updates="source")
     d = data_array(ctx, input)
     check_dtype(ctx, d)
-    i = index_vector(ctx, index, INDEX_INT64, rule="0-d or 1-d")
-    a = norm_dim(ctx, dim, d.ndim)
+    i, a = index_and_dim(ctx, d, index, dim, INDEX_INT64)
     dup = parse_enum(Duplicates, duplicates)
     s = src_array(ctx, source, d.dtype, "source")
     if s.ndim and d.ndim and s.ndim != d.ndim:

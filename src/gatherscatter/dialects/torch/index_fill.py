@@ -11,9 +11,9 @@ from ...core.shape import dtype_name
 from ...errors import DTypeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, check_int
-from .._registry import Lowering, dialect_op
-from ._common import GRAD, INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, to_scalar, torch_context
-from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
+from .._registry import Lowering
+from ._common import INDEX_INT64, check_dtype, index_and_dim, to_scalar, torch_context
+from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source, torch_op
 from .index_copy import index_slices
 
 
@@ -26,9 +26,9 @@ def _describe(dim: int, value: Any) -> Description:
                               residuals=[_EMPTY_UNCHECKED])
 
 
-@dialect_op(
-    "torch", "index_fill", family="scatter_axis", kind="scatter", versions=(VERSION,), differentiable=("input",),
-    describe=_describe, grad=GRAD, variants=({"dim": 1, "value": -1.0},), values={"value": "number"},
+@torch_op(
+    "index_fill", family="scatter_axis", kind="scatter", differentiable=("input",), describe=_describe,
+    variants=({"dim": 1, "value": -1.0},), values={"value": "number"},
 )
 def index_fill(input: Any, dim: int, index: Any, value: Any) -> Lowering:
     """torch.index_fill: set whole slices of a copy of ``input`` at ``index`` along ``dim`` to ``value``.
@@ -57,8 +57,7 @@ def index_fill(input: Any, dim: int, index: Any, value: Any) -> Lowering:
     ctx = torch_context("index_fill")
     d = data_array(ctx, input)
     check_dtype(ctx, d)
-    i = index_vector(ctx, index, INDEX_INT64, rule="0-d or 1-d")
-    a = norm_dim(ctx, dim, d.ndim)
+    i, a = index_and_dim(ctx, d, index, dim, INDEX_INT64)
     is_complex = isinstance(value, complex) or (
         isinstance(value, (np.ndarray, np.generic)) and np.asarray(value).dtype.kind == "c"
     )
