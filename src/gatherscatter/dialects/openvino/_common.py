@@ -168,12 +168,16 @@ def reductions(*names: str) -> dict[str, Reduction]:
     return {name: REDUCTIONS[name] for name in names}
 
 
-def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction], added: str) -> Reduction:
+def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction], version: int, since: int) -> Reduction:
     """The ``reduction`` attribute by its OpenVINO name (case-insensitive, as OpenVINO parses it).
 
-    ``names`` maps the accepted OpenVINO names to core reductions; ``added``
-    says which version introduced the attribute, for the error of an older version.
+    ``names`` maps the OpenVINO names accepted from version ``since`` (which introduced the attribute) to core
+    reductions; an older ``version`` accepts only ``'none'``, and its error says where the attribute was added.
     """
+    added = ""
+    if version < since:
+        names = {"none": Reduction.NONE}
+        added = f"reduction was added in {ctx.op.removeprefix('openvino.')}-{since}"
     if reduction is None:
         return Reduction.NONE
     if not isinstance(reduction, str):

@@ -24,7 +24,6 @@ from ._common import (
 from ._describe import _FINITE_START, _INT, _reduction, openvino_op
 
 _REDUCTIONS_12 = reductions("none", "sum", "prod", "min", "max", "mean")
-_REDUCTIONS_3 = reductions("none")
 
 divergence_table("openvino.ScatterElementsUpdate", r'''
 [[divergence]]
@@ -171,10 +170,7 @@ def ScatterElementsUpdate(
     """
     v = ov_version("ScatterElementsUpdate", version)
     ctx = ov_context("ScatterElementsUpdate", v)
-    if v == 3:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_3, "reduction was added in ScatterElementsUpdate-12")
-    else:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_12, "")
+    red = parse_reduction(ctx, reduction, _REDUCTIONS_12, v, since=12)
     if not isinstance(use_init_val, (bool, np.bool_)):
         raise ArgumentError(
             f"{ctx.label}: use_init_val must be a bool (got {use_init_val!r} of type {type(use_init_val).__name__})"

@@ -24,7 +24,6 @@ from ._common import (
 from ._describe import _INT, _reduction, openvino_op
 
 _REDUCTIONS_15 = reductions("none", "sum", "sub", "prod", "min", "max")
-_REDUCTIONS_3 = reductions("none")
 
 divergence_table("openvino.ScatterNDUpdate", r'''
 [[divergence]]
@@ -159,10 +158,7 @@ def ScatterNDUpdate(
     """
     v = ov_version("ScatterNDUpdate", version)
     ctx = ov_context("ScatterNDUpdate", v)
-    if v == 3:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_3, "reduction was added in ScatterNDUpdate-15")
-    else:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_15, "")
+    red = parse_reduction(ctx, reduction, _REDUCTIONS_15, v, since=15)
     d = data_array(ctx, data)
     check_data(ctx, d, ELEMENT_TYPES)
     check_rank(ctx, d, "data")
