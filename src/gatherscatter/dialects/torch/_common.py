@@ -29,7 +29,7 @@ from ...core.policy import MeanCount, Policy
 from ...core.scatter import count_in_dtype as core_count_in_dtype
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name, to_int
 from ...errors import ArgumentError, AxisError, DTypeError, ShapeError
-from .._common import check_data_dtype
+from .._common import check_data_dtype, first_true
 from .._record import GradConventions
 from .._registry import Lowering
 
@@ -259,9 +259,7 @@ def flat_gather(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any]
     bad = (lin < lo) | (lin >= n)
     if bad.any():
         # checked here, before the flat indices are unravelled; the core words the message
-        flat = int(np.argmax(bad.reshape(-1)))
-        pos = tuple(int(p) for p in np.unravel_index(flat, i.shape)) if i.ndim else ()
-        value = int(lin.reshape(-1)[flat])
+        pos, value = first_true(bad, lin)
         note = "" if negative or value >= 0 else f"{ctx.op} does not accept negative indices"
         raise ctx.with_(bounds_note=note).index_error(
             value=value, position=pos, size=n, axis=0, lo=lo, target=f"{ctx.data} with size {n}", subject=ctx.data,
