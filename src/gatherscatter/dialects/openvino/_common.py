@@ -37,6 +37,7 @@ __all__ = [
     "check_data",
     "check_indices_rank",
     "check_rank",
+    "nd_inputs",
     "ov_context",
     "ov_version",
     "parse_reduction",
@@ -141,6 +142,18 @@ def axis_scatter_inputs(
     u = as_updates(ctx, updates, d.dtype)
     return d, i, u, axis_input(ctx, axis, d.ndim)
 
+
+def nd_inputs(
+    ctx: OpContext, data: Any, indices: Any, index_types: frozenset[str]
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """GatherND and ScatterNDUpdate: ``data`` (of :data:`ELEMENT_TYPES`) and ``indices`` (of ``index_types``),
+    each of rank >= 1, checked in that order."""
+    d = data_array(ctx, data)
+    check_data(ctx, d, ELEMENT_TYPES)
+    check_rank(ctx, d, "data")
+    i = as_index_array(ctx, indices, "indices", index_types)
+    check_rank(ctx, i, "indices")
+    return d, i
 
 def check_indices_rank(ctx: OpContext, indices: np.ndarray[Any, Any], data: np.ndarray[Any, Any]) -> None:
     """GatherElements and ScatterElementsUpdate: ``indices`` has the rank of ``data``."""
