@@ -27,6 +27,7 @@ __all__ = [
     "check_name",
     "check_updates_like_indices",
     "data_array",
+    "first_true",
 ]
 
 INTS = frozenset({"int8", "int16", "int32", "int64"})
@@ -42,6 +43,19 @@ DUPLICATES = ("last", "first", "raise")
 def data_array(ctx: OpContext, value: Any, name: str | None = None) -> np.ndarray[Any, Any]:
     """The data argument as an array (the caller's own array when it is one)."""
     return as_array(ctx, value, name or ctx.data)
+
+
+def first_true(bad: np.ndarray[Any, Any], values: np.ndarray[Any, Any]) -> tuple[tuple[int, ...], int]:
+    """The row-major position of the first True of ``bad`` in ``values`` (of ``bad``'s size) and the integer there.
+
+    For dialects that check an index range of their own before the core does (the core words the error).
+
+    >>> first_true(np.array([[False, False], [True, True]]), np.array([[0, 1], [-7, 9]]))
+    ((1, 0), -7)
+    """
+    flat = int(np.argmax(bad.reshape(-1)))
+    pos = tuple(int(p) for p in np.unravel_index(flat, values.shape)) if values.ndim else ()
+    return pos, int(values.reshape(-1)[flat])
 
 
 def check_batch(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], b: int, note: str = "") -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Policy, fill
+from ...core.policy import MODULO, WRAPPING, Policy, fill
 from ...core.shape import IndexSpec
 from ...errors import ShapeError
 from .._common import along_axis
@@ -86,7 +86,7 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
     if b == "jax":
         policy = Policy(bounds=fill(default_fill(d.dtype)), negative="wrap")
     elif b == "torch":
-        policy = Policy(bounds="wrap", negative="bounds")
+        policy = MODULO
     else:
-        policy = Policy(bounds="raise", negative="wrap")
+        policy = WRAPPING
     return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx)

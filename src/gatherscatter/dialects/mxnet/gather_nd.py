@@ -11,7 +11,7 @@ from ...core.shape import IndexSpec
 from ...errors import ShapeError
 from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence_table
-from ._common import DATA, INDEX, mx_array, mx_context, raise_bad, truncate
+from ._common import DATA, INDEX, check_index_tuples, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _FLOAT, _INDEX
 
 divergence_table("mxnet.gather_nd", r'''
@@ -116,11 +116,7 @@ def gather_nd(data: Any, indices: Any) -> Lowering:
     ctx = mx_context("gather_nd")
     d = mx_array(ctx, data, "data", DATA)
     i = mx_array(ctx, indices, "indices", INDEX)
-    if i.ndim < 2:
-        raise ShapeError(
-            f"{ctx.label}: gather_nd requires index tensor to have at least 2 dimensions (got shape {list(i.shape)}); "
-            f"indices[:, y] is one index tuple"
-        )
+    check_index_tuples(ctx, i)
     m = i.shape[0]
     if m > d.ndim:
         raise ShapeError(

@@ -12,7 +12,7 @@ from ...core.shape import IndexSpec, check_allocatable
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence_table
-from ._common import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
+from ._common import DATA, INDEX, check_index_tuples, first_bad, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _INDEX
 
 divergence_table("mxnet.scatter_nd", r'''
@@ -138,11 +138,7 @@ def scatter_nd(data: Any, indices: Any, shape: Any) -> Lowering:
     i = mx_array(ctx, indices, "indices", INDEX | {"bool"})
     out_shape = _shape(ctx, shape)
     check_allocatable(ctx, out_shape, u.dtype, "shape")  # NumPy's limit: refuse before allocating
-    if i.ndim < 2:
-        raise ShapeError(
-            f"{ctx.label}: scatter_nd requires index tensor to have at least 2 dimensions (got shape "
-            f"{list(i.shape)}); indices[:, y] is one index tuple"
-        )
+    check_index_tuples(ctx, i)
     m = i.shape[0]
     if m > len(out_shape):
         raise ShapeError(

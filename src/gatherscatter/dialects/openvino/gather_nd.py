@@ -7,12 +7,12 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import STRICT, WRAPPING
-from ...core.shape import IndexSpec, as_index_array, prod, to_int
+from ...core.shape import IndexSpec, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
-from .._common import check_batch, data_array
+from .._common import check_batch
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, divergence_table
-from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, plugin_divergences
+from ._common import ANY_INT, nd_inputs, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
 
 divergence_table("openvino.GatherND", r'''
@@ -136,11 +136,7 @@ def GatherND(data: Any, indices: Any, batch_dims: int = 0, version: int = 8) -> 
     v = ov_version("GatherND", version)
     ctx = ov_context("GatherND", v)
     b = to_int(ctx, "batch_dims", batch_dims)
-    d = data_array(ctx, data)
-    check_data(ctx, d, ELEMENT_TYPES)
-    check_rank(ctx, d, "data")
-    i = as_index_array(ctx, indices, "indices", ANY_INT)
-    check_rank(ctx, i, "indices")
+    d, i = nd_inputs(ctx, data, indices, ANY_INT)
     r, q = d.ndim, i.ndim
     if not 0 <= b < min(r, q):
         raise AxisError(

@@ -7,16 +7,14 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Bounds, Duplicates, Identity, MeanRounding, Negative, Policy, parse_enum
-from ...core.shape import IndexSpec, as_index_array, as_updates
-from ...errors import ArgumentError, ShapeError, UnsupportedError
-from .._common import DUPLICATES, check_updates_like_indices, data_array
+from ...core.shape import IndexSpec
+from ...errors import ArgumentError, UnsupportedError
+from .._common import DUPLICATES, check_updates_like_indices
 from .._record import Description, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, divergence_table
 from ._common import (
-    ANY_INT,
-    ELEMENT_TYPES,
-    axis_input,
-    check_data,
+    axis_scatter_inputs,
+    check_indices_rank,
     ov_context,
     ov_version,
     parse_reduction,
@@ -26,7 +24,6 @@ from ._common import (
 from ._describe import _FINITE_START, _INT, _reduction, openvino_op
 
 _REDUCTIONS_12 = reductions("none", "sum", "prod", "min", "max", "mean")
-_REDUCTIONS_3 = reductions("none")
 
 divergence_table("openvino.ScatterElementsUpdate", r'''
 [[divergence]]
@@ -204,10 +201,7 @@ def ScatterElementsUpdate(
     """
     v = ov_version("ScatterElementsUpdate", version)
     ctx = ov_context("ScatterElementsUpdate", v)
-    if v == 3:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_3, "reduction was added in ScatterElementsUpdate-12")
-    else:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_12, "")
+    red = parse_reduction(ctx, reduction, _REDUCTIONS_12, v, since=12)
     if not isinstance(use_init_val, (bool, np.bool_)):
         raise ArgumentError(
             f"{ctx.label}: use_init_val must be a bool (got {use_init_val!r} of type {type(use_init_val).__name__})"
@@ -217,16 +211,8 @@ def ScatterElementsUpdate(
             f"{ctx.label}: ScatterElementsUpdate-3 has no use_init_val attribute (added in "
             f"ScatterElementsUpdate-12); got use_init_val=False"
         )
-    d = data_array(ctx, data)
-    check_data(ctx, d, ELEMENT_TYPES)
-    i = as_index_array(ctx, indices, "indices", ANY_INT)
-    u = as_updates(ctx, updates, d.dtype)
-    a = axis_input(ctx, axis, d.ndim)
-    if i.ndim != d.ndim:
-        raise ShapeError(
-            f"{ctx.label}: indices must have the rank of data ({d.ndim}); got indices shape "
-            f"{list(i.shape)} and data shape {list(d.shape)}"
-        )
+    d, i, u, a = axis_scatter_inputs(ctx, data, indices, updates, axis)
+    check_indices_rank(ctx, i, d)
     check_updates_like_indices(ctx, i, u)
     policy = Policy(
         bounds=Bounds.RAISE,

@@ -5,26 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Bounds, Duplicates, Negative, Policy, parse_enum
-from ...core.shape import IndexSpec, as_index_array, as_updates
+from ...core.shape import IndexSpec, as_updates
 from ...errors import ShapeError
-from .._common import DUPLICATES, data_array
+from .._common import DUPLICATES
 from .._record import Description, canonical, check_choice
 from .._registry import Lowering, divergence_table
-from ._common import (
-    ELEMENT_TYPES,
-    INT32_INT64,
-    check_data,
-    check_rank,
-    ov_context,
-    ov_version,
-    parse_reduction,
-    plugin_divergences,
-    reductions,
-)
+from ._common import INT32_INT64, nd_inputs, ov_context, ov_version, parse_reduction, plugin_divergences, reductions
 from ._describe import _INT, _reduction, openvino_op
 
 _REDUCTIONS_15 = reductions("none", "sum", "sub", "prod", "min", "max")
-_REDUCTIONS_3 = reductions("none")
 
 divergence_table("openvino.ScatterNDUpdate", r'''
 [[divergence]]
@@ -196,15 +185,8 @@ def ScatterNDUpdate(
     """
     v = ov_version("ScatterNDUpdate", version)
     ctx = ov_context("ScatterNDUpdate", v)
-    if v == 3:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_3, "reduction was added in ScatterNDUpdate-15")
-    else:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_15, "")
-    d = data_array(ctx, data)
-    check_data(ctx, d, ELEMENT_TYPES)
-    check_rank(ctx, d, "data")
-    i = as_index_array(ctx, indices, "indices", INT32_INT64)
-    check_rank(ctx, i, "indices")
+    red = parse_reduction(ctx, reduction, _REDUCTIONS_15, v, since=15)
+    d, i = nd_inputs(ctx, data, indices, INT32_INT64)
     u = as_updates(ctx, updates, d.dtype)
     k = i.shape[-1]
     if k > d.ndim:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Bounds, Duplicates, Negative, Policy, parse_enum
-from ...core.shape import IndexSpec, as_index_array, as_updates
-from .._common import DUPLICATES, data_array
+from ...core.shape import IndexSpec
+from .._common import DUPLICATES
 from .._record import Description, Step, canonical, check_choice, check_int, moved_axis_args
 from .._registry import Lowering, divergence_table
-from ._common import ANY_INT, ELEMENT_TYPES, axis_input, check_data, ov_context, ov_version, plugin_divergences
+from ._common import axis_scatter_inputs, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
 
 divergence_table("openvino.ScatterUpdate", r'''
@@ -108,10 +108,6 @@ def ScatterUpdate(
     """
     v = ov_version("ScatterUpdate", version)
     ctx = ov_context("ScatterUpdate", v)
-    d = data_array(ctx, data)
-    check_data(ctx, d, ELEMENT_TYPES)
-    i = as_index_array(ctx, indices, "indices", ANY_INT)
-    u = as_updates(ctx, updates, d.dtype)
-    a = axis_input(ctx, axis, d.ndim)
+    d, i, u, a = axis_scatter_inputs(ctx, data, indices, updates, axis)
     policy = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE, duplicates=parse_enum(Duplicates, duplicates))
     return Lowering("scatter", d, i, IndexSpec(axis=a), policy, ctx, updates=u)

@@ -12,11 +12,10 @@ from ...errors import ShapeError
 from .._common import check_data_dtype, data_array
 from .._record import Description, Residual, canonical
 from .._registry import Lowering, dialect_op, divergence_table
-from ._tfl import TFLITE_VERSION, check_in_range, tfl_context
+from ._tfl import GATHER_INDEX_DTYPES, TFLITE_VERSION, check_in_range, tfl_context
 
 #: facts for the op record
 DATA_DTYPES = frozenset({"float32", "int8", "uint8", "int16", "int32", "int64", "str", "bytes", "object"})
-INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
 
 divergence_table("tflite.GATHER_ND", r'''
 [[divergence]]
@@ -88,7 +87,7 @@ def GATHER_ND(params: Any, indices: Any) -> Lowering:
     ctx = tfl_context("GATHER_ND", data="params", indices="indices")
     p = data_array(ctx, params)
     check_data_dtype(ctx, p, DATA_DTYPES)
-    i = as_index_array(ctx, indices, "indices", INDEX_DTYPES)
+    i = as_index_array(ctx, indices, "indices", GATHER_INDEX_DTYPES)
     if i.ndim < 1:
         raise ShapeError(f"{ctx.label}: indices must have rank >= 1 (got a 0-d array)")
     k = i.shape[-1]
