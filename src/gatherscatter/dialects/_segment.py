@@ -175,60 +175,61 @@ def segment_description(
     reduction: str,
     empty: str,
     *,
-    inputs: tuple[str, str, str] = ("data", "segment_ids", "num_segments"),
+    inputs: tuple[str, ...] = ("data", "segment_ids", "num_segments"),
     bounds: str = "drop",
     raises_past_end: bool = False,
     index_dtypes: tuple[str, ...] = ("int32", "int64"),
     data_dtypes: tuple[str, ...] | None = None,
     residuals: tuple[Residual, ...] = (),
     index_ndim: tuple[int, int] = (0, 2),
+    sample: Callable[..., dict[str, Any]] | None = None,
 ) -> Description:
-    """The canonical form of an unsorted segment reduction with an explicit ``num_segments``:
+    """The canonical form of a segment reduction:
 
     * ``tuples = expand_dims(segment_ids, -1)`` (one-component index tuples);
-    * the output canvas ``(num_segments,) + data.shape[segment_ids.ndim:]`` filled with the value of an empty
-      segment (``zeros(num_segments)`` broadcast against ``shape_of(segment_ids)`` gives ``num_segments``
-      rows of ``segment_ids.ndim`` columns: ``full_slices`` of those rows is the canvas);
+    * the number of segments: the ``num_segments`` input, or, with two ``inputs`` (the sorted ops),
+      ``segment_count(segment_ids)`` = ``segment_ids[-1] + 1`` (0 for no id);
+    * the output canvas ``full_rows``: ``(num_segments,) + data.shape[segment_ids.ndim:]`` filled with the
+      value of an empty segment;
     * one nd scatter of ``data`` (its leading ``segment_ids.ndim`` dims are the index dims) into the canvas
-      with ``include_self=False``, negative ids going through ``bounds`` (never wrapped).
+      with ``include_self=False``, negative ids going through ``bounds`` (never wrapped); ``reduction='mean'``
+      divides by the count in the data dtype (integers toward zero), an empty segment keeping ``empty``.
 
     ``empty``: ``'zero'``, ``'one'``, ``'-inf'``/``'+inf'`` (the identity) or ``'lowest'``/``'highest'``
     (the finite limits: a residual). ``raises_past_end``: the framework raises for an id >= num_segments
-    (TF on CPU) while negative ids drop: a residual, as the canonical form drops both.
+    (TF on CPU) while negative ids drop: a residual, as the canonical form drops both. ``sample`` replaces the
+    input generator (the sorted ops draw sorted ids).
     """
-    data, ids, n = inputs
-    pre = [
-        Step.adapt("expand_dims", "tuples", ids, axis=-1, why="one-component index tuples (an id selects a row)"),
-        Step.adapt("shape_of", "ids_shape", ids, why="the id dims lead data's dims"),
-        Step.adapt("expand_dims", "ids_shape1", "ids_shape", axis=0),
-        Step.adapt("zeros", "segs", n, ids, why="one entry per segment"),
-        Step.adapt("expand_dims", "segs1", "segs", axis=-1),
-        Step.adapt("select", "rows", "segs1", "ids_shape1", "ids_shape1",
-                   why="num_segments rows of segment_ids.ndim columns"),
-    ]
-    value = 1 if empty == "one" else 0
+    data, ids = inputs[0], inputs[1]
+    pre = [Step.adapt("expand_dims", "tuples", ids, axis=-1, why="one-component index tuples (an id selects a row)")]
+    n = inputs[2] if len(inputs) > 2 else "num_segments"
+    if len(inputs) == 2:
+        pre.append(Step.adapt("segment_count", n, ids, why="sorted ids make segment_ids[-1] + 1 segments"))
+    red = CANON_REDUCTION[reduction]
     if empty in ("zero", "one"):
-        pre.append(Step.adapt("full_slices", "canvas", "rows", data, value=value,
-                              why=f"the output: num_segments rows of {empty}s (an empty segment)"))
+        pre.append(Step.adapt("full_rows", "canvas", n, ids, data, value=1 if empty == "one" else 0,
+                              why=f"the output: one row of {empty}s per segment (an empty segment)"))
     else:
-        pre.append(Step.adapt("full_slices", "canvas0", "rows", data, value=0, why="the output's shape"))
-        pre.append(Step.adapt("identity_like", "canvas", "canvas0", reduction=CANON_REDUCTION[reduction],
-                              why="an empty segment holds the reduction's identity"))
+        pre.append(Step.adapt("full_rows", "canvas", n, ids, data, reduction=red,
+                              why="the output: one row per segment holding the reduction's identity"))
     res = list(residuals)
     if raises_past_end:
         res.append(Residual("out_of_range", "raises for an id >= num_segments (negative ids drop their row)",
                             "drops every id outside [0, num_segments)"))
     if empty in ("lowest", "highest"):
         res.append(_FINITE_EMPTY)
-    c = canonical("scatter_nd", data="canvas", indices="tuples", updates=data, reduction=CANON_REDUCTION[reduction],
-                  include_self=False, negative="bounds", bounds=bounds)
-    layout: dict[str, Any] = {"index_dtypes": index_dtypes, "k": 1, "rank": (1, 3), "index_ndim": index_ndim,
-                              "to_source": _segment_args(data, ids, n)}
+    kw: dict[str, Any] = {"mean_rounding": "trunc"} if red == "mean" else {}
+    c = canonical("scatter_nd", data="canvas", indices="tuples", updates=data, reduction=red,
+                  include_self=False, negative="bounds", bounds=bounds, **kw)
+    layout: dict[str, Any] = {"index_dtypes": index_dtypes, "k": 1, "rank": (1, 3), "index_ndim": index_ndim}
+    if len(inputs) > 2:
+        layout["to_source"] = _segment_args(data, ids, n)
     if data_dtypes is not None:
         layout["data_dtypes"] = data_dtypes
     if reduction in ("max", "min"):
         layout["nonfinite"] = 0.1
-    return Description(op, attrs, (data, ids, n), c, pre=pre, residuals=res, roles={"data": n}, layout=layout)
+    return Description(op, attrs, tuple(inputs), c, pre=pre, residuals=res,
+                       roles={"data": n} if len(inputs) > 2 else {}, layout=layout, sample=sample)
 
 
 def _segment_args(data: str, ids: str, n: str) -> Callable[[dict[str, Any], np.random.Generator], dict[str, Any]]:

@@ -457,6 +457,15 @@ class NumpyVocab:
         """``x[:e0, :e1, ...]``."""
         return np.asarray(x)[tuple(slice(0, int(n)) for n in ends)]
 
+    def last(self, x: Any, default: int) -> Any:
+        """``x[-1]`` of a 1-D ``x`` (0-d), ``default`` in ``x``'s dtype when ``x`` is empty."""
+        x = np.asarray(x)
+        return x[-1] if x.size else np.asarray(default).astype(x.dtype)
+
+    def count_shape(self, n: Any) -> tuple[int]:
+        """The 1-element shape ``(n,)`` of a count ``n`` (a Python int, a 0-d or 1-element integer array)."""
+        return (int(np.asarray(n).reshape(-1)[0]),)
+
 
 NUMPY = NumpyVocab()
 
@@ -589,6 +598,12 @@ class PyVocab(TextVocab):
     def leading_block(self, x: str, ends: str) -> str:
         return f"{x}[tuple(slice(0, n) for n in {ends})]"
 
+    def last(self, x: str, default: int) -> str:
+        return f"({x}[-1] if {x}.shape[0] else {default})"
+
+    def count_shape(self, n: str) -> str:
+        return f"(int({n}),)"
+
 
 class OvVocab(TextVocab):
     """The vocabulary as ``openvino.opset15`` calls (helpers ``_c``, ``_i64``, ``_sizes`` ... of the script)."""
@@ -624,6 +639,12 @@ class OvVocab(TextVocab):
 
     def concat(self, shapes: list[str]) -> str:
         return f"_concat([{', '.join(shapes)}])"
+
+    def last(self, x: str, default: int) -> str:
+        return f"ops.gather(ops.concat([ops.reshape(_c({default}, {x}), _i64([1]), False), {x}], 0), _i64(-1), _i64(0))"
+
+    def count_shape(self, n: str) -> str:
+        return f"ops.reshape(ops.convert({n}, np.int64), _i64([1]), False)"
 
 
 class Val:
@@ -824,3 +845,31 @@ class OnnxVocab:
     def concat(self, shapes: list[Val]) -> Val:
         return Val(self.b.concat([x.name for x in shapes]), np.asarray(NUMPY.concat([x.value for x in shapes]),
                                                                         dtype=np.int64))
+
+    def last(self, x: Val, default: int) -> Val:
+        """``Gather(Concat([default], x), -1)``: the last element, ``default`` for an empty ``x``."""
+        b, value = self.b, NUMPY.last(x.value, default)
+        head = b.const([default], np.asarray(x.value).dtype)
+        return Val(b.node("Gather", [b.node("Concat", [head, x.name], axis=0), b.const(-1, np.int64)], axis=0), value)
+
+    def count_shape(self, n: Val) -> Val:
+        value = np.asarray(NUMPY.count_shape(n.value), dtype=np.int64)
+        return Val(self.b.reshape(self.b.as_int64(n.name), self.b.const([1], np.int64)), value)
+
+
+# --- s7-sorted ---
+
+
+@adapter("segment_count")
+def segment_count(v: Any, i: Any) -> Any:
+    """``i[-1] + 1`` (0 for an empty ``i``), in ``i``'s dtype: the number of segments of sorted ids (TF, Paddle and
+    TFLite ``segment_*`` make ``segment_ids[-1] + 1`` output rows; the sortedness check stays the dialect's)."""
+    return v.add(v.last(i, -1), 1)
+
+
+@adapter("full_rows")
+def full_rows(v: Any, n: Any, i: Any, data: Any, *, value: Any = None, reduction: str | None = None) -> Any:
+    """``full((n,) + data.shape[i.ndim:], e, data.dtype)``: a segment reduction's output canvas, ``e`` = ``value``
+    or ``reduction``'s identity (``n`` a count: an int, a 0-d or 1-element integer array)."""
+    e = value if value is not None else v.identity(data, reduction)
+    return v.broadcast_to(v.lit(e, data), v.concat([v.count_shape(n), v.shape_of(data, v.rank(i))]))
