@@ -32,7 +32,7 @@ from ._record import Description, Residual, Step, canonical
 from ._registry import Lowering
 
 __all__ = ["EMPTY_KINDS", "check_prefix_ids", "check_row_ids", "counts", "empty_value", "segment_description",
-           "segment_lowering", "trunc_divide", "undescribed"]
+           "segment_lowering", "sorted_description", "trunc_divide", "undescribed"]
 
 
 EMPTY_KINDS = ("zero", "one", "lowest", "highest", "-inf", "+inf")
@@ -242,3 +242,50 @@ def _segment_args(data: str, ids: str, n: str) -> Callable[[dict[str, Any], np.r
         return {data: u, ids: i, n: int(canon["data"].shape[0])}
 
     return mapper
+
+
+#: what the canonical form does with ids that break a sorted op's rules (its dialect raises)
+_UNSORTED_IDS = Residual("out_of_range", "raises for ids that are not sorted (the dialect's precondition; TF words "
+                         "it 'Segment id out of range ... possibly because segment_ids input is not sorted')",
+                         "reduces the rows of each id in any order")
+_NEGATIVE_IDS = Residual("negative", "raises for a negative id (sorted ids must be >= 0)",
+                         "drops its row (or, for a negative last id, makes no row)")
+
+
+def sorted_description(op: str, reduction: str, *, index_dtypes: tuple[str, ...], data_dtypes: tuple[str, ...],
+                       empty: str = "zero", contiguous: bool = False, residuals: tuple[Residual, ...] = ()
+                       ) -> Description:
+    """The canonical form of a sorted segment reduction ``op(data, segment_ids)`` (TF, Paddle, TFLite): output
+    rows ``segment_ids[-1] + 1`` (:func:`segment_description` with ``segment_count``), empty segments ``empty``.
+
+    Precondition (the dialect checks it and raises; a residual here): ``segment_ids`` is 1-D, non-decreasing
+    and >= 0 (``contiguous``: starts at 0 and grows by 0 or 1, TFLite). The generated inputs draw sorted ids,
+    negative ones in 'negative' cases and unsorted (or, ``contiguous``, gapped) ones in 'out_of_range' cases.
+    """
+    return segment_description(op, {}, reduction, empty, inputs=("data", "segment_ids"), index_dtypes=index_dtypes,
+                               data_dtypes=data_dtypes, index_ndim=(1, 1),
+                               residuals=(*residuals, _UNSORTED_IDS, _NEGATIVE_IDS),
+                               sample=_sorted_sampler(index_dtypes, data_dtypes, contiguous))
+
+
+def _sorted_sampler(index_dtypes: tuple[str, ...], data_dtypes: tuple[str, ...], contiguous: bool
+                    ) -> Callable[[np.random.Generator, str], dict[str, Any]]:
+    """``sample(rng, kind)``: data of 1-3 dims (1 in 'scalar' cases) and sorted ids for its rows."""
+
+    def sample(rng: np.random.Generator, kind: str) -> dict[str, Any]:
+        rank = 1 if kind == "scalar" else int(rng.integers(1, 4))
+        rows = 0 if kind == "empty" and rng.random() < 0.7 else int(rng.integers(1, 7))
+        shape = [rows] + [int(rng.integers(0 if kind == "empty" else 1, 4)) for _ in range(rank - 1)]
+        step = rng.integers(0, 2 if contiguous or kind == "duplicates" else 3, size=rows)
+        ids = np.cumsum(step) - (step[0] if rows and contiguous else 0)
+        if kind == "negative" and rows:
+            ids = ids - int(rng.integers(1, 3))
+        elif kind == "out_of_range" and rows > 1:
+            j = int(rng.integers(1, rows))
+            ids[j] = ids[j - 1] - 1 if ids[j - 1] > 0 else ids[j - 1] + 2  # a decrease (or, contiguous: a gap)
+        dt = np.dtype(str(rng.choice(list(data_dtypes))))
+        vals = rng.integers(-9, 10, size=shape)
+        data = vals.astype(dt) if dt.kind in "iu" else (vals + rng.random(shape)).astype(dt)
+        return {"data": data, "segment_ids": ids.astype(str(rng.choice(list(index_dtypes))))}
+
+    return sample

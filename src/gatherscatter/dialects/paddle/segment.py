@@ -13,7 +13,8 @@ from ...core.policy import Reduction
 from ...errors import ShapeError
 from .._common import data_array
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._segment import check_row_ids, counts, segment_lowering, trunc_divide, undescribed
+from .._record import Residual
+from .._segment import check_row_ids, counts, segment_lowering, sorted_description, trunc_divide
 from ._common import PADDLE_VERSION, check_paddle_dtype, index_array, paddle_context
 
 __all__ = ["SEGMENT"]
@@ -137,8 +138,12 @@ def _register(name: str, red: Reduction) -> DialectOp:
     """
     return dialect_op("paddle", name, family="scatter_axis", kind="scatter", versions=(PADDLE_VERSION,),
                       differentiable=("data",),
-                      describe=undescribed(f"paddle.{name}", "the output has segment_ids[-1] + 1 rows, a size read "
-                                           "from the ids' values"))(public)
+                      describe=lambda: sorted_description(f"paddle.{name}", verb, index_dtypes=("int32", "int64"),
+                                                          data_dtypes=("float64", "float32", "int64", "int32"),
+                                                          residuals=(_EMPTY_IDS,)))(public)
+
+
+_EMPTY_IDS = Residual("empty", "raises for empty segment_ids (paddle crashes)", "returns an empty result")
 
 
 _EXAMPLE = {

@@ -26,6 +26,7 @@ from .._segment import (
     empty_value,
     segment_description,
     segment_lowering,
+    sorted_description,
     trunc_divide,
     undescribed,
 )
@@ -33,6 +34,7 @@ from ._common import DATA_NUMERIC, DATA_REAL, INDEX_I16_I32_I64, INDEX_I32_I64, 
 
 __all__ = ["SORTED", "UNSORTED"]
 
+_COMMON = ("float64", "float32", "int64", "int32")
 _SQRT_DTYPES = FLOATS | frozenset({"bfloat16", "complex64", "complex128"})
 
 #: tf.math.segment_<r>(data, segment_ids): name -> (reduction, empty segment value, data dtypes)
@@ -246,7 +248,11 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
 def _describer(name: str, reduction: str, empty: str, sorted_: bool) -> Any:
     op = f"tensorflow.{name}"
     if sorted_:
-        return undescribed(op, "the output has segment_ids[-1] + 1 rows, a size read from the ids' values")
+
+        def describe_sorted() -> Description:
+            return sorted_description(op, reduction, index_dtypes=("int32", "int64"), data_dtypes=_COMMON, empty=empty)
+
+        return describe_sorted
     if reduction in ("mean", "sqrt_n"):
         return undescribed(op, "integer data gives a float result (sum / N with Python's truediv) and sqrt_n divides "
                            "by sqrt(N): no canonical reduction does either")
