@@ -158,6 +158,8 @@ def _grid() -> dict[str, list[dict[str, Any]]]:
         g[f"tflite.UNSORTED_SEGMENT_{r.upper()}"] = [{}]
     for r in ("sum", "prod", "max", "min", "mean"):
         g[f"tensorflow.segment_{r}"] = [{}]
+    for r in ("mean", "sqrt_n"):
+        g[f"tensorflow.unsorted_segment_{r}"] = [{}]
     for r in ("sum", "mean", "max", "min"):
         g[f"paddle.segment_{r}"] = [{}]
     g["tflite.SEGMENT_SUM"] = [{}]
@@ -237,13 +239,10 @@ def _check(op: str, attrs: dict[str, Any], n: int) -> None:
 
 
 #: ops registered without a description (their describe raises "has no description yet", saying why): strict, so
-#: that describing one fails here until the op leaves this list and gets a grid. Each needs a layout adapter that
-#: does not exist: an output size read from the ids' values (sorted segment ops: segment_ids[-1] + 1 rows), or a
-#: reduction no canonical form has (TF's mean of integers gives floats; sqrt_n).
+#: that describing one fails here until the op leaves this list and gets a grid. Each needs what no canonical form
+#: states yet: segments read from the values of lengths/offsets, or two primitives.
 PENDING = sorted(
     [
-        "tensorflow.unsorted_segment_mean",
-        "tensorflow.unsorted_segment_sqrt_n",
         "torch.segment_reduce",  # segments read from the values of lengths/offsets
         "torch.embedding_bag",  # a gather then a per-bag reduction: two primitives
     ]

@@ -151,6 +151,8 @@ ADAPTER_PARAMS: dict[str, tuple[str, ...]] = {
     "positions": ("w", "u", "data"),
     "segment_count": ("i",),
     "full_rows": ("n", "i", "data"),
+    "with_ones": ("x",),
+    "mean_of_pairs": ("y",),
 }
 
 

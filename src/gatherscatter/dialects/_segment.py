@@ -183,6 +183,7 @@ def segment_description(
     residuals: tuple[Residual, ...] = (),
     index_ndim: tuple[int, int] = (0, 2),
     sample: Callable[..., dict[str, Any]] | None = None,
+    divide: str = "",
 ) -> Description:
     """The canonical form of a segment reduction:
 
@@ -198,19 +199,25 @@ def segment_description(
     ``empty``: ``'zero'``, ``'one'``, ``'-inf'``/``'+inf'`` (the identity) or ``'lowest'``/``'highest'``
     (the finite limits: a residual). ``raises_past_end``: the framework raises for an id >= num_segments
     (TF on CPU) while negative ids drop: a residual, as the canonical form drops both. ``sample`` replaces the
-    input generator (the sorted ops draw sorted ids).
+    input generator (the sorted ops draw sorted ids). ``divide='mean'`` or ``'sqrt_n'`` (TF's unsorted mean and
+    sqrt_n, ``reduction='sum'``): the scatter sums ``with_ones(data)`` (each element beside a one), and
+    ``mean_of_pairs`` divides the sums by ``max(N, 1)`` (or its square root) as TF's Python ``/`` does.
     """
     data, ids = inputs[0], inputs[1]
     pre = [Step.adapt("expand_dims", "tuples", ids, axis=-1, why="one-component index tuples (an id selects a row)")]
+    upd = data
+    if divide:
+        upd = "pairs"
+        pre.append(Step.adapt("with_ones", upd, data, why="a one beside each element: the scatter also counts (N)"))
     n = inputs[2] if len(inputs) > 2 else "num_segments"
     if len(inputs) == 2:
         pre.append(Step.adapt("segment_count", n, ids, why="sorted ids make segment_ids[-1] + 1 segments"))
     red = CANON_REDUCTION[reduction]
     if empty in ("zero", "one"):
-        pre.append(Step.adapt("full_rows", "canvas", n, ids, data, value=1 if empty == "one" else 0,
+        pre.append(Step.adapt("full_rows", "canvas", n, ids, upd, value=1 if empty == "one" else 0,
                               why=f"the output: one row of {empty}s per segment (an empty segment)"))
     else:
-        pre.append(Step.adapt("full_rows", "canvas", n, ids, data, reduction=red,
+        pre.append(Step.adapt("full_rows", "canvas", n, ids, upd, reduction=red,
                               why="the output: one row per segment holding the reduction's identity"))
     res = list(residuals)
     if raises_past_end:
@@ -219,8 +226,13 @@ def segment_description(
     if empty in ("lowest", "highest"):
         res.append(_FINITE_EMPTY)
     kw: dict[str, Any] = {"mean_rounding": "trunc"} if red == "mean" else {}
-    c = canonical("scatter_nd", data="canvas", indices="tuples", updates=data, reduction=red,
+    if divide:
+        kw["out"] = "sums"
+    c = canonical("scatter_nd", data="canvas", indices="tuples", updates=upd, reduction=red,
                   include_self=False, negative="bounds", bounds=bounds, **kw)
+    post = [Step.adapt("mean_of_pairs", "out", "sums", sqrt=divide == "sqrt_n",
+                       why=f"sums / {'sqrt(N)' if divide == 'sqrt_n' else 'N'}, N = max(count, 1), with Python's /: "
+                       f"integers give float32 (<= 16 bits) or float64")] if divide else []
     layout: dict[str, Any] = {"index_dtypes": index_dtypes, "k": 1, "rank": (1, 3), "index_ndim": index_ndim}
     if len(inputs) > 2:
         layout["to_source"] = _segment_args(data, ids, n)
@@ -228,7 +240,7 @@ def segment_description(
         layout["data_dtypes"] = data_dtypes
     if reduction in ("max", "min"):
         layout["nonfinite"] = 0.1
-    return Description(op, attrs, tuple(inputs), c, pre=pre, residuals=res,
+    return Description(op, attrs, tuple(inputs), c, pre=pre, post=post, residuals=res,
                        roles={"data": n} if len(inputs) > 2 else {}, layout=layout, sample=sample)
 
 

@@ -466,6 +466,18 @@ class NumpyVocab:
         """The 1-element shape ``(n,)`` of a count ``n`` (a Python int, a 0-d or 1-element integer array)."""
         return (int(np.asarray(n).reshape(-1)[0]),)
 
+    def component(self, y: Any, j: int) -> Any:
+        """``y[..., j]``."""
+        return np.asarray(y)[..., j]
+
+    def sqrt(self, x: Any) -> Any:
+        return np.asarray(np.sqrt(x))
+
+    def to_float(self, x: Any) -> Any:
+        """Integers as Python's ``/`` on TF tensors takes them: float32 (<= 16 bits) or float64; others as they are."""
+        x = np.asarray(x)
+        return x if x.dtype.kind not in "iu" else x.astype(np.float32 if x.dtype.itemsize <= 2 else np.float64)
+
 
 NUMPY = NumpyVocab()
 
@@ -599,10 +611,21 @@ class PyVocab(TextVocab):
         return f"{x}[tuple(slice(0, n) for n in {ends})]"
 
     def last(self, x: str, default: int) -> str:
-        return f"({x}[-1] if {x}.shape[0] else {default})"
+        return f"({x}[-1] if {x}.shape[0] else {self.lit(default, x)})"
 
     def count_shape(self, n: str) -> str:
         return f"(int({n}),)"
+
+    def component(self, y: str, j: int) -> str:
+        return f"{y}[..., {j}]"
+
+    def sqrt(self, x: str) -> str:
+        return f"{self.api.m}.sqrt({x})"
+
+    def to_float(self, x: str) -> str:
+        a, small = self.api, f"np.dtype({self.api.dtype_name(x)}).itemsize <= 2"
+        return (f"(({a.astype(x, a.dt('float32'))} if {small} else {a.astype(x, a.dt('float64'))}) "
+                f"if {a.is_int(x)} else {x})")
 
 
 class OvVocab(TextVocab):
@@ -645,6 +668,16 @@ class OvVocab(TextVocab):
 
     def count_shape(self, n: str) -> str:
         return f"ops.reshape(ops.convert({n}, np.int64), _i64([1]), False)"
+
+    def component(self, y: str, j: int) -> str:
+        return f"ops.gather({y}, _i64({j}), _i64(-1))"
+
+    def sqrt(self, x: str) -> str:
+        return f"ops.sqrt({x})"
+
+    def to_float(self, x: str) -> str:
+        return (f"({x} if _dtype({x}).kind not in 'iu' else ops.convert({x}, np.float32 if _dtype({x}).itemsize <= 2 "
+                f"else np.float64))")
 
 
 class Val:
@@ -856,6 +889,16 @@ class OnnxVocab:
         value = np.asarray(NUMPY.count_shape(n.value), dtype=np.int64)
         return Val(self.b.reshape(self.b.as_int64(n.name), self.b.const([1], np.int64)), value)
 
+    def component(self, y: Val, j: int) -> Val:
+        return Val(self.b.node("Gather", [y.name, self.b.const(j, np.int64)], axis=-1), NUMPY.component(y.value, j))
+
+    def sqrt(self, x: Val) -> Val:
+        return self._node("Sqrt", [x], NUMPY.sqrt(x.value))
+
+    def to_float(self, x: Val) -> Val:
+        value = NUMPY.to_float(x.value)
+        return x if value.dtype == np.asarray(x.value).dtype else self.cast(x, value.dtype.name)
+
 
 # --- s7-sorted ---
 
@@ -873,3 +916,18 @@ def full_rows(v: Any, n: Any, i: Any, data: Any, *, value: Any = None, reduction
     or ``reduction``'s identity (``n`` a count: an int, a 0-d or 1-element integer array)."""
     e = value if value is not None else v.identity(data, reduction)
     return v.broadcast_to(v.lit(e, data), v.concat([v.count_shape(n), v.shape_of(data, v.rank(i))]))
+
+
+@adapter("with_ones")
+def with_ones(v: Any, x: Any) -> Any:
+    """``stack([x, ones_like(x)], -1)``: each element with a count of one beside it, so that one sum scatter also
+    counts (TF's ``unsorted_segment_mean`` / ``sqrt_n`` take N as the sum of ones in the data dtype)."""
+    return v.where(v.truthy(v.lit([1, 0], x)), v.expand_dims(x, -1), v.lit(1, x))
+
+
+@adapter("mean_of_pairs")
+def mean_of_pairs(v: Any, y: Any, *, sqrt: bool = False) -> Any:
+    """``y[..., 0] / max(y[..., 1], 1)`` (``/ sqrt(...)`` when ``sqrt``) as Python's ``/`` on TF tensors: integers
+    divide as float32 (<= 16 bits) or float64, floats in their dtype (the sums and counts of :func:`with_ones`)."""
+    total, n = v.to_float(v.component(y, 0)), v.to_float(v.maximum(v.component(y, 1), 1))
+    return v.div(total, v.sqrt(n) if sqrt else n, "floor")

@@ -28,7 +28,6 @@ from .._segment import (
     segment_lowering,
     sorted_description,
     trunc_divide,
-    undescribed,
 )
 from ._common import DATA_NUMERIC, DATA_REAL, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data, tf_op
 
@@ -148,17 +147,21 @@ def _mean_post(
 ) -> Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]]:
     """Divide segment sums by their counts as TF does (see :data:`SORTED` / :data:`UNSORTED`)."""
     def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        c = counts(ids, n)  # after the scatter: n is then known to be allocatable
         shape = (n,) + (1,) * (y.ndim - 1)
         if sorted_:
+            c = counts(ids, n)  # after the scatter: n is then known to be allocatable
             # SegmentMean: sum / count in the dtype (integers truncate toward zero); empty segments stay 0
             cc = np.maximum(c, 1)
             if dtype.kind in "iu":
                 return trunc_divide(y, cc)
             np.divide(y, cc.astype(dtype).reshape(shape), out=y)
             return y
-        # unsorted: N = unsorted_segment_sum(ones(data.dtype)), max(N, 1); summed / N (or / sqrt(N)): truediv
-        nn = np.maximum(c.astype(dtype), np.ones((), dtype)).reshape(shape)
+        # unsorted: N = unsorted_segment_sum(ones(data.dtype)), summed one at a time in the dtype (a float16 N stops
+        # at 2048, as TF's), max(N, 1); summed / N (or / sqrt(N)): truediv
+        flat = ids.reshape(-1)
+        nn = np.zeros(n, dtype)
+        np.add.at(nn, flat[(flat >= 0) & (flat < n)], np.ones((), dtype))
+        nn = np.maximum(nn, np.ones((), dtype)).reshape(shape)
         if dtype.kind in "iu":
             ft = np.float32 if dtype.itemsize <= 2 else np.float64
             res: np.ndarray[Any, Any] = (y.astype(ft) / nn.astype(ft)).astype(ft)
@@ -253,13 +256,12 @@ def _describer(name: str, reduction: str, empty: str, sorted_: bool) -> Any:
             return sorted_description(op, reduction, index_dtypes=("int32", "int64"), data_dtypes=_COMMON, empty=empty)
 
         return describe_sorted
-    if reduction in ("mean", "sqrt_n"):
-        return undescribed(op, "integer data gives a float result (sum / N with Python's truediv) and sqrt_n divides "
-                           "by sqrt(N): no canonical reduction does either")
+    divide = reduction if reduction in ("mean", "sqrt_n") else ""
+    dts = ("float64", "float32") if reduction == "sqrt_n" else (*_COMMON, "int16", "uint8") if divide else None
 
     def describe() -> Description:
-        return segment_description(op, {}, reduction, empty, raises_past_end=True,
-                                   index_dtypes=("int16", "int32", "int64"))
+        return segment_description(op, {}, "sum" if divide else reduction, empty, raises_past_end=True,
+                                   index_dtypes=("int16", "int32", "int64"), divide=divide, data_dtypes=dts)
 
     return describe
 
