@@ -82,6 +82,7 @@ def segment_lowering(
     ``bounds``: what an id outside ``[0, num_segments)`` does (``'drop'`` or
     ``'clip'``; negative ids go through the same mode); a dialect whose framework
     raises checks first. ``empty`` may be a scalar or an array of the output shape.
+    A mean divides in the data dtype, integers rounding toward zero (TF, Paddle).
     """
     rest = data.shape[ids.ndim :]
     shape = (num_segments, *rest)
@@ -92,10 +93,11 @@ def segment_lowering(
     idx = ids.reshape(-1)
     if num_segments == 0:  # no segment to write (or clip) into: every row is dropped, no primitive runs
         empty_out = np.empty(shape, data.dtype)
-        policy = Policy(bounds="drop", negative="bounds", reduction=reduction, include_self=False)
+        policy = Policy(bounds="drop", negative="bounds", reduction=reduction, include_self=False,
+                        mean_rounding="trunc")
         return Lowering("scatter", out, idx, IndexSpec(axis=0), policy, ctx, updates=upd,
                         result=post(empty_out) if post is not None else empty_out)
-    policy = Policy(bounds=bounds, negative="bounds", reduction=reduction, include_self=False)
+    policy = Policy(bounds=bounds, negative="bounds", reduction=reduction, include_self=False, mean_rounding="trunc")
     return Lowering("scatter", out, idx, IndexSpec(axis=0), policy, ctx, updates=upd, post=post)
 
 
@@ -241,7 +243,7 @@ def segment_description(
     if reduction in ("max", "min"):
         layout["nonfinite"] = 0.1
     return Description(op, attrs, tuple(inputs), c, pre=pre, post=post, residuals=res,
-                       roles={"data": n} if len(inputs) > 2 else {}, layout=layout, sample=sample)
+                       roles={"data": n if len(inputs) > 2 else data}, layout=layout, sample=sample)
 
 
 def _segment_args(data: str, ids: str, n: str) -> Callable[[dict[str, Any], np.random.Generator], dict[str, Any]]:

@@ -14,14 +14,14 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from .._record import Residual
-from .._segment import check_row_ids, counts, segment_lowering, sorted_description, trunc_divide
+from .._segment import check_row_ids, segment_lowering, sorted_description
 from ._common import PADDLE_VERSION, check_paddle_dtype, index_array, paddle_context
 
 __all__ = ["SEGMENT"]
 
 DTYPES = frozenset({"int32", "int64", "float16", "float32", "float64"})
 
-#: paddle.geometric.<name>: the core reduction (mean: a sum divided afterwards); every empty segment is 0
+#: paddle.geometric.<name>: the core reduction; every empty segment is 0
 SEGMENT: dict[str, Reduction] = {
     "segment_sum": Reduction.ADD,
     "segment_mean": Reduction.MEAN,
@@ -95,19 +95,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
         if ids.size == 0:
             raise ShapeError(f"{ctx.label}: segment_ids must not be empty (paddle crashes on empty data)")
         n = _check_sorted(ctx, ids)
-        post = None
-        core = red
-        if red is Reduction.MEAN:
-            core = Reduction.ADD
-
-            def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-                c = np.maximum(counts(ids, n), 1)
-                if y.dtype.kind in "iu":
-                    return trunc_divide(y, c)
-                np.divide(y, c.astype(y.dtype).reshape((n,) + (1,) * (y.ndim - 1)), out=y)
-                return y
-
-        return segment_lowering(ctx, d, ids, n, core, np.zeros((), d.dtype), bounds="drop", post=post)
+        return segment_lowering(ctx, d, ids, n, red, np.zeros((), d.dtype), bounds="drop")
 
     verb = {"segment_sum": "sum", "segment_mean": "mean", "segment_max": "max", "segment_min": "min"}[name]
     public.__name__ = name
@@ -120,7 +108,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
     float64; an integer mean rounds toward zero. Unsorted ids and negative ids raise.
 
     Lowering: one core ``scatter`` along axis 0, ``include_self=False`` over zeros
-    (``dialects/_segment.py``); the mean divides a sum by the counts afterwards.
+    (``dialects/_segment.py``); the mean is the core's mean, rounding integers toward zero.
 
     Equivalent loop::
 
