@@ -12,8 +12,8 @@ import numpy as np
 from ...core.policy import Reduction
 from ...errors import ShapeError
 from .._common import data_array
-from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from .._record import Residual
+from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from .._segment import check_row_ids, segment_lowering, sorted_description
 from ._common import PADDLE_VERSION, check_paddle_dtype, index_array, paddle_context
 

@@ -71,7 +71,8 @@ def _ids(ctx: OpContext, d: np.ndarray[Any, Any], segment_ids: Any) -> np.ndarra
 
 @dialect_op("tflite", "SEGMENT_SUM", family="scatter_axis", kind="scatter", versions=(TFLITE_VERSION,),
             differentiable=("data",), describe=lambda: sorted_description(
-                "tflite.SEGMENT_SUM", "sum", index_dtypes=("int32",), data_dtypes=("float32", "int32"), contiguous=True))
+                "tflite.SEGMENT_SUM", "sum", index_dtypes=("int32",), data_dtypes=("float32", "int32"),
+                contiguous=True))
 def SEGMENT_SUM(data: Any, segment_ids: Any) -> Lowering:
     """TFLite ``SEGMENT_SUM``: sums of consecutive rows of ``data`` that share an id (ids 0, 0, 1, 2, 2, ...).
 
