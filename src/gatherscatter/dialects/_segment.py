@@ -32,7 +32,7 @@ from ._record import Description, Residual, Step, canonical
 from ._registry import Lowering
 
 __all__ = ["EMPTY_KINDS", "check_prefix_ids", "check_row_ids", "counts", "empty_value", "segment_description",
-           "segment_lowering", "sorted_description", "trunc_divide", "undescribed"]
+           "segment_lowering", "sorted_description", "undescribed"]
 
 
 EMPTY_KINDS = ("zero", "one", "lowest", "highest", "-inf", "+inf")
@@ -123,27 +123,6 @@ def counts(ids: np.ndarray[Any, Any], num_segments: int, *, clip: bool = False) 
     flat = ids.reshape(-1).astype(np.int64)
     flat = np.clip(flat, 0, num_segments - 1) if clip and num_segments else flat[(flat >= 0) & (flat < num_segments)]
     return np.bincount(flat, minlength=num_segments)[:num_segments]
-
-
-def trunc_divide(y: np.ndarray[Any, Any], c: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """Integer ``y / c`` rounded toward zero (C++ integer division), in place in ``y`` (rows of ``y`` by ``c >= 1``).
-
-    Works in blocks of rows so that no temporary is larger than a block.
-
-    >>> trunc_divide(np.array([[-7, 7], [5, -5]]), np.array([2, 5])).tolist()
-    [[-3, 3], [1, -1]]
-    """
-    if y.size == 0:
-        return y
-    flat = y.reshape(y.shape[0], -1)
-    step = max(1, 65536 // max(1, flat.shape[1]))
-    for s0 in range(0, flat.shape[0], step):
-        blk = flat[s0 : s0 + step]
-        cc = c[s0 : s0 + step].reshape(-1, 1).astype(y.dtype)
-        fix = (blk % cc != 0) & (blk < 0)
-        np.floor_divide(blk, cc, out=blk)
-        blk += fix.astype(y.dtype)
-    return y
 
 
 # ------------------------------------------------------------------------------------------------ descriptions

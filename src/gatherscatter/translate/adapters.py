@@ -610,14 +610,10 @@ class PyVocab(TextVocab):
     def leading_block(self, x: str, ends: str) -> str:
         return f"{x}[tuple(slice(0, n) for n in {ends})]"
 
+    FORMS = {**FORMS, "count_shape": "(int({0}),)", "component": "{0}[..., {1}]"}
+
     def last(self, x: str, default: int) -> str:
         return f"({x}[-1] if {x}.shape[0] else {self.lit(default, x)})"
-
-    def count_shape(self, n: str) -> str:
-        return f"(int({n}),)"
-
-    def component(self, y: str, j: int) -> str:
-        return f"{y}[..., {j}]"
 
     def sqrt(self, x: str) -> str:
         return f"{self.api.m}.sqrt({x})"
@@ -663,21 +659,12 @@ class OvVocab(TextVocab):
     def concat(self, shapes: list[str]) -> str:
         return f"_concat([{', '.join(shapes)}])"
 
-    def last(self, x: str, default: int) -> str:
-        return f"ops.gather(ops.concat([ops.reshape(_c({default}, {x}), _i64([1]), False), {x}], 0), _i64(-1), _i64(0))"
-
-    def count_shape(self, n: str) -> str:
-        return f"ops.reshape(ops.convert({n}, np.int64), _i64([1]), False)"
-
-    def component(self, y: str, j: int) -> str:
-        return f"ops.gather({y}, _i64({j}), _i64(-1))"
-
-    def sqrt(self, x: str) -> str:
-        return f"ops.sqrt({x})"
-
-    def to_float(self, x: str) -> str:
-        return (f"({x} if _dtype({x}).kind not in 'iu' else ops.convert({x}, np.float32 if _dtype({x}).itemsize <= 2 "
-                f"else np.float64))")
+    FORMS = {**FORMS, "last": "ops.gather(ops.concat([ops.reshape(_c({1}, {0}), _i64([1]), False), {0}], 0), "
+                              "_i64(-1), _i64(0))",
+             "count_shape": "ops.reshape(ops.convert({0}, np.int64), _i64([1]), False)",
+             "component": "ops.gather({0}, _i64({1}), _i64(-1))", "sqrt": "ops.sqrt({0})",
+             "to_float": "({0} if _dtype({0}).kind not in 'iu' else ops.convert({0}, np.float32 if "
+                         "_dtype({0}).itemsize <= 2 else np.float64))"}
 
 
 class Val:

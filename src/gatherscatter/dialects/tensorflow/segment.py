@@ -240,7 +240,7 @@ def _describer(name: str, reduction: str, empty: str, sorted_: bool) -> Any:
 
         return describe_sorted
     divide = reduction if reduction in ("mean", "sqrt_n") else ""
-    dts = ("float64", "float32") if reduction == "sqrt_n" else (*_COMMON, "int16", "uint8") if divide else None
+    dts = ("float64", "float32") if reduction == "sqrt_n" else (*_COMMON, "uint8") if divide else None
 
     def describe() -> Description:
         return segment_description(op, {}, "sum" if divide else reduction, empty, raises_past_end=True,
