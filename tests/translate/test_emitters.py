@@ -120,6 +120,15 @@ CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
                   ((A([3, -1, 9], i64), _data(3, 1, 2), _data(3, 1, 4)), {"axis": -1, "circular": True}),
                   ((A([2], i64), _data(1, 0, 2), _data(1, 3, 2)), {"axis": -2, "circular": True}),
                   ((np.zeros((0,), i64), _data(0, 2), _data(0, 3)), {"axis": 1, "circular": False})],
+    # segment reductions: rows from sorted ids, the output canvas, TF's mean / sqrt_n from sums and counts
+    "segment_count": [((A([0, 0, 2], i64),), {}), ((np.zeros((0,), i32),), {}), ((A([3], i32),), {})],
+    "full_rows": [((A(3, i64), A([0, 1], i64), _data(2, 4)), {"value": 0}),
+                  ((A(2, i32), np.zeros((2, 3), i64), _data(2, 3, 2, dtype=f32)), {"reduction": "max"}),
+                  ((A(0, i64), A([0], i64), _data(1, 2, dtype=i32)), {"value": 1})],
+    "with_ones": [((_data(2, 3),), {}), ((_data(3, dtype=i32),), {}), ((np.zeros((0, 2), f32),), {})],
+    "mean_of_pairs": [((A([[7.0, 2.0], [0.0, 0.0], [-3.0, 3.0]]),), {}),
+                      ((A([[7, 2], [-7, 2], [5, 0]], i32),), {}), ((A([[[7, 2]], [[1, 3]]], i64),), {}),
+                      ((A([[3.0, 4.0], [1.0, 0.0]], f32),), {"sqrt": True})],
 }  # fmt: skip
 
 ARG_NAMES = "abcdefgh"

@@ -156,6 +156,13 @@ def _grid() -> dict[str, list[dict[str, Any]]]:
         g[f"tensorflow.unsorted_segment_{r}"] = [{}]
         g[f"jax.segment_{r}"] = [dict(mode=m) for m in (None, "clip", "drop")]
         g[f"tflite.UNSORTED_SEGMENT_{r.upper()}"] = [{}]
+    for r in ("sum", "prod", "max", "min", "mean"):
+        g[f"tensorflow.segment_{r}"] = [{}]
+    for r in ("mean", "sqrt_n"):
+        g[f"tensorflow.unsorted_segment_{r}"] = [{}]
+    for r in ("sum", "mean", "max", "min"):
+        g[f"paddle.segment_{r}"] = [{}]
+    g["tflite.SEGMENT_SUM"] = [{}]
     g["tflite.GATHER"] = [dict(axis=a, batch_dims=b) for a, b in ((0, 0), (1, 0), (-1, 0), (1, 1), (2, 1))]
     g["tflite.GATHER_ND"] = [{}]
     g["tflite.SCATTER_ND"] = [{}]
@@ -232,16 +239,10 @@ def _check(op: str, attrs: dict[str, Any], n: int) -> None:
 
 
 #: ops registered without a description (their describe raises "has no description yet", saying why): strict, so
-#: that describing one fails here until the op leaves this list and gets a grid. Each needs a layout adapter that
-#: does not exist: an output size read from the ids' values (sorted segment ops: segment_ids[-1] + 1 rows), or a
-#: reduction no canonical form has (TF's mean of integers gives floats; sqrt_n).
+#: that describing one fails here until the op leaves this list and gets a grid. Each needs what no canonical form
+#: states yet: segments read from the values of lengths/offsets, or two primitives.
 PENDING = sorted(
     [
-        *(f"tensorflow.segment_{r}" for r in ("sum", "prod", "max", "min", "mean")),
-        "tensorflow.unsorted_segment_mean",
-        "tensorflow.unsorted_segment_sqrt_n",
-        "tflite.SEGMENT_SUM",
-        *(f"paddle.segment_{r}" for r in ("sum", "mean", "max", "min")),
         "torch.segment_reduce",  # segments read from the values of lengths/offsets
         "torch.embedding_bag",  # a gather then a per-bag reduction: two primitives
     ]

@@ -149,6 +149,10 @@ ADAPTER_PARAMS: dict[str, tuple[str, ...]] = {
     "merge_leading": ("x",),
     "moveaxis_block": ("x", "i", "data"),
     "positions": ("w", "u", "data"),
+    "segment_count": ("i",),
+    "full_rows": ("n", "i", "data"),
+    "with_ones": ("x",),
+    "mean_of_pairs": ("y",),
 }
 
 
@@ -346,7 +350,9 @@ class Description:
         for name in self.inputs:
             if name in named and named[name] in ("data", "indices", "updates"):
                 # the canonical data built from this input (tf.scatter_nd's zeros of ``shape``): a shape
-                out[name] = "shape" if named[name] == "data" and name != self.canonical.data else named[name]
+                # (an input naming the data role that is also the updates: the tensor a sorted segment op reduces)
+                out[name] = "shape" if named[name] == "data" and name not in (self.canonical.data,
+                                                                              self.canonical.updates) else named[name]
                 continue
             v, seen = name, set()
             while v not in slots and v in main and v not in seen:

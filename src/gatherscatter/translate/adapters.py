@@ -457,6 +457,27 @@ class NumpyVocab:
         """``x[:e0, :e1, ...]``."""
         return np.asarray(x)[tuple(slice(0, int(n)) for n in ends)]
 
+    def last(self, x: Any, default: int) -> Any:
+        """``x[-1]`` of a 1-D ``x`` (0-d), ``default`` in ``x``'s dtype when ``x`` is empty."""
+        x = np.asarray(x)
+        return x[-1] if x.size else np.asarray(default).astype(x.dtype)
+
+    def count_shape(self, n: Any) -> tuple[int]:
+        """The 1-element shape ``(n,)`` of a count ``n`` (a Python int, a 0-d or 1-element integer array)."""
+        return (int(np.asarray(n).reshape(-1)[0]),)
+
+    def component(self, y: Any, j: int) -> Any:
+        """``y[..., j]``."""
+        return np.asarray(y)[..., j]
+
+    def sqrt(self, x: Any) -> Any:
+        return np.asarray(np.sqrt(x))
+
+    def to_float(self, x: Any) -> Any:
+        """Integers as Python's ``/`` on TF tensors takes them: float32 (<= 16 bits) or float64; others as they are."""
+        x = np.asarray(x)
+        return x if x.dtype.kind not in "iu" else x.astype(np.float32 if x.dtype.itemsize <= 2 else np.float64)
+
 
 NUMPY = NumpyVocab()
 
@@ -589,6 +610,19 @@ class PyVocab(TextVocab):
     def leading_block(self, x: str, ends: str) -> str:
         return f"{x}[tuple(slice(0, n) for n in {ends})]"
 
+    FORMS = {**FORMS, "count_shape": "(int({0}),)", "component": "{0}[..., {1}]"}
+
+    def last(self, x: str, default: int) -> str:
+        return f"({x}[-1] if {x}.shape[0] else {self.lit(default, x)})"
+
+    def sqrt(self, x: str) -> str:
+        return f"{self.api.m}.sqrt({x})"
+
+    def to_float(self, x: str) -> str:
+        a, small = self.api, f"np.dtype({self.api.dtype_name(x)}).itemsize <= 2"
+        return (f"(({a.astype(x, a.dt('float32'))} if {small} else {a.astype(x, a.dt('float64'))}) "
+                f"if {a.is_int(x)} else {x})")
+
 
 class OvVocab(TextVocab):
     """The vocabulary as ``openvino.opset15`` calls (helpers ``_c``, ``_i64``, ``_sizes`` ... of the script)."""
@@ -624,6 +658,13 @@ class OvVocab(TextVocab):
 
     def concat(self, shapes: list[str]) -> str:
         return f"_concat([{', '.join(shapes)}])"
+
+    FORMS = {**FORMS, "last": "ops.gather(ops.concat([ops.reshape(_c({1}, {0}), _i64([1]), False), {0}], 0), "
+                              "_i64(-1), _i64(0))",
+             "count_shape": "ops.reshape(ops.convert({0}, np.int64), _i64([1]), False)",
+             "component": "ops.gather({0}, _i64({1}), _i64(-1))", "sqrt": "ops.sqrt({0})",
+             "to_float": "({0} if _dtype({0}).kind not in 'iu' else ops.convert({0}, np.float32 if "
+                         "_dtype({0}).itemsize <= 2 else np.float64))"}
 
 
 class Val:
@@ -824,3 +865,56 @@ class OnnxVocab:
     def concat(self, shapes: list[Val]) -> Val:
         return Val(self.b.concat([x.name for x in shapes]), np.asarray(NUMPY.concat([x.value for x in shapes]),
                                                                         dtype=np.int64))
+
+    def last(self, x: Val, default: int) -> Val:
+        """``Gather(Concat([default], x), -1)``: the last element, ``default`` for an empty ``x``."""
+        b, value = self.b, NUMPY.last(x.value, default)
+        head = b.const([default], np.asarray(x.value).dtype)
+        return Val(b.node("Gather", [b.node("Concat", [head, x.name], axis=0), b.const(-1, np.int64)], axis=0), value)
+
+    def count_shape(self, n: Val) -> Val:
+        value = np.asarray(NUMPY.count_shape(n.value), dtype=np.int64)
+        return Val(self.b.reshape(self.b.as_int64(n.name), self.b.const([1], np.int64)), value)
+
+    def component(self, y: Val, j: int) -> Val:
+        return Val(self.b.node("Gather", [y.name, self.b.const(j, np.int64)], axis=-1), NUMPY.component(y.value, j))
+
+    def sqrt(self, x: Val) -> Val:
+        return self._node("Sqrt", [x], NUMPY.sqrt(x.value))
+
+    def to_float(self, x: Val) -> Val:
+        value = NUMPY.to_float(x.value)
+        return x if value.dtype == np.asarray(x.value).dtype else self.cast(x, value.dtype.name)
+
+
+# --- s7-sorted ---
+
+
+@adapter("segment_count")
+def segment_count(v: Any, i: Any) -> Any:
+    """``i[-1] + 1`` (0 for an empty ``i``), in ``i``'s dtype: the number of segments of sorted ids (TF, Paddle and
+    TFLite ``segment_*`` make ``segment_ids[-1] + 1`` output rows; the sortedness check stays the dialect's)."""
+    return v.add(v.last(i, -1), 1)
+
+
+@adapter("full_rows")
+def full_rows(v: Any, n: Any, i: Any, data: Any, *, value: Any = None, reduction: str | None = None) -> Any:
+    """``full((n,) + data.shape[i.ndim:], e, data.dtype)``: a segment reduction's output canvas, ``e`` = ``value``
+    or ``reduction``'s identity (``n`` a count: an int, a 0-d or 1-element integer array)."""
+    e = value if value is not None else v.identity(data, reduction)
+    return v.broadcast_to(v.lit(e, data), v.concat([v.count_shape(n), v.shape_of(data, v.rank(i))]))
+
+
+@adapter("with_ones")
+def with_ones(v: Any, x: Any) -> Any:
+    """``stack([x, ones_like(x)], -1)``: each element with a count of one beside it, so that one sum scatter also
+    counts (TF's ``unsorted_segment_mean`` / ``sqrt_n`` take N as the sum of ones in the data dtype)."""
+    return v.where(v.truthy(v.lit([1, 0], x)), v.expand_dims(x, -1), v.lit(1, x))
+
+
+@adapter("mean_of_pairs")
+def mean_of_pairs(v: Any, y: Any, *, sqrt: bool = False) -> Any:
+    """``y[..., 0] / max(y[..., 1], 1)`` (``/ sqrt(...)`` when ``sqrt``) as Python's ``/`` on TF tensors: integers
+    divide as float32 (<= 16 bits) or float64, floats in their dtype (the sums and counts of :func:`with_ones`)."""
+    total, n = v.to_float(v.component(y, 0)), v.to_float(v.maximum(v.component(y, 1), 1))
+    return v.div(total, v.sqrt(n) if sqrt else n, "floor")

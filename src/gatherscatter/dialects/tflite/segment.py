@@ -23,7 +23,7 @@ from .._segment import (
     empty_value,
     segment_description,
     segment_lowering,
-    undescribed,
+    sorted_description,
 )
 from ._tfl import TFLITE_VERSION, tfl_context
 
@@ -77,8 +77,9 @@ def _ids(ctx: OpContext, d: np.ndarray[Any, Any], segment_ids: Any) -> np.ndarra
 
 
 @dialect_op("tflite", "SEGMENT_SUM", family="scatter_axis", kind="scatter", versions=(TFLITE_VERSION,),
-            differentiable=("data",), describe=undescribed("tflite.SEGMENT_SUM", "the output has segment_ids[-1] + 1 "
-                                                          "rows, a size read from the ids' values"))
+            differentiable=("data",), describe=lambda: sorted_description(
+                "tflite.SEGMENT_SUM", "sum", index_dtypes=("int32",), data_dtypes=("float32", "int32"),
+                contiguous=True))
 def SEGMENT_SUM(data: Any, segment_ids: Any) -> Lowering:
     """TFLite ``SEGMENT_SUM``: sums of consecutive rows of ``data`` that share an id (ids 0, 0, 1, 2, 2, ...).
 
