@@ -120,6 +120,15 @@ CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
                   ((A([3, -1, 9], i64), _data(3, 1, 2), _data(3, 1, 4)), {"axis": -1, "circular": True}),
                   ((A([2], i64), _data(1, 0, 2), _data(1, 3, 2)), {"axis": -2, "circular": True}),
                   ((np.zeros((0,), i64), _data(0, 2), _data(0, 3)), {"axis": 1, "circular": False})],
+    # torch.segment_reduce: the segment of each row from lengths (rows past the last segment: len(lengths)) or
+    # offsets (rows before the first offset: -1); hand-computed
+    "segment_ids": [((A([2, 0, 1], i64), _data(4)), {"axis": 0}),
+                    ((A([[1, 1], [0, 2]], i32), _data(2, 2, 3)), {"axis": 1}),
+                    ((A([1, 1, 3], i64), _data(5, 2)), {"axis": 0, "offsets": True}),
+                    ((np.zeros((0,), i64), _data(3)), {"axis": 0}),
+                    ((A([0], i32), _data(0, 2)), {"axis": 0, "offsets": True})],
+    "slice_last": [((A([0, 2, 5], i64),), {"start": 1}), ((_data(2, 3, dtype=f32),), {"start": 2}),
+                   ((A([4], i32),), {"start": 1})],
 }  # fmt: skip
 
 ARG_NAMES = "abcdefgh"

@@ -149,6 +149,8 @@ ADAPTER_PARAMS: dict[str, tuple[str, ...]] = {
     "merge_leading": ("x",),
     "moveaxis_block": ("x", "i", "data"),
     "positions": ("w", "u", "data"),
+    "slice_last": ("x",),
+    "segment_ids": ("s", "data"),
 }
 
 

@@ -457,6 +457,20 @@ class NumpyVocab:
         """``x[:e0, :e1, ...]``."""
         return np.asarray(x)[tuple(slice(0, int(n)) for n in ends)]
 
+    def cumsum_last(self, x: Any) -> Any:
+        """Running sums along the last axis (in ``x``'s dtype)."""
+        x = np.asarray(x)
+        return np.cumsum(x, axis=-1, dtype=x.dtype)
+
+    def bucketize(self, e: Any, data: Any, axis: int) -> Any:
+        """``out[..., p] = #{k : e[..., k] <= p}`` for ``p`` in ``range(data.shape[axis])`` (int64)."""
+        p = np.arange(np.shape(data)[axis], dtype=np.int64)
+        return np.sum(np.expand_dims(np.asarray(e), -1) <= p, axis=-2, dtype=np.int64)
+
+    def slice_last(self, x: Any, start: int) -> Any:
+        """``x[..., start:]``."""
+        return np.asarray(x)[..., start:]
+
 
 NUMPY = NumpyVocab()
 
@@ -589,6 +603,16 @@ class PyVocab(TextVocab):
     def leading_block(self, x: str, ends: str) -> str:
         return f"{x}[tuple(slice(0, n) for n in {ends})]"
 
+    def cumsum_last(self, x: str) -> str:
+        return f"{self.api.m}.cumsum({x}, -1)"
+
+    def bucketize(self, e: str, data: str, axis: int) -> str:
+        hit = f"({self.api.expand_dims(e, -1)} <= ({self.api.grid(f'({data}.shape[{axis}],)')})[0])"
+        return str(self.api.sum(self.api.astype(hit, self.api.dt("int64")), -2))
+
+    def slice_last(self, x: str, start: int) -> str:
+        return f"{x}[..., {start}:]"
+
 
 class OvVocab(TextVocab):
     """The vocabulary as ``openvino.opset15`` calls (helpers ``_c``, ``_i64``, ``_sizes`` ... of the script)."""
@@ -624,6 +648,17 @@ class OvVocab(TextVocab):
 
     def concat(self, shapes: list[str]) -> str:
         return f"_concat([{', '.join(shapes)}])"
+
+    def cumsum_last(self, x: str) -> str:
+        return f"ops.cumsum({x}, _i64(-1))"
+
+    def bucketize(self, e: str, data: str, axis: int) -> str:
+        p = f"ops.range(_i64(0), ops.gather(ops.shape_of({data}, 'i64'), _i64({axis}), _i64(0)), _i64(1), 'i64')"
+        hit = f"ops.less_equal(ops.unsqueeze({e}, _i64([-1])), {p})"
+        return f"ops.reduce_sum(ops.convert({hit}, np.int64), _i64(-2), False)"
+
+    def slice_last(self, x: str, start: int) -> str:
+        return f"ops.slice({x}, _i64([{start}]), _i64([2**62]), _i64([1]), _i64([-1]))"
 
 
 class Val:
@@ -824,3 +859,47 @@ class OnnxVocab:
     def concat(self, shapes: list[Val]) -> Val:
         return Val(self.b.concat([x.name for x in shapes]), np.asarray(NUMPY.concat([x.value for x in shapes]),
                                                                         dtype=np.int64))
+
+    def cumsum_last(self, x: Val) -> Val:
+        """``CumSum`` along the last axis (opset 11)."""
+        axis = Val(self.b.const(-1, np.int64), np.asarray(-1))
+        return self._node("CumSum", [x, axis], NUMPY.cumsum_last(x.value))
+
+    def bucketize(self, e: Val, data: Val, axis: int) -> Val:
+        """``ReduceSum(Cast(Not(Greater(Unsqueeze(e, -1), Range(0, s, 1)))), -2)`` (``s = data.shape[axis]``)."""
+        b = self.b
+        zero, one = b.const(0, np.int64), b.const(1, np.int64)
+        size = b.node("Gather", [b.node("Shape", [data.name]), b.const(axis, np.int64)], axis=0)
+        hit = b.node("Not", [b.node("Greater", [b.unsqueeze(e.name, [-1]), b.node("Range", [zero, size, one])])])
+        count = b.node("Cast", [hit], to=b.elem_type(np.int64))
+        axes = {"axes": [-2]} if b.opset < 13 else {}
+        inputs = [count] if b.opset < 13 else [count, b.const([-2], np.int64)]
+        return Val(b.node("ReduceSum", inputs, keepdims=0, **axes), NUMPY.bucketize(e.value, data.value, axis))
+
+    def slice_last(self, x: Val, start: int) -> Val:
+        b = self.b
+        ends = b.const([np.iinfo(np.int64).max], np.int64)
+        node = b.node("Slice", [x.name, b.const([start], np.int64), ends, b.const([-1], np.int64)])
+        return Val(node, NUMPY.slice_last(x.value, start))
+
+
+# --- s7-bags ---
+# torch.segment_reduce: the segment of each row, read from lengths (or offsets) along the reduced axis.
+
+_primitive("slice_last", "slice_last", ("start",), "``x[..., start:]`` (offsets without their first entry: one "
+           "per segment end).")
+
+
+@adapter("segment_ids")
+def segment_ids(v: Any, s: Any, data: Any, *, axis: int, offsets: bool = False) -> Any:
+    """The segment of each row of ``data`` along ``axis`` (int64, ``s.shape[:-1] + (data.shape[axis],)``).
+
+    ``s`` holds segment lengths (segment ``k`` is rows ``[e_{k-1}, e_k)``, ``e = cumsum(s)``: the id of row ``p``
+    is ``#{k : e_k <= p}``) or, with ``offsets``, segment boundaries (segment ``k`` is rows
+    ``[s_k, s_{k+1})``: the id is ``#{k : s_k <= p} - 1``). Rows outside every segment get ``-1`` or
+    ``len(segments)``: out of range, for a scatter that drops them.
+    """
+    e = v.cast(s, "int64")
+    if offsets:
+        return v.sub(v.bucketize(e, data, axis), 1)
+    return v.bucketize(v.cumsum_last(e), data, axis)
