@@ -161,6 +161,12 @@ def _grid() -> dict[str, list[dict[str, Any]]]:
     g["tflite.SCATTER_ND"] = [{}]
     g["torch.embedding"] = [dict(padding_idx=p) for p in (None, 0, -1)]
     g["tensorflow.embedding_lookup"] = [{}]
+    g["torch.segment_reduce"] = ([dict(reduce=r, axis=a, form=f) for r in ("sum", "mean", "max", "amax", "min", "amin",
+                                                                        "prod") for a in (0, 1)
+                                  for f in ("lengths", "offsets")]
+                                 + [dict(reduce=r, initial=i) for r in ("sum", "max", "min", "prod") for i in (2.5, -1)]
+                                 + [dict(reduce=r, unsafe=True, form=f) for r in ("sum", "max")
+                                    for f in ("lengths", "offsets")])
     g["mlx.take"] = [dict(axis=a) for a in (None, 0, 1, -1)]
     g["mlx.take_along_axis"] = [dict(axis=a) for a in (None, 0, 1, -1)]
     g["mlx.put_along_axis"] = [dict(axis=a) for a in (None, 0, 1, -1)]
@@ -242,7 +248,6 @@ PENDING = sorted(
         "tensorflow.unsorted_segment_sqrt_n",
         "tflite.SEGMENT_SUM",
         *(f"paddle.segment_{r}" for r in ("sum", "mean", "max", "min")),
-        "torch.segment_reduce",  # segments read from the values of lengths/offsets
         "torch.embedding_bag",  # a gather then a per-bag reduction: two primitives
     ]
 )
