@@ -161,6 +161,12 @@ def _grid() -> dict[str, list[dict[str, Any]]]:
     g["tflite.SCATTER_ND"] = [{}]
     g["torch.embedding"] = [dict(padding_idx=p) for p in (None, 0, -1)]
     g["tensorflow.embedding_lookup"] = [{}]
+    g["torch.embedding_bag"] = ([dict(mode=m, include_last_offset=last, padding_idx=p) for m in ("sum", "mean", "max")
+                                 for last in (False, True) for p in (None, 0, -1)]
+                                + [dict(mode=m, form="batch", padding_idx=p) for m in ("sum", "mean", "max")
+                                   for p in (None, 1)]
+                                + [dict(mode="sum", weighted=True, form=f, padding_idx=p) for f in ("offsets", "batch")
+                                   for p in (None, -1)])
     g["torch.segment_reduce"] = ([dict(reduce=r, axis=a, form=f) for r in ("sum", "mean", "max", "amax", "min", "amin",
                                                                         "prod") for a in (0, 1)
                                   for f in ("lengths", "offsets")]
@@ -248,7 +254,6 @@ PENDING = sorted(
         "tensorflow.unsorted_segment_sqrt_n",
         "tflite.SEGMENT_SUM",
         *(f"paddle.segment_{r}" for r in ("sum", "mean", "max", "min")),
-        "torch.embedding_bag",  # a gather then a per-bag reduction: two primitives
     ]
 )
 

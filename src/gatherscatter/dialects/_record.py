@@ -14,6 +14,8 @@ data-independent function returning the op's canonical form as a
   index spec, and every :class:`~gatherscatter.core.policy.Policy` field
   explicit);
 * ``post``: adapters applied to the primitive's result;
+* ``before``: canonical calls that run first, in order, each binding its ``out`` (``torch.embedding_bag``
+  gathers the rows of its bags, then reduces them per bag: a sequence of primitives); empty for most ops;
 * ``residuals``: what the op does that the canonical form does not say
   (:class:`Residual`, conditioned on the :data:`WHEN` vocabulary that the
   divergence records share).
@@ -151,6 +153,8 @@ ADAPTER_PARAMS: dict[str, tuple[str, ...]] = {
     "positions": ("w", "u", "data"),
     "slice_last": ("x",),
     "segment_ids": ("s", "data"),
+    "row_ids": ("x",),
+    "drop_index": ("ids", "i", "data"),
 }
 
 
@@ -317,7 +321,8 @@ class Description:
     ``residuals`` are differences inherent to the op that no canonical call
     reproduces (MXNet's float-index rounding, torch's float16 accumulation
     ...). ``layout`` tunes the generic input generator (its keys are listed in
-    :mod:`gatherscatter.translate.verify`); ``sample`` replaces it.
+    :mod:`gatherscatter.translate.verify`); ``sample`` replaces it. ``before``: canonical calls run
+    first (a gather whose result the main call reduces); a consumer that reads one primitive refuses them.
     """
 
     op: str
@@ -330,7 +335,11 @@ class Description:
     roles: dict[str, str] = field(default_factory=dict)
     layout: dict[str, Any] = field(default_factory=dict)
     sample: Callable[..., dict[str, Any]] | None = None
+    before: list[Canonical] = field(default_factory=list)
 
+    def steps(self) -> list[Step]:
+        """The description as one program: the ``before`` calls, ``pre``, the canonical call, ``post``."""
+        return [c.step() for c in self.before] + self.pre + [self.canonical.step()] + self.post
 
     def arg_roles(self) -> dict[str, str]:
         """The role of each value input: ``data``, ``indices``, ``updates`` (the canonical slot it feeds), or

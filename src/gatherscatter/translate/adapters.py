@@ -903,3 +903,19 @@ def segment_ids(v: Any, s: Any, data: Any, *, axis: int, offsets: bool = False) 
     if offsets:
         return v.sub(v.bucketize(e, data, axis), 1)
     return v.bucketize(v.cumsum_last(e), data, axis)
+
+
+@adapter("row_ids")
+def row_ids(v: Any, x: Any) -> Any:
+    """``ids[b, ...] = b`` over ``x``'s shape (int64; rank >= 1): the bag of each entry of a 2-D
+    ``embedding_bag`` input (one bag per row), a running count of ones along the first axis."""
+    ones = v.moveaxis(v.cast(v.ones_like(x), "int64"), 0, -1)
+    return v.moveaxis(v.sub(v.cumsum_last(ones), 1), -1, 0)
+
+
+@adapter("drop_index")
+def drop_index(v: Any, ids: Any, i: Any, data: Any, *, value: int) -> Any:
+    """``where(i == value mod data.shape[0], -1, ids)``: entries naming row ``value`` (``padding_idx``,
+    negative counting from the end) get the out-of-range id -1, which a dropping scatter skips."""
+    pad = v.mod(v.lit(value, i), v.size(data, i, 0, None))
+    return v.where(v.eq(i, pad), v.lit(-1, ids), ids)
