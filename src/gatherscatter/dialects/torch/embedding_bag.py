@@ -154,7 +154,8 @@ def _bags(form: str, last: bool, padding_idx: Any, weighted: bool) -> Mapper:
             record=OpRecord(_describe, args=(Arg("input", "indices"), Arg("weight", "data"), Arg("offsets", "indices"),
                                              Arg("per_sample_weights", "updates")),
                             versions=(Version(VERSION),), grad=GRAD,
-                            values={"max_norm": "number", "norm_type": "number", "mode": tuple(MODES),
+                            values={"offsets": "array", "per_sample_weights": "array", "max_norm": "number", "norm_type": "number",
+                                    "mode": tuple(MODES),
                                     "padding_idx": "int", "form": ("offsets", "batch")}))
 def embedding_bag(
     input: Any,

@@ -165,9 +165,12 @@ def _segments(form: str, a: int, unsafe: bool) -> Mapper:
 
 
 @dialect_op("torch", "segment_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
-            record=OpRecord(_describe, args=(Arg("data", "data"), Arg("lengths", "indices"), Arg("offsets", "indices")),
+            # the roles the page and the tables read: lengths/offsets stay array attributes there (as before the
+            # description; the description's inputs name them), torch's indices= is its (refused) index argument
+            record=OpRecord(_describe, args=(Arg("data", "data"), Arg("indices", "indices")),
                             versions=(Version(str(VERSION)),), grad=GRAD,
-                            values={"reduce": tuple(REDUCE), "initial": "number", "form": ("lengths", "offsets")}),
+                            values={"reduce": tuple(REDUCE), "initial": "number", "form": ("lengths", "offsets"),
+                                    "lengths": "array", "indices": "array", "offsets": "array"}),
             differentiable=("data",))
 def segment_reduce(
     data: Any,
