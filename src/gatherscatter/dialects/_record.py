@@ -67,6 +67,7 @@ __all__ = [
     "check_int",
     "moved_axis_args",
     "named",
+    "real_ids",
     "tuple_index_args",
 ]
 
@@ -626,6 +627,14 @@ def moved_axis_args(dim: int, data: str, index: str, updates: str | None = None)
         return args
 
     return mapper
+
+
+def real_ids(canon: dict[str, Any], ids: Array, n: int) -> None:
+    """Make the case features (:func:`gatherscatter.translate.verify.sample_cases`: negative, out-of-range,
+    duplicate indices) read ``ids``, the row ids a mapper's arguments really produce (segments from lengths,
+    bags from offsets), over ``n`` rows, instead of the canonical draw the mapper replaced."""
+    inside = ids[(ids >= 0) & (ids < n)]
+    canon.update(indices=ids[..., None], sizes=np.asarray([n]), duplicates=inside.size > len(set(inside.tolist())))
 
 
 #: what ops indexed NumPy style (``x[idx]``) do with a bool index array, which translations leave out

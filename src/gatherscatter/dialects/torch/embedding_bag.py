@@ -9,12 +9,24 @@ import numpy as np
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array, dtype_name
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from .._record import (
+    Arg,
+    Description,
+    Mapper,
+    OpRecord,
+    Residual,
+    Step,
+    Version,
+    canonical,
+    check_bool,
+    check_choice,
+    check_int,
+    real_ids,
+)
 from .._registry import Lowering, dialect_op, divergence_table
-from .._record import (Arg, Description, Mapper, OpRecord, Residual, Step, Version, canonical, check_bool,
-                       check_choice, check_int)
 from .._segment import counts
 from ._common import GRAD, INDEX_INT32_INT64, VERSION
-from .embedding import _prepare, _renorm
+from .embedding import _prepare, _renorm, refuse_max_norm
 
 #: mode -> core reduction of the bag (mean: a sum divided by the bag's non-padding count); empty bags are 0
 MODES: dict[str, Reduction] = {"sum": Reduction.ADD, "mean": Reduction.ADD, "max": Reduction.MAX}
@@ -74,9 +86,7 @@ def _describe(mode: str = "mean", include_last_offset: bool = False, padding_idx
     last = check_bool(op, "include_last_offset", include_last_offset)
     if check_bool(op, "weighted", weighted) and mode != "sum":
         raise UnsupportedError(f"translate {op}: per_sample_weights is only supported for mode='sum' (torch raises)")
-    if max_norm is not None:
-        raise UnsupportedError(f"translate {op}: max_norm renormalises the referenced rows of weight first "
-                               "(embedding_renorm_): no layout adapter computes a row norm")
+    refuse_max_norm(op, max_norm)
     if form == "batch" and last:
         raise UnsupportedError(f"translate {op}: include_last_offset applies to offsets (form='offsets')")
     attrs: dict[str, Any] = {"mode": mode, "include_last_offset": last}
@@ -142,8 +152,7 @@ def _bags(form: str, last: bool, padding_idx: Any, weighted: bool) -> Mapper:
             bag = np.where(inp == padding_idx % n, -1, bag)
         if weighted:
             args["per_sample_weights"] = rng.random(shape).astype(u.dtype)
-        inside = bag[(bag >= 0) & (bag < nb)]
-        canon.update(indices=bag[..., None], sizes=np.asarray([nb]), duplicates=inside.size > len(set(inside.tolist())))
+        real_ids(canon, bag, nb)
         return args
 
     return mapper
@@ -154,9 +163,9 @@ def _bags(form: str, last: bool, padding_idx: Any, weighted: bool) -> Mapper:
             record=OpRecord(_describe, args=(Arg("input", "indices"), Arg("weight", "data"), Arg("offsets", "indices"),
                                              Arg("per_sample_weights", "updates")),
                             versions=(Version(VERSION),), grad=GRAD,
-                            values={"offsets": "array", "per_sample_weights": "array", "max_norm": "number", "norm_type": "number",
-                                    "mode": tuple(MODES),
-                                    "padding_idx": "int", "form": ("offsets", "batch")}))
+                            values={"offsets": "array", "per_sample_weights": "array", "max_norm": "number",
+                                    "norm_type": "number", "mode": tuple(MODES), "padding_idx": "int",
+                                    "form": ("offsets", "batch")}))
 def embedding_bag(
     input: Any,
     weight: Any,

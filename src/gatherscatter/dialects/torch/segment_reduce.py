@@ -10,8 +10,20 @@ from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array, dtype_name
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._common import data_array
+from .._record import (
+    Arg,
+    Description,
+    Mapper,
+    OpRecord,
+    Step,
+    Version,
+    canonical,
+    check_bool,
+    check_choice,
+    check_int,
+    real_ids,
+)
 from .._registry import Lowering, dialect_op, divergence_table
-from .._record import Arg, Description, Mapper, OpRecord, Step, Version, canonical, check_bool, check_choice, check_int
 from .._segment import empty_value
 from ._common import GRAD, VERSION, as_bool, norm_dim, torch_context
 
@@ -157,8 +169,7 @@ def _segments(form: str, a: int, unsafe: bool) -> Mapper:
         # what the generic case features read (negative / out-of-range ids, duplicates): the rows' real segment ids
         ends = s if form == "offsets" else np.cumsum(s, axis=-1)
         ids = np.sum(ends[..., :, None] <= np.arange(size), axis=-2) - (form == "offsets")
-        inside = ids[(ids >= 0) & (ids < nseg)]
-        canon.update(indices=ids[..., None], sizes=np.asarray([nseg]), duplicates=inside.size > len(set(inside.tolist())))
+        real_ids(canon, ids, nseg)
         return {"data": u, form: s.astype(dt)}
 
     return mapper
