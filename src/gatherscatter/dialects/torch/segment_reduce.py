@@ -9,20 +9,9 @@ import numpy as np
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array, dtype_name
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from .. import _record as rec
 from .._common import data_array
-from .._record import (
-    Arg,
-    Description,
-    Mapper,
-    OpRecord,
-    Step,
-    Version,
-    canonical,
-    check_bool,
-    check_choice,
-    check_int,
-    real_ids,
-)
+from .._record import Description, Mapper, Step, canonical, real_ids
 from .._registry import Lowering, dialect_op, divergence_table
 from .._segment import empty_value
 from ._common import GRAD, VERSION, as_bool, norm_dim, torch_context
@@ -117,13 +106,13 @@ def _describe(reduce: str, *, axis: int = 0, unsafe: bool = False, initial: Any 
     except for a mean (NaN: ``include_self=False``); ids outside every segment (offsets not starting at 0, or
     ending before the data's end) drop their row."""
     op = "torch.segment_reduce"
-    check_choice(op, "reduce", reduce, tuple(REDUCE))
-    a = check_int(op, "axis", axis)
+    rec.check_choice(op, "reduce", reduce, tuple(REDUCE))
+    a = rec.check_int(op, "axis", axis)
     if a < 0:
         raise UnsupportedError(f"translate {op}: axis={a}: a negative axis counts from data's rank, which the "
                                "description does not know (the batch dims are the axes before it); give axis >= 0")
-    check_bool(op, "unsafe", unsafe)
-    check_choice(op, "form", form, ("lengths", "offsets"))
+    rec.check_bool(op, "unsafe", unsafe)
+    rec.check_choice(op, "form", form, ("lengths", "offsets"))
     red, empty = REDUCE[reduce]
     mean = reduce == "mean"
     if mean and initial is not None:
@@ -178,8 +167,8 @@ def _segments(form: str, a: int, unsafe: bool) -> Mapper:
 @dialect_op("torch", "segment_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
             # the roles the page and the tables read: lengths/offsets stay array attributes there (as before the
             # description; the description's inputs name them), torch's indices= is its (refused) index argument
-            record=OpRecord(_describe, args=(Arg("data", "data"), Arg("indices", "indices")),
-                            versions=(Version(str(VERSION)),), grad=GRAD,
+            record=rec.OpRecord(_describe, args=(rec.Arg("data", "data"), rec.Arg("indices", "indices")),
+                            versions=(rec.Version(VERSION),), grad=GRAD,
                             values={"reduce": tuple(REDUCE), "initial": "number", "form": ("lengths", "offsets"),
                                     "lengths": "array", "indices": "array", "offsets": "array"}),
             differentiable=("data",))
