@@ -655,7 +655,9 @@ class OvVocab(TextVocab):
     def bucketize(self, e: str, data: str, axis: int) -> str:
         p = f"ops.range(_i64(0), ops.gather(ops.shape_of({data}, 'i64'), _i64({axis}), _i64(0)), _i64(1), 'i64')"
         hit = f"ops.less_equal(ops.unsqueeze({e}, _i64([-1])), {p})"
-        return f"ops.reduce_sum(ops.convert({hit}, np.int64), _i64(-2), False)"
+        # counted in float32 (exact below 2**24 segments): the 2026.4 CPU plugin miscomputes an int64 ReduceSum
+        # followed by a Subtract (the offsets form's - 1)
+        return f"ops.convert(ops.reduce_sum(ops.convert({hit}, np.float32), _i64(-2), False), np.int64)"
 
     def slice_last(self, x: str, start: int) -> str:
         return f"ops.slice({x}, _i64([{start}]), _i64([2**62]), _i64([1]), _i64([-1]))"
