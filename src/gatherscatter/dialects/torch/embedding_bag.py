@@ -194,10 +194,12 @@ def embedding_bag(
     before the sum. ``max_norm``: as :func:`embedding` (the caller's weight is
     never modified).
 
-    Lowering: the rows ``weight[input]`` (times ``per_sample_weights``) are the
+    Lowering (what ``embedding_bag.record.describe(...)`` states: a gather, then a
+    scatter): the rows ``weight[input]`` (times ``per_sample_weights``) are the
     updates of one core ``scatter`` into zeros of shape ``(bags, embedding_dim)``
     along axis 0, indexed by each entry's bag (padding entries dropped): reduction
-    add (sum, mean) or max with ``include_self=False``; a mean divides afterwards.
+    add with ``include_self=True`` (sum), mean or max with ``include_self=False``
+    (torch's float32 last-bag quirk: a sum divided afterwards).
 
     Equivalent loop::
 

@@ -198,10 +198,13 @@ def segment_reduce(
     0 (sum), 1 (prod), -inf (max), +inf (min), NaN (mean: 0/0). ``initial`` starts
     every segment; a mean divides ``initial + sum`` by the number of rows only.
 
-    Lowering: each row gets the id of its segment (rows outside every segment are
-    dropped); one core ``scatter`` along ``axis`` with ``axis`` batch dims, reduction
-    sum/prod/max/min, ``include_self=False`` over the empty value, or
-    ``include_self=True`` over ``initial``; a mean divides in ``post``.
+    Lowering (what ``segment_reduce.record.describe(reduce, ...)`` states, the
+    segments read from ``lengths``/``offsets`` by the ``segment_ids`` adapter): each
+    row gets the id of its segment (rows outside every segment are dropped); one core
+    ``scatter`` along ``axis`` with ``axis`` batch dims, ``include_self=True`` over
+    ``initial`` or the empty value (the identity of sum/prod/max/min); a mean is the
+    core mean with ``include_self=False`` over NaN (with ``initial``: a sum over
+    ``initial`` divided by the row count in ``post``, which no description states).
 
     Equivalent loop::
 
