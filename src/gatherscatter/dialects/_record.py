@@ -14,6 +14,8 @@ data-independent function returning the op's canonical form as a
   index spec, and every :class:`~gatherscatter.core.policy.Policy` field
   explicit);
 * ``post``: adapters applied to the primitive's result;
+* ``before``: canonical calls that run first, in order, each binding its ``out`` (``torch.embedding_bag``
+  gathers the rows of its bags, then reduces them per bag: a sequence of primitives); empty for most ops;
 * ``residuals``: what the op does that the canonical form does not say
   (:class:`Residual`, conditioned on the :data:`WHEN` vocabulary that the
   divergence records share).
@@ -65,6 +67,7 @@ __all__ = [
     "check_int",
     "moved_axis_args",
     "named",
+    "real_ids",
     "tuple_index_args",
 ]
 
@@ -153,6 +156,10 @@ ADAPTER_PARAMS: dict[str, tuple[str, ...]] = {
     "full_rows": ("n", "i", "data"),
     "with_ones": ("x",),
     "mean_of_pairs": ("y",),
+    "slice_last": ("x",),
+    "segment_ids": ("s", "data"),
+    "row_ids": ("x",),
+    "drop_index": ("ids", "i", "data"),
 }
 
 
@@ -319,7 +326,8 @@ class Description:
     ``residuals`` are differences inherent to the op that no canonical call
     reproduces (MXNet's float-index rounding, torch's float16 accumulation
     ...). ``layout`` tunes the generic input generator (its keys are listed in
-    :mod:`gatherscatter.translate.verify`); ``sample`` replaces it.
+    :mod:`gatherscatter.translate.verify`); ``sample`` replaces it. ``before``: canonical calls run
+    first (a gather whose result the main call reduces); a consumer that reads one primitive refuses them.
     """
 
     op: str
@@ -332,7 +340,11 @@ class Description:
     roles: dict[str, str] = field(default_factory=dict)
     layout: dict[str, Any] = field(default_factory=dict)
     sample: Callable[..., dict[str, Any]] | None = None
+    before: list[Canonical] = field(default_factory=list)
 
+    def steps(self) -> list[Step]:
+        """The description as one program: the ``before`` calls, ``pre``, the canonical call, ``post``."""
+        return [c.step() for c in self.before] + self.pre + [self.canonical.step()] + self.post
 
     def arg_roles(self) -> dict[str, str]:
         """The role of each value input: ``data``, ``indices``, ``updates`` (the canonical slot it feeds), or
@@ -621,6 +633,14 @@ def moved_axis_args(dim: int, data: str, index: str, updates: str | None = None)
         return args
 
     return mapper
+
+
+def real_ids(canon: dict[str, Any], ids: Array, n: int) -> None:
+    """Make the case features (:func:`gatherscatter.translate.verify.sample_cases`: negative, out-of-range,
+    duplicate indices) read ``ids``, the row ids a mapper's arguments really produce (segments from lengths,
+    bags from offsets), over ``n`` rows, instead of the canonical draw the mapper replaced."""
+    inside = ids[(ids >= 0) & (ids < n)]
+    canon.update(indices=ids[..., None], sizes=np.asarray([n]), duplicates=inside.size > len(set(inside.tolist())))
 
 
 #: what ops indexed NumPy style (``x[idx]``) do with a bool index array, which translations leave out

@@ -477,6 +477,19 @@ class NumpyVocab:
         """Integers as Python's ``/`` on TF tensors takes them: float32 (<= 16 bits) or float64; others as they are."""
         x = np.asarray(x)
         return x if x.dtype.kind not in "iu" else x.astype(np.float32 if x.dtype.itemsize <= 2 else np.float64)
+    def cumsum_last(self, x: Any) -> Any:
+        """Running sums along the last axis (in ``x``'s dtype)."""
+        x = np.asarray(x)
+        return np.cumsum(x, axis=-1, dtype=x.dtype)
+
+    def bucketize(self, e: Any, data: Any, axis: int) -> Any:
+        """``out[..., p] = #{k : e[..., k] <= p}`` for ``p`` in ``range(data.shape[axis])`` (int64)."""
+        p = np.arange(np.shape(data)[axis], dtype=np.int64)
+        return np.sum(np.expand_dims(np.asarray(e), -1) <= p, axis=-2, dtype=np.int64)
+
+    def slice_last(self, x: Any, start: int) -> Any:
+        """``x[..., start:]``."""
+        return np.asarray(x)[..., start:]
 
 
 NUMPY = NumpyVocab()
@@ -622,6 +635,15 @@ class PyVocab(TextVocab):
         a, small = self.api, f"np.dtype({self.api.dtype_name(x)}).itemsize <= 2"
         return (f"(({a.astype(x, a.dt('float32'))} if {small} else {a.astype(x, a.dt('float64'))}) "
                 f"if {a.is_int(x)} else {x})")
+    def cumsum_last(self, x: str) -> str:
+        return f"{self.api.m}.cumsum({x}, -1)"
+
+    def bucketize(self, e: str, data: str, axis: int) -> str:
+        hit = f"({self.api.expand_dims(e, -1)} <= ({self.api.grid(f'({data}.shape[{axis}],)')})[0])"
+        return str(self.api.sum(self.api.astype(hit, self.api.dt("int64")), -2))
+
+    def slice_last(self, x: str, start: int) -> str:
+        return f"{x}[..., {start}:]"
 
 
 class OvVocab(TextVocab):
@@ -665,6 +687,18 @@ class OvVocab(TextVocab):
              "component": "ops.gather({0}, _i64({1}), _i64(-1))", "sqrt": "ops.sqrt({0})",
              "to_float": "({0} if _dtype({0}).kind not in 'iu' else ops.convert({0}, np.float32 if "
                          "_dtype({0}).itemsize <= 2 else np.float64))"}
+    def cumsum_last(self, x: str) -> str:
+        return f"ops.cumsum({x}, _i64(-1))"
+
+    def bucketize(self, e: str, data: str, axis: int) -> str:
+        p = f"ops.range(_i64(0), ops.gather(ops.shape_of({data}, 'i64'), _i64({axis}), _i64(0)), _i64(1), 'i64')"
+        hit = f"ops.less_equal(ops.unsqueeze({e}, _i64([-1])), {p})"
+        # counted in float32 (exact below 2**24 segments): the 2026.4 CPU plugin miscomputes an int64 ReduceSum
+        # followed by a Subtract (the offsets form's - 1)
+        return f"ops.convert(ops.reduce_sum(ops.convert({hit}, np.float32), _i64(-2), False), np.int64)"
+
+    def slice_last(self, x: str, start: int) -> str:
+        return f"ops.slice({x}, _i64([{start}]), _i64([2**62]), _i64([1]), _i64([-1]))"
 
 
 class Val:
@@ -918,3 +952,62 @@ def mean_of_pairs(v: Any, y: Any, *, sqrt: bool = False) -> Any:
     divide as float32 (<= 16 bits) or float64, floats in their dtype (the sums and counts of :func:`with_ones`)."""
     total, n = v.to_float(v.component(y, 0)), v.to_float(v.maximum(v.component(y, 1), 1))
     return v.div(total, v.sqrt(n) if sqrt else n, "floor")
+    def cumsum_last(self, x: Val) -> Val:
+        """``CumSum`` along the last axis (opset 11)."""
+        axis = Val(self.b.const(-1, np.int64), np.asarray(-1))
+        return self._node("CumSum", [x, axis], NUMPY.cumsum_last(x.value))
+
+    def bucketize(self, e: Val, data: Val, axis: int) -> Val:
+        """``ReduceSum(Cast(Not(Greater(Unsqueeze(e, -1), Range(0, s, 1)))), -2)`` (``s = data.shape[axis]``)."""
+        b = self.b
+        zero, one = b.const(0, np.int64), b.const(1, np.int64)
+        size = b.node("Gather", [b.node("Shape", [data.name]), b.const(axis, np.int64)], axis=0)
+        hit = b.node("Not", [b.node("Greater", [b.unsqueeze(e.name, [-1]), b.node("Range", [zero, size, one])])])
+        count = b.node("Cast", [hit], to=b.elem_type(np.int64))
+        axes = {"axes": [-2]} if b.opset < 13 else {}
+        inputs = [count] if b.opset < 13 else [count, b.const([-2], np.int64)]
+        return Val(b.node("ReduceSum", inputs, keepdims=0, **axes), NUMPY.bucketize(e.value, data.value, axis))
+
+    def slice_last(self, x: Val, start: int) -> Val:
+        b = self.b
+        ends = b.const([np.iinfo(np.int64).max], np.int64)
+        node = b.node("Slice", [x.name, b.const([start], np.int64), ends, b.const([-1], np.int64)])
+        return Val(node, NUMPY.slice_last(x.value, start))
+
+
+# --- s7-bags ---
+# torch.segment_reduce: the segment of each row, read from lengths (or offsets) along the reduced axis.
+
+_primitive("slice_last", "slice_last", ("start",), "``x[..., start:]`` (offsets without their first entry: one "
+           "per segment end).")
+
+
+@adapter("segment_ids")
+def segment_ids(v: Any, s: Any, data: Any, *, axis: int, offsets: bool = False) -> Any:
+    """The segment of each row of ``data`` along ``axis`` (int64, ``s.shape[:-1] + (data.shape[axis],)``).
+
+    ``s`` holds segment lengths (segment ``k`` is rows ``[e_{k-1}, e_k)``, ``e = cumsum(s)``: the id of row ``p``
+    is ``#{k : e_k <= p}``) or, with ``offsets``, segment boundaries (segment ``k`` is rows
+    ``[s_k, s_{k+1})``: the id is ``#{k : s_k <= p} - 1``). Rows outside every segment get ``-1`` or
+    ``len(segments)``: out of range, for a scatter that drops them.
+    """
+    e = v.cast(s, "int64")
+    if offsets:
+        return v.sub(v.bucketize(e, data, axis), 1)
+    return v.bucketize(v.cumsum_last(e), data, axis)
+
+
+@adapter("row_ids")
+def row_ids(v: Any, x: Any) -> Any:
+    """``ids[b, ...] = b`` over ``x``'s shape (int64; rank >= 1): the bag of each entry of a 2-D
+    ``embedding_bag`` input (one bag per row), a running count of ones along the first axis."""
+    ones = v.moveaxis(v.cast(v.ones_like(x), "int64"), 0, -1)
+    return v.moveaxis(v.sub(v.cumsum_last(ones), 1), -1, 0)
+
+
+@adapter("drop_index")
+def drop_index(v: Any, ids: Any, i: Any, data: Any, *, value: int) -> Any:
+    """``where(i == value mod data.shape[0], -1, ids)``: entries naming row ``value`` (``padding_idx``,
+    negative counting from the end) get the out-of-range id -1, which a dropping scatter skips."""
+    pad = v.mod(v.lit(value, i), v.size(data, i, 0, None))
+    return v.where(v.eq(i, pad), v.lit(-1, ids), ids)

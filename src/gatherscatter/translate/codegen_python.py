@@ -142,6 +142,9 @@ class Api:
     def tile(self, x: str, n: str) -> str:
         return f"{self.m}.tile({x}, {n})"
 
+    def sum(self, x: str, axis: int) -> str:
+        return f"{self.m}.sum({x}, {axis})"
+
 
 class JaxApi(Api):
     m = "jnp"
@@ -201,6 +204,9 @@ class TorchApi(Api):
 
 class TfApi(Api):
     m = "tf"
+
+    def sum(self, x: str, axis: int) -> str:
+        return f"tf.reduce_sum({x}, {axis})"
 
     def astype(self, x: str, dtype: str) -> str:
         return f"tf.cast({x}, {dtype})"
