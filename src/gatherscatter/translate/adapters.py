@@ -920,6 +920,28 @@ class OnnxVocab:
         value = NUMPY.to_float(x.value)
         return x if value.dtype == np.asarray(x.value).dtype else self.cast(x, value.dtype.name)
 
+    def cumsum_last(self, x: Val) -> Val:
+        """``CumSum`` along the last axis (opset 11)."""
+        axis = Val(self.b.const(-1, np.int64), np.asarray(-1))
+        return self._node("CumSum", [x, axis], NUMPY.cumsum_last(x.value))
+
+    def bucketize(self, e: Val, data: Val, axis: int) -> Val:
+        """``ReduceSum(Cast(Not(Greater(Unsqueeze(e, -1), Range(0, s, 1)))), -2)`` (``s = data.shape[axis]``)."""
+        b = self.b
+        zero, one = b.const(0, np.int64), b.const(1, np.int64)
+        size = b.node("Gather", [b.node("Shape", [data.name]), b.const(axis, np.int64)], axis=0)
+        hit = b.node("Not", [b.node("Greater", [b.unsqueeze(e.name, [-1]), b.node("Range", [zero, size, one])])])
+        count = b.node("Cast", [hit], to=b.elem_type(np.int64))
+        axes = {"axes": [-2]} if b.opset < 13 else {}
+        inputs = [count] if b.opset < 13 else [count, b.const([-2], np.int64)]
+        return Val(b.node("ReduceSum", inputs, keepdims=0, **axes), NUMPY.bucketize(e.value, data.value, axis))
+
+    def slice_last(self, x: Val, start: int) -> Val:
+        b = self.b
+        ends = b.const([np.iinfo(np.int64).max], np.int64)
+        node = b.node("Slice", [x.name, b.const([start], np.int64), ends, b.const([-1], np.int64)])
+        return Val(node, NUMPY.slice_last(x.value, start))
+
 
 # --- s7-sorted ---
 
@@ -952,29 +974,6 @@ def mean_of_pairs(v: Any, y: Any, *, sqrt: bool = False) -> Any:
     divide as float32 (<= 16 bits) or float64, floats in their dtype (the sums and counts of :func:`with_ones`)."""
     total, n = v.to_float(v.component(y, 0)), v.to_float(v.maximum(v.component(y, 1), 1))
     return v.div(total, v.sqrt(n) if sqrt else n, "floor")
-    def cumsum_last(self, x: Val) -> Val:
-        """``CumSum`` along the last axis (opset 11)."""
-        axis = Val(self.b.const(-1, np.int64), np.asarray(-1))
-        return self._node("CumSum", [x, axis], NUMPY.cumsum_last(x.value))
-
-    def bucketize(self, e: Val, data: Val, axis: int) -> Val:
-        """``ReduceSum(Cast(Not(Greater(Unsqueeze(e, -1), Range(0, s, 1)))), -2)`` (``s = data.shape[axis]``)."""
-        b = self.b
-        zero, one = b.const(0, np.int64), b.const(1, np.int64)
-        size = b.node("Gather", [b.node("Shape", [data.name]), b.const(axis, np.int64)], axis=0)
-        hit = b.node("Not", [b.node("Greater", [b.unsqueeze(e.name, [-1]), b.node("Range", [zero, size, one])])])
-        count = b.node("Cast", [hit], to=b.elem_type(np.int64))
-        axes = {"axes": [-2]} if b.opset < 13 else {}
-        inputs = [count] if b.opset < 13 else [count, b.const([-2], np.int64)]
-        return Val(b.node("ReduceSum", inputs, keepdims=0, **axes), NUMPY.bucketize(e.value, data.value, axis))
-
-    def slice_last(self, x: Val, start: int) -> Val:
-        b = self.b
-        ends = b.const([np.iinfo(np.int64).max], np.int64)
-        node = b.node("Slice", [x.name, b.const([start], np.int64), ends, b.const([-1], np.int64)])
-        return Val(node, NUMPY.slice_last(x.value, start))
-
-
 # --- s7-bags ---
 # torch.segment_reduce: the segment of each row, read from lengths (or offsets) along the reduced axis.
 
