@@ -145,12 +145,24 @@ def threads_for(nbytes: int) -> int:
     return 1 if nbytes < PARALLEL_BYTES else get_num_threads()
 
 
-def set_kernel_threads(nbytes: int) -> int:
-    """Set numba's thread count for a call moving ``nbytes`` (see :func:`threads_for`); returns it."""
-    import numba
+_max_threads: int | None = None  # numba's NUMBA_NUM_THREADS, read once
 
-    n = min(threads_for(nbytes), int(numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-    numba.set_num_threads(n)
+
+def set_kernel_threads(nbytes: int) -> int:
+    """Set numba's thread count for a call moving ``nbytes`` (see :func:`threads_for`); returns it.
+
+    At one thread the kernels run in their serial form (:func:`launch`), which needs no numba setting.
+    """
+    global _max_threads
+    n = threads_for(nbytes)
+    if n > 1:
+        import numba
+
+        if _max_threads is None:
+            _max_threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+        n = min(n, _max_threads)
+        if n > 1:
+            numba.set_num_threads(n)
     _call.n = n
     _call.bucket = max(0, nbytes).bit_length()
     return n
@@ -170,7 +182,7 @@ def tuned_threads() -> dict[tuple[str, int, int], int]:
     return dict(_tuned)
 
 
-def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None) -> Any:
+def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one: Any = None) -> Any:
     """Call ``kernel``; with more than one thread asked, choose 1 or n threads for its size class by measurement.
 
     The first ``TUNE_SAMPLES`` calls of each side of a (kernel, size class, n) alternate between one
@@ -178,7 +190,8 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None) -> 
     thread count never changes a result (the kernels are bit-identical at any count, tested), only
     speed: this is how a second thread never makes a call slower than one on whatever machine,
     threading layer and load the process meets (a 2-vCPU VM measured 2 threads 1.07-5x slower than
-    one on some memory-bound kernels, faster on others).
+    one on some memory-bound kernels, faster on others). ``one``: the kernel's serial form, which the
+    one-thread side runs (no parallel launch).
     """
     n = getattr(_call, "n", 1)
     if n <= 1 or not _tune_on:
@@ -194,15 +207,18 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None) -> 
     else:
         use = choice
     if use != n:
-        numba.set_num_threads(use)
         if nthreads_at is not None:  # the kernel splits its work by this count: one block per thread
             args = (*args[:nthreads_at], use, *args[nthreads_at + 1 :])
+        if one is not None:
+            kernel = one
+        else:
+            numba.set_num_threads(use)
     try:
         t0 = time.perf_counter()
         result = kernel(*args)
         dt = time.perf_counter() - t0
     finally:
-        if use != n:
+        if use != n and one is None:
             numba.set_num_threads(n)
     if choice is None:
         side.append(dt)
@@ -392,12 +408,18 @@ def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = Non
     follows the thread count chosen at run time (:func:`_run`).
     """
     global _serial
-    if _backend == "auto" and not _ready(kernel, args):
+    one = _kernels.SERIAL.get(kernel) if _kernels is not None else None
+    if getattr(_call, "n", 1) <= 1 and one is not None:
+        # one thread: the kernel's serial form, no parallel region (whose launch alone costs 50-100 µs)
+        if _backend == "auto" and not _ready(one, args):
+            raise KernelNotReadyError(getattr(kernel, "__name__", "kernel"))
+        return one(*args)
+    if _backend == "auto" and not (_ready(kernel, args) and (one is None or not _tune_on or _ready(one, args))):
         raise KernelNotReadyError(getattr(kernel, "__name__", "kernel"))
     if _serial is False:
-        return _run(kernel, args, nthreads_at)
+        return _run(kernel, args, nthreads_at, one)
     with _launch_lock:
-        result = _run(kernel, args, nthreads_at)
+        result = _run(kernel, args, nthreads_at, one)
         if _serial is None:
             _serial = _layer_is_serial()
         return result

@@ -22,6 +22,7 @@ are latency-bound).
 
 from __future__ import annotations
 
+import types as _pytypes
 from typing import Any
 
 import numba as nb
@@ -33,6 +34,7 @@ from numba.extending import intrinsic
 
 __all__ = [
     "OPS",
+    "SERIAL",
     "copy_blocks",
     "count_bad",
     "gather_elements2",
@@ -211,7 +213,13 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
     """out[p, m, :] = data[p, idx[m], :]  (data (P, S, R), out (P, M, R)); returns bad count (nothing written then)."""
     p_n, size = data.shape[0], data.shape[1]
     m_n = idx.shape[0]
-    bad: int = count_bad(idx, size, wrap)
+    bad = 0
+    for m in range(m_n):  # M indices against P*M*R words moved: a serial check (no nested parallel launch)
+        t = idx[m]
+        if t < 0 and wrap:
+            t += size
+        if t < 0 or t >= size:
+            bad += 1
     if bad:
         return bad
     if p_n >= 8 or p_n >= m_n:
@@ -430,25 +438,55 @@ def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int, wrap
                         out[a, t, c] = _combine(op, out[a, t, c], upd[a, j, c])
 
 
+def _serial(kernel: Any) -> Any:
+    """The same kernel compiled without ``parallel`` (its ``prange`` loops run as ``range``).
+
+    A parallel region's launch costs 50-100 µs on numba's ``workqueue`` layer even at one
+    thread (a 2-vCPU VM, measured: 0.4 µs for the serial form of ``gather_rows`` on a tiny
+    input, 82-95 µs for the parallel form at one thread), which dominated calls of 0.1-3 ms.
+    Calls that run on one thread take this form instead. Same source, same bits; its own name
+    (``<kernel>_1``), hence its own entry in numba's cache.
+    """
+    py = kernel.py_func
+    name = py.__name__ + "_1"
+    fn = _pytypes.FunctionType(py.__code__, py.__globals__, name, py.__defaults__, py.__closure__)
+    fn.__qualname__ = name
+    fn.__doc__ = f"The serial form of :func:`{py.__name__}`."
+    opts = {k: v for k, v in _OPTS.items() if k != "parallel"}
+    one = nb.njit(**opts)(fn)
+    globals()[name] = one  # the background compile's child finds it by name
+    return one
+
+
+SERIAL: dict[Any, Any] = {
+    k: _serial(k)
+    for k in (copy_blocks, count_bad, nd_rows, gather_rows, gather_mid, gather_elements2, gather_elements3,
+              scatter_rows, scatter_elements2, scatter_elements3)
+}
+"""Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
+
+
 def warm_up() -> float:
-    """Compile (or load from cache) every kernel for float32/int64; returns seconds taken."""
+    """Compile (or load from cache) every kernel, parallel and serial, for float32/int64; returns seconds taken."""
     import time
 
     t0 = time.perf_counter()
-    i1 = np.zeros(2, np.int64)
-    count_bad(i1, 3, True)
-    for cdt in (np.uint32, np.uint64):
-        copy_blocks(np.zeros(4, cdt), np.ones(4, cdt))
-    nd_rows(np.zeros((1, 2, 2), np.int64), np.array([2, 2], np.int64), 4, True, np.zeros((1, 2), np.int64))
-    for dt in (np.uint32, np.uint64):
-        d = np.zeros((4, 3), dt)
-        gather_rows(d, i1, np.zeros((2, 3), dt), True)
-        gather_mid(d.reshape(1, 4, 3), i1, np.zeros((1, 2, 3), dt), True)
-        gather_elements2(d, np.zeros((4, 2), np.int64), np.zeros((4, 2), dt), True)
-        gather_elements3(d.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.zeros((1, 2, 3), dt), True)
-    for rdt in (np.float32, np.float64, np.int32, np.int64):
-        o = np.zeros((4, 3), rdt)
-        scatter_rows(o, i1, np.ones((2, 3), rdt), ADD, 1, True)
-        scatter_elements2(o, np.zeros((4, 2), np.int64), np.ones((4, 2), rdt), ADD, True)
-        scatter_elements3(o.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.ones((1, 2, 3), rdt), ADD, 1, True)
+    for f in (lambda k: k, SERIAL.__getitem__):
+        i1 = np.zeros(2, np.int64)
+        f(count_bad)(i1, 3, True)
+        for cdt in (np.uint32, np.uint64):
+            f(copy_blocks)(np.zeros(4, cdt), np.ones(4, cdt))
+        f(nd_rows)(np.zeros((1, 2, 2), np.int64), np.array([2, 2], np.int64), 4, True, np.zeros((1, 2), np.int64))
+        for dt in (np.uint32, np.uint64):
+            d = np.zeros((4, 3), dt)
+            f(gather_rows)(d, i1, np.zeros((2, 3), dt), True)
+            f(gather_mid)(d.reshape(1, 4, 3), i1, np.zeros((1, 2, 3), dt), True)
+            f(gather_elements2)(d, np.zeros((4, 2), np.int64), np.zeros((4, 2), dt), True)
+            f(gather_elements3)(d.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.zeros((1, 2, 3), dt), True)
+        for rdt in (np.float32, np.float64, np.int32, np.int64):
+            o = np.zeros((4, 3), rdt)
+            f(scatter_rows)(o, i1, np.ones((2, 3), rdt), ADD, 1, True)
+            f(scatter_elements2)(o, np.zeros((4, 2), np.int64), np.ones((4, 2), rdt), ADD, True)
+            f(scatter_elements3)(o.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.ones((1, 2, 3), rdt), ADD, 1,
+                                 True)
     return time.perf_counter() - t0
