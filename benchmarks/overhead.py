@@ -97,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         gc.enable()
         k.SERIAL.update(serial)
         backends.set_backend("auto")
-    print("| family | NumPy path | accelerated, serial forms | accelerated, parallel forms at 1 thread | serial / parallel |")
+    print("| family | NumPy path | accelerated, serial forms | accelerated, parallel forms at 1 thread "
+          "| serial / parallel |")
     print("|---|---|---|---|---|")
     for fam in calls:
         med = {v: statistics.median(times[fam, v]) * 1e6 for v in names}

@@ -299,13 +299,9 @@ def _combine(op: int, x: Any, u: Any) -> Any:  # pragma: no cover - compiled
     if op == MUL:
         return x * u
     if op == MAX:
-        # NaN propagates as np.maximum does
-        if x != x:
-            return x
-        if u != u:
-            return u
-        # ties (0.0 and -0.0) keep the update, as np.maximum (x86-64 SIMD: the second operand)
-        return x if x > u else u
+        # as np.maximum: a NaN x stays (x != x), a NaN u wins over a number (x > NaN is false), ties
+        # (0.0 and -0.0) keep the update (x86-64 SIMD: the second operand); one select, no branch
+        return x if (x > u) | (x != x) else u
     if u != u:
         return u
     if x != x:
@@ -400,11 +396,25 @@ def scatter_elements2(out: Any, idx: Any, upd: Any, op: int, wrap: bool) -> None
             _elem_row(out, idx, upd, a, wrap, op)
 
 
+@nb.njit(inline="always")
+def _elem3(out: Any, idx: Any, upd: Any, a: int, lo: int, hi: int, wrap: bool, op: int) -> None:  # pragma: no cover
+    """out[a, idx[a,j,c], c] = f(., upd[a,j,c]) for columns c in [lo, hi), j in order (inlined per constant op)."""
+    size = out.shape[1]
+    for j in range(idx.shape[1]):
+        for c in range(lo, hi):
+            t = idx[a, j, c]
+            if t < 0 and wrap:
+                t += size
+            out[a, t, c] = _combine(op, out[a, t, c], upd[a, j, c])
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> None:  # pragma: no cover
     """out[a, idx[a,j,c], c] = f(., upd[a,j,c]) in row-major order (owner: slices a, or column blocks).
 
     The indices must be checked already (in range after wrapping negatives when ``wrap``).
+    ``add``, ``max`` and ``none`` get loops of their own (a constant op: no switch per element;
+    ScatterElements add / max along axis 0 of 64 columns measured faster so, see benchmarks/README.md).
     """
     a_n, m_n, c_n = idx.shape
     size = out.shape[1]
@@ -417,12 +427,14 @@ def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int, wrap
                 out[a, t, 0] = _combine(op, out[a, t, 0], upd[a, j, 0])
     elif a_n >= nthreads or c_n < 2 * nthreads:
         for a in nb.prange(a_n):
-            for j in range(m_n):
-                for c in range(c_n):
-                    t = idx[a, j, c]
-                    if t < 0 and wrap:
-                        t += size
-                    out[a, t, c] = _combine(op, out[a, t, c], upd[a, j, c])
+            if op == ADD:
+                _elem3(out, idx, upd, a, 0, c_n, wrap, ADD)
+            elif op == MAX:
+                _elem3(out, idx, upd, a, 0, c_n, wrap, MAX)
+            elif op == NONE:
+                _elem3(out, idx, upd, a, 0, c_n, wrap, NONE)
+            else:
+                _elem3(out, idx, upd, a, 0, c_n, wrap, op)
     else:
         blocks = nthreads
         step = (c_n + blocks - 1) // blocks
@@ -430,12 +442,14 @@ def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int, wrap
             lo = b * step
             hi = min(c_n, lo + step)
             for a in range(a_n):
-                for j in range(m_n):
-                    for c in range(lo, hi):
-                        t = idx[a, j, c]
-                        if t < 0 and wrap:
-                            t += size
-                        out[a, t, c] = _combine(op, out[a, t, c], upd[a, j, c])
+                if op == ADD:
+                    _elem3(out, idx, upd, a, lo, hi, wrap, ADD)
+                elif op == MAX:
+                    _elem3(out, idx, upd, a, lo, hi, wrap, MAX)
+                elif op == NONE:
+                    _elem3(out, idx, upd, a, lo, hi, wrap, NONE)
+                else:
+                    _elem3(out, idx, upd, a, lo, hi, wrap, op)
 
 
 def _serial(kernel: Any) -> Any:
@@ -471,7 +485,9 @@ def warm_up() -> float:
     import time
 
     t0 = time.perf_counter()
-    for f in (lambda k: k, SERIAL.__getitem__):
+    forms: tuple[Any, ...] = (lambda k: k, SERIAL.__getitem__)
+    f: Any
+    for f in forms:
         i1 = np.zeros(2, np.int64)
         f(count_bad)(i1, 3, True)
         for cdt in (np.uint32, np.uint64):
