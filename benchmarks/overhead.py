@@ -81,10 +81,11 @@ def main(argv: list[str] | None = None) -> int:
                 f()
     gc.disable()
     try:
-        for _ in range(args.rounds):
+        for rnd in range(args.rounds):
             for fam, f in calls.items():
-                for v in names:
+                for v in names if rnd % 2 else names[::-1]:
                     variant(v)
+                    time.sleep(0.01)  # a parallel launch's worker threads go back to sleep first
                     t0 = time.perf_counter()
                     for _ in range(args.calls):
                         f()
