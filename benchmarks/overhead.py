@@ -8,7 +8,8 @@ kernel's serial form) and on the accelerated path with the serial forms off
 (the parallel kernels at one thread, as before session 7), plus ``np.take`` as
 the floor of any Python call. Rounds interleave the variants (a foreign load
 slows a round alike); medians in µs and the median per-round ratio of the
-serial-form path to the parallel one.
+serial-form path to the parallel one (the minimum is the best estimate of the cost
+itself on a loaded machine).
 """
 
 from __future__ import annotations
@@ -98,13 +99,14 @@ def main(argv: list[str] | None = None) -> int:
         gc.enable()
         k.SERIAL.update(serial)
         backends.set_backend("auto")
+    print("median (min) per call:\n")
     print("| family | NumPy path | accelerated, serial forms | accelerated, parallel forms at 1 thread "
           "| serial / parallel |")
     print("|---|---|---|---|---|")
     for fam in calls:
-        med = {v: statistics.median(times[fam, v]) * 1e6 for v in names}
+        med = {v: f"{statistics.median(times[fam, v]) * 1e6:.1f} ({min(times[fam, v]) * 1e6:.1f}) µs" for v in names}
         ratio = statistics.median(s / q for s, q in zip(times[fam, "serial"], times[fam, "parallel"], strict=True))
-        print(f"| {fam} | {med['numpy']:.1f} µs | {med['serial']:.1f} µs | {med['parallel']:.1f} µs | {ratio:.2f} |")
+        print(f"| {fam} | {med['numpy']} | {med['serial']} | {med['parallel']} | {ratio:.2f} |")
     print(f"\nnp.take on the same input: {statistics.median(times['np.take', 'numpy']) * 1e6:.2f} µs")
     return 0
 

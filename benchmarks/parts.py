@@ -76,7 +76,8 @@ class _Serial:
     def __getattr__(self, name: str) -> Any:
         v = getattr(self.k, name)
         try:
-            return self.k.SERIAL.get(v, v)
+            # GatherElements keeps its parallel form above SERIAL_BYTES (all the benchmark's sizes but topk's)
+            return v if v in self.k.SERIAL_BYTES else self.k.SERIAL.get(v, v)
         except TypeError:  # unhashable (OPS)
             return v
 

@@ -8,7 +8,9 @@ can use it, never when gatherscatter is imported.
 
 Control: ``gs.set_backend('auto' | 'numpy' | 'numba')`` (environment variable
 ``GATHERSCATTER_BACKEND``), ``gs.set_num_threads(n)`` / ``gs.get_num_threads()``
-(default: every core; calls moving less than :data:`PARALLEL_BYTES` run on one thread).
+(default: every core; calls moving less than :data:`PARALLEL_BYTES` run on one thread). A call on
+one thread runs each kernel's serial form (the same source compiled without ``parallel``): a
+parallel region's launch alone cost 50-100 µs on numba's ``workqueue`` layer, even at one thread.
 
 Threading layer. Unless the user chose one (``NUMBA_THREADING_LAYER`` in the
 environment, or ``numba.config.THREADING_LAYER`` set before the first kernel),
@@ -164,6 +166,7 @@ def set_kernel_threads(nbytes: int) -> int:
         if n > 1:
             numba.set_num_threads(n)
     _call.n = n
+    _call.nbytes = nbytes
     _call.bucket = max(0, nbytes).bit_length()
     return n
 
@@ -408,12 +411,21 @@ def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = Non
     follows the thread count chosen at run time (:func:`_run`).
     """
     global _serial
-    one = _kernels.SERIAL.get(kernel) if _kernels is not None else None
-    if getattr(_call, "n", 1) <= 1 and one is not None:
-        # one thread: the kernel's serial form, no parallel region (whose launch alone costs 50-100 µs)
-        if _backend == "auto" and not _ready(one, args):
-            raise KernelNotReadyError(getattr(kernel, "__name__", "kernel"))
-        return one(*args)
+    k = _kernels
+    one = k.SERIAL.get(kernel) if k is not None else None
+    if one is not None and k is not None:
+        nbytes = getattr(_call, "nbytes", 0)
+        if nbytes > k.SERIAL_BYTES.get(kernel, nbytes):
+            one = None  # its serial form is slower than the parallel form at one thread at this size
+    if getattr(_call, "n", 1) <= 1:
+        if one is not None:
+            # one thread: the kernel's serial form, no parallel region (whose launch alone costs 50-100 µs)
+            if _backend == "auto" and not _ready(one, args):
+                raise KernelNotReadyError(getattr(kernel, "__name__", "kernel"))
+            return one(*args)
+        import numba
+
+        numba.set_num_threads(1)  # the parallel form on one thread (set_kernel_threads leaves numba alone at 1)
     if _backend == "auto" and not (_ready(kernel, args) and (one is None or not _tune_on or _ready(one, args))):
         raise KernelNotReadyError(getattr(kernel, "__name__", "kernel"))
     if _serial is False:

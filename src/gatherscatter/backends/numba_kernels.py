@@ -51,6 +51,11 @@ NONE, ADD, SUB, MUL, MAX, MIN = 0, 1, 2, 3, 4, 5
 OPS = {"none": NONE, "add": ADD, "sub": SUB, "mul": MUL, "max": MAX, "min": MIN, "mean": ADD}
 PREFETCH = 16
 """Rows ahead whose first cache line a row gather prefetches."""
+_SERIAL_FORM = False
+"""True in the globals of the serial forms (:func:`_serial`), a compile-time constant: there row copies are
+element loops, which measured 3x faster than slice assignment without ``parallel``; with it, slice
+assignment measured 1.3-3x faster than the loops (a 2-vCPU VM, rows of 256 words). Long 1-D copies
+(:func:`copy_blocks`) stay slices in both forms (3.7x faster than a loop in the serial form)."""
 
 cgutils: Any = _cgutils  # untyped numba internals used by the intrinsic below
 
@@ -107,7 +112,7 @@ def copy_blocks(dst: Any, src: Any) -> None:  # pragma: no cover - compiled
     for b in nb.prange((n + blk - 1) // blk):
         lo = b * blk
         hi = min(n, lo + blk)
-        dst[lo:hi] = src[lo:hi]
+        dst[lo:hi] = src[lo:hi]  # 1-D: the slice measured 3.7x faster than an element loop in the serial form
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
@@ -200,7 +205,7 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool) -> int:  # pragma: n
             s = _norm(rows[i], size, wrap)
             if s < 0:
                 bad += 1
-            elif wide:
+            elif wide and not _SERIAL_FORM:
                 out[i, :] = data[s, :]
             else:
                 for j in range(r):
@@ -229,14 +234,22 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
                 s = idx[m]
                 if s < 0:
                     s += size
-                out[p, m, :] = data[p, s, :]
+                if _SERIAL_FORM:  # a compile-time constant: see its docstring
+                    for j in range(data.shape[2]):
+                        out[p, m, j] = data[p, s, j]
+                else:
+                    out[p, m, :] = data[p, s, :]
     else:
         for m in nb.prange(m_n):
             s = idx[m]
             if s < 0:
                 s += size
             for p in range(p_n):
-                out[p, m, :] = data[p, s, :]
+                if _SERIAL_FORM:  # a compile-time constant: see its docstring
+                    for j in range(data.shape[2]):
+                        out[p, m, j] = data[p, s, j]
+                else:
+                    out[p, m, :] = data[p, s, :]
     return 0
 
 
@@ -458,12 +471,13 @@ def _serial(kernel: Any) -> Any:
     A parallel region's launch costs 50-100 µs on numba's ``workqueue`` layer even at one
     thread (a 2-vCPU VM, measured: 0.4 µs for the serial form of ``gather_rows`` on a tiny
     input, 82-95 µs for the parallel form at one thread), which dominated calls of 0.1-3 ms.
-    Calls that run on one thread take this form instead. Same source, same bits; its own name
+    Calls that run on one thread take this form instead. Same source (with ``_SERIAL_FORM`` true in its
+    globals: element loops for row copies), same bits; its own name
     (``<kernel>_1``), hence its own entry in numba's cache.
     """
     py = kernel.py_func
     name = py.__name__ + "_1"
-    fn = _pytypes.FunctionType(py.__code__, py.__globals__, name, py.__defaults__, py.__closure__)
+    fn = _pytypes.FunctionType(py.__code__, _SERIAL_GLOBALS, name, py.__defaults__, py.__closure__)
     fn.__qualname__ = name
     fn.__doc__ = f"The serial form of :func:`{py.__name__}`."
     opts = {k: v for k, v in _OPTS.items() if k != "parallel"}
@@ -472,12 +486,19 @@ def _serial(kernel: Any) -> Any:
     return one
 
 
+_SERIAL_GLOBALS = {**globals(), "_SERIAL_FORM": True}
 SERIAL: dict[Any, Any] = {
     k: _serial(k)
     for k in (copy_blocks, count_bad, nd_rows, gather_rows, gather_mid, gather_elements2, gather_elements3,
               scatter_rows, scatter_elements2, scatter_elements3)
 }
 """Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
+
+SERIAL_BYTES: dict[Any, int] = {gather_elements2: 1 << 20, gather_elements3: 1 << 20}
+"""Kernels whose serial form runs only for calls moving at most this many bytes; larger one-thread calls run
+the parallel form at one thread. The serial GatherElements loop measured 1.2x (1/16 of the benchmark's
+size) to 1.5x (1/2) slower than the parallel form's at one thread (same source: numba generates a
+different loop without ``parallel``), which outweighs the launch (50-100 µs) from about 1 MB moved."""
 
 
 def warm_up() -> float:
