@@ -112,13 +112,16 @@ def _warm(op: Any, make: cases.Make) -> None:
     """Compile the kernels this case uses (numba allocates while compiling) on a small copy of it."""
     if backends.kernels() is None:
         return
-    old = backends._backend
+    old, par, tune = backends._backend, backends.PARALLEL_BYTES, backends._tune_on
     backends.set_backend("numba")
     try:
         args, kwargs = make(np.random.default_rng(1), 64)
-        op(*args, **kwargs)
+        # the kernels' serial forms (one thread), then the parallel ones (no 1-thread side measured)
+        for backends.PARALLEL_BYTES, backends._tune_on in ((par, tune), (0, False)):
+            op(*args, **kwargs)
     finally:
         backends.set_backend(old)
+        backends.PARALLEL_BYTES, backends._tune_on = par, tune
 
 
 def _measure(name: str, cid: str, make: cases.Make, dtype: Any) -> tuple[float, float, Info]:
