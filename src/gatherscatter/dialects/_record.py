@@ -149,6 +149,11 @@ ADAPTER_PARAMS: dict[str, tuple[str, ...]] = {
     "merge_leading": ("x",),
     "moveaxis_block": ("x", "i", "data"),
     "positions": ("w", "u", "data"),
+    # s7-composed: the element-wise step after (or before) the scatter of a composed op
+    "divide_inexact": ("x", "y"),
+    "power": ("x", "y"),
+    "reciprocal_like": ("x", "like"),
+    "apply_counted": ("x", "count"),
 }
 
 

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..dialects._common import POINTWISE
 from ..dialects._record import ADAPTER_PARAMS
 from ..errors import ShapeError, UnsupportedError
 
@@ -457,6 +458,10 @@ class NumpyVocab:
         """``x[:e0, :e1, ...]``."""
         return np.asarray(x)[tuple(slice(0, int(n)) for n in ends)]
 
+    def pointwise(self, fn: str, *xs: Any, **kw: Any) -> Any:
+        """The element-wise steps of composed ops (:data:`POINTWISE`; s7-composed)."""
+        return POINTWISE[fn](*[np.asarray(x) for x in xs], **kw)
+
 
 NUMPY = NumpyVocab()
 
@@ -589,6 +594,18 @@ class PyVocab(TextVocab):
     def leading_block(self, x: str, ends: str) -> str:
         return f"{x}[tuple(slice(0, n) for n in {ends})]"
 
+    def pointwise(self, fn: str, *xs: str, **kw: Any) -> str:
+        """The element-wise steps of composed ops, in the framework's API (``apply_n``: none, see below)."""
+        if fn == "divide_inexact":
+            return str(self.api.true_div(*xs))
+        if fn == "power":
+            return f"({xs[0]} ** {xs[1]})"
+        if fn == "reciprocal":
+            return str(self.api.true_div(self.api.const(1, f"{xs[0]}.dtype"), xs[0]))
+        if fn == "cast_like":
+            return str(self.api.astype(xs[0], f"{xs[1]}.dtype"))
+        raise UnsupportedError(_NO_APPLY)
+
 
 class OvVocab(TextVocab):
     """The vocabulary as ``openvino.opset15`` calls (helpers ``_c``, ``_i64``, ``_sizes`` ... of the script)."""
@@ -624,6 +641,14 @@ class OvVocab(TextVocab):
 
     def concat(self, shapes: list[str]) -> str:
         return f"_concat([{', '.join(shapes)}])"
+
+    def pointwise(self, fn: str, *xs: str, **kw: Any) -> str:
+        """The element-wise steps of composed ops as opset calls (``apply_n``: none)."""
+        forms = {"divide_inexact": "ops.divide({0}, {1})", "power": "ops.power({0}, {1})",
+                 "reciprocal": "ops.divide(_c(1, {0}), {0})", "cast_like": "ops.convert_like({0}, {1})"}
+        if fn not in forms:
+            raise UnsupportedError(_NO_APPLY)
+        return forms[fn].format(*xs)
 
 
 class Val:
@@ -824,3 +849,52 @@ class OnnxVocab:
     def concat(self, shapes: list[Val]) -> Val:
         return Val(self.b.concat([x.name for x in shapes]), np.asarray(NUMPY.concat([x.value for x in shapes]),
                                                                         dtype=np.int64))
+
+    def pointwise(self, fn: str, *xs: Val, **kw: Any) -> Val:
+        """The element-wise steps of composed ops as one ONNX node each (``apply_n``: none)."""
+        value = NUMPY.pointwise(fn, *[x.value for x in xs], **kw)
+        nodes = {"divide_inexact": "Div", "power": "Pow", "reciprocal": "Reciprocal"}
+        if fn == "cast_like":
+            return self.cast(xs[0], str(np.asarray(xs[1].value).dtype))
+        if fn not in nodes:
+            raise UnsupportedError(_NO_APPLY)
+        return self._node(nodes[fn], list(xs), value)
+
+
+# --- s7-composed ---
+# The element-wise step of composed ops (JAX ``x.at[].divide/power/apply``, ``lax.scatter_apply``, MLX
+# ``at[].divide``, NumPy's unary ``ufunc.at``): one scatter of the core, then (or before it) one of these. Each is
+# a vocabulary primitive ``v.pointwise(fn, ...)``; the NumPy definitions (what the ops run) are
+# ``dialects._common.POINTWISE``.
+
+_NO_APPLY = ("apply_counted: applying a function once per update landing on a position needs a loop over the "
+             "number of repeats, which this target's code has no spelling for (translate to 'gatherscatter' or "
+             "'numpy' runs it)")
+
+
+@adapter("divide_inexact")
+def divide_inexact(v: Any, x: Any, y: Any) -> Any:
+    """``x / y``, true division; integer and bool operands first become float32 (8-32 bits) or float64 (64 bits),
+    as JAX's ``true_divide`` (a zero divisor gives inf or NaN)."""
+    return v.pointwise("divide_inexact", x, y)
+
+
+@adapter("power")
+def power(v: Any, x: Any, y: Any) -> Any:
+    """``x ** y`` in ``x``'s dtype (float32 computed in float64 and rounded once; an integer base with a negative
+    integer exponent is refused)."""
+    return v.pointwise("power", x, y)
+
+
+@adapter("reciprocal_like")
+def reciprocal_like(v: Any, x: Any, like: Any) -> Any:
+    """``reciprocal(x)`` (in ``x``'s dtype; integers and bool in float32), cast to ``like``'s dtype (MLX's
+    ``at[].divide`` multiplies by these)."""
+    return v.pointwise("cast_like", v.pointwise("reciprocal", x), like)
+
+
+@adapter("apply_counted")
+def apply_counted(v: Any, x: Any, count: Any, *, func: str) -> Any:
+    """``x`` with the unary ufunc ``func`` applied ``count[k]`` times at each position ``k`` (``func`` by its
+    NumPy name; the result cast back to ``x``'s dtype after each application)."""
+    return v.pointwise("apply_n", x, count, func=func)
