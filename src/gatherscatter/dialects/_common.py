@@ -186,10 +186,14 @@ def _apply_n(x: np.ndarray[Any, Any], count: np.ndarray[Any, Any], *, func: str)
     if not isinstance(f, np.ufunc) or f.nin != 1 or f.nout != 1:
         raise UnsupportedError(f"apply_counted: func={func!r} is not a unary NumPy ufunc")
     y = np.array(x, copy=True)
+    try:
+        loop = f.resolve_dtypes((y.dtype, None), casting="unsafe")
+    except TypeError as exc:
+        raise DTypeError(f"apply_counted: no {func} loop for dtype {dtype_name(y.dtype)} ({exc})") from None
     with np.errstate(all="ignore"):
         for k in range(1, int(np.max(count, initial=0)) + 1):
             sel = count >= k
-            y[sel] = _cast_like(f(y[sel]), y)
+            y[sel] = _cast_like(f(y[sel].astype(loop[0]), signature=loop, casting="unsafe"), y)
     return y
 
 

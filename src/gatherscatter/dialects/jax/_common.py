@@ -359,6 +359,17 @@ def shared_example(op: str, case: str) -> dict[str, Any]:
             "ours": {"equals": base["result"]}}
 
 
+#: why the shared records of ops that take a Python callable (x.at[].apply, lax.scatter_apply) have no example
+NO_CALLABLE_EXAMPLE = "the op takes a Python callable (func), which the TOML example format cannot hold"
+
+
+def _shared(op: str, case: str) -> dict[str, Any]:
+    """The computed fields of a shared record: its example, or why there is none (an op without a plain call)."""
+    if op not in _BASE:
+        return {"not_reproducible": NO_CALLABLE_EXAMPLE}
+    return {"example": shared_example(op, case)}
+
+
 def common_divergences(op: str) -> None:
     """Record the divergences every JAX op shares (call at module level in the op's file)."""
     divergence_table(op, r'''
@@ -372,7 +383,7 @@ come back in 32-bit dtypes"""
 ours = "64-bit dtypes are kept: we behave as JAX with jax_enable_x64=True"
 evidence = "DESIGN.md (JAX ops behave as JAX with jax_enable_x64=True); docs/behavior-matrix.md#s7"
 kind = "choice"
-''', example=shared_example(op, "x64"))
+''', **_shared(op, "x64"))
     divergence_table(op, r'''
 [[divergence]]
 case = "Python lists as array arguments"
@@ -382,7 +393,7 @@ theirs = "TypeError: jnp/lax functions require arrays or scalars, not lists"
 ours = "anything numpy.asarray accepts is read as an array (lists included)"
 evidence = "jax/_src/numpy/util.py ensure_arraylike; DESIGN.md rules of the API"
 kind = "choice"
-''', example=shared_example(op, "lists"))
+''', **_shared(op, "lists"))
 
 
 def int32_index_divergence(op: str, where: str) -> None:
@@ -437,6 +448,12 @@ GRAD = GradConventions(autograd="jax", duplicates="winner", ties="split")
 FUNCS = ("negative", "absolute", "square", "exp", "sin", "floor", "sign", "sqrt")
 
 
+def float_funcs(name: str) -> dict[str, Any]:
+    """The description layout for ``func=name``: the functions of :data:`FUNCS` that give floats for integer
+    data (JAX's func must keep the dtype) are probed on floating data only."""
+    return {"data_dtypes": ("float64", "float32")} if name in ("exp", "sin", "floor", "sqrt") else {}
+
+
 def apply_counted(
     ctx: OpContext, x: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], func: Any
 ) -> np.ndarray[Any, Any]:
@@ -453,7 +470,8 @@ def apply_counted(
     y = x.copy()
     for k in range(1, int(counts.max(initial=0)) + 1):
         sel = counts >= k
-        got = np.asarray(func(y[sel]))
+        with np.errstate(all="ignore"):  # XLA computes func without NumPy's floating-point warnings
+            got = np.asarray(func(y[sel]))
         if got.dtype != x.dtype:
             raise DTypeError(
                 f"{ctx.label}: func must return the operand's dtype {dtype_name(x.dtype)}; it returned "

@@ -28,7 +28,7 @@ from .._record import Description, Residual, Step
 from .._registry import Lowering, dialect_op, divergence_table
 from .._common import POINTWISE, func_name, named_func
 from ._at import at_context, at_divergences, lower_scatter
-from ._common import FUNCS, GRAD, MODE_VALUES, apply_counted, check_data
+from ._common import FUNCS, float_funcs, GRAD, MODE_VALUES, apply_counted, check_data, common_divergences
 from ._describe import _at_scatter
 
 __all__ = ["FUNCS", "at_apply", "at_divide", "at_power"]
@@ -98,6 +98,9 @@ _DIVIDE_DOC = """JAX ``x.at[idx].divide(values)``: ``x`` divided by ``values`` a
             if all(0 <= k_d < s_d):  P[k] *= values[j]
         Y = x / P
 
+    Differs from NumPy's ``np.divide.at`` (divides in turn, ``x / v1 / v2``, and
+    keeps ``x``'s dtype) and from MLX's ``at[].divide`` (multiplies by reciprocals).
+
     >>> import gatherscatter as gs
     >>> gs.jax.at_divide([8.0, 8.0, 8.0], ([0, 0, 2, 9],), [2.0, 2.0, 4.0, 5.0]).tolist()
     [2.0, 8.0, 2.0]
@@ -123,6 +126,9 @@ _POWER_DOC = """JAX ``x.at[idx].power(values)``: ``x`` raised to ``values`` at `
             k = wrap_negative(coords(j))
             if all(0 <= k_d < s_d):  P[k] *= values[j]
         Y = x ** P
+
+    Differs from NumPy's ``np.power.at`` (raises in turn, ``(x ** v1) ** v2``, and
+    raises on out-of-range indices).
 
     >>> import gatherscatter as gs
     >>> gs.jax.at_power([2, 2, 2], ([0, 0, 1],), [2, 3, 5]).tolist()
@@ -165,6 +171,7 @@ def _describe_apply(func: Any, form: str = "array", mode: Any = None,
         "dtype", "raises when func returns another dtype than x's", "casts func's result back to x's dtype")]
     layout = dict(d.layout)
     layout["to_source"] = _drop_values(layout["to_source"])
+    layout.update(float_funcs(name))
     return Description(op, {**d.attrs, "func": name}, ("x", "idx"), c, pre=pre, post=post, residuals=res,
                        layout=layout)
 
@@ -176,6 +183,9 @@ def _drop_values(mapper: Any) -> Any:
         return args
 
     return m
+
+
+common_divergences("jax.at_apply")
 
 
 @dialect_op("jax", "at_apply", family="scatter_nd", kind="scatter", versions=("0.10",), differentiable=("x",),
@@ -202,6 +212,9 @@ def at_apply(x: Any, idx: Any, func: Any, mode: Any = None, *, indices_are_sorte
         for j in ndindex(result_shape):
             k = wrap_negative(coords(j))
             if all(0 <= k_d < s_d):  Y[k] = func(Y[k])
+
+    Differs from ``x.at[idx].set(func(x[idx]))`` (once per position) and from NumPy's
+    unary ``ufunc.at`` (raises on out-of-range indices, casts back to ``x``'s dtype).
 
     >>> import gatherscatter as gs
     >>> gs.jax.at_apply([1.0, 2.0, 3.0], ([0, 0, 2, 7],), lambda v: v * 10).tolist()

@@ -180,6 +180,9 @@ def at_divide(a: Any, indices: Any, values: Any) -> Lowering:
             k = indices[j] + (len(a) if indices[j] < 0 else 0)      # outside [0, len(a)): error
             out[k] = out[k] * r[j]
 
+    Differs from JAX's ``x.at[idx].divide`` (a true division by the product, float for integer ``x``)
+    and from NumPy's ``np.divide.at`` (divides in turn).
+
     >>> import gatherscatter as gs
     >>> gs.mlx.at_divide([8.0, 9.0], [0, 0], [2.0, 4.0]).tolist()
     [1.0, 9.0]

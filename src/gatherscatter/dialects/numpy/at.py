@@ -471,6 +471,14 @@ UNARY: tuple[str, ...] = tuple(n for n in UFUNCS if getattr(np, n).nin == 1)
 _REDUCTIONS = {"add": "add", "subtract": "sub", "multiply": "mul", "maximum": "max", "minimum": "min"}
 
 
+def _has_loop(f: np.ufunc, dt: np.dtype[Any]) -> bool:
+    try:
+        f.resolve_dtypes((dt, None), casting="unsafe")
+    except TypeError:
+        return False
+    return True
+
+
 def _describe_ufunc_at(ufunc: Any, form: str = "array") -> Description:
     op = "numpy.ufunc_at"
     name = func_name(op, ufunc, UFUNCS)
@@ -500,6 +508,8 @@ def _describe_ufunc_at(ufunc: Any, form: str = "array") -> Description:
         return args
 
     layout["to_source"] = to_source
+    f = getattr(np, name)
+    layout["data_dtypes"] = tuple(t for t in ("float64", "float32", "int64", "int32") if _has_loop(f, np.dtype(t)))
     return Description(op, {"ufunc": name}, ("a", "indices"), c, pre=pre, post=post, residuals=d.residuals[1:],
                        layout=layout)
 
@@ -537,6 +547,10 @@ def ufunc_at(ufunc: Any, a: Any, indices: Any, b: Any = None) -> Lowering:
         for j in ndindex(sel.shape):
             t = unravel_index(sel[j], a.shape)
             Y[t] = ufunc(Y[t], b_j)        # b_j = broadcast(b, sel.shape)[j]; ufunc(Y[t]) if unary
+
+    Differs from ``ufunc(a[indices], b)`` assigned back (a repeated element is
+    updated once) and from JAX's ``x.at[idx].divide/power/apply`` (drop
+    out-of-range updates; divide and power combine repeated values first).
 
     ``ufunc`` is the ufunc or its NumPy name (``'divide'``). Description (the
     record's ``ufunc`` attribute takes every name of :data:`UFUNCS`): the five

@@ -22,7 +22,7 @@ from ....errors import ArgumentError, ShapeError
 from ..._common import func_name, named_func
 from ..._record import Arg, Description, Residual, Step, named
 from ..._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._common import FUNCS, GRAD, MODE_VALUES, apply_counted, check_data, jax_context
+from .._common import FUNCS, GRAD, float_funcs, MODE_VALUES, apply_counted, check_data, jax_context
 from ._describe import _lax_scatter
 from ._dnums import ScatterDimensionNumbers
 from ._scatter import lax_scatter_divergences, lower_lax_scatter
@@ -153,7 +153,10 @@ def _describe_apply(dimension_numbers: Any, func: Any, mode: Any = None) -> Desc
     res = [*d.residuals, Residual("dtype", "raises when func returns another dtype than the operand's",
                                   "casts func's result back to the operand's dtype")]
     return Description(op, {**d.attrs, "func": name}, ("operand", "scatter_indices", "update_shape"), c, pre=pre,
-                       post=post, residuals=res, layout={**d.layout, "to_source": to_source})
+                       post=post, residuals=res, layout={**d.layout, "to_source": to_source, **float_funcs(name)})
+
+
+lax_scatter_divergences("jax.lax.scatter_apply")
 
 
 @dialect_op("jax", "lax.scatter_apply", family="general", kind="scatter", versions=("0.10",),
@@ -183,6 +186,9 @@ def scatter_apply(operand: Any, scatter_indices: Any, func: Any, dimension_numbe
         Y = copy(operand)
         for each update position U (as scatter_add) landing in range at k:
             Y[k] = func(Y[k])
+
+    Differs from ``x.at[idx].apply(func)`` (wraps negative indices first) and from
+    the other ``lax.scatter*`` (no updates: ``update_shape`` says their shape).
 
     >>> import gatherscatter as gs
     >>> dn = gs.jax.lax.ScatterDimensionNumbers((), (0,), (0,))
