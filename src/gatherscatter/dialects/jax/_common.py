@@ -17,7 +17,7 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.policy import Reduction
 from ...core.shape import dtype_name
-from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from ...errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, data_array
 from .._record import GradConventions
 from .._registry import divergence, divergence_table
@@ -470,8 +470,13 @@ def apply_counted(
     y = x.copy()
     for k in range(1, int(counts.max(initial=0)) + 1):
         sel = counts >= k
-        with np.errstate(all="ignore"):  # XLA computes func without NumPy's floating-point warnings
-            got = np.asarray(func(y[sel]))
+        try:
+            with np.errstate(all="ignore"):  # XLA computes func without NumPy's floating-point warnings
+                got = np.asarray(func(y[sel]))
+        except (TypeError, ValueError, ArithmeticError) as exc:  # func refuses these elements (bool negative ...)
+            raise ArgumentValueError(
+                f"{ctx.label}: func raised {type(exc).__name__} on the {dtype_name(x.dtype)} elements: {exc}"
+            ) from exc
         if got.dtype != x.dtype:
             raise DTypeError(
                 f"{ctx.label}: func must return the operand's dtype {dtype_name(x.dtype)}; it returned "

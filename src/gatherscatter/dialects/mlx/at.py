@@ -13,8 +13,8 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...core.policy import Policy, Reduction
-from ...core.shape import IndexSpec, as_index_array
-from ...errors import ShapeError, UnsupportedError
+from ...core.shape import IndexSpec, as_index_array, dtype_name
+from ...errors import DTypeError, ShapeError, UnsupportedError
 from .._common import POINTWISE, data_array
 from .._record import Description, Residual, Step, canonical, tuple_index_args
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
@@ -194,6 +194,9 @@ def at_divide(a: Any, indices: Any, values: Any) -> Lowering:
         u = u.astype(np.float32 if isinstance(values, float) and d.dtype.kind not in "fc" else d.dtype)
     else:
         u = mlx_array(u)
+    if u.dtype.kind not in "biufc":
+        raise DTypeError(f"{ctx.label}: values of dtype {dtype_name(u.dtype)} have no reciprocal (MLX arrays are "
+                         "numeric: bool, integer, floating or complex)")
     r = POINTWISE["reciprocal"](np.asarray(u))
     policy = Policy(bounds="raise", negative="wrap", reduction=Reduction.MUL)
     return Lowering("scatter", d, i, IndexSpec(axis=0), policy, ctx, updates=cast_values(ctx, r, d.dtype))
