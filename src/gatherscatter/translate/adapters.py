@@ -604,6 +604,11 @@ class PyVocab(TextVocab):
             return str(self.api.true_div(self.api.const(1, f"{xs[0]}.dtype"), xs[0]))
         if fn == "cast_like":
             return str(self.api.astype(xs[0], f"{xs[1]}.dtype"))
+        m, func = self.api.m, kw.get("func")
+        if m in ("np", "jnp") or (m == "torch" and func in _TORCH_UNARY):  # the ufunc's name in the module
+            step = self.api.where(f"{xs[1]} > _k", self.api.astype(f"{m}.{func}(_y)", "_y.dtype"), "_y")
+            return (f"(_y := {xs[0]}, [_y := {step} for _k in range(int(np.max(np.asarray({xs[1]}), "
+                    f"initial=0)))], _y)[-1]")
         raise UnsupportedError(_NO_APPLY)
 
 
@@ -867,9 +872,12 @@ class OnnxVocab:
 # a vocabulary primitive ``v.pointwise(fn, ...)``; the NumPy definitions (what the ops run) are
 # ``dialects._common.POINTWISE``.
 
+#: the unary functions torch spells as NumPy does (``torch.<name>``)
+_TORCH_UNARY = frozenset({"negative", "absolute", "square", "exp", "sin", "floor", "sign", "sqrt"})
+
 _NO_APPLY = ("apply_counted: applying a function once per update landing on a position needs a loop over the "
-             "number of repeats, which this target's code has no spelling for (translate to 'gatherscatter' or "
-             "'numpy' runs it)")
+             "number of repeats, which this target's code does not spell (translate to 'gatherscatter', 'numpy', "
+             "'jax' or 'torch': they run it)")
 
 
 @adapter("divide_inexact")
