@@ -596,12 +596,20 @@ class PyVocab(TextVocab):
 
     def pointwise(self, fn: str, *xs: str, **kw: Any) -> str:
         """The element-wise steps of composed ops, in the framework's API (``apply_n``: none, see below)."""
+        api = self.api
+
+        def inexact(x: str, wide: bool) -> str:  # integers and bool to float32 (64-bit ints: float64 if wide)
+            f = api.dt("float32") if not wide else f"({api.dt('float32')} if {x}.dtype.itemsize <= 4 else " \
+                f"{api.dt('float64')})"
+            return f"({api.astype(x, f)} if {api.is_int(x)} or {api.is_bool(x)} else {x})"
+
         if fn == "divide_inexact":
-            return str(self.api.true_div(*xs))
+            return str(api.true_div(inexact(xs[0], True), inexact(xs[1], True)))
         if fn == "power":
             return f"({xs[0]} ** {xs[1]})"
         if fn == "reciprocal":
-            return str(self.api.true_div(self.api.const(1, f"{xs[0]}.dtype"), xs[0]))
+            r = inexact(xs[0], False)
+            return str(api.true_div(api.const(1, f"{r}.dtype"), r))
         if fn == "cast_like":
             return str(self.api.astype(xs[0], f"{xs[1]}.dtype"))
         m, func = self.api.m, kw.get("func")
@@ -856,14 +864,49 @@ class OnnxVocab:
                                                                         dtype=np.int64))
 
     def pointwise(self, fn: str, *xs: Val, **kw: Any) -> Val:
-        """The element-wise steps of composed ops as one ONNX node each (``apply_n``: none)."""
+        """The element-wise steps of composed ops as ONNX nodes (operands cast as the NumPy definition does;
+        ``apply_n``: a ``Loop`` over the largest count)."""
         value = NUMPY.pointwise(fn, *[x.value for x in xs], **kw)
-        nodes = {"divide_inexact": "Div", "power": "Pow", "reciprocal": "Reciprocal"}
+        out = str(np.asarray(value).dtype)
         if fn == "cast_like":
-            return self.cast(xs[0], str(np.asarray(xs[1].value).dtype))
-        if fn not in nodes:
-            raise UnsupportedError(_NO_APPLY)
-        return self._node(nodes[fn], list(xs), value)
+            return self.cast(xs[0], out)
+        if fn == "apply_n":
+            return self._apply_n(xs[0], xs[1], str(kw["func"]), value)
+        wide = {"divide_inexact": out, "reciprocal": out, "power": "float64" if out == "float32" else out}[fn]
+        if fn == "power" and np.dtype(out).kind in "iu" and self.b.opset < 12:  # no integer Pow before opset 12:
+            wide = "float64"  # exact while |result| < 2**53 (integer overflow does not wrap there)
+        args = [x if str(np.asarray(x.value).dtype) == wide else self.cast(x, wide) for x in xs]
+        node = {"divide_inexact": "Div", "power": "Pow", "reciprocal": "Reciprocal"}[fn]
+        y = self._node(node, args, NUMPY.cast(value, wide))
+        return y if wide == out else self.cast(y, out)
+
+    def _apply_n(self, x: Val, count: Val, func: str, value: Any) -> Val:
+        """``y = x; for k in range(max(count)): y = where(count > k, func(y), y)`` as a ``Loop``."""
+        b, h = self.b, self.b.helper
+        op = _ONNX_UNARY.get(func)
+        if op is None:
+            raise UnsupportedError(f"apply_counted: func={func!r} has no ONNX operator here (covered: "
+                                   f"{sorted(_ONNX_UNARY)})")
+        dt = b.elem_type(np.asarray(x.value).dtype)
+        trips = b.node("ReduceMax", [b.node("Cast", [count.name], to=b.elem_type(np.int64))], keepdims=0,
+                       **({"axes": list(range(np.ndim(count.value)))} if b.opset < 18 else {}))
+        if np.size(count.value) == 0:
+            trips = b.const(0, np.int64)
+        k, y_in, y_out, cond = b.fresh("k"), b.fresh("y"), b.fresh("y"), b.fresh("cond")
+        kk, mask, fy = b.fresh("k"), b.fresh("m"), b.fresh("f")
+        body = [h.make_node("Cast", [k], [kk], to=b.elem_type(np.asarray(count.value).dtype)),
+                h.make_node("Greater", [count.name, kk], [mask]),
+                *([h.make_node("Mul", [y_in, y_in], [fy])] if op == "Square" else [h.make_node(op, [y_in], [fy])]),
+                h.make_node("Where", [mask, fy, y_in], [y_out]),
+                h.make_node("Identity", [cond], [cond + "_out"])]
+        graph = h.make_graph(body, b.fresh("body"),
+                             [h.make_tensor_value_info(k, b.elem_type(np.int64), []),
+                              h.make_tensor_value_info(cond, b.elem_type(np.bool_), []),
+                              h.make_tensor_value_info(y_in, dt, None)],
+                             [h.make_tensor_value_info(cond + "_out", b.elem_type(np.bool_), []),
+                              h.make_tensor_value_info(y_out, dt, None)])
+        true = b.const(True, np.bool_)
+        return Val(b.node("Loop", [trips, true, x.name], body=graph), value)
 
 
 # --- s7-composed ---
@@ -871,6 +914,10 @@ class OnnxVocab:
 # ``at[].divide``, NumPy's unary ``ufunc.at``): one scatter of the core, then (or before it) one of these. Each is
 # a vocabulary primitive ``v.pointwise(fn, ...)``; the NumPy definitions (what the ops run) are
 # ``dialects._common.POINTWISE``.
+
+#: the unary functions with one ONNX operator (``square``: ``Mul(y, y)``), for ``apply_counted``'s ``Loop``
+_ONNX_UNARY = {"negative": "Neg", "absolute": "Abs", "square": "Square", "exp": "Exp", "sin": "Sin",
+               "floor": "Floor", "sign": "Sign", "sqrt": "Sqrt", "logical_not": "Not", "cos": "Cos", "ceil": "Ceil"}
 
 #: the unary functions torch spells as NumPy does (``torch.<name>``)
 _TORCH_UNARY = frozenset({"negative", "absolute", "square", "exp", "sin", "floor", "sign", "sqrt"})
