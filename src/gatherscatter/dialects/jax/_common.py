@@ -454,6 +454,19 @@ def float_funcs(name: str) -> dict[str, Any]:
     return {"data_dtypes": ("float64", "float32")} if name in ("exp", "sin", "floor", "sqrt") else {}
 
 
+def applied(ctx: OpContext, low: Any, x: np.ndarray[Any, Any], func: Any) -> Any:
+    """``low`` (the counting scatter of ``x.at[].apply`` / ``lax.scatter_apply``) with its post step:
+    :func:`apply_counted` of ``x`` (not linear: ``gs.vjp`` refuses it)."""
+
+    def post(counts: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        return apply_counted(ctx, x, counts, func)
+
+    if low.result is not None:  # every update dropped (an empty target): x as it is
+        low.result = x.copy()
+    low.post, low.nonlinear = post, "func applied once per update"
+    return low
+
+
 def apply_counted(
     ctx: OpContext, x: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], func: Any
 ) -> np.ndarray[Any, Any]:

@@ -28,7 +28,7 @@ from .._record import Description, Residual, Step
 from .._registry import Lowering, dialect_op, divergence_table
 from .._common import POINTWISE, func_name, named_func
 from ._at import at_context, at_divergences, lower_scatter
-from ._common import FUNCS, float_funcs, GRAD, MODE_VALUES, apply_counted, check_data, common_divergences
+from ._common import FUNCS, float_funcs, GRAD, MODE_VALUES, applied, check_data, common_divergences
 from ._describe import _at_scatter
 
 __all__ = ["FUNCS", "at_apply", "at_divide", "at_power"]
@@ -224,14 +224,7 @@ def at_apply(x: Any, idx: Any, func: Any, mode: Any = None, *, indices_are_sorte
     d = check_data(ctx, x, "x")
     f = named_func(ctx, func, FUNCS)
     low = lower_scatter(ctx, Reduction.ADD, np.zeros(d.shape, np.int64), idx, 1, mode, bool(wrap_negative_indices))
-
-    def post(counts: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        return apply_counted(ctx, d, counts, f)
-
-    if low.result is not None:
-        low.result = d.copy()
-    low.post, low.nonlinear = post, "func applied once per update"
-    return low
+    return applied(ctx, low, d, f)
 
 
 #: why these records have no strict example (tests/dialects/test_divergences_strict.py)

@@ -31,7 +31,7 @@ AT: dict[str, Reduction] = {
     "at_minimum": Reduction.MIN,
 }
 
-for _n in AT:
+for _n in (*AT, "at_divide"):
     divergence_table(f"mlx.{_n}", r'''
 [[divergence]]
 case = "index expressions other than one integer or integer array on the first axis (slices, tuples, masks)"
@@ -200,15 +200,3 @@ def at_divide(a: Any, indices: Any, values: Any) -> Lowering:
     r = POINTWISE["reciprocal"](np.asarray(u))
     policy = Policy(bounds="raise", negative="wrap", reduction=Reduction.MUL)
     return Lowering("scatter", d, i, IndexSpec(axis=0), policy, ctx, updates=cast_values(ctx, r, d.dtype))
-
-
-divergence_table("mlx.at_divide", r'''
-[[divergence]]
-case = "index expressions other than one integer or integer array on the first axis (slices, tuples, masks)"
-when = "always"
-reference = "MLX 0.32.4"
-theirs = "array.at[] takes any NumPy-style index"
-ours = "UnsupportedError (only integer indices into the first axis are reproduced)"
-evidence = "issue 18 scope"
-kind = "choice"
-''')

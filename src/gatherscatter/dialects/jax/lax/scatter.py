@@ -22,7 +22,7 @@ from ....errors import ArgumentError, ShapeError
 from ..._common import func_name, named_func
 from ..._record import Arg, Description, Residual, Step, named
 from ..._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._common import FUNCS, GRAD, float_funcs, MODE_VALUES, apply_counted, check_data, jax_context
+from .._common import FUNCS, GRAD, float_funcs, MODE_VALUES, applied, check_data, jax_context
 from ._describe import _lax_scatter
 from ._dnums import ScatterDimensionNumbers
 from ._scatter import lax_scatter_divergences, lower_lax_scatter
@@ -207,14 +207,7 @@ def scatter_apply(operand: Any, scatter_indices: Any, func: Any, dimension_numbe
     ones = np.ones(shape, np.int64)
     low = lower_lax_scatter("scatter_apply", Reduction.ADD, np.zeros(d.shape, np.int64), scatter_indices, ones,
                             dimension_numbers, mode)
-
-    def post(counts: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        return apply_counted(ctx, d, counts, f)
-
-    if low.result is not None:
-        low.result = d.copy()
-    low.post, low.nonlinear = post, "func applied once per update"
-    return low
+    return applied(ctx, low, d, f)
 
 
 scatter_apply.record.args = (Arg("operand", "data"), Arg("scatter_indices", "indices"), Arg("update_shape", "shape"))
