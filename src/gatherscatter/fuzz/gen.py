@@ -509,12 +509,12 @@ def gen_scatter_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
         x = g.values(dshape, g.dtype())
         idx = _npindex(g, dshape)
         kw: dict[str, Any] = {dn: x, iname: idx}
-        roles = {"data": dn, "indices": iname}
+        named = {"data": dn, "indices": iname}
         if uname is not None:  # (x.at[idx].apply has no values: its record names none)
             sel = _selected_shape(dshape, idx) or ()
             kw[uname] = g.values(sel, x.dtype) if g.chance(0.8) else g.values((), x.dtype)
-            roles["updates"] = uname
-        return Draft(kw, roles, dshape[0] if dshape else 1)
+            named["updates"] = uname
+        return Draft(kw, named, dshape[0] if dshape else 1)
     if h.get("index_axis") == 0:
         dshape, _, k, m = _nd_layout(g, op, p)
         k = max(k, 1) if len(dshape) else 0

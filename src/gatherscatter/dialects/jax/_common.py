@@ -20,7 +20,7 @@ from ...core.shape import dtype_name
 from ...errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError, UnsupportedError
 from .._common import COMPLEX, NUMERIC, data_array
 from .._record import GradConventions
-from .._registry import divergence, divergence_table
+from .._registry import Lowering, divergence, divergence_table
 
 __all__ = [
     "JAX_DTYPES",
@@ -454,7 +454,7 @@ def float_funcs(name: str) -> dict[str, Any]:
     return {"data_dtypes": ("float64", "float32")} if name in ("exp", "sin", "floor", "sqrt") else {}
 
 
-def applied(ctx: OpContext, low: Any, x: np.ndarray[Any, Any], func: Any) -> Any:
+def applied(ctx: OpContext, low: Lowering, x: np.ndarray[Any, Any], func: Any) -> Lowering:
     """``low`` (the counting scatter of ``x.at[].apply`` / ``lax.scatter_apply``) with its post step:
     :func:`apply_counted` of ``x`` (not linear: ``gs.vjp`` refuses it)."""
 

@@ -24,11 +24,11 @@ import numpy as np
 
 from ...core.policy import Reduction
 from ...errors import UnsupportedError
+from .._common import POINTWISE, func_name, named_func
 from .._record import Description, Residual, Step
 from .._registry import Lowering, dialect_op, divergence_table
-from .._common import POINTWISE, func_name, named_func
 from ._at import at_context, at_divergences, lower_scatter
-from ._common import FUNCS, float_funcs, GRAD, MODE_VALUES, applied, check_data, common_divergences
+from ._common import FUNCS, GRAD, MODE_VALUES, applied, check_data, common_divergences, float_funcs
 from ._describe import _at_scatter
 
 __all__ = ["FUNCS", "at_apply", "at_divide", "at_power"]
@@ -178,7 +178,7 @@ def _describe_apply(func: Any, form: str = "array", mode: Any = None,
 
 def _drop_values(mapper: Any) -> Any:
     def m(canon: dict[str, Any], rng: Any) -> dict[str, Any]:
-        args = mapper(canon, rng)
+        args: dict[str, Any] = mapper(canon, rng)
         args.pop("values", None)
         return args
 

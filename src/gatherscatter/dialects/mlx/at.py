@@ -194,7 +194,7 @@ def at_divide(a: Any, indices: Any, values: Any) -> Lowering:
         u = u.astype(np.float32 if isinstance(values, float) and d.dtype.kind not in "fc" else d.dtype)
     else:
         u = mlx_array(u)
-    if u.dtype.kind not in "biufc":
+    if u.dtype.kind in "OUSMm":  # (bfloat16 and the other ml_dtypes are kind V)
         raise DTypeError(f"{ctx.label}: values of dtype {dtype_name(u.dtype)} have no reciprocal (MLX arrays are "
                          "numeric: bool, integer, floating or complex)")
     r = POINTWISE["reciprocal"](np.asarray(u))

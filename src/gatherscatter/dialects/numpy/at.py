@@ -464,7 +464,8 @@ def _accepted(f: Any) -> bool:
 
 
 #: every ufunc ``ufunc.at`` takes, by its NumPy name (``ufunc_at``'s ``ufunc`` attribute)
-UFUNCS: tuple[str, ...] = tuple(sorted(n for n in dir(np) if _accepted(getattr(np, n)) and getattr(np, n).__name__ == n))
+UFUNCS: tuple[str, ...] = tuple(sorted(n for n in dir(np)
+                                       if _accepted(getattr(np, n)) and getattr(np, n).__name__ == n))
 #: the unary ones (described as a counting scatter and ``apply_counted``)
 UNARY: tuple[str, ...] = tuple(n for n in UFUNCS if getattr(np, n).nin == 1)
 #: the binary ufuncs a core reduction describes (their own registered op: add_at ...)
@@ -503,7 +504,7 @@ def _describe_ufunc_at(ufunc: Any, form: str = "array") -> Description:
     inner = layout["to_source"]
 
     def to_source(canon: dict[str, Any], rng: Any) -> dict[str, Any]:
-        args = inner(canon, rng)
+        args: dict[str, Any] = inner(canon, rng)
         args.pop("b", None)
         return args
 
@@ -579,9 +580,11 @@ def ufunc_at(ufunc: Any, a: Any, indices: Any, b: Any = None) -> Lowering:
     if ufunc.nout != 1 or ufunc.nin not in (1, 2):
         raise ArgumentValueError(f"{ctx.label}: only single output ufuncs are supported (nin={ufunc.nin}, "
                                  f"nout={ufunc.nout})")
-    if ufunc.__name__ in _TABLE and getattr(np, ufunc.__name__, None) is ufunc:
+    uname = str(ufunc.__name__)
+    if uname in _TABLE and getattr(np, uname, None) is ufunc:
         try:
-            return _TABLE[ufunc.__name__].lower(a, indices, b)
+            low: Lowering = _TABLE[uname].lower(a, indices, b)
+            return low
         except _NotOneScatterError:
             pass  # the one scatter cannot cast back after every update: the rounds below do
     d = data_array(ctx, a)
@@ -630,7 +633,6 @@ def ufunc_at(ufunc: Any, a: Any, indices: Any, b: Any = None) -> Lowering:
         return out
 
     if ufunc.nin == 1:  # the description: count the selections, then apply the ufunc that many times
-        low.post = lambda counts: rounds(counts - 1, lambda pick: pick)  # round k: the rows counted more than k
         low.post = _counted(rounds, work.shape[0])
         return low
     low.result = rounds(_rank(off) if off.size else off, lambda pick: off[pick])
@@ -642,7 +644,8 @@ def _counted(rounds: Any, n: int) -> Any:
 
     def post(counts: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         rows = np.repeat(np.arange(n), counts)  # each row once per count, its k-th copy in round k
-        rank = rows.size and _rank(rows)
-        return rounds(np.asarray(rank, np.int64) if rows.size else rows, lambda pick: rows[pick])
+        rank = _rank(rows) if rows.size else rows
+        out: np.ndarray[Any, Any] = rounds(rank, lambda pick: rows[pick])
+        return out
 
     return post

@@ -4,25 +4,24 @@ and ``scatter_apply``.
 The six registered ops are XLA's general scatter with six combiners: each is one
 row of :data:`_VARIANTS` (its name, its reduction and its docstring fields),
 registered by :func:`_register`; ``scatter_apply`` (registered too) is a counting
-``scatter_add`` and then ``func`` (the adapter ``apply_counted``). The shared lowering and the divergences they all share are
-in :mod:`gatherscatter.dialects.jax.lax._scatter`.
+``scatter_add`` and then ``func`` (the adapter ``apply_counted``). The shared lowering and the
+divergences they all share are in :mod:`gatherscatter.dialects.jax.lax._scatter`.
 """
 
 from __future__ import annotations
 
 import operator
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 import numpy as np
-
-from dataclasses import replace
 
 from ....core.policy import Reduction
 from ....errors import ArgumentError, ShapeError
 from ..._common import func_name, named_func
 from ..._record import Arg, Description, Residual, Step, named
 from ..._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._common import FUNCS, GRAD, float_funcs, MODE_VALUES, applied, check_data, jax_context
+from .._common import FUNCS, GRAD, MODE_VALUES, applied, check_data, float_funcs, jax_context
 from ._describe import _lax_scatter
 from ._dnums import ScatterDimensionNumbers
 from ._scatter import lax_scatter_divergences, lower_lax_scatter
