@@ -28,6 +28,7 @@ __all__ = [
     "check_min_rank",
     "check_name",
     "check_updates_like_indices",
+    "blockwise",
     "data_array",
     "func_name",
     "named_func",
@@ -160,16 +161,33 @@ def _power(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> np.ndarray[Any, 
         raise UnsupportedError("power: an integer base with a negative integer exponent has no integer result")
     with np.errstate(all="ignore"):
         if x.dtype == np.float32:  # XLA's float32 pow is (almost always) the float64 power rounded once
-            return np.asarray(np.power(x.astype(np.float64), y.astype(np.float64)), np.float32)
+            xb, yb = np.broadcast_arrays(x, y)
+            return blockwise(lambda a, b: np.power(a.astype(np.float64), b.astype(np.float64)), np.float32, xb, yb)
         return np.asarray(np.power(x, y), x.dtype)
 
 
 def _reciprocal(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """``1 / x`` in ``x``'s dtype (integers and bool: float32, as MLX's ``reciprocal``)."""
-    if x.dtype.kind in "biu":
-        x = x.astype(np.float32)
+    out = np.float32 if x.dtype.kind in "biu" else x.dtype
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.asarray(np.reciprocal(x))
+        return blockwise(lambda a: np.reciprocal(a.astype(out)), out, x)
+
+
+#: elements per block of :func:`blockwise` (its temporaries stay a few MB whatever the array's size)
+BLOCK = 1 << 14
+
+
+def blockwise(fn: Callable[..., Any], dtype: Any, *xs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``fn(*xs)`` cast to ``dtype``, computed block by block over the flattened (equal-shape) arrays, so that
+    the temporaries of a wider computation (float64 for float32 data) never hold the whole array."""
+    out = np.empty(xs[0].shape, dtype)
+    flat = out.reshape(-1)
+    parts = [x.reshape(-1) for x in xs]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for lo in range(0, flat.size, BLOCK):
+            flat[lo : lo + BLOCK] = fn(*[p[lo : lo + BLOCK] for p in parts])
+    return out
 
 
 def _cast_like(x: np.ndarray[Any, Any], like: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -190,10 +208,13 @@ def _apply_n(x: np.ndarray[Any, Any], count: np.ndarray[Any, Any], *, func: str)
         loop = f.resolve_dtypes((y.dtype, None), casting="unsafe")
     except TypeError as exc:
         raise DTypeError(f"apply_counted: no {func} loop for dtype {dtype_name(y.dtype)} ({exc})") from None
+    flat, counts = y.reshape(-1), np.broadcast_to(count, y.shape).reshape(-1)
     with np.errstate(all="ignore"):
-        for k in range(1, int(np.max(count, initial=0)) + 1):
-            sel = count >= k
-            y[sel] = _cast_like(f(y[sel].astype(loop[0]), signature=loop, casting="unsafe"), y)
+        for lo in range(0, flat.size, BLOCK):  # block by block: the selections stay small
+            yb, cb = flat[lo : lo + BLOCK], counts[lo : lo + BLOCK]
+            for k in range(1, int(np.max(cb, initial=0)) + 1):
+                sel = cb >= k
+                yb[sel] = _cast_like(f(yb[sel].astype(loop[0]), signature=loop, casting="unsafe"), yb)
     return y
 
 

@@ -223,7 +223,11 @@ def at_apply(x: Any, idx: Any, func: Any, mode: Any = None, *, indices_are_sorte
     ctx = at_context("apply")
     d = check_data(ctx, x, "x")
     f = named_func(ctx, func, FUNCS)
-    low = lower_scatter(ctx, Reduction.ADD, np.zeros(d.shape, np.int64), idx, 1, mode, bool(wrap_negative_indices))
+    wrap = bool(wrap_negative_indices)
+    low = lower_scatter(ctx, Reduction.ADD, np.zeros(d.shape, np.uint8), idx, 1, mode, wrap)  # the counts: as
+    dt = np.min_scalar_type(int(np.prod(low.indices.shape[:-1], dtype=np.int64)))  # a position: once per tuple
+    if dt != np.uint8:
+        low = lower_scatter(ctx, Reduction.ADD, np.zeros(d.shape, dt), idx, 1, mode, wrap)
     return applied(ctx, low, d, f)
 
 

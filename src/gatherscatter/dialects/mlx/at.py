@@ -15,7 +15,7 @@ from ...core.context import OpContext
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array, dtype_name
 from ...errors import DTypeError, ShapeError, UnsupportedError
-from .._common import POINTWISE, data_array
+from .._common import POINTWISE, blockwise, data_array
 from .._record import Description, Residual, Step, canonical, tuple_index_args
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context, mlx_description
@@ -197,6 +197,10 @@ def at_divide(a: Any, indices: Any, values: Any) -> Lowering:
     if u.dtype.kind in "OUSMm":  # (bfloat16 and the other ml_dtypes are kind V)
         raise DTypeError(f"{ctx.label}: values of dtype {dtype_name(u.dtype)} have no reciprocal (MLX arrays are "
                          "numeric: bool, integer, floating or complex)")
-    r = POINTWISE["reciprocal"](np.asarray(u))
+    recip, cast = POINTWISE["reciprocal"], POINTWISE["cast_like"]
+    # element-wise, so computed once per distinct value (a broadcast axis: once) and block by block (no float32
+    # copy of all the values), then broadcast again
+    small = np.ascontiguousarray(u[tuple(slice(0, 1) if st == 0 else slice(None) for st in u.strides)])
+    r = blockwise(lambda b: cast(recip(b), d), d.dtype, small.reshape(-1)).reshape(small.shape)
     policy = Policy(bounds="raise", negative="wrap", reduction=Reduction.MUL)
-    return Lowering("scatter", d, i, IndexSpec(axis=0), policy, ctx, updates=cast_values(ctx, r, d.dtype))
+    return Lowering("scatter", d, i, IndexSpec(axis=0), policy, ctx, updates=np.broadcast_to(r, u.shape))

@@ -35,7 +35,7 @@ import numpy as np
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_array, dtype_name, prod
 from ...errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError, UnsupportedError
-from .._common import data_array, func_name
+from .._common import BLOCK, data_array, func_name
 from .._record import Description, Step
 from .._registry import DialectOp, Lowering, dialect_op, divergence, divergence_table
 from ._common import np_context, quiet_cast
@@ -633,19 +633,20 @@ def ufunc_at(ufunc: Any, a: Any, indices: Any, b: Any = None) -> Lowering:
         return out
 
     if ufunc.nin == 1:  # the description: count the selections, then apply the ufunc that many times
-        low.post = _counted(rounds, work.shape[0])
+
+        def counted(counts: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+            w = work.copy()
+            with np.errstate(all="ignore"):
+                step = max(BLOCK // max(w.shape[1], 1), 1)  # blocks of rows: the selections stay small
+                for lo in range(0, w.shape[0], step):
+                    wb, cb = w[lo : lo + step], counts[lo : lo + step]
+                    for k in range(1, int(cb.max(initial=0)) + 1):
+                        sel = cb >= k
+                        wb[sel] = quiet_cast(_call(ufunc, dts, quiet_cast(wb[sel], dts[0])), w.dtype)
+            out: np.ndarray[Any, Any] = w.reshape(d.shape).astype(given, copy=False)
+            return out
+
+        low.post = counted
         return low
     low.result = rounds(_rank(off) if off.size else off, lambda pick: off[pick])
     return low
-
-
-def _counted(rounds: Any, n: int) -> Any:
-    """The post step of a unary ``ufunc_at``: round k applies the ufunc to every row counted more than k times."""
-
-    def post(counts: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        rows = np.repeat(np.arange(n), counts)  # each row once per count, its k-th copy in round k
-        rank = _rank(rows) if rows.size else rows
-        out: np.ndarray[Any, Any] = rounds(rank, lambda pick: rows[pick])
-        return out
-
-    return post

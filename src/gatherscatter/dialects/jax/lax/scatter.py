@@ -203,8 +203,10 @@ def scatter_apply(operand: Any, scatter_indices: Any, func: Any, dimension_numbe
         raise ArgumentError(f"{ctx.label}: update_shape must be a sequence of ints; got {update_shape!r}") from None
     if any(n < 0 for n in shape):
         raise ShapeError(f"{ctx.label}: update_shape must not have negative sizes; got {list(shape)}")
-    ones = np.ones(shape, np.int64)
-    low = lower_lax_scatter("scatter_apply", Reduction.ADD, np.zeros(d.shape, np.int64), scatter_indices, ones,
+    # the counts: a position is reached at most once per index tuple (its window covers it once)
+    dt = np.min_scalar_type(int(np.prod(np.shape(scatter_indices)[:-1], dtype=np.int64)))
+    ones = np.broadcast_to(np.ones((), dt), shape)
+    low = lower_lax_scatter("scatter_apply", Reduction.ADD, np.zeros(d.shape, dt), scatter_indices, ones,
                             dimension_numbers, mode)
     return applied(ctx, low, d, f)
 
