@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Container
 from typing import Any
 
@@ -183,17 +182,16 @@ def blockwise(fn: Callable[..., Any], dtype: Any, *xs: np.ndarray[Any, Any]) -> 
     out = np.empty(xs[0].shape, dtype)
     flat = out.reshape(-1)
     parts = [x.reshape(-1) for x in xs]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with np.errstate(all="ignore"):
         for lo in range(0, flat.size, BLOCK):
             flat[lo : lo + BLOCK] = fn(*[p[lo : lo + BLOCK] for p in parts])
     return out
 
 
 def _cast_like(x: np.ndarray[Any, Any], like: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """``x.astype(like.dtype)`` (unsafe, without numerical warnings: inf to an integer is the C cast)."""
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    """``x.astype(like.dtype)`` (unsafe, without numerical warnings: inf to an integer is the C cast; no
+    process-wide warning filter is touched, so it is thread-safe)."""
+    with np.errstate(all="ignore"):
         return np.asarray(x).astype(like.dtype)
 
 

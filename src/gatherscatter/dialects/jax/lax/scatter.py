@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ....core.policy import Reduction
+from ....core.shape import as_array
 from ....errors import ArgumentError, ShapeError
 from ..._common import func_name, named_func
 from ..._record import Arg, Description, Residual, Step, named
@@ -204,7 +205,8 @@ def scatter_apply(operand: Any, scatter_indices: Any, func: Any, dimension_numbe
     if any(n < 0 for n in shape):
         raise ShapeError(f"{ctx.label}: update_shape must not have negative sizes; got {list(shape)}")
     # the counts: a position is reached at most once per index tuple (its window covers it once)
-    dt = np.min_scalar_type(int(np.prod(np.shape(scatter_indices)[:-1], dtype=np.int64)))
+    ind = as_array(ctx, scatter_indices, "scatter_indices")  # (a ragged list: the typed error lower_* gives)
+    dt = np.min_scalar_type(int(np.prod(ind.shape[:-1], dtype=np.int64)))
     ones = np.broadcast_to(np.ones((), dt), shape)
     low = lower_lax_scatter("scatter_apply", Reduction.ADD, np.zeros(d.shape, dt), scatter_indices, ones,
                             dimension_numbers, mode)
