@@ -200,7 +200,8 @@ def at_divide(a: Any, indices: Any, values: Any) -> Lowering:
     recip, cast = POINTWISE["reciprocal"], POINTWISE["cast_like"]
     # element-wise, so computed once per distinct value (a broadcast axis: once) and block by block (no float32
     # copy of all the values), then broadcast again
-    small = np.array(u[tuple(slice(0, 1) if st == 0 else slice(None) for st in u.strides)])  # (0-d stays 0-d)
+    small = np.asarray(u[tuple(slice(0, 1) if st == 0 else slice(None) for st in u.strides)])  # (0-d stays 0-d)
+    small = small if small.flags.c_contiguous else np.ascontiguousarray(small)
     r = blockwise(lambda b: cast(recip(b), d), d.dtype, small.reshape(-1)).reshape(small.shape)
     policy = Policy(bounds="raise", negative="wrap", reduction=Reduction.MUL)
     return Lowering("scatter", d, i, IndexSpec(axis=0), policy, ctx, updates=np.broadcast_to(r, u.shape))
