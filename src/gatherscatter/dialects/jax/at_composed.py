@@ -274,6 +274,20 @@ ours = "NumPy's complex true_divide"
 evidence = "jnp.divide vs numpy.true_divide on 20,000 random complex128 pairs (max relative difference 5.6e-16)"
 kind = "choice"
 ''', not_reproducible=_UNREGISTERED)
+for _m in ("divide", "power"):
+    divergence_table(f"jax.at_{_m}", r'''
+[[divergence]]
+case = "gradients (gs.vjp) with unique_indices=True"
+when = "always"
+reference = "JAX 0.10 (x64, CPU)"
+theirs = """
+jax.vjp differentiates x.at[idx].divide/power when unique_indices=True (scatter_mul's rule); without it, \
+NotImplementedError"""
+ours = "gs.vjp refuses both (UnsupportedError: the element-wise step after the scatter is not linear)"
+evidence = "tests/grad/test_jax.py (REFUSED: both refuse without unique_indices)"
+kind = "choice"
+not_reproducible = "a gradient, not a call result: the example format runs calls"
+''')
 divergence_table("jax.at_apply", r'''
 [[divergence]]
 case = "func that is not element-wise, or traced differently"
