@@ -143,6 +143,16 @@ CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
                    ((np.zeros((0,), i64), np.zeros((0,), i64), _data(2, 2)), {"value": 0})],
     "slice_last": [((A([0, 2, 5], i64),), {"start": 1}), ((_data(2, 3, dtype=f32),), {"start": 2}),
                    ((A([4], i32),), {"start": 1})],
+    # composed ops' element-wise steps (session 7): JAX's true division and power, MLX's reciprocals, ufunc counts
+    "divide_inexact": [((_data(2, 3), A([2.0, -4.0, 0.5])), {}), ((_data(3, dtype=i32), A([2, 4, 3], i32)), {}),
+                       ((_data(2, dtype=f32), A([3.0, 7.0], f32)), {})],
+    "power": [((A([1.5, 2.0, 0.5]), A([2.0, 3.0, 0.5])), {}), ((A([2, 3, -1], i64), A([3, 0, 5], i64)), {}),
+              ((A([1.5, 2.5], f32), A([2.0, 1.5], f32)), {})],
+    "reciprocal_like": [((A([2.0, 4.0, 0.5]), _data(3, dtype=f32)), {}), ((A([2, 4, 1], i64), _data(3)), {}),
+                        ((A([0.5, 2.0], f32), _data(2, dtype=i32)), {})],
+    "apply_counted": [((_data(2, 3), A([[0, 1, 2], [3, 0, 1]], i64)), {"func": "negative"}),
+                      ((A([0.5, 2.0, 3.0]), A([2, 1, 0], i64)), {"func": "square"}),
+                      ((A([1.5, -2.0], f32), np.zeros(2, i64)), {"func": "absolute"})],
 }  # fmt: skip
 
 ARG_NAMES = "abcdefgh"

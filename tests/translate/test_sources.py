@@ -193,6 +193,20 @@ def _grid() -> dict[str, list[dict[str, Any]]]:
     for n in ("segment_sum", "segment_max"):
         g[f"keras.{n}"] = [dict(backend=b, sorted=s) for b in backends for s in (False, True)
                            if (b, s) != ("tensorflow", True)]
+    # composed ops: a scatter and an element-wise step (session 7)
+    for n in ("divide", "power"):
+        g[f"jax.at_{n}"] = [dict(form=fo, mode=m, wrap_negative_indices=w) for fo in ("array", "tuple")
+                            for m in (None, "drop", "clip", "promise_in_bounds") for w in (True, False)]
+    funcs = ("negative", "absolute", "square", "exp", "sin", "floor", "sign", "sqrt")
+    g["jax.at_apply"] = [dict(func=f, form=fo, mode=m) for f in funcs for fo in ("array", "tuple")
+                         for m in (None, "clip")] + [dict(func="negative", wrap_negative_indices=False)]
+    g["jax.lax.scatter_apply"] = [dict(dimension_numbers=dn, func=f, mode=m) for dn in _LAX_SCATTER
+                                  for f in ("negative", "square", "floor") for m in (None, "clip")]
+    g["mlx.at_divide"] = [{}]
+    g["numpy.ufunc_at"] = [dict(ufunc=u, form=f) for u in ("add", "subtract", "multiply", "maximum", "minimum",
+                                                           "negative", "absolute", "square", "sqrt", "logical_not",
+                                                           "invert", "exp")
+                           for f in ("array", "tuple")]
     # the neutral API
     fills = {"fill": -1}
     g["gatherscatter.take"] = ([dict(axis=-1, bounds=b, negative=n, fill_value=fills.get(b))

@@ -118,7 +118,8 @@ class Lowering:
     ``updates``) are the arrays the primitive sees (possibly views the dialect
     reshaped or transposed: never written to); ``post`` adapts the primitive's
     result to the framework's output (a reshape, an axis move, a dtype the
-    framework returns) and must be linear in the result; ``result`` short-cuts
+    framework returns) and must be linear in the result, unless ``nonlinear`` says what it computes
+    (a composed op's element-wise step: ``x / p``); ``result`` short-cuts
     ops that need no primitive call (for example an empty tensor); ``out``
     (the neutral API's ``out=``) receives the result of :meth:`run` (rules in
     :mod:`gatherscatter.core.out`; a scatter may be given its own ``data``).
@@ -134,6 +135,7 @@ class Lowering:
     post: Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]] | None = None
     result: np.ndarray[Any, Any] | None = None
     out: np.ndarray[Any, Any] | None = None
+    nonlinear: str = ""  # what a ``post`` that is NOT linear in the result computes (gs.vjp refuses it, saying so)
 
     def run_primitive(self, out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
         """The primitive's own output, before ``post`` (written into ``out`` when given)."""

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..dialects._common import POINTWISE
 from ..dialects._record import ADAPTER_PARAMS
 from ..errors import ShapeError, UnsupportedError
 
@@ -477,6 +478,7 @@ class NumpyVocab:
         """Integers as Python's ``/`` on TF tensors takes them: float32 (<= 16 bits) or float64; others as they are."""
         x = np.asarray(x)
         return x if x.dtype.kind not in "iu" else x.astype(np.float32 if x.dtype.itemsize <= 2 else np.float64)
+
     def cumsum_last(self, x: Any) -> Any:
         """Running sums along the last axis (in ``x``'s dtype)."""
         x = np.asarray(x)
@@ -490,6 +492,10 @@ class NumpyVocab:
     def slice_last(self, x: Any, start: int) -> Any:
         """``x[..., start:]``."""
         return np.asarray(x)[..., start:]
+
+    def pointwise(self, fn: str, *xs: Any, **kw: Any) -> Any:
+        """The element-wise steps of composed ops (:data:`POINTWISE`; s7-composed)."""
+        return POINTWISE[fn](*[np.asarray(x) for x in xs], **kw)
 
 
 NUMPY = NumpyVocab()
@@ -635,6 +641,7 @@ class PyVocab(TextVocab):
         a, small = self.api, f"np.dtype({self.api.dtype_name(x)}).itemsize <= 2"
         return (f"(({a.astype(x, a.dt('float32'))} if {small} else {a.astype(x, a.dt('float64'))}) "
                 f"if {a.is_int(x)} else {x})")
+
     def cumsum_last(self, x: str) -> str:
         return f"{self.api.m}.cumsum({x}, -1)"
 
@@ -644,6 +651,31 @@ class PyVocab(TextVocab):
 
     def slice_last(self, x: str, start: int) -> str:
         return f"{x}[..., {start}:]"
+
+    def pointwise(self, fn: str, *xs: str, **kw: Any) -> str:
+        """The element-wise steps of composed ops, in the framework's API (``apply_n``: none, see below)."""
+        api = self.api
+
+        def inexact(x: str, wide: bool) -> str:  # integers and bool to float32 (64-bit ints: float64 if wide)
+            f = api.dt("float32") if not wide else f"({api.dt('float32')} if {x}.dtype.itemsize <= 4 else " \
+                f"{api.dt('float64')})"
+            return f"({api.astype(x, f)} if {api.is_int(x)} or {api.is_bool(x)} else {x})"
+
+        if fn == "divide_inexact":
+            return str(api.true_div(inexact(xs[0], True), inexact(xs[1], True)))
+        if fn == "power":
+            return f"({xs[0]} ** {xs[1]})"
+        if fn == "reciprocal":
+            r = inexact(xs[0], False)
+            return str(api.true_div(api.const(1, f"{r}.dtype"), r))
+        if fn == "cast_like":
+            return str(self.api.astype(xs[0], f"{xs[1]}.dtype"))
+        m, func = self.api.m, kw.get("func")
+        if m in ("np", "jnp") or (m == "torch" and func in _TORCH_UNARY):  # the ufunc's name in the module
+            step = self.api.where(f"{xs[1]} > _k", self.api.astype(f"{m}.{func}(_y)", "_y.dtype"), "_y")
+            return (f"(_y := {xs[0]}, [_y := {step} for _k in range(int(np.max(np.asarray({xs[1]}), "
+                    f"initial=0)))], _y)[-1]")
+        raise UnsupportedError(_NO_APPLY)
 
 
 class OvVocab(TextVocab):
@@ -687,6 +719,7 @@ class OvVocab(TextVocab):
              "component": "ops.gather({0}, _i64({1}), _i64(-1))", "sqrt": "ops.sqrt({0})",
              "to_float": "({0} if _dtype({0}).kind not in 'iu' else ops.convert({0}, np.float32 if "
                          "_dtype({0}).itemsize <= 2 else np.float64))"}
+
     def cumsum_last(self, x: str) -> str:
         return f"ops.cumsum({x}, _i64(-1))"
 
@@ -699,6 +732,14 @@ class OvVocab(TextVocab):
 
     def slice_last(self, x: str, start: int) -> str:
         return f"ops.slice({x}, _i64([{start}]), _i64([2**62]), _i64([1]), _i64([-1]))"
+
+    def pointwise(self, fn: str, *xs: str, **kw: Any) -> str:
+        """The element-wise steps of composed ops as opset calls (``apply_n``: none)."""
+        forms = {"divide_inexact": "ops.divide({0}, {1})", "power": "ops.power({0}, {1})",
+                 "reciprocal": "ops.divide(_c(1, {0}), {0})", "cast_like": "ops.convert_like({0}, {1})"}
+        if fn not in forms:
+            raise UnsupportedError(_NO_APPLY)
+        return forms[fn].format(*xs)
 
 
 class Val:
@@ -942,6 +983,51 @@ class OnnxVocab:
         node = b.node("Slice", [x.name, b.const([start], np.int64), ends, b.const([-1], np.int64)])
         return Val(node, NUMPY.slice_last(x.value, start))
 
+    def pointwise(self, fn: str, *xs: Val, **kw: Any) -> Val:
+        """The element-wise steps of composed ops as ONNX nodes (operands cast as the NumPy definition does;
+        ``apply_n``: a ``Loop`` over the largest count)."""
+        value = NUMPY.pointwise(fn, *[x.value for x in xs], **kw)
+        out = str(np.asarray(value).dtype)
+        if fn == "cast_like":
+            return self.cast(xs[0], out)
+        if fn == "apply_n":
+            return self._apply_n(xs[0], xs[1], str(kw["func"]), value)
+        wide = {"divide_inexact": out, "reciprocal": out, "power": "float64" if out == "float32" else out}[fn]
+        if fn == "power" and np.dtype(out).kind in "iu" and self.b.opset < 12:  # no integer Pow before opset 12:
+            wide = "float64"  # exact while |result| < 2**53 (integer overflow does not wrap there)
+        args = [x if str(np.asarray(x.value).dtype) == wide else self.cast(x, wide) for x in xs]
+        node = {"divide_inexact": "Div", "power": "Pow", "reciprocal": "Reciprocal"}[fn]
+        y = self._node(node, args, NUMPY.cast(value, wide))
+        return y if wide == out else self.cast(y, out)
+
+    def _apply_n(self, x: Val, count: Val, func: str, value: Any) -> Val:
+        """``y = x; for k in range(max(count)): y = where(count > k, func(y), y)`` as a ``Loop``."""
+        b, h = self.b, self.b.helper
+        op = _ONNX_UNARY.get(func)
+        if op is None:
+            raise UnsupportedError(f"apply_counted: func={func!r} has no ONNX operator here (covered: "
+                                   f"{sorted(_ONNX_UNARY)})")
+        dt = b.elem_type(np.asarray(x.value).dtype)
+        trips = b.node("ReduceMax", [b.node("Cast", [count.name], to=b.elem_type(np.int64))], keepdims=0,
+                       **({"axes": list(range(np.ndim(count.value)))} if b.opset < 18 else {}))
+        if np.size(count.value) == 0:
+            trips = b.const(0, np.int64)
+        k, y_in, y_out, cond = b.fresh("k"), b.fresh("y"), b.fresh("y"), b.fresh("cond")
+        kk, mask, fy = b.fresh("k"), b.fresh("m"), b.fresh("f")
+        body = [h.make_node("Cast", [k], [kk], to=b.elem_type(np.asarray(count.value).dtype)),
+                h.make_node("Greater", [count.name, kk], [mask]),
+                *([h.make_node("Mul", [y_in, y_in], [fy])] if op == "Square" else [h.make_node(op, [y_in], [fy])]),
+                h.make_node("Where", [mask, fy, y_in], [y_out]),
+                h.make_node("Identity", [cond], [cond + "_out"])]
+        graph = h.make_graph(body, b.fresh("body"),
+                             [h.make_tensor_value_info(k, b.elem_type(np.int64), []),
+                              h.make_tensor_value_info(cond, b.elem_type(np.bool_), []),
+                              h.make_tensor_value_info(y_in, dt, None)],
+                             [h.make_tensor_value_info(cond + "_out", b.elem_type(np.bool_), []),
+                              h.make_tensor_value_info(y_out, dt, None)])
+        true = b.const(True, np.bool_)
+        return Val(b.node("Loop", [trips, true, x.name], body=graph), value)
+
 
 # --- s7-sorted ---
 
@@ -1010,3 +1096,49 @@ def drop_index(v: Any, ids: Any, i: Any, data: Any, *, value: int) -> Any:
     negative counting from the end) get the out-of-range id -1, which a dropping scatter skips."""
     pad = v.mod(v.lit(value, i), v.size(data, i, 0, None))
     return v.where(v.eq(i, pad), v.lit(-1, ids), ids)
+
+
+# --- s7-composed ---
+# The element-wise step of composed ops (JAX ``x.at[].divide/power/apply``, ``lax.scatter_apply``, MLX
+# ``at[].divide``, NumPy's unary ``ufunc.at``): one scatter of the core, then (or before it) one of these. Each is
+# a vocabulary primitive ``v.pointwise(fn, ...)``; the NumPy definitions (what the ops run) are
+# ``dialects._common.POINTWISE``.
+
+#: the unary functions with one ONNX operator (``square``: ``Mul(y, y)``), for ``apply_counted``'s ``Loop``
+_ONNX_UNARY = {"negative": "Neg", "absolute": "Abs", "square": "Square", "exp": "Exp", "sin": "Sin",
+               "floor": "Floor", "sign": "Sign", "sqrt": "Sqrt", "logical_not": "Not", "cos": "Cos", "ceil": "Ceil"}
+
+#: the unary functions torch spells as NumPy does (``torch.<name>``)
+_TORCH_UNARY = frozenset({"negative", "absolute", "square", "exp", "sin", "floor", "sign", "sqrt"})
+
+_NO_APPLY = ("apply_counted: applying a function once per update landing on a position needs a loop over the "
+             "number of repeats, which this target's code does not spell (translate to 'gatherscatter', 'numpy', "
+             "'jax' or 'torch': they run it)")
+
+
+@adapter("divide_inexact")
+def divide_inexact(v: Any, x: Any, y: Any) -> Any:
+    """``x / y``, true division; integer and bool operands first become float32 (8-32 bits) or float64 (64 bits),
+    as JAX's ``true_divide`` (a zero divisor gives inf or NaN)."""
+    return v.pointwise("divide_inexact", x, y)
+
+
+@adapter("power")
+def power(v: Any, x: Any, y: Any) -> Any:
+    """``x ** y`` in ``x``'s dtype (float32 computed in float64 and rounded once; an integer base with a negative
+    integer exponent is refused)."""
+    return v.pointwise("power", x, y)
+
+
+@adapter("reciprocal_like")
+def reciprocal_like(v: Any, x: Any, like: Any) -> Any:
+    """``reciprocal(x)`` (in ``x``'s dtype; integers and bool in float32), cast to ``like``'s dtype (MLX's
+    ``at[].divide`` multiplies by these)."""
+    return v.pointwise("cast_like", v.pointwise("reciprocal", x), like)
+
+
+@adapter("apply_counted")
+def apply_counted(v: Any, x: Any, count: Any, *, func: str) -> Any:
+    """``x`` with the unary ufunc ``func`` applied ``count[k]`` times at each position ``k`` (``func`` by its
+    NumPy name; the result cast back to ``x``'s dtype after each application)."""
+    return v.pointwise("apply_n", x, count, func=func)
