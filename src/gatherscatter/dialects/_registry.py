@@ -56,9 +56,11 @@ the compatibility page, strict xfails and the translator read them from here.
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Protocol, cast
 
 import numpy as np
@@ -431,20 +433,34 @@ def divergence(**fields: Any) -> Divergence:
     return rec
 
 
-def divergence_table(op: str, text: str, **computed: Any) -> list[Divergence]:
-    """Record the known divergences of ``op``, written as TOML (``[[divergence]]`` tables).
+def divergence_table(op: str, source: str, section: str = "divergence", /, **computed: Any) -> list[Divergence]:
+    """Record the known divergences of ``op``, written as TOML in the op file's sidecar ``<op file>.toml``.
 
-    An op file states its divergences once, as data, in this form: each
-    ``[[divergence]]`` table holds :class:`Divergence`'s fields but ``op`` (given
-    once): ``case``, ``when`` (space-separated keys of
+    An op file states its divergences once, as data, in the TOML file next to it
+    with the same stem (``dialects/onnx/gather.py`` -> ``dialects/onnx/gather.toml``)
+    and loads them at import with ``divergence_table("onnx.Gather", __file__)``.
+    Each ``[[divergence]]`` table holds :class:`Divergence`'s fields but ``op``
+    (given once): ``case``, ``when`` (space-separated keys of
     :data:`~gatherscatter.dialects._record.WHEN`), ``reference``, ``theirs``,
     ``ours``, ``evidence``, ``kind``, and optionally ``versions``, ``tags``,
     ``not_reproducible`` and an ``[divergence.example]`` sub-table (in a table
     shared by a family of ops, ``{name}`` in its ``call`` is each op's name and
     ``per_op.<name>`` the keys that differ for one op). The standard
     library's TOML reader parses it; long texts wrap with TOML's line-ending
-    backslash. ``computed``: fields built by code (an ``example`` made from the
-    op's plain call), given to every record of the table.
+    backslash.
+
+    ``section``: a Python file with several calls (a family's file, a shared
+    ``_common.py``) gives each its own array of tables in the one sidecar,
+    ``[[add_at]]`` ... ``[add_at.example]``, read by
+    ``divergence_table("numpy.add_at", __file__, "add_at")``; the default
+    section is ``divergence``. ``computed``: fields built by code (an
+    ``example`` made from the op's plain call), given to every record of the
+    section; records built wholly by code use :func:`divergence`.
+
+    ``source`` may also be the TOML text itself (it contains a newline): the
+    form op files used before the sidecars, read the same way. A missing or
+    malformed sidecar, a missing section or a record with unknown fields is a
+    ``ValueError`` naming the file, at import.
 
     >>> recs = divergence_table("onnx.Gather", '''
     ... [[divergence]]
@@ -458,22 +474,61 @@ def divergence_table(op: str, text: str, **computed: Any) -> list[Divergence]:
     >>> recs[0].when, recs[0].kind
     (('negative', 'out_of_range'), 'choice')
     >>> _ = _DIVERGENCES.pop()  # (the example is not a real record)
+    >>> divergence_table("onnx.Gather", "/nowhere/gather.py")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: divergences of onnx.Gather: cannot read /nowhere/gather.toml, the known divergences of gather.py (...)
     """
-    import tomllib
-
     try:
-        entries = tomllib.loads(text)["divergence"]
-    except (tomllib.TOMLDecodeError, KeyError) as exc:
-        raise ValueError(f"divergences of {op}: not TOML [[divergence]] tables ({exc})") from exc
+        if "\n" in source:
+            where, doc = "TOML text", _parse_toml("TOML text", source)
+        else:
+            path = Path(source).with_suffix(".toml")
+            where, doc = str(path), _sidecar(path)
+            _SIDECAR_READS.setdefault(path, set()).add(section)
+    except ValueError as exc:
+        raise ValueError(f"divergences of {op}: {exc}") from exc
+    entries = doc.get(section)
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ValueError(f"divergences of {op}: {where} has no [[{section}]] array of tables "
+                         f"(its top-level keys: {sorted(doc)})")
     out = []
-    for entry in entries:
+    for i, entry in enumerate(copy.deepcopy(entries)):
         for key in ("when", "tags"):
             if key in entry:
                 entry[key] = tuple(entry[key].split())
         if "example" in entry:
             entry["example"] = _family_example(op, entry["example"])
-        out.append(divergence(op=op, **entry, **computed))
+        try:
+            rec = Divergence(op=op, **entry, **computed)
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            raise ValueError(f"divergences of {op}: {where}, [[{section}]] table {i + 1}: {exc}") from exc
+        _DIVERGENCES.append(rec)
+        out.append(rec)
     return out
+
+
+#: the sections of each sidecar that op files read (tests/dialects/test_divergence_sidecars.py: none is left unread)
+_SIDECAR_READS: dict[Path, set[str]] = {}
+
+
+@functools.cache
+def _sidecar(path: Path) -> dict[str, Any]:
+    """The parsed sidecar ``path`` (read once; callers copy what they keep)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}, the known divergences of {path.with_suffix('.py').name} "
+                         f"({exc.strerror or exc})") from exc
+    return _parse_toml(str(path), text)
+
+
+def _parse_toml(where: str, text: str) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{where} is not valid TOML ({exc})") from exc
 
 
 def _family_example(op: str, example: dict[str, Any]) -> dict[str, Any]:
