@@ -12,23 +12,7 @@ from .._registry import Lowering, dialect_op, divergence_table
 from ._common import caffe2_context, lower_gather
 from ._describe import _EMPTY, _INT
 
-divergence_table("caffe2.Gather", r'''
-[[divergence]]
-case = "match_outer=True with an out-of-range index outside the first outer batch"
-when = "out_of_range"
-reference = "caffe2 gather_op.h (final source)"
-theirs = """
-check_indexarray_range checks only the first N = prod(INDICES.shape[axis:]) indices; the others are read unchecked \
-(out-of-bounds memory read)"""
-ours = "IndexOutOfRangeError for any out-of-range index"
-evidence = """
-caffe2/operators/gather_op.h gather_impl (match_outer branch sets N = idx_inner_dims_product before \
-check_indexarray_range), as kept in klebs6/caffe2-rs caffe2op-gather"""
-kind = "undefined"
-not_reproducible = """
-an out-of-bounds read (no stable value); and no Caffe2 runs here: torch 2.13 ships none, and PyPI's only caffe2 \
-(0.5.0a0.dev100, 2018) is a source tarball whose build fails at metadata preparation"""
-''')
+divergence_table("caffe2.Gather", __file__)
 
 
 def _describe(axis: int = 0, wrap_indices: bool | None = None, match_outer: bool = False) -> Description:

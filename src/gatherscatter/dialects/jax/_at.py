@@ -184,28 +184,5 @@ def at_divergences(op: str) -> None:
     common_divergences(op)
     int32_index_divergence(op, "jax.numpy indexing (_index_to_gather)")
     narrow_index_divergence(op, raises=True)
-    divergence_table(op, r'''
-[[divergence]]
-case = "a NumPy bool scalar (np.bool_) as an index entry"
-when = "dtype"
-reference = "JAX 0.10"
-theirs = "AssertionError inside NDIndexer.expand_bool_indices (Python bools and 0-d bool arrays work)"
-ours = "read as a scalar boolean, like a Python bool (a new axis of size 1 for True, 0 for False)"
-evidence = "jax/_src/numpy/indexing.py expand_bool_indices"
-kind = "undefined"
-''', example=index_example(op, "bool_scalar"))
-    divergence_table(op, r'''
-[[divergence]]
-case = "unique_indices=True or indices_are_sorted=True with indices that break the promise"
-when = "duplicates"
-reference = "JAX documentation"
-theirs = """
-undefined behaviour (unchecked promises); jax 0.10.2 on CPU ignores them too: x.at[[1, 1, 2, 1]].add([1, 2, 3, 4], \
-unique_indices=True) on zeros gives 7 at position 1"""
-ours = "the keywords are accepted and ignored: the result is the one without the promise"
-evidence = "tests/dialects/jax/test_at_composed.py::test_broken_promises_match_jax"
-kind = "undefined"
-not_reproducible = """
-no difference shows on CPU: jax 0.10.2 ignores the promise as we do (the test named in evidence asserts that they \
-agree); what JAX documents is undefined behaviour on other backends"""
-''')
+    divergence_table(op, __file__, "numpy_bool_scalar_np", example=index_example(op, "bool_scalar"))
+    divergence_table(op, __file__, "unique_indices_true_or")

@@ -372,28 +372,8 @@ def _shared(op: str, case: str) -> dict[str, Any]:
 
 def common_divergences(op: str) -> None:
     """Record the divergences every JAX op shares (call at module level in the op's file)."""
-    divergence_table(op, r'''
-[[divergence]]
-case = "JAX's 32-bit default (jax_enable_x64=False)"
-when = "dtype"
-reference = "JAX 0.10 default configuration"
-theirs = """
-64-bit inputs are silently truncated to 32 bits (int64 -> int32, float64 -> float32, uint64 -> uint32); results \
-come back in 32-bit dtypes"""
-ours = "64-bit dtypes are kept: we behave as JAX with jax_enable_x64=True"
-evidence = "DESIGN.md (JAX ops behave as JAX with jax_enable_x64=True); docs/behavior-matrix.md#s7"
-kind = "choice"
-''', **_shared(op, "x64"))
-    divergence_table(op, r'''
-[[divergence]]
-case = "Python lists as array arguments"
-when = "dtype"
-reference = "JAX 0.10"
-theirs = "TypeError: jnp/lax functions require arrays or scalars, not lists"
-ours = "anything numpy.asarray accepts is read as an array (lists included)"
-evidence = "jax/_src/numpy/util.py ensure_arraylike; DESIGN.md rules of the API"
-kind = "choice"
-''', **_shared(op, "lists"))
+    divergence_table(op, __file__, "jax_32_bit_default", **_shared(op, "x64"))
+    divergence_table(op, __file__, "python_lists_as_array", **_shared(op, "lists"))
 
 
 def int32_index_divergence(op: str, where: str) -> None:

@@ -238,65 +238,8 @@ _UNREGISTERED = ("the difference is in the last places on some random inputs (or
 _CALLABLE = ("func is a Python callable, which the TOML example format cannot hold; "
              "tests/dialects/jax/test_at_composed.py compares at_apply with jax")
 
-divergence_table("jax.at_power", r'''
-[[divergence]]
-case = "integer x with a negative exponent"
-when = "invalid"
-reference = "JAX 0.10 (x64, CPU)"
-theirs = "an unspecified integer (jnp.power(7, -1) is 2898552624600762295, 2 ** -2 is 2**62)"
-ours = "UnsupportedError naming the exponent and its position"
-evidence = "jax.numpy.power on int64 (tests/dialects/jax/test_at_composed.py::test_integer_negative_power)"
-kind = "undefined"
-
-[[divergence]]
-case = "floating-point or complex x with a non-trivial exponent"
-when = "dtype"
-reference = "JAX 0.10 (x64, CPU)"
-theirs = """
-XLA's pow, which is not correctly rounded: on random float64 inputs about 5% of results differ from the C \
-library's pow by one unit in the last place (float32: 0.1% from the float64 power rounded once; complex128: most \
-results, by up to 1.9e-15 relative)"""
-ours = """
-NumPy's power (float32 computed in float64 and rounded once): real results at most one unit in the last place from \
-JAX's value"""
-evidence = "tests/dialects/jax/test_at_composed.py::test_at_against_jax (power compared to 1 ulp)"
-kind = "choice"
-''', not_reproducible=_UNREGISTERED)
-divergence_table("jax.at_divide", r'''
-[[divergence]]
-case = "complex x"
-when = "dtype"
-reference = "JAX 0.10 (x64, CPU)"
-theirs = """
-XLA's complex division, whose rounding differs from NumPy's in the last places: on random complex128 inputs about \
-60% of quotients differ, by at most 3 units of 2**-52 relative"""
-ours = "NumPy's complex true_divide"
-evidence = "jnp.divide vs numpy.true_divide on 20,000 random complex128 pairs (max relative difference 5.6e-16)"
-kind = "choice"
-''', not_reproducible=_UNREGISTERED)
+divergence_table("jax.at_power", __file__, "at_power", not_reproducible=_UNREGISTERED)
+divergence_table("jax.at_divide", __file__, "at_divide", not_reproducible=_UNREGISTERED)
 for _m in ("divide", "power"):
-    divergence_table(f"jax.at_{_m}", r'''
-[[divergence]]
-case = "gradients (gs.vjp) with unique_indices=True"
-when = "always"
-reference = "JAX 0.10 (x64, CPU)"
-theirs = """
-jax.vjp differentiates x.at[idx].divide/power when unique_indices=True (scatter_mul's rule); without it, \
-NotImplementedError"""
-ours = "gs.vjp refuses both (UnsupportedError: the element-wise step after the scatter is not linear)"
-evidence = "tests/grad/test_jax.py (REFUSED: both refuse without unique_indices)"
-kind = "choice"
-not_reproducible = "a gradient, not a call result: the example format runs calls"
-''')
-divergence_table("jax.at_apply", r'''
-[[divergence]]
-case = "func that is not element-wise, or traced differently"
-when = "always"
-reference = "JAX 0.10"
-theirs = "func is traced once on a 0-d scalar of x's dtype and runs inside XLA's scatter, once per update"
-ours = """
-func is called with a 1-D NumPy array of the selected elements, once per round of duplicates; an element-wise func \
-gives the same values"""
-evidence = "jax/_src/lax/slicing.py scatter_apply; tests/dialects/jax/test_at_composed.py"
-kind = "choice"
-''', not_reproducible=_CALLABLE)
+    divergence_table(f"jax.at_{_m}", __file__, "gradients_gs_vjp_with")
+divergence_table("jax.at_apply", __file__, "at_apply", not_reproducible=_CALLABLE)

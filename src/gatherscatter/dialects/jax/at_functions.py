@@ -159,37 +159,7 @@ at_add = _register(_VARIANTS[0])
 
 at_divergences("jax.at_get")
 
-divergence_table("jax.at_get", r'''
-[[divergence]]
-case = "out-of-range indices with the default mode (promise_in_bounds)"
-when = "out_of_range"
-reference = "JAX documentation"
-theirs = """
-implementation-defined (a promise); XLA on CPU clamps each index into [0, s-1] after the negative wrap (x[5] on \
-size 3 reads x[2]; x[-7] reads x[0])"""
-ours = "clamp after wrapping negatives once, as XLA on CPU"
-evidence = """
-docs/behavior-matrix.md#surprise-4, docs/behavior-matrix.md#t6-3 and docs/behavior-matrix.md#t6-10; \
-docs/semantics.md#s2-3, docs/semantics.md#s7-3"""
-kind = "undefined"
-not_reproducible = "ours does what XLA on CPU does (the reference is JAX's promise)"
-
-[[divergence]]
-case = "mode='one_hot'"
-when = "always"
-reference = "JAX 0.10"
-theirs = "AssertionError (one_hot exists only for jnp.take_along_axis)"
-ours = "UnsupportedError naming the mode"
-evidence = "jax/_src/lax/slicing.py _gather_lower (assert mode in PROMISE_IN_BOUNDS, CLIP)"
-kind = "undefined"
-[divergence.example]
-call = "jax.numpy.ndarray.at.get"
-args = { x = [1.5, 2.5, 3.5], idx = [2, 0] }
-kwargs = { mode = "one_hot" }
-dtypes = { x = "float64", idx = "int64" }
-theirs = { raises = "AssertionError" }
-ours = { raises = "UnsupportedError" }
-''')
+divergence_table("jax.at_get", __file__, "at_get")
 
 
 def _describe_get(form: str = "array", mode: Any = None, fill_value: Any = None,
@@ -269,63 +239,6 @@ def at_get(x: Any, idx: Any, mode: Any = None, fill_value: Any = None, *, indice
 at_max, at_min, at_multiply, at_set, at_subtract = (_register(v) for v in _VARIANTS[1:])
 
 # the divergences of single variants
-divergence_table("jax.at_max", r'''
-[[divergence]]
-case = "complex x or values"
-when = "dtype"
-reference = "JAX 0.10"
-theirs = "complex numbers are ordered lexicographically (real part, then imaginary part), as XLA's max"
-ours = "UnsupportedError: the gatherscatter core defines no ordering for complex numbers"
-evidence = "jax.lax.scatter_max on complex128 (tests/frameworks/test_jax.py::test_known_divergence_complex_minmax)"
-kind = "choice"
-[divergence.example]
-call = "jax.numpy.ndarray.at.max"
-args = { x = [[0, 0]], idx = [0, 0], values = [[1, 2], [2, 0]] }
-dtypes = { x = "complex128", idx = "int64", values = "complex128" }
-theirs = { equals = [[2, 0]] }
-ours = { raises = "UnsupportedError" }
-''')
-divergence_table("jax.at_min", r'''
-[[divergence]]
-case = "complex x or values"
-when = "dtype"
-reference = "JAX 0.10"
-theirs = "complex numbers are ordered lexicographically (real part, then imaginary part), as XLA's min"
-ours = "UnsupportedError: the gatherscatter core defines no ordering for complex numbers"
-evidence = "jax.lax.scatter_min on complex128 (tests/frameworks/test_jax.py::test_known_divergence_complex_minmax)"
-kind = "choice"
-[divergence.example]
-call = "jax.numpy.ndarray.at.min"
-args = { x = [[0, 0]], idx = [0, 0], values = [[-1, 2], [-1, 0]] }
-dtypes = { x = "complex128", idx = "int64", values = "complex128" }
-theirs = { equals = [[-1, 0]] }
-ours = { raises = "UnsupportedError" }
-''')
-divergence_table("jax.at_set", r'''
-[[divergence]]
-case = "duplicate indices"
-when = "duplicates"
-reference = "JAX documentation"
-theirs = """
-implementation-defined and may be nondeterministic; CPU applies updates in row-major order (last wins, 20/20 runs)"""
-ours = "the last update in row-major order of the indexed result wins (duplicates='last')"
-evidence = """
-docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s5-3, docs/semantics.md#s6-5"""
-kind = "undefined"
-not_reproducible = "ours does what XLA on CPU does (the last update wins)"
-
-[[divergence]]
-case = "values whose dtype cannot be cast safely to x's dtype"
-when = "dtype"
-reference = "JAX 0.10"
-theirs = "FutureWarning 'scatter inputs have incompatible types' (an error in a future JAX), then the result"
-ours = "the same result, without a warning"
-evidence = "jax/_src/ops/scatter.py _scatter_impl"
-kind = "choice"
-[divergence.example]
-call = "jax.numpy.ndarray.at.set"
-args = { x = [1, 2, 3], idx = [0], values = [1.5] }
-dtypes = { x = "int32", idx = "int64", values = "float64" }
-theirs = { warns = "FutureWarning", equals = [1, 2, 3] }
-ours = { equals = [1, 2, 3] }
-''')
+divergence_table("jax.at_max", __file__, "at_max")
+divergence_table("jax.at_min", __file__, "at_min")
+divergence_table("jax.at_set", __file__, "at_set")

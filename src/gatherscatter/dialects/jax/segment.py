@@ -41,32 +41,14 @@ SEGMENT: dict[str, tuple[Reduction, str, frozenset[str]]] = {
 
 for _n in SEGMENT:
     common_divergences(f"jax.{_n}")
-    divergence_table(f"jax.{_n}", r'''
-[[divergence]]
-case = "segment_ids of rank != 1, or 0-d data"
-when = "invalid scalar"
-reference = "jax 0.10"
-theirs = """
-segment_ids of data's leading shape fail inside the scatter ('Incompatible types for broadcasting'); 0-d data with \
-a 0-d id is scattered whole"""
-ours = "ShapeError: segment_ids must be 1-D with data.shape[0] entries"
-evidence = "observed: jax.ops.segment_sum(ones((3, 2)), zeros((3, 2), int), 3) raises"
-kind = "choice"
-''', example={"call": f"jax.ops.{_n}", "args": {"data": [[1, 1], [1, 1], [1, 1]],
+    divergence_table(f"jax.{_n}", __file__, "segment_ids_of_rank",
+                 example={"call": f"jax.ops.{_n}", "args": {"data": [[1, 1], [1, 1], [1, 1]],
                  "segment_ids": [[0, 0], [0, 0], [0, 0]],
                  "num_segments": 3}, "dtypes": {"data": "float64", "segment_ids": "int64"},
                  "theirs": {"raises": "ValueError"}, "ours": {"raises": "ShapeError"}})
 for _n in ("segment_max", "segment_min"):
-    divergence_table(f"jax.{_n}", r'''
-[[divergence]]
-case = "complex data"
-when = "dtype"
-reference = "jax 0.10"
-theirs = "lexicographic max/min of complex numbers; empty segments -inf+0j / inf+0j"
-ours = "DTypeError (complex max/min is not an ordering gatherscatter reproduces)"
-evidence = "observed: jax.ops.segment_max(array([1, 0], complex64), [0, 0], 2) = [1+0j, -inf+0j]"
-kind = "choice"
-''', example={"call": f"jax.ops.{_n}", "args": {"data": [[1, 2], [1, 3]], "segment_ids": [0, 0], "num_segments": 1},
+    divergence_table(f"jax.{_n}", __file__, "complex_data",
+                 example={"call": f"jax.ops.{_n}", "args": {"data": [[1, 2], [1, 3]], "segment_ids": [0, 0], "num_segments": 1},
                  "dtypes": {"data": "complex128", "segment_ids": "int64"},
                  "theirs": {"equals": [[1, 3]] if _n == "segment_max" else [[1, 2]]}, "ours": {"raises": "DTypeError"}})
 

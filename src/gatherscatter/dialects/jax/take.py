@@ -26,25 +26,7 @@ from ._describe import _INT, _axis_mask, _fill_value, _gather
 common_divergences("jax.take")
 int32_index_divergence("jax.take", "mode='fill' (the default)")
 narrow_index_divergence("jax.take")
-divergence_table("jax.take", r'''
-[[divergence]]
-case = "boolean indices with mode='wrap'"
-when = "dtype"
-reference = "JAX 0.10"
-theirs = "computes mod(indices, size) in the bool dtype (size becomes True), so every index reads element 0"
-ours = """
-DTypeError: wrap needs integer indices (booleans are read as 0/1 only in fill mode, as JAX does; mode='clip' \
-rejects them in JAX too)"""
-evidence = "jax/_src/numpy/indexing.py _take (ufuncs.mod with lax._const(indices, size))"
-kind = "undefined"
-[divergence.example]
-call = "jax.numpy.take"
-args = { a = [1.5, 2.5, 3.5], indices = [true, false] }
-kwargs = { mode = "wrap" }
-dtypes = { a = "float64", indices = "bool" }
-theirs = { equals = [1.5, 1.5] }
-ours = { raises = "DTypeError" }
-''')
+divergence_table("jax.take", __file__)
 
 
 def _mode(ctx: OpContext, mode: Any) -> str:

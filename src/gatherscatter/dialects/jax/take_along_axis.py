@@ -26,35 +26,7 @@ from ._describe import _INT, _fill_value, _gather, _mode
 
 common_divergences("jax.take_along_axis")
 int32_index_divergence("jax.take_along_axis", "every mode except 'promise_in_bounds'")
-divergence_table("jax.take_along_axis", r'''
-[[divergence]]
-case = "mode='one_hot'"
-when = "always"
-reference = "JAX 0.10"
-theirs = """
-computes einsum(one_hot(indices), arr): out-of-range indices give 0, and a NaN or inf anywhere in the indexed row \
-poisons the result (0 * inf = NaN)"""
-ours = "UnsupportedError: one_hot is an implementation strategy whose result is not a gather"
-evidence = "jax/_src/numpy/indexing.py take_along_axis (mode == 'one_hot'); docs/semantics.md#s7-3"
-kind = "choice"
-[divergence.example]
-call = "jax.numpy.take_along_axis"
-args = { arr = [1.5, 2.5, 3.5], indices = [2, 0], axis = 0 }
-kwargs = { mode = "one_hot" }
-dtypes = { arr = "float64", indices = "int64" }
-theirs = { equals = [3.5, 1.5] }
-ours = { raises = "UnsupportedError" }
-
-[[divergence]]
-case = "mode='promise_in_bounds' with out-of-range indices"
-when = "out_of_range"
-reference = "JAX documentation"
-theirs = "implementation-defined (a promise); XLA on CPU clamps, and negative indices are not wrapped"
-ours = "clamp to [0, s-1] without wrapping negatives (-1 reads element 0), as XLA on CPU"
-evidence = "docs/behavior-matrix.md#surprise-4 and docs/behavior-matrix.md#t6-2; docs/semantics.md#s7-3"
-kind = "undefined"
-not_reproducible = "ours does what XLA on CPU does (the reference is JAX's promise)"
-''')
+divergence_table("jax.take_along_axis", __file__)
 
 
 def _describe(axis: int | None = -1, mode: Any = None, fill_value: Any = None,

@@ -28,62 +28,10 @@ SEGMENT: dict[str, tuple[Reduction, str, str]] = {
     "segment_max": (Reduction.MAX, "segment_max", "unsorted_segment_max"),
 }
 
-divergence_table("keras.segment_sum", r'''
-[[divergence]]
-case = "backend='tensorflow', sorted=False, num_segments=None"
-when = "out_of_range"
-reference = "Keras 3.15.1 TF backend"
-theirs = """
-num_segments = the number of distinct ids (not max + 1), so any id >= that count raises (segment_sum([1, 2, 3], \
-[0, 0, 2]) fails)"""
-ours = "the same (a Keras bug, reproduced)"
-evidence = "keras/src/backend/tensorflow/math.py segment_sum (tf.unique)"
-kind = "undefined"
-[divergence.example]
-call = "keras.ops.segment_sum"
-backend = "tensorflow"
-args = { data = [1, 2, 3], segment_ids = [0, 0, 2] }
-dtypes = { data = "float32", segment_ids = "int32" }
-theirs = { raises = "InvalidArgumentError" }
-ours = { raises = "IndexOutOfRangeError" }
-''')
+divergence_table("keras.segment_sum", __file__, "segment_sum")
 for _n in SEGMENT:
-    divergence_table(f"keras.{_n}", r'''
-[[divergence]]
-case = "backend='torch'"
-when = "dtype empty"
-reference = "Keras 3.15.1 torch backend"
-theirs = """
-reduces in float32 whatever the dtype (float64 and large integers lose precision), casts back; num_segments=0 is \
-read as None (max id + 1)"""
-ours = "the same"
-evidence = "keras/src/backend/torch/math.py _segment_reduction_fn"
-kind = "choice"
-[divergence.example]
-call = "keras.ops.{name}"
-backend = "torch"
-args = { data = [1.0000000000009095], segment_ids = [0], num_segments = 1 }
-dtypes = { data = "float64", segment_ids = "int64" }
-theirs = { equals = [1], dtype = "float64" }
-ours = "same"
-''')
-divergence_table("keras.segment_max", r'''
-[[divergence]]
-case = "backend='numpy', integer data"
-when = "dtype"
-reference = "Keras 3.15.1 numpy backend"
-theirs = "np.ones(shape, dtype) * -np.inf promotes the result to float64 (empty segments -inf)"
-ours = "the same"
-evidence = "keras/src/backend/numpy/math.py _segment_reduction_fn"
-kind = "choice"
-[divergence.example]
-call = "keras.ops.segment_max"
-backend = "numpy"
-args = { data = [1, 2], segment_ids = [0, 0], num_segments = 2 }
-dtypes = { data = "int32", segment_ids = "int32" }
-theirs = { equals = [2, -inf], dtype = "float64" }
-ours = "same"
-''')
+    divergence_table(f"keras.{_n}", __file__, "backend_torch")
+divergence_table("keras.segment_max", __file__, "segment_max")
 
 
 def _lower(name: str, red: Reduction, data: Any, segment_ids: Any, num_segments: Any, sorted: Any, backend: str

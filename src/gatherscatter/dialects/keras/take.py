@@ -20,25 +20,7 @@ from ._backend import (
     index_policy,
 )
 
-divergence_table("keras.take", r'''
-[[divergence]]
-case = "backend='torch', axis=None, negative index"
-when = "negative"
-reference = "Keras 3.15.1 torch backend"
-theirs = """
-wraps a negative index by x.shape[0] (not by x.size) before reading the flattened x (take([[1, 2, 3], [4, 5, 6]], \
-[-1]) is 2.0, not 6.0)"""
-ours = "the same (a Keras bug, reproduced)"
-evidence = "observed keras 3.15.1 with KERAS_BACKEND=torch"
-kind = "undefined"
-[divergence.example]
-call = "keras.ops.take"
-backend = "torch"
-args = { x = [[1, 2, 3], [4, 5, 6]], indices = [-1] }
-dtypes = { x = "float32", indices = "int64" }
-theirs = { equals = [2] }
-ours = "same"
-''')
+divergence_table("keras.take", __file__)
 
 
 def _describe(axis: int | None = None, backend: str = "tensorflow") -> Description:

@@ -13,24 +13,7 @@ from .._registry import Lowering, dialect_op, divergence_table
 from ..jax._common import default_fill
 from ._backend import BACKENDS, KERAS_VERSION, backend_inputs, gather_description
 
-divergence_table("keras.take_along_axis", r'''
-[[divergence]]
-case = "backend='torch', index outside [-s, s-1]"
-when = "out_of_range"
-reference = "Keras 3.15.1 torch backend"
-theirs = "every index is taken modulo the axis size (5 on an axis of 3 reads element 2, -4 reads element 2)"
-ours = "the same: bounds='wrap' (the other backends raise, or fill for jax)"
-evidence = "observed keras 3.15.1 with KERAS_BACKEND=torch"
-kind = "choice"
-[divergence.example]
-call = "keras.ops.take_along_axis"
-backend = "torch"
-args = { x = [1, 2, 3], indices = [5, -4] }
-kwargs = { axis = 0 }
-dtypes = { x = "float32", indices = "int64" }
-theirs = { equals = [3, 3] }
-ours = "same"
-''')
+divergence_table("keras.take_along_axis", __file__)
 
 
 def _describe(axis: int | None = None, backend: str = "tensorflow") -> Description:

@@ -32,22 +32,7 @@ AT: dict[str, Reduction] = {
 }
 
 for _n in (*AT, "at_divide"):
-    divergence_table(f"mlx.{_n}", r'''
-[[divergence]]
-case = "index expressions other than one integer or integer array on the first axis (slices, tuples, masks)"
-when = "always"
-reference = "MLX 0.32.4"
-theirs = "array.at[] takes any NumPy-style index"
-ours = "UnsupportedError (only integer indices into the first axis are reproduced)"
-evidence = "issue 18 scope"
-kind = "choice"
-[divergence.example]
-call = "mlx.core.array.{name}"
-args = { a = [[0, 0], [0, 0]], indices = [[0], [1]], values = [5] }
-dtypes = { a = "float32", indices = "tuple:int32", values = "float32" }
-theirs = { dtype = "float32" }
-ours = { raises = "UnsupportedError" }
-''')
+    divergence_table(f"mlx.{_n}", __file__)
 
 
 def _validate(method: str, a: Any, indices: Any, values: Any) -> tuple[OpContext, Any, Any, Any]:

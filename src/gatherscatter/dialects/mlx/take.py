@@ -11,19 +11,7 @@ from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ._mlx import MLX_VERSION, check_bounds, mlx_context, mlx_description, to_mlx_dtype
 
-divergence_table("mlx.take", r'''
-[[divergence]]
-case = "index outside [-s, s-1] (take, take_along_axis, put_along_axis, array.at[] updates)"
-when = "out_of_range"
-reference = "MLX 0.32.4 CPU"
-theirs = """
-no bounds check: reads (or writes) memory outside the array (observed: garbage values such as 6.7e-44; an \
-out-of-range .at[].add crashed the process)"""
-ours = "IndexOutOfRangeError"
-evidence = "observed: mx.take(mx.array([[1., 2, 3], [4, 5, 6]]), mx.array([3, 0]), axis=1)"
-kind = "undefined"
-not_reproducible = "reads memory outside the array (garbage) or crashes: no stable outcome"
-''')
+divergence_table("mlx.take", __file__)
 
 
 def _describe(axis: int | None = None) -> Description:

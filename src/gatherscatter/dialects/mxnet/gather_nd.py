@@ -14,35 +14,7 @@ from .._registry import Lowering, dialect_op, divergence_table
 from ._common import DATA, INDEX, check_index_tuples, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _FLOAT, _INDEX
 
-divergence_table("mxnet.gather_nd", r'''
-[[divergence]]
-case = "NaN float index"
-when = "float_index nonfinite"
-reference = "MXNet 1.9.1 CPU"
-theirs = "passes the bound check (comparisons with NaN are false) and reads garbage memory"
-ours = "IndexOutOfRangeError"
-evidence = "measured: gather_nd([10,20,30], [[nan]]) -> [4.6e-44]"
-kind = "undefined"
-not_reproducible = "reads memory outside the array: no stable outcome"
-
-[[divergence]]
-case = "float indices"
-when = "float_index"
-reference = "docs/semantics.md#pitfall-20 (converters cast MXNet indices to int64)"
-theirs = "a Cast to int64 first truncates, so 2.4 reads row 2 and -0.5 reads row 0"
-ours = """
-as MXNet 1.9.1: the bound check runs on the float (2.4 is out of bounds for size 3), then (index + s) is rounded \
-in the index dtype and truncated, so -0.5 reads row s-1"""
-evidence = """
-docs/behavior-matrix.md#t6-10; measured gather_nd([10,20,30], [[-0.5]]) -> [30]; indexing_op.h gather_nd"""
-kind = "spec"
-[divergence.example]
-call = "mxnet.nd.gather_nd"
-args = { data = [10, 20, 30], indices = [[-0.5]] }
-dtypes = { data = "float32", indices = "float32" }
-theirs = { equals = [30] }
-ours = "same"
-''')
+divergence_table("mxnet.gather_nd", __file__)
 
 
 def _resolve(ctx: Any, i: np.ndarray[Any, Any], sizes: tuple[int, ...]) -> np.ndarray[Any, Any]:

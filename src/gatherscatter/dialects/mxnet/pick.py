@@ -16,37 +16,7 @@ from ._describe import _CAST, _INDEX, _INT32, _MODES, _pick_args
 
 _POLICIES = {"clip": CLIP, "wrap": MODULO}
 
-divergence_table("mxnet.pick", r'''
-[[divergence]]
-case = "index outside the int32 range (int64 indices, or floats beyond +-2**31)"
-when = "out_of_range"
-reference = "MXNet 1.9.1 CPU"
-theirs = "casts the index to int32 first (2**32+1 reads 1, 2**31 reads as -2**31 and clips to 0)"
-ours = "IndexOutOfRangeError naming the value: the narrowed index would silently read another element"
-evidence = "measured: pick([10,20,30], int64 [2**32+1], mode='clip') -> [20]; mode='wrap', 2**31 -> [20]"
-kind = "undefined"
-[divergence.example]
-call = "mxnet.nd.pick"
-args = { data = [[1, 2, 3]], index = [4294967297] }
-dtypes = { data = "float32", index = "int64" }
-theirs = { equals = [2] }
-ours = { raises = "IndexOutOfRangeError" }
-
-[[divergence]]
-case = "NaN or infinite float index"
-when = "float_index nonfinite"
-reference = "MXNet 1.9.1 CPU"
-theirs = "undefined cast (x86: reads element 0 in both modes)"
-ours = "IndexOutOfRangeError"
-evidence = "measured: pick([[1,2],[3,4],[5,6]], [nan,0,0], 1) -> [1,3,5]"
-kind = "undefined"
-[divergence.example]
-call = "mxnet.nd.pick"
-args = { data = [[1, 2, 3]], index = ["nan"] }
-dtypes = { data = "float32", index = "float32" }
-theirs = { equals = [1] }
-ours = { raises = "IndexOutOfRangeError" }
-''')
+divergence_table("mxnet.pick", __file__)
 
 
 def _describe(axis: int = -1, mode: str = "clip", keepdims: bool = False) -> Description:

@@ -15,55 +15,7 @@ from .._registry import Lowering, dialect_op, divergence_table
 from ._common import DATA, INDEX, check_index_tuples, first_bad, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _INDEX
 
-divergence_table("mxnet.scatter_nd", r'''
-[[divergence]]
-case = "negative index"
-when = "negative"
-reference = "MXNet 1.9.1 CPU"
-theirs = """
-no bound check: the write lands before the buffer; the process crashes (SIGSEGV/SIGABRT) or a later call hangs"""
-ours = "IndexOutOfRangeError"
-evidence = """
-docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#surprise-7; docs/semantics.md#s6-6; measured \
-scatter_nd([9], [[-1]], (3,)) exit 134"""
-kind = "undefined"
-not_reproducible = "the process crashes (SIGSEGV, SIGABRT) or a later call hangs"
-
-[[divergence]]
-case = "index >= axis size"
-when = "out_of_range"
-reference = "MXNet 1.9.1 CPU"
-theirs = """
-no bound check: the flat offset is written even when out of range; past the end of the output it seems 'ignored' \
-(heap corruption), inside it lands in another row ((1, 4) on shape (3, 4) writes (2, 0))"""
-ours = "IndexOutOfRangeError"
-evidence = """
-docs/behavior-matrix.md#t6-5 ('ignored [0,0,0]' for [[3]]); measured scatter_nd([9], [[1],[4]], (3,4)) writes [2, \
-0]"""
-kind = "undefined"
-[divergence.example]
-call = "mxnet.nd.scatter_nd"
-args = { data = [5], indices = [[1], [4]], shape = [3, 4] }
-dtypes = { data = "float32", indices = "int64" }
-theirs = { equals = [[0, 0, 0, 0], [0, 0, 0, 0], [5, 0, 0, 0]] }
-ours = { raises = "IndexOutOfRangeError" }
-
-[[divergence]]
-case = "duplicate index tuples"
-when = "duplicates"
-reference = "MXNet 1.9.1 docs"
-theirs = """
-'the result will be non-deterministic and the gradient of scatter_nd will not be correct!!'; CPU: last wins"""
-ours = "duplicates='last' (row-major order of the index tuples)"
-evidence = "apache/mxnet#11899; docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9 (5/5 last-wins)"
-kind = "undefined"
-[divergence.example]
-call = "mxnet.nd.scatter_nd"
-args = { data = [1, 2], indices = [[0, 0]], shape = [2] }
-dtypes = { data = "float32", indices = "int64" }
-theirs = { equals = [2, 0] }
-ours = "same"
-''')
+divergence_table("mxnet.scatter_nd", __file__)
 
 
 def _shape(ctx: Any, shape: Any) -> tuple[int, ...]:

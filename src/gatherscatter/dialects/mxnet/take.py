@@ -14,66 +14,7 @@ from ._describe import _CAST, _FLOAT_RAISE, _INDEX, _MODES
 
 _POLICIES = {"clip": CLIP, "wrap": MODULO, "raise": STRICT}
 
-divergence_table("mxnet.take", r'''
-[[divergence]]
-case = "mode='raise' with int8 (uint8) indices on an axis longer than 128 (256)"
-when = "dtype"
-reference = "MXNet 1.9.1 CPU"
-theirs = """
-rejects valid indices ('take operator contains indices out of bound'): the bound s-1 is cast to the index dtype \
-and overflows (int8: 199 -> -57)"""
-ours = "accepts every index in [0, s-1]"
-evidence = """
-measured: take(arange(200), int8 [5], mode='raise') raises, take(arange(128), int8 [5]) works; indexing_op.h \
-TakeOpForward (IType max = static_cast<IType>(s - 1))"""
-kind = "oracle"
-[divergence.example]
-call = "mxnet.nd.take"
-kwargs = { mode = "raise" }
-dtypes = { a = "float32", indices = "int8" }
-theirs = { raises = "MXNetError" }
-ours = { equals = [0] }
-[divergence.example.args]
-a = [  # 129 elements: s - 1 = 128 is -128 as int8
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-]
-indices = [0]
-
-[[divergence]]
-case = "NaN, infinite or |index| >= 2**63 float indices"
-when = "float_index nonfinite"
-reference = "MXNet 1.9.1 CPU"
-theirs = """
-casts with undefined behaviour: x86 gives -2**63, so clip reads element 0 and wrap/raise read element (-2**63 mod \
-s); mode='raise' does not catch NaN"""
-ours = "IndexOutOfRangeError naming the value and position"
-evidence = "measured: take([10,20,30], [nan]) -> [10], mode='wrap' -> [20], take(.., [1e20]) -> [10]"
-kind = "undefined"
-[divergence.example]
-call = "mxnet.nd.take"
-args = { a = [10, 20, 30], indices = ["nan"] }
-dtypes = { a = "float32", indices = "float32" }
-theirs = { equals = [10] }
-ours = { raises = "IndexOutOfRangeError" }
-
-[[divergence]]
-case = "empty or 0-d a / indices, int16/uint16/uint32/uint64/complex/bfloat16 data"
-when = "empty scalar dtype"
-reference = "MXNet 1.9.1"
-theirs = "cannot be expressed (shape inference fails on a 0 dim; nd.array raises KeyError for the dtype)"
-ours = "UnsupportedError / DTypeError before anything runs"
-evidence = "docs/behavior-matrix.md#s3 and docs/behavior-matrix.md#t6-1 (mx.nd.take empty and 0-d rows)"
-kind = "choice"
-[divergence.example]
-call = "mxnet.nd.take"
-args = { a = [1, 2], indices = [0] }
-dtypes = { a = "int16", indices = "int64" }
-theirs = { raises = "KeyError" }
-ours = { raises = "DTypeError" }
-''')
+divergence_table("mxnet.take", __file__)
 
 
 def _describe(axis: int = 0, mode: str = "clip") -> Description:

@@ -60,76 +60,13 @@ for _name in ("add", "subtract", "multiply", "maximum", "minimum"):
                  "dtypes": {"a": "object", "indices": "int64", "b": "int64"}, "inplace": True,
                  "theirs": {"dtype": "object"}, "ours": {"raises": "UnsupportedError"}},
     )
-    divergence_table(f"numpy.{_name}_at", r'''
-[[divergence]]
-case = """
-b promotes a to a wider loop dtype that the per-update cast back can change, with an element selected twice (e.g. \
-float64 b with inexact values into float32 a, float b into int a)"""
-when = "dtype"
-reference = "NumPy 2.4"
-theirs = "rounds / truncates back to a.dtype after every single update"
-ours = "UnsupportedError naming the cast to make (b.astype(a.dtype)); exact without repeated elements"
-evidence = """
-numpy/_core/src/umath/ufunc_object.c ufunc_at (NPY_UNSAFE_CASTING, one element at a time); measured \
-np.add.at(np.zeros(1, int), [0, 0], [0.6, 0.6]) -> [0]"""
-kind = "choice"
-''', example={"call": f"numpy.{_name}.at", "args": {"a": [0], "indices": [0, 0], "b": [0.6, 0.6]},
+    divergence_table(f"numpy.{_name}_at", __file__, "promotes_to_wider_loop",
+                 example={"call": f"numpy.{_name}.at", "args": {"a": [0], "indices": [0, 0], "b": [0.6, 0.6]},
                  "dtypes": {"a": "int64", "indices": "int64", "b": "float64"}, "inplace": True,
                  "theirs": {"equals": [0]}, "ours": {"raises": "UnsupportedError"}})
-divergence_table("numpy.add_at", r'''
-[[divergence]]
-case = "b=None passed explicitly (also subtract_at, multiply_at, maximum_at, minimum_at and ufunc_at)"
-when = "always"
-reference = "NumPy 2.4"
-theirs = """
-np.add.at(a, idx, None) reads None as a 0-d object b: TypeError from the Python operator (b omitted instead: \
-ValueError 'second operand needed for ufunc')"""
-ours = """
-None is b omitted: ArgumentValueError, which is both a TypeError and a ValueError, so either NumPy error class \
-catches it"""
-evidence = """
-measured, NumPy 2.4.6: np.add.at(np.zeros(3), [0], None) -> TypeError; np.add.at(np.zeros(3), [0]) -> ValueError"""
-kind = "choice"
-not_reproducible = """
-both sides raise (only the error class differs, and ours derives from NumPy's), and the example format has no \
-None; tests/dialects/numpy/test_ufunc_at.py checks both classes"""
-''')
-divergence_table("numpy.maximum_at", r'''
-[[divergence]]
-case = "complex a"
-when = "dtype"
-reference = "NumPy 2.4"
-theirs = "orders complex numbers lexicographically (real part, then imaginary)"
-ours = "UnsupportedError: the core's max/min reductions refuse complex data"
-evidence = "core/scatter.py reduction_ufunc; measured np.maximum.at(zeros(3, complex), [0, 0], [1+2j, 2]) -> 2"
-kind = "choice"
-tags = "core-gap"
-[divergence.example]
-call = "numpy.maximum.at"
-args = { a = [[0, 0], [0, 0]], indices = [0, 0], b = [[1, 2], [2, 0]] }
-dtypes = { a = "complex128", indices = "int64", b = "complex128" }
-inplace = true
-theirs = { equals = [[2, 0], [0, 0]] }
-ours = { raises = "UnsupportedError" }
-''')
-divergence_table("numpy.minimum_at", r'''
-[[divergence]]
-case = "complex a"
-when = "dtype"
-reference = "NumPy 2.4"
-theirs = "orders complex numbers lexicographically (real part, then imaginary)"
-ours = "UnsupportedError: the core's max/min reductions refuse complex data"
-evidence = "core/scatter.py reduction_ufunc"
-kind = "choice"
-tags = "core-gap"
-[divergence.example]
-call = "numpy.minimum.at"
-args = { a = [[0, 0], [0, 0]], indices = [0, 0], b = [[-1, 2], [-1, 0]] }
-dtypes = { a = "complex128", indices = "int64", b = "complex128" }
-inplace = true
-theirs = { equals = [[-1, 0], [0, 0]] }
-ours = { raises = "UnsupportedError" }
-''')
+divergence_table("numpy.add_at", __file__, "add_at")
+divergence_table("numpy.maximum_at", __file__, "maximum_at")
+divergence_table("numpy.minimum_at", __file__, "minimum_at")
 
 
 def _bits(dt: np.dtype[Any]) -> int:

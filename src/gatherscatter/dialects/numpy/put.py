@@ -14,21 +14,7 @@ from .._registry import Lowering, dialect_op, divergence_table
 from ._common import cast_values, mode_policy, np_context, put_indices
 from ._describe import _INT, _mode, _put_args
 
-divergence_table("numpy.put", r'''
-[[divergence]]
-case = "a given as a Python list (or any non-ndarray)"
-when = "dtype"
-reference = "NumPy 2.4"
-theirs = "TypeError: argument 1 must be numpy.ndarray (it writes in place)"
-ours = "read with np.asarray; a new array is returned"
-evidence = "measured on NumPy 2.4.6 (np.put([1, 2], 0, 9))"
-kind = "choice"
-[divergence.example]
-call = "numpy.put"
-args = { a = [1, 2], ind = 0, v = 9 }
-theirs = { raises = "TypeError" }
-ours = { equals = [9, 2] }
-''')
+divergence_table("numpy.put", __file__)
 
 
 def _describe(mode: str = "raise") -> Description:

@@ -17,37 +17,7 @@ from ._describe import _INT
 
 _POLICY = Policy(bounds="raise", negative="wrap", duplicates="last")
 
-divergence_table("numpy.put_along_axis", r'''
-[[divergence]]
-case = "duplicate targets with indices or values that are not C-contiguous"
-when = "duplicates"
-reference = "NumPy 2.4 (fancy assignment arr[idx] = values)"
-theirs = """
-the iteration order follows memory layout (an F-ordered index applies column by column), so another duplicate may \
-win; NumPy documents no order for repeated assignments"""
-ours = "duplicates='last' in row-major (C) order of the broadcast index, whatever the layout"
-evidence = """
-measured on NumPy 2.4.6: indices [[0,1],[1,0]] F-ordered into zeros((3,1)) gives rows [4,3] where C order gives \
-[4,2]; NumPy user guide, 'assigning values to indexed arrays'"""
-kind = "undefined"
-not_reproducible = """
-needs an F-ordered index array (the example format states values and dtypes, not layouts); tests/dialects/numpy \
-cover it"""
-
-[[divergence]]
-case = "arr or indices given as a Python list"
-when = "dtype"
-reference = "NumPy 2.4"
-theirs = "AttributeError: arr and indices must be ndarrays (and arr is modified in place)"
-ours = "read with np.asarray; a new array is returned and the input is never modified"
-evidence = "measured on NumPy 2.4.6; DESIGN.md 'mutating framework functions return a new array'"
-kind = "choice"
-[divergence.example]
-call = "numpy.put_along_axis"
-args = { arr = [[1, 2]], indices = [[1]], values = [[9]], axis = 1 }
-theirs = { raises = "AttributeError" }
-ours = { equals = [[1, 9]] }
-''')
+divergence_table("numpy.put_along_axis", __file__)
 
 
 def _describe(axis: int | None) -> Description:

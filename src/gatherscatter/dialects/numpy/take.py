@@ -13,28 +13,7 @@ from .._registry import Lowering, dialect_op, divergence_table
 from ._common import mode_policy, np_axis, np_context, take_indices
 from ._describe import _INT, _mode
 
-divergence_table("numpy.take", r'''
-[[divergence]]
-case = "mode='wrap' with an index far outside [-s, s-1] (e.g. -2**63)"
-when = "out_of_range"
-reference = "NumPy 2.4 (npy_fasttake, item_selection.c)"
-theirs = """
-wraps by adding or subtracting s in a loop, one step per multiple of s: -2**63 on an axis of size 5 runs for hours"""
-ours = "the same value, i mod s, computed at once"
-evidence = "measured: np.take(np.arange(5), [-2**63], mode='wrap') did not finish in 60 s"
-kind = "choice"
-not_reproducible = "NumPy runs for hours on the example (-2**63 on an axis of size 5)"
-
-[[divergence]]
-case = "mode='wrap' on an axis of size 0 when the result is empty (e.g. a of shape (0, 0), axis=0)"
-when = "empty"
-reference = "NumPy 2.4 (npy_fasttake)"
-theirs = "loops forever (adds the axis size 0 until the index is non-negative)"
-ours = "returns the empty result, as mode='clip' does"
-evidence = "measured: np.take(np.zeros((0, 0)), [[-1]], axis=0, mode='wrap') did not return"
-kind = "undefined"
-not_reproducible = "NumPy never returns on the example (an infinite loop)"
-''')
+divergence_table("numpy.take", __file__)
 
 
 def _describe(axis: int | None = None, mode: str = "raise") -> Description:

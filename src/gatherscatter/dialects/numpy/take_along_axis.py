@@ -14,21 +14,7 @@ from .._registry import Lowering, dialect_op, divergence_table
 from ._common import along_axis, along_indices, broadcast_along, check_bounds, np_context
 from ._describe import _INT
 
-divergence_table("numpy.take_along_axis", r'''
-[[divergence]]
-case = "arr or indices given as a Python list"
-when = "dtype"
-reference = "NumPy 2.4"
-theirs = "AttributeError ('list' object has no attribute 'dtype' / 'ndim'): both must be ndarrays"
-ours = "read with np.asarray, like every gatherscatter input (a list of floats is still refused)"
-evidence = "measured on NumPy 2.4.6 (np.take_along_axis([[1, 2]], np.array([[1]]), axis=1))"
-kind = "choice"
-[divergence.example]
-call = "numpy.take_along_axis"
-args = { arr = [[1, 2]], indices = [[1]], axis = 1 }
-theirs = { raises = "AttributeError" }
-ours = { equals = [[2]] }
-''')
+divergence_table("numpy.take_along_axis", __file__)
 
 
 def _describe(axis: int | None = -1) -> Description:

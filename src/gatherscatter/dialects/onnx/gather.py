@@ -11,30 +11,7 @@ from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT32_INT64, data_and_indices, onnx_context, op_version
 from ._describe import _INT, _opset, onnx_op
 
-divergence_table("onnx.Gather", r'''
-[[divergence]]
-case = "negative index at opsets 1-10"
-when = "negative"
-reference = "ONNX spec (Gather-1)"
-theirs = "Gather-1 says only that indices must be 'within bounds'; early ONNX Runtime rejected negatives"
-ours = "negative indices wrap once (i + s), as ONNX Runtime 1.31 and onnx.reference do at opsets 9 and 10"
-evidence = """
-docs/behavior-matrix.md#t6-8 (Gather idx [-1] ok at opsets 9, 10); microsoft/onnxruntime#1533; onnx/onnx#2260"""
-kind = "spec"
-versions = "1"
-not_reproducible = "the reference is spec text (ONNX Runtime 1.31 and onnx.reference do what ours does)"
-
-[[divergence]]
-case = "index outside [-s, s-1]"
-when = "out_of_range"
-reference = "ONNX Runtime CUDA / DirectML / OpenVINO EP"
-theirs = """
-CUDA does not check, DirectML clamps, OpenVINO EP on GPU returns zeros; the spec says only 'it is an error'"""
-ours = "IndexOutOfRangeError, as ONNX Runtime CPU ('indices element out of data bounds')"
-evidence = "onnx/onnx#2179, #2202; microsoft/onnxruntime#10234, #25251; docs/behavior-matrix.md#t6-1"
-kind = "device"
-not_reproducible = "GPU / DirectML / OpenVINO execution providers only (ONNX Runtime CPU raises, as ours)"
-''')
+divergence_table("onnx.Gather", __file__)
 
 
 def _describe(axis: int = 0, opset: int | None = None) -> Description:

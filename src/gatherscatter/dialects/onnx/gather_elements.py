@@ -11,64 +11,7 @@ from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT32_INT64, data_and_indices, onnx_context, op_version
 from ._describe import _INT, _opset, onnx_op
 
-divergence_table("onnx.GatherElements", r'''
-[[divergence]]
-case = "index outside [-s, s-1]"
-when = "out_of_range"
-reference = "onnx.reference 1.23 (ReferenceEvaluator)"
-theirs = "wraps the index modulo s (np.choose mode='wrap'), silently"
-ours = "IndexOutOfRangeError, as the spec ('it is an error') and ONNX Runtime CPU"
-evidence = "docs/behavior-matrix.md#t6-2 (ref: wrap [[1],[4]] for index 3); docs/semantics.md#s3-2"
-kind = "oracle"
-[divergence.example]
-call = "onnx.reference:GatherElements"
-opset = 13
-args = { data = [1, 2, 3], indices = [3] }
-kwargs = { axis = 0 }
-dtypes = { data = "float32", indices = "int64" }
-theirs = { equals = [1] }
-ours = { raises = "IndexOutOfRangeError" }
-
-[[divergence]]
-case = "indices smaller than data on a non-axis dim"
-when = "always"
-reference = "onnx.reference 1.23"
-theirs = "ValueError 'all dimensions of index and self should be the same size'"
-ours = "accepted (reads the leading block), as ONNX Runtime and torch.gather"
-evidence = "docs/behavior-matrix.md#t6-2 and docs/behavior-matrix.md#t6-10 (ORT [[1],[5]], ref error)"
-kind = "oracle"
-[divergence.example]
-call = "onnx.reference:GatherElements"
-opset = 13
-args = { data = [[1, 2], [3, 4]], indices = [[0]] }
-kwargs = { axis = 0 }
-dtypes = { data = "float32", indices = "int64" }
-theirs = { raises = "ValueError" }
-ours = { equals = [[1]] }
-
-[[divergence]]
-case = "gathered axis longer than 64"
-when = "always"
-reference = "onnx.reference 1.23"
-theirs = "fails (np.choose accepts at most 64 choices; fallback reshapes wrongly)"
-ours = "any length"
-evidence = "docs/behavior-matrix.md#perf-8"
-kind = "oracle"
-[divergence.example]
-call = "onnx.reference:GatherElements"
-opset = 13
-kwargs = { axis = 0 }
-dtypes = { data = "float32", indices = "int64" }
-theirs = { raises = "ValueError" }
-ours = { equals = [64] }
-[divergence.example.args]
-data = [
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
-    30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57,
-    58, 59, 60, 61, 62, 63, 64,
-]
-indices = [64]
-''')
+divergence_table("onnx.GatherElements", __file__)
 
 
 def _describe(axis: int = 0, opset: int | None = None) -> Description:

@@ -12,23 +12,7 @@ from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT64, data_and_indices, onnx_context, op_version
 from ._describe import _I64, _opset, onnx_op
 
-divergence_table("onnx.GatherND", r'''
-[[divergence]]
-case = "int32 indices"
-when = "dtype"
-reference = "onnx.reference 1.23"
-theirs = "accepted"
-ours = "DTypeError: GatherND takes int64 indices only (schema; ONNX Runtime rejects int32 at load)"
-evidence = "onnx.defs schema GatherND; docs/behavior-matrix.md#t6-3 index dtypes"
-kind = "oracle"
-[divergence.example]
-call = "onnx.reference:GatherND"
-opset = 13
-args = { data = [1, 2], indices = [[1]] }
-dtypes = { data = "float32", indices = "int32" }
-theirs = { equals = [2] }
-ours = { raises = "DTypeError" }
-''')
+divergence_table("onnx.GatherND", __file__)
 
 
 def _describe(batch_dims: int = 0, opset: int | None = None) -> Description:

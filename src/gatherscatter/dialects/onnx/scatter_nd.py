@@ -13,49 +13,7 @@ from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT64, data_and_indices, onnx_context, op_version, parse_reduction
 from ._describe import _I64, _REDUCTIONS, _opset, onnx_op
 
-divergence_table("onnx.ScatterND", r'''
-[[divergence]]
-case = "duplicate index tuples with reduction='none'"
-when = "duplicates"
-reference = "ONNX spec"
-theirs = "unspecified; ONNX Runtime CPU: last wins (and warns)"
-ours = "duplicates='last' by default (row-major order); 'first' or 'raise' on request"
-evidence = "docs/semantics.md#s6-1; docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9"
-kind = "undefined"
-not_reproducible = "the reference is the spec's silence: ONNX Runtime CPU lets the last update win, as ours"
-
-[[divergence]]
-case = "reduction='add' with duplicate indices and 2 intra-op threads"
-when = "duplicates"
-reference = "ONNX Runtime 1.31 CPU"
-theirs = "loses updates (data race): wrong sums in 3-4 rows per call"
-ours = "deterministic row-major accumulation"
-evidence = "docs/behavior-matrix.md#perf-8; microsoft/onnxruntime#18048, #23396"
-kind = "oracle"
-not_reproducible = "a data race: nondeterministic, and only on large inputs with several threads"
-
-[[divergence]]
-case = "reduction='max' or 'min' on bool data"
-when = "dtype"
-reference = "ONNX Runtime 1.32 CPU"
-theirs = """
-refuses at run time: 'bool data type is not supported with ScatterND opset 18 when reduction is 'max'' (add and \
-mul on bool run, as OR and AND, and agree with us)"""
-ours = "the spec's type constraint includes bool: max=OR, min=AND (as onnx.reference and NumPy compute them)"
-evidence = """
-measured with onnxruntime 1.32.0 \
-(tests/frameworks/test_onnx.py::test_bool_max_min_reductions_onnxruntime_refuses); onnx.defs schema ScatterND-18"""
-kind = "oracle"
-versions = "18"
-[divergence.example]
-call = "onnxruntime:ScatterND"
-opset = 18
-args = { data = [false, true], indices = [[0]], updates = [true] }
-kwargs = { reduction = "max" }
-dtypes = { data = "bool", indices = "int64", updates = "bool" }
-theirs = { raises = "RuntimeException" }
-ours = { equals = [true, true] }
-''')
+divergence_table("onnx.ScatterND", __file__)
 
 
 def _describe(reduction: str = "none", opset: int | None = None) -> Description:

@@ -231,28 +231,5 @@ def plugin_divergences(op: str, *, unchecked_one_thread: bool = False) -> None:
     With ``unchecked_one_thread``, first that the op's one-thread CPU kernel checks no index.
     """
     if unchecked_one_thread:
-        divergence_table(op, r'''
-[[divergence]]
-case = "index outside the valid range when the plugin runs on one thread (INFERENCE_NUM_THREADS=1)"
-when = "out_of_range"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = """
-no index check: returns uninitialised memory or dies with SIGSEGV (with the default thread count the same inputs \
-raise)"""
-ours = "IndexOutOfRangeError, whatever the thread count"
-evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
-kind = "undefined"
-not_reproducible = "uninitialised memory or SIGSEGV: no stable outcome"
-''')
-    divergence_table(op, r'''
-[[divergence]]
-case = "float64 or int64 data"
-when = "dtype"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = "computes float64 in float32 and int64 in int32 (values rounded or saturated, dtype kept)"
-ours = "no demotion: float64 and int64 values are moved and reduced exactly"
-evidence = """
-docs/behavior-matrix.md#appendix ('CPU plugin computes float64 in float32 and int64 in int32'); DESIGN.md OpenVINO \
-rules"""
-kind = "choice"
-''', example=_demotion_example(op))
+        divergence_table(op, __file__, "index_outside_the_valid")
+    divergence_table(op, __file__, "float64_or_int64_data", example=_demotion_example(op))

@@ -15,66 +15,7 @@ from ._describe import _INT, openvino_op
 
 _POLICY_8 = Policy(bounds=Bounds.FILL, negative=Negative.WRAP, fill_value=None)  # zero fill
 
-divergence_table("openvino.Gather", r'''
-[[divergence]]
-case = "negative or out-of-range index"
-when = "negative out_of_range"
-reference = "OpenVINO 2026.4 CPU plugin and constant folding"
-theirs = """
-spec: indices lie in [0, s-1], nothing said outside; CPU kernel returns 0 for -1 and for s, while constant folding \
-of the same node wraps -1 (results depend on whether indices are constants)"""
-ours = "IndexOutOfRangeError for any index outside [0, s-1] (use version=8 for wrap and zero fill)"
-evidence = """
-gather-1.rst, gather-7.rst; docs/semantics.md#s2-3 and docs/semantics.md#pitfall-2, docs/semantics.md#pitfall-16; \
-docs/behavior-matrix.md#surprise-7"""
-kind = "undefined"
-versions = "1, 7"
-[divergence.example]
-call = "openvino:Gather"
-opset = 7
-args = { data = [10, 20, 30], indices = [-1], axis = 0 }
-kwargs = { batch_dims = 0 }
-dtypes = { data = "float32", indices = "int64" }
-theirs = { equals = [0] }
-ours = { raises = "IndexOutOfRangeError" }
-
-[[divergence]]
-case = "empty indices, or data with a zero-size dimension"
-when = "empty"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = """
-empty indices: compile_model dies with SIGFPE (Gather-7 too); data of shape (3, 0, k) with batch_dims=1: SIGSEGV"""
-ours = "the (empty) result the spec's shape formula gives"
-evidence = """
-docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-10 (2 of 2 runs SIGFPE); \
-tests/frameworks/test_openvino.py; DESIGN.md OpenVINO rules"""
-kind = "undefined"
-versions = "8"
-not_reproducible = "the process dies (SIGFPE, SIGSEGV)"
-
-[[divergence]]
-case = "batch_dims > 0 with a batch dimension of size 1"
-when = "always"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = "crashes the process (SIGSEGV) or returns the wrong element"
-ours = "the spec's result"
-evidence = "docs/behavior-matrix.md#appendix; reproduced with data (1, 3), indices (1, 2), axis 1, batch_dims 1"
-kind = "undefined"
-versions = "7, 8"
-not_reproducible = "the process dies (SIGSEGV) or the element read varies"
-
-[[divergence]]
-case = "out-of-range index on integer data, or an axis of size 0"
-when = "out_of_range"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = "returns uninitialised memory (e.g. 32724 for int32 data) instead of the documented 0"
-ours = "zero fill, as the Gather-8 spec says (Example 7: indices [3, 10, -20] -> [4, 0, 0])"
-evidence = """
-gather-8.rst; docs/behavior-matrix.md#appendix ('out-of-range indices on int32/int64 data return garbage')"""
-kind = "undefined"
-versions = "8"
-not_reproducible = "uninitialised memory: no stable value to assert"
-''')
+divergence_table("openvino.Gather", __file__)
 plugin_divergences("openvino.Gather")
 
 

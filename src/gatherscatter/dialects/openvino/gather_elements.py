@@ -22,26 +22,7 @@ from ._common import (
 )
 from ._describe import _INT, openvino_op
 
-divergence_table("openvino.GatherElements", r'''
-[[divergence]]
-case = "negative index in [-s, -1]"
-when = "negative"
-reference = "OpenVINO 2026.4 CPU plugin and constant folding"
-theirs = "wrap it (-1 reads the last element); the spec says all indices are within [0, s-1]"
-ours = "IndexOutOfRangeError: the spec's range [0, s-1]"
-evidence = """
-gather-elements-6.rst ('All index values are expected to be within bounds [0, s-1]'); docs/behavior-matrix.md#t6-2 \
-(OV: -1 -> last); docs/semantics.md#s11-1"""
-kind = "spec"
-[divergence.example]
-call = "openvino:GatherElements"
-opset = 6
-args = { data = [1, 2, 3], indices = [-1], axis = 0 }
-dtypes = { data = "float32", indices = "int64" }
-theirs = { equals = [3] }
-ours = { raises = "IndexOutOfRangeError" }
-
-''')
+divergence_table("openvino.GatherElements", __file__)
 plugin_divergences("openvino.GatherElements", unchecked_one_thread=True)
 
 

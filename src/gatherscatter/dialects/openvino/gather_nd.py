@@ -15,67 +15,7 @@ from .._registry import Lowering, divergence_table
 from ._common import ANY_INT, nd_inputs, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
 
-divergence_table("openvino.GatherND", r'''
-[[divergence]]
-case = "index outside [-s, s-1] (GatherND-8) or outside [0, s-1] (GatherND-5)"
-when = "out_of_range"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = """
-no check: returns uninitialised memory (1.4e-44, -6.2e34, ...) or reads the next row for an out-of-range column"""
-ours = "IndexOutOfRangeError"
-evidence = "docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-3; DESIGN.md OpenVINO rules"
-kind = "undefined"
-not_reproducible = "uninitialised memory: no stable value to assert"
-
-[[divergence]]
-case = "negative index in [-s, -1]"
-when = "negative"
-reference = "OpenVINO 2026.4 CPU plugin and constant folding"
-theirs = "wrap it (the GatherND-8 code path); the GatherND-5 spec requires [0, s-1]"
-ours = "IndexOutOfRangeError (use version=8 for negative indices)"
-evidence = "gather-nd-5.rst; docs/semantics.md#s4-3 ('spec [0, s-1]; observed CPU plugin wraps')"
-kind = "spec"
-versions = "5"
-[divergence.example]
-call = "openvino:GatherND"
-opset = 5
-args = { data = [1, 2, 3], indices = [[-1]] }
-dtypes = { data = "float32", indices = "int64" }
-theirs = { equals = [3] }
-ours = { raises = "IndexOutOfRangeError" }
-
-[[divergence]]
-case = "batch dims of data and indices that differ but are broadcastable (one of them 1)"
-when = "always"
-reference = "OpenVINO specs of GatherND-5 and -8"
-theirs = """
-the spec calls them broadcastable ('either equal or one of them equals 1'); OpenVINO 2026.4 shape inference \
-rejects them (DimType::merge fails) on every path"""
-ours = "ShapeError: batch dims must be equal, as the runtime requires"
-evidence = """
-gather-nd-5.rst, gather-nd-8.rst; checked on OpenVINO 2026.4.1 (data (1,2,3) with indices (2,1,1) and data (2,2,3) \
-with indices (1,1,1), batch_dims=1)"""
-kind = "spec"
-[divergence.example]
-call = "openvino:GatherND"
-opset = 8
-args = { data = [[[1, 2, 3], [4, 5, 6]]], indices = [[[0]], [[1]]], batch_dims = 1 }
-dtypes = { data = "float32", indices = "int64" }
-theirs = { raises = "Exception" }
-ours = { raises = "ShapeError" }
-
-[[divergence]]
-case = "indices.shape[-1] == 0 (empty index tuples)"
-when = "empty"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = "returns uninitialised memory"
-ours = """
-each empty tuple selects the whole data[batch] block, as the spec's shape formula and formula say (TF gather_nd \
-does the same)"""
-evidence = "checked on OpenVINO 2026.4.1 (data (2,2), indices (3,0)); docs/semantics.md#s4-2"
-kind = "undefined"
-not_reproducible = "uninitialised memory: no stable value to assert"
-''')
+divergence_table("openvino.GatherND", __file__)
 plugin_divergences("openvino.GatherND")
 
 

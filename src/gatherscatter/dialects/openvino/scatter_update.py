@@ -12,49 +12,7 @@ from .._registry import Lowering, divergence_table
 from ._common import axis_scatter_inputs, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
 
-divergence_table("openvino.ScatterUpdate", r'''
-[[divergence]]
-case = "index outside [0, s-1] (negative or too large)"
-when = "negative out_of_range"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = """
--1 raises cleanly, but an out-of-range index crashes the process or is silently ignored, varying from run to run"""
-ours = "IndexOutOfRangeError for every index outside [0, s-1], as the spec says"
-evidence = """
-scatter-update-3.rst ('If an index points to a non-existing output tensor element or is negative, then an \
-exception is raised'); docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#appendix"""
-kind = "undefined"
-not_reproducible = "the process dies, or the update is dropped, varying from run to run"
-
-[[divergence]]
-case = "0-D (scalar) indices"
-when = "scalar"
-reference = "OpenVINO 2026.4 CPU plugin"
-theirs = "compile_model rejects it ('do not support scalar input'); constant folding computes it"
-ours = "computed as the spec's first example says: data[..., indices, ...] = updates[...]"
-evidence = "scatter-update-3.rst ('indices is a 0D tensor'); checked on 2026.4.1"
-kind = "spec"
-[divergence.example]
-call = "openvino:ScatterUpdate"
-opset = 3
-args = { data = [0, 0, 0], indices = 1, updates = 5, axis = 0 }
-dtypes = { data = "float32", indices = "int64", updates = "float32" }
-theirs = { raises = "Exception" }
-ours = { equals = [0, 5, 0] }
-
-[[divergence]]
-case = "duplicate indices"
-when = "duplicates"
-reference = "OpenVINO spec and 2026.4 CPU plugin"
-theirs = """
-'the order of updating the values is undefined'; with 2 threads the CPU plugin is last-wins in 10 of 20 runs"""
-ours = "duplicates='last' (row-major order of indices) by default; 'first' or 'raise' on request"
-evidence = """
-scatter-update-3.rst; docs/behavior-matrix.md#surprise-5, docs/behavior-matrix.md#t6-6 and \
-docs/behavior-matrix.md#t6-9"""
-kind = "undefined"
-not_reproducible = "the CPU plugin's order varies from run to run (last-wins in 10 of 20): no stable outcome"
-''')
+divergence_table("openvino.ScatterUpdate", __file__)
 plugin_divergences("openvino.ScatterUpdate")
 
 

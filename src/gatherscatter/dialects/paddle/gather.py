@@ -17,38 +17,7 @@ _DTYPES = frozenset(
     {"bool", "int8", "uint8", "int16", "int32", "int64", "bfloat16", "float32", "float64", "complex64", "complex128"}
 )
 
-divergence_table("paddle.gather", r'''
-[[divergence]]
-case = "float16 x"
-when = "dtype"
-reference = "paddle 3.3.1 GPU"
-theirs = "GPU has a float16 kernel (the docstring lists 'float16 (only for GPU)'); CPU raises NotFound"
-ours = "DTypeError, as paddle on CPU: the missing CPU kernel is documented, so it is a rule of the CPU op"
-evidence = """
-docs/behavior-matrix.md#surprise-11 and docs/behavior-matrix.md#t6-1 data dtypes; paddle.gather docstring (3.3.1)"""
-kind = "device"
-not_reproducible = "needs a GPU (on CPU paddle raises, as ours does)"
-
-[[divergence]]
-case = "axis < -rank(x) (e.g. axis=-3 on a 2-D x)"
-when = "always"
-reference = "paddle 3.3.1 CPU"
-theirs = "not checked (only axis >= rank is): returns uninitialised memory of a wrongly shaped output"
-ours = "AxisError: axis must be in [-rank, rank-1] (the range paddle's own message states)"
-evidence = "probe: paddle.gather(3x2 x, [1], axis=-3) -> shape (1, 3, 2) of garbage; axis=2 raises OutOfRange"
-kind = "undefined"
-not_reproducible = "paddle reads memory it does not own: the call can crash the process (it did in a test run)"
-
-[[divergence]]
-case = "x.shape[axis] == 0 with a non-empty index and a non-empty output"
-when = "empty"
-reference = "paddle 3.3.1 CPU"
-theirs = "no error; the output holds uninitialised memory"
-ours = "IndexOutOfRangeError (no index is valid on an axis of size 0)"
-evidence = "probe: paddle.gather(zeros((0, 2)), [0]) -> (1, 2) of garbage"
-kind = "undefined"
-not_reproducible = "uninitialised memory: no stable value to assert"
-''')
+divergence_table("paddle.gather", __file__)
 
 
 def _describe(axis: int | None = None) -> Description:

@@ -17,17 +17,7 @@ _DTYPES = frozenset(
     {"bool", "int8", "uint8", "int16", "int32", "int64", "float32", "float64", "complex64", "complex128"}
 )
 
-divergence_table("paddle.gather_nd", r'''
-[[divergence]]
-case = "an indexed dim of x has size 0 while the output is non-empty"
-when = "empty"
-reference = "paddle 3.3.1 CPU"
-theirs = "no error; the output holds uninitialised memory"
-ours = "IndexOutOfRangeError (no index is valid on a dim of size 0)"
-evidence = "probe: paddle.gather_nd(zeros((0, 3)), [[0]]) -> [[3.5e14, 3.1e-41, 0]]"
-kind = "undefined"
-not_reproducible = "uninitialised memory: no stable value to assert"
-''')
+divergence_table("paddle.gather_nd", __file__)
 
 
 def _describe() -> Description:

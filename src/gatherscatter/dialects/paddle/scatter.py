@@ -20,24 +20,7 @@ _DTYPES = frozenset({"int32", "int64", "float32", "float64"})
 # overwrite=False: every targeted row is first set to 0, then the updates are summed into it
 _ACCUMULATE = Policy(bounds="raise", negative="wrap", reduction="add", include_self=False)
 
-divergence_table("paddle.scatter", r'''
-[[divergence]]
-case = "duplicate indices with overwrite=True"
-when = "duplicates"
-reference = "paddle.scatter docstring (3.3.1)"
-theirs = "'the output will be nondeterministic if index contains duplicates'; CPU: last wins (20/20 runs)"
-ours = "the last update in index order wins (duplicates='last')"
-evidence = """
-docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#t6-9 (paddle.scatter(overwrite=True) last-wins 20/20); \
-docs/semantics.md#s6-7"""
-kind = "undefined"
-[divergence.example]
-call = "paddle.scatter"
-args = { x = [0, 0, 0], index = [1, 1], updates = [1, 2] }
-dtypes = { x = "float32", index = "int64", updates = "float32" }
-theirs = { equals = [0, 2, 0] }
-ours = "same"
-''')
+divergence_table("paddle.scatter", __file__)
 
 
 def _describe(overwrite: bool = True) -> Description:

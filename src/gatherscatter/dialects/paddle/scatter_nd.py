@@ -15,27 +15,7 @@ from ._common import check_paddle_dtype, index_array, paddle_context
 from ._describe import _EMPTY, _INT
 from .scatter_nd_add import ND_DTYPES, lower_nd_add
 
-divergence_table("paddle.scatter_nd", r'''
-[[divergence]]
-case = "index with no elements: no index tuples (index.shape[:-1] has a 0) or k = 0 with index rank >= 2"
-when = "empty"
-reference = "paddle 3.3.1 CPU"
-theirs = """
-zeros(shape) + updates by broadcasting: 'Broadcast dimension mismatch' errors, or a wrongly shaped result [M, \
-*shape] for M empty tuples (k = 0); the kernel (and its dtype check: bool, int8 ... pass) is skipped"""
-ours = """
-the documented semantics (= scatter_nd_add(zeros(shape), index, updates)): zeros when there is no tuple, the sum \
-of the M whole updates for k = 0"""
-evidence = """
-docs/behavior-matrix.md#surprise-11 and docs/behavior-matrix.md#t6-5 (empty indices: Broadcast dimension mismatch)"""
-kind = "spec"
-[divergence.example]
-call = "paddle.scatter_nd"
-args = { index = [[], []], updates = [[1, 1, 1], [1, 1, 1]], shape = [3] }
-dtypes = { index = "int64", updates = "float32" }
-theirs = { equals = [[1, 1, 1], [1, 1, 1]] }
-ours = { equals = [2, 2, 2] }
-''')
+divergence_table("paddle.scatter_nd", __file__)
 
 
 def _shape(ctx: Any, shape: Any) -> tuple[int, ...]:

@@ -21,29 +21,7 @@ __all__ = ["ND_DTYPES", "lower_nd_add", "scatter_nd_add"]
 # CPU kernel registry of paddle 3.3.1 for scatter_nd_add (measured; scatter_nd calls it)
 ND_DTYPES = frozenset({"int32", "int64", "uint8", "float32", "float64"})
 
-divergence_table("paddle.scatter_nd_add", r'''
-[[divergence]]
-case = "index with no elements: no index tuples (index.shape[:-1] has a 0) or k = 0 with index rank >= 2"
-when = "empty"
-reference = "paddle 3.3.1 CPU"
-theirs = """
-computes x + updates by broadcasting: 'Broadcast dimension mismatch' errors, or a wrongly shaped result [M, \
-*x.shape] for M empty tuples (k = 0), contradicting its own docstring example 2; the kernel (and its dtype check: \
-bool, int8 ... pass) is skipped"""
-ours = """
-the documented semantics: no tuples leave x unchanged; each of the M empty tuples adds its whole update to x \
-(docstring example 2 -> [[67, 19], [-16, -27]])"""
-evidence = """
-docs/behavior-matrix.md#surprise-11 and docs/behavior-matrix.md#t6-5 (empty indices: Broadcast dimension \
-mismatch); probe: docstring example 2 returns shape (2, 2, 2)"""
-kind = "spec"
-[divergence.example]
-call = "paddle.scatter_nd_add"
-args = { x = [1, 2, 3], index = [[], []], updates = [[1, 1, 1], [1, 1, 1]] }
-dtypes = { x = "float32", index = "int64", updates = "float32" }
-theirs = { equals = [[2, 3, 4], [2, 3, 4]] }
-ours = { equals = [3, 4, 5] }
-''')
+divergence_table("paddle.scatter_nd_add", __file__)
 
 
 def lower_nd_add(

@@ -30,28 +30,10 @@ SEGMENT: dict[str, Reduction] = {
 }
 
 for _n in SEGMENT:
-    divergence_table(f"paddle.{_n}", r'''
-[[divergence]]
-case = "empty data (no segment id)"
-when = "empty"
-reference = "paddle 3.3.1 CPU"
-theirs = "segmentation fault (SegmentKernelLaunchHelper reads segment_ids[-1])"
-ours = "ShapeError: segment_ids must not be empty (the output would have no rows)"
-evidence = "observed: paddle.geometric.segment_sum(zeros((0, 2)), zeros(0, int64)) aborts the process"
-kind = "undefined"
-not_reproducible = "the process dies (SIGSEGV)"
-''')
+    divergence_table(f"paddle.{_n}", __file__, "empty_data_no_segment")
 for _n in ("segment_max", "segment_min"):
-    divergence_table(f"paddle.{_n}", r'''
-[[divergence]]
-case = "NaN in data"
-when = "nonfinite"
-reference = "paddle 3.3.1 CPU"
-theirs = "compares with > / <, so a NaN is kept or skipped depending on its position"
-ours = "NaN propagates (np.maximum / np.minimum), as torch and JAX"
-evidence = "observed: segment_max([1, nan, 2], [0, 0, 0]) = [2]"
-kind = "choice"
-''', example={"call": f"paddle.geometric.{_n}", "args": {"data": ["nan", 1, 2], "segment_ids": [0, 0, 0]},
+    divergence_table(f"paddle.{_n}", __file__, "nan_in_data",
+                 example={"call": f"paddle.geometric.{_n}", "args": {"data": ["nan", 1, 2], "segment_ids": [0, 0, 0]},
                  "dtypes": {"data": "float32", "segment_ids": "int64"},
                  "theirs": {"equals": [2] if _n == "segment_max" else [1]}, "ours": {"equals": ["nan"]}})
 

@@ -21,27 +21,7 @@ _DTYPES = frozenset({"bool", "int32", "int64", "bfloat16", "float32", "float64",
 # after the mode's own index preprocessing (see the lowering)
 _POLICIES = {"raise": WRAPPING, "wrap": MODULO, "clip": CLIP}
 
-divergence_table("paddle.take", r'''
-[[divergence]]
-case = "mode='raise' with a negative index in [-2n, -n-1] (n = x.size)"
-when = "negative"
-reference = "paddle.take docstring (3.3.1)"
-theirs = "the docstring says 'raise' raises for out-of-range indices"
-ours = """
-as the paddle runtime: a negative index gets +n, then index_select wraps it once more, so -7 on n=6 reads element \
-5; below -2n raises"""
-evidence = """
-paddle/tensor/math.py take(): where(index < 0, index + max_index, index) then index_select; \
-docs/behavior-matrix.md#t6-1 (paddle.take default: idx -4 on size 3 -> wrap [10,30])"""
-kind = "spec"
-[divergence.example]
-call = "paddle.take"
-args = { x = [0, 1, 2, 3, 4, 5], index = [-7] }
-kwargs = { mode = "raise" }
-dtypes = { x = "float32", index = "int64" }
-theirs = { equals = [5] }
-ours = "same"
-''')
+divergence_table("paddle.take", __file__)
 
 
 def _describe(mode: str = "raise") -> Description:

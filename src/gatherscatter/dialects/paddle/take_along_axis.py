@@ -22,28 +22,7 @@ _DTYPES = frozenset({"int16", "int32", "int64", "uint8", "float32", "float64"})
 # index dtypes that paddle 3.3.1 accepts without error and then reads as if they were int64
 _GARBAGE_INDEX = frozenset({"int8", "int16", "uint8", "uint16", "float32"})
 
-divergence_table("paddle.take_along_axis", r'''
-[[divergence]]
-case = "indices of dtype int8, int16, uint8, uint16 (bfloat16 bits) or float32"
-when = "dtype"
-reference = "paddle 3.3.1 CPU"
-theirs = """
-no error; returns garbage (int8 [[2],[0]] on [[1,2,3],[4,5,6]] gave [[989],[990]], then [[8057174],[3.068e-41]])"""
-ours = "DTypeError: indices must be int32 or int64 (what the docstring lists and put_along_axis enforces)"
-evidence = "docs/behavior-matrix.md#surprise-9 and docs/behavior-matrix.md#t6-2 index dtypes"
-kind = "undefined"
-not_reproducible = "paddle reads memory it does not own: the call can crash the process (it did in a test run)"
-
-[[divergence]]
-case = "arr.shape[axis] == 0 with a non-empty output"
-when = "empty"
-reference = "paddle 3.3.1 CPU"
-theirs = "no error; reads zeros (uninitialised memory)"
-ours = "IndexOutOfRangeError (no index is valid on an axis of size 0)"
-evidence = "probe: paddle.take_along_axis(zeros((3, 0)), [[0]], 1) -> [[0], [0], [0]]"
-kind = "undefined"
-not_reproducible = "uninitialised memory: no stable value to assert"
-''')
+divergence_table("paddle.take_along_axis", __file__)
 
 
 def _describe(axis: int, broadcast: bool = True) -> Description:

@@ -14,22 +14,7 @@ from .._record import Description, canonical
 from .._registry import Lowering, divergence_table
 from ._common import DATA_ALL, INDEX_I32_I64, check_data, tf_context, tf_op
 
-divergence_table("tensorflow.embedding_lookup", r'''
-[[divergence]]
-case = "params given as a list of sharded tensors"
-when = "dtype"
-reference = "TF 2.21"
-theirs = "ids are partitioned over the shards ('div' strategy in TF 2) and each shard is gathered"
-ours = "UnsupportedError: pass the concatenated params (the 'div' strategy then gives the same rows)"
-evidence = "tensorflow/python/ops/embedding_ops.py embedding_lookup_v2"
-kind = "choice"
-[divergence.example]
-call = "tensorflow.nn.embedding_lookup"
-args = { params = [[[1], [2]], [[3], [4]]], ids = [0, 1, 2, 3] }
-dtypes = { params = "tuple:float32", ids = "int32" }
-theirs = { equals = [[1], [2], [3], [4]] }
-ours = { raises = "UnsupportedError" }
-''')
+divergence_table("tensorflow.embedding_lookup", __file__)
 
 
 def _clip(rows: np.ndarray[Any, Any], max_norm: float) -> np.ndarray[Any, Any]:

@@ -29,60 +29,7 @@ from ._common import (
 from ._describe import _I32_I64, _mode, _scatter_kw
 from ._scatter import check_bad_tuples, check_scatter_shapes, string_sum_result, zeros_like_updates
 
-divergence_table("tensorflow.scatter_nd", r'''
-[[divergence]]
-case = "negative or out-of-range index tuple"
-when = "negative out_of_range"
-reference = "TF 2.21 CPU / GPU / XLA"
-theirs = """
-bad_indices_policy ''/'DEFAULT': CPU raises, GPU drops the update; 'ERROR': CPU raises (GPU unsupported); \
-'IGNORE': drops everywhere; XLA always drops"""
-ours = "the same, selected by device= and bad_indices_policy="
-evidence = """
-docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-10 ('tf.scatter_nd OOB idx [[3]] XLA jit: [0,0,0]'); \
-docs/semantics.md#s6-2"""
-kind = "device"
-[divergence.example]
-call = "tensorflow.scatter_nd"
-device = "xla"
-args = { indices = [[3], [-1], [1]], updates = [5, 6, 7], shape = [3] }
-dtypes = { indices = "int32", updates = "int32" }
-theirs = { equals = [0, 7, 0] }
-ours = "same"
-
-[[divergence]]
-case = "Python lists as updates"
-when = "dtype"
-reference = "TF 2.21 tf.convert_to_tensor"
-theirs = "a list of ints becomes int32, a list of floats float32"
-ours = "np.asarray: int64 / float64 (every gatherscatter op reads inputs with NumPy)"
-evidence = "tf.convert_to_tensor defaults"
-kind = "choice"
-[divergence.example]
-call = "tensorflow.scatter_nd"
-args = { indices = [[0]], updates = [5], shape = [2] }
-dtypes = { indices = "int32" }
-theirs = { dtype = "int32" }
-ours = { dtype = "int64" }
-
-[[divergence]]
-case = "device='xla', k = 0 (empty index tuples) and an output of exactly one element"
-when = "device empty"
-reference = "TF 2.21 XLA CPU"
-theirs = """
-only the LAST update is applied (scatter_nd(zeros((3, 0)), [[[-5]], [[2]], [[7]]], [1, 1]) gives [[7]], not \
-[[4]]); with more output elements, or k >= 1, every update is"""
-ours = "every update is applied, as the op is documented (and as XLA does for larger outputs)"
-evidence = "observed with tf.function(jit_compile=True), TF 2.21"
-kind = "undefined"
-[divergence.example]
-call = "tensorflow.scatter_nd"
-device = "xla"
-args = { indices = [[], [], []], updates = [[[-5]], [[2]], [[7]]], shape = [1, 1] }
-dtypes = { indices = "int32", updates = "int32" }
-theirs = { equals = [[7]] }
-ours = { equals = [[4]] }
-''')
+divergence_table("tensorflow.scatter_nd", __file__)
 
 
 

@@ -48,38 +48,9 @@ UNSORTED = {f"unsorted_segment_{r}": (r, e, t) for r, (_, e, t) in _ROWS.items()
 _RED = {word: red for red, word in SEGMENT_NAME.items()}
 
 for _n in UNSORTED:
-    divergence_table(f"tensorflow.{_n}", r'''
-[[divergence]]
-case = "segment id >= num_segments"
-when = "out_of_range device"
-reference = "TF 2.21 CPU / GPU"
-theirs = "CPU raises 'segment_ids[j] = s is out of range [0, n)'; GPU (documented) drops the row"
-ours = "raises, as TF on CPU (negative ids are dropped on every device, as TF documents)"
-evidence = """
-tf.math.unsorted_segment_sum docs: 'values are always validated to be in range on CPU, never validated on GPU'"""
-kind = "device"
-not_reproducible = "needs a GPU (on CPU TF raises, as ours does)"
-''')
+    divergence_table(f"tensorflow.{_n}", __file__, "segment_id_num_segments")
 for _n in ("unsorted_segment_mean", "unsorted_segment_sqrt_n"):
-    divergence_table(f"tensorflow.{_n}", r'''
-[[divergence]]
-case = "integer data"
-when = "dtype"
-reference = "TF 2.21"
-theirs = """
-unsorted_segment_sum(data) / N with Python's '/': truediv, so int8/int16/uint8/uint16 give float32 and int32/int64 \
-float64 (sqrt_n rejects integers: Sqrt has no integer kernel)"""
-ours = "the same"
-evidence = "tensorflow/python/ops/math_ops.py unsorted_segment_mean, _unsorted_segment_N"
-kind = "choice"
-[divergence.example]
-call = "tensorflow.math.{name}"
-args = { data = [1, 2], segment_ids = [0, 0], num_segments = 1 }
-dtypes = { data = "int16", segment_ids = "int32" }
-theirs = { equals = [1.5], dtype = "float32" }
-ours = "same"
-per_op.unsorted_segment_sqrt_n = { theirs = { raises = "InvalidArgumentError" }, ours = { raises = "DTypeError" } }
-''')
+    divergence_table(f"tensorflow.{_n}", __file__, "integer_data")
 
 
 def _check_sorted(ctx: OpContext, ids: np.ndarray[Any, Any]) -> int:

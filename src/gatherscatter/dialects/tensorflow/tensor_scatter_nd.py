@@ -135,16 +135,8 @@ def _divergences(v: _Variant) -> None:
                      "dtypes": {"tensor": "float32", "indices": "int32", "updates": "float32"},
                      "theirs": {"equals": [1, "nan", 3 if v.reduction == "max" else 1]}, "ours": "same"},
         )
-        divergence_table(op, r'''
-[[divergence]]
-case = "complex data under XLA"
-when = "dtype"
-reference = "TF 2.21 XLA CPU"
-theirs = "runs (eager CPU has no complex kernel), ordering undocumented"
-ours = "UnsupportedError"
-evidence = "observed, TF 2.21"
-kind = "undefined"
-''', example={"call": f"tensorflow.tensor_scatter_nd_{v.name}", "device": "xla",
+        divergence_table(op, __file__, "complex_data_under_xla",
+                     example={"call": f"tensorflow.tensor_scatter_nd_{v.name}", "device": "xla",
                      "args": {"tensor": [[1, 2], [0, 0]], "indices": [[0]], "updates": [[2, 0]]},
                      "dtypes": {"tensor": "complex64", "indices": "int32", "updates": "complex64"},
                      "theirs": {"dtype": "complex64"}, "ours": {"raises": "UnsupportedError"}})
@@ -317,80 +309,7 @@ tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scat
 )
 
 
-divergence_table("tensorflow.tensor_scatter_nd_update", r'''
-[[divergence]]
-case = "duplicate index tuples"
-when = "duplicates"
-reference = "TF 2.21 GPU kernel / TF api_def text"
-theirs = """
-GPU: the order of updates is nondeterministic (docstring warning); CPU and XLA: the last update wins (observed). \
-docs/semantics.md#s6-2 quotes an api_def sentence saying duplicates are summed; the TF 2.21 raw_ops docstring says \
-'we pick the last update'"""
-ours = "the last update in row-major order wins on every device (duplicates='last')"
-evidence = """
-docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9 (20/20 last-wins); docs/semantics.md#s6-2 erratum, \
-docs/semantics.md#pitfall-5"""
-kind = "undefined"
-[divergence.example]
-call = "tensorflow.tensor_scatter_nd_update"
-args = { tensor = [0, 0], indices = [[0], [0]], updates = [1, 2] }
-dtypes = { tensor = "int32", indices = "int32", updates = "int32" }
-theirs = { equals = [2, 0] }
-ours = "same"
-
-[[divergence]]
-case = "negative or out-of-range index tuple"
-when = "negative out_of_range"
-reference = "TF 2.21 CPU / GPU / XLA"
-theirs = """
-CPU raises ('indices[0] = [3] does not index into shape [3]'); GPU ignores the update (docstring); XLA drops it \
-(observed)"""
-ours = "device='cpu' raises IndexOutOfRangeError; 'gpu' and 'xla' drop the update"
-evidence = """
-docs/behavior-matrix.md#surprise-3 and docs/behavior-matrix.md#t6-5; tf.tensor_scatter_nd_update docstring"""
-kind = "device"
-[divergence.example]
-call = "tensorflow.tensor_scatter_nd_update"
-device = "xla"
-args = { tensor = [1, 2], indices = [[2], [-1]], updates = [5, 6] }
-dtypes = { tensor = "int32", indices = "int32", updates = "int32" }
-theirs = { equals = [1, 2] }
-ours = "same"
-
-[[divergence]]
-case = "int16 / uint16 indices"
-when = "dtype"
-reference = "TF 2.21 op registry vs kernels"
-theirs = """
-the op signature lists int16, int32, int64, uint16, but eager CPU has kernels for int32/int64 only ('Could not \
-find device for node'); XLA accepts all four"""
-ours = "device='cpu'/'gpu': int32, int64; device='xla': int16, int32, int64, uint16"
-evidence = "docs/behavior-matrix.md#t6-5 index dtypes; observed TF 2.21"
-kind = "device"
-[divergence.example]
-call = "tensorflow.tensor_scatter_nd_update"
-device = "xla"
-args = { tensor = [1, 2], indices = [[1]], updates = [5] }
-dtypes = { tensor = "int32", indices = "int16", updates = "int32" }
-theirs = { equals = [1, 5] }
-ours = "same"
-
-[[divergence]]
-case = "NumPy updates whose dtype differs from the tensor's (also _add, _sub, _min, _max)"
-when = "dtype"
-reference = "TF 2.21 Python wrapper"
-theirs = "a NumPy array is converted to the tensor's dtype silently (a tf.Tensor of another dtype is an error)"
-ours = """
-DTypeError for an array of another dtype (as for a tf.Tensor); Python lists and scalars take the tensor's dtype"""
-evidence = "observed, TF 2.21: float32 NumPy updates into a float64 tensor run"
-kind = "choice"
-[divergence.example]
-call = "tensorflow.tensor_scatter_nd_update"
-args = { tensor = [1, 2], indices = [[1]], updates = [5] }
-dtypes = { tensor = "float64", indices = "int32", updates = "ndarray:float32" }
-theirs = { equals = [1, 5] }
-ours = { raises = "DTypeError" }
-''')
+divergence_table("tensorflow.tensor_scatter_nd_update", __file__, "tensor_scatter_nd_update")
 
 
 

@@ -15,22 +15,7 @@ from ._tfl import GATHER_INDEX_DTYPES, TFLITE_VERSION, check_in_range, tfl_conte
 #: facts for the op record
 DATA_DTYPES = frozenset({"float32", "float16", "int8", "uint8", "int16", "int32", "int64", "bool"})
 
-divergence_table("tflite.GATHER", r'''
-[[divergence]]
-case = "negative or out-of-range index"
-when = "negative out_of_range"
-reference = "TF 2.21 on GPU / XLA"
-theirs = "tf.gather on GPU returns 0, under XLA clamps; TF on CPU raises"
-ours = "IndexOutOfRangeError, as the TFLite kernel (negative indices are rejected, not wrapped)"
-evidence = "tensorflow/lite/kernels/gather.cc: indices_has_only_positive_elements, 'gather index out of bounds'"
-kind = "device"
-[divergence.example]
-call = "tflite:tensorflow.gather"
-args = { params = [10, 20, 30], indices = [-1] }
-dtypes = { params = "float32", indices = "int32" }
-theirs = { raises = "RuntimeError" }
-ours = { raises = "IndexOutOfRangeError" }
-''')
+divergence_table("tflite.GATHER", __file__)
 
 
 def _describe(axis: int = 0, batch_dims: int = 0) -> Description:

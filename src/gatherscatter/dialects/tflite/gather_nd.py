@@ -17,37 +17,7 @@ from ._tfl import GATHER_INDEX_DTYPES, TFLITE_VERSION, check_in_range, tfl_conte
 #: facts for the op record
 DATA_DTYPES = frozenset({"float32", "int8", "uint8", "int16", "int32", "int64", "str", "bytes", "object"})
 
-divergence_table("tflite.GATHER_ND", r'''
-[[divergence]]
-case = "an index component past its axis whose tuple still lands inside params (e.g. [0, 4] in shape [3, 4])"
-when = "out_of_range"
-reference = "TF 2.21 CPU"
-theirs = "TF raises; TFLite checks only the flat offset and reads the cell it lands on (params[1, 0] here)"
-ours = "as TFLite: the flat offset is read; it raises only past the end of params"
-evidence = "tensorflow/lite/kernels/internal/reference/reference_ops.h GatherNd (from_pos + slice_size check)"
-kind = "undefined"
-[divergence.example]
-call = "tflite:tensorflow.gather_nd"
-args = { params = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], indices = [[0, 4]] }
-dtypes = { params = "int32", indices = "int32" }
-theirs = { equals = [4] }
-ours = "same"
-
-[[divergence]]
-case = "negative or out-of-range index tuple"
-when = "negative out_of_range"
-reference = "TF 2.21 on GPU / XLA"
-theirs = "tf.gather_nd on GPU returns 0, under XLA clamps; TF on CPU raises"
-ours = "IndexOutOfRangeError, as the TFLite kernel"
-evidence = "tensorflow/lite/kernels/gather_nd.cc: indices_has_only_positive_elements; reference GatherNd status"
-kind = "device"
-[divergence.example]
-call = "tflite:tensorflow.gather_nd"
-args = { params = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], indices = [[-1, 0]] }
-dtypes = { params = "int32", indices = "int32" }
-theirs = { raises = "RuntimeError" }
-ours = { raises = "IndexOutOfRangeError" }
-''')
+divergence_table("tflite.GATHER_ND", __file__)
 
 
 def _describe() -> Description:

@@ -40,34 +40,7 @@ UNSORTED: dict[str, tuple[Reduction, str]] = {
     "UNSORTED_SEGMENT_MIN": (Reduction.MIN, "highest"),
 }
 
-divergence_table("tflite.SEGMENT_SUM", r'''
-[[divergence]]
-case = "segment ids that skip a value (an empty segment) or do not start at 0"
-when = "invalid"
-reference = "TF 2.21 tf.math.segment_sum"
-theirs = """
-TF accepts any sorted ids (empty segments are 0); TFLite's kernel needs each id to be the previous one or the \
-previous one + 1, starting at 0 ('delta == 0 || delta == 1')"""
-ours = "as TFLite: IndexOutOfRangeError"
-evidence = "tensorflow/lite/kernels/segment_sum.cc ResizeOutputTensor"
-kind = "device"
-[divergence.example]
-call = "tflite:tensorflow.math.segment_sum"
-args = { data = [1, 2], segment_ids = [0, 2] }
-dtypes = { data = "float32", segment_ids = "int32" }
-theirs = { raises = "RuntimeError" }
-ours = { raises = "IndexOutOfRangeError" }
-
-[[divergence]]
-case = "segment ids starting with -1 (-1, -1, 0, ...)"
-when = "negative"
-reference = "TF 2.21 TFLite interpreter"
-theirs = "passes the delta check (previous id starts at -1) and writes before the output buffer (undefined)"
-ours = "IndexOutOfRangeError: the first id must be 0"
-evidence = "tensorflow/lite/kernels/segment_sum.cc (previous_segment_id = -1)"
-kind = "undefined"
-not_reproducible = "writes before the output buffer: no stable outcome"
-''')
+divergence_table("tflite.SEGMENT_SUM", __file__)
 
 
 def _ids(ctx: OpContext, d: np.ndarray[Any, Any], segment_ids: Any) -> np.ndarray[Any, Any]:

@@ -15,37 +15,7 @@ from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import GRAD, INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, torch_context
 
-divergence_table("torch.embedding", r'''
-[[divergence]]
-case = "max_norm on float32 rows long enough for torch's vectorised norm (16+ values), or float64/float16 rows"
-when = "device"
-reference = "torch 2.13 CPU"
-theirs = """
-the row norm is a SIMD reduction (lanes of fused multiply-adds, then a tree), so its last bit depends on the row \
-length and the instruction set"""
-ours = """
-float32: one sequential fused multiply-add chain (torch's result for short rows, observed 3000/3000 3-value rows); \
-other dtypes: NumPy's dot; the scale can differ by 1 ulp for long rows"""
-evidence = "observed torch 2.13.0 on an AVX-512 CPU"
-kind = "device"
-not_reproducible = """
-a last-bit difference that depends on the row length and the CPU's instruction set (no fixed input shows it \
-everywhere)"""
-
-[[divergence]]
-case = "max_norm given"
-when = "always"
-reference = "torch 2.13"
-theirs = "renormalises the referenced rows of weight IN PLACE (the caller's tensor changes), then gathers"
-ours = """
-the caller's weight is never modified: the output is computed from a renormalised copy; \
-gs.torch.embedding.renorm(input, weight, max_norm, norm_type) returns that copy (torch's weight afterwards)"""
-evidence = "torch.nn.functional.embedding docs (note on max_norm); aten embedding_renorm_"
-kind = "choice"
-not_reproducible = """
-the difference is the caller's weight after the call, not the result (tests/dialects/torch/test_embedding.py \
-checks both)"""
-''')
+divergence_table("torch.embedding", __file__)
 
 
 def _renorm(ctx: OpContext, w: np.ndarray[Any, Any], idx: np.ndarray[Any, Any], max_norm: Any, norm_type: Any

@@ -31,43 +31,7 @@ from .embedding import _prepare, _renorm, refuse_max_norm
 #: mode -> core reduction of the bag (mean: a sum divided by the bag's non-padding count); empty bags are 0
 MODES: dict[str, Reduction] = {"sum": Reduction.ADD, "mean": Reduction.ADD, "max": Reduction.MAX}
 
-divergence_table("torch.embedding_bag", r'''
-[[divergence]]
-case = "include_last_offset=True and offsets[-1] < len(input)"
-when = "invalid"
-reference = "torch 2.13 CPU"
-theirs = """
-the float32 sum/mean kernel ends the last bag at offsets[-1] (mean: but divides by len(input) - offsets[-2]); the \
-other paths (float64, max) run the last bag to the end of input, ignoring offsets[-1]"""
-ours = "the same as torch (documented: offsets[-1] should be len(input))"
-evidence = """
-observed: embedding_bag([0,1,2,3,1], w, [0,2,3], include_last_offset=True, mode='sum') sums rows 2, 3, 1 in \
-float64 and row 2 only in float32"""
-kind = "undefined"
-not_reproducible = "ours does what torch does: the record documents torch's own inconsistency, not a difference"
-
-[[divergence]]
-case = "include_last_offset=True with a single offset (zero bags)"
-when = "empty"
-reference = "torch 2.13 CPU"
-theirs = "corrupts the heap ('corrupted size vs. prev_size'; the process aborts or segfaults a few calls later)"
-ours = "the documented result: an empty (0, embedding_dim) array"
-evidence = """
-observed: F.embedding_bag(tensor([2]), w, tensor([0]), mode='mean', include_last_offset=True), also with empty \
-input and mode='sum'"""
-kind = "undefined"
-not_reproducible = "torch corrupts the heap: running it would crash the test process"
-
-[[divergence]]
-case = "max_norm given"
-when = "always"
-reference = "torch 2.13"
-theirs = "renormalises the referenced rows of weight in place"
-ours = "the caller's weight is never modified (gs.torch.embedding.renorm returns torch's weight afterwards)"
-evidence = "torch.nn.functional.embedding_bag docs"
-kind = "choice"
-not_reproducible = "the difference is the caller's weight after the call, not the result"
-''')
+divergence_table("torch.embedding_bag", __file__)
 
 
 _CANON = {"sum": "add", "mean": "mean", "max": "max"}

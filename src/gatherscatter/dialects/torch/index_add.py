@@ -16,23 +16,7 @@ from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT32_INT64, TENSOR_DTYPES, check_dtype, index_and_dim, src_array, to_scalar, torch_context
 from ._describe import _EMPTY_UNCHECKED, _HALF, _INT, _index_axis_source, torch_op
 
-divergence_table("torch.index_add", r'''
-[[divergence]]
-case = "alpha other than 1, -1 or a power of two on floating input of rank >= 2"
-when = "device"
-reference = "torch 2.13 CPU (vectorised add kernel)"
-theirs = """
-computes input + alpha * source with a fused multiply-add where the CPU has one (so the result depends on the \
-instruction set); rank <= 1 multiplies, rounds, then adds"""
-ours = """
-multiplies source by alpha in the data dtype, rounds, then adds (may differ from torch by 1 ulp; float16/bfloat16: \
-torch computes a + alpha * b in float32 and rounds once)"""
-evidence = """
-torch 2.13.0 CPU runs on an AVX-512 machine (float32 rank 2 matches a float64 fma; rank 1 matches \
-multiply-then-add)"""
-kind = "device"
-not_reproducible = "a last-bit difference that depends on the CPU's fused multiply-add (instruction set)"
-''')
+divergence_table("torch.index_add", __file__)
 
 _POLICY = Policy(bounds="raise", negative="raise", reduction=Reduction.ADD)
 

@@ -17,21 +17,7 @@ from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT64, check_dtype, index_and_dim, src_array, torch_context
 from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source, torch_op
 
-divergence_table("torch.index_copy", r'''
-[[divergence]]
-case = "duplicate indices"
-when = "duplicates"
-reference = "torch 2.13 CPU with several threads"
-theirs = """
-'nondeterministic since it depends on which copy occurs last'; last-wins in only 2 of 20 runs of 50k updates into \
-16 rows (small inputs are last-wins)"""
-ours = "duplicates='last' (index order), deterministic; 'first' or 'raise' on request"
-evidence = """
-docs/behavior-matrix.md#surprise-5, docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#t6-9; \
-docs/semantics.md#s6-4"""
-kind = "undefined"
-not_reproducible = "nondeterministic: needs tens of thousands of updates on several threads, and small inputs agree"
-''')
+divergence_table("torch.index_copy", __file__)
 
 
 def _without(shape: tuple[int, ...], a: int) -> tuple[int, ...]:

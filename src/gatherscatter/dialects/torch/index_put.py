@@ -15,55 +15,7 @@ from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT32_INT64, VERSION, as_bool, check_dtype, src_array, to_scalar, torch_context
 from ._describe import _BOOL_MASK, _INT, torch_op
 
-divergence_table("torch.index_put", r'''
-[[divergence]]
-case = "duplicate index tuples with accumulate=False"
-when = "duplicates"
-reference = "torch 2.13 CPU with several threads"
-theirs = """
-'undefined'; CPU kernels split large inputs across threads: last-wins in only 9 of 20 runs of 200k updates into 16 \
-slots; single-threaded, the last in the memory order of the (possibly non-contiguous) index and values tensors \
-wins, which is row-major for contiguous ones"""
-ours = "duplicates='last' (row-major order of the broadcast indices), deterministic; 'first' or 'raise' on request"
-evidence = """
-docs/behavior-matrix.md#surprise-5 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s6-4 and \
-docs/semantics.md#s11-2"""
-kind = "undefined"
-not_reproducible = """
-nondeterministic: needs hundreds of thousands of updates on several threads, and small inputs agree"""
-
-[[divergence]]
-case = "a 0-d bool index (indices=(True,) or (False, ...))"
-when = "scalar"
-reference = "torch 2.13 CPU"
-theirs = "alone: 'ntensor >= 3 INTERNAL ASSERT FAILED'; together with other index tensors: silently ignored"
-ours = "UnsupportedError: use a 1-d mask or reshape the input"
-evidence = "torch 2.13.0 CPU runs (index_put((tensor(True),), v) and index_put((tensor(True), tensor([0, 2])), v))"
-kind = "undefined"
-[divergence.example]
-call = "torch.index_put"
-args = { input = [1, 2, 3], indices = [true], values = [5, 6, 7] }
-dtypes = { input = "float32", indices = "tuple:bool", values = "float32" }
-theirs = { raises = "RuntimeError" }
-ours = { raises = "UnsupportedError" }
-
-[[divergence]]
-case = "uint8 index tensors"
-when = "dtype"
-reference = "torch 2.13 CPU"
-theirs = """
-read as deprecated byte masks (UserWarning) when values has dims; 'masked_fill_ only supports boolean masks' when \
-values is 0-d"""
-ours = "DTypeError: indices must be int32, int64 or bool (pass a bool mask)"
-evidence = "torch 2.13.0 CPU runs; docs/behavior-matrix.md#t6-5 'index dtypes' (u8 rejected)"
-kind = "choice"
-[divergence.example]
-call = "torch.index_put"
-args = { input = [1, 2, 3], indices = [[1, 0, 1]], values = 5 }
-dtypes = { input = "float32", indices = "tuple:uint8", values = "float32" }
-theirs = { raises = "RuntimeError" }
-ours = { raises = "DTypeError" }
-''')
+divergence_table("torch.index_put", __file__)
 
 
 def _check_bounds(ctx: Any, j: int, arr: np.ndarray[Any, Any], dim: int, s: int) -> None:

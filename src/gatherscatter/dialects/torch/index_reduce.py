@@ -17,60 +17,7 @@ from .index_add import lower_index_func
 
 _REDUCE = {"prod": Reduction.MUL, "mean": Reduction.MEAN, "amax": Reduction.MAX, "amin": Reduction.MIN}
 
-divergence_table("torch.index_reduce", r'''
-[[divergence]]
-case = "integer input (uint8, int8, int16, int32, int64)"
-when = "dtype"
-reference = "docs/semantics.md#s6-4 / docs/semantics.md#s11-3 ('index_reduce: floats only')"
-theirs = "the spec tables say floating point only"
-ours = """
-integers accepted, as torch 2.13 CPU runs them (integer mean rounds toward -inf); bool and complex raise as in \
-torch"""
-evidence = """
-torch 2.13.0 CPU runs: index_reduce_ on int8..int64 and uint8 succeeds; bool/complex/uint16+ raise \
-NotImplementedError"""
-kind = "spec"
-not_reproducible = "the reference is the spec tables; ours runs integers as torch 2.13 does"
-
-[[divergence]]
-case = "reduce='prod' on float16/bfloat16 input of rank >= 2 whose slices hold one element (shape (n, 1), (1, n))"
-when = "dtype"
-reference = "torch 2.13 CPU"
-theirs = "RuntimeError 'iter.ninputs() == traits::arity INTERNAL ASSERT FAILED' (a torch bug)"
-ours = "computes the documented product"
-evidence = """
-torch 2.13.0 CPU runs: torch.ones(3, 1, dtype=torch.half).index_reduce(0, tensor([0, 0]), torch.ones(2, 1, \
-dtype=torch.half), 'prod')"""
-kind = "undefined"
-[divergence.example]
-call = "torch.index_reduce"
-args = { input = [[1], [1], [1]], dim = 0, index = [0, 0], source = [[2], [3]], reduce = "prod" }
-dtypes = { input = "float16", index = "int64", source = "float16" }
-theirs = { raises = "RuntimeError" }
-ours = { equals = [[6], [1], [1]] }
-
-[[divergence]]
-case = "reduce='prod' on complex input"
-when = "dtype"
-reference = "torch 2.13 CPU (vectorised complex multiply)"
-theirs = "torch's SIMD complex product rounds differently from the textbook (ac - bd) + (ad + bc)i"
-ours = "NumPy's complex multiply (may differ by 1 ulp)"
-evidence = "torch 2.13.0 CPU runs: (a * b) for complex tensors differs from NumPy in ~44% of random pairs"
-kind = "device"
-not_reproducible = "a last-bit difference that depends on torch's SIMD complex multiply (instruction set)"
-
-[[divergence]]
-case = "reduce='mean' on uint8/int8/int16/float16/bfloat16 with many contributions per slice"
-when = "dtype"
-reference = "exact arithmetic"
-theirs = """
-torch keeps the count in the data dtype: it wraps (int8) or stops at 2048/256 (float16/bfloat16 on a 1-d input) or \
-rounds (rank >= 2)"""
-ours = "the same as torch"
-evidence = "torch 2.13.0 CPU runs (int8 0 + 200 ones -> 1)"
-kind = "choice"
-not_reproducible = "ours does what torch does (the record is against exact arithmetic)"
-''')
+divergence_table("torch.index_reduce", __file__)
 
 
 def _allowed(ndim: int, include_self: bool, n: int, reduce: str) -> frozenset[str]:

@@ -29,49 +29,7 @@ from ._common import (
 from ._describe import _HALF, _INT, torch_op
 from .gather import elementwise_rank_check
 
-divergence_table("torch.scatter", r'''
-[[divergence]]
-case = "duplicate indices without reduce"
-when = "duplicates"
-reference = "torch 2.13 docs (CUDA behaviour)"
-theirs = """
-'non-deterministic (one of the values from src will be picked arbitrarily)'; CPU: last wins (20/20 runs of 200k \
-updates); CUDA picks another one"""
-ours = "duplicates='last' (row-major order of index) by default, as torch CPU; 'first' or 'raise' on request"
-evidence = """
-docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s5-3; pytorch/pytorch#88096, \
-#133204"""
-kind = "undefined"
-not_reproducible = "CUDA only: torch CPU and ours both let the last update win"
-
-[[divergence]]
-case = "reduce='add'/'multiply' with a Tensor src"
-when = "always"
-reference = "torch 2.13"
-theirs = "deprecated since 2.0: emits a UserWarning ('use scatter_reduce instead')"
-ours = "computed the same way, without a warning (the deprecation is documented)"
-evidence = "docs/semantics.md#s5-4 and docs/semantics.md#s5-5; pytorch/pytorch#94082, #94282"
-kind = "choice"
-[divergence.example]
-call = "torch.scatter"
-args = { input = [1, 2], dim = 0, index = [0], src = [5] }
-kwargs = { reduce = "add" }
-dtypes = { input = "float32", index = "int64", src = "float32" }
-theirs = { warns = "UserWarning", equals = [6, 2] }
-ours = { equals = [6, 2] }
-
-[[divergence]]
-case = "reduce='multiply' on complex128 input"
-when = "dtype"
-reference = "torch 2.13 CPU (scalar kernel compiled with fused multiply-add)"
-theirs = "the product's real and imaginary parts are rounded once (fma)"
-ours = "NumPy's complex multiply (may differ by 1 ulp)"
-evidence = "torch 2.13.0 CPU runs (see torch.scatter_reduce, same kernel)"
-kind = "device"
-not_reproducible = """
-on this machine NumPy's vectorised complex loop rounds as torch does: 0 of 2000 random complex128 pairs differ \
-(measured 2026-11-25, torch 2.13.0, NumPy 2.4); it depends on both libraries' instruction sets"""
-''')
+divergence_table("torch.scatter", __file__)
 
 _REDUCE = {None: Reduction.NONE, "add": Reduction.ADD, "multiply": Reduction.MUL}
 _UPCAST = frozenset({"float16", "bfloat16"})

@@ -28,31 +28,7 @@ _REDUCE = {
     "min": Reduction.MIN,
 }
 
-divergence_table("torch.scatter_reduce", r'''
-[[divergence]]
-case = "reduce='prod' on complex128 input"
-when = "dtype"
-reference = "torch 2.13 CPU (scalar kernel compiled with fused multiply-add)"
-theirs = "the product's real and imaginary parts are rounded once (fma), so results can differ from NumPy"
-ours = "NumPy's complex multiply (may differ by 1 ulp); complex64 matches torch"
-evidence = "torch 2.13.0 CPU runs: 861 of 2000 random complex128 pairs differ in the last bit"
-kind = "device"
-not_reproducible = """
-on this machine NumPy's vectorised complex loop rounds as torch does: 0 of 2000 random complex128 pairs differ \
-(measured 2026-11-25, torch 2.13.0, NumPy 2.4); it depends on both libraries' instruction sets"""
-
-[[divergence]]
-case = "reduce='mean' on uint8/int8/int16/float16/bfloat16 with many contributions per position"
-when = "dtype"
-reference = "exact arithmetic (and docs/semantics.md#s5-2 '(x + Σu) / (n + 1)')"
-theirs = """
-torch counts contributions in the data dtype: the count wraps (int8: 201 -> -55) or rounds (float16 > 2048), and \
-float16/bfloat16 round the float32 sum before dividing"""
-ours = "the same as torch (count kept in the data dtype); other dtypes divide by the exact count"
-evidence = "torch 2.13 CPU runs: int8 0 + 200 ones -> 1; uint8 0 + 255 ones -> 255; float16 3000 ones -> 1.0"
-kind = "choice"
-not_reproducible = "ours does what torch does (the record is against exact arithmetic)"
-''')
+divergence_table("torch.scatter_reduce", __file__)
 
 
 def _describe(dim: int, reduce: str, include_self: bool = True) -> Description:

@@ -28,33 +28,7 @@ REDUCE: dict[str, tuple[Reduction, str]] = {
 }
 DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
 
-divergence_table("torch.segment_reduce", r'''
-[[divergence]]
-case = "unsafe=True with lengths summing to more than data.shape[axis]"
-when = "out_of_range"
-reference = "torch 2.13 CPU"
-theirs = "reads past the end of data (undefined; no check with unsafe=True)"
-ours = "IndexOutOfRangeError naming the segment that runs past the end"
-evidence = "torch/_refs and aten/src/ATen/native/SegmentReduce.cpp: unsafe skips the sum check"
-kind = "undefined"
-not_reproducible = "torch reads past the end of the data: the result is whatever memory holds"
-
-[[divergence]]
-case = "indices= (segment ids)"
-when = "always"
-reference = "torch 2.13"
-theirs = "RuntimeError 'indices based reduction is not supported yet'"
-ours = "UnsupportedError with the same message"
-evidence = "observed torch 2.13.0"
-kind = "choice"
-[divergence.example]
-call = "torch.segment_reduce"
-args = { data = [1, 2], reduce = "sum" }
-kwargs = { indices = [0, 0] }
-dtypes = { data = "float32", indices = "int64" }
-theirs = { raises = "RuntimeError" }
-ours = { raises = "UnsupportedError" }
-''')
+divergence_table("torch.segment_reduce", __file__)
 
 
 def _lengths(ctx: Any, lengths: Any, offsets: Any, shape: tuple[int, ...]) -> tuple[np.ndarray[Any, Any], int]:

@@ -15,32 +15,7 @@ from .._registry import Lowering, divergence_table
 from ._common import INDEX_INT32_INT64, INDEX_INT64, TENSOR_DTYPES, check_dtype, flat_gather, norm_dim, torch_context
 from ._describe import _I64, _INT, _unflatten, torch_op
 
-divergence_table("torch.take_along_dim", r'''
-[[divergence]]
-case = "dim=None on a non-contiguous input"
-when = "always"
-reference = "torch 2.13 CPU"
-theirs = "RuntimeError 'view size is not compatible with input tensor's size and stride' (it calls .view(-1))"
-ours = "reads the flattened input (without copying it)"
-evidence = "torch 2.13.0 CPU runs: torch.take_along_dim(torch.ones(3, 4).t(), torch.tensor([0]))"
-kind = "undefined"
-not_reproducible = "needs a non-contiguous tensor (the example format states values and dtypes, not layouts)"
-
-[[divergence]]
-case = "index outside [0, s-1] (negative or too large)"
-when = "negative out_of_range"
-reference = """
-docs/semantics.md#s3-2 / docs/semantics.md#s11-1 (take_along_dim: negatives wrap once, out of range raises)"""
-theirs = "spec tables say WRAP-NEG + RAISE for every dim"
-ours = """
-as torch 2.13 CPU measured: with a dim every index wraps modulo s (3 -> 0, -4 -> 2, 100 -> 1 on s = 3; s = 0 \
-raises); with dim=None negative and out-of-range indices raise (it is a flat gather)"""
-evidence = """
-torch 2.13.0 CPU runs (this dialect's tests/frameworks/test_torch.py); docs/behavior-matrix.md#t6-2 'out of bounds \
-idx 3: wrap [[1],[4]]'"""
-kind = "spec"
-not_reproducible = "the reference is the spec tables; ours does what torch 2.13 CPU does"
-''')
+divergence_table("torch.take_along_dim", __file__)
 
 
 def _describe(dim: int | None = None) -> Description:

@@ -48,27 +48,5 @@ def lower_lax_scatter(name: str, reduction: Reduction, operand: Any, scatter_ind
 def lax_scatter_divergences(op: str) -> None:
     """Record what every ``lax.scatter*`` op shares."""
     common_divergences(op)
-    divergence_table(op, r'''
-[[divergence]]
-case = "unique_indices=True or indices_are_sorted=True with data that breaks the promise"
-when = "duplicates"
-reference = "JAX documentation"
-theirs = "undefined behaviour (unchecked promises)"
-ours = "the promises are ignored: the result is the scatter's value either way"
-evidence = "jax.lax.scatter docstring; docs/semantics.md#s7-2"
-kind = "undefined"
-not_reproducible = "XLA on CPU ignores the promises on such inputs, as ours: the result is the scatter's value"
-''')
-    divergence_table(op, r'''
-[[divergence]]
-case = "out-of-range windows with mode='promise_in_bounds'"
-when = "out_of_range"
-reference = "JAX documentation / StableHLO spec"
-theirs = "implementation-defined; XLA on CPU drops the whole window (StableHLO's text checks each element)"
-ours = "drop the whole window, as XLA on CPU"
-evidence = """
-docs/semantics.md#s7-2, docs/semantics.md#s7-3; docs/behavior-matrix.md#t6-4/docs/behavior-matrix.md#t6-5 \
-(promise_in_bounds: ignored)"""
-kind = "undefined"
-not_reproducible = "ours does what XLA on CPU does (the reference is JAX's promise)"
-''')
+    divergence_table(op, __file__, "unique_indices_true_or")
+    divergence_table(op, __file__, "out_of_range_windows")

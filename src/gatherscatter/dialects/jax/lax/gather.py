@@ -34,28 +34,7 @@ from ._dnums import (
 
 common_divergences("jax.lax.gather")
 int32_index_divergence("jax.lax.gather", "mode='fill' (_gather_fill)")
-divergence_table("jax.lax.gather", r'''
-[[divergence]]
-case = "out-of-range start indices with mode=None / 'promise_in_bounds'"
-when = "out_of_range"
-reference = "JAX documentation / StableHLO spec"
-theirs = "implementation-defined (a promise); XLA clamps the start so the whole window fits"
-ours = "clamp the start to [0, operand_dim - slice_size], as XLA"
-evidence = """
-docs/semantics.md#s7-1, docs/semantics.md#s7-3 (observed lax.gather on arange(5) with [[7],[-3]] -> [4, 0])"""
-kind = "undefined"
-not_reproducible = "ours does what XLA on CPU does (the reference is JAX's promise)"
-
-[[divergence]]
-case = "unique_indices=True or indices_are_sorted=True with data that breaks the promise"
-when = "duplicates"
-reference = "JAX documentation"
-theirs = "undefined behaviour (unchecked promises)"
-ours = "the promises are ignored: the result is the gather's value either way"
-evidence = "jax.lax.gather docstring; docs/semantics.md#s7-2"
-kind = "undefined"
-not_reproducible = "XLA on CPU ignores the promises on such inputs, as ours: the result is the gather's value"
-''')
+divergence_table("jax.lax.gather", __file__)
 
 
 def _slice_sizes(ctx: Any, value: Any) -> tuple[int, ...]:

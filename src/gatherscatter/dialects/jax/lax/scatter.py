@@ -217,56 +217,6 @@ scatter_apply.record.args = (Arg("operand", "data"), Arg("scatter_indices", "ind
 
 
 # the divergences of single variants
-divergence_table("jax.lax.scatter", r'''
-[[divergence]]
-case = "overlapping windows or duplicate indices"
-when = "duplicates"
-reference = "JAX documentation"
-theirs = """
-updates may be applied in any order; XLA on CPU applies them in row-major order of the index (scatter) dims, \
-window by window, so the last window wins"""
-ours = "the same order: scatter dims outer, window dims inner; the last update wins (duplicates='last')"
-evidence = "docs/semantics.md#s7-2; tests/frameworks/test_jax.py (overlapping windows)"
-kind = "undefined"
-not_reproducible = "ours does what XLA on CPU does (the last window wins)"
-''')
-divergence_table("jax.lax.scatter_max", r'''
-[[divergence]]
-case = "complex operand"
-when = "dtype"
-reference = "JAX 0.10"
-theirs = "complex numbers are ordered lexicographically (real part, then imaginary part), as XLA"
-ours = "UnsupportedError: the gatherscatter core defines no ordering for complex numbers"
-evidence = "tests/frameworks/test_jax.py::test_known_divergence_complex_minmax"
-kind = "choice"
-[divergence.example]
-call = "jax.lax.scatter_max"
-dtypes = { operand = "complex128", scatter_indices = "int64", updates = "complex128" }
-theirs = { equals = [[2, 0]] }
-ours = { raises = "UnsupportedError" }
-[divergence.example.args]
-operand = [[0, 0]]
-scatter_indices = [[0], [0]]
-updates = [[1, 2], [2, 0]]
-dimension_numbers = { update_window_dims = [], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0] }
-''')
-divergence_table("jax.lax.scatter_min", r'''
-[[divergence]]
-case = "complex operand"
-when = "dtype"
-reference = "JAX 0.10"
-theirs = "complex numbers are ordered lexicographically (real part, then imaginary part), as XLA"
-ours = "UnsupportedError: the gatherscatter core defines no ordering for complex numbers"
-evidence = "tests/frameworks/test_jax.py::test_known_divergence_complex_minmax"
-kind = "choice"
-[divergence.example]
-call = "jax.lax.scatter_min"
-dtypes = { operand = "complex128", scatter_indices = "int64", updates = "complex128" }
-theirs = { equals = [[-1, 0]] }
-ours = { raises = "UnsupportedError" }
-[divergence.example.args]
-operand = [[0, 0]]
-scatter_indices = [[0], [0]]
-updates = [[-1, 2], [-1, 0]]
-dimension_numbers = { update_window_dims = [], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0] }
-''')
+divergence_table("jax.lax.scatter", __file__, "scatter")
+divergence_table("jax.lax.scatter_max", __file__, "scatter_max")
+divergence_table("jax.lax.scatter_min", __file__, "scatter_min")
