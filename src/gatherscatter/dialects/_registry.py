@@ -34,8 +34,10 @@ file: ``variants=`` (attribute sets worth probing: translate's coverage matrix),
 ``grad=`` (its framework's autograd conventions: ``GRAD`` of the framework's
 ``_common.py``), ``fuzz=`` (what the fuzzer's generator must know beyond the
 family and parameter names; keys in :class:`~gatherscatter.dialects._record.OpRecord`).
-Its known divergences are ``divergence(op=..., case=..., when=(...), ...)``
-records next to it.
+Its known divergences are data in a TOML file next to it with the same stem,
+``dialects/onnx/my_op.toml`` (``[[divergence]]`` tables: ``case``, ``when``, ``reference``,
+``theirs``, ``ours``, ``evidence``, ``kind`` and an ``example``; see :class:`Divergence`),
+loaded by one line in the op file: ``divergence_table("onnx.MyOp", __file__)``.
 
 Why the call is *checked against* its description rather than built from
 it: the lowering validates the framework's rules and prepares the arrays
@@ -50,8 +52,12 @@ listed there with the reason, strictly), while ``tests/translate/test_sources.py
 asserts the outputs are those of the description's program.
 
 Known divergences (where we knowingly differ from a framework, an oracle or a
-spec, and why) are data: :func:`divergence` records them with their evidence;
-the compatibility page, strict xfails and the translator read them from here.
+spec, and why) are data: each op file's sidecar ``<op>.toml``, read by
+:func:`divergence_table` (a file with several tables, such as a family's file
+or a shared ``_common.py``, names a section per call:
+``divergence_table("numpy.add_at", __file__, "add_at")``); records computed by
+code are made with :func:`divergence`. The compatibility page, the strict
+divergence tests and the translator read them from here.
 """
 
 from __future__ import annotations
