@@ -48,7 +48,8 @@ for _n in SEGMENT:
                  "theirs": {"raises": "ValueError"}, "ours": {"raises": "ShapeError"}})
 for _n in ("segment_max", "segment_min"):
     divergence_table(f"jax.{_n}", __file__, "complex_data",
-                 example={"call": f"jax.ops.{_n}", "args": {"data": [[1, 2], [1, 3]], "segment_ids": [0, 0], "num_segments": 1},
+                 example={"call": f"jax.ops.{_n}",
+                          "args": {"data": [[1, 2], [1, 3]], "segment_ids": [0, 0], "num_segments": 1},
                  "dtypes": {"data": "complex128", "segment_ids": "int64"},
                  "theirs": {"equals": [[1, 3]] if _n == "segment_max" else [[1, 2]]}, "ours": {"raises": "DTypeError"}})
 
