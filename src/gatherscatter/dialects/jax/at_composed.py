@@ -78,8 +78,8 @@ def _product_lowering(method: str, x: Any, idx: Any, values: Any, mode: Any, wra
         q = np.asarray(cast(p) if cast is not None else p, np.float64)
         xf = np.asarray(d, np.float64)
         with np.errstate(all="ignore"):
-            if fn == "power":  # d/dx: 0 where the exponent is 0; d/dp: log(x) * y, log(1) where x == 0
-                dx = ct * np.where(q == 0, 0.0, q * xf ** (q - 1))
+            if fn == "power":  # d/dx: p * x ** (p - 1) (NaN at 0 ** 0, as JAX); d/dp: log(x) * y, log(1) at x == 0
+                dx = ct * (q * xf ** (q - 1))
                 dp = ct * (np.log(np.where(xf == 0, 1.0, xf)) * xf**q)
             else:
                 dx = ct / q
