@@ -129,7 +129,7 @@ def test_against_jax_vjp(method: str, dtype: Any, mode: str | None) -> None:
                     with np.errstate(all="ignore"):
                         gx, _, gv = pb(ct)
 
-                    def f(x: Any, v: Any, kw: dict[str, Any] = kw) -> Any:
+                    def f(x: Any, v: Any, kw: dict[str, Any] = kw, idx: Any = idx) -> Any:
                         return getattr(x.at[tuple(jnp.asarray(i) for i in idx)], method)(v, **kw)
 
                     j_out, j_pb = jax.vjp(f, jnp.asarray(x), jnp.asarray(v))

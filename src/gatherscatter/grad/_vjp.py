@@ -1,7 +1,8 @@
 """``gs.vjp``: run any registered op and return its pullback.
 
 The op is lowered once; the pullback maps the user's cotangent back through
-the dialect's ``post`` adapter (learned by probing, see :mod:`._probe`),
+the dialect's ``post`` adapter (learned by probing, see :mod:`._probe`; a
+non-linear element-wise step declares its own pullback, ``Lowering.post_vjp``),
 through the primitive's rule (:mod:`.rules`) and through the dialect's
 pre-processing of data and updates (also learned by probing). Framework
 conventions and restrictions are looked up here by framework and op name.
