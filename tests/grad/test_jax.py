@@ -32,6 +32,7 @@ EXTRA: dict[str, list[tuple[str, Any]]] = {
 
 #: composed ops (a scatter, then an element-wise step): JAX has no gradient (scatter_apply: "JVP not
 #: implemented"; divide/power: scatter_mul gradients need unique_indices=True), and gs.vjp refuses them too
+#: (with unique_indices=True both differentiate divide/power: tests/grad/test_composed.py)
 _DN = gs.jax.lax.ScatterDimensionNumbers((), (0,), (0,))
 REFUSED: dict[str, tuple[Any, Callable[..., Any]]] = {
     "jax.at_divide": (lambda r: ((R(r, 4), (I([1, 3]),), R(r, 2)), {}),

@@ -435,7 +435,8 @@ class GradConventions:
     equals the result, even with ``include_self=False``). ``restrictions``:
     the framework's autograd has no derivative there (``'no_reduce'``: a
     ``reduce=`` argument; ``'src_is_index_shaped'``: ``src.shape`` must equal
-    ``index.shape``). ``autograd``: whose autograd these conventions reproduce
+    ``index.shape``; ``'unique_indices'``: only when called with
+    ``unique_indices=True``). ``autograd``: whose autograd these conventions reproduce
     (None: the mathematically correct convention, the defaults).
     """
 

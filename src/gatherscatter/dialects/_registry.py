@@ -127,7 +127,10 @@ class Lowering:
     reshaped or transposed: never written to); ``post`` adapts the primitive's
     result to the framework's output (a reshape, an axis move, a dtype the
     framework returns) and must be linear in the result, unless ``nonlinear`` says what it computes
-    (a composed op's element-wise step: ``x / p``); ``result`` short-cuts
+    (a composed op's element-wise step: ``x / p``; ``gs.vjp`` then needs ``post_vjp``, the step's pullback
+    ``post_vjp(p, cotangent) -> (cotangent of p, {parameter: cotangent})`` for the primitive output ``p`` and
+    the cotangent of the output, the dict holding the gradients of the call's arguments the step reads
+    directly, by parameter name, in their shapes); ``result`` short-cuts
     ops that need no primitive call (for example an empty tensor); ``out``
     (the neutral API's ``out=``) receives the result of :meth:`run` (rules in
     :mod:`gatherscatter.core.out`; a scatter may be given its own ``data``).
@@ -144,6 +147,8 @@ class Lowering:
     result: np.ndarray[Any, Any] | None = None
     out: np.ndarray[Any, Any] | None = None
     nonlinear: str = ""  # what a ``post`` that is NOT linear in the result computes (gs.vjp refuses it, saying so)
+    post_vjp: Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]],
+                       tuple[np.ndarray[Any, Any], dict[str, np.ndarray[Any, Any]]]] | None = None
 
     def run_primitive(self, out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
         """The primitive's own output, before ``post`` (written into ``out`` when given)."""

@@ -1,7 +1,8 @@
 """``gs.vjp``: run any registered op and return its pullback.
 
 The op is lowered once; the pullback maps the user's cotangent back through
-the dialect's ``post`` adapter (learned by probing, see :mod:`._probe`),
+the dialect's ``post`` adapter (learned by probing, see :mod:`._probe`; a
+non-linear element-wise step declares its own pullback, ``Lowering.post_vjp``),
 through the primitive's rule (:mod:`.rules`) and through the dialect's
 pre-processing of data and updates (also learned by probing). Framework
 conventions and restrictions are looked up here by framework and op name.
@@ -137,6 +138,11 @@ def _check_restrictions(op: DialectOp, bound: inspect.BoundArguments, low: Lower
                 f"{name}: {op.info.framework}'s backward is only implemented for src.shape == index.shape "
                 f"(got src shape {list(src_shape)}, index shape {list(index_shape)})"
             )
+    if "unique_indices" in rules and not args.get("unique_indices"):
+        raise UnsupportedError(
+            f"{name}: {op.info.framework} differentiates {op.info.name} only with unique_indices=True "
+            "(scatter_mul's gradient w.r.t. its updates; JAX raises NotImplementedError); no gradient"
+        )
     if op.info.framework == "jax" and red is Reduction.MUL:
         t = element_positions(low).reshape(-1)
         t = t[t >= 0]
@@ -180,7 +186,7 @@ def vjp(op: Any, *args: Any, **kwargs: Any) -> tuple[Array, Pullback]:
             "data are not differentiable here)"
         )
     _check_restrictions(dop, bound, low)
-    if low.nonlinear:
+    if low.nonlinear and low.post_vjp is None:
         raise UnsupportedError(
             f"{label}: no gradient: its output is {low.nonlinear}, an element-wise step after the scatter that is "
             "not linear in the scatter's result (gs.vjp differentiates the gather/scatter primitives through "
@@ -212,7 +218,7 @@ def vjp(op: Any, *args: Any, **kwargs: Any) -> tuple[Array, Pullback]:
     if low.result is None:
         prim_out = low.run_primitive()
         post = low.post
-        if post is not None:
+        if post is not None and low.post_vjp is None:
             pshape = tuple(prim_out.shape)
             post_map = learn_map(f"{label} (output adapter)", [pshape], lambda xs: post(xs[0]))
         for field in ("data", "updates"):
@@ -237,7 +243,12 @@ def vjp(op: Any, *args: Any, **kwargs: Any) -> tuple[Array, Pullback]:
         cots: dict[str, Array] = {}
         if low.result is None:
             assert prim_out is not None
-            g = ct.reshape(-1) if post_map is None else transpose(post_map, ct, 0, prim_out.size)
+            direct: dict[str, Array] = {}
+            if low.post_vjp is not None:  # a non-linear element-wise step: its own pullback
+                g, direct = low.post_vjp(prim_out, ct)
+                g = np.asarray(g, np.float64).reshape(-1)
+            else:
+                g = ct.reshape(-1) if post_map is None else transpose(post_map, ct, 0, prim_out.size)
             if prim_mask is not None:
                 g = np.where(prim_mask, g, 0.0)
             g = g.reshape(prim_out.shape)
@@ -246,10 +257,13 @@ def vjp(op: Any, *args: Any, **kwargs: Any) -> tuple[Array, Pullback]:
             else:
                 cots["data"], cots["updates"] = scatter_vjp(low, prim_out, g, conv)
         else:
+            direct = {}
             cots["result"] = ct
         res: dict[str, Array] = {}
         for k, (n, v) in enumerate(zip(names, values, strict=True)):
             acc = np.zeros(v.size, np.float64)
+            if n in direct:
+                acc += np.asarray(direct[n], np.float64).reshape(-1)
             for m, field in maps:
                 acc += transpose(m, cots[field], k, v.size)
             dtype = v.dtype if v.dtype.kind == "f" else np.dtype(np.float64)

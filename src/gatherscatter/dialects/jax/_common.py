@@ -422,6 +422,8 @@ NO_BOOL = {Reduction.ADD: "add", Reduction.SUB: "sub", Reduction.MUL: "mul"}
 
 #: the gradient conventions of jax autograd, which every jax op states in its record
 GRAD = GradConventions(autograd="jax", duplicates="winner", ties="split")
+#: JAX differentiates the composed ``.at[].divide/power`` (scatter_mul w.r.t. its updates) only with unique_indices=True
+GRAD_UNIQUE = GradConventions(autograd="jax", duplicates="winner", ties="split", restrictions=("unique_indices",))
 
 #: the named element-wise functions of ``x.at[].apply`` and ``lax.scatter_apply`` (NumPy ufunc names, ``jnp`` has
 #: the same): the ``func`` values their descriptions, translate, explain and the fuzzer name

@@ -12,8 +12,10 @@ landing on each position (a scatter-add of ones into int64 zeros), then
 any element-wise callable runs, and the named unary functions of
 :data:`FUNCS` (NumPy ufunc names; ``func='negative'`` or ``np.negative``) are
 the ones the description, translate, explain and the fuzzer can name.
-``gs.vjp`` refuses all three (the element-wise step is not linear in the
-scatter's result), saying so.
+``gs.vjp`` differentiates ``divide`` and ``power`` called with
+``unique_indices=True``, as JAX does (the step's pullback, ``post_vjp``,
+then the scatter-multiply's), and refuses them otherwise (JAX raises
+NotImplementedError); it refuses ``apply`` (JAX: no JVP for ``scatter_apply``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .._common import POINTWISE, func_name, named_func
 from .._record import Description, Residual, Step
 from .._registry import Lowering, dialect_op, divergence_table
 from ._at import at_context, at_divergences, lower_scatter
-from ._common import FUNCS, GRAD, MODE_VALUES, applied, check_data, common_divergences, float_funcs
+from ._common import FUNCS, GRAD, GRAD_UNIQUE, MODE_VALUES, applied, check_data, common_divergences, float_funcs
 from ._describe import _at_scatter
 
 __all__ = ["FUNCS", "at_apply", "at_divide", "at_power"]
@@ -71,7 +73,20 @@ def _product_lowering(method: str, x: Any, idx: Any, values: Any, mode: Any, wra
             )
         return POINTWISE[fn](d, prod)
 
-    low.post, low.nonlinear = post, what
+    def post_vjp(p: np.ndarray[Any, Any], ct: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
+        """JAX's derivatives of ``div`` and ``pow`` (``jax/_src/lax/lax.py``), in float64."""
+        q = np.asarray(cast(p) if cast is not None else p, np.float64)
+        xf = np.asarray(d, np.float64)
+        with np.errstate(all="ignore"):
+            if fn == "power":  # d/dx: p * x ** (p - 1) (NaN at 0 ** 0, as JAX); d/dp: log(x) * y, log(1) at x == 0
+                dx = ct * (q * xf ** (q - 1))
+                dp = ct * (np.log(np.where(xf == 0, 1.0, xf)) * xf**q)
+            else:
+                dx = ct / q
+                dp = -ct * xf / (q * q)
+        return dp, {"x": dx}
+
+    low.post, low.nonlinear, low.post_vjp = post, what, post_vjp
     if low.result is not None:
         low.result = post(low.result)
     return low
@@ -147,7 +162,7 @@ def _register_product(method: str, step: str, what: str, why: str, doc: str) -> 
     lower.__name__ = lower.__qualname__ = f"at_{method}"
     lower.__doc__ = doc
     return dialect_op("jax", f"at_{method}", family="scatter_nd", kind="scatter", versions=("0.10",),
-                      differentiable=("x", "values"), describe=_describe_product(qualname, step, why), grad=GRAD,
+                      differentiable=("x", "values"), describe=_describe_product(qualname, step, why), grad=GRAD_UNIQUE,
                       fuzz={"npindex": True}, values={"mode": MODE_VALUES})(lower)
 
 
