@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..dialects._record import ADAPTER_PARAMS
-from ..errors import ShapeError, UnsupportedError
+from ..errors import ArgumentError, ShapeError, UnsupportedError
 
 __all__ = ["DEFS", "NUMPY", "Int", "NumpyVocab", "OnnxVocab", "OvVocab", "PyVocab", "adapter", "default_fill_value",
            "identity_value"]
@@ -295,6 +295,152 @@ def broadcast_data(v: Any, x: Any, i: Any, *, axis: int | None) -> Any:
     return v.broadcast_to(x, v.shape_of(i)) if axis is None else v.broadcast_off_axis(x, i, axis)
 
 
+# ------------------------------------------- adapters that branch on a rank, a dtype or None (``v.cond``, ``v.seq``)
+# A condition is a plain bool where the target knows it (NumPy, ONNX) and source text where it is known only
+# when the code runs (``Int``): ``v.cond`` then writes a conditional expression, ``v.seq`` a comprehension.
+
+
+def _op(a: Any, op: str, b: Any) -> Any:
+    """``a op b`` (``==``, ``<``, ``or`` ...) of ints/bools, or its text when either is run-time text (:class:`Int`)."""
+    if isinstance(a, str) or isinstance(b, str):
+        return Int(f"({a} {op} {b})")
+    return {"==": a == b, "<": a < b, "or": a or b}[op]
+
+
+@adapter("slice_like")
+def slice_like(v: Any, x: Any, like: Any) -> Any:
+    """``x[:n0, :n1, ...]`` with ``like``'s shape (torch reads only the index-shaped block of ``src``); a 0-d
+    ``x`` or ``like`` is reshaped to ``like``'s shape when the sizes agree."""
+    return v.cond(_op(_op(v.rank(x), "==", 0), "or", _op(v.rank(like), "==", 0)),
+                  lambda: v.cond(v.same_size(x, like), lambda: v.reshape(x, v.shape_of(like)), lambda: x),
+                  lambda: v.leading_block(x, v.shape_of(like)))
+
+
+@adapter("coordinates")
+def coordinates(v: Any, i: Any, *, axis: int) -> Any:
+    """Full index tuples for an element-wise index (docs/semantics.md#e4): ``C[..., a] = i``, ``C[..., d] = iota_d``
+    elsewhere (int64; a 0-d ``i`` gives an empty tuple)."""
+    r = v.rank(i)
+    return v.cond(_op(r, "==", 0), lambda: v.i64([]), lambda: v.stack_last(v.seq(r, lambda d: v.cond(
+        _op(d, "==", axis % r), lambda: v.cast(i, "int64"), lambda: v.iota(v.shape_of(i), d, r)))))
+
+
+@adapter("stack_last")
+def stack_last(v: Any, seq: Any) -> Any:
+    """Index tuples from a sequence of index arrays: ``stack(broadcast_arrays(*seq), -1)`` in their common dtype
+    (docs/semantics.md#e12, docs/semantics.md#e15)."""
+    dt = v.result_dtype(seq)
+    parts = v.each(seq, lambda a: v.cast(a, dt))
+    shape = v.broadcast_shapes(parts)
+    return v.stack_last(v.each(parts, lambda a: v.broadcast_to(a, shape)))
+
+
+@adapter("unstack_last")
+def unstack_last(v: Any, i: Any) -> Any:
+    """A tuple of index arrays from index tuples on the last axis (for ``x[tuple]`` style targets)."""
+    return v.tuple_(v.seq(v.tuple_len(i), lambda j: v.take_last(i, j)))
+
+
+@adapter("take_coordinates")
+def take_coordinates(v: Any, i: Any, data: Any, *, axis: int, batch_dims: int = 0) -> Any:
+    """Element coordinates of a gather along ``axis`` with ``batch_dims`` (docs/semantics.md#e1/docs/semantics.md#e7,
+    int64): ``C[p, m, t] = (p, i[p[:b], m], t)`` over the gather's output shape
+    ``data.shape[:a] + i.shape[b:] + data.shape[a+1:]``; ``C.shape[-1] = data.ndim``."""
+    r, q = v.rank(data), v.rank(i)
+    a = axis % r
+    b = batch_dims % q if batch_dims < 0 else batch_dims
+    out = v.concat([v.shape_of(data, 0, a), v.shape_of(i, b), v.shape_of(data, a + 1)])
+    rank = a + (q - b) + (r - a - 1)
+    ii = v.reshape(v.cast(i, "int64"), v.concat([v.shape_of(i, 0, b), v.ones(a - b), v.shape_of(i, b),
+                                                  v.ones(r - a - 1)]))
+    return v.stack_last(v.seq(r, lambda d: v.cond(
+        _op(d, "<", a), lambda: v.iota(out, d, rank), lambda: v.cond(
+            _op(d, "==", a), lambda: v.broadcast_to(ii, out), lambda: v.iota(out, d + q - b - 1, rank)))))
+
+
+@adapter("nd_coordinates")
+def nd_coordinates(v: Any, i: Any, data: Any, *, batch_dims: int = 0) -> Any:
+    """Element coordinates of an nd index (tuples on the last axis, ``batch_dims`` shared leading dims):
+    ``C[β, m, t] = (β, i[β, m], t)`` over ``i.shape[:-1] + data.shape[b+k:]``; ``C.shape[-1] = data.ndim``
+    (int64). Turns any gather_nd/scatter_nd into one over single elements without batch dims."""
+    b, k, r = batch_dims, v.tuple_len(i), v.rank(data)
+    lead = v.rank(i) - 1
+    out = v.concat([v.shape_of(i, 0, -1), v.shape_of(data, b + k)])
+    rank = lead + (r - b - k)
+    ii = v.cast(i, "int64")
+    tail = v.concat([v.shape_of(i, 0, -1), v.ones(r - b - k)])
+    return v.cond(_op(r, "==", 0), lambda: v.zeros(v.concat([out, v.shape_of(i, -1)]), ii), lambda: v.stack_last(
+        v.seq(r, lambda d: v.cond(_op(d, "<", b), lambda: v.iota(out, d, rank), lambda: v.cond(
+            _op(d, "<", b + k), lambda: v.broadcast_to(v.reshape(v.take_last(ii, d - b), tail), out),
+            lambda: v.iota(out, lead + d - b - k, rank))))))
+
+
+@adapter("ravel_tuples")
+def ravel_tuples(v: Any, i: Any, data: Any) -> Any:
+    """Row-major flat offsets (int64) of index tuples (last axis, ``k`` components) into ``data.shape[:k]``.
+
+    A tuple with a component outside ``[0, s)`` becomes ``prod(data.shape[:k])`` (one past the end), so a
+    bounds-checking flat op (``np.take``/``np.put`` mode 'raise', ``torch.take``) raises on it.
+    """
+    ii = v.cast(i, "int64")
+    k = v.tuple_len(ii)
+    inside = v.and_(v.ge(ii, 0), v.lt(ii, v.size(data, ii, None, 0)))
+    off = v.sum_last(v.mul(v.where(inside, ii, v.lit(0, ii)), v.strides(data, k)))
+    return v.where(v.all_last(inside), off, v.numel(data, 0, k))
+
+
+@adapter("combine")
+def combine(v: Any, x: Any, y: Any, *, reduction: str) -> Any:
+    """Element-wise ``x (op) y`` for ``reduction`` add/sub/mul/max/min, in ``x``'s dtype (integers wrap,
+    bool add/max is or, mul/min is and, sub is xor; max/min propagate NaN)."""
+    logical = {"add": "or_", "max": "or_", "mul": "and_", "min": "and_", "sub": "xor"}[reduction]
+    arith = {"add": "add", "sub": "sub", "mul": "mul", "max": "maximum", "min": "minimum"}[reduction]
+    return v.cond(v.is_bool(x), lambda: getattr(v, logical)(x, v.truthy(y)),
+                  lambda: v.cast_like(getattr(v, arith)(x, y), x))
+
+
+def _cyclable(x: Array, i: Array) -> None:
+    if x.size == 0 and i.size:
+        raise ArgumentError("cycle_to: cannot cycle an empty v")
+
+
+@adapter("cycle_to")
+def cycle_to(v: Any, x: Any, i: Any) -> Any:
+    """``x`` flattened and repeated cyclically (or cut) to ``i.size`` elements: ``np.resize(x.ravel(), i.size)``
+    (NumPy ``put`` cycles a short ``v``). ``x`` must not be empty unless ``i`` is."""
+    flat = v.flatten(x)
+    v.check(_cyclable, x, i)
+    n, m = v.count(i), v.count(flat)
+    return v.head(v.tile(flat, v.div(v.sub(v.add(n, m), 1), v.maximum(m, 1), "floor")), n)
+
+
+def _positions_shapes(w: Array | None, u: Array) -> None:
+    if u.ndim == 0:
+        raise ShapeError("positions: u must have a batch axis (rank >= 1); got a 0-d array")
+    if w is not None and w.shape != u.shape[:1]:
+        raise ShapeError(f"positions: w must have shape [{u.shape[0]}] (u.shape[0]); got {list(w.shape)}")
+
+
+@adapter("positions")
+def positions(v: Any, w: Any, u: Any, data: Any, *, axis: int, circular: bool = False) -> Any:
+    """Write positions over ``u``'s shape: ``P[b, ..., j, ...] = w[b] + j``, ``j`` the index along ``axis``;
+    ``(w[b] + j) mod data.shape[axis]`` (floor modulo, computed as ``(w[b] mod s + j) mod s``: no overflow)
+    when ``circular``; ``w`` None reads as zeros (ONNX TensorScatter's KV-cache positions, int64)."""
+    v.check(_positions_shapes, w, u)
+    r = v.rank(u)
+    a = axis % r
+    j = v.iota(v.shape_of(u), a, r)
+
+    def shifted() -> Any:
+        start = v.reshape(v.cast(w, "int64"), v.concat([v.shape_of(u, 0, 1), v.ones(r - 1)]))
+        if not circular:
+            return v.add(start, j)
+        s = v.maximum(v.size(data, start, a, None), 1)
+        return v.mod(v.add(v.mod(start, s), j), s)
+
+    return v.cond(v.is_none(w), lambda: j, shifted)
+
+
 # ------------------------------------------------------------------------------------------- vocabularies
 
 
@@ -336,10 +482,12 @@ class NumpyVocab:
         return np.all(x, axis=-1)
 
     def add(self, x: Any, y: Any) -> Any:
-        return np.asarray(x) + y
+        with np.errstate(over="ignore"):
+            return np.asarray(x) + y
 
     def sub(self, x: Any, y: Any) -> Any:
-        return np.asarray(x) - y
+        with np.errstate(over="ignore"):
+            return np.asarray(x) - y
 
     def mul(self, x: Any, y: Any) -> Any:
         x = np.asarray(x)
@@ -457,6 +605,99 @@ class NumpyVocab:
         """``x[:e0, :e1, ...]``."""
         return np.asarray(x)[tuple(slice(0, int(n)) for n in ends)]
 
+    # control flow, sequences and the primitives of the branching adapters
+    def cond(self, c: Any, then: Callable[[], Any], other: Callable[[], Any]) -> Any:
+        """``then()`` if ``c`` else ``other()`` (only the branch taken is built)."""
+        return then() if c else other()
+
+    def seq(self, n: int, fn: Callable[[int], Any]) -> list[Any]:
+        """``[fn(d) for d in range(n)]``."""
+        return [fn(d) for d in range(n)]
+
+    def each(self, xs: Any, fn: Callable[[Any], Any]) -> list[Any]:
+        """``[fn(x) for x in xs]``."""
+        return [fn(x) for x in xs]
+
+    def tuple_(self, xs: Any) -> tuple[Any, ...]:
+        return tuple(xs)
+
+    def check(self, fn: Callable[..., None], *values: Any) -> None:
+        """Run ``fn`` (which raises a typed error) on the values where they are known before run time."""
+        fn(*[None if x is None else np.asarray(x) for x in values])
+
+    def is_none(self, x: Any) -> bool:
+        return x is None
+
+    def is_bool(self, x: Any) -> bool:
+        return bool(np.asarray(x).dtype.kind == "b")
+
+    def same_size(self, x: Any, y: Any) -> bool:
+        return bool(np.size(x) == np.size(y))
+
+    def stack_last(self, xs: Any) -> Any:
+        return np.stack([np.asarray(x) for x in xs], axis=-1)
+
+    def iota(self, shape: Any, d: int, rank: int) -> Any:
+        """``np.indices(shape)[d]`` (int64), ``shape`` of length ``rank``."""
+        shape = tuple(int(n) for n in shape)
+        line = np.arange(shape[d], dtype=np.int64).reshape((1,) * d + (-1,) + (1,) * (rank - d - 1))
+        return np.broadcast_to(line, shape)
+
+    def i64(self, values: list[int]) -> Any:
+        return np.asarray(values, dtype=np.int64)
+
+    def ones(self, n: int) -> tuple[int, ...]:
+        """The shape ``(1,) * n``."""
+        return (1,) * n
+
+    def result_dtype(self, xs: Any) -> np.dtype[Any]:
+        return np.result_type(*[np.asarray(x).dtype for x in xs])
+
+    def broadcast_shapes(self, xs: Any) -> tuple[int, ...]:
+        try:
+            return tuple(np.broadcast_shapes(*[np.shape(x) for x in xs]))
+        except ValueError:
+            raise ShapeError(f"shapes {[list(np.shape(x)) for x in xs]} do not broadcast together") from None
+
+    def take_last(self, x: Any, j: int) -> Any:
+        """``x[..., j]``."""
+        return np.asarray(x)[..., j]
+
+    def sum_last(self, x: Any) -> Any:
+        x = np.asarray(x)
+        return np.sum(x, axis=-1, dtype=x.dtype)
+
+    def strides(self, data: Any, k: int) -> Any:
+        """Row-major strides of ``data.shape[:k]`` (int64, 1-d)."""
+        s = np.shape(data)[:k]
+        return np.asarray([int(np.prod(s[d + 1 :], dtype=np.int64)) for d in range(k)], dtype=np.int64)
+
+    def numel(self, data: Any, lo: int, hi: int) -> Any:
+        """``prod(data.shape[lo:hi])`` (0-d int64)."""
+        return np.asarray(np.prod(np.shape(data)[lo:hi], dtype=np.int64))
+
+    def count(self, x: Any) -> int:
+        return int(np.size(x))
+
+    def head(self, x: Any, n: Any) -> Any:
+        """``x[:n]``."""
+        return np.asarray(x)[: int(n)]
+
+    def tile(self, x: Any, reps: Any) -> Any:
+        return np.tile(np.asarray(x), int(reps))
+
+    def or_(self, x: Any, y: Any) -> Any:
+        return np.logical_or(x, y)
+
+    def xor(self, x: Any, y: Any) -> Any:
+        return np.logical_xor(x, y)
+
+    def minimum(self, x: Any, y: Any) -> Any:
+        return np.minimum(x, y)
+
+    def cast_like(self, x: Any, like: Any) -> Any:
+        return np.asarray(x).astype(np.asarray(like).dtype)
+
 
 NUMPY = NumpyVocab()
 
@@ -472,10 +713,30 @@ class Int(str):
         return self if isinstance(other, int) and other == 0 else Int(f"{other} + {self}")
 
     def __sub__(self, other: Any) -> Int:
-        return Int(f"{self} - {other}")
+        return Int(f"{self} - ({other})" if " " in str(other) else f"{self} - {other}")
+
+    def __rsub__(self, other: Any) -> Int:
+        return Int(f"{other} - ({self})")
 
     def __rmod__(self, other: Any) -> Int:
         return Int(f"{other} % {self}")
+
+
+def _atom(x: Any) -> Any:
+    """``x``, parenthesised when it is text with an operator outside brackets (``a + b`` -> ``(a + b)``)."""
+    if not isinstance(x, str):
+        return x
+    depth = 0
+    for ch in x:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == " " and depth == 0:
+            return type(x)(f"({x})")
+    return x
+
+
+class Dt(str):
+    """Source text whose value is a dtype of the target framework at run time (``cast`` takes it as is)."""
 
 
 def _lit(v: Any) -> str:
@@ -492,7 +753,9 @@ class TextVocab:
     FORMS: ClassVar[dict[str, str]] = {}
     INTS: ClassVar[frozenset[str]] = frozenset({"rank", "tuple_len"})
     NUM: ClassVar[str] = "{v}"
-    NUMERIC: ClassVar[frozenset[str]] = frozenset({"eq", "lt", "ge", "add", "sub", "mul", "mod", "maximum", "clip"})
+    TIGHT: ClassVar[frozenset[str]] = frozenset()  # operators whose compound operands need parentheses
+    NUMERIC: ClassVar[frozenset[str]] = frozenset({"eq", "lt", "ge", "add", "sub", "mul", "mod", "maximum",
+                                                                   "minimum", "clip"})
 
     def _t(self, x: Any, like: Any) -> str:
         return x if isinstance(x, str) else self.NUM.format(v=_lit(x), like=like)
@@ -505,6 +768,8 @@ class TextVocab:
         def prim(*args: Any) -> str:
             if name in self.NUMERIC:  # number operands become constants of the first operand's dtype
                 args = tuple(a if i == 0 else self._t(a, args[0]) for i, a in enumerate(args))
+            if name in self.TIGHT:
+                args = tuple(_atom(a) for a in args)
             text = form.format(*args)
             return Int(text) if name in self.INTS else text
 
@@ -512,6 +777,37 @@ class TextVocab:
 
     def lit(self, value: Any, like: str) -> str:
         return self.NUM.format(v=value if isinstance(value, str) else _lit(value), like=like)
+
+    # control flow and sequences: conditional expressions and comprehensions, run where the code runs
+    _depth = 0
+
+    def cond(self, c: Any, then: Callable[[], Any], other: Callable[[], Any]) -> Any:
+        if isinstance(c, (bool, np.bool_)):  # known now
+            return then() if c else other()
+        return f"({then()} if {c} else {other()})"
+
+    def _loop(self, fn: Callable[[Any], Any], over: str) -> str:
+        var = "jkmn"[self._depth]
+        self._depth += 1
+        try:
+            return f"[{fn(Int(var))} for {var} in {over}]"
+        finally:
+            self._depth -= 1
+
+    def seq(self, n: Any, fn: Callable[[Any], Any]) -> str:
+        return self._loop(fn, f"range({n})")
+
+    def each(self, xs: str, fn: Callable[[Any], Any]) -> str:
+        return self._loop(fn, xs)
+
+    def tuple_(self, xs: str) -> str:
+        return f"tuple({xs})"
+
+    def check(self, fn: Callable[..., None], *values: Any) -> None:
+        """Nothing: the values are known only when the code runs (the target's ops reject bad shapes)."""
+
+    def is_none(self, x: str) -> Int:
+        return Int(f"{x} is None")
 
 
 class PyVocab(TextVocab):
@@ -521,6 +817,7 @@ class PyVocab(TextVocab):
         "eq": "{0} == {1}", "lt": "{0} < {1}", "ge": "{0} >= {1}", "and_": "(({0}) & ({1}))", "add": "{0} + {1}",
         "mul": "{0} * {1}", "mod": "{0} % {1}", "neg": "-{0}", "rank": "len({0}.shape)", "tuple_len": "{0}.shape[-1]",
         "align": "_align({0}, {1}, {2})"}
+    TIGHT: ClassVar[frozenset[str]] = frozenset({"mul", "mod"})
     #: primitives spelled by the framework's :class:`~.codegen_python.Api` (its method names)
     API: ClassVar[dict[str, str]] = {
         **{n: n for n in ("all_last", "where", "moveaxis", "expand_dims", "squeeze", "reshape", "broadcast_to",
@@ -556,9 +853,6 @@ class PyVocab(TextVocab):
             return str(self.api.clip(x, self._t(lo, x), hi))
         return str(self.api.maximum(self.api.minimum(x, hi), self.api.zeros_like(x)))
 
-    def cast(self, x: str, dtype: str) -> str:
-        return str(self.api.astype(x, self.api.dt(dtype)))
-
     def broadcast_off_axis(self, x: str, other: str, axis: int) -> str:
         return str(self.api.broadcast_to(x, f"_off_axis_shape({x}, {other}, {axis})"))
 
@@ -589,6 +883,78 @@ class PyVocab(TextVocab):
     def leading_block(self, x: str, ends: str) -> str:
         return f"{x}[tuple(slice(0, n) for n in {ends})]"
 
+    def cast(self, x: str, dtype: str) -> str:
+        return str(self.api.astype(x, dtype if isinstance(dtype, Dt) else self.api.dt(dtype)))
+
+    def add(self, x: str, y: Any) -> str:
+        text = f"{x} + {self._t(y, x)}"
+        return Int(text) if isinstance(x, Int) else text
+
+    def minimum(self, x: str, y: Any) -> str:
+        return str(self.api.minimum(x, y))
+
+    def div(self, t: str, c: str, rounding: str) -> str:
+        if isinstance(t, Int):
+            return Int(f"({t}) // ({c})")
+        whole = f"{t} // {c}" if rounding == "floor" else self.api.trunc_div(t, c)
+        return f"({whole} if {self.api.is_int(t)} else {self.api.true_div(t, c)})"
+
+    def is_bool(self, x: str) -> Int:
+        return Int(self.api.is_bool(x))
+
+    def same_size(self, x: str, y: str) -> Int:
+        return Int(f"math.prod({x}.shape) == math.prod({y}.shape)")
+
+    def stack_last(self, xs: str) -> str:
+        return str(self.api.stack(xs, -1))
+
+    def iota(self, shape: str, d: Any, rank: Any) -> str:
+        return f"_iota({shape}, {d})"
+
+    def i64(self, values: list[int]) -> str:
+        return str(self.api.const(repr(values), self.api.dt("int64")))
+
+    def ones(self, n: Any) -> str:
+        return f"(1,) * ({n})" if isinstance(n, str) else f"(1,) * {n}"
+
+    def result_dtype(self, xs: str) -> str:
+        names = f"np.dtype({self.api.dtype_name('a')})"
+        return Dt(f"getattr({self.api.m}, np.result_type(*[{names} for a in {xs}]).name)")
+
+    def broadcast_shapes(self, xs: str) -> str:
+        return f"tuple(np.broadcast_shapes(*[tuple(a.shape) for a in {xs}]))"
+
+    def take_last(self, x: str, j: Any) -> str:
+        return f"{x}[..., {j}]"
+
+    def sum_last(self, x: str) -> str:
+        return str(self.api.sum_last(x))
+
+    def strides(self, data: str, k: Any) -> str:
+        return str(self.api.const(f"[math.prod(tuple({data}.shape)[d + 1:{k}]) for d in range({k})]",
+                                  self.api.dt("int64")))
+
+    def numel(self, data: str, lo: Any, hi: Any) -> str:
+        return str(self.api.const(f"math.prod(tuple({data}.shape)[{lo}:{hi}])", self.api.dt("int64")))
+
+    def count(self, x: str) -> Int:
+        return Int(f"math.prod({x}.shape)")
+
+    def head(self, x: str, n: Any) -> str:
+        return f"{x}[:{n}]"
+
+    def tile(self, x: str, reps: Any) -> str:
+        return str(self.api.tile(x, reps))
+
+    def or_(self, x: str, y: str) -> str:
+        return str(self.api.logical("or", x, y))
+
+    def xor(self, x: str, y: str) -> str:
+        return str(self.api.logical("xor", x, y))
+
+    def cast_like(self, x: str, like: str) -> str:
+        return str(self.api.astype(x, f"{like}.dtype"))
+
 
 class OvVocab(TextVocab):
     """The vocabulary as ``openvino.opset15`` calls (helpers ``_c``, ``_i64``, ``_sizes`` ... of the script)."""
@@ -599,7 +965,7 @@ class OvVocab(TextVocab):
         "ge": "ops.greater_equal({0}, {1})", "and_": "ops.logical_and({0}, {1})",
         "all_last": "ops.reduce_logical_and({0}, _i64(-1), False)", "add": "ops.add({0}, {1})",
         "sub": "ops.subtract({0}, {1})", "mul": "ops.multiply({0}, {1})", "mod": "ops.floor_mod({0}, {1})",
-        "neg": "ops.negative({0})", "maximum": "ops.maximum({0}, {1})", "where": "ops.select({0}, {1}, {2})",
+        "neg": "ops.negative({0})", "maximum": "_minmax(ops.maximum, {0}, {1})", "where": "ops.select({0}, {1}, {2})",
         "clip": "ops.maximum(ops.minimum({0}, {2}), {1})", "truthy": "ops.convert({0}, np.bool_)",
         "cast": "ops.convert({0}, np.{1})", "moveaxis": "_moveaxis({0}, {1}, {2})",
         "expand_dims": "ops.unsqueeze({0}, _i64([{1}]))", "squeeze": "ops.squeeze({0}, _i64([{1}]))",
@@ -613,7 +979,13 @@ class OvVocab(TextVocab):
         "prod": "ops.reduce_prod({0}, _i64([0]), True)",
         # StridedSlice, not Slice-8: the 2026.4 CPU plugin drops a Slice-8 feeding GatherElements
         "leading_block": "ops.strided_slice({0}, _i64([0] * _rank({0})), {1}, _i64([1] * _rank({0})), "
-                         "[0] * _rank({0}), [0] * _rank({0}))"}
+                         "[0] * _rank({0}), [0] * _rank({0}))",
+        "minimum": "_minmax(ops.minimum, {0}, {1})", "stack_last": "_stack_last({0})", "iota": "_iota({0}, {1}, {2})",
+        "broadcast_shapes": "ops.shape_of(_sum({0}), 'i64')", "take_last": "ops.gather({0}, _i64({1}), _i64(-1))",
+        "sum_last": "ops.reduce_sum({0}, _i64(-1), False)", "strides": "_strides({0}, {1})",
+        "numel": "ops.reduce_prod(_shape({0}, {1}, {2}), _i64(0), False)", "count": "_count({0})",
+        "tile": "ops.tile({0}, {1})", "or_": "ops.logical_or({0}, {1})", "xor": "ops.logical_xor({0}, {1})",
+        "cast_like": "ops.convert({0}, _dtype({1}))"}
 
     def size(self, data: str, i: str, axis: int | None, batch_dims: int | None) -> str:
         return f"_sizes({data}, {i}, axis={axis})" if axis is not None else \
@@ -624,6 +996,28 @@ class OvVocab(TextVocab):
 
     def concat(self, shapes: list[str]) -> str:
         return f"_concat([{', '.join(shapes)}])"
+
+    def cast(self, x: str, dtype: str) -> str:
+        return f"ops.convert({x}, {dtype if isinstance(dtype, Dt) else 'np.' + dtype})"
+
+    def is_bool(self, x: str) -> Int:
+        return Int(f"_dtype({x}).kind == 'b'")
+
+    def same_size(self, x: str, y: str) -> str:
+        """True (dims are dynamic: a 0-d ``x`` that does not fit ``y`` fails the Reshape at run time)."""
+        return "True"
+
+    def result_dtype(self, xs: str) -> str:
+        return Dt(f"np.result_type(*[_dtype(a) for a in {xs}])")
+
+    def ones(self, n: Any) -> str:
+        return f"_i64([1] * ({n}))"
+
+    def i64(self, values: list[int]) -> str:
+        return f"_i64(np.asarray({values!r}, dtype=np.int64))"
+
+    def head(self, x: str, n: str) -> str:
+        return f"ops.slice({x}, _i64([0]), {n}, _i64([1]))"
 
 
 class Val:
@@ -638,7 +1032,8 @@ class OnnxVocab:
 
     #: primitives that are one ONNX node (number operands become constants of the first operand's dtype)
     NODES: ClassVar[dict[str, str]] = {"eq": "Equal", "lt": "Less", "add": "Add", "sub": "Sub", "mul": "Mul",
-                                       "and_": "And", "neg": "Neg", "where": "Where", "broadcast_to": "Expand"}
+                                       "and_": "And", "or_": "Or", "xor": "Xor", "neg": "Neg", "where": "Where",
+                                       "broadcast_to": "Expand"}
 
     def __init__(self, b: Any) -> None:
         self.b = b
@@ -650,12 +1045,18 @@ class OnnxVocab:
 
         def prim(x: Val, *rest: Any) -> Val:
             args = [x, *[self._v(y, x) for y in rest]]
+            if op in ("Add", "Sub", "Mul") and len({np.asarray(a.value).dtype for a in args}) > 1:
+                common = np.result_type(*[np.asarray(a.value).dtype for a in args])  # numpy's promotion
+                args = [self.cast(a, common) for a in args]
             return self._node(op, args, getattr(NUMPY, name)(*[a.value for a in args]))
 
         return prim
 
-    def input(self, name: str) -> Val:
-        return Val(name, self.b.vals[name])
+    def input(self, name: str) -> Any:
+        """The graph value ``name`` (a list of values for a tuple of arrays)."""
+        if name in self.b.tuples:
+            return [Val(n, self.b.vals[n]) for n in self.b.tuples[name]]
+        return Val(name, self.b.vals.get(name))
 
     def _v(self, x: Any, like: Val) -> Val:
         if isinstance(x, Val):
@@ -666,8 +1067,13 @@ class OnnxVocab:
     def _node(self, op: str, inputs: list[Val], value: Any, **attrs: Any) -> Val:
         return Val(self.b.node(op, [x.name for x in inputs], **attrs), value)
 
-    def bind(self, x: Val, out: str) -> str:
-        """Name ``x`` ``out`` (renaming the node that made it, else an Identity)."""
+    def bind(self, x: Any, out: str) -> str:
+        """Name ``x`` ``out`` (renaming the node that made it, else an Identity); a tuple's items ``out_0`` ..."""
+        if isinstance(x, (tuple, list)):
+            self.b.tuples[out] = [self.bind(item, f"{out}_{j}") for j, item in enumerate(x)]
+            for j, item in enumerate(x):
+                self.b.vals[f"{out}_{j}"] = item.value
+            return out
         nodes = self.b.nodes
         if nodes and list(nodes[-1].output) == [x.name] and x.name not in self.b.vals:
             nodes[-1].output[0] = out
@@ -679,9 +1085,10 @@ class OnnxVocab:
     def size(self, data: Val, i: Val, axis: int | None, batch_dims: int | None) -> Val:
         b = self.b
         value = NUMPY.size(data.value, i.value, axis, batch_dims)
+        dt = np.asarray(i.value).dtype
         if axis is not None:
-            return Val(b.axis_size(data.name, axis, i.name), value)
-        return Val(b.nd_sizes(data.name, batch_dims or 0, b.tuple_len(i.name), i.name), value)
+            return Val(b.axis_size(data.name, axis, dt), value)
+        return Val(b.nd_sizes(data.name, batch_dims or 0, self.tuple_len(i), dt), value)
 
     def lit(self, value: Any, like: Val) -> Val:
         return self._v(value, like)
@@ -715,9 +1122,18 @@ class OnnxVocab:
         return Val(b.node("Mod", [x.name, safe], fmod=0), NUMPY.mod(x.value, y.value))
 
     def maximum(self, x: Val, y: Any) -> Val:
-        """``Where(x < y, y, x)`` (integer ``Max`` needs opset 12)."""
+        """``Max`` for floats (it propagates NaN), ``Where(x < y, y, x)`` otherwise (integer ``Max`` needs opset 12)."""
+        return self._minmax("Max", x, y)
+
+    def minimum(self, x: Val, y: Any) -> Val:
+        return self._minmax("Min", x, y)
+
+    def _minmax(self, op: str, x: Val, y: Any) -> Val:
         y = self._v(y, x)
-        return Val(self.b.maximum(x.name, y.name), NUMPY.maximum(x.value, y.value))
+        value = (NUMPY.maximum if op == "Max" else NUMPY.minimum)(x.value, y.value)
+        if np.asarray(x.value).dtype.kind == "f":
+            return self._node(op, [x, y], value)
+        return Val((self.b.maximum if op == "Max" else self.b.minimum)(x.name, y.name), value)
 
     def clip(self, x: Val, lo: Any, hi: Val) -> Val:
         lo = self._v(lo, x)
@@ -730,7 +1146,9 @@ class OnnxVocab:
         eq = self.b.node("Equal", [x.name, self._v(0, x).name])
         return Val(self.b.node("Not", [eq]), NUMPY.truthy(x.value))
 
-    def cast(self, x: Val, dtype: str) -> Val:
+    def cast(self, x: Val, dtype: Any) -> Val:
+        if np.asarray(x.value).dtype == np.dtype(dtype):
+            return x
         return self._node("Cast", [x], NUMPY.cast(x.value, dtype), to=self.b.elem_type(dtype))
 
     def moveaxis(self, x: Val, source: Any, destination: Any) -> Val:
@@ -785,7 +1203,8 @@ class OnnxVocab:
         return int(np.ndim(x.value))
 
     def tuple_len(self, i: Val) -> int:
-        return int(self.b.tuple_len(i.name))
+        self.b.static_tuple_len = True
+        return NUMPY.tuple_len(i.value)
 
     def align(self, mask: Val, y: Val, lead: int) -> Val:
         value = NUMPY.align(mask.value, y.value, lead)
@@ -794,7 +1213,7 @@ class OnnxVocab:
 
     def zeros(self, shape: Val, like: Val) -> Val:
         t = self.b.numpy_helper.from_array(np.zeros(1, np.asarray(like.value).dtype), self.b.fresh("v"))
-        return Val(self.b.node("ConstantOfShape", [self.b.as_int64(shape.name)], value=t),
+        return Val(self.b.node("ConstantOfShape", [self.cast(shape, np.int64).name], value=t),
                    NUMPY.zeros(shape.value, like.value))
 
     def broadcast_off_axis(self, x: Val, other: Val, axis: int) -> Val:
@@ -824,3 +1243,100 @@ class OnnxVocab:
     def concat(self, shapes: list[Val]) -> Val:
         return Val(self.b.concat([x.name for x in shapes]), np.asarray(NUMPY.concat([x.value for x in shapes]),
                                                                         dtype=np.int64))
+
+    # control flow, sequences and the primitives of the branching adapters (sizes known: plain Python)
+    def cond(self, c: Any, then: Callable[[], Any], other: Callable[[], Any]) -> Any:
+        return then() if c else other()
+
+    def seq(self, n: int, fn: Callable[[int], Any]) -> list[Any]:
+        return [fn(d) for d in range(n)]
+
+    def each(self, xs: list[Val], fn: Callable[[Val], Any]) -> list[Any]:
+        return [fn(x) for x in xs]
+
+    def tuple_(self, xs: list[Val]) -> tuple[Val, ...]:
+        return tuple(xs)
+
+    def check(self, fn: Callable[..., None], *values: Val) -> None:
+        NUMPY.check(fn, *[x.value for x in values])
+
+    def is_none(self, x: Val) -> bool:
+        return x.value is None
+
+    def is_bool(self, x: Val) -> bool:
+        return NUMPY.is_bool(x.value)
+
+    def same_size(self, x: Val, y: Val) -> bool:
+        return NUMPY.same_size(x.value, y.value)
+
+    def result_dtype(self, xs: list[Val]) -> np.dtype[Any]:
+        return NUMPY.result_dtype([x.value for x in xs])
+
+    def cast_like(self, x: Val, like: Val) -> Val:
+        return self.cast(x, np.asarray(like.value).dtype)
+
+    def stack_last(self, xs: list[Val]) -> Val:
+        return Val(self.b.stack_last([x.name for x in xs]), NUMPY.stack_last([x.value for x in xs]))
+
+    def iota(self, shape: Val, d: int, rank: int) -> Val:
+        return Val(self.b.iota(shape.name, d, rank), NUMPY.iota(shape.value, d, rank))
+
+    def i64(self, values: list[int]) -> Val:
+        value = NUMPY.i64(values)
+        return Val(self.b.const(value, np.int64), value)
+
+    def ones(self, n: int) -> Val:
+        return self.i64([1] * n)
+
+    def broadcast_shapes(self, xs: list[Val]) -> Val:
+        """``Shape`` of the sum of ``x * 0`` (``Add`` broadcasts)."""
+        zero = self._v(0, xs[0])
+        total = self.b.node("Mul", [xs[0].name, zero.name])
+        for x in xs[1:]:
+            total = self.b.node("Add", [total, self.b.node("Mul", [x.name, zero.name])])
+        value = np.asarray(NUMPY.broadcast_shapes([x.value for x in xs]), dtype=np.int64)
+        return Val(self.b.node("Shape", [total]), value)
+
+    def take_last(self, x: Val, j: int) -> Val:
+        return Val(self.b.node("Gather", [x.name, self.b.const(j, np.int64)], axis=-1), NUMPY.take_last(x.value, j))
+
+    def sum_last(self, x: Val) -> Val:
+        """``ReduceSum(keepdims=0)`` over the last axis (axes an input since opset 13)."""
+        b, value = self.b, NUMPY.sum_last(x.value)
+        if b.opset < 13:
+            return Val(b.node("ReduceSum", [x.name], axes=[-1], keepdims=0), value)
+        return Val(b.node("ReduceSum", [x.name, b.const([-1], np.int64)], keepdims=0), value)
+
+    def _dims(self, data: Val, lo: int, hi: int) -> list[str]:
+        shape = self.b.node("Shape", [data.name])
+        return [self.b.node("Gather", [shape, self.b.const(d, np.int64)], axis=0) for d in range(lo, hi)]
+
+    def _product(self, dims: list[str]) -> str:
+        out = self.b.const(1, np.int64)
+        for d in dims:
+            out = self.b.node("Mul", [out, d])
+        return out
+
+    def strides(self, data: Val, k: int) -> Val:
+        value = NUMPY.strides(data.value, k)
+        if k == 0:
+            return self.i64([])
+        dims = self._dims(data, 0, k)
+        parts = [self.b.unsqueeze(self._product(dims[d + 1 :]), [0]) for d in range(k)]
+        return Val(self.b.concat(parts), value)
+
+    def numel(self, data: Val, lo: int, hi: int) -> Val:
+        return Val(self._product(self._dims(data, lo, hi)), NUMPY.numel(data.value, lo, hi))
+
+    def count(self, x: Val) -> Val:
+        return Val(self.b.node("Size", [x.name]), np.asarray(NUMPY.count(x.value), dtype=np.int64))
+
+    def _as_1d(self, n: Val) -> str:
+        return str(self.b.node("Reshape", [n.name, self.b.const([1], np.int64)]))
+
+    def head(self, x: Val, n: Val) -> Val:
+        return Val(self.b.node("Slice", [x.name, self.b.const([0], np.int64), self._as_1d(n)]),
+                   NUMPY.head(x.value, n.value))
+
+    def tile(self, x: Val, reps: Val) -> Val:
+        return Val(self.b.node("Tile", [x.name, self._as_1d(reps)]), NUMPY.tile(x.value, reps.value))

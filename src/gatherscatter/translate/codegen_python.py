@@ -23,7 +23,7 @@ from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
 from .adapters import PyVocab
-from .codegen import SHARED_HELPERS, CodeTarget, Emit, collect, function_code, helper_call_emitters
+from .codegen import SHARED_HELPERS, CodeTarget, Emit, adapter_emitters, collect, function_code
 from .ir import Step
 
 if TYPE_CHECKING:
@@ -111,9 +111,12 @@ class Api:
         """Clamp with Python-int bounds."""
         return f"{self.m}.clip({x}, {lo}, {hi})"
 
-    def grid(self, shape: str) -> str:
-        """A list of int64 index grids over the Python tuple ``shape`` (one per dim)."""
-        return f"list({self.m}.indices({shape}, dtype={self.m}.int64))"
+    def arange(self, n: str) -> str:
+        """``0, 1, ..., n - 1`` in int64."""
+        return f"{self.m}.arange({n}, dtype={self.m}.int64)"
+
+    def sum_last(self, x: str) -> str:
+        return f"{self.m}.sum({x}, axis=-1)"
 
     def dtype_name(self, x: str) -> str:
         return f"{x}.dtype.name"
@@ -149,8 +152,6 @@ class JaxApi(Api):
     def const(self, v: str, dtype: str) -> str:
         return f"jnp.asarray({v}).astype({dtype})"
 
-    def grid(self, shape: str) -> str:
-        return f"list(jnp.indices({shape}, dtype=jnp.int64))"
 
 
 class TorchApi(Api):
@@ -174,8 +175,8 @@ class TorchApi(Api):
     def clip(self, x: str, lo: str, hi: str) -> str:
         return f"torch.clamp({x}, {lo}, {hi})"
 
-    def grid(self, shape: str) -> str:
-        return f"[g for g in torch.meshgrid(*[torch.arange(n) for n in {shape}], indexing='ij')] if {shape} else []"
+    def sum_last(self, x: str) -> str:
+        return f"torch.sum({x}, dim=-1)"
 
     def dtype_name(self, x: str) -> str:
         return f"str({x}.dtype).split('.')[-1]"
@@ -226,8 +227,11 @@ class TfApi(Api):
     def clip(self, x: str, lo: str, hi: str) -> str:
         return f"tf.clip_by_value({x}, {lo}, {hi})"
 
-    def grid(self, shape: str) -> str:
-        return f"tf.meshgrid(*[tf.range(n, dtype=tf.int64) for n in {shape}], indexing='ij') if {shape} else []"
+    def arange(self, n: str) -> str:
+        return f"tf.range({n}, dtype=tf.int64)"
+
+    def sum_last(self, x: str) -> str:
+        return f"tf.reduce_sum({x}, axis=-1)"
 
     def is_int(self, x: str) -> str:
         return f"{x}.dtype.is_integer"
@@ -278,8 +282,6 @@ class PaddleApi(Api):
     def zeros(self, shape: str, dtype: str) -> str:
         return f"paddle.zeros(list({shape}), dtype={dtype})"
 
-    def grid(self, shape: str) -> str:
-        return f"list(paddle.meshgrid(*[paddle.arange(n, dtype='int64') for n in {shape}])) if {shape} else []"
 
     def dtype_name(self, x: str) -> str:
         return f"str({x}.dtype).split('.')[-1]"
@@ -307,8 +309,7 @@ class PaddleApi(Api):
 
 
 def _helpers(api: Api) -> dict[str, str]:
-    """Helper functions for the adapters too long for one expression, in ``api``'s framework."""
-    m = api.m
+    """Helper functions for the vocabulary primitives too long for one expression, in ``api``'s framework."""
     h: dict[str, str] = dict(SHARED_HELPERS)
     h["_align"] = f'''def _align(mask, y, lead):
     """``mask`` reshaped so its dims sit at dim ``lead`` of ``y`` (size-1 dims elsewhere)."""
@@ -319,33 +320,12 @@ def _helpers(api: Api) -> dict[str, str]:
     """The sizes of the data dims the index tuples (last axis of ``i``) address, in ``i``'s dtype."""
     return {api.const("list(data.shape)[batch_dims:batch_dims + i.shape[-1]]", "i.dtype")}
 '''
-    h["_slice_like"] = f'''def _slice_like(x, like):
-    """The leading ``like``-shaped block of ``x`` (torch reads only the index-shaped block of src)."""
-    if len(x.shape) == 0 or len(like.shape) == 0:
-        return {api.reshape("x", "tuple(like.shape)")} if math.prod(x.shape) == math.prod(like.shape) else x
-    return x[tuple(slice(0, n) for n in like.shape)]
+    h["_iota"] = f'''def _iota(shape, d):
+    """The int64 index grid of dim ``d`` over ``shape`` (``np.indices(shape)[d]``)."""
+    line = {api.reshape(api.arange("shape[d]"), "(1,) * d + (-1,) + (1,) * (len(shape) - d - 1)")}
+    return {api.broadcast_to("line", "shape")}
 '''
-    h["_coordinates"] = f'''def _coordinates(i, axis):
-    """Full index tuples (last axis) for an element-wise index along ``axis``
-    (docs/semantics.md#e4/docs/semantics.md#e16)."""
-    grids = {api.grid("tuple(i.shape)")}
-    if not grids:
-        return {api.zeros("(0,)", api.dt("int64"))}
-    grids[axis] = {api.astype("i", api.dt("int64"))}
-    return {api.stack("grids", -1)}
-'''
-    h["_broadcast_arrays"] = f'''def _broadcast_arrays(seq):
-    """The arrays of ``seq`` broadcast to one shape."""
-    shape = tuple(np.broadcast_shapes(*[tuple(a.shape) for a in seq]))
-    return [{api.broadcast_to("a", "shape")} for a in seq]
-'''
-    h["_stack_last"] = f'''def _stack_last(seq):
-    """Index tuples (last axis) from a sequence of index arrays, broadcast together (docs/semantics.md#e12,
-    docs/semantics.md#e15)."""
-    dt = np.result_type(*[np.dtype({api.dtype_name("a")}) for a in seq]).name
-    return {api.stack(f"[{api.astype('a', f'getattr({m}, dt)')} for a in _broadcast_arrays(seq)]", -1)}
-'''
-    if m == "paddle":
+    if api.m == "paddle":
         h["_where"] = '''def _where(c, x, y):
     """paddle.where, also for the integer dtypes its kernel lacks (int8/int16/uint8: computed in int64)."""
     if x.dtype in (paddle.int8, paddle.int16, paddle.uint8):
@@ -359,100 +339,7 @@ def _helpers(api: Api) -> dict[str, str]:
     rest = np.broadcast_shapes(off_a, tuple(b.shape[:ax]) + tuple(b.shape[ax + 1:]))
     return tuple(rest[:ax]) + (a.shape[ax],) + tuple(rest[ax:])
 '''
-    h["_take_coordinates"] = f'''def _take_coordinates(i, data, axis, batch_dims):
-    """Element coordinates (last axis) of a gather along ``axis`` with ``batch_dims`` shared leading dims
-    (docs/semantics.md#e1/docs/semantics.md#e7)."""
-    r, q = len(data.shape), len(i.shape)
-    a = axis % r
-    b = batch_dims % q if batch_dims < 0 else batch_dims
-    out = tuple(data.shape[:a]) + tuple(i.shape[b:]) + tuple(data.shape[a + 1:])
-    grids = {api.grid("out")}
-    ii = {api.reshape(api.astype("i", api.dt("int64")),
-                      "tuple(i.shape[:b]) + (1,) * (a - b) + tuple(i.shape[b:]) + (1,) * (r - a - 1)")}
-    comps = grids[:a] + [{api.broadcast_to("ii", "out")}] + [grids[a + q - b + t] for t in range(r - a - 1)]
-    return {api.stack("comps", -1)}
-'''
-    h["_nd_coordinates"] = f'''def _nd_coordinates(i, data, batch_dims):
-    """Element coordinates (last axis) of index tuples with ``batch_dims`` shared leading dims."""
-    b, k, r = batch_dims, i.shape[-1], len(data.shape)
-    out = tuple(i.shape[:-1]) + tuple(data.shape[b + k:])
-    grids = {api.grid("out")}
-    ii = {api.astype("i", api.dt("int64"))}
-    comps = grids[:b]
-    comps += [{api.broadcast_to(api.reshape("ii[..., c]", "tuple(i.shape[:-1]) + (1,) * (r - b - k)"), "out")}
-              for c in range(k)]
-    comps += [grids[len(i.shape) - 1 + t] for t in range(r - b - k)]
-    return {api.stack("comps", -1)}
-'''
-    h["_ravel_tuples"] = f'''def _ravel_tuples(i, data):
-    """Row-major flat offsets of index tuples (last axis); a tuple out of range maps one past the end."""
-    k = i.shape[-1]
-    sizes = [int(n) for n in data.shape[:k]]
-    ii = {api.astype("i", api.dt("int64"))}
-    ok = None
-    off = {api.zeros_like("ii[..., 0]")}
-    for d in range(k):
-        c = ii[..., d]
-        good = (c >= 0) & (c < sizes[d])
-        ok = good if ok is None else ok & good
-        off = off * sizes[d] + {api.where("good", "c", api.zeros_like("c"))}
-    return {api.where("ok", "off", api.full_like("off", "math.prod(sizes)"))}
-'''
-    h["_combine"] = f'''def _combine(x, y, reduction):
-    """Element-wise ``x (reduction) y`` in ``x``'s dtype (bool: or / and / xor)."""
-    if {api.is_bool("x")}:
-        return {{"add": {api.logical("or", "x", "y")}, "max": {api.logical("or", "x", "y")},
-                "mul": {api.logical("and", "x", "y")}, "min": {api.logical("and", "x", "y")},
-                "sub": {api.logical("xor", "x", "y")}}}[reduction]
-    if reduction == "add":
-        return x + y
-    if reduction == "sub":
-        return x - y
-    if reduction == "mul":
-        return x * y
-    return {api.maximum("x", "y")} if reduction == "max" else {api.minimum("x", "y")}
-'''
-    h["_cycle_to"] = f'''def _cycle_to(v, i):
-    """``v`` flattened, repeated cyclically (or cut) to ``i``'s number of elements (NumPy put)."""
-    n = math.prod(i.shape)
-    flat = {api.flat("v")}
-    if n == 0:
-        return flat[:0]
-    if math.prod(v.shape) == 0:
-        raise ValueError("cannot cycle an empty v")
-    return {api.tile("flat", "-(-n // math.prod(v.shape))")}[:n]
-'''
-    h["_positions"] = f'''def _positions(w, u, data, axis, circular):
-    """Write positions (int64) over ``u``'s shape: ``w[b] + j`` along ``axis``, ``(w[b] mod s + j) mod s``
-    (``s = data.shape[axis]``) when ``circular``; ``w`` None reads as zeros (ONNX TensorScatter)."""
-    shape = tuple(int(n) for n in u.shape)
-    r = len(shape)
-    a = axis % r
-    j = ({api.grid("shape")})[a]
-    if w is None:
-        return j
-    start = {api.reshape(api.astype("w", api.dt("int64")), "shape[:1] + (1,) * (r - 1)")}
-    if circular:
-        s = max(int(data.shape[a]), 1)
-        return (start % s + j) % s
-    return start + j
-'''
     return h
-
-
-# ------------------------------------------------------------------------------------------------ adapters
-
-
-def adapter_emitters(api: Api) -> dict[str, Emit]:
-    """An emitter for every adapter, written in ``api``'s framework."""
-    table = helper_call_emitters(PyVocab(api))
-    em = collect(table)
-
-    @em("unstack_last")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        return f"tuple({i}[..., j] for j in range({i}.shape[-1]))"
-    return table
 
 
 # --------------------------------------------------------------------------------------------- op emitters
@@ -687,7 +574,7 @@ _HEADERS = {
 
 
 def _target(name: str, module: str, api: Api, ops: dict[str, Emit], **kw: Any) -> CodeTarget:
-    return CodeTarget(name, _HEADERS[name], module, _helpers(api), adapter_emitters(api), ops, **kw)
+    return CodeTarget(name, _HEADERS[name], module, _helpers(api), adapter_emitters(PyVocab(api)), ops, **kw)
 
 
 #: every Python code target: its imports, op module, helpers, adapter and op emitters

@@ -98,24 +98,17 @@ class Builder:
 
     # shape helpers -------------------------------------------------------------------------------
 
-    def axis_size(self, data: str, axis: int, like: str) -> str:
-        """``data.shape[axis]`` as a 0-d tensor of ``like``'s dtype."""
+    def axis_size(self, data: str, axis: int, dtype: Any) -> str:
+        """``data.shape[axis]`` as a 0-d tensor of ``dtype``."""
         shape = self.node("Shape", [data])
         s = self.node("Gather", [shape, self.const(axis, np.int64)], axis=0)
-        return self.node("Cast", [s], to=self.elem_type(self.vals[like].dtype))
+        return self.node("Cast", [s], to=self.elem_type(dtype))
 
-    def nd_sizes(self, data: str, b: int, k: int, like: str) -> str:
-        """``data.shape[b:b+k]`` as a 1-d tensor of ``like``'s dtype."""
+    def nd_sizes(self, data: str, b: int, k: int, dtype: Any) -> str:
+        """``data.shape[b:b+k]`` as a 1-d tensor of ``dtype``."""
         shape = self.node("Shape", [data])
         s = self.node("Slice", [shape, self.const([b], np.int64), self.const([b + k], np.int64)])
-        return self.node("Cast", [s], to=self.elem_type(self.vals[like].dtype))
-
-    def sizes(self, args: dict[str, str], attrs: dict[str, Any]) -> str:
-        i = args["i"]
-        if attrs.get("axis") is not None:
-            return self.axis_size(args["data"], attrs["axis"], i)
-        k = self.tuple_len(i)
-        return self.nd_sizes(args["data"], attrs.get("batch_dims") or 0, k, i)
+        return self.node("Cast", [s], to=self.elem_type(dtype))
 
     def fill_like(self, x: str, value: Any, dtype: Any) -> str:
         shape = self.node("Shape", [x])
@@ -202,204 +195,6 @@ def _traced(fn: Callable[..., Any]) -> OnnxEmit:
 
 
 ONNX_ADAPTERS: dict[str, OnnxEmit] = {name: _traced(fn) for name, fn in DEFS.items()}
-
-
-def _a(name: str) -> Callable[[OnnxEmit], OnnxEmit]:
-    def deco(fn: OnnxEmit) -> OnnxEmit:
-        ONNX_ADAPTERS[name] = fn
-        return fn
-
-    return deco
-
-
-
-@_a("slice_like")
-def _slice_like(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    r = np.asarray(b.vals[a["like"]]).ndim
-    ends = b.node("Shape", [a["like"]])
-    return b.node("Slice", [a["x"], b.const([0] * r, np.int64), ends], s.out)
-
-
-@_a("positions")
-def _positions(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """``Add(Reshape(w, [-1, 1, ...]), iota_axis(Shape(u)))``; circular: ``Mod(Mod(w, s) + iota, s)`` with
-    ``s = Max(Shape(data)[axis], 1)`` (``Mod(fmod=0)``: floor modulo for integers)."""
-    w, u, data = a["w"], a["u"], a["data"]
-    r = np.asarray(b.vals[u]).ndim
-    ax = k["axis"] % r
-    j = b.iota(b.node("Shape", [u]), ax, r)
-    if b.vals.get(w) is None:
-        return b.node("Identity", [j], s.out)
-    start = b.node("Reshape", [b.as_int64(w), b.const([-1] + [1] * (r - 1), np.int64)])
-    if not k.get("circular"):
-        return b.node("Add", [start, j], s.out)
-    size = b.maximum(b.axis_size(data, ax, s.out), b.const(1, np.int64))
-    first = b.node("Mod", [start, size], fmod=0)
-    return b.node("Mod", [b.node("Add", [first, j]), size], s.out, fmod=0)
-
-
-@_a("coordinates")
-def _coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """docs/semantics.md#e4: ``Concat([Expand(Unsqueeze(Range(0, n_d)), Shape(i)) or i, ...], -1)`` (an int64
-    meshgrid)."""
-    i = a["i"]
-    r = np.asarray(b.vals[i]).ndim
-    if r == 0:
-        return b.node("Identity", [b.const(np.zeros((0,), np.int64), hint="empty")], s.out)
-    ax = k["axis"] % r
-    i64 = i if b.dtype_of(i) == np.int64 else b.node("Cast", [i], to=b.elem_type(np.int64))
-    shape = b.node("Shape", [i])
-    cols = []
-    for d in range(r):
-        if d == ax:
-            g = i64
-        else:
-            n = b.node("Gather", [shape, b.const(d, np.int64)], axis=0)
-            iota = b.node("Range", [b.const(0, np.int64), n, b.const(1, np.int64)])
-            others = [x for x in range(r) if x != d]
-            g = b.node("Expand", [b.unsqueeze(iota, others) if others else iota, shape])
-        cols.append(b.unsqueeze(g, [-1]))
-    return b.node("Concat", cols, s.out, axis=-1)
-
-
-def _components(b: Builder, name: str) -> list[str]:
-    return b.tuples.get(name) or [name]
-
-
-@_a("stack_last")
-def _stack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """``Concat([Unsqueeze(i_j + z, -1)], -1)``, ``z`` the zeros of the broadcast shape (docs/semantics.md#e12,
-    docs/semantics.md#e15)."""
-    parts = _components(b, a["seq"])
-    dt = b.dtype_of(s.out)
-    parts = [p if b.dtype_of(p) == dt else b.node("Cast", [p], to=b.elem_type(dt)) for p in parts]
-    if len(parts) > 1:
-        zero = b.const(0, dt)
-        z = b.node("Mul", [parts[0], zero])
-        for p in parts[1:]:
-            z = b.node("Add", [z, b.node("Mul", [p, zero])])
-        parts = [b.node("Add", [p, z]) for p in parts]
-    cols = [b.unsqueeze(p, [-1]) for p in parts]
-    return b.node("Concat", cols, s.out, axis=-1)
-
-
-@_a("unstack_last")
-def _unstack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """One ``Gather(i, j, axis=-1)`` per tuple component: a tuple-valued name ``out_0, out_1 ...``."""
-    i = a["i"]
-    n = b.tuple_len(i)
-    b.tuples[s.out] = [b.node("Gather", [i, b.const(j, np.int64)], f"{s.out}_{j}", axis=-1) for j in range(n)]
-    for j, v in enumerate(ADAPTERS["unstack_last"].run(b.vals[i])):
-        b.vals[f"{s.out}_{j}"] = v
-    return s.out
-
-
-# ------------------------------------------------------------------ adapters of the target planners and sources
-
-
-@_a("take_coordinates")
-def _take_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """docs/semantics.md#e1/docs/semantics.md#e7: iotas over the gather's output shape, the index (broadcast) on the
-    gathered axis."""
-    i, data = a["i"], a["data"]
-    r, q = np.asarray(b.vals[data]).ndim, np.asarray(b.vals[i]).ndim
-    ax = k["axis"] % r
-    bd = k.get("batch_dims") or 0
-    bd = bd % q if bd < 0 else bd
-    rank = ax + (q - bd) + (r - ax - 1)
-    shape = b.concat([b.shape_part(data, 0, ax), b.shape_part(i, bd), b.shape_part(data, ax + 1)])
-    ones = list(range(bd, ax)) + list(range(rank - (r - ax - 1), rank))
-    ii = b.as_int64(i)
-    ii = b.node("Expand", [b.unsqueeze(ii, ones) if ones else ii, shape])
-    comps = [b.iota(shape, d, rank) for d in range(ax)] + [ii]
-    comps += [b.iota(shape, ax + q - bd + t, rank) for t in range(r - ax - 1)]
-    return b.stack_last(comps, s.out)
-
-
-@_a("nd_coordinates")
-def _nd_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i, data = a["i"], a["data"]
-    iv = np.asarray(b.vals[i])
-    bd, kk, r = k.get("batch_dims") or 0, b.tuple_len(i), np.asarray(b.vals[data]).ndim
-    lead = iv.ndim - 1
-    rank = lead + (r - bd - kk)
-    shape = b.concat([b.shape_part(i, 0, -1), b.shape_part(data, bd + kk)])
-    if r == 0:
-        zero = b.node("Concat", [shape, b.const([0], np.int64)], axis=0)
-        t = b.numpy_helper.from_array(np.zeros(1, np.int64), b.fresh("v"))
-        return b.node("ConstantOfShape", [zero], s.out, value=t)
-    i64 = b.as_int64(i)
-    comps = [b.iota(shape, d, rank) for d in range(bd)]
-    tail = list(range(lead, rank))
-    for c in range(kk):
-        comp = b.node("Gather", [i64, b.const(c, np.int64)], axis=-1)
-        comps.append(b.node("Expand", [b.unsqueeze(comp, tail) if tail else comp, shape]))
-    comps += [b.iota(shape, lead + t, rank) for t in range(r - bd - kk)]
-    return b.stack_last(comps, s.out)
-
-
-@_a("ravel_tuples")
-def _ravel_tuples(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i, data = a["i"], a["data"]
-    kk = b.tuple_len(i)
-    i64 = b.as_int64(i)
-    if kk == 0:
-        t = b.numpy_helper.from_array(np.zeros(1, np.int64), b.fresh("v"))
-        return b.node("ConstantOfShape", [b.shape_part(i, 0, -1)], s.out, value=t)
-    shape = b.node("Shape", [data])
-    sizes = [b.node("Gather", [shape, b.const(d, np.int64)], axis=0) for d in range(kk)]
-    comps = [b.node("Gather", [i64, b.const(d, np.int64)], axis=-1) for d in range(kk)]
-    zero = b.const(0, np.int64)
-    ok = None
-    off = None
-    for d in range(kk):
-        inside = b.node("And", [b.greater_equal(comps[d], zero), b.node("Less", [comps[d], sizes[d]])])
-        ok = inside if ok is None else b.node("And", [ok, inside])
-        stride = b.const(1, np.int64)
-        for e in range(d + 1, kk):
-            stride = b.node("Mul", [stride, sizes[e]])
-        term = b.node("Mul", [b.node("Where", [inside, comps[d], zero]), stride])
-        off = term if off is None else b.node("Add", [off, term])
-    total = sizes[0]
-    for e in range(1, kk):
-        total = b.node("Mul", [total, sizes[e]])
-    assert ok is not None
-    assert off is not None
-    return b.node("Where", [ok, off, total], s.out)
-
-
-_COMBINE = {"add": "Add", "sub": "Sub", "mul": "Mul", "max": "Max", "min": "Min"}
-_COMBINE_BOOL = {"add": "Or", "max": "Or", "mul": "And", "min": "And", "sub": "Xor"}
-
-
-@_a("combine")
-def _combine(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    x, y = a["x"], a["y"]
-    dx = b.dtype_of(x)
-    r = k["reduction"]
-    if dx == np.bool_:
-        yb = y if b.dtype_of(y) == np.bool_ else b.node("Cast", [y], to=b.elem_type(np.bool_))
-        return b.node(_COMBINE_BOOL[r], [x, yb], s.out)
-    common = np.result_type(dx, b.dtype_of(y))
-    xs, ys = [v if b.dtype_of(v) == common else b.node("Cast", [v], to=b.elem_type(common)) for v in (x, y)]
-    if r in ("max", "min") and b.opset < 12 and common.kind in "iu":
-        z = b.maximum(xs, ys) if r == "max" else b.minimum(xs, ys)  # integer Max/Min need opset 12
-    else:
-        z = b.node(_COMBINE[r], [xs, ys])
-    return b.node("Cast", [z], s.out, to=b.elem_type(dx)) if common != dx else b.node("Identity", [z], s.out)
-
-
-@_a("cycle_to")
-def _cycle_to(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """``np.resize(v.ravel(), i.size)``: ``Tile`` the flat ``v`` ceil(n / v.size) times, keep the first n."""
-    flat = b.node("Reshape", [a["v"], b.const([-1], np.int64)])
-    n = b.node("Size", [a["i"]])
-    one = b.const(1, np.int64)
-    m = b.maximum(b.node("Size", [flat]), one)
-    reps = b.node("Div", [b.node("Sub", [b.node("Add", [n, m]), one]), m])
-    tiled = b.node("Tile", [flat, b.node("Reshape", [reps, b.const([1], np.int64)])])
-    end = b.node("Reshape", [n, b.const([1], np.int64)])
-    return b.node("Slice", [tiled, b.const([0], np.int64), end], s.out)
 
 
 _ONNX_ATTRS = {"axis", "batch_dims", "reduction"}
