@@ -740,7 +740,7 @@ class Dt(str):
 
 
 def _lit(v: Any) -> str:
-    from .codegen_python import lit
+    from .codegen import lit
 
     return lit(v)
 
@@ -855,10 +855,6 @@ class PyVocab(TextVocab):
 
     def broadcast_off_axis(self, x: str, other: str, axis: int) -> str:
         return str(self.api.broadcast_to(x, f"_off_axis_shape({x}, {other}, {axis})"))
-
-    def div(self, t: str, c: str, rounding: str) -> str:
-        whole = f"{t} // {c}" if rounding == "floor" else self.api.trunc_div(t, c)
-        return f"({whole} if {self.api.is_int(t)} else {self.api.true_div(t, c)})"
 
     def shape_of(self, x: str, lo: Any = 0, hi: Any = None) -> str:
         if lo == 0 and hi is None:

@@ -21,9 +21,7 @@ from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
 from .adapters import OvVocab
-from .codegen import SHARED_HELPERS, CodeTarget, Emit, adapter_emitters, collect, emit_step, helpers_for
-from .codegen_python import lit
-from .ir import Step
+from .codegen import SHARED_HELPERS, CodeTarget, adapter_emitters, emit_step, helpers_for, templates
 
 if TYPE_CHECKING:
     from . import Translation
@@ -172,39 +170,19 @@ _BASE = {
 }
 
 
-def _ops() -> dict[str, Emit]:
-    ops: dict[str, Emit] = {}
-    op = collect(ops)
-
-    @op(qn(_d.openvino.Gather))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.gather({a['data']}, {a['indices']}, _i64({lit(k['axis'])}), " \
-               f"batch_dims={lit(k.get('batch_dims') or 0)})"
-
-    @op(qn(_d.openvino.GatherElements))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.gather_elements({a['data']}, {a['indices']}, axis={lit(k['axis'])})"
-
-    @op(qn(_d.openvino.GatherND))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.gather_nd({a['data']}, {a['indices']}, batch_dims={lit(k.get('batch_dims') or 0)})"
-
-    @op(qn(_d.openvino.ScatterElementsUpdate))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.scatter_elements_update({a['data']}, {a['indices']}, {a['updates']}, _i64({lit(k['axis'])}), " \
-               f"reduction={lit(k.get('reduction', 'none'))}, use_init_val={lit(k.get('use_init_val', True))})"
-
-    @op(qn(_d.openvino.ScatterNDUpdate))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.scatter_nd_update({a['data']}, {a['indices']}, {a['updates']}, " \
-               f"reduction={lit(k.get('reduction', 'none'))})"
-
-
-    return ops
+_OPS = {
+    qn(_d.openvino.Gather): "ops.gather({data}, {indices}, _i64({axis}), batch_dims={batch_dims|0})",
+    qn(_d.openvino.GatherElements): "ops.gather_elements({data}, {indices}, axis={axis})",
+    qn(_d.openvino.GatherND): "ops.gather_nd({data}, {indices}, batch_dims={batch_dims|0})",
+    qn(_d.openvino.ScatterElementsUpdate): "ops.scatter_elements_update({data}, {indices}, {updates}, _i64({axis}), "
+                                           "reduction={reduction|'none'}, use_init_val={use_init_val|True})",
+    qn(_d.openvino.ScatterNDUpdate): "ops.scatter_nd_update({data}, {indices}, {updates}, "
+                                     "reduction={reduction|'none'})",
+}
 
 
 #: the OpenVINO code target: opset calls (and helpers written in them) building an ov.Model
-TARGET = CodeTarget(T, HEADER, "ops", {**SHARED_HELPERS, **_BASE}, adapter_emitters(OvVocab()), _ops())
+TARGET = CodeTarget(T, HEADER, "ops", {**SHARED_HELPERS, **_BASE}, adapter_emitters(OvVocab()), templates(_OPS))
 ADAPTER_EMIT = TARGET.adapters
 
 

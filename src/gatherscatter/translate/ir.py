@@ -52,8 +52,9 @@ class Adapter:
 
 
 #: every adapter, written once in translate/adapters.py and run here with NumPy
-ADAPTERS: dict[str, Adapter] = {name: Adapter(name, ADAPTER_PARAMS[name], partial(fn, NUMPY), (fn.__doc__ or "").strip())
-                                for name, fn in DEFS.items()}
+ADAPTERS: dict[str, Adapter] = {
+    name: Adapter(name, ADAPTER_PARAMS[name], partial(fn, NUMPY), (fn.__doc__ or "").strip())
+    for name, fn in DEFS.items()}
 
 
 @dataclass
