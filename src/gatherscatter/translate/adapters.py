@@ -444,8 +444,66 @@ def positions(v: Any, w: Any, u: Any, data: Any, *, axis: int, circular: bool = 
 # ------------------------------------------------------------------------------------------- vocabularies
 
 
-class NumpyVocab:
-    """The vocabulary in NumPy: the adapters' definitions."""
+def _a(x: Any) -> Any:
+    return np.asarray(x)
+
+
+class Eager:
+    """Control flow and sequences where every rank, dtype and size is known (NumPy, ONNX): plain Python."""
+
+    def cond(self, c: Any, then: Callable[[], Any], other: Callable[[], Any]) -> Any:
+        """``then()`` if ``c`` else ``other()`` (only the branch taken is built)."""
+        return then() if c else other()
+
+    def seq(self, n: int, fn: Callable[[int], Any]) -> list[Any]:
+        """``[fn(d) for d in range(n)]``."""
+        return [fn(d) for d in range(n)]
+
+    def each(self, xs: Any, fn: Callable[[Any], Any]) -> list[Any]:
+        """``[fn(x) for x in xs]``."""
+        return [fn(x) for x in xs]
+
+    def tuple_(self, xs: Any) -> tuple[Any, ...]:
+        return tuple(xs)
+
+
+class NumpyVocab(Eager):
+    """The vocabulary in NumPy: the adapters' definitions (``ONE_LINE``: the primitives that are one expression)."""
+
+    ONE_LINE: ClassVar[dict[str, Callable[..., Any]]] = {
+        "lt": lambda x, y: _a(x) < y, "eq": lambda x, y: _a(x) == y, "ge": lambda x, y: _a(x) >= y,
+        "and_": lambda x, y: _a(x) & _a(y), "or_": np.logical_or, "xor": np.logical_xor,
+        "all_last": lambda x: np.all(x, axis=-1), "maximum": np.maximum, "minimum": np.minimum,
+        "clip": lambda x, lo, hi: _a(np.clip(x, lo, hi)), "where": np.where, "truthy": lambda x: _a(x) != 0,
+        "cast": lambda x, dtype: _a(x).astype(dtype), "cast_like": lambda x, like: _a(x).astype(_a(like).dtype),
+        "moveaxis": lambda x, s, d: np.moveaxis(_a(x), s, d), "expand_dims": lambda x, a: np.expand_dims(_a(x), a),
+        "flatten": lambda x: _a(x).reshape(-1), "reshape": lambda x, shape: _a(x).reshape(shape),
+        "shape_of": lambda x, lo=0, hi=None: tuple(int(n) for n in np.shape(x)[lo:hi]),
+        "zeros_like": lambda x: np.zeros_like(_a(x)), "ones_like": lambda x: np.ones_like(_a(x)),
+        "full_like": lambda x, value: np.full_like(_a(x), value),
+        "identity": lambda x, reduction: identity_value(reduction, _a(x).dtype),
+        "default_fill": lambda x: default_fill_value(_a(x).dtype), "rank": lambda x: int(np.ndim(x)),
+        "tuple_len": lambda i: int(np.shape(i)[-1]) if np.ndim(i) else 0,
+        "zeros": lambda shape, like: np.zeros(tuple(int(n) for n in _a(shape).reshape(-1)), dtype=_a(like).dtype),
+        "concat": lambda shapes: tuple(int(n) for s in shapes for n in s),
+        "prod": lambda shape: (int(np.prod(shape, dtype=np.int64)),),  # a 1-element shape
+        "leading_block": lambda x, ends: _a(x)[tuple(slice(0, int(n)) for n in ends)],  # x[:e0, :e1, ...]
+        "is_none": lambda x: x is None, "is_bool": lambda x: bool(_a(x).dtype.kind == "b"),
+        "same_size": lambda x, y: bool(np.size(x) == np.size(y)),
+        "stack_last": lambda xs: np.stack([_a(x) for x in xs], axis=-1),
+        "i64": lambda values: np.asarray(values, dtype=np.int64), "ones": lambda n: (1,) * n,  # the shape (1,) * n
+        "result_dtype": lambda xs: np.result_type(*[_a(x).dtype for x in xs]),
+        "take_last": lambda x, j: _a(x)[..., j], "sum_last": lambda x: np.sum(x, axis=-1, dtype=_a(x).dtype),
+        "numel": lambda data, lo, hi: np.asarray(np.prod(np.shape(data)[lo:hi], dtype=np.int64)),  # 0-d int64
+        "count": lambda x: int(np.size(x)), "head": lambda x, n: _a(x)[: int(n)],
+        "tile": lambda x, reps: np.tile(_a(x), int(reps)),
+    }
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        fn = NumpyVocab.ONE_LINE.get(name)
+        if fn is None:
+            raise AttributeError(name)
+        return fn
 
     def size(self, data: Any, i: Any, axis: int | None, batch_dims: int | None) -> Any:
         """The addressed axis size in ``i``'s dtype (0-d), or ``data.shape[b:b+k]`` (1-d) in the nd form."""
@@ -459,27 +517,12 @@ class NumpyVocab:
         with np.errstate(all="ignore"):
             return np.asarray(value).astype(np.asarray(like).dtype)
 
-    def lt(self, x: Any, y: Any) -> Any:
-        return np.asarray(x) < y
-
-    def eq(self, x: Any, y: Any) -> Any:
-        return np.asarray(x) == y
-
     def div(self, t: Any, c: Any, rounding: str) -> Any:
         """``t / c`` in ``t``'s dtype; integers with floor or (``rounding='trunc'``) toward zero."""
         t, c = np.asarray(t), np.asarray(c)
         if t.dtype.kind not in "iu":
             return (t / c).astype(t.dtype)
         return t // c if rounding == "floor" else np.trunc(np.true_divide(t, c)).astype(t.dtype)
-
-    def ge(self, x: Any, y: Any) -> Any:
-        return np.asarray(x) >= y
-
-    def and_(self, x: Any, y: Any) -> Any:
-        return np.asarray(x) & np.asarray(y)
-
-    def all_last(self, x: Any) -> Any:
-        return np.all(x, axis=-1)
 
     def add(self, x: Any, y: Any) -> Any:
         with np.errstate(over="ignore"):
@@ -505,41 +548,11 @@ class NumpyVocab:
         with np.errstate(over="ignore"):
             return np.asarray(np.negative(x))
 
-    def maximum(self, x: Any, y: Any) -> Any:
-        return np.maximum(x, y)
-
-    def clip(self, x: Any, lo: Any, hi: Any) -> Any:
-        return np.asarray(np.clip(x, lo, hi))
-
-    def where(self, c: Any, x: Any, y: Any) -> Any:
-        return np.where(c, x, y)
-
-    def truthy(self, x: Any) -> Any:
-        return np.asarray(x) != 0
-
-    def cast(self, x: Any, dtype: str) -> Any:
-        return np.asarray(x).astype(dtype)
-
-    def moveaxis(self, x: Any, source: Any, destination: Any) -> Any:
-        return np.moveaxis(np.asarray(x), source, destination)
-
-    def expand_dims(self, x: Any, axis: int) -> Any:
-        return np.expand_dims(np.asarray(x), axis)
-
     def squeeze(self, x: Any, axis: int) -> Any:
         x = np.asarray(x)
         if not -x.ndim <= axis < x.ndim or x.shape[axis] != 1:
             raise ShapeError(f"squeeze: axis {axis} of a {list(x.shape)} array is not a size-1 axis")
         return np.squeeze(x, axis)
-
-    def flatten(self, x: Any) -> Any:
-        return np.asarray(x).reshape(-1)
-
-    def reshape(self, x: Any, shape: Any) -> Any:
-        return np.asarray(x).reshape(shape)
-
-    def shape_of(self, x: Any, lo: int = 0, hi: int | None = None) -> tuple[int, ...]:
-        return tuple(int(n) for n in np.shape(x)[lo:hi])
 
     def broadcast_to(self, x: Any, shape: Any) -> Any:
         try:
@@ -558,27 +571,6 @@ class NumpyVocab:
         shape.insert(axis, x.shape[axis])
         return np.broadcast_to(x, tuple(shape))
 
-    def zeros_like(self, x: Any) -> Any:
-        return np.zeros_like(np.asarray(x))
-
-    def ones_like(self, x: Any) -> Any:
-        return np.ones_like(np.asarray(x))
-
-    def full_like(self, x: Any, value: Any) -> Any:
-        return np.full_like(np.asarray(x), value)
-
-    def identity(self, x: Any, reduction: str) -> Any:
-        return identity_value(reduction, np.asarray(x).dtype)
-
-    def default_fill(self, x: Any) -> Any:
-        return default_fill_value(np.asarray(x).dtype)
-
-    def rank(self, x: Any) -> int:
-        return int(np.ndim(x))
-
-    def tuple_len(self, i: Any) -> int:
-        return int(np.shape(i)[-1]) if np.ndim(i) else 0
-
     def align(self, mask: Any, y: Any, lead: int) -> Any:
         """``mask`` with size-1 dims around it so its dims sit at dim ``lead`` of ``y``."""
         mask, y = np.asarray(mask), np.asarray(y)
@@ -591,51 +583,9 @@ class NumpyVocab:
                              f"a result of shape {list(y.shape)}") from None
         return m
 
-    def zeros(self, shape: Any, like: Any) -> Any:
-        return np.zeros(tuple(int(n) for n in np.asarray(shape).reshape(-1)), dtype=np.asarray(like).dtype)
-
-    def concat(self, shapes: list[Any]) -> tuple[int, ...]:
-        return tuple(int(n) for s in shapes for n in s)
-
-    def prod(self, shape: Any) -> tuple[int]:
-        """A 1-element shape: the product of ``shape``."""
-        return (int(np.prod(shape, dtype=np.int64)),)
-
-    def leading_block(self, x: Any, ends: Any) -> Any:
-        """``x[:e0, :e1, ...]``."""
-        return np.asarray(x)[tuple(slice(0, int(n)) for n in ends)]
-
-    # control flow, sequences and the primitives of the branching adapters
-    def cond(self, c: Any, then: Callable[[], Any], other: Callable[[], Any]) -> Any:
-        """``then()`` if ``c`` else ``other()`` (only the branch taken is built)."""
-        return then() if c else other()
-
-    def seq(self, n: int, fn: Callable[[int], Any]) -> list[Any]:
-        """``[fn(d) for d in range(n)]``."""
-        return [fn(d) for d in range(n)]
-
-    def each(self, xs: Any, fn: Callable[[Any], Any]) -> list[Any]:
-        """``[fn(x) for x in xs]``."""
-        return [fn(x) for x in xs]
-
-    def tuple_(self, xs: Any) -> tuple[Any, ...]:
-        return tuple(xs)
-
     def check(self, fn: Callable[..., None], *values: Any) -> None:
         """Run ``fn`` (which raises a typed error) on the values where they are known before run time."""
         fn(*[None if x is None else np.asarray(x) for x in values])
-
-    def is_none(self, x: Any) -> bool:
-        return x is None
-
-    def is_bool(self, x: Any) -> bool:
-        return bool(np.asarray(x).dtype.kind == "b")
-
-    def same_size(self, x: Any, y: Any) -> bool:
-        return bool(np.size(x) == np.size(y))
-
-    def stack_last(self, xs: Any) -> Any:
-        return np.stack([np.asarray(x) for x in xs], axis=-1)
 
     def iota(self, shape: Any, d: int, rank: int) -> Any:
         """``np.indices(shape)[d]`` (int64), ``shape`` of length ``rank``."""
@@ -643,60 +593,16 @@ class NumpyVocab:
         line = np.arange(shape[d], dtype=np.int64).reshape((1,) * d + (-1,) + (1,) * (rank - d - 1))
         return np.broadcast_to(line, shape)
 
-    def i64(self, values: list[int]) -> Any:
-        return np.asarray(values, dtype=np.int64)
-
-    def ones(self, n: int) -> tuple[int, ...]:
-        """The shape ``(1,) * n``."""
-        return (1,) * n
-
-    def result_dtype(self, xs: Any) -> np.dtype[Any]:
-        return np.result_type(*[np.asarray(x).dtype for x in xs])
-
     def broadcast_shapes(self, xs: Any) -> tuple[int, ...]:
         try:
             return tuple(np.broadcast_shapes(*[np.shape(x) for x in xs]))
         except ValueError:
             raise ShapeError(f"shapes {[list(np.shape(x)) for x in xs]} do not broadcast together") from None
 
-    def take_last(self, x: Any, j: int) -> Any:
-        """``x[..., j]``."""
-        return np.asarray(x)[..., j]
-
-    def sum_last(self, x: Any) -> Any:
-        x = np.asarray(x)
-        return np.sum(x, axis=-1, dtype=x.dtype)
-
     def strides(self, data: Any, k: int) -> Any:
         """Row-major strides of ``data.shape[:k]`` (int64, 1-d)."""
         s = np.shape(data)[:k]
         return np.asarray([int(np.prod(s[d + 1 :], dtype=np.int64)) for d in range(k)], dtype=np.int64)
-
-    def numel(self, data: Any, lo: int, hi: int) -> Any:
-        """``prod(data.shape[lo:hi])`` (0-d int64)."""
-        return np.asarray(np.prod(np.shape(data)[lo:hi], dtype=np.int64))
-
-    def count(self, x: Any) -> int:
-        return int(np.size(x))
-
-    def head(self, x: Any, n: Any) -> Any:
-        """``x[:n]``."""
-        return np.asarray(x)[: int(n)]
-
-    def tile(self, x: Any, reps: Any) -> Any:
-        return np.tile(np.asarray(x), int(reps))
-
-    def or_(self, x: Any, y: Any) -> Any:
-        return np.logical_or(x, y)
-
-    def xor(self, x: Any, y: Any) -> Any:
-        return np.logical_xor(x, y)
-
-    def minimum(self, x: Any, y: Any) -> Any:
-        return np.minimum(x, y)
-
-    def cast_like(self, x: Any, like: Any) -> Any:
-        return np.asarray(x).astype(np.asarray(like).dtype)
 
 
 NUMPY = NumpyVocab()
@@ -1023,7 +929,7 @@ class Val:
         self.name, self.value = name, value
 
 
-class OnnxVocab:
+class OnnxVocab(Eager):
     """The vocabulary as ONNX nodes added to ``b`` (a :class:`~.onnx_export.Builder`); values are :class:`Val`."""
 
     #: primitives that are one ONNX node (number operands become constants of the first operand's dtype)
@@ -1239,19 +1145,6 @@ class OnnxVocab:
     def concat(self, shapes: list[Val]) -> Val:
         return Val(self.b.concat([x.name for x in shapes]), np.asarray(NUMPY.concat([x.value for x in shapes]),
                                                                         dtype=np.int64))
-
-    # control flow, sequences and the primitives of the branching adapters (sizes known: plain Python)
-    def cond(self, c: Any, then: Callable[[], Any], other: Callable[[], Any]) -> Any:
-        return then() if c else other()
-
-    def seq(self, n: int, fn: Callable[[int], Any]) -> list[Any]:
-        return [fn(d) for d in range(n)]
-
-    def each(self, xs: list[Val], fn: Callable[[Val], Any]) -> list[Any]:
-        return [fn(x) for x in xs]
-
-    def tuple_(self, xs: list[Val]) -> tuple[Val, ...]:
-        return tuple(xs)
 
     def check(self, fn: Callable[..., None], *values: Val) -> None:
         NUMPY.check(fn, *[x.value for x in values])

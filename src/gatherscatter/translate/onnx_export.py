@@ -72,12 +72,6 @@ class Builder:
         self.static_tuple_len = False  # a step's ONNX form depends on the index-tuple length k
         self._n = 0
 
-    def tuple_len(self, name: str) -> int:
-        """The index-tuple length ``k`` of ``name`` (its last dim), which the graph then depends on."""
-        self.static_tuple_len = True
-        v = np.asarray(self.vals[name])
-        return int(v.shape[-1]) if v.ndim else 0
-
     def fresh(self, hint: str) -> str:
         self._n += 1
         return f"{hint}_{self._n}"
@@ -123,12 +117,6 @@ class Builder:
             return self.node("Unsqueeze", [x], out, axes=axes)
         return self.node("Unsqueeze", [x, self.const(axes, np.int64)], out)
 
-    def reduce_min(self, x: str, axes: list[int], out: str | None = None) -> str:
-        """``ReduceMin(keepdims=0)`` (axes an attribute before opset 18, an input since)."""
-        if self.opset < 18:
-            return self.node("ReduceMin", [x], out, axes=axes, keepdims=0)
-        return self.node("ReduceMin", [x, self.const(axes, np.int64)], out, keepdims=0)
-
     def maximum(self, x: str, y: str, out: str | None = None) -> str:
         """Element-wise max as ``Where(x < y, y, x)`` (integer ``Max`` needs opset 12)."""
         return self.node("Where", [self.node("Less", [x, y]), y, x], out)
@@ -163,9 +151,6 @@ class Builder:
     def concat(self, parts: list[str], out: str | None = None) -> str:
         return self.node("Concat", parts, out, axis=0) if len(parts) != 1 or out else parts[0]
 
-    def as_int64(self, x: str) -> str:
-        return x if self.dtype_of(x) == np.int64 else self.node("Cast", [x], to=self.elem_type(np.int64))
-
     def iota(self, shape: str, d: int, rank: int) -> str:
         """The int64 index grid of output dim ``d`` (``np.indices(shape)[d]``), ``shape`` a 1-d shape tensor."""
         n = self.node("Gather", [shape, self.const(d, np.int64)], axis=0)
@@ -176,9 +161,6 @@ class Builder:
     def stack_last(self, comps: list[str], out: str | None = None) -> str:
         """``stack(comps, -1)`` of same-shape tensors."""
         return self.node("Concat", [self.unsqueeze(c, [-1]) for c in comps], out, axis=-1)
-
-    def dtype_of(self, name: str) -> np.dtype[Any]:
-        return np.asarray(self.vals[name]).dtype
 
 
 OnnxEmit = Callable[[Builder, Step, dict[str, str], dict[str, Any]], str]
