@@ -717,24 +717,44 @@ class TextVocab:
 
 
 class PyVocab(TextVocab):
-    """The vocabulary as Python source in one framework's API (``api``: a :class:`~.codegen_python.Api`)."""
+    """The vocabulary as Python source in one framework's API (``api``: a :class:`~.codegen_python.Api`):
+    ``FORMS`` spell the primitives that are plain Python, ``CALLS`` those written with the framework's API."""
 
     FORMS: ClassVar[dict[str, str]] = {
         "eq": "{0} == {1}", "lt": "{0} < {1}", "ge": "{0} >= {1}", "and_": "(({0}) & ({1}))", "add": "{0} + {1}",
         "mul": "{0} * {1}", "mod": "{0} % {1}", "neg": "-{0}", "rank": "len({0}.shape)", "tuple_len": "{0}.shape[-1]",
-        "align": "_align({0}, {1}, {2})"}
+        "align": "_align({0}, {1}, {2})", "prod": "(math.prod({0}),)",
+        "leading_block": "{0}[tuple(slice(0, n) for n in {1})]",
+        "same_size": "math.prod({0}.shape) == math.prod({1}.shape)", "iota": "_iota({0}, {1})",
+        "ones": "(1,) * ({0})", "take_last": "{0}[..., {1}]", "count": "math.prod({0}.shape)", "head": "{0}[:{1}]",
+        "broadcast_shapes": "tuple(np.broadcast_shapes(*[tuple(a.shape) for a in {0}]))"}
+    INTS: ClassVar[frozenset[str]] = frozenset({"rank", "tuple_len", "same_size", "count", "is_bool"})
     TIGHT: ClassVar[frozenset[str]] = frozenset({"mul", "mod"})
-    #: primitives spelled by the framework's :class:`~.codegen_python.Api` (its method names)
-    API: ClassVar[dict[str, str]] = {
-        **{n: n for n in ("all_last", "where", "moveaxis", "expand_dims", "squeeze", "reshape", "broadcast_to",
-                          "zeros_like", "ones_like", "full_like")}, "flatten": "flat", "truthy": "as_bool"}
+    CALLS: ClassVar[dict[str, Callable[..., str]]] = {
+        **{n: lambda api, *a, n=n: getattr(api, n)(*a) for n in (
+            "all_last", "where", "moveaxis", "expand_dims", "squeeze", "reshape", "broadcast_to", "zeros_like",
+            "ones_like", "full_like", "sum_last", "tile", "is_bool")},
+        "flatten": lambda api, x: api.flat(x), "truthy": lambda api, x: api.as_bool(x),
+        "stack_last": lambda api, xs: api.stack(xs, -1), "minimum": lambda api, x, y: api.minimum(x, y),
+        "or_": lambda api, x, y: api.logical("or", x, y), "xor": lambda api, x, y: api.logical("xor", x, y),
+        "cast_like": lambda api, x, like: api.astype(x, f"{like}.dtype"),
+        "i64": lambda api, values: api.const(repr(values), api.dt("int64")),
+        "numel": lambda api, x, lo, hi: api.const(f"math.prod(tuple({x}.shape)[{lo}:{hi}])", api.dt("int64")),
+        "strides": lambda api, x, k: api.const(f"[math.prod(tuple({x}.shape)[d + 1:{k}]) for d in range({k})]",
+                                               api.dt("int64")),
+        "identity": lambda api, x, reduction: f"_identity({api.dtype_name(x)}, {reduction!r})",
+        "default_fill": lambda api, x: f"_default_fill({api.dtype_name(x)})",
+        "zeros": lambda api, shape, like: api.zeros(f"tuple(int(n) for n in {shape})", f"{like}.dtype"),
+        "broadcast_off_axis": lambda api, x, other, axis: api.broadcast_to(x, f"_off_axis_shape({x}, {other}, {axis})"),
+    }
 
     def __init__(self, api: Any) -> None:
         self.api = api
 
     def __getattr__(self, name: str) -> Callable[..., str]:
-        if name in PyVocab.API:
-            return lambda *args: str(getattr(self.api, PyVocab.API[name])(*args))
+        call = PyVocab.CALLS.get(name)
+        if call is not None:
+            return lambda *args: (Int if name in self.INTS else str)(call(self.api, *args))
         return super().__getattr__(name)
 
     def size(self, data: str, i: str, axis: int | None, batch_dims: int | None) -> str:
@@ -744,6 +764,10 @@ class PyVocab(TextVocab):
 
     def lit(self, value: Any, like: str) -> str:
         return str(self.api.const(value if isinstance(value, str) else _lit(value), f"{like}.dtype"))
+
+    def add(self, x: str, y: Any) -> str:
+        text = f"{x} + {self._t(y, x)}"
+        return Int(text) if isinstance(x, Int) else text
 
     def sub(self, x: str, y: Any) -> str:
         text = f"{x} - {self._t(y, x)}"
@@ -759,103 +783,26 @@ class PyVocab(TextVocab):
             return str(self.api.clip(x, self._t(lo, x), hi))
         return str(self.api.maximum(self.api.minimum(x, hi), self.api.zeros_like(x)))
 
-    def broadcast_off_axis(self, x: str, other: str, axis: int) -> str:
-        return str(self.api.broadcast_to(x, f"_off_axis_shape({x}, {other}, {axis})"))
-
-    def shape_of(self, x: str, lo: Any = 0, hi: Any = None) -> str:
-        if lo == 0 and hi is None:
-            return f"tuple({x}.shape)"
-        return f"tuple({x}.shape[{'' if lo == 0 else lo}:{'' if hi is None else hi}])"
-
-    def identity(self, x: str, reduction: str) -> str:
-        return f"_identity({self.api.dtype_name(x)}, {reduction!r})"
-
-    def default_fill(self, x: str) -> str:
-        return f"_default_fill({self.api.dtype_name(x)})"
-
-    def zeros(self, shape: str, like: str) -> str:
-        return str(self.api.zeros(f"tuple(int(n) for n in {shape})", f"{like}.dtype"))
-
-    def concat(self, shapes: list[str]) -> str:
-        return " + ".join(shapes)
-
-    def prod(self, shape: str) -> str:
-        return f"(math.prod({shape}),)"
-
-    def leading_block(self, x: str, ends: str) -> str:
-        return f"{x}[tuple(slice(0, n) for n in {ends})]"
-
-    def cast(self, x: str, dtype: str) -> str:
-        return str(self.api.astype(x, dtype if isinstance(dtype, Dt) else self.api.dt(dtype)))
-
-    def add(self, x: str, y: Any) -> str:
-        text = f"{x} + {self._t(y, x)}"
-        return Int(text) if isinstance(x, Int) else text
-
-    def minimum(self, x: str, y: Any) -> str:
-        return str(self.api.minimum(x, y))
-
     def div(self, t: str, c: str, rounding: str) -> str:
         if isinstance(t, Int):
             return Int(f"({t}) // ({c})")
         whole = f"{t} // {c}" if rounding == "floor" else self.api.trunc_div(t, c)
         return f"({whole} if {self.api.is_int(t)} else {self.api.true_div(t, c)})"
 
-    def is_bool(self, x: str) -> Int:
-        return Int(self.api.is_bool(x))
+    def shape_of(self, x: str, lo: Any = 0, hi: Any = None) -> str:
+        if lo == 0 and hi is None:
+            return f"tuple({x}.shape)"
+        return f"tuple({x}.shape[{'' if lo == 0 else lo}:{'' if hi is None else hi}])"
 
-    def same_size(self, x: str, y: str) -> Int:
-        return Int(f"math.prod({x}.shape) == math.prod({y}.shape)")
+    def concat(self, shapes: list[str]) -> str:
+        return " + ".join(shapes)
 
-    def stack_last(self, xs: str) -> str:
-        return str(self.api.stack(xs, -1))
-
-    def iota(self, shape: str, d: Any, rank: Any) -> str:
-        return f"_iota({shape}, {d})"
-
-    def i64(self, values: list[int]) -> str:
-        return str(self.api.const(repr(values), self.api.dt("int64")))
-
-    def ones(self, n: Any) -> str:
-        return f"(1,) * ({n})" if isinstance(n, str) else f"(1,) * {n}"
+    def cast(self, x: str, dtype: str) -> str:
+        return str(self.api.astype(x, dtype if isinstance(dtype, Dt) else self.api.dt(dtype)))
 
     def result_dtype(self, xs: str) -> str:
         names = f"np.dtype({self.api.dtype_name('a')})"
         return Dt(f"getattr({self.api.m}, np.result_type(*[{names} for a in {xs}]).name)")
-
-    def broadcast_shapes(self, xs: str) -> str:
-        return f"tuple(np.broadcast_shapes(*[tuple(a.shape) for a in {xs}]))"
-
-    def take_last(self, x: str, j: Any) -> str:
-        return f"{x}[..., {j}]"
-
-    def sum_last(self, x: str) -> str:
-        return str(self.api.sum_last(x))
-
-    def strides(self, data: str, k: Any) -> str:
-        return str(self.api.const(f"[math.prod(tuple({data}.shape)[d + 1:{k}]) for d in range({k})]",
-                                  self.api.dt("int64")))
-
-    def numel(self, data: str, lo: Any, hi: Any) -> str:
-        return str(self.api.const(f"math.prod(tuple({data}.shape)[{lo}:{hi}])", self.api.dt("int64")))
-
-    def count(self, x: str) -> Int:
-        return Int(f"math.prod({x}.shape)")
-
-    def head(self, x: str, n: Any) -> str:
-        return f"{x}[:{n}]"
-
-    def tile(self, x: str, reps: Any) -> str:
-        return str(self.api.tile(x, reps))
-
-    def or_(self, x: str, y: str) -> str:
-        return str(self.api.logical("or", x, y))
-
-    def xor(self, x: str, y: str) -> str:
-        return str(self.api.logical("xor", x, y))
-
-    def cast_like(self, x: str, like: str) -> str:
-        return str(self.api.astype(x, f"{like}.dtype"))
 
 
 class OvVocab(TextVocab):
@@ -887,7 +834,11 @@ class OvVocab(TextVocab):
         "sum_last": "ops.reduce_sum({0}, _i64(-1), False)", "strides": "_strides({0}, {1})",
         "numel": "ops.reduce_prod(_shape({0}, {1}, {2}), _i64(0), False)", "count": "_count({0})",
         "tile": "ops.tile({0}, {1})", "or_": "ops.logical_or({0}, {1})", "xor": "ops.logical_xor({0}, {1})",
-        "cast_like": "ops.convert({0}, _dtype({1}))"}
+        "cast_like": "ops.convert({0}, _dtype({1}))", "is_bool": "_dtype({0}).kind == 'b'",
+        # dims are dynamic: a 0-d x that does not fit y fails the Reshape when the model runs
+        "same_size": "True", "ones": "_i64([1] * ({0}))", "i64": "_i64(np.asarray({0!r}, dtype=np.int64))",
+        "head": "ops.slice({0}, _i64([0]), {1}, _i64([1]))"}
+    INTS: ClassVar[frozenset[str]] = frozenset({"rank", "tuple_len", "is_bool", "same_size"})
 
     def size(self, data: str, i: str, axis: int | None, batch_dims: int | None) -> str:
         return f"_sizes({data}, {i}, axis={axis})" if axis is not None else \
@@ -902,24 +853,8 @@ class OvVocab(TextVocab):
     def cast(self, x: str, dtype: str) -> str:
         return f"ops.convert({x}, {dtype if isinstance(dtype, Dt) else 'np.' + dtype})"
 
-    def is_bool(self, x: str) -> Int:
-        return Int(f"_dtype({x}).kind == 'b'")
-
-    def same_size(self, x: str, y: str) -> str:
-        """True (dims are dynamic: a 0-d ``x`` that does not fit ``y`` fails the Reshape at run time)."""
-        return "True"
-
     def result_dtype(self, xs: str) -> str:
         return Dt(f"np.result_type(*[_dtype(a) for a in {xs}])")
-
-    def ones(self, n: Any) -> str:
-        return f"_i64([1] * ({n}))"
-
-    def i64(self, values: list[int]) -> str:
-        return f"_i64(np.asarray({values!r}, dtype=np.int64))"
-
-    def head(self, x: str, n: str) -> str:
-        return f"ops.slice({x}, _i64([0]), {n}, _i64([1]))"
 
 
 class Val:
@@ -940,7 +875,16 @@ class OnnxVocab(Eager):
     def __init__(self, b: Any) -> None:
         self.b = b
 
-    def __getattr__(self, name: str) -> Callable[..., Val]:
+    #: primitives whose result is known from the example's values (a rank, a dtype, a size, a fill value)
+    STATIC: ClassVar[frozenset[str]] = frozenset({"identity", "default_fill", "rank", "is_bool", "same_size",
+                                                  "result_dtype", "is_none", "check"})
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name in OnnxVocab.STATIC:
+            def value(x: Any) -> Any:
+                return [value(y) for y in x] if isinstance(x, list) else x.value if isinstance(x, Val) else x
+
+            return lambda *args: getattr(NUMPY, name)(*[value(a) for a in args])
         op = OnnxVocab.NODES.get(name)
         if op is None:
             raise AttributeError(name)
@@ -1095,15 +1039,6 @@ class OnnxVocab(Eager):
     def full_like(self, x: Val, value: Any) -> Val:
         return self._fill(x, value)
 
-    def identity(self, x: Val, reduction: str) -> Any:
-        return identity_value(reduction, np.asarray(x.value).dtype)
-
-    def default_fill(self, x: Val) -> Any:
-        return default_fill_value(np.asarray(x.value).dtype)
-
-    def rank(self, x: Val) -> int:
-        return int(np.ndim(x.value))
-
     def tuple_len(self, i: Val) -> int:
         self.b.static_tuple_len = True
         return NUMPY.tuple_len(i.value)
@@ -1145,21 +1080,6 @@ class OnnxVocab(Eager):
     def concat(self, shapes: list[Val]) -> Val:
         return Val(self.b.concat([x.name for x in shapes]), np.asarray(NUMPY.concat([x.value for x in shapes]),
                                                                         dtype=np.int64))
-
-    def check(self, fn: Callable[..., None], *values: Val) -> None:
-        NUMPY.check(fn, *[x.value for x in values])
-
-    def is_none(self, x: Val) -> bool:
-        return x.value is None
-
-    def is_bool(self, x: Val) -> bool:
-        return NUMPY.is_bool(x.value)
-
-    def same_size(self, x: Val, y: Val) -> bool:
-        return NUMPY.same_size(x.value, y.value)
-
-    def result_dtype(self, xs: list[Val]) -> np.dtype[Any]:
-        return NUMPY.result_dtype([x.value for x in xs])
 
     def cast_like(self, x: Val, like: Val) -> Val:
         return self.cast(x, np.asarray(like.value).dtype)
