@@ -1,7 +1,11 @@
 """Adapters written once, against a small vocabulary of array primitives; each target implements the vocabulary.
 
-An adapter here is a function ``adapter(v, *values, **attrs)`` whose only operations on values are calls of
-the vocabulary ``v`` (ranks and attributes are plain Python). The targets implement the vocabulary once:
+Every adapter is a function here, ``adapter(v, *values, **attrs)``, whose only operations on values are calls
+of the vocabulary ``v`` (attributes are plain Python). A rank, a dtype, a size or a None input is known before
+the code runs in NumPy and ONNX but only when it runs in generated Python code: an adapter that branches on one
+says so with ``v.cond(c, then, other)`` (a conditional expression in source text; the branch taken elsewhere)
+and loops with ``v.seq(n, fn)``/``v.each(xs, fn)`` (comprehensions in source text). The targets implement the
+vocabulary once:
 
 * :class:`NumpyVocab` computes with NumPy (the adapters' definitions, what :meth:`Program.run` evaluates);
 * :class:`PyVocab` writes Python source in one framework's API (numpy, jax, torch, tensorflow, paddle, mxnet
@@ -14,7 +18,7 @@ the vocabulary ``v`` (ranks and attributes are plain Python). The targets implem
 
 Adding an adapter: a function here (registered with :func:`adapter` under its
 ``dialects._record.ADAPTER_PARAMS`` declaration) and a row of inputs in ``tests/translate/test_emitters.py``;
-every target then has it. Adapters not (yet) in this module are still written per target.
+every target then has it (a new primitive: one entry or method in each vocabulary).
 
 >>> import numpy as np
 >>> DEFS["normalize_negative"](NUMPY, np.array([-1, 0, 2]), np.zeros((3, 2)), axis=0)
@@ -1041,7 +1045,7 @@ class OnnxVocab(Eager):
 
     def tuple_len(self, i: Val) -> int:
         self.b.static_tuple_len = True
-        return NUMPY.tuple_len(i.value)
+        return int(NUMPY.tuple_len(i.value))
 
     def align(self, mask: Val, y: Val, lead: int) -> Val:
         value = NUMPY.align(mask.value, y.value, lead)
@@ -1121,9 +1125,9 @@ class OnnxVocab(Eager):
         return [self.b.node("Gather", [shape, self.b.const(d, np.int64)], axis=0) for d in range(lo, hi)]
 
     def _product(self, dims: list[str]) -> str:
-        out = self.b.const(1, np.int64)
+        out = str(self.b.const(1, np.int64))
         for d in dims:
-            out = self.b.node("Mul", [out, d])
+            out = str(self.b.node("Mul", [out, d]))
         return out
 
     def strides(self, data: Val, k: int) -> Val:
