@@ -179,8 +179,13 @@ class Plan:
         if not c.broadcast:
             d = self.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only "
                            f"the block the index covers ({target} would broadcast a smaller index)")
+        self.gather_op(c, ad, qualname, {"arr": d, "indices": i}, axis=c.axis, **(attrs(mode) if attrs else {}))
+
+    def gather_op(self, c: Canonical, ad: IndexAdaptation, qualname: str, args: dict[str, str], why: str = "",
+                  **attrs: Any) -> None:
+        """The gather op of a plan (into a fresh name when fill indices are masked after it), then that mask."""
         res = self.out_name(ad)
-        self.op(qualname, res, {"arr": d, "indices": i}, axis=c.axis, **(attrs(mode) if attrs else {}))
+        self.op(qualname, res, args, why, **attrs)
         self.finish_gather(c, res, ad)
 
     def out_name(self, ad: IndexAdaptation) -> str:

@@ -35,11 +35,9 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         c = c.with_(indices=p.index_cast(c.indices, "Caffe2 Gather"))
         _, ad = p.policy(c, WRAP_RAISE, None, target="Caffe2 Gather(wrap_indices=True)")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
         extra = {"match_outer": True} if c.batch_dims else {}
-        p.op(qn(_d.caffe2.Gather), res, {"data": c.data, "indices": i}, axis=c.axis, wrap_indices=True, **extra,
-             why="match_outer=True pairs the leading dims (batch_dims == axis)" if c.batch_dims else "")
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.caffe2.Gather), {"data": c.data, "indices": i}, axis=c.axis, wrap_indices=True,
+                    **extra, why="match_outer=True pairs the leading dims (batch_dims == axis)" if c.batch_dims else "")
         p.residual("empty", "returns the formula's shape (or raises) for a size-0 axis",
                    "Caffe2 Gather returns DATA's shape when DATA.shape[axis] == 0")
     elif fam in ("gather", "gather_elements", "gather_nd"):
@@ -50,9 +48,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         off = p.adapt("ravel_tuples", "off", i, d, why="flat offsets (a tuple out of range maps past the end, so "
                       "Gather raises)")
         flat = p.adapt("flatten", "flat", d, why="Caffe2 has only Gather: read the flattened data")
-        res = p.out_name(ad)
-        p.op(qn(_d.caffe2.Gather), res, {"data": flat, "indices": off}, axis=0, wrap_indices=False)
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.caffe2.Gather), {"data": flat, "indices": off}, axis=0, wrap_indices=False)
         p.residual("empty", "reads by its index policy from an empty data tensor",
                    "Caffe2 Gather returns DATA's shape when DATA is empty")
     else:

@@ -59,9 +59,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     if fam == "gather" and c.batch_dims == 0:
         mode, ad = p.policy(c, TAKE, "fill", target="jnp.take")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.jax.take), res, {"a": c.data, "indices": i}, axis=c.axis, **_fill_attrs(c, mode))
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.jax.take), {"a": c.data, "indices": i}, axis=c.axis, **_fill_attrs(c, mode))
     elif fam == "gather_elements":
         p.along_axis_gather(c, ALONG, "fill", qn(_d.jax.take_along_axis), "jnp.take_along_axis",
                             lambda mode: _fill_attrs(c, mode))
@@ -72,9 +70,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         mode, ad = p.policy(c2, GET, "fill", target="x.at[idx].get")
         i, _ = p.apply(ad)
         t = p.adapt("unstack_last", "idx", i, why="x.at[...] takes a tuple of index arrays, one per leading axis")
-        res = p.out_name(ad)
-        p.op(qn(_d.jax.at_get), res, {"x": c.data, "idx": t}, **_fill_attrs(c2, mode))
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.jax.at_get), {"x": c.data, "idx": t}, **_fill_attrs(c2, mode))
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)
     else:

@@ -75,11 +75,9 @@ def _gather(p: Plan, c: Canonical) -> None:
     mode, ad = p.policy(c2, GATHER, "fill", target="lax.gather")
     i, _ = p.apply(ad)
     flat, off = _offsets(p, c2, i, d)
-    res = p.out_name(ad)
     fill = 0 if c2.fill_value is None or c2.bounds != "fill" else c2.fill_value
-    p.op(qn(_d.jax.lax.gather), res, {"operand": flat, "start_indices": off}, dimension_numbers=GATHER_DN,
-         slice_sizes=(1,), mode=mode, fill_value=fill)
-    p.finish_gather(c2, res, ad)
+    p.gather_op(c2, ad, qn(_d.jax.lax.gather), {"operand": flat, "start_indices": off}, dimension_numbers=GATHER_DN,
+                slice_sizes=(1,), mode=mode, fill_value=fill)
     p.residual("empty", "reads by its policy (raises or fills for each index into a size-0 axis)",
                "fills every read of an empty data (lax.gather on an empty operand)")
 

@@ -37,9 +37,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     if fam == "gather" and c.batch_dims == 0:
         mode, ad = p.policy(c, TAKE, "raise", target="mx.nd.take")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.mxnet.take), res, {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.mxnet.take), {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
     elif fam in ("gather", "gather_elements", "gather_nd"):
         c2 = c
         if fam != "gather_nd" or c.batch_dims:
@@ -51,9 +49,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         i, _ = p.apply(ad)
         m = p.adapt("moveaxis", "idx", i, source=-1, destination=0, why="MXNet keeps index tuples on the FIRST "
                     "axis (docs/semantics.md#e6)")
-        res = p.out_name(ad)
-        p.op(qn(_d.mxnet.gather_nd), res, {"data": c2.data, "indices": m})
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.mxnet.gather_nd), {"data": c2.data, "indices": m})
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)
     else:

@@ -41,9 +41,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     if fam == "gather" and c.batch_dims == 0:
         mode, ad = p.policy(c, TAKE, "raise", target="np.take")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.numpy.take), res, {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.numpy.take), {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
     elif fam == "gather_elements":
         p.along_axis_gather(c, WRAP_RAISE, None, qn(_d.numpy.take_along_axis), "np.take_along_axis")
     elif fam in ("gather", "gather_nd"):
@@ -52,10 +50,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         i, _ = p.apply(ad)
         off = p.adapt("ravel_tuples", "off", i, c.data, why="NumPy has no gather_nd: flat offsets into the data "
                       "(a tuple out of range maps past the end, so np.take raises)")
-        res = p.out_name(ad)
-        p.op(qn(_d.numpy.take), res, {"a": c.data, "indices": off}, axis=None, mode="raise",
-             why="axis=None reads the flattened data")
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.numpy.take), {"a": c.data, "indices": off}, axis=None, mode="raise",
+                    why="axis=None reads the flattened data")
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)
     else:

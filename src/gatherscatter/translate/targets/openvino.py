@@ -49,10 +49,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                                 and not _zero(c)):
         _, ad = p.policy(c, GATHER8, None, target="Gather-8")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.openvino.Gather), res, {"data": c.data, "indices": i}, axis=c.axis, batch_dims=c.batch_dims,
-             version=8)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.openvino.Gather), {"data": c.data, "indices": i}, axis=c.axis, batch_dims=c.batch_dims,
+                    version=8)
         p.residual("empty", "applies its index policy to an index into a size-0 axis (raises, or clamps and "
                    "then raises)", "Gather-8 returns 0 for every index into a size-0 axis")
     elif fam == "gather_elements":
@@ -63,9 +61,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         if not c.broadcast:
             d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="GatherElements-6 wants the data's shape off "
                         "the axis: read only the block the index covers")
-        res = p.out_name(ad)
-        p.op(qn(_d.openvino.GatherElements), res, {"data": d, "indices": i}, axis=c.axis, version=6)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.openvino.GatherElements), {"data": d, "indices": i}, axis=c.axis, version=6)
     elif fam in ("gather", "gather_nd"):
         c2 = c
         if fam == "gather":
@@ -73,9 +69,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                                           "coordinates, so the fill mask lines up with the result")
         _, ad = p.policy(c2, WRAP_RAISE, None, target="GatherND-8")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.openvino.GatherND), res, {"data": c.data, "indices": i}, batch_dims=c2.batch_dims, version=8)
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.openvino.GatherND), {"data": c.data, "indices": i}, batch_dims=c2.batch_dims,
+                    version=8)
         if c.bounds == "raise":
             p.note("the CPU plugin's GatherND-8 reads garbage memory for an out-of-range index instead of raising")
     elif fam == "scatter_elements":

@@ -37,9 +37,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         c = c.with_(indices=p.index_cast(c.indices, qn(_d.paddle.take_along_axis)))
         _, ad = p.policy(c, WRAP_RAISE, None, target=qn(_d.paddle.take_along_axis))
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.paddle.take_along_axis), res, {"arr": c.data, "indices": i}, axis=c.axis, broadcast=c.broadcast)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.paddle.take_along_axis), {"arr": c.data, "indices": i}, axis=c.axis,
+                    broadcast=c.broadcast)
     elif fam in ("gather", "gather_nd"):
         if fam == "gather" or c.batch_dims:
             c2, _ = p.element_coordinates(c, c.indices, c.data, why="" if fam == "gather" else "paddle.gather_nd "
@@ -48,9 +47,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
             c2 = c = c.with_(indices=p.index_cast(c.indices, qn(_d.paddle.gather_nd)))
         _, ad = p.policy(c2, WRAP_RAISE, None, target=qn(_d.paddle.gather_nd))
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.paddle.gather_nd), res, {"x": c.data, "index": i})
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.paddle.gather_nd), {"x": c.data, "index": i})
     elif fam in ("scatter_elements", "scatter_nd"):
         (_scatter_elements if fam == "scatter_elements" else _scatter_nd)(p, c)
         p.residual("empty", "checks every index against the data (an index into a size-0 axis raises)",

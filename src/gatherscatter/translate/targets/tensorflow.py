@@ -38,10 +38,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         c = c.with_(indices=p.index_cast(c.indices, "tf.gather"))
         _, ad = p.policy(c, RAISE, None, target="tf.gather")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
         extra: dict[str, Any] = {"batch_dims": c.batch_dims} if c.batch_dims else {}
-        p.op(qn(_d.tensorflow.gather), res, {"params": c.data, "indices": i}, axis=c.axis, **extra)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.tensorflow.gather), {"params": c.data, "indices": i}, axis=c.axis, **extra)
     elif fam in ("gather", "gather_elements", "gather_nd"):
         c2 = c
         if fam == "gather_nd":
@@ -52,10 +50,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                                           "tuples for tf.gather_nd (docs/semantics.md#e4)" if fam != "gather" else "")
         _, ad = p.policy(c2, RAISE, None, target="tf.gather_nd")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
         extra = {"batch_dims": c2.batch_dims} if c2.batch_dims else {}
-        p.op(qn(_d.tensorflow.gather_nd), res, {"params": c2.data, "indices": i}, **extra)
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.tensorflow.gather_nd), {"params": c2.data, "indices": i}, **extra)
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)
     else:

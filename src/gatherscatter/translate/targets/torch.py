@@ -46,9 +46,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         i, _ = p.apply(ad)
         off = p.adapt("ravel_tuples", "off", i, c.data, why="torch has no gather_nd: flat offsets (a tuple out of "
                       "range maps past the end, so torch.take raises)")
-        res = p.out_name(ad)
-        p.op(qn(_d.torch.take), res, {"input": c.data, "index": off}, why="torch.take reads the flattened input")
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.torch.take), {"input": c.data, "index": off},
+                    why="torch.take reads the flattened input")
     elif fam == "scatter_elements":
         _scatter_elements(p, c)
     elif fam == "scatter_nd":
@@ -72,9 +71,7 @@ def _gather_elements(p: Plan, c: Canonical) -> None:
     _, ad = p.policy(c, RAISE, None, target=qn(_d.torch.gather))
     i, _ = p.apply(ad)
     i, d, _ = p.broadcast_elements(c, i, c.data, None, qn(_d.torch.gather))
-    res = p.out_name(ad)
-    p.op(qn(_d.torch.gather), res, {"input": d, "index": i}, dim=c.axis)
-    p.finish_gather(c, res, ad)
+    p.gather_op(c, ad, qn(_d.torch.gather), {"input": d, "index": i}, dim=c.axis)
 
 
 def _self(c: Canonical, reduction: str) -> bool:
