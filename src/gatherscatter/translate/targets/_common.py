@@ -28,7 +28,15 @@ import numpy as np
 
 from ..ir import Step
 from ..model import Canonical, Residual, TargetPlan
-from ..plan import IndexAdaptation, Names, adapt_indices, duplicates_residual, gather_post, index_kw
+from ..plan import (
+    IndexAdaptation,
+    Names,
+    adapt_indices,
+    decompose_reduction,
+    duplicates_residual,
+    gather_post,
+    index_kw,
+)
 
 __all__ = ["Mode", "Plan", "matches"]
 
@@ -146,6 +154,12 @@ class Plan:
             if r not in self.tp.residuals:
                 self.tp.residuals.append(r)
         return ad.indices, ad.updates
+
+    def reduce(self, c: Canonical, call: Any, **kw: Any) -> None:
+        """The scatter of ``c`` as :func:`~..plan.decompose_reduction` writes it with the target's ``call``."""
+        steps, rs = decompose_reduction(c, self.names, call, **kw)
+        self.tp.steps += steps
+        self.tp.residuals += [x for x in rs if x not in self.tp.residuals]
 
     def finish_gather(self, c: Canonical, result: str, ad: IndexAdaptation) -> None:
         """Mask the result where fill indices were out of range (the op wrote ``result``)."""

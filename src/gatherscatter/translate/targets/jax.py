@@ -21,7 +21,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 TAKE: dict[Any, Mode] = {"fill": ("wrap", "fill"), "clip": ("bounds", "clip"), "wrap": ("wrap", "wrap")}
@@ -100,8 +100,5 @@ def _scatter(p: Plan, c: Canonical) -> None:
     def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
         return [Step.op(AT[reduction], out, {"x": data, "idx": t, "values": upd}, mode=mode)]
 
-    steps, rs = decompose_reduction(c2, p.names, call, data=d, indices=t, updates=u,
-                                    native=frozenset({"none", "add", "mul", "max", "min"}))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2, call, data=d, indices=t, updates=u, native=frozenset({"none", "add", "mul", "max", "min"}))
     p.duplicates(c, False, "JAX .at[].set")

@@ -30,7 +30,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 GATHER: dict[Any, Mode] = {"fill": ("bounds", "fill")}
@@ -97,10 +97,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
         return [Step.op(SCATTER_OPS[reduction], out, {"operand": data, "scatter_indices": ix, "updates": upd},
                         dimension_numbers=SCATTER_DN, mode=mode)]
 
-    steps, rs = decompose_reduction(c2.with_(out=y), p.names, call, data=flat, indices=off, updates=u,
-                                    native=frozenset(SCATTER_OPS))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2.with_(out=y), call, data=flat, indices=off, updates=u, native=frozenset(SCATTER_OPS))
     p.adapt_to(c.out, "reshape_like", y, d, why="back to the data's shape")
     p.duplicates(c, False, "lax.scatter")
     p.residual("empty", "writes by its policy (raises or drops for each index into a size-0 axis)",

@@ -21,7 +21,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 TAKE: dict[Any, Mode] = {"raise": ("raise", "raise"), "clip": ("bounds", "clip"), "wrap": ("wrap", "wrap")}
@@ -99,10 +99,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
                   Step.adapt("select", out, state["mask"], f, data, why="keep data where nothing was written")]
         return steps
 
-    steps, rs = decompose_reduction(c2, p.names, call, data=d, indices=m, updates=u,
-                                    native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2, call, data=d, indices=m, updates=u, native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
     p.duplicates(c, False, "mx.nd.scatter_nd")
     if c.reduction != "none":
         p.tp.exact = False

@@ -22,7 +22,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 # np.take's mode='wrap' is left out on purpose: NumPy wraps by repeated subtraction, so one index of 2**40
@@ -88,9 +88,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
                         f"np.{fn.split('.')[1][:-3]}.at: duplicates accumulate")]
 
     res = p.names("y")
-    steps, rs = decompose_reduction(c2.with_(out=res), p.names, call, data=flat, indices=off, updates=u,
-                                    native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2.with_(out=res), call, data=flat, indices=off, updates=u,
+             native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
     p.adapt_to(c.out, "reshape_like", res, d, why="back to the data's shape")
     p.duplicates(c, False, "np.put")

@@ -26,7 +26,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 DEFAULT_OPSET = 15
@@ -110,10 +110,8 @@ def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
     native = {"none", "add", "mul", "max", "min"}
     # use_init_val=False pre-fills a FINITE lowest()/max() for max/min (an all -inf max would give lowest()):
     # pre-fill the true identity (-inf/+inf) with docs/semantics.md#e10 instead
-    steps, rs = decompose_reduction(c, p.names, call, data=d, indices=i, updates=u, native=frozenset(native),
-                                    native_include_self=c.reduction not in ("max", "min"))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c, call, data=d, indices=i, updates=u, native=frozenset(native),
+             native_include_self=c.reduction not in ("max", "min"))
     p.duplicates(c, False, "OpenVINO ScatterElementsUpdate")
     if c.reduction == "mean":
         p.note("mean is sum / count (docs/semantics.md#e11), not ScatterElementsUpdate's own mean: the CPU plugin "
@@ -152,8 +150,5 @@ def _scatter_nd(p: Plan, c: Canonical, opset: int) -> None:
         return [Step.op(qn(_d.openvino.ScatterNDUpdate), out, {"data": data, "indices": idx, "updates": upd},
                         reduction=SNDU[reduction], version=15)]
 
-    steps, rs = decompose_reduction(c2, p.names, call, data=c.data, indices=i, updates=u,
-                                    native=frozenset(SNDU))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2, call, data=c.data, indices=i, updates=u, native=frozenset(SNDU))
     p.duplicates(c, False, "OpenVINO ScatterNDUpdate")

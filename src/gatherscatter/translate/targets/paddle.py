@@ -20,7 +20,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
@@ -91,10 +91,7 @@ def _scatter_elements(p: Plan, c: Canonical) -> None:
         return [Step.op(qn(_d.paddle.put_along_axis), out, {"arr": data, "indices": idx, "values": upd}, axis=c.axis,
                         reduce=REDUCE[reduction], include_self=_self(c, reduction), broadcast=False)]
 
-    steps, rs = decompose_reduction(c, p.names, call, data=d, indices=i, updates=u, native=_native(c),
-                                    native_include_self=True)
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c, call, data=d, indices=i, updates=u, native=_native(c), native_include_self=True)
     _put_residuals(p, c)
 
 
@@ -125,9 +122,6 @@ def _scatter_nd(p: Plan, c: Canonical) -> None:
                         reduce=REDUCE[reduction], include_self=_self(c, reduction), broadcast=False)]
 
     y = p.names("y")
-    steps, rs = decompose_reduction(c2.with_(out=y), p.names, call, data=flat, indices=off1, updates=u1,
-                                    native=_native(c), native_include_self=True)
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2.with_(out=y), call, data=flat, indices=off1, updates=u1, native=_native(c), native_include_self=True)
     p.adapt_to(c.out, "reshape_like", y, c.data, why="back to the data's shape")
     _put_residuals(p, c)

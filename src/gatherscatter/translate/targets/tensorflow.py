@@ -22,7 +22,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
@@ -91,10 +91,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
                     why="... and write them back (one factor per position: exact without duplicates)"),
         ]
 
-    steps, rs = decompose_reduction(c2, p.names, call, data=d, indices=idx, updates=u,
-                                    native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2, call, data=d, indices=idx, updates=u, native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
     p.duplicates(c, False, "tf.tensor_scatter_nd_update")
     if c.reduction == "mul":
         p.tp.exact = False

@@ -21,7 +21,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
@@ -102,10 +102,7 @@ def _scatter_elements(p: Plan, c: Canonical) -> None:
                         reduce=REDUCE[reduction], include_self=_self(c, reduction))]
 
     native = {"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set())
-    steps, rs = decompose_reduction(c, p.names, call, data=d, indices=i, updates=u, native=frozenset(native),
-                                    native_include_self=True)
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c, call, data=d, indices=i, updates=u, native=frozenset(native), native_include_self=True)
     p.duplicates(c, False, qn(_d.torch.scatter))
     _dtype_residual(p, c)
 
@@ -129,10 +126,7 @@ def _scatter_nd(p: Plan, c: Canonical) -> None:
             return [Step.op(qn(_d.torch.index_put), out, {"input": data, "indices": t, "values": upd},
                             accumulate=reduction == "add")]
 
-        steps, rs = decompose_reduction(c2, p.names, call, data=c.data, indices=i, updates=u,
-                                        native=frozenset({"none", "add"}))
-        p.tp.steps += steps
-        p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+        p.reduce(c2, call, data=c.data, indices=i, updates=u, native=frozenset({"none", "add"}))
         p.duplicates(c, False, qn(_d.torch.index_put))
         _dtype_residual(p, c)
         return
@@ -156,9 +150,7 @@ def _scatter_nd(p: Plan, c: Canonical) -> None:
 
     native = {"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set())
     y = p.names("y")
-    steps, rs = decompose_reduction(c2.with_(out=y), p.names, call2, data=flat, indices=off1, updates=u1,
-                                    native=frozenset(native), native_include_self=True)
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2.with_(out=y), call2, data=flat, indices=off1, updates=u1,
+             native=frozenset(native), native_include_self=True)
     p.adapt_to(c.out, "reshape_like", y, c.data, why="back to the input's shape")
     _dtype_residual(p, c)
