@@ -933,19 +933,24 @@ class OnnxVocab(Eager):
         return str(self.b.node("Identity", [x.name], out))
 
     def size(self, data: Val, i: Val, axis: int | None, batch_dims: int | None) -> Val:
+        """``Cast(Gather(Shape(data), axis))`` (0-d), or ``Cast(Slice(Shape(data), b, b + k))`` in the nd form."""
         b = self.b
-        value = NUMPY.size(data.value, i.value, axis, batch_dims)
-        dt = np.asarray(i.value).dtype
+        shape = b.node("Shape", [data.name])
         if axis is not None:
-            return Val(b.axis_size(data.name, axis, dt), value)
-        return Val(b.nd_sizes(data.name, batch_dims or 0, self.tuple_len(i), dt), value)
+            s = b.node("Gather", [shape, b.const(axis, np.int64)], axis=0)
+        else:
+            lo = batch_dims or 0
+            s = b.node("Slice", [shape, b.const([lo], np.int64), b.const([lo + self.tuple_len(i)], np.int64)])
+        value = NUMPY.size(data.value, i.value, axis, batch_dims)
+        return Val(b.node("Cast", [s], to=b.elem_type(np.asarray(i.value).dtype)), value)
 
     def lit(self, value: Any, like: Val) -> Val:
         return self._v(value, like)
 
     def ge(self, x: Val, y: Any) -> Val:
+        """``Not(x < y)`` (``GreaterOrEqual`` needs opset 12)."""
         y = self._v(y, x)
-        return Val(self.b.greater_equal(x.name, y.name), NUMPY.ge(x.value, y.value))
+        return Val(self.b.node("Not", [self.b.node("Less", [x.name, y.name])]), NUMPY.ge(x.value, y.value))
 
     def all_last(self, x: Val) -> Val:
         """``all(x, -1)`` as an And of the ``k`` components (onnxruntime reduces an empty tensor to shape [0])."""
@@ -983,12 +988,16 @@ class OnnxVocab(Eager):
         value = (NUMPY.maximum if op == "Max" else NUMPY.minimum)(x.value, y.value)
         if np.asarray(x.value).dtype.kind == "f":
             return self._node(op, [x, y], value)
-        return Val((self.b.maximum if op == "Max" else self.b.minimum)(x.name, y.name), value)
+        return Val(self._pick(op, x.name, y.name), value)
+
+    def _pick(self, op: str, x: str, y: str) -> str:
+        """``Where(x < y, y, x)`` for ``Max``, ``Where(y < x, y, x)`` for ``Min``."""
+        return str(self.b.node("Where", [self.b.node("Less", [x, y] if op == "Max" else [y, x]), y, x]))
 
     def clip(self, x: Val, lo: Any, hi: Val) -> Val:
         lo = self._v(lo, x)
-        low = self.b.minimum(x.name, hi.name)
-        return Val(self.b.maximum(low, lo.name), NUMPY.clip(x.value, lo.value, hi.value))
+        low = self._pick("Min", x.name, hi.name)
+        return Val(self._pick("Max", low, lo.name), NUMPY.clip(x.value, lo.value, hi.value))
 
     def truthy(self, x: Val) -> Val:
         if np.asarray(x.value).dtype == np.bool_:
@@ -1012,27 +1021,40 @@ class OnnxVocab(Eager):
             perm.insert(d, s)  # output axis d is input axis s, the others keep their order
         return self._node("Transpose", [x], value, perm=perm)
 
+    def _axes(self, op: str, x: str, axes: list[int]) -> str:
+        """``Unsqueeze``/``Squeeze`` (axes an attribute before opset 13, an input since)."""
+        if self.b.opset < 13:
+            return str(self.b.node(op, [x], axes=axes))
+        return str(self.b.node(op, [x, self.b.const(axes, np.int64)]))
+
     def expand_dims(self, x: Val, axis: int) -> Val:
-        return Val(self.b.unsqueeze(x.name, [axis]), NUMPY.expand_dims(x.value, axis))
+        return Val(self._axes("Unsqueeze", x.name, [axis]), NUMPY.expand_dims(x.value, axis))
 
     def squeeze(self, x: Val, axis: int) -> Val:
-        return Val(self.b.squeeze(x.name, [axis]), NUMPY.squeeze(x.value, axis))
+        return Val(self._axes("Squeeze", x.name, [axis]), NUMPY.squeeze(x.value, axis))
 
     def flatten(self, x: Val) -> Val:
         return Val(self.b.node("Reshape", [x.name, self.b.const([-1], np.int64)]), NUMPY.flatten(x.value))
 
     def reshape(self, x: Val, shape: Val) -> Val:
-        return Val(self.b.reshape(x.name, shape.name), NUMPY.reshape(x.value, shape.value))
+        """``Reshape`` to a run-time shape that may hold zeros (``allowzero=1`` since opset 14; before, a 0 in
+        the shape copies the input's dim, so an empty result with a 0 dim needs opset >= 14)."""
+        attrs = {"allowzero": 1} if self.b.opset >= 14 else {}
+        return self._node("Reshape", [x, shape], NUMPY.reshape(x.value, shape.value), **attrs)
 
     def shape_of(self, x: Val, lo: int = 0, hi: int | None = None) -> Val:
         value = np.asarray(NUMPY.shape_of(x.value, lo, hi), dtype=np.int64)
+        shape = self._node("Shape", [x], value)
         if lo == 0 and hi is None:
-            return self._node("Shape", [x], value)
-        return Val(self.b.shape_part(x.name, lo, hi), value)
+            return shape
+        stop = np.iinfo(np.int64).max if hi is None else hi
+        return Val(self.b.node("Slice", [shape.name, self.b.const([lo], np.int64), self.b.const([stop], np.int64)]),
+                   value)
 
     def _fill(self, x: Val, value: Any) -> Val:
-        dt = np.asarray(x.value).dtype
-        return Val(self.b.fill_like(x.name, value, dt), NUMPY.full_like(x.value, value))
+        t = self.b.numpy_helper.from_array(np.asarray([value], dtype=np.asarray(x.value).dtype), self.b.fresh("v"))
+        return Val(self.b.node("ConstantOfShape", [self.b.node("Shape", [x.name])], value=t),
+                   NUMPY.full_like(x.value, value))
 
     def zeros_like(self, x: Val) -> Val:
         return self._fill(x, 0)
@@ -1050,7 +1072,7 @@ class OnnxVocab(Eager):
     def align(self, mask: Val, y: Val, lead: int) -> Val:
         value = NUMPY.align(mask.value, y.value, lead)
         axes = list(range(lead)) + list(range(lead + np.ndim(mask.value), np.ndim(y.value)))
-        return Val(self.b.unsqueeze(mask.name, axes), value) if axes else mask
+        return Val(self._axes("Unsqueeze", mask.name, axes), value) if axes else mask
 
     def zeros(self, shape: Val, like: Val) -> Val:
         t = self.b.numpy_helper.from_array(np.zeros(1, np.asarray(like.value).dtype), self.b.fresh("v"))
@@ -1082,17 +1104,24 @@ class OnnxVocab(Eager):
         return Val(self.b.node("Slice", [x.name, zeros, ends.name]), NUMPY.leading_block(x.value, ends.value))
 
     def concat(self, shapes: list[Val]) -> Val:
-        return Val(self.b.concat([x.name for x in shapes]), np.asarray(NUMPY.concat([x.value for x in shapes]),
-                                                                        dtype=np.int64))
+        value = np.asarray(NUMPY.concat([x.value for x in shapes]), dtype=np.int64)
+        return shapes[0] if len(shapes) == 1 else self._node("Concat", shapes, value, axis=0)
 
     def cast_like(self, x: Val, like: Val) -> Val:
         return self.cast(x, np.asarray(like.value).dtype)
 
     def stack_last(self, xs: list[Val]) -> Val:
-        return Val(self.b.stack_last([x.name for x in xs]), NUMPY.stack_last([x.value for x in xs]))
+        parts = [self._axes("Unsqueeze", x.name, [-1]) for x in xs]
+        return Val(self.b.node("Concat", parts, axis=-1), NUMPY.stack_last([x.value for x in xs]))
 
     def iota(self, shape: Val, d: int, rank: int) -> Val:
-        return Val(self.b.iota(shape.name, d, rank), NUMPY.iota(shape.value, d, rank))
+        """``Expand(Unsqueeze(Range(0, shape[d])), shape)``: the int64 grid of dim ``d``."""
+        b = self.b
+        n = b.node("Gather", [shape.name, b.const(d, np.int64)], axis=0)
+        line = b.node("Range", [b.const(0, np.int64), n, b.const(1, np.int64)])
+        others = [x for x in range(rank) if x != d]
+        return Val(b.node("Expand", [self._axes("Unsqueeze", line, others) if others else line, shape.name]),
+                   NUMPY.iota(shape.value, d, rank))
 
     def i64(self, values: list[int]) -> Val:
         value = NUMPY.i64(values)
@@ -1135,8 +1164,8 @@ class OnnxVocab(Eager):
         if k == 0:
             return self.i64([])
         dims = self._dims(data, 0, k)
-        parts = [self.b.unsqueeze(self._product(dims[d + 1 :]), [0]) for d in range(k)]
-        return Val(self.b.concat(parts), value)
+        parts = [self._axes("Unsqueeze", self._product(dims[d + 1 :]), [0]) for d in range(k)]
+        return Val(self.b.node("Concat", parts, axis=0), value)
 
     def numel(self, data: Val, lo: int, hi: int) -> Val:
         return Val(self._product(self._dims(data, lo, hi)), NUMPY.numel(data.value, lo, hi))
