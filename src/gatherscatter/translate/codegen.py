@@ -199,15 +199,18 @@ def helpers_for(target: CodeTarget, body: str) -> list[str]:
 
 
 def function_code(target: CodeTarget, inputs: Sequence[str], steps: Sequence[Step], output: str, doc: str = "",
-                  name: str = "translated") -> str:
-    """A complete module: imports, the helpers used, and ``def name(inputs): <steps>; return output``."""
+                  name: str = "translated", prologue: list[str] | None = None, epilogue: str | None = None) -> str:
+    """A complete module: imports, the helpers used, and ``def name(inputs): <steps>; return output`` (the
+    target's prologue and return statement unless given)."""
     body: list[str] = []
     for step in steps:
         if step.why:
             body.append(f"# {step.why}")
         body += emit_step(target, step)
-    prologue = target.prologue(list(inputs)) if target.prologue else []
-    epilogue = target.epilogue(output) if target.epilogue else f"return {output}"
+    if prologue is None:
+        prologue = target.prologue(list(inputs)) if target.prologue else []
+    if epilogue is None:
+        epilogue = target.epilogue(output) if target.epilogue else f"return {output}"
     lines = [target.header, ""]
     for h in helpers_for(target, "\n".join(body)):
         lines += ["", h.rstrip("\n"), ""]
