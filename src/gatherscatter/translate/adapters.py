@@ -650,7 +650,7 @@ class Dt(str):
 
 
 def _lit(v: Any) -> str:
-    from .codegen import lit
+    from .codegen_python import lit
 
     return lit(v)
 

@@ -17,22 +17,18 @@ code defines the helpers it uses, so it needs nothing but the framework.
 
 from __future__ import annotations
 
-import ast
 import inspect
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
 
 from ..dialects._registry import get_op
 from ..errors import UnsupportedError
 from .ir import Step
 
 __all__ = ["SHARED_HELPERS", "CodeTarget", "Emit", "adapter_emitters", "collect", "compile_function", "emit_step",
-           "function_code", "helpers_for", "kw", "lit", "plain_call", "templates"]
+           "function_code", "helpers_for", "plain_call"]
 
 Emit = Callable[[Step, dict[str, str], dict[str, Any]], "str | list[str]"]
 """An emitter: ``(step, tensor args, attrs) -> expression`` (or a list of statements binding ``step.out``)."""
@@ -53,53 +49,6 @@ class CodeTarget:
     ops: dict[str, Emit] = field(default_factory=dict)
     prologue: Callable[[list[str]], list[str]] | None = None  # statements run first (MXNet: inputs to NumPy)
     epilogue: Callable[[str], str] | None = None  # the return statement
-
-
-def lit(v: Any) -> str:
-    """A Python literal for an attribute value (NaN and infinities included)."""
-    if isinstance(v, (bool, np.bool_)):
-        return repr(bool(v))
-    if isinstance(v, (int, np.integer)):
-        return repr(int(v))
-    if isinstance(v, (float, np.floating)):
-        f = float(v)
-        if math.isnan(f):
-            return "float('nan')"
-        if math.isinf(f):
-            return "float('inf')" if f > 0 else "float('-inf')"
-        return repr(f)
-    if isinstance(v, np.ndarray):
-        return lit(v.item()) if v.ndim == 0 else repr(v.tolist())
-    return repr(v)
-
-
-def kw(attrs: dict[str, Any], *names: str) -> str:
-    """``, name=value, ...`` for the attributes ``names`` given (not None)."""
-    parts = [f"{n}={lit(attrs[n])}" for n in names if attrs.get(n) is not None]
-    return (", " + ", ".join(parts)) if parts else ""
-
-
-def templates(table: dict[str, str]) -> dict[str, Emit]:
-    """Emitters from templates: ``{x}`` is the tensor argument ``x`` or the attribute ``x``'s literal, ``{x|d}``
-    an attribute with a default, ``{,a,b}`` the keywords ``, a=..., b=...`` given (``{~a,b}``: no leading
-    comma), ``{out}`` the step's output; a template of several lines is statements."""
-
-    def emitter(template: str) -> Emit:
-        def emit(step: Step, a: dict[str, str], k: dict[str, Any]) -> str | list[str]:
-            class Fields(dict[str, str]):
-                def __missing__(self, key: str) -> str:
-                    if key[0] in ",~":
-                        return kw(k, *key[1:].split(","))[0 if key[0] == "," else 2 :]
-                    name, _, default = key.partition("|")
-                    v = k.get(name)
-                    return lit(ast.literal_eval(default) if v is None and default else v)
-
-            text = template.format_map(Fields(a, out=step.out))
-            return text.split("\n") if "\n" in text else text
-
-        return emit
-
-    return {name: emitter(template) for name, template in table.items()}
 
 
 def collect(table: dict[str, Emit]) -> Callable[[str], Callable[[Emit], Emit]]:

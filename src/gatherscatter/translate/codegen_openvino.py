@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import dialects as _d
-from ..dialects._registry import qn
 from ..errors import UnsupportedError
 from .adapters import OvVocab
-from .codegen import SHARED_HELPERS, CodeTarget, adapter_emitters, function_code, templates
+from .codegen import SHARED_HELPERS, CodeTarget, adapter_emitters, function_code
+from .codegen_python import op_calls
 
 if TYPE_CHECKING:
     from . import Translation
@@ -170,19 +169,8 @@ _BASE = {
 }
 
 
-_OPS = {
-    qn(_d.openvino.Gather): "ops.gather({data}, {indices}, _i64({axis}), batch_dims={batch_dims|0})",
-    qn(_d.openvino.GatherElements): "ops.gather_elements({data}, {indices}, axis={axis})",
-    qn(_d.openvino.GatherND): "ops.gather_nd({data}, {indices}, batch_dims={batch_dims|0})",
-    qn(_d.openvino.ScatterElementsUpdate): "ops.scatter_elements_update({data}, {indices}, {updates}, _i64({axis}), "
-                                           "reduction={reduction|'none'}, use_init_val={use_init_val|True})",
-    qn(_d.openvino.ScatterNDUpdate): "ops.scatter_nd_update({data}, {indices}, {updates}, "
-                                     "reduction={reduction|'none'})",
-}
-
-
 #: the OpenVINO code target: opset calls (and helpers written in them) building an ov.Model
-TARGET = CodeTarget(T, HEADER, "ops", {**SHARED_HELPERS, **_BASE}, adapter_emitters(OvVocab()), templates(_OPS))
+TARGET = CodeTarget(T, HEADER, "ops", {**SHARED_HELPERS, **_BASE}, adapter_emitters(OvVocab()), op_calls(T))
 ADAPTER_EMIT = TARGET.adapters
 
 

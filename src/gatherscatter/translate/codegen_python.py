@@ -14,14 +14,18 @@ in ``mx.nd`` (MXNet 1.9 has no 0-d or empty arrays and few index utilities).
 
 from __future__ import annotations
 
+import ast
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
 
 from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
 from .adapters import PyVocab
-from .codegen import SHARED_HELPERS, CodeTarget, Emit, adapter_emitters, collect, function_code, kw, templates
+from .codegen import SHARED_HELPERS, CodeTarget, Emit, adapter_emitters, collect, function_code
 from .ir import Step
 
 if TYPE_CHECKING:
@@ -29,6 +33,53 @@ if TYPE_CHECKING:
 
 A = dict[str, str]
 K = dict[str, Any]
+
+
+def lit(v: Any) -> str:
+    """A Python literal for an attribute value (NaN and infinities included)."""
+    if isinstance(v, (bool, np.bool_)):
+        return repr(bool(v))
+    if isinstance(v, (int, np.integer)):
+        return repr(int(v))
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        if math.isnan(f):
+            return "float('nan')"
+        if math.isinf(f):
+            return "float('inf')" if f > 0 else "float('-inf')"
+        return repr(f)
+    if isinstance(v, np.ndarray):
+        return lit(v.item()) if v.ndim == 0 else repr(v.tolist())
+    return repr(v)
+
+
+def kw(attrs: dict[str, Any], *names: str) -> str:
+    """``, name=value, ...`` for the attributes ``names`` given (not None)."""
+    parts = [f"{n}={lit(attrs[n])}" for n in names if attrs.get(n) is not None]
+    return (", " + ", ".join(parts)) if parts else ""
+
+
+def templates(table: dict[str, str]) -> dict[str, Emit]:
+    """Emitters from templates: ``{x}`` is the tensor argument ``x`` or the attribute ``x``'s literal, ``{x|d}``
+    an attribute with a default, ``{,a,b}`` the keywords ``, a=..., b=...`` given (``{~a,b}``: no leading
+    comma), ``{out}`` the step's output; a template of several lines is statements."""
+
+    def emitter(template: str) -> Emit:
+        def emit(step: Step, a: dict[str, str], k: dict[str, Any]) -> str | list[str]:
+            class Fields(dict[str, str]):
+                def __missing__(self, key: str) -> str:
+                    if key[0] in ",~":
+                        return kw(k, *key[1:].split(","))[0 if key[0] == "," else 2 :]
+                    name, _, default = key.partition("|")
+                    v = k.get(name)
+                    return lit(ast.literal_eval(default) if v is None and default else v)
+
+            text = template.format_map(Fields(a, out=step.out))
+            return text.split("\n") if "\n" in text else text
+
+        return emit
+
+    return {name: emitter(template) for name, template in table.items()}
 
 
 class Api:
@@ -146,28 +197,6 @@ def _helpers(api: Api) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------- op emitters
 
 
-def _numpy_ops() -> dict[str, Emit]:
-    copy = "{out} = np.array({%s}, copy=True)\n"  # NumPy's put/at write in place: on a copy
-    ops = {qn(_d.numpy.take): "np.take({a}, {indices}, axis={axis}, mode={mode|'raise'})",
-           qn(_d.numpy.take_along_axis): "np.take_along_axis({arr}, {indices}, axis={axis})",
-           qn(_d.numpy.put): copy % "a" + "np.put({out}, {ind}, {v}, mode={mode|'raise'})",
-           qn(_d.numpy.put_along_axis): copy % "arr" + "np.put_along_axis({out}, {indices}, {values}, axis={axis})"}
-    for name, ufunc in (("add_at", "add"), ("subtract_at", "subtract"), ("multiply_at", "multiply"),
-                        ("maximum_at", "maximum"), ("minimum_at", "minimum")):
-        ops[qn(getattr(_d.numpy, name))] = copy % "a" + f"np.{ufunc}.at({{out}}, {{indices}}, {{b}})"
-    return templates(ops)
-
-
-def _jax_ops() -> dict[str, Emit]:
-    ops = {qn(_d.jax.take): "jnp.take({a}, {indices}, axis={axis}{,mode,fill_value})",
-           qn(_d.jax.take_along_axis): "jnp.take_along_axis({arr}, {indices}, axis={axis}{,mode,fill_value})",
-           qn(_d.jax.at_get): "jnp.asarray({x}).at[{idx}].get({~mode,fill_value})"}
-    for name, method in (("at_set", "set"), ("at_add", "add"), ("at_multiply", "multiply"), ("at_min", "min"),
-                         ("at_max", "max")):
-        ops[qn(getattr(_d.jax, name))] = f"jnp.asarray({{x}}).at[{{idx}}].{method}({{values}}{{,mode}})"
-    return templates(ops)
-
-
 def _lax_ops() -> dict[str, Emit]:
     ops: dict[str, Emit] = {}
     op = collect(ops)
@@ -192,7 +221,20 @@ def _lax_ops() -> dict[str, Emit]:
     return ops
 
 
-_TORCH_OPS = {
+_COPY = "{out} = np.array({%s}, copy=True)\n"  # NumPy's put/at write in place: on a copy
+#: every framework op's call by qualname, for every code target (fields: :func:`templates`)
+OP_CALLS: dict[str, str] = {
+    qn(_d.numpy.take): "np.take({a}, {indices}, axis={axis}, mode={mode|'raise'})",
+    qn(_d.numpy.take_along_axis): "np.take_along_axis({arr}, {indices}, axis={axis})",
+    qn(_d.numpy.put): _COPY % "a" + "np.put({out}, {ind}, {v}, mode={mode|'raise'})",
+    qn(_d.numpy.put_along_axis): _COPY % "arr" + "np.put_along_axis({out}, {indices}, {values}, axis={axis})",
+    **{qn(getattr(_d.numpy, f"{ufunc}_at")): _COPY % "a" + f"np.{ufunc}.at({{out}}, {{indices}}, {{b}})"
+       for ufunc in ("add", "subtract", "multiply", "maximum", "minimum")},
+    qn(_d.jax.take): "jnp.take({a}, {indices}, axis={axis}{,mode,fill_value})",
+    qn(_d.jax.take_along_axis): "jnp.take_along_axis({arr}, {indices}, axis={axis}{,mode,fill_value})",
+    qn(_d.jax.at_get): "jnp.asarray({x}).at[{idx}].get({~mode,fill_value})",
+    **{qn(getattr(_d.jax, f"at_{method}")): f"jnp.asarray({{x}}).at[{{idx}}].{method}({{values}}{{,mode}})"
+       for method in ("set", "add", "multiply", "min", "max")},
     qn(_d.torch.index_select): "torch.index_select({input}, {dim}, {index})",
     qn(_d.torch.gather): "torch.gather({input}, {dim}, {index})",
     qn(_d.torch.take): "torch.take({input}, {index})",
@@ -201,26 +243,33 @@ _TORCH_OPS = {
     qn(_d.torch.scatter_reduce): "torch.scatter_reduce({input}, {dim}, {index}, {src}, reduce={reduce}, "
                                  "include_self={include_self|True})",
     qn(_d.torch.index_put): "torch.index_put({input}, {indices}, {values}, accumulate={accumulate|False})",
-}
-_TF_OPS = {
     qn(_d.tensorflow.gather): "tf.gather({params}, {indices}, axis={axis}{,batch_dims})",
     qn(_d.tensorflow.gather_nd): "tf.gather_nd({params}, {indices}{,batch_dims})",
     **{qn(getattr(_d.tensorflow, f"tensor_scatter_nd_{name}")): f"tf.tensor_scatter_nd_{name}({{tensor}}, "
        "{indices}, {updates})" for name in ("update", "add", "sub", "max", "min")},
-}
-_PADDLE_OPS = {
     qn(_d.paddle.gather): "paddle.gather({x}, {index}, axis={axis})",
     qn(_d.paddle.gather_nd): "paddle.gather_nd({x}, {index})",
     qn(_d.paddle.take_along_axis): "paddle.take_along_axis({arr}, {indices}, axis={axis}{,broadcast})",
     qn(_d.paddle.put_along_axis): "paddle.put_along_axis({arr}, {indices}, {values}, axis={axis}"
                                   "{,reduce,include_self,broadcast})",
     qn(_d.paddle.scatter_nd_add): "paddle.scatter_nd_add({x}, {index}, {updates})",
-}
-_MXNET_OPS = {
     qn(_d.mxnet.take): "_np(mx.nd.take(_nd({a}), _nd({indices}), axis={axis|0}, mode={mode|'clip'}))",
     qn(_d.mxnet.gather_nd): "_np(mx.nd.gather_nd(_nd({data}), _nd({indices})))",
     qn(_d.mxnet.scatter_nd): "_np(mx.nd.scatter_nd(_nd({data}), _nd({indices}), shape={shape}))",
+    qn(_d.openvino.Gather): "ops.gather({data}, {indices}, _i64({axis}), batch_dims={batch_dims|0})",
+    qn(_d.openvino.GatherElements): "ops.gather_elements({data}, {indices}, axis={axis})",
+    qn(_d.openvino.GatherND): "ops.gather_nd({data}, {indices}, batch_dims={batch_dims|0})",
+    qn(_d.openvino.ScatterElementsUpdate): "ops.scatter_elements_update({data}, {indices}, {updates}, _i64({axis}), "
+                                           "reduction={reduction|'none'}, use_init_val={use_init_val|True})",
+    qn(_d.openvino.ScatterNDUpdate): "ops.scatter_nd_update({data}, {indices}, {updates}, "
+                                     "reduction={reduction|'none'})",
+
 }
+
+
+def op_calls(framework: str) -> dict[str, Emit]:
+    """The emitters of ``framework``'s ops (``OP_CALLS`` rows whose qualname starts with it)."""
+    return templates({k: v for k, v in OP_CALLS.items() if k.split(".")[0] == framework})
 
 
 _MX_HEADER = '''import math
@@ -262,14 +311,14 @@ def _target(name: str, module: str, api: Api, ops: dict[str, Emit], **kw: Any) -
 
 #: every Python code target: its imports, op module, helpers, adapter and op emitters
 TARGETS: dict[str, CodeTarget] = {
-    "numpy": _target("numpy", "np", Api(), _numpy_ops()),
+    "numpy": _target("numpy", "np", Api(), op_calls("numpy")),
     "gatherscatter": _target("gatherscatter", "gs", Api(), {}),
-    "jax": _target("jax", "jnp", JaxApi(), _jax_ops()),
+    "jax": _target("jax", "jnp", JaxApi(), op_calls("jax")),
     "lax": _target("lax", "jnp", JaxApi(), _lax_ops()),
-    "torch": _target("torch", "torch", TorchApi(), templates(_TORCH_OPS)),
-    "tensorflow": _target("tensorflow", "tf", TfApi(), templates(_TF_OPS)),
-    "paddle": _target("paddle", "paddle", PaddleApi(), templates(_PADDLE_OPS)),
-    "mxnet": _target("mxnet", "mx.nd", Api(), templates(_MXNET_OPS),
+    "torch": _target("torch", "torch", TorchApi(), op_calls("torch")),
+    "tensorflow": _target("tensorflow", "tf", TfApi(), op_calls("tensorflow")),
+    "paddle": _target("paddle", "paddle", PaddleApi(), op_calls("paddle")),
+    "mxnet": _target("mxnet", "mx.nd", Api(), op_calls("mxnet"),
                      prologue=lambda inputs: [f"{n} = _np({n})" for n in inputs],
                      epilogue=lambda out: f"return _nd({out}) if np.ndim({out}) else {out}"),
 }
