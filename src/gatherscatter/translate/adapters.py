@@ -824,8 +824,9 @@ class OvVocab(TextVocab):
         "expand_dims": "ops.unsqueeze({0}, _i64([{1}]))", "squeeze": "ops.squeeze({0}, _i64([{1}]))",
         "flatten": "ops.reshape({0}, _i64([-1]), False)", "reshape": "ops.reshape({0}, {1}, False)",
         "broadcast_to": "ops.broadcast({0}, {1})", "broadcast_off_axis": "_broadcast_off_axis({0}, {1}, {2})",
-        "zeros_like": "_fill_like({0}, 0)",
-        "ones_like": "_fill_like({0}, 1)", "full_like": "_fill_like({0}, {1})",
+        "zeros_like": "ops.broadcast(_c(0, {0}), ops.shape_of({0}, 'i64'))",
+        "ones_like": "ops.broadcast(_c(1, {0}), ops.shape_of({0}, 'i64'))",
+        "full_like": "ops.broadcast(_c({1}, {0}), ops.shape_of({0}, 'i64'))",
         "identity": "_identity(_dtype({0}), {1!r})", "default_fill": "_default_fill(_dtype({0}))",
         "rank": "_rank({0})", "tuple_len": "{0}.get_output_partial_shape(0)[-1].get_length()",
         "align": "_align({0}, {1}, {2})", "zeros": "ops.broadcast(_c(0, {1}), {0})",
@@ -833,10 +834,12 @@ class OvVocab(TextVocab):
         # StridedSlice, not Slice-8: the 2026.4 CPU plugin drops a Slice-8 feeding GatherElements
         "leading_block": "ops.strided_slice({0}, _i64([0] * _rank({0})), {1}, _i64([1] * _rank({0})), "
                          "[0] * _rank({0}), [0] * _rank({0}))",
-        "minimum": "_minmax(ops.minimum, {0}, {1})", "stack_last": "_stack_last({0})", "iota": "_iota({0}, {1}, {2})",
+        "minimum": "_minmax(ops.minimum, {0}, {1})", "iota": "_iota({0}, {1}, {2})",
+        "stack_last": "ops.concat([ops.unsqueeze(a, _i64([-1])) for a in {0}], -1)",
         "broadcast_shapes": "ops.shape_of(_sum({0}), 'i64')", "take_last": "ops.gather({0}, _i64({1}), _i64(-1))",
         "sum_last": "ops.reduce_sum({0}, _i64(-1), False)", "strides": "_strides({0}, {1})",
-        "numel": "ops.reduce_prod(_shape({0}, {1}, {2}), _i64(0), False)", "count": "_count({0})",
+        "numel": "ops.reduce_prod(_shape({0}, {1}, {2}), _i64(0), False)",
+        "count": "(ops.reduce_prod(ops.shape_of({0}, 'i64'), _i64([0]), True) if _rank({0}) else _i64([1]))",
         "tile": "ops.tile({0}, {1})", "or_": "ops.logical_or({0}, {1})", "xor": "ops.logical_xor({0}, {1})",
         "cast_like": "ops.convert({0}, _dtype({1}))", "is_bool": "_dtype({0}).kind == 'b'",
         # dims are dynamic: a 0-d x that does not fit y fails the Reshape when the model runs

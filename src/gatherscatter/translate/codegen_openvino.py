@@ -70,14 +70,10 @@ _BASE = {
         return _i64(np.zeros(0, np.int64))
     return parts[0] if len(parts) == 1 else ops.concat(parts, 0)
 ''',
-    "_dim": '''def _dim(x, d):
-    """``x.shape[d]`` as a 0-d int64 node."""
-    return ops.gather(ops.shape_of(x, "i64"), _i64(d % _rank(x)), _i64(0))
-''',
     "_sizes": '''def _sizes(data, i, axis=None, batch_dims=0):
     """The addressed axis size(s) in ``i``'s element type: 0-d for ``axis``, ``data.shape[b:b+k]`` for tuples."""
     if axis is not None:
-        return ops.convert(_dim(data, axis), _dtype(i))
+        return ops.convert(ops.gather(ops.shape_of(data, "i64"), _i64(axis % _rank(data)), _i64(0)), _dtype(i))
     k = i.get_output_partial_shape(0)[-1].get_length()
     return ops.convert(_shape(data, batch_dims, batch_dims + k), _dtype(i))
 ''',
@@ -86,10 +82,6 @@ _BASE = {
     n = ops.gather(shape, _i64(d), _i64(0))
     line = ops.reshape(ops.range(_i64(0), n, _i64(1), "i64"), _i64([1] * d + [-1] + [1] * (rank - d - 1)), False)
     return ops.broadcast(line, shape)
-''',
-    "_stack_last": '''def _stack_last(seq):
-    """Stack same-shaped nodes along a new last axis."""
-    return ops.concat([ops.unsqueeze(a, _i64([-1])) for a in seq], -1)
 ''',
     "_sum": '''def _sum(seq):
     """The sum of the nodes of ``seq`` (broadcast)."""
@@ -112,31 +104,19 @@ _BASE = {
     return ops.concat([ops.reduce_prod(_shape(data, d + 1, k), _i64([0]), True) if d + 1 < k else _i64([1])
                        for d in range(k)], 0)
 ''',
-    "_count": '''def _count(x):
-    """The number of elements of ``x`` (a 1-element int64 node)."""
-    return ops.reduce_prod(ops.shape_of(x, "i64"), _i64([0]), True) if _rank(x) else _i64([1])
-''',
     "_align": '''def _align(mask, y, lead):
     """``mask`` with size-1 dims added so its dims sit at dim ``lead`` of ``y``."""
     axes = list(range(lead)) + list(range(lead + _rank(mask), _rank(y)))
     return ops.unsqueeze(mask, _i64(axes)) if axes else mask
 ''',
-    "_fill_like": '''def _fill_like(x, value):
-    """``full_like(x, value)``."""
-    return ops.broadcast(_c(value, x), ops.shape_of(x, "i64"))
-''',
-    "_perm": '''def _perm(rank, source, destination):
-    """The Transpose order of np.moveaxis(x, source, destination) for an x of this rank."""
-    src = [s % rank for s in np.atleast_1d(source)]
-    dst = [d % rank for d in np.atleast_1d(destination)]
-    order = [n for n in range(rank) if n not in src]
-    for d, s in sorted(zip(dst, src)):
-        order.insert(d, s)
-    return order
-''',
     "_moveaxis": '''def _moveaxis(x, source, destination):
-    """np.moveaxis as a Transpose (static rank)."""
-    return ops.transpose(x, _i64(_perm(_rank(x), source, destination)))
+    """np.moveaxis as a Transpose (static rank): output axis d is input axis s, the others keep their order."""
+    rank = _rank(x)
+    src = [s % rank for s in np.atleast_1d(source)]
+    order = [n for n in range(rank) if n not in src]
+    for d, s in sorted(zip([d % rank for d in np.atleast_1d(destination)], src)):
+        order.insert(d, s)
+    return ops.transpose(x, _i64(order))
 ''',
     "_replace_axis": '''def _replace_axis(shape, axis, value, rank):
     """A 1-D shape node with entry ``axis`` replaced by the 1-element node ``value``."""
