@@ -326,7 +326,7 @@ def coordinates(v: Any, i: Any, *, axis: int) -> Any:
     elsewhere (int64; a 0-d ``i`` gives an empty tuple)."""
     r = v.rank(i)
     return v.cond(_op(r, "==", 0), lambda: v.i64([]), lambda: v.stack_last(v.seq(r, lambda d: v.cond(
-        _op(d, "==", axis % r), lambda: v.cast(i, "int64"), lambda: v.iota(v.shape_of(i), d, r)))))
+        _op(d, "==", axis % r), lambda: v.as_dtype(i, "int64"), lambda: v.iota(v.shape_of(i), d, r)))))
 
 
 @adapter("stack_last")
@@ -334,7 +334,7 @@ def stack_last(v: Any, seq: Any) -> Any:
     """Index tuples from a sequence of index arrays: ``stack(broadcast_arrays(*seq), -1)`` in their common dtype
     (docs/semantics.md#e12, docs/semantics.md#e15)."""
     dt = v.result_dtype(seq)
-    parts = v.each(seq, lambda a: v.cast(a, dt))
+    parts = v.each(seq, lambda a: v.as_dtype(a, dt))
     shape = v.broadcast_shapes(parts)
     return v.stack_last(v.each(parts, lambda a: v.broadcast_to(a, shape)))
 
@@ -355,7 +355,7 @@ def take_coordinates(v: Any, i: Any, data: Any, *, axis: int, batch_dims: int = 
     b = batch_dims % q if batch_dims < 0 else batch_dims
     out = v.concat([v.shape_of(data, 0, a), v.shape_of(i, b), v.shape_of(data, a + 1)])
     rank = a + (q - b) + (r - a - 1)
-    ii = v.reshape(v.cast(i, "int64"), v.concat([v.shape_of(i, 0, b), v.ones(a - b), v.shape_of(i, b),
+    ii = v.reshape(v.as_dtype(i, "int64"), v.concat([v.shape_of(i, 0, b), v.ones(a - b), v.shape_of(i, b),
                                                   v.ones(r - a - 1)]))
     return v.stack_last(v.seq(r, lambda d: v.cond(
         _op(d, "<", a), lambda: v.iota(out, d, rank), lambda: v.cond(
@@ -371,7 +371,7 @@ def nd_coordinates(v: Any, i: Any, data: Any, *, batch_dims: int = 0) -> Any:
     lead = v.rank(i) - 1
     out = v.concat([v.shape_of(i, 0, -1), v.shape_of(data, b + k)])
     rank = lead + (r - b - k)
-    ii = v.cast(i, "int64")
+    ii = v.as_dtype(i, "int64")
     tail = v.concat([v.shape_of(i, 0, -1), v.ones(r - b - k)])
     return v.cond(_op(r, "==", 0), lambda: v.zeros(v.concat([out, v.shape_of(i, -1)]), ii), lambda: v.stack_last(
         v.seq(r, lambda d: v.cond(_op(d, "<", b), lambda: v.iota(out, d, rank), lambda: v.cond(
@@ -386,7 +386,7 @@ def ravel_tuples(v: Any, i: Any, data: Any) -> Any:
     A tuple with a component outside ``[0, s)`` becomes ``prod(data.shape[:k])`` (one past the end), so a
     bounds-checking flat op (``np.take``/``np.put`` mode 'raise', ``torch.take``) raises on it.
     """
-    ii = v.cast(i, "int64")
+    ii = v.as_dtype(i, "int64")
     k = v.tuple_len(ii)
     inside = v.and_(v.ge(ii, 0), v.lt(ii, v.size(data, ii, None, 0)))
     off = v.sum_last(v.mul(v.where(inside, ii, v.lit(0, ii)), v.strides(data, k)))
@@ -436,7 +436,7 @@ def positions(v: Any, w: Any, u: Any, data: Any, *, axis: int, circular: bool = 
     j = v.iota(v.shape_of(u), a, r)
 
     def shifted() -> Any:
-        start = v.reshape(v.cast(w, "int64"), v.concat([v.shape_of(u, 0, 1), v.ones(r - 1)]))
+        start = v.reshape(v.as_dtype(w, "int64"), v.concat([v.shape_of(u, 0, 1), v.ones(r - 1)]))
         if not circular:
             return v.add(start, j)
         s = v.maximum(v.size(data, start, a, None), 1)
@@ -479,7 +479,8 @@ class NumpyVocab(Eager):
         "and_": lambda x, y: _a(x) & _a(y), "or_": np.logical_or, "xor": np.logical_xor,
         "all_last": lambda x: np.all(x, axis=-1), "maximum": np.maximum, "minimum": np.minimum,
         "clip": lambda x, lo, hi: _a(np.clip(x, lo, hi)), "where": np.where, "truthy": lambda x: _a(x) != 0,
-        "cast": lambda x, dtype: _a(x).astype(dtype), "cast_like": lambda x, like: _a(x).astype(_a(like).dtype),
+        "cast": lambda x, dtype: _a(x).astype(dtype), "as_dtype": lambda x, dtype: _a(x).astype(dtype),
+        "cast_like": lambda x, like: _a(x).astype(_a(like).dtype),
         "moveaxis": lambda x, s, d: np.moveaxis(_a(x), s, d), "expand_dims": lambda x, a: np.expand_dims(_a(x), a),
         "flatten": lambda x: _a(x).reshape(-1), "reshape": lambda x, shape: _a(x).reshape(shape),
         "shape_of": lambda x, lo=0, hi=None: tuple(int(n) for n in np.shape(x)[lo:hi]),
@@ -804,6 +805,8 @@ class PyVocab(TextVocab):
     def cast(self, x: str, dtype: str) -> str:
         return str(self.api.astype(x, dtype if isinstance(dtype, Dt) else self.api.dt(dtype)))
 
+    as_dtype = cast  # the target converts in place of a no-op cast
+
     def result_dtype(self, xs: str) -> str:
         names = f"np.dtype({self.api.dtype_name('a')})"
         return Dt(f"getattr({self.api.m}, np.result_type(*[{names} for a in {xs}]).name)")
@@ -860,6 +863,8 @@ class OvVocab(TextVocab):
     def cast(self, x: str, dtype: str) -> str:
         return f"ops.convert({x}, {dtype if isinstance(dtype, Dt) else 'np.' + dtype})"
 
+    as_dtype = cast
+
     def result_dtype(self, xs: str) -> str:
         return Dt(f"np.result_type(*[_dtype(a) for a in {xs}])")
 
@@ -900,7 +905,7 @@ class OnnxVocab(Eager):
             args = [x, *[self._v(y, x) for y in rest]]
             if op in ("Add", "Sub", "Mul") and len({np.asarray(a.value).dtype for a in args}) > 1:
                 common = np.result_type(*[np.asarray(a.value).dtype for a in args])  # numpy's promotion
-                args = [self.cast(a, common) for a in args]
+                args = [self.as_dtype(a, common) for a in args]
             return self._node(op, args, getattr(NUMPY, name)(*[a.value for a in args]))
 
         return prim
@@ -1009,9 +1014,11 @@ class OnnxVocab(Eager):
         return Val(self.b.node("Not", [eq]), NUMPY.truthy(x.value))
 
     def cast(self, x: Val, dtype: Any) -> Val:
-        if np.asarray(x.value).dtype == np.dtype(dtype):
-            return x
         return self._node("Cast", [x], NUMPY.cast(x.value, dtype), to=self.b.elem_type(dtype))
+
+    def as_dtype(self, x: Val, dtype: Any) -> Val:
+        """``x`` in ``dtype``: ``x`` itself when it has it, else a ``Cast``."""
+        return x if np.asarray(x.value).dtype == np.dtype(dtype) else self.cast(x, dtype)
 
     def moveaxis(self, x: Val, source: Any, destination: Any) -> Val:
         value = NUMPY.moveaxis(x.value, source, destination)
@@ -1055,9 +1062,9 @@ class OnnxVocab(Eager):
                    value)
 
     def _fill(self, x: Val, value: Any) -> Val:
+        shape = self.b.node("Shape", [x.name])
         t = self.b.numpy_helper.from_array(np.asarray([value], dtype=np.asarray(x.value).dtype), self.b.fresh("v"))
-        return Val(self.b.node("ConstantOfShape", [self.b.node("Shape", [x.name])], value=t),
-                   NUMPY.full_like(x.value, value))
+        return Val(self.b.node("ConstantOfShape", [shape], value=t), NUMPY.full_like(x.value, value))
 
     def zeros_like(self, x: Val) -> Val:
         return self._fill(x, 0)
@@ -1079,7 +1086,7 @@ class OnnxVocab(Eager):
 
     def zeros(self, shape: Val, like: Val) -> Val:
         t = self.b.numpy_helper.from_array(np.zeros(1, np.asarray(like.value).dtype), self.b.fresh("v"))
-        return Val(self.b.node("ConstantOfShape", [self.cast(shape, np.int64).name], value=t),
+        return Val(self.b.node("ConstantOfShape", [self.as_dtype(shape, np.int64).name], value=t),
                    NUMPY.zeros(shape.value, like.value))
 
     def broadcast_off_axis(self, x: Val, other: Val, axis: int) -> Val:
@@ -1111,7 +1118,7 @@ class OnnxVocab(Eager):
         return shapes[0] if len(shapes) == 1 else self._node("Concat", shapes, value, axis=0)
 
     def cast_like(self, x: Val, like: Val) -> Val:
-        return self.cast(x, np.asarray(like.value).dtype)
+        return self.as_dtype(x, np.asarray(like.value).dtype)
 
     def stack_last(self, xs: list[Val]) -> Val:
         parts = [self._axes("Unsqueeze", x.name, [-1]) for x in xs]
