@@ -13,7 +13,8 @@ update (scatters). Parts (numba path unless marked np):
 * ``copy``: copying ``data`` into a reused buffer (scatters);
 * ``check``: the index range check alone (``count_bad``; np: the one-pass max);
 * ``offsets`` (np): the flat offsets the NumPy path computes;
-* ``kernel``: the gather/scatter kernel alone on checked indices, reused output;
+* ``kernel``: the gather/scatter kernel alone on checked indices, reused output (at one thread its
+  serial form, as the call runs it; ``kernel par1`` is the parallel form at one thread, for the launch cost);
 * ``np take`` / ``np at`` / ``np assign``: the NumPy path's data movement alone.
 """
 
@@ -66,8 +67,31 @@ def without_pool(fn: Callable[[], Any]) -> Callable[[], Any]:
     return run
 
 
+class _Serial:
+    """The kernels module with each parallel kernel replaced by its serial form (one-thread calls)."""
+
+    def __init__(self, k: Any) -> None:
+        self.k = k
+
+    def __getattr__(self, name: str) -> Any:
+        v = getattr(self.k, name)
+        try:
+            # GatherElements keeps its parallel form above SERIAL_BYTES (all the benchmark's sizes but topk's)
+            return v if v in self.k.SERIAL_BYTES else self.k.SERIAL.get(v, v)
+        except TypeError:  # unhashable (OPS)
+            return v
+
+
 def parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[Part]:
     """The workload's parts on the numba path (k: the kernels module)."""
+    if nthreads == 1:
+        res = _parts(w, a, _Serial(k), 1)
+        par = [p for p in _parts(w, a, k, 1) if p[0] == "kernel"]
+        return res + [("kernel par1", f) for _, f in par]
+    return _parts(w, a, k, nthreads)
+
+
+def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[Part]:
     from gatherscatter.core import accel
 
     d, i = a["data"], a["indices"]

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -440,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
 
     have = {m: importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnx", "torch", "numba", "rich")}
     env = {
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": f"{cpu_model()}, {os.cpu_count()} CPUs, {platform.system()}",
         "python": platform.python_version(),
         "versions": {"gatherscatter": gs.__version__, "numpy": np.__version__},

@@ -51,3 +51,9 @@ def test_parts_quick():
     out = _run("benchmarks/parts.py", "scatternd_add_rows,gather_elements_last", "--quick", "--reps", "2",
                "--threads", "1")
     assert "np rounds" in out and "np offsets" in out and "ort1" in out
+
+
+def test_overhead_quick():
+    out = _run("benchmarks/overhead.py", "--rounds", "2", "--calls", "3")
+    rows = [line for line in out.splitlines() if line.startswith("| ") and " µs" in line]
+    assert len(rows) == 8 and "| ScatterND add |" in out and "np.take" in out

@@ -126,6 +126,24 @@ def test_scatter_elements_nan_max_bits():
     _both(lambda: gs.scatter_along_axis(data, idx, upd, 1, reduction="max"))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_scatter_elements_max_axis0_nan_payloads_and_signed_zeros(dtype):
+    # the branch-free max of the kernels against np.maximum.at (the NumPy path): NaN payloads of data and
+    # updates, +0.0 / -0.0 ties, along axis 0 (the column-loop kernel) and the last axis
+    bits = np.uint32 if dtype == np.float32 else np.uint64
+    nan1 = np.array(np.nan, dtype).view(bits) | bits(1)
+    nan2 = np.array(np.nan, dtype).view(bits) | bits(2)
+    data = np.zeros((32, 64), dtype)
+    data[::3] = -0.0
+    data.view(bits)[1::5, ::3] = nan1
+    idx = RNG.integers(0, 32, (400, 64))
+    upd = RNG.choice(np.array([0.0, -0.0, 1.0, -1.0], dtype), (400, 64))
+    upd.view(bits)[::7, ::5] = nan2
+    for axis, (d, i, u) in ((0, (data, idx, upd)), (1, (data.T.copy(), idx.T.copy() % 64, upd.T.copy()))):
+        got = _both(lambda d=d, i=i, u=u, axis=axis: gs.scatter_along_axis(d, i, u, axis, reduction="max"))
+        assert got is not None and np.isnan(got).any() and (np.signbit(got) & (got == 0)).any()
+
+
 def test_raw_paths_are_taken(monkeypatch):
     """The kernels get the caller's indices unresolved when they are int64 and in range, else the core resolves."""
     from gatherscatter.core import accel

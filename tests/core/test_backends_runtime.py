@@ -84,7 +84,7 @@ k = backends._kernels
 print(json.dumps({
     "busy": busy, "same_first": same_first,
     "same_later": all(x.tobytes() == expected.tobytes() for x in later + [last]),
-    "compiled": k is not None and len(k.gather_rows.overloads) > 0,
+    "compiled": k is not None and len(k.SERIAL[k.gather_rows].overloads) > 0,  # 2 MiB: one thread, serial form
 }))
 """
 
@@ -244,16 +244,20 @@ def test_thread_choice_also_sets_a_scatters_work_split(tuning, monkeypatch):
     real = tuning.launch.__globals__["_run"]
     scatter_rows = tuning.kernels().scatter_rows
 
-    def spy(kernel, args, nthreads_at=None):
+    def spy(kernel, args, nthreads_at=None, one=None):
         if kernel is not scatter_rows:
-            return real(kernel, args, nthreads_at)
+            return real(kernel, args, nthreads_at, one)
 
         def watched(*a):
             splits.append((a[nthreads_at], numba.get_num_threads()))
             return kernel(*a)
 
+        def watched_one(*a):  # the serial form (no parallel region): one thread by construction
+            splits.append((a[nthreads_at], 1))
+            return one(*a)
+
         watched.__name__ = kernel.__name__
-        return real(watched, args, nthreads_at)
+        return real(watched, args, nthreads_at, None if one is None else watched_one)
 
     monkeypatch.setattr(tuning, "_run", spy)
     got = [gs.scatter_nd(data, idx, upd, reduction="add") for _ in range(2 * tuning.TUNE_SAMPLES + 2)]

@@ -448,11 +448,13 @@ def test_negative_raise_names_the_negative_index_not_one_the_bounds_policy_handl
     if bounds != "drop":
         assert gs.take(np.arange(5), [5], negative="raise", bounds=bounds, **kw).tolist() == {
             "wrap": [0], "clip": [4], "fill": [9]}[bounds]
-    with pytest.raises(gs.IndexOutOfRangeError, match=r"indices\[1(, 0)?\] = -1 is negative") as e:
+    def call() -> object:
         if bounds == "drop":
-            gs.scatter_nd(np.zeros(5), [[5], [-1]], [1.0, 2.0], negative="raise", bounds="drop")
-        else:
-            gs.take(np.arange(5), [5, -1], negative="raise", bounds=bounds, **kw)
+            return gs.scatter_nd(np.zeros(5), [[5], [-1]], [1.0, 2.0], negative="raise", bounds="drop")
+        return gs.take(np.arange(5), [5, -1], negative="raise", bounds=bounds, **kw)
+
+    with pytest.raises(gs.IndexOutOfRangeError, match=r"indices\[1(, 0)?\] = -1 is negative") as e:
+        call()
     assert (e.value.value, e.value.position) == (-1, (1,) if bounds != "drop" else (1, 0))
     # with bounds='raise' both are errors: the first in row-major order is named
     with pytest.raises(gs.IndexOutOfRangeError, match=r"indices\[0\] = 5"):

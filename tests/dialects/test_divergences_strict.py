@@ -3,10 +3,15 @@
 Each :class:`~gatherscatter.dialects._registry.Divergence` may carry an ``example``
 (plain TOML-encodable data: the framework callable, the arguments, their dtypes and
 the two recorded outcomes). This test runs the real framework (when importable:
-NumPy, PyTorch, JAX, onnxruntime and onnx.reference here and in CI; TensorFlow,
-Paddle, Keras and MLX only in the opt-in framework venv) and our op on it, and
+NumPy, PyTorch, JAX, onnxruntime, onnx.reference and OpenVINO here and in CI;
+TensorFlow and its TFLite interpreter, Paddle, Keras and MLX only in the opt-in
+framework venv; MXNet 1.9.1 through ``tests/frameworks/mxnet_worker.py`` in its
+own venv, ``$GS_MXNET_PYTHON`` or ``/work/venvs/mxnet``) and our op on it, and
 asserts that each side does what its outcome says and that the outcomes differ:
 a divergence that stops happening (a framework fixed, or ours changed) fails here.
+A record whose ``ours`` reproduces the framework's quirk (the difference is with
+another device, backend or the documentation) says ``ours = "same"``: both sides
+must then give the framework's outcome, so a quirk that goes away fails too.
 The expected outcomes are hand-written in the records, not computed by the code.
 """
 
@@ -14,8 +19,14 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
+import os
+import re
+import subprocess
+import tempfile
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,10 +39,14 @@ RECORDS = divergences()
 EXAMPLES = [(f"{d.op}#{i}", d) for i, d in enumerate(RECORDS) if d.example]
 
 # frameworks whose every record must say how it is reproduced (an example) or why it cannot be here
-COVERED = ("numpy", "torch", "onnx", "jax")
+COVERED = ("numpy", "torch", "onnx", "jax", "tensorflow", "tflite", "keras", "mlx", "paddle", "openvino", "mxnet",
+           "caffe2")
 
 # the module each call form needs
-_ROOTS = {"onnxruntime:": "onnxruntime", "onnx.reference:": "onnx.reference"}
+_ROOTS = {"onnxruntime:": "onnxruntime", "onnx.reference:": "onnx.reference", "openvino:": "openvino",
+          "tflite:": "tflite", "mxnet.": "mxnet"}
+_NEEDS = {"tflite": "tensorflow"}  # the package a runner imports, where it is not the root's
+MXNET_PYTHON = os.environ.get("GS_MXNET_PYTHON") or "/work/venvs/mxnet/bin/python"
 
 
 def _root(call: str) -> str:
@@ -64,6 +79,10 @@ def _nan(value: Any) -> Any:
     return float("nan") if value == "nan" else value
 
 
+class _Keep(np.ndarray):  # type: ignore[type-arg]
+    """A NumPy array the runners pass to the framework as it is."""
+
+
 def _inputs(d: Divergence) -> tuple[list[Any], dict[str, Any]]:
     """The example's positional and keyword arguments as NumPy values (tuples of arrays for ``tuple:`` dtypes)."""
     ex = d.example
@@ -75,6 +94,8 @@ def _inputs(d: Divergence) -> tuple[list[Any], dict[str, Any]]:
             return value
         if dt.startswith("scalar:"):  # a NumPy scalar (np.bool_(True) ...), not a 0-d array
             return np.dtype(dt[len("scalar:"):]).type(value)
+        if dt.startswith("ndarray:"):  # stays a NumPy array on the framework's side too (not converted)
+            return _array(value, dt[len("ndarray:"):]).view(_Keep)
         if dt.startswith("tuple:"):
             return tuple(_array(v, dt[len("tuple:"):]) for v in value)
         return _array(value, dt)
@@ -103,6 +124,8 @@ def _resolve(path: str) -> Any:
 
 def _convert(args: list[Any], kwargs: dict[str, Any], to: Callable[[np.ndarray[Any, Any]], Any]) -> tuple[Any, Any]:
     def c(v: Any) -> Any:
+        if isinstance(v, _Keep):
+            return np.asarray(v)
         if isinstance(v, np.ndarray):
             return to(v)
         if isinstance(v, tuple):
@@ -210,12 +233,100 @@ def _run_paddle(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
 def _run_mlx(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
     import mlx.core as mx
 
-    call = d.example["call"]
+    call = d.example["call"].replace(".array.at_", ".array.at.")  # a family table's 'mlx.core.array.at_add'
     margs, mkw = _convert(args, kwargs, mx.array)
     if ".at." in call:  # 'mlx.core.array.at.add': a.at[idx].add(values)
         x, idx, *rest = margs
         return np.asarray(getattr(x.at[idx], call.rsplit(".", 1)[1])(*rest, **mkw))
     return np.asarray(_resolve(call)(*margs, **mkw))
+
+
+def _run_openvino(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """One OpenVINO node (``'openvino:Gather'``, version from ``opset``) over Parameters, compiled for CPU."""
+    import openvino as ov
+    import openvino.opset1 as o1
+
+    name = d.example["call"].split(":", 1)[1]
+    # GatherND -> gather_nd, ScatterNDUpdate -> scatter_nd_update
+    fn_name = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
+    version = int(d.example["opset"])
+    fn = next(getattr(m, fn_name) for v in range(version, 17)
+              if hasattr(m := importlib.import_module(f"openvino.opset{v}"), fn_name))
+    arrays = [a for a in args if isinstance(a, np.ndarray)]
+    params = [o1.parameter(list(a.shape), ov.Type.boolean if a.dtype == np.bool_ else ov.Type(a.dtype))
+              for a in arrays]
+    it = iter(params)
+    node = fn(*[next(it) if isinstance(a, np.ndarray) else a for a in args], **kwargs)
+    compiled = ov.Core().compile_model(ov.Model([node], params), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    return np.array(compiled(arrays)[compiled.output(0)], copy=True)
+
+
+def _run_tflite(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """A one-op TFLite model (``'tflite:tensorflow.gather'``: that TF call converted) run by TF's interpreter."""
+    import tensorflow as tf
+
+    fn = _resolve(d.example["call"].split(":", 1)[1])
+    arrays = [a for a in args if isinstance(a, np.ndarray)]
+
+    def body(*ts: Any) -> Any:
+        it = iter(ts)
+        return fn(*[next(it) if isinstance(a, np.ndarray) else a for a in args], **kwargs)
+
+    f = tf.function(body, input_signature=[tf.TensorSpec(a.shape, tf.as_dtype(a.dtype)) for a in arrays])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = tf.lite.TFLiteConverter.from_concrete_functions([f.get_concrete_function()], f).convert()
+        interp = tf.lite.Interpreter(model_content=model)
+    interp.allocate_tensors()
+    for det, a in zip(interp.get_input_details(), arrays, strict=True):
+        interp.set_tensor(det["index"], a)
+    interp.invoke()
+    return np.array(interp.get_tensor(interp.get_output_details()[0]["index"]))
+
+
+def _keras_call(call: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """One keras call, in a worker whose KERAS_BACKEND was set before keras was imported."""
+    import keras
+
+    return keras.ops.convert_to_numpy(_resolve(call)(*args, **kwargs))
+
+
+def _keras_backend(backend: str) -> None:
+    os.environ["KERAS_BACKEND"] = backend
+
+
+_KERAS: dict[str, Any] = {}
+
+
+def _run_keras(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    backend = d.example["backend"]
+    if backend not in _KERAS:  # one worker per backend (the backend is fixed at import)
+        _KERAS[backend] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                              initializer=_keras_backend, initargs=(backend,))
+    return _KERAS[backend].submit(_keras_call, d.example["call"], args, kwargs).result(timeout=300)
+
+
+def _run_mxnet(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """``'mxnet.nd.take'`` through tests/frameworks/mxnet_worker.py under MXNet's own interpreter."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        named = dict(zip(d.example["args"], args, strict=True))
+        for name, a in named.items():
+            if isinstance(a, np.ndarray):
+                np.save(root / f"{name}.npy", a)
+        case = {"op": d.example["call"].rsplit(".", 1)[1],
+                "inputs": [f"{k}.npy" for k, a in named.items() if isinstance(a, np.ndarray)],
+                "kwargs": {**kwargs, **{k: a for k, a in named.items() if not isinstance(a, np.ndarray)}}}
+        (root / "cases.json").write_text(json.dumps([case]))
+        worker = Path(__file__).parents[1] / "frameworks" / "mxnet_worker.py"
+        subprocess.run([MXNET_PYTHON, str(worker), tmp], check=True, capture_output=True, timeout=300)
+        res = json.loads((root / "results.json").read_text())[0]
+        if not res["ok"]:
+            raise type(res["error"].split(":")[0], (Exception,), {})(res["error"])
+        return np.load(root / res["out"])
 
 
 RUNNERS: dict[str, Callable[[Divergence, list[Any], dict[str, Any]], Any]] = {
@@ -227,18 +338,30 @@ RUNNERS: dict[str, Callable[[Divergence, list[Any], dict[str, Any]], Any]] = {
     "tensorflow": _run_tensorflow,
     "paddle": _run_paddle,
     "mlx": _run_mlx,
+    "openvino": _run_openvino,
+    "tflite": _run_tflite,
+    "keras": _run_keras,
+    "mxnet": _run_mxnet,
 }
+
+
+def _available(root: str) -> bool:
+    if root == "mxnet":
+        return Path(MXNET_PYTHON).exists()
+    return importlib.util.find_spec(_NEEDS.get(root, root).split(".")[0]) is not None
 
 
 def _run_ours(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
     op = gs.get_op(d.op)
+    args, kwargs = _convert(args, kwargs, lambda a: a)
     if "dimension_numbers" in d.example["args"]:  # jax.lax: a dict of the fields -> the tuple of them
         i = list(d.example["args"]).index("dimension_numbers")
         args = [*args[:i], tuple(tuple(v) for v in args[i].values()), *args[i + 1:]]
     if "opset" in d.example and op.info.version_kw:
         kwargs = {**kwargs, op.info.version_kw: int(d.example["opset"])}
-    if "device" in d.example:  # ours selects the framework's device behaviour by device=
-        kwargs = {**kwargs, "device": d.example["device"]}
+    for key in ("device", "backend"):  # ours selects the framework's device / Keras backend by that keyword
+        if key in d.example:
+            kwargs = {**kwargs, key: d.example[key]}
     return op(*args, **kwargs)
 
 
@@ -277,19 +400,30 @@ def _check(side: str, expected: dict[str, Any], outcome: tuple[BaseException | N
 # ------------------------------------------------------------------------------------------------ tests
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _workers() -> Any:
+    """Shut the Paddle and Keras workers down with the module (not at interpreter exit)."""
+    yield
+    for pool in [*_PADDLE, *_KERAS.values()]:
+        pool.shutdown()
+    _PADDLE.clear()
+    _KERAS.clear()
+
+
 @pytest.mark.parametrize(("rid", "d"), EXAMPLES, ids=[r for r, _ in EXAMPLES])
 def test_divergence_still_happens(rid: str, d: Divergence) -> None:
     """The framework and ours do on the record's example what the record says, and they differ."""
     root = _root(d.example["call"])
-    if importlib.util.find_spec(root.split(".")[0]) is None:
+    if not _available(root):
         pytest.skip(f"{root} is not installed")
     args, kwargs = _inputs(d)
     theirs = _outcome(lambda: RUNNERS[root](d, *_inputs(d)))
     ours = _outcome(lambda: _run_ours(d, args, kwargs))
     _check(f"{rid} theirs ({d.example['call']})", d.example["theirs"], theirs)
-    _check(f"{rid} ours", d.example["ours"], ours)
+    same = d.example["ours"] == "same"  # ours reproduces the framework's quirk
+    _check(f"{rid} ours", d.example["theirs"] if same else d.example["ours"], ours)
     # the outcomes differ: an error class, or a value, or a warning one side gives and the other does not
-    assert d.example["theirs"] != d.example["ours"]
+    assert same or d.example["theirs"] != d.example["ours"]
 
 
 def test_examples_are_well_formed() -> None:
@@ -299,10 +433,11 @@ def test_examples_are_well_formed() -> None:
         ex = d.example
         assert _root(ex["call"]) in RUNNERS, (rid, ex["call"])
         assert ex["theirs"] != ex["ours"], rid
-        for side in ("theirs", "ours"):
+        for side in ("theirs", "ours") if ex["ours"] != "same" else ("theirs",):
             assert ex[side] and set(ex[side]) <= kinds, (rid, side, ex[side])
         assert set(ex.get("dtypes", {})) <= set(ex["args"]) | set(ex.get("kwargs", {})), rid
-        assert ex["call"].startswith("onnx") == ("opset" in ex), rid
+        assert ex["call"].startswith(("onnx", "openvino")) == ("opset" in ex), rid
+        assert (_root(ex["call"]) == "keras") == ("backend" in ex), rid
 
 
 @pytest.mark.parametrize("fw", COVERED)

@@ -39,10 +39,11 @@ ENCODED_OTHERWISE: dict[str, tuple[tuple[str, ...], str]] = {
     **{f"jax.lax.{n}": (("bounds", "spec"), "mode='clip' clamps each window start while computing the coordinates "
                         "(scatter_coordinates; the primitive then drops nothing), and every configuration is lowered "
                         "to full coordinate tuples (an nd scatter), the description names its family")
-       for n in ("scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_max", "scatter_min")},
+       for n in ("scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_max", "scatter_min",
+                 "scatter_apply")},
     **{f"numpy.{n}": (("negative",), "the index expression is normalised by the NumPy indexing front end "
                       "(dialects/_npindex.py) before the primitive, which then rejects negatives")
-       for n in ("add_at", "subtract_at", "multiply_at", "maximum_at", "minimum_at")},
+       for n in ("add_at", "subtract_at", "multiply_at", "maximum_at", "minimum_at", "ufunc_at")},
     "onnx.TensorScatter": (("spec", "bounds"), "the lowering scatters whole rows, one position per (b, j) "
                            "(IndexSpec(axis, batch=1): B x sequence_length indices, not one per element of update), "
                            "and in circular mode it reduces write_indices mod s first and lets bounds='wrap' fold "

@@ -336,3 +336,13 @@ _add("mlx.put_along_axis", "axis1", lambda r: ((F(r, 3, 4), I([[0, 3], [1, 2], [
 for _n in ("add", "subtract", "multiply", "maximum", "minimum"):
     _add(f"mlx.at_{_n}", "dups", lambda r: ((SEP(r, 4, 2, dtype=np.float32), I([1, 3, -1]),
                                              SEP(r, 3, 2, dtype=np.float32)), {}))
+# composed ops (session 7): mlx.at_divide is a multiply-scatter of reciprocals (differentiable in a only);
+# numpy.ufunc_at with a core-reduction ufunc runs that op's scatter. The element-wise steps of the others are not
+# linear: gs.vjp refuses them (tests/grad/test_jax.py compares the refusals with JAX)
+_add("mlx.at_divide", "dups", lambda r: ((SEP(r, 4, 2, dtype=np.float32), I([1, 3, -1]),
+                                          SEP(r, 3, 2, dtype=np.float32)), {}))
+for _u in ("add", "multiply", "maximum"):
+    _add("numpy.ufunc_at", _u, lambda r, u=_u: ((u, R(r, 4, 2), I([1, 3, 0]), R(r, 3, 2)), {}))
+for _n in ("jax.at_divide", "jax.at_power", "jax.at_apply", "jax.lax.scatter_apply"):
+    SKIP[_n] = ("the element-wise step after the scatter is not linear: gs.vjp refuses it, as JAX does without "
+                "unique_indices=True (tests/grad/test_jax.py compares the refusals)")

@@ -181,6 +181,13 @@ for _n in ("jax.at_set", "jax.at_add", "jax.at_subtract", "jax.at_multiply", "ja
     _add(_n, "elements", lambda r, s: ((D(r, s, s), (ix(r, s, s * s // 2), ix(r, s, s * s // 2)), D(r, s * s // 2)), {}))
     _add(_n, "rows", lambda r, s: ((D(r, s, s), (ix(r, s, s),), D(r, s, s)), {}))
 _add("jax.at_set", "cols", lambda r, s: ((D(r, s, s), (slice(None), ix(r, s, s)), D(r, s, s)), {}))
+# composed ops (session 7): the scatter, then the element-wise step (values near 1: no overflow in power)
+for _n in ("jax.at_divide", "jax.at_power"):
+    _add(_n, "elements", lambda r, s: ((D(r, s, s), (ix(r, s, s * s // 2), ix(r, s, s * s // 2)),
+                                        np.ones(s * s // 2, F)), {}))
+_add("jax.at_apply", "rows", lambda r, s: ((D(r, s, s), (ix(r, s, s),), "negative"), {}))
+_add("numpy.ufunc_at", "rows-add", lambda r, s: (("add", D(r, s, s), ix(r, s, s), D(r, s, s)), {}))
+_add("numpy.ufunc_at", "rows-negative", lambda r, s: (("negative", D(r, s, s), ix(r, s, s)), {}))
 _add("torch.index_put", "elements", lambda r, s: ((D(r, s, s), (ix(r, s, s * s // 2), ix(r, s, s * s // 2)), D(r, s * s // 2)), {}))
 _add("torch.index_put", "accumulate", lambda r, s: ((D(r, s, s), (ix(r, s, s * s // 2), ix(r, s, s * s // 2)), D(r, s * s // 2)), {"accumulate": True}))
 _add("torch.index_put", "rows", lambda r, s: ((D(r, s, s), (ix(r, s, s),), D(r, s, s)), {}))
@@ -203,6 +210,10 @@ for _n in ("jax.lax.scatter", "jax.lax.scatter_add", "jax.lax.scatter_sub", "jax
            "jax.lax.scatter_max"):
     _add(_n, "elements", _lax_scatter("elements"))
     _add(_n, "rows", _lax_scatter("rows"))
+_add("jax.lax.scatter_apply", "rows", lambda r, s: (
+    (D(r, s, s), ix(r, s, s, 1), "negative",
+     gs.jax.lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,),
+                                        scatter_dims_to_operand_dims=(0,))), {"update_shape": (s, s)}))
 
 # ---------------------------------------------------------------- scatters (whole slices along an axis)
 for _n, _call in [

@@ -67,6 +67,13 @@ ALLOWANCE: dict[str, tuple[Callable[[Info], int], str]] = {
         f"numpy.{n}_at": (_index_expression, "index expressions lowered to one int64 offset per selected element")
         for n in ("add", "subtract", "multiply", "minimum", "maximum")
     },
+    # composed ops (session 7): x.at[].apply / lax.scatter_apply / unary ufunc.at count the updates per element
+    **{
+        q: (lambda info: 8 * int(info["out_elements"]),
+            "the counts: one unsigned integer per element (as narrow as the number of index tuples allows), "
+            "the counting scatter's copy and its updates")
+        for q in ("jax.at_apply", "jax.lax.scatter_apply")
+    },
     # embedding_bag (issue 18) gathers weight[input], one row per input entry, before reducing the rows into bags
     gs.torch.embedding_bag.info.qualname: (
         lambda info: 8 * int(info["elements"]), "the looked-up rows weight[input] (one per input entry)"
@@ -112,13 +119,16 @@ def _warm(op: Any, make: cases.Make) -> None:
     """Compile the kernels this case uses (numba allocates while compiling) on a small copy of it."""
     if backends.kernels() is None:
         return
-    old = backends._backend
+    old, par, tune = backends._backend, backends.PARALLEL_BYTES, backends._tune_on
     backends.set_backend("numba")
     try:
         args, kwargs = make(np.random.default_rng(1), 64)
-        op(*args, **kwargs)
+        # the kernels' serial forms (one thread), then the parallel ones (no 1-thread side measured)
+        for backends.PARALLEL_BYTES, backends._tune_on in ((par, tune), (0, False)):
+            op(*args, **kwargs)
     finally:
         backends.set_backend(old)
+        backends.PARALLEL_BYTES, backends._tune_on = par, tune
 
 
 def _measure(name: str, cid: str, make: cases.Make, dtype: Any) -> tuple[float, float, Info]:

@@ -130,6 +130,8 @@ _COLD = textwrap.dedent(
     import numpy as np, gatherscatter as gs
     from concurrent.futures import ThreadPoolExecutor
     gs.set_backend("numba")
+    from gatherscatter import backends
+    backends.PARALLEL_BYTES = 0  # every call on the parallel kernels (small calls take their serial forms)
     rng = np.random.default_rng(0)
     x = rng.random((600, 600)).astype(np.float32)
     i = rng.integers(0, 600, (600, 600))

@@ -43,6 +43,7 @@ def test_matrix_covers_every_described_op_and_target():
 #: description exactly, with the reason
 OWN_TARGET_GAPS = {
     "tensorflow.unsorted_segment_prod": "TF's scatter ops have no product (tensor_scatter_nd_* add/sub/min/max/update)",
+    "tensorflow.segment_prod": "TF's scatter ops have no product (tensor_scatter_nd_* add/sub/min/max/update)",
     "tensorflow.unsorted_segment_max": "an empty segment holds lowest(), which no layout adapter fills (a residual)",
     "tensorflow.unsorted_segment_min": "an empty segment holds max(), which no layout adapter fills (a residual)",
 }

@@ -120,6 +120,39 @@ CASES: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
                   ((A([3, -1, 9], i64), _data(3, 1, 2), _data(3, 1, 4)), {"axis": -1, "circular": True}),
                   ((A([2], i64), _data(1, 0, 2), _data(1, 3, 2)), {"axis": -2, "circular": True}),
                   ((np.zeros((0,), i64), _data(0, 2), _data(0, 3)), {"axis": 1, "circular": False})],
+    # segment reductions: rows from sorted ids, the output canvas, TF's mean / sqrt_n from sums and counts
+    "segment_count": [((A([0, 0, 2], i64),), {}), ((np.zeros((0,), i32),), {}), ((A([3], i32),), {})],
+    "full_rows": [((A(3, i64), A([0, 1], i64), _data(2, 4)), {"value": 0}),
+                  ((A(2, i32), np.zeros((2, 3), i64), _data(2, 3, 2, dtype=f32)), {"reduction": "max"}),
+                  ((A(0, i64), A([0], i64), _data(1, 2, dtype=i32)), {"value": 1})],
+    "with_ones": [((_data(2, 3),), {}), ((_data(3, dtype=i32),), {}), ((np.zeros((0, 2), f32),), {})],
+    "mean_of_pairs": [((A([[7.0, 2.0], [0.0, 0.0], [-3.0, 3.0]]),), {}),
+                      ((A([[7, 2], [-7, 2], [5, 0]], i32),), {}), ((A([[[7, 2]], [[1, 3]]], i64),), {}),
+                      ((A([[3.0, 4.0], [1.0, 0.0]], f32),), {"sqrt": True})],
+    # torch.segment_reduce: the segment of each row from lengths (rows past the last segment: len(lengths)) or
+    # offsets (rows before the first offset: -1); hand-computed
+    "segment_ids": [((A([2, 0, 1], i64), _data(4)), {"axis": 0}),
+                    ((A([[1, 1], [0, 2]], i32), _data(2, 2, 3)), {"axis": 1}),
+                    ((A([1, 1, 3], i64), _data(5, 2)), {"axis": 0, "offsets": True}),
+                    ((np.zeros((0,), i64), _data(3)), {"axis": 0}),
+                    ((A([0], i32), _data(0, 2)), {"axis": 0, "offsets": True})],
+    # embedding_bag: the bag of each entry of a 2-D input is its row; padding_idx entries get -1
+    "row_ids": [((_data(2, 3),), {}), ((np.zeros((3, 0), i32),), {}), ((_data(4, dtype=f32),), {})],
+    "drop_index": [((A([0, 0, 1, 1], i64), A([2, 0, 2, 1], i64), _data(3, 2)), {"value": -1}),
+                   ((A([[0, 0], [1, 1]], i64), A([[0, 1], [1, 1]], i32), _data(4, 2)), {"value": 1}),
+                   ((np.zeros((0,), i64), np.zeros((0,), i64), _data(2, 2)), {"value": 0})],
+    "slice_last": [((A([0, 2, 5], i64),), {"start": 1}), ((_data(2, 3, dtype=f32),), {"start": 2}),
+                   ((A([4], i32),), {"start": 1})],
+    # composed ops' element-wise steps (session 7): JAX's true division and power, MLX's reciprocals, ufunc counts
+    "divide_inexact": [((_data(2, 3), A([2.0, -4.0, 0.5])), {}), ((_data(3, dtype=i32), A([2, 4, 3], i32)), {}),
+                       ((_data(2, dtype=f32), A([3.0, 7.0], f32)), {})],
+    "power": [((A([1.5, 2.0, 0.5]), A([2.0, 3.0, 0.5])), {}), ((A([2, 3, -1], i64), A([3, 0, 5], i64)), {}),
+              ((A([1.5, 2.5], f32), A([2.0, 1.5], f32)), {})],
+    "reciprocal_like": [((A([2.0, 4.0, 0.5]), _data(3, dtype=f32)), {}), ((A([2, 4, 1], i64), _data(3)), {}),
+                        ((A([0.5, 2.0], f32), _data(2, dtype=i32)), {})],
+    "apply_counted": [((_data(2, 3), A([[0, 1, 2], [3, 0, 1]], i64)), {"func": "negative"}),
+                      ((A([0.5, 2.0, 3.0]), A([2, 1, 0], i64)), {"func": "square"}),
+                      ((A([1.5, -2.0], f32), np.zeros(2, i64)), {"func": "absolute"})],
 }  # fmt: skip
 
 ARG_NAMES = "abcdefgh"

@@ -8,7 +8,9 @@ can use it, never when gatherscatter is imported.
 
 Control: ``gs.set_backend('auto' | 'numpy' | 'numba')`` (environment variable
 ``GATHERSCATTER_BACKEND``), ``gs.set_num_threads(n)`` / ``gs.get_num_threads()``
-(default: every core; calls moving less than :data:`PARALLEL_BYTES` run on one thread).
+(default: every core; calls moving less than :data:`PARALLEL_BYTES` run on one thread). A call on
+one thread runs each kernel's serial form (the same source compiled without ``parallel``): a
+parallel region's launch alone cost 50-100 µs on numba's ``workqueue`` layer, even at one thread.
 
 Threading layer. Unless the user chose one (``NUMBA_THREADING_LAYER`` in the
 environment, or ``numba.config.THREADING_LAYER`` set before the first kernel),
@@ -145,13 +147,26 @@ def threads_for(nbytes: int) -> int:
     return 1 if nbytes < PARALLEL_BYTES else get_num_threads()
 
 
-def set_kernel_threads(nbytes: int) -> int:
-    """Set numba's thread count for a call moving ``nbytes`` (see :func:`threads_for`); returns it."""
-    import numba
+_max_threads: int | None = None  # numba's NUMBA_NUM_THREADS, read once
 
-    n = min(threads_for(nbytes), int(numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-    numba.set_num_threads(n)
+
+def set_kernel_threads(nbytes: int) -> int:
+    """Set numba's thread count for a call moving ``nbytes`` (see :func:`threads_for`); returns it.
+
+    At one thread the kernels run in their serial form (:func:`launch`), which needs no numba setting.
+    """
+    global _max_threads
+    n = threads_for(nbytes)
+    if n > 1:
+        import numba
+
+        if _max_threads is None:
+            _max_threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+        n = min(n, _max_threads)
+        if n > 1:
+            numba.set_num_threads(n)
     _call.n = n
+    _call.nbytes = nbytes
     _call.bucket = max(0, nbytes).bit_length()
     return n
 
@@ -170,7 +185,7 @@ def tuned_threads() -> dict[tuple[str, int, int], int]:
     return dict(_tuned)
 
 
-def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None) -> Any:
+def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one: Any = None) -> Any:
     """Call ``kernel``; with more than one thread asked, choose 1 or n threads for its size class by measurement.
 
     The first ``TUNE_SAMPLES`` calls of each side of a (kernel, size class, n) alternate between one
@@ -178,7 +193,8 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None) -> 
     thread count never changes a result (the kernels are bit-identical at any count, tested), only
     speed: this is how a second thread never makes a call slower than one on whatever machine,
     threading layer and load the process meets (a 2-vCPU VM measured 2 threads 1.07-5x slower than
-    one on some memory-bound kernels, faster on others).
+    one on some memory-bound kernels, faster on others). ``one``: the kernel's serial form, which the
+    one-thread side runs (no parallel launch).
     """
     n = getattr(_call, "n", 1)
     if n <= 1 or not _tune_on:
@@ -194,15 +210,18 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None) -> 
     else:
         use = choice
     if use != n:
-        numba.set_num_threads(use)
         if nthreads_at is not None:  # the kernel splits its work by this count: one block per thread
             args = (*args[:nthreads_at], use, *args[nthreads_at + 1 :])
+        if one is not None:
+            kernel = one
+        else:
+            numba.set_num_threads(use)
     try:
         t0 = time.perf_counter()
         result = kernel(*args)
         dt = time.perf_counter() - t0
     finally:
-        if use != n:
+        if use != n and one is None:
             numba.set_num_threads(n)
     if choice is None:
         side.append(dt)
@@ -392,12 +411,27 @@ def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = Non
     follows the thread count chosen at run time (:func:`_run`).
     """
     global _serial
-    if _backend == "auto" and not _ready(kernel, args):
+    k = _kernels
+    one = k.SERIAL.get(kernel) if k is not None else None
+    if one is not None and k is not None:
+        nbytes = getattr(_call, "nbytes", 0)
+        if nbytes > k.SERIAL_BYTES.get(kernel, nbytes):
+            one = None  # its serial form is slower than the parallel form at one thread at this size
+    if getattr(_call, "n", 1) <= 1:
+        if one is not None:
+            # one thread: the kernel's serial form, no parallel region (whose launch alone costs 50-100 µs)
+            if _backend == "auto" and not _ready(one, args):
+                raise KernelNotReadyError(getattr(kernel, "__name__", "kernel"))
+            return one(*args)
+        import numba
+
+        numba.set_num_threads(1)  # the parallel form on one thread (set_kernel_threads leaves numba alone at 1)
+    if _backend == "auto" and not (_ready(kernel, args) and (one is None or not _tune_on or _ready(one, args))):
         raise KernelNotReadyError(getattr(kernel, "__name__", "kernel"))
     if _serial is False:
-        return _run(kernel, args, nthreads_at)
+        return _run(kernel, args, nthreads_at, one)
     with _launch_lock:
-        result = _run(kernel, args, nthreads_at)
+        result = _run(kernel, args, nthreads_at, one)
         if _serial is None:
             _serial = _layer_is_serial()
         return result

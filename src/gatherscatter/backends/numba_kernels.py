@@ -22,6 +22,7 @@ are latency-bound).
 
 from __future__ import annotations
 
+import types as _pytypes
 from typing import Any
 
 import numba as nb
@@ -33,6 +34,7 @@ from numba.extending import intrinsic
 
 __all__ = [
     "OPS",
+    "SERIAL",
     "copy_blocks",
     "count_bad",
     "gather_elements2",
@@ -49,6 +51,11 @@ NONE, ADD, SUB, MUL, MAX, MIN = 0, 1, 2, 3, 4, 5
 OPS = {"none": NONE, "add": ADD, "sub": SUB, "mul": MUL, "max": MAX, "min": MIN, "mean": ADD}
 PREFETCH = 16
 """Rows ahead whose first cache line a row gather prefetches."""
+_SERIAL_FORM = False
+"""True in the globals of the serial forms (:func:`_serial`), a compile-time constant: there row copies are
+element loops, which measured 3x faster than slice assignment without ``parallel``; with it, slice
+assignment measured 1.3-3x faster than the loops (a 2-vCPU VM, rows of 256 words). Long 1-D copies
+(:func:`copy_blocks`) stay slices in both forms (3.7x faster than a loop in the serial form)."""
 
 cgutils: Any = _cgutils  # untyped numba internals used by the intrinsic below
 
@@ -105,7 +112,7 @@ def copy_blocks(dst: Any, src: Any) -> None:  # pragma: no cover - compiled
     for b in nb.prange((n + blk - 1) // blk):
         lo = b * blk
         hi = min(n, lo + blk)
-        dst[lo:hi] = src[lo:hi]
+        dst[lo:hi] = src[lo:hi]  # 1-D: the slice measured 3.7x faster than an element loop in the serial form
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
@@ -198,7 +205,7 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool) -> int:  # pragma: n
             s = _norm(rows[i], size, wrap)
             if s < 0:
                 bad += 1
-            elif wide:
+            elif wide and not _SERIAL_FORM:
                 out[i, :] = data[s, :]
             else:
                 for j in range(r):
@@ -211,7 +218,13 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
     """out[p, m, :] = data[p, idx[m], :]  (data (P, S, R), out (P, M, R)); returns bad count (nothing written then)."""
     p_n, size = data.shape[0], data.shape[1]
     m_n = idx.shape[0]
-    bad: int = count_bad(idx, size, wrap)
+    bad = 0
+    for m in range(m_n):  # M indices against P*M*R words moved: a serial check (no nested parallel launch)
+        t = idx[m]
+        if t < 0 and wrap:
+            t += size
+        if t < 0 or t >= size:
+            bad += 1
     if bad:
         return bad
     if p_n >= 8 or p_n >= m_n:
@@ -221,14 +234,22 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
                 s = idx[m]
                 if s < 0:
                     s += size
-                out[p, m, :] = data[p, s, :]
+                if _SERIAL_FORM:  # a compile-time constant: see its docstring
+                    for j in range(data.shape[2]):
+                        out[p, m, j] = data[p, s, j]
+                else:
+                    out[p, m, :] = data[p, s, :]
     else:
         for m in nb.prange(m_n):
             s = idx[m]
             if s < 0:
                 s += size
             for p in range(p_n):
-                out[p, m, :] = data[p, s, :]
+                if _SERIAL_FORM:  # a compile-time constant: see its docstring
+                    for j in range(data.shape[2]):
+                        out[p, m, j] = data[p, s, j]
+                else:
+                    out[p, m, :] = data[p, s, :]
     return 0
 
 
@@ -291,13 +312,9 @@ def _combine(op: int, x: Any, u: Any) -> Any:  # pragma: no cover - compiled
     if op == MUL:
         return x * u
     if op == MAX:
-        # NaN propagates as np.maximum does
-        if x != x:
-            return x
-        if u != u:
-            return u
-        # ties (0.0 and -0.0) keep the update, as np.maximum (x86-64 SIMD: the second operand)
-        return x if x > u else u
+        # as np.maximum: a NaN x stays (x != x), a NaN u wins over a number (x > NaN is false), ties
+        # (0.0 and -0.0) keep the update (x86-64 SIMD: the second operand); one select, no branch
+        return x if (x > u) | (x != x) else u
     if u != u:
         return u
     if x != x:
@@ -392,11 +409,25 @@ def scatter_elements2(out: Any, idx: Any, upd: Any, op: int, wrap: bool) -> None
             _elem_row(out, idx, upd, a, wrap, op)
 
 
+@nb.njit(inline="always")
+def _elem3(out: Any, idx: Any, upd: Any, a: int, lo: int, hi: int, wrap: bool, op: int) -> None:  # pragma: no cover
+    """out[a, idx[a,j,c], c] = f(., upd[a,j,c]) for columns c in [lo, hi), j in order (inlined per constant op)."""
+    size = out.shape[1]
+    for j in range(idx.shape[1]):
+        for c in range(lo, hi):
+            t = idx[a, j, c]
+            if t < 0 and wrap:
+                t += size
+            out[a, t, c] = _combine(op, out[a, t, c], upd[a, j, c])
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> None:  # pragma: no cover
     """out[a, idx[a,j,c], c] = f(., upd[a,j,c]) in row-major order (owner: slices a, or column blocks).
 
     The indices must be checked already (in range after wrapping negatives when ``wrap``).
+    ``add``, ``max`` and ``none`` get loops of their own (a constant op: no switch per element;
+    ScatterElements add / max along axis 0 of 64 columns measured faster so, see benchmarks/README.md).
     """
     a_n, m_n, c_n = idx.shape
     size = out.shape[1]
@@ -409,12 +440,14 @@ def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int, wrap
                 out[a, t, 0] = _combine(op, out[a, t, 0], upd[a, j, 0])
     elif a_n >= nthreads or c_n < 2 * nthreads:
         for a in nb.prange(a_n):
-            for j in range(m_n):
-                for c in range(c_n):
-                    t = idx[a, j, c]
-                    if t < 0 and wrap:
-                        t += size
-                    out[a, t, c] = _combine(op, out[a, t, c], upd[a, j, c])
+            if op == ADD:
+                _elem3(out, idx, upd, a, 0, c_n, wrap, ADD)
+            elif op == MAX:
+                _elem3(out, idx, upd, a, 0, c_n, wrap, MAX)
+            elif op == NONE:
+                _elem3(out, idx, upd, a, 0, c_n, wrap, NONE)
+            else:
+                _elem3(out, idx, upd, a, 0, c_n, wrap, op)
     else:
         blocks = nthreads
         step = (c_n + blocks - 1) // blocks
@@ -422,33 +455,75 @@ def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int, wrap
             lo = b * step
             hi = min(c_n, lo + step)
             for a in range(a_n):
-                for j in range(m_n):
-                    for c in range(lo, hi):
-                        t = idx[a, j, c]
-                        if t < 0 and wrap:
-                            t += size
-                        out[a, t, c] = _combine(op, out[a, t, c], upd[a, j, c])
+                if op == ADD:
+                    _elem3(out, idx, upd, a, lo, hi, wrap, ADD)
+                elif op == MAX:
+                    _elem3(out, idx, upd, a, lo, hi, wrap, MAX)
+                elif op == NONE:
+                    _elem3(out, idx, upd, a, lo, hi, wrap, NONE)
+                else:
+                    _elem3(out, idx, upd, a, lo, hi, wrap, op)
+
+
+def _serial(kernel: Any) -> Any:
+    """The same kernel compiled without ``parallel`` (its ``prange`` loops run as ``range``).
+
+    A parallel region's launch costs 50-100 µs on numba's ``workqueue`` layer even at one
+    thread (a 2-vCPU VM, measured: 0.4 µs for the serial form of ``gather_rows`` on a tiny
+    input, 82-95 µs for the parallel form at one thread), which dominated calls of 0.1-3 ms.
+    Calls that run on one thread take this form instead. Same source (with ``_SERIAL_FORM`` true in its
+    globals: element loops for row copies), same bits; its own name
+    (``<kernel>_1``), hence its own entry in numba's cache.
+    """
+    py = kernel.py_func
+    name = py.__name__ + "_1"
+    fn = _pytypes.FunctionType(py.__code__, _SERIAL_GLOBALS, name, py.__defaults__, py.__closure__)
+    fn.__qualname__ = name
+    fn.__doc__ = f"The serial form of :func:`{py.__name__}`."
+    opts = {k: v for k, v in _OPTS.items() if k != "parallel"}
+    one = nb.njit(**opts)(fn)
+    globals()[name] = one  # the background compile's child finds it by name
+    return one
+
+
+_SERIAL_GLOBALS = {**globals(), "_SERIAL_FORM": True}
+SERIAL: dict[Any, Any] = {
+    k: _serial(k)
+    for k in (copy_blocks, count_bad, nd_rows, gather_rows, gather_mid, gather_elements2, gather_elements3,
+              scatter_rows, scatter_elements2, scatter_elements3)
+}
+"""Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
+
+SERIAL_BYTES: dict[Any, int] = {gather_elements2: 1 << 20, gather_elements3: 1 << 20}
+"""Kernels whose serial form runs only for calls moving at most this many bytes; larger one-thread calls run
+the parallel form at one thread. The serial GatherElements loop measured 1.2x (1/16 of the benchmark's
+size) to 1.5x (1/2) slower than the parallel form's at one thread (same source: numba generates a
+different loop without ``parallel``), which outweighs the launch (50-100 µs) from about 1 MB moved."""
 
 
 def warm_up() -> float:
-    """Compile (or load from cache) every kernel for float32/int64; returns seconds taken."""
+    """Compile (or load from cache) every kernel, parallel and serial, for float32/int64; returns seconds taken."""
     import time
 
     t0 = time.perf_counter()
-    i1 = np.zeros(2, np.int64)
-    count_bad(i1, 3, True)
-    for cdt in (np.uint32, np.uint64):
-        copy_blocks(np.zeros(4, cdt), np.ones(4, cdt))
-    nd_rows(np.zeros((1, 2, 2), np.int64), np.array([2, 2], np.int64), 4, True, np.zeros((1, 2), np.int64))
-    for dt in (np.uint32, np.uint64):
-        d = np.zeros((4, 3), dt)
-        gather_rows(d, i1, np.zeros((2, 3), dt), True)
-        gather_mid(d.reshape(1, 4, 3), i1, np.zeros((1, 2, 3), dt), True)
-        gather_elements2(d, np.zeros((4, 2), np.int64), np.zeros((4, 2), dt), True)
-        gather_elements3(d.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.zeros((1, 2, 3), dt), True)
-    for rdt in (np.float32, np.float64, np.int32, np.int64):
-        o = np.zeros((4, 3), rdt)
-        scatter_rows(o, i1, np.ones((2, 3), rdt), ADD, 1, True)
-        scatter_elements2(o, np.zeros((4, 2), np.int64), np.ones((4, 2), rdt), ADD, True)
-        scatter_elements3(o.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.ones((1, 2, 3), rdt), ADD, 1, True)
+    forms: tuple[Any, ...] = (lambda k: k, SERIAL.__getitem__)
+    f: Any
+    for f in forms:
+        i1 = np.zeros(2, np.int64)
+        f(count_bad)(i1, 3, True)
+        for cdt in (np.uint32, np.uint64):
+            f(copy_blocks)(np.zeros(4, cdt), np.ones(4, cdt))
+        f(nd_rows)(np.zeros((1, 2, 2), np.int64), np.array([2, 2], np.int64), 4, True, np.zeros((1, 2), np.int64))
+        for dt in (np.uint32, np.uint64):
+            d = np.zeros((4, 3), dt)
+            f(gather_rows)(d, i1, np.zeros((2, 3), dt), True)
+            f(gather_mid)(d.reshape(1, 4, 3), i1, np.zeros((1, 2, 3), dt), True)
+            f(gather_elements2)(d, np.zeros((4, 2), np.int64), np.zeros((4, 2), dt), True)
+            f(gather_elements3)(d.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.zeros((1, 2, 3), dt), True)
+        for rdt in (np.float32, np.float64, np.int32, np.int64):
+            o = np.zeros((4, 3), rdt)
+            f(scatter_rows)(o, i1, np.ones((2, 3), rdt), ADD, 1, True)
+            f(scatter_elements2)(o, np.zeros((4, 2), np.int64), np.ones((4, 2), rdt), ADD, True)
+            f(scatter_elements3)(o.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.ones((1, 2, 3), rdt), ADD, 1,
+                                 True)
     return time.perf_counter() - t0

@@ -38,6 +38,8 @@ from typing import Any, NoReturn, TextIO
 
 import numpy as np
 
+from .progress import isatty
+
 __all__ = ["CliError", "main", "run_tour"]
 
 FAMILIES = ("gather", "gather_elements", "gather_nd", "scatter_elements", "scatter_nd", "scatter_axis")
@@ -82,7 +84,7 @@ class _Out:
         self.width = width
         self.rich = False
         self.warning = ""
-        if color == "always" or (color == "auto" and _isatty(stream) and not os.environ.get("NO_COLOR")):
+        if color == "always" or (color == "auto" and isatty(stream) and not os.environ.get("NO_COLOR")):
             from ..explain.terminal import rich_available
 
             self.rich = rich_available()
@@ -99,13 +101,6 @@ class _Out:
             from ..explain.lines import plain
 
             self.stream.write(plain(lines))
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 def _width(arg: int | None) -> int:

@@ -10,7 +10,7 @@ import sys
 from types import TracebackType
 from typing import Any, TextIO
 
-__all__ = ["Progress"]
+__all__ = ["Progress", "isatty"]
 
 
 class Progress:
@@ -23,7 +23,7 @@ class Progress:
         self._rich: Any = None
         self._task: Any = None
         self._last = -1
-        self._tty = _isatty(self.stream)
+        self._tty = isatty(self.stream)
 
     def __enter__(self) -> Progress:
         if self.enabled and self._tty:
@@ -65,7 +65,8 @@ class Progress:
             self.stream.flush()
 
 
-def _isatty(stream: TextIO) -> bool:
+def isatty(stream: TextIO) -> bool:
+    """``stream.isatty()``, False for streams without one or already closed (the CLI's colour test too)."""
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError):

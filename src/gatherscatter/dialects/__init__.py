@@ -8,16 +8,5 @@ lowers onto a core primitive. No dialect imports its framework.
 from . import caffe2, jax, keras, mlx, mxnet, numpy, onnx, openvino, paddle, tensorflow, tflite, torch
 
 __all__ = [
-    "caffe2",
-    "jax",
-    "keras",
-    "mlx",
-    "mxnet",
-    "numpy",
-    "onnx",
-    "openvino",
-    "paddle",
-    "tensorflow",
-    "tflite",
-    "torch",
+    "caffe2", "jax", "keras", "mlx", "mxnet", "numpy", "onnx", "openvino", "paddle", "tensorflow", "tflite", "torch",
 ]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Callable, Container
 from typing import Any
 
 import numpy as np
 
 from ..core.context import OpContext
 from ..core.shape import as_array, as_updates, dtype_name, normalize_axis, to_int
-from ..errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from ..errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError, UnsupportedError
 
 __all__ = [
     "COMPLEX",
@@ -17,16 +17,21 @@ __all__ = [
     "FLOATS",
     "INTS",
     "NUMERIC",
+    "POINTWISE",
     "STRINGS",
     "UINTS",
     "along_axis",
     "as_updates",
+    "blockwise",
     "check_batch",
     "check_data_dtype",
     "check_min_rank",
     "check_name",
     "check_updates_like_indices",
     "data_array",
+    "first_true",
+    "func_name",
+    "named_func",
 ]
 
 INTS = frozenset({"int8", "int16", "int32", "int64"})
@@ -42,6 +47,19 @@ DUPLICATES = ("last", "first", "raise")
 def data_array(ctx: OpContext, value: Any, name: str | None = None) -> np.ndarray[Any, Any]:
     """The data argument as an array (the caller's own array when it is one)."""
     return as_array(ctx, value, name or ctx.data)
+
+
+def first_true(bad: np.ndarray[Any, Any], values: np.ndarray[Any, Any]) -> tuple[tuple[int, ...], int]:
+    """The row-major position of the first True of ``bad`` in ``values`` (of ``bad``'s size) and the integer there.
+
+    For dialects that check an index range of their own before the core does (the core words the error).
+
+    >>> first_true(np.array([[False, False], [True, True]]), np.array([[0, 1], [-7, 9]]))
+    ((1, 0), -7)
+    """
+    flat = int(np.argmax(bad.reshape(-1)))
+    pos = tuple(int(p) for p in np.unravel_index(flat, values.shape)) if values.ndim else ()
+    return pos, int(values.reshape(-1)[flat])
 
 
 def check_batch(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], b: int, note: str = "") -> None:
@@ -104,3 +122,116 @@ def along_axis(ctx: OpContext, data: np.ndarray[Any, Any], indices: np.ndarray[A
             raise ShapeError(f"{ctx.label}: with axis=None, indices must be 1-D (got shape {list(indices.shape)})")
         return data.reshape(-1), 0
     return data, normalize_axis(ctx, to_int(ctx, "axis", axis), data.ndim)
+
+
+# s7-composed: the func/ufunc attribute of composed ops (jax at_apply, lax.scatter_apply, numpy ufunc_at)
+
+
+def func_name(op: str, func: Any, names: tuple[str, ...]) -> str:
+    """The name in ``names`` of ``func`` (a name, or the NumPy ufunc of that name), for a description; an
+    UnsupportedError for any other callable (it has no canonical spelling)."""
+    if isinstance(func, str) and func in names:
+        return func
+    got = getattr(func, "__name__", None)
+    if isinstance(func, np.ufunc) and got in names and getattr(np, str(got)) is func:
+        return str(got)
+    raise UnsupportedError(
+        f"translate {op}: func={func!r} has no canonical form: only the named functions {list(names)} (NumPy "
+        "ufuncs, by name or as the ufunc) are described; any other callable runs, but cannot be translated, "
+        "explained or fuzzed"
+    )
+
+
+def named_func(ctx: Any, func: Any, names: tuple[str, ...]) -> Any:
+    """``func`` as a callable: a name from ``names`` is the NumPy ufunc of that name."""
+    if isinstance(func, str):
+        if func not in names:
+            raise ArgumentValueError(f"{ctx.label}: func={func!r} is not a callable nor one of the named functions "
+                                     f"{list(names)}")
+        return getattr(np, func)
+    return func
+
+
+# s7-composed: the element-wise steps of composed ops (the adapters divide_inexact, power, reciprocal_like,
+# apply_counted of translate/adapters.py are these, through the vocabulary primitive ``pointwise``)
+
+
+def _inexact(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """JAX's ``true_divide`` operand (``dtypes.to_inexact_dtype``): 8- to 32-bit integers and bool become
+    float32, 64-bit integers float64."""
+    if a.dtype.kind not in "biu":
+        return a
+    return a.astype(np.float32 if a.dtype.itemsize <= 4 else np.float64)
+
+
+def _divide_inexact(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.asarray(np.true_divide(_inexact(x), _inexact(y)))
+
+
+def _power(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    if y.dtype.kind in "iu" and x.dtype.kind in "iu" and (y < 0).any():
+        raise UnsupportedError("power: an integer base with a negative integer exponent has no integer result")
+    with np.errstate(all="ignore"):
+        if x.dtype == np.float32:  # XLA's float32 pow is (almost always) the float64 power rounded once
+            xb, yb = np.broadcast_arrays(x, y)
+            return blockwise(lambda a, b: np.power(a.astype(np.float64), b.astype(np.float64)), np.float32, xb, yb)
+        return np.asarray(np.power(x, y), x.dtype)
+
+
+def _reciprocal(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``1 / x`` in ``x``'s dtype (integers and bool: float32, as MLX's ``reciprocal``)."""
+    out = np.float32 if x.dtype.kind in "biu" else x.dtype
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return blockwise(lambda a: np.reciprocal(a.astype(out)), out, x)
+
+
+#: elements per block of :func:`blockwise` (its temporaries stay a few MB whatever the array's size)
+BLOCK = 1 << 14
+
+
+def blockwise(fn: Callable[..., Any], dtype: Any, *xs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``fn(*xs)`` cast to ``dtype``, computed block by block over the flattened (equal-shape) arrays, so that
+    the temporaries of a wider computation (float64 for float32 data) never hold the whole array."""
+    out = np.empty(xs[0].shape, dtype)
+    flat = out.reshape(-1)
+    parts = [x.reshape(-1) for x in xs]
+    with np.errstate(all="ignore"):
+        for lo in range(0, flat.size, BLOCK):
+            flat[lo : lo + BLOCK] = fn(*[p[lo : lo + BLOCK] for p in parts])
+    return out
+
+
+def _cast_like(x: np.ndarray[Any, Any], like: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``x.astype(like.dtype)`` (unsafe, without numerical warnings: inf to an integer is the C cast; no
+    process-wide warning filter is touched, so it is thread-safe)."""
+    with np.errstate(all="ignore"):
+        return np.asarray(x).astype(like.dtype)
+
+
+def _apply_n(x: np.ndarray[Any, Any], count: np.ndarray[Any, Any], *, func: str) -> np.ndarray[Any, Any]:
+    """``x`` with the NumPy unary ufunc ``func`` applied ``count[k]`` times at each position ``k`` (cast back to
+    ``x``'s dtype after each application, as ``ufunc.at``)."""
+    f = getattr(np, func, None)
+    if not isinstance(f, np.ufunc) or f.nin != 1 or f.nout != 1:
+        raise UnsupportedError(f"apply_counted: func={func!r} is not a unary NumPy ufunc")
+    y = np.array(x, copy=True)
+    try:
+        loop = f.resolve_dtypes((y.dtype, None), casting="unsafe")
+    except TypeError as exc:
+        raise DTypeError(f"apply_counted: no {func} loop for dtype {dtype_name(y.dtype)} ({exc})") from None
+    flat, counts = y.reshape(-1), np.broadcast_to(count, y.shape).reshape(-1)
+    with np.errstate(all="ignore"):
+        for lo in range(0, flat.size, BLOCK):  # block by block: the selections stay small
+            yb, cb = flat[lo : lo + BLOCK], counts[lo : lo + BLOCK]
+            for k in range(1, int(np.max(cb, initial=0)) + 1):
+                sel = cb >= k
+                yb[sel] = _cast_like(f(yb[sel].astype(loop[0]), signature=loop, casting="unsafe"), yb)
+    return y
+
+
+#: the element-wise steps, by name: what ``v.pointwise(name, ...)`` computes
+POINTWISE: dict[str, Callable[..., np.ndarray[Any, Any]]] = {
+    "divide_inexact": _divide_inexact, "power": _power, "reciprocal": _reciprocal, "cast_like": _cast_like,
+    "apply_n": _apply_n,
+}

@@ -14,6 +14,8 @@ data-independent function returning the op's canonical form as a
   index spec, and every :class:`~gatherscatter.core.policy.Policy` field
   explicit);
 * ``post``: adapters applied to the primitive's result;
+* ``before``: canonical calls that run first, in order, each binding its ``out`` (``torch.embedding_bag``
+  gathers the rows of its bags, then reduces them per bag: a sequence of primitives); empty for most ops;
 * ``residuals``: what the op does that the canonical form does not say
   (:class:`Residual`, conditioned on the :data:`WHEN` vocabulary that the
   divergence records share).
@@ -65,6 +67,7 @@ __all__ = [
     "check_int",
     "moved_axis_args",
     "named",
+    "real_ids",
     "tuple_index_args",
 ]
 
@@ -149,6 +152,19 @@ ADAPTER_PARAMS: dict[str, tuple[str, ...]] = {
     "merge_leading": ("x",),
     "moveaxis_block": ("x", "i", "data"),
     "positions": ("w", "u", "data"),
+    "segment_count": ("i",),
+    "full_rows": ("n", "i", "data"),
+    "with_ones": ("x",),
+    "mean_of_pairs": ("y",),
+    "slice_last": ("x",),
+    "segment_ids": ("s", "data"),
+    "row_ids": ("x",),
+    "drop_index": ("ids", "i", "data"),
+    # s7-composed: the element-wise step after (or before) the scatter of a composed op
+    "divide_inexact": ("x", "y"),
+    "power": ("x", "y"),
+    "reciprocal_like": ("x", "like"),
+    "apply_counted": ("x", "count"),
 }
 
 
@@ -315,7 +331,8 @@ class Description:
     ``residuals`` are differences inherent to the op that no canonical call
     reproduces (MXNet's float-index rounding, torch's float16 accumulation
     ...). ``layout`` tunes the generic input generator (its keys are listed in
-    :mod:`gatherscatter.translate.verify`); ``sample`` replaces it.
+    :mod:`gatherscatter.translate.verify`); ``sample`` replaces it. ``before``: canonical calls run
+    first (a gather whose result the main call reduces); a consumer that reads one primitive refuses them.
     """
 
     op: str
@@ -328,7 +345,11 @@ class Description:
     roles: dict[str, str] = field(default_factory=dict)
     layout: dict[str, Any] = field(default_factory=dict)
     sample: Callable[..., dict[str, Any]] | None = None
+    before: list[Canonical] = field(default_factory=list)
 
+    def steps(self) -> list[Step]:
+        """The description as one program: the ``before`` calls, ``pre``, the canonical call, ``post``."""
+        return [c.step() for c in self.before] + self.pre + [self.canonical.step()] + self.post
 
     def arg_roles(self) -> dict[str, str]:
         """The role of each value input: ``data``, ``indices``, ``updates`` (the canonical slot it feeds), or
@@ -346,7 +367,9 @@ class Description:
         for name in self.inputs:
             if name in named and named[name] in ("data", "indices", "updates"):
                 # the canonical data built from this input (tf.scatter_nd's zeros of ``shape``): a shape
-                out[name] = "shape" if named[name] == "data" and name != self.canonical.data else named[name]
+                # (an input naming the data role that is also the updates: the tensor a sorted segment op reduces)
+                out[name] = "shape" if named[name] == "data" and name not in (self.canonical.data,
+                                                                              self.canonical.updates) else named[name]
                 continue
             v, seen = name, set()
             while v not in slots and v in main and v not in seen:
@@ -615,6 +638,14 @@ def moved_axis_args(dim: int, data: str, index: str, updates: str | None = None)
         return args
 
     return mapper
+
+
+def real_ids(canon: dict[str, Any], ids: Array, n: int) -> None:
+    """Make the case features (:func:`gatherscatter.translate.verify.sample_cases`: negative, out-of-range,
+    duplicate indices) read ``ids``, the row ids a mapper's arguments really produce (segments from lengths,
+    bags from offsets), over ``n`` rows, instead of the canonical draw the mapper replaced."""
+    inside = ids[(ids >= 0) & (ids < n)]
+    canon.update(indices=ids[..., None], sizes=np.asarray([n]), duplicates=inside.size > len(set(inside.tolist())))
 
 
 #: what ops indexed NumPy style (``x[idx]``) do with a bool index array, which translations leave out

@@ -118,7 +118,8 @@ class Lowering:
     ``updates``) are the arrays the primitive sees (possibly views the dialect
     reshaped or transposed: never written to); ``post`` adapts the primitive's
     result to the framework's output (a reshape, an axis move, a dtype the
-    framework returns) and must be linear in the result; ``result`` short-cuts
+    framework returns) and must be linear in the result, unless ``nonlinear`` says what it computes
+    (a composed op's element-wise step: ``x / p``); ``result`` short-cuts
     ops that need no primitive call (for example an empty tensor); ``out``
     (the neutral API's ``out=``) receives the result of :meth:`run` (rules in
     :mod:`gatherscatter.core.out`; a scatter may be given its own ``data``).
@@ -134,6 +135,7 @@ class Lowering:
     post: Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]] | None = None
     result: np.ndarray[Any, Any] | None = None
     out: np.ndarray[Any, Any] | None = None
+    nonlinear: str = ""  # what a ``post`` that is NOT linear in the result computes (gs.vjp refuses it, saying so)
 
     def run_primitive(self, out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
         """The primitive's own output, before ``post`` (written into ``out`` when given)."""
@@ -366,19 +368,25 @@ class Divergence:
     it on the real framework and on ours and asserts both outcomes, strictly):
     ``call`` (the framework callable: a dotted path such as
     ``'numpy.add.at'``, ``'jax.numpy.ndarray.at.add'`` for ``x.at[idx].add``,
-    or ``'onnxruntime:ScatterND'`` / ``'onnx.reference:ScatterND'`` for one
-    ONNX node), ``args`` (positional arguments by name, in order: nested
+    ``'onnxruntime:ScatterND'`` / ``'onnx.reference:ScatterND'`` for one
+    ONNX node, ``'openvino:Gather'`` for one OpenVINO node on the CPU plugin,
+    ``'tflite:tensorflow.gather'`` for that TF call converted to a one-op
+    TFLite model, ``'mxnet.nd.take'`` run in MXNet's own venv), ``args`` (positional arguments by name, in order: nested
     lists, numbers, strings), ``kwargs`` (keyword attributes, given to both
     sides), ``dtypes`` (the dtype of each argument that is an array;
-    ``'tuple:int64'``: a tuple of arrays; an argument without one is passed
-    as written, a Python list included), ``opset`` (ONNX), ``x64`` (JAX:
+    ``'tuple:int64'``: a tuple of arrays; ``'ndarray:float32'``: an array the
+    framework gets as a NumPy array, not converted; an argument without one is passed
+    as written, a Python list included), ``opset`` (ONNX; OpenVINO: the op's version), ``x64`` (JAX:
     false runs under JAX's 32-bit default), ``device`` (TensorFlow: ``'xla'`` compiles the call with
-    ``jit_compile``, and ours gets ``device='xla'``), ``inplace`` (the framework
+    ``jit_compile``, and ours gets ``device='xla'``), ``backend`` (Keras: the
+    backend the call runs on, given to ours as ``backend=``), ``inplace`` (the framework
     returns nothing and writes into its first argument), and the two
     outcomes ``theirs`` and ``ours``: ``{'raises': 'ErrorClass'}``,
     ``{'warns': 'WarningClass'}`` (a result, with that warning),
     ``{'dtype': 'int32'}`` or ``{'equals': nested list}`` (the result, exactly; complex values as
-    [real, imag] pairs; ``'nan'`` for a NaN, in arguments too).
+    [real, imag] pairs; ``'nan'`` for a NaN, in arguments too); ``ours = "same"``
+    when ours reproduces the framework's quirk (the record's difference is
+    with another device, backend or the documentation).
     ``not_reproducible``: why no example can show it on this machine (a GPU,
     a process crash, spec text as the reference ...).
     """
@@ -412,7 +420,7 @@ class Divergence:
         return Residual(self.when[0] if self.when else "always", self.theirs, self.ours, self.case)
 
 
-_EXAMPLE_KEYS = {"call", "args", "kwargs", "dtypes", "opset", "x64", "device", "inplace", "theirs", "ours"}
+_EXAMPLE_KEYS = {"call", "args", "kwargs", "dtypes", "opset", "x64", "device", "backend", "inplace", "theirs", "ours"}
 _DIVERGENCES: list[Divergence] = []
 
 
@@ -431,7 +439,9 @@ def divergence_table(op: str, text: str, **computed: Any) -> list[Divergence]:
     once): ``case``, ``when`` (space-separated keys of
     :data:`~gatherscatter.dialects._record.WHEN`), ``reference``, ``theirs``,
     ``ours``, ``evidence``, ``kind``, and optionally ``versions``, ``tags``,
-    ``not_reproducible`` and an ``[divergence.example]`` sub-table. The standard
+    ``not_reproducible`` and an ``[divergence.example]`` sub-table (in a table
+    shared by a family of ops, ``{name}`` in its ``call`` is each op's name and
+    ``per_op.<name>`` the keys that differ for one op). The standard
     library's TOML reader parses it; long texts wrap with TOML's line-ending
     backslash. ``computed``: fields built by code (an ``example`` made from the
     op's plain call), given to every record of the table.
@@ -460,8 +470,20 @@ def divergence_table(op: str, text: str, **computed: Any) -> list[Divergence]:
         for key in ("when", "tags"):
             if key in entry:
                 entry[key] = tuple(entry[key].split())
+        if "example" in entry:
+            entry["example"] = _family_example(op, entry["example"])
         out.append(divergence(op=op, **entry, **computed))
     return out
+
+
+def _family_example(op: str, example: dict[str, Any]) -> dict[str, Any]:
+    """A table shared by a family, made the example of ``op``: ``{name}`` in ``call`` is the op's name after
+    its framework (``'tensorflow.{name}'``), and ``per_op.<name>`` holds the keys that differ for that op."""
+    name = op.split(".", 1)[1]
+    ex = {**example, **example.get("per_op", {}).get(name, {})}
+    ex.pop("per_op", None)
+    ex["call"] = ex["call"].replace("{name}", name)
+    return ex
 
 
 def divergences(op: str | Callable[..., Any] | None = None) -> list[Divergence]:

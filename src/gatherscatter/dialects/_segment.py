@@ -32,7 +32,7 @@ from ._record import Description, Residual, Step, canonical
 from ._registry import Lowering
 
 __all__ = ["EMPTY_KINDS", "check_prefix_ids", "check_row_ids", "counts", "empty_value", "segment_description",
-           "segment_lowering", "trunc_divide", "undescribed"]
+           "segment_lowering", "sorted_description", "undescribed"]
 
 
 EMPTY_KINDS = ("zero", "one", "lowest", "highest", "-inf", "+inf")
@@ -82,6 +82,7 @@ def segment_lowering(
     ``bounds``: what an id outside ``[0, num_segments)`` does (``'drop'`` or
     ``'clip'``; negative ids go through the same mode); a dialect whose framework
     raises checks first. ``empty`` may be a scalar or an array of the output shape.
+    A mean divides in the data dtype, integers rounding toward zero (TF, Paddle).
     """
     rest = data.shape[ids.ndim :]
     shape = (num_segments, *rest)
@@ -92,10 +93,11 @@ def segment_lowering(
     idx = ids.reshape(-1)
     if num_segments == 0:  # no segment to write (or clip) into: every row is dropped, no primitive runs
         empty_out = np.empty(shape, data.dtype)
-        policy = Policy(bounds="drop", negative="bounds", reduction=reduction, include_self=False)
+        policy = Policy(bounds="drop", negative="bounds", reduction=reduction, include_self=False,
+                        mean_rounding="trunc")
         return Lowering("scatter", out, idx, IndexSpec(axis=0), policy, ctx, updates=upd,
                         result=post(empty_out) if post is not None else empty_out)
-    policy = Policy(bounds=bounds, negative="bounds", reduction=reduction, include_self=False)
+    policy = Policy(bounds=bounds, negative="bounds", reduction=reduction, include_self=False, mean_rounding="trunc")
     return Lowering("scatter", out, idx, IndexSpec(axis=0), policy, ctx, updates=upd, post=post)
 
 
@@ -121,27 +123,6 @@ def counts(ids: np.ndarray[Any, Any], num_segments: int, *, clip: bool = False) 
     flat = ids.reshape(-1).astype(np.int64)
     flat = np.clip(flat, 0, num_segments - 1) if clip and num_segments else flat[(flat >= 0) & (flat < num_segments)]
     return np.bincount(flat, minlength=num_segments)[:num_segments]
-
-
-def trunc_divide(y: np.ndarray[Any, Any], c: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """Integer ``y / c`` rounded toward zero (C++ integer division), in place in ``y`` (rows of ``y`` by ``c >= 1``).
-
-    Works in blocks of rows so that no temporary is larger than a block.
-
-    >>> trunc_divide(np.array([[-7, 7], [5, -5]]), np.array([2, 5])).tolist()
-    [[-3, 3], [1, -1]]
-    """
-    if y.size == 0:
-        return y
-    flat = y.reshape(y.shape[0], -1)
-    step = max(1, 65536 // max(1, flat.shape[1]))
-    for s0 in range(0, flat.shape[0], step):
-        blk = flat[s0 : s0 + step]
-        cc = c[s0 : s0 + step].reshape(-1, 1).astype(y.dtype)
-        fix = (blk % cc != 0) & (blk < 0)
-        np.floor_divide(blk, cc, out=blk)
-        blk += fix.astype(y.dtype)
-    return y
 
 
 # ------------------------------------------------------------------------------------------------ descriptions
@@ -175,60 +156,73 @@ def segment_description(
     reduction: str,
     empty: str,
     *,
-    inputs: tuple[str, str, str] = ("data", "segment_ids", "num_segments"),
+    inputs: tuple[str, ...] = ("data", "segment_ids", "num_segments"),
     bounds: str = "drop",
     raises_past_end: bool = False,
     index_dtypes: tuple[str, ...] = ("int32", "int64"),
     data_dtypes: tuple[str, ...] | None = None,
     residuals: tuple[Residual, ...] = (),
     index_ndim: tuple[int, int] = (0, 2),
+    sample: Callable[..., dict[str, Any]] | None = None,
+    divide: str = "",
 ) -> Description:
-    """The canonical form of an unsorted segment reduction with an explicit ``num_segments``:
+    """The canonical form of a segment reduction:
 
     * ``tuples = expand_dims(segment_ids, -1)`` (one-component index tuples);
-    * the output canvas ``(num_segments,) + data.shape[segment_ids.ndim:]`` filled with the value of an empty
-      segment (``zeros(num_segments)`` broadcast against ``shape_of(segment_ids)`` gives ``num_segments``
-      rows of ``segment_ids.ndim`` columns: ``full_slices`` of those rows is the canvas);
+    * the number of segments: the ``num_segments`` input, or, with two ``inputs`` (the sorted ops),
+      ``segment_count(segment_ids)`` = ``segment_ids[-1] + 1`` (0 for no id);
+    * the output canvas ``full_rows``: ``(num_segments,) + data.shape[segment_ids.ndim:]`` filled with the
+      value of an empty segment;
     * one nd scatter of ``data`` (its leading ``segment_ids.ndim`` dims are the index dims) into the canvas
-      with ``include_self=False``, negative ids going through ``bounds`` (never wrapped).
+      with ``include_self=False``, negative ids going through ``bounds`` (never wrapped); ``reduction='mean'``
+      divides by the count in the data dtype (integers toward zero), an empty segment keeping ``empty``.
 
     ``empty``: ``'zero'``, ``'one'``, ``'-inf'``/``'+inf'`` (the identity) or ``'lowest'``/``'highest'``
     (the finite limits: a residual). ``raises_past_end``: the framework raises for an id >= num_segments
-    (TF on CPU) while negative ids drop: a residual, as the canonical form drops both.
+    (TF on CPU) while negative ids drop: a residual, as the canonical form drops both. ``sample`` replaces the
+    input generator (the sorted ops draw sorted ids). ``divide='mean'`` or ``'sqrt_n'`` (TF's unsorted mean and
+    sqrt_n, ``reduction='sum'``): the scatter sums ``with_ones(data)`` (each element beside a one), and
+    ``mean_of_pairs`` divides the sums by ``max(N, 1)`` (or its square root) as TF's Python ``/`` does.
     """
-    data, ids, n = inputs
-    pre = [
-        Step.adapt("expand_dims", "tuples", ids, axis=-1, why="one-component index tuples (an id selects a row)"),
-        Step.adapt("shape_of", "ids_shape", ids, why="the id dims lead data's dims"),
-        Step.adapt("expand_dims", "ids_shape1", "ids_shape", axis=0),
-        Step.adapt("zeros", "segs", n, ids, why="one entry per segment"),
-        Step.adapt("expand_dims", "segs1", "segs", axis=-1),
-        Step.adapt("select", "rows", "segs1", "ids_shape1", "ids_shape1",
-                   why="num_segments rows of segment_ids.ndim columns"),
-    ]
-    value = 1 if empty == "one" else 0
+    data, ids = inputs[0], inputs[1]
+    pre = [Step.adapt("expand_dims", "tuples", ids, axis=-1, why="one-component index tuples (an id selects a row)")]
+    upd = data
+    if divide:
+        upd = "pairs"
+        pre.append(Step.adapt("with_ones", upd, data, why="a one beside each element: the scatter also counts (N)"))
+    n = inputs[2] if len(inputs) > 2 else "num_segments"
+    if len(inputs) == 2:
+        pre.append(Step.adapt("segment_count", n, ids, why="sorted ids make segment_ids[-1] + 1 segments"))
+    red = CANON_REDUCTION[reduction]
     if empty in ("zero", "one"):
-        pre.append(Step.adapt("full_slices", "canvas", "rows", data, value=value,
-                              why=f"the output: num_segments rows of {empty}s (an empty segment)"))
+        pre.append(Step.adapt("full_rows", "canvas", n, ids, upd, value=1 if empty == "one" else 0,
+                              why=f"the output: one row of {empty}s per segment (an empty segment)"))
     else:
-        pre.append(Step.adapt("full_slices", "canvas0", "rows", data, value=0, why="the output's shape"))
-        pre.append(Step.adapt("identity_like", "canvas", "canvas0", reduction=CANON_REDUCTION[reduction],
-                              why="an empty segment holds the reduction's identity"))
+        pre.append(Step.adapt("full_rows", "canvas", n, ids, upd, reduction=red,
+                              why="the output: one row per segment holding the reduction's identity"))
     res = list(residuals)
     if raises_past_end:
         res.append(Residual("out_of_range", "raises for an id >= num_segments (negative ids drop their row)",
                             "drops every id outside [0, num_segments)"))
     if empty in ("lowest", "highest"):
         res.append(_FINITE_EMPTY)
-    c = canonical("scatter_nd", data="canvas", indices="tuples", updates=data, reduction=CANON_REDUCTION[reduction],
-                  include_self=False, negative="bounds", bounds=bounds)
-    layout: dict[str, Any] = {"index_dtypes": index_dtypes, "k": 1, "rank": (1, 3), "index_ndim": index_ndim,
-                              "to_source": _segment_args(data, ids, n)}
+    kw: dict[str, Any] = {"mean_rounding": "trunc"} if red == "mean" else {}
+    if divide:
+        kw["out"] = "sums"
+    c = canonical("scatter_nd", data="canvas", indices="tuples", updates=upd, reduction=red,
+                  include_self=False, negative="bounds", bounds=bounds, **kw)
+    post = [Step.adapt("mean_of_pairs", "out", "sums", sqrt=divide == "sqrt_n",
+                       why=f"sums / {'sqrt(N)' if divide == 'sqrt_n' else 'N'}, N = max(count, 1), with Python's /: "
+                       f"integers give float32 (<= 16 bits) or float64")] if divide else []
+    layout: dict[str, Any] = {"index_dtypes": index_dtypes, "k": 1, "rank": (1, 3), "index_ndim": index_ndim}
+    if len(inputs) > 2:
+        layout["to_source"] = _segment_args(data, ids, n)
     if data_dtypes is not None:
         layout["data_dtypes"] = data_dtypes
     if reduction in ("max", "min"):
         layout["nonfinite"] = 0.1
-    return Description(op, attrs, (data, ids, n), c, pre=pre, residuals=res, roles={"data": n}, layout=layout)
+    return Description(op, attrs, tuple(inputs), c, pre=pre, post=post, residuals=res,
+                       roles={"data": n if len(inputs) > 2 else data}, layout=layout, sample=sample)
 
 
 def _segment_args(data: str, ids: str, n: str) -> Callable[[dict[str, Any], np.random.Generator], dict[str, Any]]:
@@ -241,3 +235,50 @@ def _segment_args(data: str, ids: str, n: str) -> Callable[[dict[str, Any], np.r
         return {data: u, ids: i, n: int(canon["data"].shape[0])}
 
     return mapper
+
+
+#: what the canonical form does with ids that break a sorted op's rules (its dialect raises)
+_UNSORTED_IDS = Residual("out_of_range", "raises for ids that are not sorted (the dialect's precondition; TF words "
+                         "it 'Segment id out of range ... possibly because segment_ids input is not sorted')",
+                         "reduces the rows of each id in any order")
+_NEGATIVE_IDS = Residual("negative", "raises for a negative id (sorted ids must be >= 0)",
+                         "drops its row (or, for a negative last id, makes no row)")
+
+
+def sorted_description(op: str, reduction: str, *, index_dtypes: tuple[str, ...], data_dtypes: tuple[str, ...],
+                       empty: str = "zero", contiguous: bool = False, residuals: tuple[Residual, ...] = ()
+                       ) -> Description:
+    """The canonical form of a sorted segment reduction ``op(data, segment_ids)`` (TF, Paddle, TFLite): output
+    rows ``segment_ids[-1] + 1`` (:func:`segment_description` with ``segment_count``), empty segments ``empty``.
+
+    Precondition (the dialect checks it and raises; a residual here): ``segment_ids`` is 1-D, non-decreasing
+    and >= 0 (``contiguous``: starts at 0 and grows by 0 or 1, TFLite). The generated inputs draw sorted ids,
+    negative ones in 'negative' cases and unsorted (or, ``contiguous``, gapped) ones in 'out_of_range' cases.
+    """
+    return segment_description(op, {}, reduction, empty, inputs=("data", "segment_ids"), index_dtypes=index_dtypes,
+                               data_dtypes=data_dtypes, index_ndim=(1, 1),
+                               residuals=(*residuals, _UNSORTED_IDS, _NEGATIVE_IDS),
+                               sample=_sorted_sampler(index_dtypes, data_dtypes, contiguous))
+
+
+def _sorted_sampler(index_dtypes: tuple[str, ...], data_dtypes: tuple[str, ...], contiguous: bool
+                    ) -> Callable[[np.random.Generator, str], dict[str, Any]]:
+    """``sample(rng, kind)``: data of 1-3 dims (1 in 'scalar' cases) and sorted ids for its rows."""
+
+    def sample(rng: np.random.Generator, kind: str) -> dict[str, Any]:
+        rank = 1 if kind == "scalar" else int(rng.integers(1, 4))
+        rows = 0 if kind == "empty" and rng.random() < 0.7 else int(rng.integers(1, 7))
+        shape = [rows] + [int(rng.integers(0 if kind == "empty" else 1, 4)) for _ in range(rank - 1)]
+        step = rng.integers(0, 2 if contiguous or kind == "duplicates" else 3, size=rows)
+        ids = np.cumsum(step) - (step[0] if rows and contiguous else 0)
+        if kind == "negative" and rows:
+            ids = ids - int(rng.integers(1, 3))
+        elif kind == "out_of_range" and rows > 1:
+            j = int(rng.integers(1, rows))
+            ids[j] = ids[j - 1] - 1 if ids[j - 1] > 0 else ids[j - 1] + 2  # a decrease (or, contiguous: a gap)
+        dt = np.dtype(str(rng.choice(list(data_dtypes))))
+        vals = rng.integers(-9, 10, size=shape)
+        data = vals.astype(dt) if dt.kind in "iu" else (vals + rng.random(shape)).astype(dt)
+        return {"data": data, "segment_ids": ids.astype(str(rng.choice(list(index_dtypes))))}
+
+    return sample

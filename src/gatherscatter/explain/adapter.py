@@ -214,10 +214,28 @@ def bind(
         kwargs[vkw] = version
         taken.add(vkw)
 
+    for name in missing_params(params, kwargs):  # a required attribute with named values: the record's probe
+        value = _probed_value(op, name)
+        if value is not None:
+            kwargs[name] = value
+            notes.append(f"{name}={value!r} (the first value the op's record probes)")
     missing = missing_params(params, kwargs)
     if missing:
         raise ProbeError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} required")
     return Binding(op, kwargs, data_p, idx_p, upd_p, form, tuple(notes), shape_p)
+
+
+def _probed_value(op: DialectOp, name: str) -> Any:
+    """The value of the required attribute ``name`` in the first variant of ``op``'s record that sets it, when the
+    attribute takes finitely many named values (``x.at[].apply``'s ``func``, ``ufunc.at``'s ``ufunc``); else None."""
+    rec = op.record
+    try:
+        attr = rec.attr(name)
+    except KeyError:
+        return None
+    if not attr.values:
+        return None
+    return next((v[name] for v in rec.variants if name in v), attr.values[0])
 
 
 def missing_params(params: Mapping[str, inspect.Parameter], given: Mapping[str, Any]) -> list[str]:

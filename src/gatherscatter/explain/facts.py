@@ -101,7 +101,9 @@ def _source(op: DialectOp, attrs: dict[str, Any]) -> Any:
     }
     kw = {**defaults, **{k: v for k, v in attrs.items() if k in sig}}
     try:
-        return describe(**kw)
+        d = describe(**kw)
+        # a sequence of primitives (Description.before) is not one drawing: explain shows the lowered primitive
+        return None if d.before else d
     except (GatherScatterError, TypeError, ValueError):
         pass
     # required attributes missing (``dim`` of torch.gather): the roles do not depend on them
@@ -111,7 +113,8 @@ def _source(op: DialectOp, attrs: dict[str, Any]) -> Any:
             if p.default is inspect.Parameter.empty and n not in trial:
                 trial[n] = 0 if n in ("dim", "axis") else fill
         try:
-            return describe(**trial)
+            d = describe(**trial)
+            return None if d.before else d
         except (GatherScatterError, TypeError, ValueError):
             continue
     return None

@@ -95,13 +95,9 @@ def fmt_value(v: Any) -> str:
         return "T" if v else "F"
     if isinstance(v, (float, np.floating)):
         f = float(v)
-        if np.isnan(f):
-            return "nan"
-        if np.isinf(f):
-            return "inf" if f > 0 else "-inf"
         if f.is_integer() and abs(f) < 1e15:
             return str(int(f))
-        return f"{f:.4g}"
+        return f"{f:.4g}"  # also 'nan', 'inf' and '-inf'
     if isinstance(v, (complex, np.complexfloating)):
         return f"{complex(v):.3g}"
     if isinstance(v, np.generic):

@@ -626,6 +626,19 @@ def _id_to_pos(v: Any, shape: tuple[int, ...]) -> Pos | None:
     return tuple(int(x) for x in np.unravel_index(int(f) - 1, shape))
 
 
+def _numbers_kept(num: Lowering, data: np.ndarray[Any, Any] | None, updates: np.ndarray[Any, Any] | None) -> bool:
+    """Whether the scatter sees the cell numbers themselves (moved, broadcast, cast), not values computed from them
+    (MLX's ``at[].divide`` scatters reciprocals, JAX's ``at[].divide`` multiplies into ones)."""
+    pairs = [(num.updates, updates), (num.data, data)]
+    for got, given in pairs:
+        if got is None or given is None:
+            continue
+        shape = tuple(np.shape(given))
+        if any(_id_to_pos(v, shape) is None for v in np.unique(np.asarray(got).reshape(-1))):
+            return False
+    return True
+
+
 def _numbered(
     binding: Binding, data: np.ndarray[Any, Any] | None, updates: np.ndarray[Any, Any] | None
 ) -> Lowering | None:
@@ -788,6 +801,10 @@ def explain(
     num = _numbered(binding, data, updates)
     if num is None:
         exp.notes.append("the op refused numbered cells: the source of each cell is not shown")
+        return exp
+    if info.kind == "scatter" and not _numbers_kept(num, data, updates):
+        exp.notes.append("the op computes new values from its data or updates before the scatter (a reciprocal, "
+                         "ones): the source of each cell is not shown")
         return exp
     spec = low.spec
     if info.kind == "gather":

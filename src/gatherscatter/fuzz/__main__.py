@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         return worker_main(args.memory_limit)
     ops = select_ops(args.op)
-    started = datetime.datetime.now(datetime.timezone.utc)
+    started = datetime.datetime.now(datetime.UTC)
     report = fuzz(
         ops,
         seconds=args.seconds,

@@ -505,14 +505,16 @@ def gen_scatter_nd(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
     if h.get("npindex"):
         assert dn is not None
         assert iname is not None
-        assert uname is not None
         dshape = g.shape(g.randint(0, 3))
         x = g.values(dshape, g.dtype())
         idx = _npindex(g, dshape)
-        sel = _selected_shape(dshape, idx) or ()
-        vals: Any = g.values(sel, x.dtype) if g.chance(0.8) else g.values((), x.dtype)
-        kw: dict[str, Any] = {dn: x, iname: idx, uname: vals}
-        return Draft(kw, {"data": dn, "indices": iname, "updates": uname}, dshape[0] if dshape else 1)
+        kw: dict[str, Any] = {dn: x, iname: idx}
+        named = {"data": dn, "indices": iname}
+        if uname is not None:  # (x.at[idx].apply has no values: its record names none)
+            sel = _selected_shape(dshape, idx) or ()
+            kw[uname] = g.values(sel, x.dtype) if g.chance(0.8) else g.values((), x.dtype)
+            named["updates"] = uname
+        return Draft(kw, named, dshape[0] if dshape else 1)
     if h.get("index_axis") == 0:
         dshape, _, k, m = _nd_layout(g, op, p)
         k = max(k, 1) if len(dshape) else 0
@@ -722,8 +724,14 @@ def gen_general(g: G, op: Any, p: dict[str, inspect.Parameter]) -> Draft:
         return Draft(kw, {"data": "operand", "indices": "start_indices"}, data.shape[0])
     if "dimension_numbers" in p:  # lax.scatter*
         data, idx, upd, sdn = _lax_scatter_case(g)
-        kw = {"operand": data, "scatter_indices": idx, "updates": upd, "dimension_numbers": sdn}
-        return Draft(kw, {"data": "operand", "indices": "scatter_indices", "updates": "updates"}, data.shape[0])
+        kw = {"operand": data, "scatter_indices": idx, "dimension_numbers": sdn}
+        roles = {"data": "operand", "indices": "scatter_indices"}
+        shape = next((n for n, r in (_roles(op) or {}).items() if r == "shape" and n in p), None)
+        if shape is not None:  # lax.scatter_apply: no updates, their shape (its record's role 'shape')
+            kw[shape] = upd.shape
+        else:
+            kw["updates"], roles["updates"] = upd, "updates"
+        return Draft(kw, roles, data.shape[0])
     # numpy ufunc.at: a[indices] op= b (unbuffered)
     dshape = g.shape(g.randint(1, 3))
     a = g.values(dshape, g.dtype())

@@ -180,6 +180,12 @@ def vjp(op: Any, *args: Any, **kwargs: Any) -> tuple[Array, Pullback]:
             "data are not differentiable here)"
         )
     _check_restrictions(dop, bound, low)
+    if low.nonlinear:
+        raise UnsupportedError(
+            f"{label}: no gradient: its output is {low.nonlinear}, an element-wise step after the scatter that is "
+            "not linear in the scatter's result (gs.vjp differentiates the gather/scatter primitives through "
+            "linear adapters only)"
+        )
     params = list(sig.parameters)
     names = [n for n in dop.info.differentiable if bound.arguments.get(n) is not None]
     values = [np.asarray(bound.arguments[n]) for n in names]

@@ -172,7 +172,7 @@ class Translation:
 
     def verify_source(self, n: int = 200, seed: int = 0) -> VerifyReport:
         """Check the source description itself: the source op against its canonical program."""
-        canon = Program(self.source.inputs, self.source.pre + [self.source.canonical.step()] + self.source.post)
+        canon = Program(self.source.inputs, self.source.steps())
         return verify(self.run_source, canon, self.source, self.source.residuals, n=n, seed=seed)
 
     def plan_text(self) -> str:
@@ -180,6 +180,7 @@ class Translation:
         attrs = ", ".join(f"{k}={v!r}" for k, v in self.source.attrs.items())
         lines = [f"{self.source.op}({', '.join(self.source.inputs)}{', ' if attrs else ''}{attrs})"
                  f"  ->  {self.target}" + (f" (version {self.version})" if self.version is not None else ""),
+                 *[f"  first:   {c.describe()}" for c in self.source.before],
                  f"  meaning: {self.source.canonical.describe()}", "  steps:"]
         for s in self.steps:
             lines.append(f"    {s.describe()}" + (f"    # {s.why}" if s.why else ""))
@@ -268,7 +269,13 @@ def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, 
     src = describe(op, attrs)
     names = Names()
     plan = plan_target(to, src.canonical, names, version)
-    program = Program(src.inputs, _drop_repeated_casts(src.pre + plan.steps + src.post))
+    first: list[Step] = []
+    for c in src.before:  # canonical calls that run first (a gather feeding the main call), planned alike
+        p = plan_target(to, c, names, version)
+        first += p.steps
+        plan.residuals += [r for r in p.residuals if r not in plan.residuals]
+        plan.exact = plan.exact and p.exact
+    program = Program(src.inputs, _drop_repeated_casts(first + src.pre + plan.steps + src.post))
     return Translation(src, to, version, plan, program)
 
 

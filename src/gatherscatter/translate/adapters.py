@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..dialects._common import POINTWISE
 from ..dialects._record import ADAPTER_PARAMS
 from ..errors import ArgumentError, ShapeError, UnsupportedError
 
@@ -445,6 +446,124 @@ def positions(v: Any, w: Any, u: Any, data: Any, *, axis: int, circular: bool = 
     return v.cond(v.is_none(w), lambda: j, shifted)
 
 
+# -------------------------------------------------------------------------------------- segment reductions
+# TF, Paddle and TFLite ``segment_*``: an output canvas of one row per segment, means as sums beside counts.
+
+
+@adapter("segment_count")
+def segment_count(v: Any, i: Any) -> Any:
+    """``i[-1] + 1`` (0 for an empty ``i``), in ``i``'s dtype: the number of segments of sorted ids (TF, Paddle and
+    TFLite ``segment_*`` make ``segment_ids[-1] + 1`` output rows; the sortedness check stays the dialect's)."""
+    return v.add(v.last(i, -1), 1)
+
+
+@adapter("full_rows")
+def full_rows(v: Any, n: Any, i: Any, data: Any, *, value: Any = None, reduction: str | None = None) -> Any:
+    """``full((n,) + data.shape[i.ndim:], e, data.dtype)``: a segment reduction's output canvas, ``e`` = ``value``
+    or ``reduction``'s identity (``n`` a count: an int, a 0-d or 1-element integer array)."""
+    e = value if value is not None else v.identity(data, reduction)
+    return v.broadcast_to(v.lit(e, data), v.concat([v.count_shape(n), v.shape_of(data, v.rank(i))]))
+
+
+@adapter("with_ones")
+def with_ones(v: Any, x: Any) -> Any:
+    """``stack([x, ones_like(x)], -1)``: each element with a count of one beside it, so that one sum scatter also
+    counts (TF's ``unsorted_segment_mean`` / ``sqrt_n`` take N as the sum of ones in the data dtype)."""
+    return v.where(v.truthy(v.lit([1, 0], x)), v.expand_dims(x, -1), v.lit(1, x))
+
+
+@adapter("mean_of_pairs")
+def mean_of_pairs(v: Any, y: Any, *, sqrt: bool = False) -> Any:
+    """``y[..., 0] / max(y[..., 1], 1)`` (``/ sqrt(...)`` when ``sqrt``) as Python's ``/`` on TF tensors: integers
+    divide as float32 (<= 16 bits) or float64, floats in their dtype (the sums and counts of :func:`with_ones`)."""
+    total, n = v.to_float(v.take_last(y, 0)), v.to_float(v.maximum(v.take_last(y, 1), 1))
+    return v.div(total, v.sqrt(n) if sqrt else n, "floor")
+
+
+# torch.segment_reduce and embedding_bag: the segment of each row, read from lengths (or offsets) along the reduced
+# axis, and the bag of each entry.
+
+_primitive("slice_last", "slice_last", ("start",), "``x[..., start:]`` (offsets without their first entry: one "
+           "per segment end).")
+
+
+@adapter("segment_ids")
+def segment_ids(v: Any, s: Any, data: Any, *, axis: int, offsets: bool = False) -> Any:
+    """The segment of each row of ``data`` along ``axis`` (int64, ``s.shape[:-1] + (data.shape[axis],)``).
+
+    ``s`` holds segment lengths (segment ``k`` is rows ``[e_{k-1}, e_k)``, ``e = cumsum(s)``: the id of row ``p``
+    is ``#{k : e_k <= p}``) or, with ``offsets``, segment boundaries (segment ``k`` is rows
+    ``[s_k, s_{k+1})``: the id is ``#{k : s_k <= p} - 1``). Rows outside every segment get ``-1`` or
+    ``len(segments)``: out of range, for a scatter that drops them.
+    """
+    e = v.cast(s, "int64")
+    if offsets:
+        return v.sub(v.bucketize(e, data, axis), 1)
+    return v.bucketize(v.cumsum_last(e), data, axis)
+
+
+@adapter("row_ids")
+def row_ids(v: Any, x: Any) -> Any:
+    """``ids[b, ...] = b`` over ``x``'s shape (int64; rank >= 1): the bag of each entry of a 2-D
+    ``embedding_bag`` input (one bag per row), a running count of ones along the first axis."""
+    ones = v.moveaxis(v.cast(v.ones_like(x), "int64"), 0, -1)
+    return v.moveaxis(v.sub(v.cumsum_last(ones), 1), -1, 0)
+
+
+@adapter("drop_index")
+def drop_index(v: Any, ids: Any, i: Any, data: Any, *, value: int) -> Any:
+    """``where(i == value mod data.shape[0], -1, ids)``: entries naming row ``value`` (``padding_idx``,
+    negative counting from the end) get the out-of-range id -1, which a dropping scatter skips."""
+    pad = v.mod(v.lit(value, i), v.size(data, i, 0, None))
+    return v.where(v.eq(i, pad), v.lit(-1, ids), ids)
+
+
+# ------------------------------------------------------------------------------- element-wise steps of composed ops
+# The element-wise step of composed ops (JAX ``x.at[].divide/power/apply``, ``lax.scatter_apply``, MLX
+# ``at[].divide``, NumPy's unary ``ufunc.at``): one scatter of the core, then (or before it) one of these. Each is
+# a vocabulary primitive ``v.pointwise(fn, ...)``; the NumPy definitions (what the ops run) are
+# ``dialects._common.POINTWISE``.
+
+#: the unary functions with one ONNX operator (``square``: ``Mul(y, y)``), for ``apply_counted``'s ``Loop``
+_ONNX_UNARY = {"negative": "Neg", "absolute": "Abs", "square": "Square", "exp": "Exp", "sin": "Sin",
+               "floor": "Floor", "sign": "Sign", "sqrt": "Sqrt", "logical_not": "Not", "cos": "Cos", "ceil": "Ceil"}
+
+#: the unary functions torch spells as NumPy does (``torch.<name>``)
+_TORCH_UNARY = frozenset({"negative", "absolute", "square", "exp", "sin", "floor", "sign", "sqrt"})
+
+_NO_APPLY = ("apply_counted: applying a function once per update landing on a position needs a loop over the "
+             "number of repeats, which this target's code does not spell (translate to 'gatherscatter', 'numpy', "
+             "'jax' or 'torch': they run it)")
+
+
+@adapter("divide_inexact")
+def divide_inexact(v: Any, x: Any, y: Any) -> Any:
+    """``x / y``, true division; integer and bool operands first become float32 (8-32 bits) or float64 (64 bits),
+    as JAX's ``true_divide`` (a zero divisor gives inf or NaN)."""
+    return v.pointwise("divide_inexact", x, y)
+
+
+@adapter("power")
+def power(v: Any, x: Any, y: Any) -> Any:
+    """``x ** y`` in ``x``'s dtype (float32 computed in float64 and rounded once; an integer base with a negative
+    integer exponent is refused)."""
+    return v.pointwise("power", x, y)
+
+
+@adapter("reciprocal_like")
+def reciprocal_like(v: Any, x: Any, like: Any) -> Any:
+    """``reciprocal(x)`` (in ``x``'s dtype; integers and bool in float32), cast to ``like``'s dtype (MLX's
+    ``at[].divide`` multiplies by these)."""
+    return v.pointwise("cast_like", v.pointwise("reciprocal", x), like)
+
+
+@adapter("apply_counted")
+def apply_counted(v: Any, x: Any, count: Any, *, func: str) -> Any:
+    """``x`` with the unary ufunc ``func`` applied ``count[k]`` times at each position ``k`` (``func`` by its
+    NumPy name; the result cast back to ``x``'s dtype after each application)."""
+    return v.pointwise("apply_n", x, count, func=func)
+
+
 # ------------------------------------------------------------------------------------------- vocabularies
 
 
@@ -502,6 +621,10 @@ class NumpyVocab(Eager):
         "numel": lambda data, lo, hi: np.asarray(np.prod(np.shape(data)[lo:hi], dtype=np.int64)),  # 0-d int64
         "count": lambda x: int(np.size(x)), "head": lambda x, n: _a(x)[: int(n)],
         "tile": lambda x, reps: np.tile(_a(x), int(reps)),
+        "last": lambda x, default: _a(x)[-1] if _a(x).size else np.asarray(default).astype(_a(x).dtype),  # x[-1]
+        "count_shape": lambda n: (int(_a(n).reshape(-1)[0]),),  # the shape (n,) of a count n
+        "sqrt": lambda x: _a(np.sqrt(x)), "cumsum_last": lambda x: np.cumsum(x, axis=-1, dtype=_a(x).dtype),
+        "slice_last": lambda x, start: _a(x)[..., start:],
     }
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
@@ -608,6 +731,20 @@ class NumpyVocab(Eager):
         """Row-major strides of ``data.shape[:k]`` (int64, 1-d)."""
         s = np.shape(data)[:k]
         return np.asarray([int(np.prod(s[d + 1 :], dtype=np.int64)) for d in range(k)], dtype=np.int64)
+
+    def to_float(self, x: Any) -> Any:
+        """Integers as Python's ``/`` on TF tensors takes them: float32 (<= 16 bits) or float64; others as they are."""
+        x = np.asarray(x)
+        return x if x.dtype.kind not in "iu" else x.astype(np.float32 if x.dtype.itemsize <= 2 else np.float64)
+
+    def bucketize(self, e: Any, data: Any, axis: int) -> Any:
+        """``out[..., p] = #{k : e[..., k] <= p}`` for ``p`` in ``range(data.shape[axis])`` (int64)."""
+        p = np.arange(np.shape(data)[axis], dtype=np.int64)
+        return np.sum(np.expand_dims(np.asarray(e), -1) <= p, axis=-2, dtype=np.int64)
+
+    def pointwise(self, fn: str, *xs: Any, **kw: Any) -> Any:
+        """The element-wise steps of composed ops (:data:`~..dialects._common.POINTWISE`)."""
+        return POINTWISE[fn](*[np.asarray(x) for x in xs], **kw)
 
 
 NUMPY = NumpyVocab()
@@ -732,6 +869,7 @@ class PyVocab(TextVocab):
         "leading_block": "{0}[tuple(slice(0, n) for n in {1})]",
         "same_size": "math.prod({0}.shape) == math.prod({1}.shape)", "iota": "_iota({0}, {1})",
         "ones": "(1,) * ({0})", "take_last": "{0}[..., {1}]", "count": "math.prod({0}.shape)", "head": "{0}[:{1}]",
+        "count_shape": "(int({0}),)", "slice_last": "{0}[..., {1}:]",
         "broadcast_shapes": "tuple(np.broadcast_shapes(*[tuple(a.shape) for a in {0}]))"}
     INTS: ClassVar[frozenset[str]] = frozenset({"rank", "tuple_len", "same_size", "count", "is_bool"})
     TIGHT: ClassVar[frozenset[str]] = frozenset({"mul", "mod"})
@@ -741,6 +879,7 @@ class PyVocab(TextVocab):
             "ones_like", "full_like", "sum_last", "tile", "is_bool")},
         "flatten": lambda api, x: api.flat(x), "truthy": lambda api, x: api.as_bool(x),
         "stack_last": lambda api, xs: api.stack(xs, -1), "minimum": lambda api, x, y: api.minimum(x, y),
+        "sqrt": lambda api, x: f"{api.m}.sqrt({x})", "cumsum_last": lambda api, x: f"{api.m}.cumsum({x}, -1)",
         "or_": lambda api, x, y: api.logical("or", x, y), "xor": lambda api, x, y: api.logical("xor", x, y),
         "cast_like": lambda api, x, like: api.astype(x, f"{like}.dtype"),
         "i64": lambda api, values: api.const(repr(values), api.dt("int64")),
@@ -811,6 +950,43 @@ class PyVocab(TextVocab):
         names = f"np.dtype({self.api.dtype_name('a')})"
         return Dt(f"getattr({self.api.m}, np.result_type(*[{names} for a in {xs}]).name)")
 
+    def last(self, x: str, default: int) -> str:
+        return f"({x}[-1] if {x}.shape[0] else {self.lit(default, x)})"
+
+    def to_float(self, x: str) -> str:
+        a, small = self.api, f"np.dtype({self.api.dtype_name(x)}).itemsize <= 2"
+        return (f"(({a.astype(x, a.dt('float32'))} if {small} else {a.astype(x, a.dt('float64'))}) "
+                f"if {a.is_int(x)} else {x})")
+
+    def bucketize(self, e: str, data: str, axis: int) -> str:
+        hit = f"({self.api.expand_dims(e, -1)} <= {self.api.arange(f'{data}.shape[{axis}]')})"
+        return str(self.api.sum(self.api.astype(hit, self.api.dt("int64")), -2))
+
+    def pointwise(self, fn: str, *xs: str, **kw: Any) -> str:
+        """The element-wise steps of composed ops, in the framework's API (``apply_n``: none, see below)."""
+        api = self.api
+
+        def inexact(x: str, wide: bool) -> str:  # integers and bool to float32 (64-bit ints: float64 if wide)
+            f = api.dt("float32") if not wide else f"({api.dt('float32')} if {x}.dtype.itemsize <= 4 else " \
+                f"{api.dt('float64')})"
+            return f"({api.astype(x, f)} if {api.is_int(x)} or {api.is_bool(x)} else {x})"
+
+        if fn == "divide_inexact":
+            return str(api.true_div(inexact(xs[0], True), inexact(xs[1], True)))
+        if fn == "power":
+            return f"({xs[0]} ** {xs[1]})"
+        if fn == "reciprocal":
+            r = inexact(xs[0], False)
+            return str(api.true_div(api.const(1, f"{r}.dtype"), r))
+        if fn == "cast_like":
+            return str(self.api.astype(xs[0], f"{xs[1]}.dtype"))
+        m, func = self.api.m, kw.get("func")
+        if m in ("np", "jnp") or (m == "torch" and func in _TORCH_UNARY):  # the ufunc's name in the module
+            step = self.api.where(f"{xs[1]} > _k", self.api.astype(f"{m}.{func}(_y)", "_y.dtype"), "_y")
+            return (f"(_y := {xs[0]}, [_y := {step} for _k in range(int(np.max(np.asarray({xs[1]}), "
+                    f"initial=0)))], _y)[-1]")
+        raise UnsupportedError(_NO_APPLY)
+
 
 class OvVocab(TextVocab):
     """The vocabulary as ``openvino.opset15`` calls (helpers ``_c``, ``_i64``, ``_sizes`` ... of the script)."""
@@ -847,7 +1023,13 @@ class OvVocab(TextVocab):
         "cast_like": "ops.convert({0}, _dtype({1}))", "is_bool": "_dtype({0}).kind == 'b'",
         # dims are dynamic: a 0-d x that does not fit y fails the Reshape when the model runs
         "same_size": "True", "ones": "_i64([1] * ({0}))", "i64": "_i64(np.asarray({0!r}, dtype=np.int64))",
-        "head": "ops.slice({0}, _i64([0]), {1}, _i64([1]))"}
+        "head": "ops.slice({0}, _i64([0]), {1}, _i64([1]))",
+        "last": "ops.gather(ops.concat([ops.reshape(_c({1}, {0}), _i64([1]), False), {0}], 0), _i64(-1), _i64(0))",
+        "count_shape": "ops.reshape(ops.convert({0}, np.int64), _i64([1]), False)", "sqrt": "ops.sqrt({0})",
+        "to_float": "({0} if _dtype({0}).kind not in 'iu' else ops.convert({0}, np.float32 if "
+                    "_dtype({0}).itemsize <= 2 else np.float64))",
+        "cumsum_last": "ops.cumsum({0}, _i64(-1))",
+        "slice_last": "ops.slice({0}, _i64([{1}]), _i64([2**62]), _i64([1]), _i64([-1]))"}
     INTS: ClassVar[frozenset[str]] = frozenset({"rank", "tuple_len", "is_bool", "same_size"})
 
     def size(self, data: str, i: str, axis: int | None, batch_dims: int | None) -> str:
@@ -868,6 +1050,23 @@ class OvVocab(TextVocab):
     def result_dtype(self, xs: str) -> str:
         return Dt(f"np.result_type(*[_dtype(a) for a in {xs}])")
 
+    def bucketize(self, e: str, data: str, axis: int) -> str:
+        p = f"ops.range(_i64(0), ops.gather(ops.shape_of({data}, 'i64'), _i64({axis}), _i64(0)), _i64(1), 'i64')"
+        hit = f"ops.less_equal(ops.unsqueeze({e}, _i64([-1])), {p})"
+        # counted in float32 (exact below 2**24 segments): the 2026.4 CPU plugin miscomputes an int64 ReduceSum
+        # followed by a Subtract (the offsets form's - 1)
+        return f"ops.convert(ops.reduce_sum(ops.convert({hit}, np.float32), _i64(-2), False), np.int64)"
+
+    #: the element-wise steps of composed ops (``apply_n``: none)
+    POINTWISE: ClassVar[dict[str, str]] = {
+        "divide_inexact": "ops.divide({0}, {1})", "power": "ops.power({0}, {1})",
+        "reciprocal": "ops.divide(_c(1, {0}), {0})", "cast_like": "ops.convert_like({0}, {1})"}
+
+    def pointwise(self, fn: str, *xs: str, **kw: Any) -> str:
+        if fn not in self.POINTWISE:
+            raise UnsupportedError(_NO_APPLY)
+        return self.POINTWISE[fn].format(*xs)
+
 
 class Val:
     """An ONNX graph value: its name and the example's NumPy value."""
@@ -882,7 +1081,7 @@ class OnnxVocab(Eager):
     #: primitives that are one ONNX node (number operands become constants of the first operand's dtype)
     NODES: ClassVar[dict[str, str]] = {"eq": "Equal", "lt": "Less", "add": "Add", "sub": "Sub", "mul": "Mul",
                                        "and_": "And", "or_": "Or", "xor": "Xor", "neg": "Neg", "where": "Where",
-                                       "broadcast_to": "Expand"}
+                                       "broadcast_to": "Expand", "sqrt": "Sqrt"}
 
     def __init__(self, b: Any) -> None:
         self.b = b
@@ -1153,11 +1352,13 @@ class OnnxVocab(Eager):
         return Val(self.b.node("Gather", [x.name, self.b.const(j, np.int64)], axis=-1), NUMPY.take_last(x.value, j))
 
     def sum_last(self, x: Val) -> Val:
-        """``ReduceSum(keepdims=0)`` over the last axis (axes an input since opset 13)."""
-        b, value = self.b, NUMPY.sum_last(x.value)
-        if b.opset < 13:
-            return Val(b.node("ReduceSum", [x.name], axes=[-1], keepdims=0), value)
-        return Val(b.node("ReduceSum", [x.name, b.const([-1], np.int64)], keepdims=0), value)
+        return Val(self._sum(x.name, -1), NUMPY.sum_last(x.value))
+
+    def _sum(self, x: str, axis: int) -> str:
+        """``ReduceSum(keepdims=0)`` over ``axis`` (axes an input since opset 13)."""
+        if self.b.opset < 13:
+            return str(self.b.node("ReduceSum", [x], axes=[axis], keepdims=0))
+        return str(self.b.node("ReduceSum", [x, self.b.const([axis], np.int64)], keepdims=0))
 
     def _dims(self, data: Val, lo: int, hi: int) -> list[str]:
         shape = self.b.node("Shape", [data.name])
@@ -1192,3 +1393,79 @@ class OnnxVocab(Eager):
 
     def tile(self, x: Val, reps: Val) -> Val:
         return Val(self.b.node("Tile", [x.name, self._as_1d(reps)]), NUMPY.tile(x.value, reps.value))
+
+    def last(self, x: Val, default: int) -> Val:
+        """``Gather(Concat([default], x), -1)``: the last element, ``default`` for an empty ``x``."""
+        b, value = self.b, NUMPY.last(x.value, default)
+        head = b.const([default], np.asarray(x.value).dtype)
+        return Val(b.node("Gather", [b.node("Concat", [head, x.name], axis=0), b.const(-1, np.int64)], axis=0), value)
+
+    def count_shape(self, n: Val) -> Val:
+        return Val(self._as_1d(self.as_dtype(n, np.int64)), np.asarray(NUMPY.count_shape(n.value), dtype=np.int64))
+
+    def to_float(self, x: Val) -> Val:
+        return self.as_dtype(x, NUMPY.to_float(x.value).dtype)
+
+    def cumsum_last(self, x: Val) -> Val:
+        """``CumSum`` along the last axis (opset 11)."""
+        return self._node("CumSum", [x, self.i64(-1)], NUMPY.cumsum_last(x.value))
+
+    def bucketize(self, e: Val, data: Val, axis: int) -> Val:
+        """``ReduceSum(Cast(Not(Greater(Unsqueeze(e, -1), Range(0, s, 1)))), -2)`` (``s = data.shape[axis]``)."""
+        b = self.b
+        size = b.node("Gather", [b.node("Shape", [data.name]), b.const(axis, np.int64)], axis=0)
+        line = b.node("Range", [b.const(0, np.int64), size, b.const(1, np.int64)])
+        hit = b.node("Not", [b.node("Greater", [self._axes("Unsqueeze", e.name, [-1]), line])])
+        count = b.node("Cast", [hit], to=b.elem_type(np.int64))
+        return Val(self._sum(count, -2), NUMPY.bucketize(e.value, data.value, axis))
+
+    def slice_last(self, x: Val, start: int) -> Val:
+        b = self.b
+        ends = b.const([np.iinfo(np.int64).max], np.int64)
+        node = b.node("Slice", [x.name, b.const([start], np.int64), ends, b.const([-1], np.int64)])
+        return Val(node, NUMPY.slice_last(x.value, start))
+
+    def pointwise(self, fn: str, *xs: Val, **kw: Any) -> Val:
+        """The element-wise steps of composed ops as ONNX nodes (operands cast as the NumPy definition does;
+        ``apply_n``: a ``Loop`` over the largest count)."""
+        value = NUMPY.pointwise(fn, *[x.value for x in xs], **kw)
+        out = str(np.asarray(value).dtype)
+        if fn == "cast_like":
+            return self.cast(xs[0], out)
+        if fn == "apply_n":
+            return self._apply_n(xs[0], xs[1], str(kw["func"]), value)
+        wide = {"divide_inexact": out, "reciprocal": out, "power": "float64" if out == "float32" else out}[fn]
+        if fn == "power" and np.dtype(out).kind in "iu" and self.b.opset < 12:  # no integer Pow before opset 12:
+            wide = "float64"  # exact while |result| < 2**53 (integer overflow does not wrap there)
+        args = [x if str(np.asarray(x.value).dtype) == wide else self.cast(x, wide) for x in xs]
+        node = {"divide_inexact": "Div", "power": "Pow", "reciprocal": "Reciprocal"}[fn]
+        y = self._node(node, args, NUMPY.cast(value, wide))
+        return y if wide == out else self.cast(y, out)
+
+    def _apply_n(self, x: Val, count: Val, func: str, value: Any) -> Val:
+        """``y = x; for k in range(max(count)): y = where(count > k, func(y), y)`` as a ``Loop``."""
+        b, h = self.b, self.b.helper
+        op = _ONNX_UNARY.get(func)
+        if op is None:
+            raise UnsupportedError(f"apply_counted: func={func!r} has no ONNX operator here (covered: "
+                                   f"{sorted(_ONNX_UNARY)})")
+        dt = b.elem_type(np.asarray(x.value).dtype)
+        trips = b.node("ReduceMax", [b.node("Cast", [count.name], to=b.elem_type(np.int64))], keepdims=0,
+                       **({"axes": list(range(np.ndim(count.value)))} if b.opset < 18 else {}))
+        if np.size(count.value) == 0:
+            trips = b.const(0, np.int64)
+        k, y_in, y_out, cond = b.fresh("k"), b.fresh("y"), b.fresh("y"), b.fresh("cond")
+        kk, mask, fy = b.fresh("k"), b.fresh("m"), b.fresh("f")
+        body = [h.make_node("Cast", [k], [kk], to=b.elem_type(np.asarray(count.value).dtype)),
+                h.make_node("Greater", [count.name, kk], [mask]),
+                *([h.make_node("Mul", [y_in, y_in], [fy])] if op == "Square" else [h.make_node(op, [y_in], [fy])]),
+                h.make_node("Where", [mask, fy, y_in], [y_out]),
+                h.make_node("Identity", [cond], [cond + "_out"])]
+        graph = h.make_graph(body, b.fresh("body"),
+                             [h.make_tensor_value_info(k, b.elem_type(np.int64), []),
+                              h.make_tensor_value_info(cond, b.elem_type(np.bool_), []),
+                              h.make_tensor_value_info(y_in, dt, None)],
+                             [h.make_tensor_value_info(cond + "_out", b.elem_type(np.bool_), []),
+                              h.make_tensor_value_info(y_out, dt, None)])
+        true = b.const(True, np.bool_)
+        return Val(b.node("Loop", [trips, true, x.name], body=graph), value)

@@ -96,7 +96,7 @@ class Api:
         "zeros": "{m}.zeros({0}, dtype={1})", "zeros_like": "{m}.zeros_like({0})", "ones_like": "{m}.ones_like({0})",
         "full_like": "{m}.full_like({0}, {1})", "all_last": "{m}.all({0}, axis=-1)", "minimum": "{m}.minimum({0}, {1})",
         "maximum": "{m}.maximum({0}, {1})", "clip": "{m}.clip({0}, {1}, {2})",  # clip: Python-int bounds
-        "arange": "{m}.arange({0}, dtype={m}.int64)", "sum_last": "{m}.sum({0}, axis=-1)",
+        "arange": "{m}.arange({0}, dtype={m}.int64)", "sum_last": "{m}.sum({0}, axis=-1)", "sum": "{m}.sum({0}, {1})",
         "dtype_name": "{0}.dtype.name", "is_int": "{0}.dtype.kind in 'iu'", "is_bool": "{0}.dtype.kind == 'b'",
         "as_bool": "{0}.astype(bool)", "trunc_div": "{m}.trunc({0} / {1}).astype({0}.dtype)",
         "true_div": "({0} / {1}).astype({0}.dtype)", "logical": "{m}.logical_{0}({1}, {2})",
@@ -136,6 +136,7 @@ class TfApi(Api):
         "full_like": "tf.fill(tf.shape({0}), tf.cast(np.asarray({1}), {0}.dtype))",
         "all_last": "tf.reduce_all({0}, axis=-1)", "clip": "tf.clip_by_value({0}, {1}, {2})",
         "arange": "tf.range({0}, dtype=tf.int64)", "sum_last": "tf.reduce_sum({0}, axis=-1)",
+        "sum": "tf.reduce_sum({0}, {1})",
         "is_int": "{0}.dtype.is_integer", "is_bool": "{0}.dtype.is_bool", "as_bool": "tf.cast({0}, tf.bool)",
         "trunc_div": "tf.truncatediv({0}, {1})", "true_div": "tf.cast({0} / {1}, {0}.dtype)",
         "logical": "tf.math.logical_{0}({1}, {2})", "flat": "tf.reshape({0}, (-1,))", "tile": "tf.tile({0}, [{1}])"}

@@ -90,8 +90,6 @@ class Builder:
     def elem_type(self, dtype: Any) -> int:
         return int(self.helper.np_dtype_to_tensor_dtype(np.dtype(dtype)))
 
-    # shape helpers -------------------------------------------------------------------------------
-
 
 OnnxEmit = Callable[[Builder, Step, dict[str, str], dict[str, Any]], str]
 

@@ -145,7 +145,7 @@ class Workers:
         try:
             result: tuple[int, Any] = await asyncio.wait_for(asyncio.shield(fut), self.timeout)
             return result
-        except asyncio.TimeoutError:
+        except TimeoutError:
             await asyncio.to_thread(self._restart, pool)
             return _error(504, "Timeout", f"the request took longer than {self.timeout:g} s and was stopped; "
                                           "try smaller inputs")

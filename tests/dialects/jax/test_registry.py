@@ -27,6 +27,11 @@ OPS = [
     "jax.lax.scatter_min",
     "jax.lax.scatter_max",
     "jax.lax.scatter_sub",
+    # composed ops, registered in session 7 (a scatter and an element-wise step)
+    "jax.at_divide",
+    "jax.at_power",
+    "jax.at_apply",
+    "jax.lax.scatter_apply",
 ]
 
 

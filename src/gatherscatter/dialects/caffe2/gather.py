@@ -25,6 +25,9 @@ evidence = """
 caffe2/operators/gather_op.h gather_impl (match_outer branch sets N = idx_inner_dims_product before \
 check_indexarray_range), as kept in klebs6/caffe2-rs caffe2op-gather"""
 kind = "undefined"
+not_reproducible = """
+an out-of-bounds read (no stable value); and no Caffe2 runs here: torch 2.13 ships none, and PyPI's only caffe2 \
+(0.5.0a0.dev100, 2018) is a source tarball whose build fails at metadata preparation"""
 ''')
 
 

@@ -21,22 +21,6 @@ from .take import take
 from .take_along_axis import take_along_axis
 
 __all__ = [
-    "at",
-    "at_add",
-    "at_apply",
-    "at_divide",
-    "at_get",
-    "at_max",
-    "at_min",
-    "at_multiply",
-    "at_power",
-    "at_set",
-    "at_subtract",
-    "lax",
-    "segment_max",
-    "segment_min",
-    "segment_prod",
-    "segment_sum",
-    "take",
-    "take_along_axis",
+    "at", "at_add", "at_apply", "at_divide", "at_get", "at_max", "at_min", "at_multiply", "at_power", "at_set",
+    "at_subtract", "lax", "segment_max", "segment_min", "segment_prod", "segment_sum", "take", "take_along_axis",
 ]

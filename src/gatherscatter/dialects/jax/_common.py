@@ -17,10 +17,10 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.policy import Reduction
 from ...core.shape import dtype_name
-from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
-from .._common import COMPLEX, NUMERIC, data_array
+from ...errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError, UnsupportedError
+from .._common import BLOCK, COMPLEX, NUMERIC, data_array
 from .._record import GradConventions
-from .._registry import divergence, divergence_table
+from .._registry import Lowering, divergence, divergence_table
 
 __all__ = [
     "JAX_DTYPES",
@@ -277,7 +277,8 @@ _F3 = [1.5, 2.5, 3.5]
 _GATHER_DN = {"offset_dims": [], "collapsed_slice_dims": [0], "start_index_map": [0]}
 _SCATTER_DN = {"update_window_dims": [], "inserted_window_dims": [0], "scatter_dims_to_operand_dims": [0]}
 _AT = {"set": [20, 2.5, 10], "add": [21.5, 2.5, 13.5], "subtract": [-18.5, 2.5, -6.5], "multiply": [30, 2.5, 35],
-       "max": [20, 2.5, 10], "min": [1.5, 2.5, 3.5]}
+       "max": [20, 2.5, 10], "min": [1.5, 2.5, 3.5], "divide": [0.075, 2.5, 0.35],
+       "power": [3325.256730079651, 2.5, 275854.7353515625]}
 
 #: one plain call of each JAX op on float data with int indices (the framework callable, the arguments with the
 #: names of the data and index arguments, and the result, by hand), from which the records every JAX op shares
@@ -294,7 +295,7 @@ _BASE: dict[str, dict[str, Any]] = {
                     ("_min", "min"))},
     "jax.at_get": {"call": "jax.numpy.ndarray.at.get", "args": {"x": _F3, "idx": [2, 0]}, "result": [3.5, 1.5]},
     **{f"jax.at_{r}": {"call": f"jax.numpy.ndarray.at.{r}", "args": {"x": _F3, "idx": [2, 0], "values": [10, 20]},
-       "result": _AT[r]} for r in _AT},
+       "result": _AT[r]} for r in _AT},  # divide, power: jax.at_divide, jax.at_power (s7-composed)
     **{f"jax.{n}": {"call": f"jax.ops.{n}", "args": {"data": _F3, "segment_ids": [0, 0, 1], "num_segments": 2},
        "result": r} for n, r in (("segment_sum", [4, 3.5]), ("segment_prod", [3.75, 3.5]),
                                  ("segment_max", [2.5, 3.5]), ("segment_min", [1.5, 3.5]))},
@@ -318,9 +319,10 @@ def index_example(op: str, case: str) -> dict[str, Any]:
         args.update({k: v for k, v in base["args"].items() if k not in args and k != "values"})
         dtypes = {data: "int32", idx: "int64"}
         if scatter:
-            args["values"] = 5 if kind == "min" else 50
+            args["values"] = 5 if kind in ("min", "divide", "power") else 50
             dtypes["values"] = "int32"
-            new = {"set": 50, "add": 60, "subtract": -40, "multiply": 500, "max": 50, "min": 5}[kind]
+            new = {"set": 50, "add": 60, "subtract": -40, "multiply": 500, "max": 50, "min": 5, "divide": 2,
+                   "power": 100000}[kind]
             return {"call": call, "args": args, "dtypes": dtypes, "theirs": {"equals": [new, 20, 30]},
                     "ours": {"equals": [10, 20, 30]}}
         return {"call": call, "args": args, "kwargs": {"mode": "fill", "fill_value": -1}, "dtypes": dtypes,
@@ -328,12 +330,14 @@ def index_example(op: str, case: str) -> dict[str, Any]:
     if case == "narrow":
         args = {data: list(range(300)), idx: [-1], **({"values": [7]} if scatter else {})}
         dtypes = {data: "int64", idx: "int8", **({"values": "int64"} if scatter else {})}
-        ours = {"dtype": "int64"} if scatter else {"equals": [299]}
+        ours = {"dtype": "float64" if kind == "divide" else "int64"} if scatter else {"equals": [299]}
         theirs = {"raises": "OverflowError"} if "ndarray.at" in call else {"equals": [43]}
         return {"call": call, "args": args, "dtypes": dtypes, "theirs": theirs, "ours": ours}
-    values = {"get": None, "set": 10, "add": 10, "subtract": 10, "multiply": 10, "max": 10, "min": 2}[kind]
+    values = {"get": None, "set": 10, "add": 10, "subtract": 10, "multiply": 10, "max": 10, "min": 2, "divide": 10,
+              "power": 10}[kind]
     result = {"get": [_F3], "set": [10, 10, 10], "add": [11.5, 12.5, 13.5], "subtract": [-8.5, -7.5, -6.5],
-              "multiply": [15, 25, 35], "max": [10, 10, 10], "min": [1.5, 2, 2]}[kind]
+              "multiply": [15, 25, 35], "max": [10, 10, 10], "min": [1.5, 2, 2], "divide": [0.15, 0.25, 0.35],
+              "power": [57.6650390625, 9536.7431640625, 275854.7353515625]}[kind]
     args = {data: _F3, idx: True, **({"values": values} if values is not None else {})}
     return {"call": call, "args": args, "dtypes": {data: "float64", idx: "scalar:bool"},
             "theirs": {"raises": "AssertionError"}, "ours": {"equals": result}}
@@ -355,6 +359,17 @@ def shared_example(op: str, case: str) -> dict[str, Any]:
             "ours": {"equals": base["result"]}}
 
 
+#: why the shared records of ops that take a Python callable (x.at[].apply, lax.scatter_apply) have no example
+NO_CALLABLE_EXAMPLE = "the op takes a Python callable (func), which the TOML example format cannot hold"
+
+
+def _shared(op: str, case: str) -> dict[str, Any]:
+    """The computed fields of a shared record: its example, or why there is none (an op without a plain call)."""
+    if op not in _BASE:
+        return {"not_reproducible": NO_CALLABLE_EXAMPLE}
+    return {"example": shared_example(op, case)}
+
+
 def common_divergences(op: str) -> None:
     """Record the divergences every JAX op shares (call at module level in the op's file)."""
     divergence_table(op, r'''
@@ -368,7 +383,7 @@ come back in 32-bit dtypes"""
 ours = "64-bit dtypes are kept: we behave as JAX with jax_enable_x64=True"
 evidence = "DESIGN.md (JAX ops behave as JAX with jax_enable_x64=True); docs/behavior-matrix.md#s7"
 kind = "choice"
-''', example=shared_example(op, "x64"))
+''', **_shared(op, "x64"))
     divergence_table(op, r'''
 [[divergence]]
 case = "Python lists as array arguments"
@@ -378,7 +393,7 @@ theirs = "TypeError: jnp/lax functions require arrays or scalars, not lists"
 ours = "anything numpy.asarray accepts is read as an array (lists included)"
 evidence = "jax/_src/numpy/util.py ensure_arraylike; DESIGN.md rules of the API"
 kind = "choice"
-''', example=shared_example(op, "lists"))
+''', **_shared(op, "lists"))
 
 
 def int32_index_divergence(op: str, where: str) -> None:
@@ -428,6 +443,29 @@ NO_BOOL = {Reduction.ADD: "add", Reduction.SUB: "sub", Reduction.MUL: "mul"}
 #: the gradient conventions of jax autograd, which every jax op states in its record
 GRAD = GradConventions(autograd="jax", duplicates="winner", ties="split")
 
+#: the named element-wise functions of ``x.at[].apply`` and ``lax.scatter_apply`` (NumPy ufunc names, ``jnp`` has
+#: the same): the ``func`` values their descriptions, translate, explain and the fuzzer name
+FUNCS = ("negative", "absolute", "square", "exp", "sin", "floor", "sign", "sqrt")
+
+
+def float_funcs(name: str) -> dict[str, Any]:
+    """The description layout for ``func=name``: the functions of :data:`FUNCS` that give floats for integer
+    data (JAX's func must keep the dtype) are probed on floating data only."""
+    return {"data_dtypes": ("float64", "float32")} if name in ("exp", "sin", "floor", "sqrt") else {}
+
+
+def applied(ctx: OpContext, low: Lowering, x: np.ndarray[Any, Any], func: Any) -> Lowering:
+    """``low`` (the counting scatter of ``x.at[].apply`` / ``lax.scatter_apply``) with its post step:
+    :func:`apply_counted` of ``x`` (not linear: ``gs.vjp`` refuses it)."""
+
+    def post(counts: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        return apply_counted(ctx, x, counts, func)
+
+    if low.result is not None:  # every update dropped (an empty target): x as it is
+        low.result = x.copy()
+    low.post, low.nonlinear = post, "func applied once per update"
+    return low
+
 
 def apply_counted(
     ctx: OpContext, x: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], func: Any
@@ -443,19 +481,28 @@ def apply_counted(
     if not callable(func):
         raise ArgumentError(f"{ctx.label}: func must be callable; got {type(func).__name__}")
     y = x.copy()
-    for k in range(1, int(counts.max(initial=0)) + 1):
-        sel = counts >= k
-        got = np.asarray(func(y[sel]))
-        if got.dtype != x.dtype:
-            raise DTypeError(
-                f"{ctx.label}: func must return the operand's dtype {dtype_name(x.dtype)}; it returned "
-                f"{dtype_name(got.dtype)} (JAX: the scatter's update computation has a different result type)"
-            )
-        try:
-            y[sel] = np.broadcast_to(got, y[sel].shape)
-        except ValueError:
-            raise ShapeError(
-                f"{ctx.label}: func must be element-wise: it returned shape {list(got.shape)} for "
-                f"{int(sel.sum())} elements"
-            ) from None
+    flat, cnt = y.reshape(-1), counts.reshape(-1)
+    for lo in range(0, flat.size, BLOCK):  # block by block: the selections stay small
+        yb, cb = flat[lo : lo + BLOCK], cnt[lo : lo + BLOCK]
+        for k in range(1, int(cb.max(initial=0)) + 1):
+            sel = cb >= k
+            try:
+                with np.errstate(all="ignore"):  # XLA computes func without NumPy's floating-point warnings
+                    got = np.asarray(func(yb[sel]))
+            except (TypeError, ValueError, ArithmeticError) as exc:  # func refuses these elements (bool negative)
+                raise ArgumentValueError(
+                    f"{ctx.label}: func raised {type(exc).__name__} on the {dtype_name(x.dtype)} elements: {exc}"
+                ) from exc
+            if got.dtype != x.dtype:
+                raise DTypeError(
+                    f"{ctx.label}: func must return the operand's dtype {dtype_name(x.dtype)}; it returned "
+                    f"{dtype_name(got.dtype)} (JAX: the scatter's update computation has a different result type)"
+                )
+            try:
+                yb[sel] = np.broadcast_to(got, yb[sel].shape)
+            except ValueError:
+                raise ShapeError(
+                    f"{ctx.label}: func must be element-wise: it returned shape {list(got.shape)} for "
+                    f"{int(sel.sum())} elements"
+                ) from None
     return np.asarray(y)

@@ -72,15 +72,8 @@ kind = "choice"
 
 
 def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -> DialectOp:
-    def public(
-        data: Any,
-        segment_ids: Any,
-        num_segments: Any = None,
-        indices_are_sorted: bool = False,
-        unique_indices: bool = False,
-        bucket_size: Any = None,
-        mode: Any = None,
-    ) -> Lowering:
+    def public(data: Any, segment_ids: Any, num_segments: Any = None, indices_are_sorted: bool = False,
+               unique_indices: bool = False, bucket_size: Any = None, mode: Any = None) -> Lowering:
         ctx = jax_context(f"jax.ops.{name}", data="data", indices="segment_ids", updates="data")
         d = check_data(ctx, data)
         if d.dtype.name in rejected or str(d.dtype) in rejected:

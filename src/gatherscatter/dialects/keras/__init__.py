@@ -18,12 +18,5 @@ from .take import take
 from .take_along_axis import take_along_axis
 
 __all__ = [
-    "BACKENDS",
-    "KERAS_VERSION",
-    "scatter",
-    "scatter_update",
-    "segment_max",
-    "segment_sum",
-    "take",
-    "take_along_axis",
+    "BACKENDS", "KERAS_VERSION", "scatter", "scatter_update", "segment_max", "segment_sum", "take", "take_along_axis",
 ]

@@ -39,6 +39,13 @@ num_segments = the number of distinct ids (not max + 1), so any id >= that count
 ours = "the same (a Keras bug, reproduced)"
 evidence = "keras/src/backend/tensorflow/math.py segment_sum (tf.unique)"
 kind = "undefined"
+[divergence.example]
+call = "keras.ops.segment_sum"
+backend = "tensorflow"
+args = { data = [1, 2, 3], segment_ids = [0, 0, 2] }
+dtypes = { data = "float32", segment_ids = "int32" }
+theirs = { raises = "InvalidArgumentError" }
+ours = { raises = "IndexOutOfRangeError" }
 ''')
 for _n in SEGMENT:
     divergence_table(f"keras.{_n}", r'''
@@ -52,6 +59,13 @@ read as None (max id + 1)"""
 ours = "the same"
 evidence = "keras/src/backend/torch/math.py _segment_reduction_fn"
 kind = "choice"
+[divergence.example]
+call = "keras.ops.{name}"
+backend = "torch"
+args = { data = [1.0000000000009095], segment_ids = [0], num_segments = 1 }
+dtypes = { data = "float64", segment_ids = "int64" }
+theirs = { equals = [1], dtype = "float64" }
+ours = "same"
 ''')
 divergence_table("keras.segment_max", r'''
 [[divergence]]
@@ -62,6 +76,13 @@ theirs = "np.ones(shape, dtype) * -np.inf promotes the result to float64 (empty 
 ours = "the same"
 evidence = "keras/src/backend/numpy/math.py _segment_reduction_fn"
 kind = "choice"
+[divergence.example]
+call = "keras.ops.segment_max"
+backend = "numpy"
+args = { data = [1, 2], segment_ids = [0, 0], num_segments = 2 }
+dtypes = { data = "int32", segment_ids = "int32" }
+theirs = { equals = [2, -inf], dtype = "float64" }
+ours = "same"
 ''')
 
 

@@ -31,6 +31,13 @@ wraps a negative index by x.shape[0] (not by x.size) before reading the flattene
 ours = "the same (a Keras bug, reproduced)"
 evidence = "observed keras 3.15.1 with KERAS_BACKEND=torch"
 kind = "undefined"
+[divergence.example]
+call = "keras.ops.take"
+backend = "torch"
+args = { x = [[1, 2, 3], [4, 5, 6]], indices = [-1] }
+dtypes = { x = "float32", indices = "int64" }
+theirs = { equals = [2] }
+ours = "same"
 ''')
 
 

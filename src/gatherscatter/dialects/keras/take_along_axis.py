@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.policy import Policy, fill
+from ...core.policy import MODULO, WRAPPING, Policy, fill
 from ...core.shape import IndexSpec
 from ...errors import ShapeError
 from .._common import along_axis
@@ -22,6 +22,14 @@ theirs = "every index is taken modulo the axis size (5 on an axis of 3 reads ele
 ours = "the same: bounds='wrap' (the other backends raise, or fill for jax)"
 evidence = "observed keras 3.15.1 with KERAS_BACKEND=torch"
 kind = "choice"
+[divergence.example]
+call = "keras.ops.take_along_axis"
+backend = "torch"
+args = { x = [1, 2, 3], indices = [5, -4] }
+kwargs = { axis = 0 }
+dtypes = { x = "float32", indices = "int64" }
+theirs = { equals = [3, 3] }
+ours = "same"
 ''')
 
 
@@ -78,7 +86,7 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
     if b == "jax":
         policy = Policy(bounds=fill(default_fill(d.dtype)), negative="wrap")
     elif b == "torch":
-        policy = Policy(bounds="wrap", negative="bounds")
+        policy = MODULO
     else:
-        policy = Policy(bounds="raise", negative="wrap")
+        policy = WRAPPING
     return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), policy, ctx)

@@ -18,14 +18,6 @@ from .take import take
 from .take_along_axis import take_along_axis
 
 __all__ = [
-    "MLX_VERSION",
-    "at_add",
-    "at_divide",
-    "at_maximum",
-    "at_minimum",
-    "at_multiply",
-    "at_subtract",
-    "put_along_axis",
-    "take",
-    "take_along_axis",
+    "MLX_VERSION", "at_add", "at_divide", "at_maximum", "at_minimum", "at_multiply", "at_subtract", "put_along_axis",
+    "take", "take_along_axis",
 ]

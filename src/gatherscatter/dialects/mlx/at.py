@@ -2,7 +2,7 @@
 
 One family file: each variant is a row of :data:`AT` (the method, its core reduction), registered by
 :func:`_register`. ``divide`` is MLX's own composition, a multiply-scatter of the values' reciprocals
-(:func:`at_divide`, a plain function: the core has no division reduction).
+(:func:`at_divide`: the pre adapter ``reciprocal_like``, then :func:`at_multiply`'s scatter).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...core.policy import Policy, Reduction
-from ...core.shape import IndexSpec, as_index_array
-from ...errors import ShapeError, UnsupportedError
-from .._common import data_array
-from .._record import Description, Step, canonical, tuple_index_args
+from ...core.shape import IndexSpec, as_index_array, dtype_name
+from ...errors import DTypeError, ShapeError, UnsupportedError
+from .._common import POINTWISE, blockwise, data_array
+from .._record import Description, Residual, Step, canonical, tuple_index_args
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from ._mlx import MLX_VERSION, cast_values, check_bounds, mlx_array, mlx_context, mlx_description
 
@@ -31,7 +31,7 @@ AT: dict[str, Reduction] = {
     "at_minimum": Reduction.MIN,
 }
 
-for _n in AT:
+for _n in (*AT, "at_divide"):
     divergence_table(f"mlx.{_n}", r'''
 [[divergence]]
 case = "index expressions other than one integer or integer array on the first axis (slices, tuples, masks)"
@@ -41,6 +41,12 @@ theirs = "array.at[] takes any NumPy-style index"
 ours = "UnsupportedError (only integer indices into the first axis are reproduced)"
 evidence = "issue 18 scope"
 kind = "choice"
+[divergence.example]
+call = "mlx.core.array.{name}"
+args = { a = [[0, 0], [0, 0]], indices = [[0], [1]], values = [5] }
+dtypes = { a = "float32", indices = "tuple:int32", values = "float32" }
+theirs = { dtype = "float32" }
+ours = { raises = "UnsupportedError" }
 ''')
 
 
@@ -136,7 +142,22 @@ _EXAMPLE = {
 at_add, at_subtract, at_multiply, at_maximum, at_minimum = (_register(n, r) for n, r in AT.items())
 
 
-def at_divide(a: Any, indices: Any, values: Any) -> np.ndarray[Any, Any]:
+def _describe_divide() -> Description:
+    pre = [Step.adapt("expand_dims", "tuples", "indices", axis=-1, why="one-component index tuples (first axis)"),
+           Step.adapt("broadcast_updates", "v", "values", "tuples", "a", why="values broadcast to a[indices]"),
+           Step.adapt("reciprocal_like", "upd", "v", "a", why="MLX multiplies by the reciprocals, cast to a's dtype")]
+    c = canonical("scatter_nd", data="a", indices="tuples", updates="upd", reduction="mul", negative="wrap",
+                  bounds="raise")
+    d = mlx_description("mlx.at_divide", {}, ("a", "indices", "values"), c, pre=pre, k=1, index_ndim=(0, 2),
+                        to_source=tuple_index_args("a", "indices", "values", as_array=True, broadcast=0.3))
+    d.residuals.append(Residual("dtype", "a Python scalar value takes a's dtype (a Python float on integer a: "
+                                "float32) before the reciprocal", "the reciprocal in the value's own dtype"))
+    return d
+
+
+@dialect_op("mlx", "at_divide", family="scatter_axis", kind="scatter", versions=(MLX_VERSION,),
+            differentiable=("a",), describe=_describe_divide, variants=({},))
+def at_divide(a: Any, indices: Any, values: Any) -> Lowering:
     """MLX ``a.at[indices].divide(values)``: ``a`` multiplied, index by index, by the reciprocals of ``values``.
 
     Provenance: ``mlx.core.array.at``, MLX 0.32.4 CPU, measured bit for bit on float32, float16 and
@@ -153,8 +174,9 @@ def at_divide(a: Any, indices: Any, values: Any) -> np.ndarray[Any, Any]:
     it to ``a``'s dtype (``a`` float16 divided by a float32 NumPy 1.11 gives 0.9004 there, 0.901 here
     and with ``mx.array``), and takes a NumPy float64 scalar as a Python float.
 
-    Not a registered op (no op record, so no recorded divergences, ``gs.vjp`` or translate): the
-    reciprocal-then-cast step has no core counterpart; the multiply-scatter is :func:`at_multiply`'s.
+    Description: the pre adapter ``reciprocal_like(values, a)`` (the reciprocal in the values' dtype, cast
+    to ``a``'s), then :func:`at_multiply`'s multiply-scatter. ``gs.vjp`` differentiates ``a`` only (the
+    reciprocal is not linear in ``values``).
 
     Equivalent loop::
 
@@ -163,6 +185,9 @@ def at_divide(a: Any, indices: Any, values: Any) -> np.ndarray[Any, Any]:
         for j in ndindex(indices.shape):
             k = indices[j] + (len(a) if indices[j] < 0 else 0)      # outside [0, len(a)): error
             out[k] = out[k] * r[j]
+
+    Differs from JAX's ``x.at[idx].divide`` (a true division by the product, float for integer ``x``)
+    and from NumPy's ``np.divide.at`` (divides in turn).
 
     >>> import gatherscatter as gs
     >>> gs.mlx.at_divide([8.0, 9.0], [0, 0], [2.0, 4.0]).tolist()
@@ -175,8 +200,14 @@ def at_divide(a: Any, indices: Any, values: Any) -> np.ndarray[Any, Any]:
         u = u.astype(np.float32 if isinstance(values, float) and d.dtype.kind not in "fc" else d.dtype)
     else:
         u = mlx_array(u)
-    if u.dtype.kind in "biu":
-        u = u.astype(np.float32)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        r = np.reciprocal(u)
-    return np.asarray(at_multiply(d, i, cast_values(ctx, r, d.dtype)))
+    if u.dtype.kind in "OUSMm":  # (bfloat16 and the other ml_dtypes are kind V)
+        raise DTypeError(f"{ctx.label}: values of dtype {dtype_name(u.dtype)} have no reciprocal (MLX arrays are "
+                         "numeric: bool, integer, floating or complex)")
+    recip, cast = POINTWISE["reciprocal"], POINTWISE["cast_like"]
+    # element-wise, so computed once per distinct value (a broadcast axis: once) and block by block (no float32
+    # copy of all the values), then broadcast again
+    small = np.asarray(u[tuple(slice(0, 1) if st == 0 else slice(None) for st in u.strides)])  # (0-d stays 0-d)
+    small = small if small.flags.c_contiguous else np.ascontiguousarray(small)
+    r = blockwise(lambda b: cast(recip(b), d), d.dtype, small.reshape(-1)).reshape(small.shape)
+    policy = Policy(bounds="raise", negative="wrap", reduction=Reduction.MUL)
+    return Lowering("scatter", d, i, IndexSpec(axis=0), policy, ctx, updates=np.broadcast_to(r, u.shape))

@@ -22,6 +22,7 @@ out-of-range .at[].add crashed the process)"""
 ours = "IndexOutOfRangeError"
 evidence = "observed: mx.take(mx.array([[1., 2, 3], [4, 5, 6]]), mx.array([3, 0]), axis=1)"
 kind = "undefined"
+not_reproducible = "reads memory outside the array (garbage) or crashes: no stable outcome"
 ''')
 
 

@@ -20,12 +20,13 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...core.shape import as_array, dtype_name
-from ...errors import DTypeError, UnsupportedError
+from ...errors import DTypeError, ShapeError, UnsupportedError
 
 __all__ = [
     "DATA",
     "INDEX",
     "VERSION",
+    "check_index_tuples",
     "first_bad",
     "mx_array",
     "mx_context",
@@ -65,6 +66,14 @@ def mx_array(ctx: OpContext, value: Any, name: str, allowed: frozenset[str]) -> 
         )
     return arr
 
+
+def check_index_tuples(ctx: OpContext, i: np.ndarray[Any, Any]) -> None:
+    """``gather_nd``/``scatter_nd``: ``indices`` holds one index tuple per column (its first axis), so rank >= 2."""
+    if i.ndim < 2:
+        raise ShapeError(
+            f"{ctx.label}: {ctx.op.removeprefix('mxnet.')} requires index tensor to have at least 2 dimensions (got "
+            f"shape {list(i.shape)}); indices[:, y] is one index tuple"
+        )
 
 def first_bad(bad: np.ndarray[Any, Any]) -> tuple[int, ...]:
     """Position of the first True of ``bad`` in row-major order."""

@@ -11,7 +11,7 @@ from ...core.shape import IndexSpec
 from ...errors import ShapeError
 from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence_table
-from ._common import DATA, INDEX, mx_array, mx_context, raise_bad, truncate
+from ._common import DATA, INDEX, check_index_tuples, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _FLOAT, _INDEX
 
 divergence_table("mxnet.gather_nd", r'''
@@ -23,6 +23,7 @@ theirs = "passes the bound check (comparisons with NaN are false) and reads garb
 ours = "IndexOutOfRangeError"
 evidence = "measured: gather_nd([10,20,30], [[nan]]) -> [4.6e-44]"
 kind = "undefined"
+not_reproducible = "reads memory outside the array: no stable outcome"
 
 [[divergence]]
 case = "float indices"
@@ -35,6 +36,12 @@ in the index dtype and truncated, so -0.5 reads row s-1"""
 evidence = """
 docs/behavior-matrix.md#t6-10; measured gather_nd([10,20,30], [[-0.5]]) -> [30]; indexing_op.h gather_nd"""
 kind = "spec"
+[divergence.example]
+call = "mxnet.nd.gather_nd"
+args = { data = [10, 20, 30], indices = [[-0.5]] }
+dtypes = { data = "float32", indices = "float32" }
+theirs = { equals = [30] }
+ours = "same"
 ''')
 
 
@@ -109,11 +116,7 @@ def gather_nd(data: Any, indices: Any) -> Lowering:
     ctx = mx_context("gather_nd")
     d = mx_array(ctx, data, "data", DATA)
     i = mx_array(ctx, indices, "indices", INDEX)
-    if i.ndim < 2:
-        raise ShapeError(
-            f"{ctx.label}: gather_nd requires index tensor to have at least 2 dimensions (got shape {list(i.shape)}); "
-            f"indices[:, y] is one index tuple"
-        )
+    check_index_tuples(ctx, i)
     m = i.shape[0]
     if m > d.ndim:
         raise ShapeError(

@@ -25,6 +25,12 @@ theirs = "casts the index to int32 first (2**32+1 reads 1, 2**31 reads as -2**31
 ours = "IndexOutOfRangeError naming the value: the narrowed index would silently read another element"
 evidence = "measured: pick([10,20,30], int64 [2**32+1], mode='clip') -> [20]; mode='wrap', 2**31 -> [20]"
 kind = "undefined"
+[divergence.example]
+call = "mxnet.nd.pick"
+args = { data = [[1, 2, 3]], index = [4294967297] }
+dtypes = { data = "float32", index = "int64" }
+theirs = { equals = [2] }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "NaN or infinite float index"
@@ -34,6 +40,12 @@ theirs = "undefined cast (x86: reads element 0 in both modes)"
 ours = "IndexOutOfRangeError"
 evidence = "measured: pick([[1,2],[3,4],[5,6]], [nan,0,0], 1) -> [1,3,5]"
 kind = "undefined"
+[divergence.example]
+call = "mxnet.nd.pick"
+args = { data = [[1, 2, 3]], index = ["nan"] }
+dtypes = { data = "float32", index = "float32" }
+theirs = { equals = [1] }
+ours = { raises = "IndexOutOfRangeError" }
 ''')
 
 

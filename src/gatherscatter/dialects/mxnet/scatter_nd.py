@@ -12,7 +12,7 @@ from ...core.shape import IndexSpec, check_allocatable
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._record import Description, Step, canonical
 from .._registry import Lowering, dialect_op, divergence_table
-from ._common import DATA, INDEX, first_bad, mx_array, mx_context, raise_bad, truncate
+from ._common import DATA, INDEX, check_index_tuples, first_bad, mx_array, mx_context, raise_bad, truncate
 from ._describe import _CAST, _INDEX
 
 divergence_table("mxnet.scatter_nd", r'''
@@ -27,6 +27,7 @@ evidence = """
 docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#surprise-7; docs/semantics.md#s6-6; measured \
 scatter_nd([9], [[-1]], (3,)) exit 134"""
 kind = "undefined"
+not_reproducible = "the process crashes (SIGSEGV, SIGABRT) or a later call hangs"
 
 [[divergence]]
 case = "index >= axis size"
@@ -40,6 +41,12 @@ evidence = """
 docs/behavior-matrix.md#t6-5 ('ignored [0,0,0]' for [[3]]); measured scatter_nd([9], [[1],[4]], (3,4)) writes [2, \
 0]"""
 kind = "undefined"
+[divergence.example]
+call = "mxnet.nd.scatter_nd"
+args = { data = [5], indices = [[1], [4]], shape = [3, 4] }
+dtypes = { data = "float32", indices = "int64" }
+theirs = { equals = [[0, 0, 0, 0], [0, 0, 0, 0], [5, 0, 0, 0]] }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "duplicate index tuples"
@@ -50,6 +57,12 @@ theirs = """
 ours = "duplicates='last' (row-major order of the index tuples)"
 evidence = "apache/mxnet#11899; docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9 (5/5 last-wins)"
 kind = "undefined"
+[divergence.example]
+call = "mxnet.nd.scatter_nd"
+args = { data = [1, 2], indices = [[0, 0]], shape = [2] }
+dtypes = { data = "float32", indices = "int64" }
+theirs = { equals = [2, 0] }
+ours = "same"
 ''')
 
 
@@ -125,11 +138,7 @@ def scatter_nd(data: Any, indices: Any, shape: Any) -> Lowering:
     i = mx_array(ctx, indices, "indices", INDEX | {"bool"})
     out_shape = _shape(ctx, shape)
     check_allocatable(ctx, out_shape, u.dtype, "shape")  # NumPy's limit: refuse before allocating
-    if i.ndim < 2:
-        raise ShapeError(
-            f"{ctx.label}: scatter_nd requires index tensor to have at least 2 dimensions (got shape "
-            f"{list(i.shape)}); indices[:, y] is one index tuple"
-        )
+    check_index_tuples(ctx, i)
     m = i.shape[0]
     if m > len(out_shape):
         raise ShapeError(

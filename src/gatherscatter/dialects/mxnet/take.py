@@ -27,6 +27,20 @@ evidence = """
 measured: take(arange(200), int8 [5], mode='raise') raises, take(arange(128), int8 [5]) works; indexing_op.h \
 TakeOpForward (IType max = static_cast<IType>(s - 1))"""
 kind = "oracle"
+[divergence.example]
+call = "mxnet.nd.take"
+kwargs = { mode = "raise" }
+dtypes = { a = "float32", indices = "int8" }
+theirs = { raises = "MXNetError" }
+ours = { equals = [0] }
+[divergence.example.args]
+a = [  # 129 elements: s - 1 = 128 is -128 as int8
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+]
+indices = [0]
 
 [[divergence]]
 case = "NaN, infinite or |index| >= 2**63 float indices"
@@ -38,6 +52,12 @@ s); mode='raise' does not catch NaN"""
 ours = "IndexOutOfRangeError naming the value and position"
 evidence = "measured: take([10,20,30], [nan]) -> [10], mode='wrap' -> [20], take(.., [1e20]) -> [10]"
 kind = "undefined"
+[divergence.example]
+call = "mxnet.nd.take"
+args = { a = [10, 20, 30], indices = ["nan"] }
+dtypes = { a = "float32", indices = "float32" }
+theirs = { equals = [10] }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "empty or 0-d a / indices, int16/uint16/uint32/uint64/complex/bfloat16 data"
@@ -47,6 +67,12 @@ theirs = "cannot be expressed (shape inference fails on a 0 dim; nd.array raises
 ours = "UnsupportedError / DTypeError before anything runs"
 evidence = "docs/behavior-matrix.md#s3 and docs/behavior-matrix.md#t6-1 (mx.nd.take empty and 0-d rows)"
 kind = "choice"
+[divergence.example]
+call = "mxnet.nd.take"
+args = { a = [1, 2], indices = [0] }
+dtypes = { a = "int16", indices = "int64" }
+theirs = { raises = "KeyError" }
+ours = { raises = "DTypeError" }
 ''')
 
 

@@ -15,14 +15,6 @@ from .take import take
 from .take_along_axis import take_along_axis
 
 __all__ = [
-    "add_at",
-    "maximum_at",
-    "minimum_at",
-    "multiply_at",
-    "put",
-    "put_along_axis",
-    "subtract_at",
-    "take",
-    "take_along_axis",
-    "ufunc_at",
+    "add_at", "maximum_at", "minimum_at", "multiply_at", "put", "put_along_axis", "subtract_at", "take",
+    "take_along_axis", "ufunc_at",
 ]

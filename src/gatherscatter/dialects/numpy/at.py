@@ -35,8 +35,8 @@ import numpy as np
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_array, dtype_name, prod
 from ...errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError, UnsupportedError
-from .._common import data_array
-from .._record import Description
+from .._common import BLOCK, data_array, func_name
+from .._record import Description, Step
 from .._registry import DialectOp, Lowering, dialect_op, divergence, divergence_table
 from ._common import np_context, quiet_cast
 from ._describe import _ufunc_at
@@ -458,7 +458,69 @@ def _call(ufunc: np.ufunc, dts: tuple[Any, ...], x: np.ndarray[Any, Any], *b: np
     return res
 
 
-def ufunc_at(ufunc: np.ufunc, a: Any, indices: Any, b: Any = None) -> np.ndarray[Any, Any]:
+def _accepted(f: Any) -> bool:
+    """Whether NumPy's ``ufunc.at`` takes ``f``: a ufunc with one output, one or two inputs, no core signature."""
+    return isinstance(f, np.ufunc) and f.nout == 1 and f.nin in (1, 2) and f.signature is None
+
+
+#: every ufunc ``ufunc.at`` takes, by its NumPy name (``ufunc_at``'s ``ufunc`` attribute)
+UFUNCS: tuple[str, ...] = tuple(sorted(n for n in dir(np)
+                                       if _accepted(getattr(np, n)) and getattr(np, n).__name__ == n))
+#: the unary ones (described as a counting scatter and ``apply_counted``)
+UNARY: tuple[str, ...] = tuple(n for n in UFUNCS if getattr(np, n).nin == 1)
+#: the binary ufuncs a core reduction describes (their own registered op: add_at ...)
+_REDUCTIONS = {"add": "add", "subtract": "sub", "multiply": "mul", "maximum": "max", "minimum": "min"}
+
+
+def _has_loop(f: np.ufunc, dt: np.dtype[Any]) -> bool:
+    try:
+        f.resolve_dtypes((dt, None), casting="unsafe")
+    except TypeError:
+        return False
+    return True
+
+
+def _describe_ufunc_at(ufunc: Any, form: str = "array") -> Description:
+    op = "numpy.ufunc_at"
+    name = func_name(op, ufunc, UFUNCS)
+    if name in _REDUCTIONS:
+        d = _ufunc_at(op, _REDUCTIONS[name], form)
+        d.attrs = {"ufunc": name}
+        return d
+    if name not in UNARY:
+        raise UnsupportedError(
+            f"translate {op}: ufunc={name!r} has no canonical form: NumPy applies it once per selected element in "
+            "turn (a op b1 op b2, cast back to a.dtype after each), which no scatter reduction followed by one "
+            f"element-wise step reproduces; described: {sorted(_REDUCTIONS)} and the unary ufuncs"
+        )
+    d = _ufunc_at(op, "add", form)
+    pre = [Step.adapt("zeros_like", "z", "a", why="count the selections of each element"),
+           Step.adapt("cast", "counts0", "z", dtype="int64", why="the counts are integers"),
+           d.pre[0],  # the index tuples
+           Step.adapt("full_slices", "ones", "tuples", "counts0", value=1, why="one count per selection")]
+    c = d.canonical.with_(data="counts0", updates="ones", out="count")
+    post = [Step.adapt("apply_counted", "out", "a", "count", func=name, why=f"{name} once per selection")]
+    layout = dict(d.layout)
+    inner = layout["to_source"]
+
+    def to_source(canon: dict[str, Any], rng: Any) -> dict[str, Any]:
+        args: dict[str, Any] = inner(canon, rng)
+        args.pop("b", None)
+        return args
+
+    layout["to_source"] = to_source
+    f = getattr(np, name)
+    layout["data_dtypes"] = tuple(t for t in ("float64", "float32", "int64", "int32") if _has_loop(f, np.dtype(t)))
+    return Description(op, {"ufunc": name}, ("a", "indices"), c, pre=pre, post=post, residuals=d.residuals[1:],
+                       layout=layout)
+
+
+@dialect_op("numpy", "ufunc_at", family="general", kind="scatter", versions=("2.4",), differentiable=("a", "b"),
+            describe=_describe_ufunc_at, values={"ufunc": UFUNCS},
+            variants=({"ufunc": "add"}, {"ufunc": "maximum"}, {"ufunc": "negative"}, {"ufunc": "square"}),
+            fuzz={"npindex": True, "choices": {"ufunc": ([np.add, np.negative, np.square, np.maximum, "multiply"],
+                                                         [np.divmod, "nope", 3])}})
+def ufunc_at(ufunc: Any, a: Any, indices: Any, b: Any = None) -> Lowering:
     """NumPy ``ufunc.at``: ``ufunc(a[t], b_j)`` (or ``ufunc(a[t])``) unbuffered at every selected element.
 
     Provenance: ``numpy.<ufunc>.at(a, indices, b=None)``, NumPy 2.4, for every
@@ -487,6 +549,17 @@ def ufunc_at(ufunc: np.ufunc, a: Any, indices: Any, b: Any = None) -> np.ndarray
             t = unravel_index(sel[j], a.shape)
             Y[t] = ufunc(Y[t], b_j)        # b_j = broadcast(b, sel.shape)[j]; ufunc(Y[t]) if unary
 
+    Differs from ``ufunc(a[indices], b)`` assigned back (a repeated element is
+    updated once) and from JAX's ``x.at[idx].divide/power/apply`` (drop
+    out-of-range updates; divide and power combine repeated values first).
+
+    ``ufunc`` is the ufunc or its NumPy name (``'divide'``). Description (the
+    record's ``ufunc`` attribute takes every name of :data:`UFUNCS`): the five
+    above as their ops; a unary ufunc as a counting scatter (ones added into
+    int64 zeros) and the adapter ``apply_counted(a, counts, ufunc)``; any other
+    binary ufunc has no canonical form (UnsupportedError from ``describe``,
+    saying why), and ``gs.vjp`` refuses every ufunc but the five.
+
     >>> import numpy as np, gatherscatter as gs
     >>> gs.numpy.ufunc_at(np.divide, [8.0, 8.0, 8.0], [0, 0, 2], 2).tolist()
     [2.0, 8.0, 4.0]
@@ -494,6 +567,10 @@ def ufunc_at(ufunc: np.ufunc, a: Any, indices: Any, b: Any = None) -> np.ndarray
     [1, -2, 3]
     """
     ctx = np_context("ufunc_at", data="a", updates="b")
+    if isinstance(ufunc, str):
+        if ufunc not in UFUNCS:
+            raise ArgumentValueError(f"{ctx.label}: ufunc={ufunc!r} is not the name of a ufunc ufunc.at takes")
+        ufunc = getattr(np, ufunc)
     if not isinstance(ufunc, np.ufunc):
         raise ArgumentError(f"{ctx.label}: ufunc must be a numpy ufunc such as np.add (got {ufunc!r})")
     ctx = ctx.with_(op=f"numpy.{ufunc.__name__}.at")
@@ -503,9 +580,11 @@ def ufunc_at(ufunc: np.ufunc, a: Any, indices: Any, b: Any = None) -> np.ndarray
     if ufunc.nout != 1 or ufunc.nin not in (1, 2):
         raise ArgumentValueError(f"{ctx.label}: only single output ufuncs are supported (nin={ufunc.nin}, "
                                  f"nout={ufunc.nout})")
-    if ufunc.__name__ in _TABLE and getattr(np, ufunc.__name__, None) is ufunc:
+    uname = str(ufunc.__name__)
+    if uname in _TABLE and getattr(np, uname, None) is ufunc:
         try:
-            return _TABLE[ufunc.__name__](a, indices, b)
+            low: Lowering = _TABLE[uname].lower(a, indices, b)
+            return low
         except _NotOneScatterError:
             pass  # the one scatter cannot cast back after every update: the rounds below do
     d = data_array(ctx, a)
@@ -529,20 +608,45 @@ def ufunc_at(ufunc: np.ufunc, a: Any, indices: Any, b: Any = None) -> np.ndarray
             ) from None
     offsets, tail = row_offsets(ctx, d.shape, indices)
     rshape = offsets.shape + tail
-    work = d.reshape(-1, prod(tail)).copy()
+    work = d.reshape(-1, prod(tail))
     off = offsets.reshape(-1)
     args: list[np.ndarray[Any, Any]] = []
     if bb is not None:
         bshaped = _broadcast_b(ctx, bb, rshape)
         args.append(quiet_cast(np.ascontiguousarray(bshaped).reshape(off.size, prod(tail)), dts[1]))
-    if off.size:
-        rank = _rank(off)
+    policy = Policy(bounds="raise", negative="raise", reduction=Reduction.ADD)
+    counts0 = np.zeros(work.shape[0], np.int64)
+    low = Lowering("scatter", counts0, off, IndexSpec(axis=0), policy, ctx, updates=np.ones(off.size, np.int64),
+                   nonlinear=f"{ufunc.__name__} applied once per selection")
+
+    def rounds(rank: np.ndarray[Any, Any], rows_of: Any) -> np.ndarray[Any, Any]:
+        """Round k applies the ufunc to the elements selected a k-th time (``rank == k``), in NumPy's order."""
+        w = work.copy()
         with np.errstate(all="ignore"):
-            for k in range(int(rank.max()) + 1):
+            for k in range(int(rank.max(initial=-1)) + 1):
                 pick = np.flatnonzero(rank == k)
-                rows = off[pick]
-                x = quiet_cast(work[rows], dts[0])
+                rows = rows_of(pick)
+                x = quiet_cast(w[rows], dts[0])
                 res = _call(ufunc, dts, x, *(v[pick] for v in args))
-                work[rows] = quiet_cast(res, work.dtype)
-    out: np.ndarray[Any, Any] = work.reshape(d.shape).astype(given, copy=False)
-    return out
+                w[rows] = quiet_cast(res, w.dtype)
+        out: np.ndarray[Any, Any] = w.reshape(d.shape).astype(given, copy=False)
+        return out
+
+    if ufunc.nin == 1:  # the description: count the selections, then apply the ufunc that many times
+
+        def counted(counts: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+            w = work.copy()
+            with np.errstate(all="ignore"):
+                step = max(BLOCK // max(w.shape[1], 1), 1)  # blocks of rows: the selections stay small
+                for lo in range(0, w.shape[0], step):
+                    wb, cb = w[lo : lo + step], counts[lo : lo + step]
+                    for k in range(1, int(cb.max(initial=0)) + 1):
+                        sel = cb >= k
+                        wb[sel] = quiet_cast(_call(ufunc, dts, quiet_cast(wb[sel], dts[0])), w.dtype)
+            out: np.ndarray[Any, Any] = w.reshape(d.shape).astype(given, copy=False)
+            return out
+
+        low.post = counted
+        return low
+    low.result = rounds(_rank(off) if off.size else off, lambda pick: off[pick])
+    return low

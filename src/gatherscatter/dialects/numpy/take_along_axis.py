@@ -6,15 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from ...core.policy import Policy
+from ...core.policy import WRAPPING
 from ...core.shape import IndexSpec, prod
 from .._common import data_array
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import along_axis, along_indices, broadcast_along, check_bounds, np_context
 from ._describe import _INT
-
-_POLICY = Policy(bounds="raise", negative="wrap")
 
 divergence_table("numpy.take_along_axis", r'''
 [[divergence]]
@@ -90,4 +88,4 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Lowering:
     dshape = shape[:a] + (d.shape[a],) + shape[a + 1 :]
     if d.shape != dshape:
         d = np.broadcast_to(d, dshape)
-    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), _POLICY, ctx)
+    return Lowering("gather", d, i, IndexSpec(axis=a, batch=a, elementwise=True), WRAPPING, ctx)

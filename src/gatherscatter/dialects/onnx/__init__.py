@@ -14,13 +14,6 @@ from .scatter_nd import ScatterND
 from .tensor_scatter import TensorScatter
 
 __all__ = [
-    "NEWEST_OPSET",
-    "Gather",
-    "GatherElements",
-    "GatherND",
-    "Scatter",
-    "ScatterElements",
-    "ScatterND",
-    "TensorScatter",
+    "NEWEST_OPSET", "Gather", "GatherElements", "GatherND", "Scatter", "ScatterElements", "ScatterND", "TensorScatter",
 ]
 

@@ -14,15 +14,16 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...core.policy import Reduction, parse_enum
-from ...core.shape import dtype_name, to_int
+from ...core.shape import as_index_array, dtype_name, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
-from .._common import COMPLEX, NUMERIC, STRINGS
+from .._common import COMPLEX, NUMERIC, STRINGS, data_array
 
 __all__ = [
     "INDEX_INT32_INT64",
     "INDEX_INT64",
     "NEWEST_OPSET",
     "check_data",
+    "data_and_indices",
     "onnx_context",
     "op_version",
     "parse_reduction",
@@ -80,6 +81,14 @@ def check_data(ctx: OpContext, arr: np.ndarray[Any, Any], version: int, *, name:
         )
     if arr.ndim < 1:
         raise ShapeError(f"{ctx.label}: {name} must have rank r >= 1; got a 0-d array")
+
+
+def data_and_indices(ctx: OpContext, version: int, data: Any, indices: Any,
+                     index_dtypes: frozenset[str]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """``data`` (:func:`check_data`) and then ``indices`` (of ``index_dtypes``), as every classic ONNX op reads them."""
+    d = data_array(ctx, data)
+    check_data(ctx, d, version)
+    return d, as_index_array(ctx, indices, "indices", index_dtypes)
 
 
 def parse_reduction(ctx: OpContext, name: str, reduction: Any, version: int) -> Reduction:

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import WRAPPING
-from ...core.shape import IndexSpec, as_index_array, normalize_axis
-from .._common import data_array
+from ...core.shape import IndexSpec, normalize_axis
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, divergence_table
-from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version
+from ._common import INDEX_INT32_INT64, data_and_indices, onnx_context, op_version
 from ._describe import _INT, _opset, onnx_op
 
 divergence_table("onnx.Gather", r'''
@@ -74,8 +73,6 @@ def Gather(data: Any, indices: Any, axis: int = 0, opset: int | None = None) -> 
     """
     opset, version = op_version("Gather", (1, 11, 13), opset)
     ctx = onnx_context("Gather", opset, version)
-    d = data_array(ctx, data)
-    check_data(ctx, d, version)
-    i = as_index_array(ctx, indices, "indices", INDEX_INT32_INT64)
+    d, i = data_and_indices(ctx, version, data, indices, INDEX_INT32_INT64)
     a = normalize_axis(ctx, axis, d.ndim)
     return Lowering("gather", d, i, IndexSpec(axis=a), WRAPPING, ctx)

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import WRAPPING
-from ...core.shape import IndexSpec, as_index_array, to_int
+from ...core.shape import IndexSpec, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
-from .._common import data_array
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, divergence_table
-from ._common import INDEX_INT64, check_data, onnx_context, op_version
+from ._common import INDEX_INT64, data_and_indices, onnx_context, op_version
 from ._describe import _I64, _opset, onnx_op
 
 divergence_table("onnx.GatherND", r'''
@@ -75,9 +74,7 @@ def GatherND(data: Any, indices: Any, batch_dims: int = 0, opset: int | None = N
         raise UnsupportedError(
             f"{ctx.label}: the batch_dims attribute was added in opset 12 (GatherND-12); got batch_dims={b}"
         )
-    d = data_array(ctx, data)
-    check_data(ctx, d, version)
-    i = as_index_array(ctx, indices, "indices", INDEX_INT64)
+    d, i = data_and_indices(ctx, version, data, indices, INDEX_INT64)
     r, q = d.ndim, i.ndim
     if q < 1:
         raise ShapeError(f"{ctx.label}: indices must have rank q >= 1; got a 0-d array")

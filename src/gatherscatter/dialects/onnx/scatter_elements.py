@@ -6,11 +6,11 @@ from typing import Any
 
 from ...core.context import OpContext
 from ...core.policy import Duplicates, Policy, Reduction, parse_enum
-from ...core.shape import IndexSpec, as_index_array, as_updates, normalize_axis
-from .._common import DUPLICATES, check_updates_like_indices, data_array
+from ...core.shape import IndexSpec, as_updates, normalize_axis
+from .._common import DUPLICATES, check_updates_like_indices
 from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, divergence_table
-from ._common import INDEX_INT32_INT64, check_data, onnx_context, op_version, parse_reduction
+from ._common import INDEX_INT32_INT64, data_and_indices, onnx_context, op_version, parse_reduction
 from ._describe import _INT, _REDUCTIONS, _opset, onnx_op
 
 divergence_table("onnx.ScatterElements", r'''
@@ -108,9 +108,7 @@ def _lower(
     reduction: Reduction,
     duplicates: Any,
 ) -> Lowering:
-    d = data_array(ctx, data)
-    check_data(ctx, d, version)
-    i = as_index_array(ctx, indices, "indices", INDEX_INT32_INT64)
+    d, i = data_and_indices(ctx, version, data, indices, INDEX_INT32_INT64)
     u = as_updates(ctx, updates, d.dtype)
     a = normalize_axis(ctx, axis, d.ndim)
     check_updates_like_indices(ctx, i, u)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Duplicates, Policy, parse_enum
-from ...core.shape import IndexSpec, as_index_array, as_updates
+from ...core.shape import IndexSpec, as_updates
 from ...errors import ShapeError
-from .._common import DUPLICATES, data_array
+from .._common import DUPLICATES
 from .._record import Description, canonical, check_choice
 from .._registry import Lowering, divergence_table
-from ._common import INDEX_INT64, check_data, onnx_context, op_version, parse_reduction
+from ._common import INDEX_INT64, data_and_indices, onnx_context, op_version, parse_reduction
 from ._describe import _I64, _REDUCTIONS, _opset, onnx_op
 
 divergence_table("onnx.ScatterND", r'''
@@ -110,9 +110,7 @@ def ScatterND(
     opset, version = op_version("ScatterND", (11, 13, 16, 18), opset)
     ctx = onnx_context("ScatterND", opset, version)
     red = parse_reduction(ctx, "ScatterND", reduction, version)
-    d = data_array(ctx, data)
-    check_data(ctx, d, version)
-    i = as_index_array(ctx, indices, "indices", INDEX_INT64)
+    d, i = data_and_indices(ctx, version, data, indices, INDEX_INT64)
     u = as_updates(ctx, updates, d.dtype)
     if i.ndim < 1:
         raise ShapeError(f"{ctx.label}: indices must have rank q >= 1; got a 0-d array")

@@ -17,11 +17,4 @@ from .scatter_elements_update import ScatterElementsUpdate
 from .scatter_nd_update import ScatterNDUpdate
 from .scatter_update import ScatterUpdate
 
-__all__ = [
-    "Gather",
-    "GatherElements",
-    "GatherND",
-    "ScatterElementsUpdate",
-    "ScatterNDUpdate",
-    "ScatterUpdate",
-]
+__all__ = ["Gather", "GatherElements", "GatherND", "ScatterElementsUpdate", "ScatterNDUpdate", "ScatterUpdate"]

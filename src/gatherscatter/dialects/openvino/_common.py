@@ -22,9 +22,9 @@ import numpy as np
 
 from ...core.context import OpContext
 from ...core.policy import Reduction
-from ...core.shape import dtype_name, normalize_axis, to_int
+from ...core.shape import as_index_array, as_updates, dtype_name, normalize_axis, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
-from .._common import INTS, NUMERIC, UINTS
+from .._common import INTS, NUMERIC, UINTS, data_array
 from .._registry import divergence_table
 
 __all__ = [
@@ -33,8 +33,11 @@ __all__ = [
     "GATHER_TYPES",
     "INT32_INT64",
     "axis_input",
+    "axis_scatter_inputs",
     "check_data",
+    "check_indices_rank",
     "check_rank",
+    "nd_inputs",
     "ov_context",
     "ov_version",
     "parse_reduction",
@@ -127,6 +130,40 @@ def axis_input(ctx: OpContext, axis: Any, rank: int) -> int:
     return normalize_axis(ctx, axis, rank)
 
 
+def axis_scatter_inputs(
+    ctx: OpContext, data: Any, indices: Any, updates: Any, axis: Any
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], int]:
+    """The inputs of ScatterUpdate and ScatterElementsUpdate, checked in their order: ``data`` (an element
+    type of :data:`ELEMENT_TYPES`), ``indices`` (any integer type), ``updates`` (read as data's type), the
+    ``axis`` input (:func:`axis_input`)."""
+    d = data_array(ctx, data)
+    check_data(ctx, d, ELEMENT_TYPES)
+    i = as_index_array(ctx, indices, "indices", ANY_INT)
+    u = as_updates(ctx, updates, d.dtype)
+    return d, i, u, axis_input(ctx, axis, d.ndim)
+
+
+def nd_inputs(
+    ctx: OpContext, data: Any, indices: Any, index_types: frozenset[str]
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """GatherND and ScatterNDUpdate: ``data`` (of :data:`ELEMENT_TYPES`) and ``indices`` (of ``index_types``),
+    each of rank >= 1, checked in that order."""
+    d = data_array(ctx, data)
+    check_data(ctx, d, ELEMENT_TYPES)
+    check_rank(ctx, d, "data")
+    i = as_index_array(ctx, indices, "indices", index_types)
+    check_rank(ctx, i, "indices")
+    return d, i
+
+def check_indices_rank(ctx: OpContext, indices: np.ndarray[Any, Any], data: np.ndarray[Any, Any]) -> None:
+    """GatherElements and ScatterElementsUpdate: ``indices`` has the rank of ``data``."""
+    if indices.ndim != data.ndim:
+        raise ShapeError(
+            f"{ctx.label}: indices must have the rank of data ({data.ndim}); got indices shape "
+            f"{list(indices.shape)} and data shape {list(data.shape)}"
+        )
+
+
 #: every OpenVINO reduction name (ScatterElementsUpdate-12, ScatterNDUpdate-15) and the core reduction it is
 REDUCTIONS = {
     "none": Reduction.NONE,
@@ -144,12 +181,16 @@ def reductions(*names: str) -> dict[str, Reduction]:
     return {name: REDUCTIONS[name] for name in names}
 
 
-def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction], added: str) -> Reduction:
+def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction], version: int, since: int) -> Reduction:
     """The ``reduction`` attribute by its OpenVINO name (case-insensitive, as OpenVINO parses it).
 
-    ``names`` maps the accepted OpenVINO names to core reductions; ``added``
-    says which version introduced the attribute, for the error of an older version.
+    ``names`` maps the OpenVINO names accepted from version ``since`` (which introduced the attribute) to core
+    reductions; an older ``version`` accepts only ``'none'``, and its error says where the attribute was added.
     """
+    added = ""
+    if version < since:
+        names = {"none": Reduction.NONE}
+        added = f"reduction was added in {ctx.op.removeprefix('openvino.')}-{since}"
     if reduction is None:
         return Reduction.NONE
     if not isinstance(reduction, str):
@@ -169,6 +210,21 @@ def parse_reduction(ctx: OpContext, reduction: Any, names: dict[str, Reduction],
     )
 
 
+def _demotion_example(op: str) -> dict[str, Any]:
+    """float64 data that float32 rounds, moved by the op's plain call (the value or update at position 0)."""
+    name, gather = op.split(".")[1], op.split(".")[1].startswith("Gather")
+    x = 1 + 2.0**-40
+    args: dict[str, Any] = {"data": [x] if gather else [0.0], "indices": [[0]] if "ND" in name else [0]}
+    if not gather:
+        args["updates"] = [x]
+    if name not in ("GatherND", "ScatterNDUpdate"):
+        args["axis"] = 0
+    version = {"Gather": 8, "GatherElements": 6, "GatherND": 8, "ScatterElementsUpdate": 12}.get(name, 3)
+    return {"call": f"openvino:{name}", "opset": 15 if name == "ScatterNDUpdate" else version, "args": args,
+            "dtypes": {"data": "float64", "indices": "int64", **({} if gather else {"updates": "float64"})},
+            "theirs": {"equals": [1.0]}, "ours": {"equals": [x]}}
+
+
 def plugin_divergences(op: str, *, unchecked_one_thread: bool = False) -> None:
     """Record that the CPU plugin computes f64 in f32 and i64 in i32 while we keep the dtype.
 
@@ -186,6 +242,7 @@ raise)"""
 ours = "IndexOutOfRangeError, whatever the thread count"
 evidence = "checked on 2026.4.1 (e.g. index 3 on an axis of size 3); tests/frameworks/test_openvino.py"
 kind = "undefined"
+not_reproducible = "uninitialised memory or SIGSEGV: no stable outcome"
 ''')
     divergence_table(op, r'''
 [[divergence]]
@@ -198,4 +255,4 @@ evidence = """
 docs/behavior-matrix.md#appendix ('CPU plugin computes float64 in float32 and int64 in int32'); DESIGN.md OpenVINO \
 rules"""
 kind = "choice"
-''')
+''', example=_demotion_example(op))

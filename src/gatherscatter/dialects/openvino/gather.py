@@ -29,6 +29,14 @@ gather-1.rst, gather-7.rst; docs/semantics.md#s2-3 and docs/semantics.md#pitfall
 docs/behavior-matrix.md#surprise-7"""
 kind = "undefined"
 versions = "1, 7"
+[divergence.example]
+call = "openvino:Gather"
+opset = 7
+args = { data = [10, 20, 30], indices = [-1], axis = 0 }
+kwargs = { batch_dims = 0 }
+dtypes = { data = "float32", indices = "int64" }
+theirs = { equals = [0] }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "empty indices, or data with a zero-size dimension"
@@ -42,6 +50,7 @@ docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-10 (2 of 2 run
 tests/frameworks/test_openvino.py; DESIGN.md OpenVINO rules"""
 kind = "undefined"
 versions = "8"
+not_reproducible = "the process dies (SIGFPE, SIGSEGV)"
 
 [[divergence]]
 case = "batch_dims > 0 with a batch dimension of size 1"
@@ -52,6 +61,7 @@ ours = "the spec's result"
 evidence = "docs/behavior-matrix.md#appendix; reproduced with data (1, 3), indices (1, 2), axis 1, batch_dims 1"
 kind = "undefined"
 versions = "7, 8"
+not_reproducible = "the process dies (SIGSEGV) or the element read varies"
 
 [[divergence]]
 case = "out-of-range index on integer data, or an axis of size 0"
@@ -63,6 +73,7 @@ evidence = """
 gather-8.rst; docs/behavior-matrix.md#appendix ('out-of-range indices on int32/int64 data return garbage')"""
 kind = "undefined"
 versions = "8"
+not_reproducible = "uninitialised memory: no stable value to assert"
 ''')
 plugin_divergences("openvino.Gather")
 

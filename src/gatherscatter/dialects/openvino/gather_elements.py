@@ -10,7 +10,16 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_choice, check_int
 from .._registry import Lowering, divergence_table
-from ._common import ELEMENT_TYPES, INT32_INT64, check_data, check_rank, ov_context, ov_version, plugin_divergences
+from ._common import (
+    ELEMENT_TYPES,
+    INT32_INT64,
+    check_data,
+    check_indices_rank,
+    check_rank,
+    ov_context,
+    ov_version,
+    plugin_divergences,
+)
 from ._describe import _INT, openvino_op
 
 divergence_table("openvino.GatherElements", r'''
@@ -24,6 +33,13 @@ evidence = """
 gather-elements-6.rst ('All index values are expected to be within bounds [0, s-1]'); docs/behavior-matrix.md#t6-2 \
 (OV: -1 -> last); docs/semantics.md#s11-1"""
 kind = "spec"
+[divergence.example]
+call = "openvino:GatherElements"
+opset = 6
+args = { data = [1, 2, 3], indices = [-1], axis = 0 }
+dtypes = { data = "float32", indices = "int64" }
+theirs = { equals = [3] }
+ours = { raises = "IndexOutOfRangeError" }
 
 ''')
 plugin_divergences("openvino.GatherElements", unchecked_one_thread=True)
@@ -72,11 +88,7 @@ def GatherElements(data: Any, indices: Any, axis: int, version: int = 6) -> Lowe
     check_rank(ctx, d, "data")
     i = as_index_array(ctx, indices, "indices", INT32_INT64)
     a = normalize_axis(ctx, axis, d.ndim)
-    if i.ndim != d.ndim:
-        raise ShapeError(
-            f"{ctx.label}: indices must have the rank of data ({d.ndim}); got indices shape "
-            f"{list(i.shape)} and data shape {list(d.shape)}"
-        )
+    check_indices_rank(ctx, i, d)
     for k in range(d.ndim):
         if k != a and i.shape[k] != d.shape[k]:
             raise ShapeError(

@@ -7,12 +7,12 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import STRICT, WRAPPING
-from ...core.shape import IndexSpec, as_index_array, prod, to_int
+from ...core.shape import IndexSpec, prod, to_int
 from ...errors import AxisError, ShapeError, UnsupportedError
-from .._common import check_batch, data_array
+from .._common import check_batch
 from .._record import Description, Step, canonical, check_choice, check_int
 from .._registry import Lowering, divergence_table
-from ._common import ANY_INT, ELEMENT_TYPES, check_data, check_rank, ov_context, ov_version, plugin_divergences
+from ._common import ANY_INT, nd_inputs, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
 
 divergence_table("openvino.GatherND", r'''
@@ -25,6 +25,7 @@ no check: returns uninitialised memory (1.4e-44, -6.2e34, ...) or reads the next
 ours = "IndexOutOfRangeError"
 evidence = "docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-3; DESIGN.md OpenVINO rules"
 kind = "undefined"
+not_reproducible = "uninitialised memory: no stable value to assert"
 
 [[divergence]]
 case = "negative index in [-s, -1]"
@@ -35,6 +36,13 @@ ours = "IndexOutOfRangeError (use version=8 for negative indices)"
 evidence = "gather-nd-5.rst; docs/semantics.md#s4-3 ('spec [0, s-1]; observed CPU plugin wraps')"
 kind = "spec"
 versions = "5"
+[divergence.example]
+call = "openvino:GatherND"
+opset = 5
+args = { data = [1, 2, 3], indices = [[-1]] }
+dtypes = { data = "float32", indices = "int64" }
+theirs = { equals = [3] }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "batch dims of data and indices that differ but are broadcastable (one of them 1)"
@@ -48,6 +56,13 @@ evidence = """
 gather-nd-5.rst, gather-nd-8.rst; checked on OpenVINO 2026.4.1 (data (1,2,3) with indices (2,1,1) and data (2,2,3) \
 with indices (1,1,1), batch_dims=1)"""
 kind = "spec"
+[divergence.example]
+call = "openvino:GatherND"
+opset = 8
+args = { data = [[[1, 2, 3], [4, 5, 6]]], indices = [[[0]], [[1]]], batch_dims = 1 }
+dtypes = { data = "float32", indices = "int64" }
+theirs = { raises = "Exception" }
+ours = { raises = "ShapeError" }
 
 [[divergence]]
 case = "indices.shape[-1] == 0 (empty index tuples)"
@@ -59,6 +74,7 @@ each empty tuple selects the whole data[batch] block, as the spec's shape formul
 does the same)"""
 evidence = "checked on OpenVINO 2026.4.1 (data (2,2), indices (3,0)); docs/semantics.md#s4-2"
 kind = "undefined"
+not_reproducible = "uninitialised memory: no stable value to assert"
 ''')
 plugin_divergences("openvino.GatherND")
 
@@ -120,11 +136,7 @@ def GatherND(data: Any, indices: Any, batch_dims: int = 0, version: int = 8) -> 
     v = ov_version("GatherND", version)
     ctx = ov_context("GatherND", v)
     b = to_int(ctx, "batch_dims", batch_dims)
-    d = data_array(ctx, data)
-    check_data(ctx, d, ELEMENT_TYPES)
-    check_rank(ctx, d, "data")
-    i = as_index_array(ctx, indices, "indices", ANY_INT)
-    check_rank(ctx, i, "indices")
+    d, i = nd_inputs(ctx, data, indices, ANY_INT)
     r, q = d.ndim, i.ndim
     if not 0 <= b < min(r, q):
         raise AxisError(

@@ -7,16 +7,14 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import Bounds, Duplicates, Identity, MeanRounding, Negative, Policy, parse_enum
-from ...core.shape import IndexSpec, as_index_array, as_updates
-from ...errors import ArgumentError, ShapeError, UnsupportedError
-from .._common import DUPLICATES, check_updates_like_indices, data_array
+from ...core.shape import IndexSpec
+from ...errors import ArgumentError, UnsupportedError
+from .._common import DUPLICATES, check_updates_like_indices
 from .._record import Description, canonical, check_bool, check_choice, check_int
 from .._registry import Lowering, divergence_table
 from ._common import (
-    ANY_INT,
-    ELEMENT_TYPES,
-    axis_input,
-    check_data,
+    axis_scatter_inputs,
+    check_indices_rank,
     ov_context,
     ov_version,
     parse_reduction,
@@ -26,7 +24,6 @@ from ._common import (
 from ._describe import _FINITE_START, _INT, _reduction, openvino_op
 
 _REDUCTIONS_12 = reductions("none", "sum", "prod", "min", "max", "mean")
-_REDUCTIONS_3 = reductions("none")
 
 divergence_table("openvino.ScatterElementsUpdate", r'''
 [[divergence]]
@@ -43,6 +40,14 @@ docs/behavior-matrix.md#surprise-8 and docs/behavior-matrix.md#t6-7; docs/semant
 2026.4.1 (Parameter -3, Constant -4)"""
 kind = "spec"
 versions = "12"
+[divergence.example]
+call = "openvino:ScatterElementsUpdate"
+opset = 12
+args = { data = [-2], indices = [0, 0], updates = [-4, -5], axis = 0 }
+kwargs = { reduction = "mean", use_init_val = true }
+dtypes = { data = "int32", indices = "int64", updates = "int32" }
+theirs = { equals = [-3] }
+ours = { equals = [-4] }
 
 [[divergence]]
 case = "negative index in [-s, -1]"
@@ -55,6 +60,13 @@ raised'); use version=12 for negative indices"""
 evidence = "scatter-elements-update-3.rst; docs/semantics.md#s5-4 and docs/semantics.md#s11-2"
 kind = "spec"
 versions = "3"
+[divergence.example]
+call = "openvino:ScatterElementsUpdate"
+opset = 3
+args = { data = [0, 0, 0], indices = [-1], updates = [5], axis = 0 }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = [0, 0, 5] }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "index below -s (e.g. -4 on an axis of size 3)"
@@ -66,6 +78,7 @@ evidence = """
 docs/behavior-matrix.md#surprise-1 and docs/behavior-matrix.md#t6-10 (3 of 3 runs crashed); DESIGN.md OpenVINO \
 rules"""
 kind = "undefined"
+not_reproducible = "the process dies (SIGSEGV, SIGABRT)"
 
 [[divergence]]
 case = "duplicate indices with reduction='none'"
@@ -75,6 +88,13 @@ theirs = "'the order of updating the values is undefined'; the CPU plugin is las
 ours = "duplicates='last' (row-major order of indices) by default; 'first' or 'raise' on request"
 evidence = "scatter-elements-update-12.rst; docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9"
 kind = "undefined"
+[divergence.example]
+call = "openvino:ScatterElementsUpdate"
+opset = 12
+args = { data = [0, 0], indices = [0, 0], updates = [1, 2], axis = 0 }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = [2, 0] }
+ours = "same"
 
 [[divergence]]
 case = "NaN in data or updates with reduction='max' or 'min'"
@@ -88,6 +108,14 @@ evidence = """
 checked on 2026.4.1: data [nan, 1], updates [2] at 0 and [nan, 3] at 1 -> CPU [nan, 3], constant folding [2, 3]"""
 kind = "undefined"
 versions = "12"
+[divergence.example]
+call = "openvino:ScatterElementsUpdate"
+opset = 12
+args = { data = ["nan", 1], indices = [0, 1], updates = [2, "nan"], axis = 0 }
+kwargs = { reduction = "max" }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = ["nan", 1] }
+ours = { equals = ["nan", "nan"] }
 
 ''')
 plugin_divergences("openvino.ScatterElementsUpdate", unchecked_one_thread=True)
@@ -173,10 +201,7 @@ def ScatterElementsUpdate(
     """
     v = ov_version("ScatterElementsUpdate", version)
     ctx = ov_context("ScatterElementsUpdate", v)
-    if v == 3:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_3, "reduction was added in ScatterElementsUpdate-12")
-    else:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_12, "")
+    red = parse_reduction(ctx, reduction, _REDUCTIONS_12, v, since=12)
     if not isinstance(use_init_val, (bool, np.bool_)):
         raise ArgumentError(
             f"{ctx.label}: use_init_val must be a bool (got {use_init_val!r} of type {type(use_init_val).__name__})"
@@ -186,16 +211,8 @@ def ScatterElementsUpdate(
             f"{ctx.label}: ScatterElementsUpdate-3 has no use_init_val attribute (added in "
             f"ScatterElementsUpdate-12); got use_init_val=False"
         )
-    d = data_array(ctx, data)
-    check_data(ctx, d, ELEMENT_TYPES)
-    i = as_index_array(ctx, indices, "indices", ANY_INT)
-    u = as_updates(ctx, updates, d.dtype)
-    a = axis_input(ctx, axis, d.ndim)
-    if i.ndim != d.ndim:
-        raise ShapeError(
-            f"{ctx.label}: indices must have the rank of data ({d.ndim}); got indices shape "
-            f"{list(i.shape)} and data shape {list(d.shape)}"
-        )
+    d, i, u, a = axis_scatter_inputs(ctx, data, indices, updates, axis)
+    check_indices_rank(ctx, i, d)
     check_updates_like_indices(ctx, i, u)
     policy = Policy(
         bounds=Bounds.RAISE,

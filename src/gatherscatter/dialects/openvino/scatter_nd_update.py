@@ -5,26 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Bounds, Duplicates, Negative, Policy, parse_enum
-from ...core.shape import IndexSpec, as_index_array, as_updates
+from ...core.shape import IndexSpec, as_updates
 from ...errors import ShapeError
-from .._common import DUPLICATES, data_array
+from .._common import DUPLICATES
 from .._record import Description, canonical, check_choice
 from .._registry import Lowering, divergence_table
-from ._common import (
-    ELEMENT_TYPES,
-    INT32_INT64,
-    check_data,
-    check_rank,
-    ov_context,
-    ov_version,
-    parse_reduction,
-    plugin_divergences,
-    reductions,
-)
+from ._common import INT32_INT64, nd_inputs, ov_context, ov_version, parse_reduction, plugin_divergences, reductions
 from ._describe import _INT, _reduction, openvino_op
 
 _REDUCTIONS_15 = reductions("none", "sum", "sub", "prod", "min", "max")
-_REDUCTIONS_3 = reductions("none")
 
 divergence_table("openvino.ScatterNDUpdate", r'''
 [[divergence]]
@@ -36,6 +25,13 @@ ours = "IndexOutOfRangeError (use version=15 for negative indices)"
 evidence = "scatter-nd-update-3.rst; docs/semantics.md#s6-3 ('Observed 2026.4 CPU plugin wraps -1')"
 kind = "spec"
 versions = "3"
+[divergence.example]
+call = "openvino:ScatterNDUpdate"
+opset = 3
+args = { data = [0, 0, 0], indices = [[-1]], updates = [5] }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = [0, 0, 5] }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "duplicate index tuples with reduction='none'"
@@ -49,6 +45,7 @@ evidence = """
 scatter-nd-update-3.rst, -15.rst; docs/behavior-matrix.md#surprise-5 and docs/behavior-matrix.md#t6-9; \
 openvinotoolkit/openvino#25440"""
 kind = "undefined"
+not_reproducible = "the CPU plugin's order varies from run to run (last-wins in 14 of 20): no stable outcome"
 
 [[divergence]]
 case = """
@@ -65,6 +62,13 @@ plugin and constant folding compute"""
 evidence = "scatter-nd-update-15.rst; docs/semantics.md#s6-3 and docs/semantics.md#pitfall-18; checked on 2026.4.1"
 kind = "spec"
 versions = "15"
+[divergence.example]
+call = "openvino:ScatterNDUpdate"
+opset = 15
+args = { data = [1, 2, 3, 4], indices = [[0], [2], [-3], [-3], [0]], updates = [10, 20, 30, 40, 50] }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = [50, 40, 20, 4] }
+ours = "same"
 
 [[divergence]]
 case = "indices.shape[-1] == 0 (empty index tuples address the whole data)"
@@ -76,6 +80,14 @@ each empty tuple addresses the whole tensor (updates.shape = indices.shape[:-1] 
 snippet does"""
 evidence = "scatter-nd-update-15.rst (NumPy snippet); checked on 2026.4.1 (data [1,2,3], indices (2,0), sum)"
 kind = "undefined"
+[divergence.example]
+call = "openvino:ScatterNDUpdate"
+opset = 15
+args = { data = [1, 2, 3], indices = [[], []], updates = [[1, 1, 1], [2, 2, 2]] }
+kwargs = { reduction = "sum" }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = [1, 2, 3] }
+ours = { equals = [4, 5, 6] }
 
 [[divergence]]
 case = "data with a zero-size dimension addressed by the index tuples"
@@ -87,6 +99,13 @@ IndexOutOfRangeError: no index is valid on an axis of size 0 (spec: 'If an index
 then exception is raised')"""
 evidence = "scatter-nd-update-15.rst; tests/frameworks/test_openvino.py (data (0, 3), indices [[[1]], [[1]]])"
 kind = "spec"
+[divergence.example]
+call = "openvino:ScatterNDUpdate"
+opset = 15
+args = { data = [], indices = [[1]], updates = [5] }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { equals = [] }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "0-D expected updates given as a tensor with one element"
@@ -96,6 +115,13 @@ theirs = "rejects it ('do not have matched tensor rank relationship'); constant 
 ours = "accepted, as the spec says ('If expected updates rank is 0D it can be a tensor with single element')"
 evidence = "scatter-nd-update-3.rst, -15.rst; checked on 2026.4.1 (data (2,2), indices [1, 0], updates [5])"
 kind = "spec"
+[divergence.example]
+call = "openvino:ScatterNDUpdate"
+opset = 15
+args = { data = [[0, 0], [0, 0]], indices = [1, 0], updates = [5] }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { raises = "Exception" }
+ours = { equals = [[0, 0], [5, 0]] }
 
 ''')
 plugin_divergences("openvino.ScatterNDUpdate", unchecked_one_thread=True)
@@ -159,15 +185,8 @@ def ScatterNDUpdate(
     """
     v = ov_version("ScatterNDUpdate", version)
     ctx = ov_context("ScatterNDUpdate", v)
-    if v == 3:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_3, "reduction was added in ScatterNDUpdate-15")
-    else:
-        red = parse_reduction(ctx, reduction, _REDUCTIONS_15, "")
-    d = data_array(ctx, data)
-    check_data(ctx, d, ELEMENT_TYPES)
-    check_rank(ctx, d, "data")
-    i = as_index_array(ctx, indices, "indices", INT32_INT64)
-    check_rank(ctx, i, "indices")
+    red = parse_reduction(ctx, reduction, _REDUCTIONS_15, v, since=15)
+    d, i = nd_inputs(ctx, data, indices, INT32_INT64)
     u = as_updates(ctx, updates, d.dtype)
     k = i.shape[-1]
     if k > d.ndim:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.policy import Bounds, Duplicates, Negative, Policy, parse_enum
-from ...core.shape import IndexSpec, as_index_array, as_updates
-from .._common import DUPLICATES, data_array
+from ...core.shape import IndexSpec
+from .._common import DUPLICATES
 from .._record import Description, Step, canonical, check_choice, check_int, moved_axis_args
 from .._registry import Lowering, divergence_table
-from ._common import ANY_INT, ELEMENT_TYPES, axis_input, check_data, ov_context, ov_version, plugin_divergences
+from ._common import axis_scatter_inputs, ov_context, ov_version, plugin_divergences
 from ._describe import _INT, openvino_op
 
 divergence_table("openvino.ScatterUpdate", r'''
@@ -24,6 +24,7 @@ evidence = """
 scatter-update-3.rst ('If an index points to a non-existing output tensor element or is negative, then an \
 exception is raised'); docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#appendix"""
 kind = "undefined"
+not_reproducible = "the process dies, or the update is dropped, varying from run to run"
 
 [[divergence]]
 case = "0-D (scalar) indices"
@@ -33,6 +34,13 @@ theirs = "compile_model rejects it ('do not support scalar input'); constant fol
 ours = "computed as the spec's first example says: data[..., indices, ...] = updates[...]"
 evidence = "scatter-update-3.rst ('indices is a 0D tensor'); checked on 2026.4.1"
 kind = "spec"
+[divergence.example]
+call = "openvino:ScatterUpdate"
+opset = 3
+args = { data = [0, 0, 0], indices = 1, updates = 5, axis = 0 }
+dtypes = { data = "float32", indices = "int64", updates = "float32" }
+theirs = { raises = "Exception" }
+ours = { equals = [0, 5, 0] }
 
 [[divergence]]
 case = "duplicate indices"
@@ -45,6 +53,7 @@ evidence = """
 scatter-update-3.rst; docs/behavior-matrix.md#surprise-5, docs/behavior-matrix.md#t6-6 and \
 docs/behavior-matrix.md#t6-9"""
 kind = "undefined"
+not_reproducible = "the CPU plugin's order varies from run to run (last-wins in 10 of 20): no stable outcome"
 ''')
 plugin_divergences("openvino.ScatterUpdate")
 
@@ -99,10 +108,6 @@ def ScatterUpdate(
     """
     v = ov_version("ScatterUpdate", version)
     ctx = ov_context("ScatterUpdate", v)
-    d = data_array(ctx, data)
-    check_data(ctx, d, ELEMENT_TYPES)
-    i = as_index_array(ctx, indices, "indices", ANY_INT)
-    u = as_updates(ctx, updates, d.dtype)
-    a = axis_input(ctx, axis, d.ndim)
+    d, i, u, a = axis_scatter_inputs(ctx, data, indices, updates, axis)
     policy = Policy(bounds=Bounds.RAISE, negative=Negative.RAISE, duplicates=parse_enum(Duplicates, duplicates))
     return Lowering("scatter", d, i, IndexSpec(axis=a), policy, ctx, updates=u)

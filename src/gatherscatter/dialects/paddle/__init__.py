@@ -23,18 +23,6 @@ from .take import take
 from .take_along_axis import take_along_axis
 
 __all__ = [
-    "PADDLE_VERSION",
-    "gather",
-    "gather_nd",
-    "index_select",
-    "put_along_axis",
-    "scatter",
-    "scatter_nd",
-    "scatter_nd_add",
-    "segment_max",
-    "segment_mean",
-    "segment_min",
-    "segment_sum",
-    "take",
-    "take_along_axis",
+    "PADDLE_VERSION", "gather", "gather_nd", "index_select", "put_along_axis", "scatter", "scatter_nd",
+    "scatter_nd_add", "segment_max", "segment_mean", "segment_min", "segment_sum", "take", "take_along_axis",
 ]

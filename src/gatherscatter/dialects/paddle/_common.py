@@ -21,7 +21,7 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.shape import as_index_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, ShapeError
-from .._common import data_array
+from .._common import data_array, first_true
 
 __all__ = [
     "INDEX_DTYPES",
@@ -153,7 +153,6 @@ def raise_first_bad(
     Paddle's own range checks (``take``'s double wrap, ``put_along_axis``'s upper bound
     only) run here; ``what`` names what the index addresses.
     """
-    flat = int(np.argmax(bad.reshape(-1)))
-    pos = tuple(int(p) for p in np.unravel_index(flat, indices.shape)) if indices.ndim else ()
+    pos, value = first_true(bad, indices)
     lo, hi = valid
-    raise ctx.index_error(value=int(indices.reshape(-1)[flat]), position=pos, size=hi + 1, axis=0, lo=lo, target=what)
+    raise ctx.index_error(value=value, position=pos, size=hi + 1, axis=0, lo=lo, target=what)

@@ -27,6 +27,7 @@ ours = "DTypeError, as paddle on CPU: the missing CPU kernel is documented, so i
 evidence = """
 docs/behavior-matrix.md#surprise-11 and docs/behavior-matrix.md#t6-1 data dtypes; paddle.gather docstring (3.3.1)"""
 kind = "device"
+not_reproducible = "needs a GPU (on CPU paddle raises, as ours does)"
 
 [[divergence]]
 case = "axis < -rank(x) (e.g. axis=-3 on a 2-D x)"
@@ -46,6 +47,7 @@ theirs = "no error; the output holds uninitialised memory"
 ours = "IndexOutOfRangeError (no index is valid on an axis of size 0)"
 evidence = "probe: paddle.gather(zeros((0, 2)), [0]) -> (1, 2) of garbage"
 kind = "undefined"
+not_reproducible = "uninitialised memory: no stable value to assert"
 ''')
 
 

@@ -37,6 +37,7 @@ evidence = """
 probe: put_along_axis(zeros((3, 4)), [[1], [2], [0], [3]], 1.0, 1) aborts the process; zeros((3,1,4)) with indices \
 (1,2,2) on axis 2 writes rows 0 and 1"""
 kind = "undefined"
+not_reproducible = "the process aborts, or the rows written vary"
 
 [[divergence]]
 case = "broadcast=False, scalar values and indices larger than arr on a dim other than axis"
@@ -46,6 +47,7 @@ theirs = "the size check runs only for Tensor values: the kernel writes outside 
 ours = "ShapeError, as paddle raises for Tensor values"
 evidence = "probe: put_along_axis(zeros((3, 4)), [[1], [2], [0], [3]], 3.0, 1, broadcast=False) aborts"
 kind = "undefined"
+not_reproducible = "the process aborts (malloc(): invalid size)"
 
 [[divergence]]
 case = """
@@ -61,6 +63,12 @@ Python scalars and lists take arr's dtype when no value changes (a float into an
 arrays must match it exactly); a 0-d value is broadcast to indices"""
 evidence = "probe: put_along_axis(float32 arr, idx, 9, 0) raises; paddle.to_tensor(9.0).dtype is float32"
 kind = "choice"
+[divergence.example]
+call = "paddle.put_along_axis"
+args = { arr = [0, 0], indices = [1], values = 1.5, axis = 0 }
+dtypes = { arr = "float64", indices = "int64" }
+theirs = { raises = "Exception" }
+ours = { equals = [0, 1.5] }
 
 [[divergence]]
 case = "duplicate indices with reduce='assign'"
@@ -70,6 +78,12 @@ theirs = "order unspecified; CPU: last wins (20/20 runs)"
 ours = "the last update in row-major order of indices wins"
 evidence = "docs/behavior-matrix.md#t6-4 and docs/behavior-matrix.md#t6-9; docs/semantics.md#s5-3"
 kind = "undefined"
+[divergence.example]
+call = "paddle.put_along_axis"
+args = { arr = [0, 0], indices = [0, 0], values = [1, 2], axis = 0 }
+dtypes = { arr = "float32", indices = "int64", values = "float32" }
+theirs = { equals = [2, 0] }
+ours = "same"
 ''')
 
 

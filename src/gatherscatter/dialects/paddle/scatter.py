@@ -31,6 +31,12 @@ evidence = """
 docs/behavior-matrix.md#t6-6 and docs/behavior-matrix.md#t6-9 (paddle.scatter(overwrite=True) last-wins 20/20); \
 docs/semantics.md#s6-7"""
 kind = "undefined"
+[divergence.example]
+call = "paddle.scatter"
+args = { x = [0, 0, 0], index = [1, 1], updates = [1, 2] }
+dtypes = { x = "float32", index = "int64", updates = "float32" }
+theirs = { equals = [0, 2, 0] }
+ours = "same"
 ''')
 
 

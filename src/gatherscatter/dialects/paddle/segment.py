@@ -12,15 +12,16 @@ import numpy as np
 from ...core.policy import Reduction
 from ...errors import ShapeError
 from .._common import data_array
+from .._record import Residual
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._segment import check_row_ids, counts, segment_lowering, trunc_divide, undescribed
+from .._segment import check_row_ids, segment_lowering, sorted_description
 from ._common import PADDLE_VERSION, check_paddle_dtype, index_array, paddle_context
 
 __all__ = ["SEGMENT"]
 
 DTYPES = frozenset({"int32", "int64", "float16", "float32", "float64"})
 
-#: paddle.geometric.<name>: the core reduction (mean: a sum divided afterwards); every empty segment is 0
+#: paddle.geometric.<name>: the core reduction; every empty segment is 0
 SEGMENT: dict[str, Reduction] = {
     "segment_sum": Reduction.ADD,
     "segment_mean": Reduction.MEAN,
@@ -38,6 +39,7 @@ theirs = "segmentation fault (SegmentKernelLaunchHelper reads segment_ids[-1])"
 ours = "ShapeError: segment_ids must not be empty (the output would have no rows)"
 evidence = "observed: paddle.geometric.segment_sum(zeros((0, 2)), zeros(0, int64)) aborts the process"
 kind = "undefined"
+not_reproducible = "the process dies (SIGSEGV)"
 ''')
 for _n in ("segment_max", "segment_min"):
     divergence_table(f"paddle.{_n}", r'''
@@ -94,19 +96,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
         if ids.size == 0:
             raise ShapeError(f"{ctx.label}: segment_ids must not be empty (paddle crashes on empty data)")
         n = _check_sorted(ctx, ids)
-        post = None
-        core = red
-        if red is Reduction.MEAN:
-            core = Reduction.ADD
-
-            def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-                c = np.maximum(counts(ids, n), 1)
-                if y.dtype.kind in "iu":
-                    return trunc_divide(y, c)
-                np.divide(y, c.astype(y.dtype).reshape((n,) + (1,) * (y.ndim - 1)), out=y)
-                return y
-
-        return segment_lowering(ctx, d, ids, n, core, np.zeros((), d.dtype), bounds="drop", post=post)
+        return segment_lowering(ctx, d, ids, n, red, np.zeros((), d.dtype), bounds="drop")
 
     verb = {"segment_sum": "sum", "segment_mean": "mean", "segment_max": "max", "segment_min": "min"}[name]
     public.__name__ = name
@@ -119,7 +109,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
     float64; an integer mean rounds toward zero. Unsorted ids and negative ids raise.
 
     Lowering: one core ``scatter`` along axis 0, ``include_self=False`` over zeros
-    (``dialects/_segment.py``); the mean divides a sum by the counts afterwards.
+    (``dialects/_segment.py``); the mean is the core's mean, rounding integers toward zero.
 
     Equivalent loop::
 
@@ -137,8 +127,12 @@ def _register(name: str, red: Reduction) -> DialectOp:
     """
     return dialect_op("paddle", name, family="scatter_axis", kind="scatter", versions=(PADDLE_VERSION,),
                       differentiable=("data",),
-                      describe=undescribed(f"paddle.{name}", "the output has segment_ids[-1] + 1 rows, a size read "
-                                           "from the ids' values"))(public)
+                      describe=lambda: sorted_description(f"paddle.{name}", verb, index_dtypes=("int32", "int64"),
+                                                          data_dtypes=("float64", "float32", "int64", "int32"),
+                                                          residuals=(_EMPTY_IDS,)))(public)
+
+
+_EMPTY_IDS = Residual("empty", "raises for empty segment_ids (paddle crashes)", "returns an empty result")
 
 
 _EXAMPLE = {

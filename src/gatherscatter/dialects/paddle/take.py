@@ -34,6 +34,13 @@ evidence = """
 paddle/tensor/math.py take(): where(index < 0, index + max_index, index) then index_select; \
 docs/behavior-matrix.md#t6-1 (paddle.take default: idx -4 on size 3 -> wrap [10,30])"""
 kind = "spec"
+[divergence.example]
+call = "paddle.take"
+args = { x = [0, 1, 2, 3, 4, 5], index = [-7] }
+kwargs = { mode = "raise" }
+dtypes = { x = "float32", index = "int64" }
+theirs = { equals = [5] }
+ours = "same"
 ''')
 
 

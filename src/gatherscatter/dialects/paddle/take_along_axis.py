@@ -42,6 +42,7 @@ theirs = "no error; reads zeros (uninitialised memory)"
 ours = "IndexOutOfRangeError (no index is valid on an axis of size 0)"
 evidence = "probe: paddle.take_along_axis(zeros((3, 0)), [[0]], 1) -> [[0], [0], [0]]"
 kind = "undefined"
+not_reproducible = "uninitialised memory: no stable value to assert"
 ''')
 
 

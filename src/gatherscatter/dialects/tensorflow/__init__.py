@@ -41,24 +41,8 @@ from .tensor_scatter_nd import (
 )
 
 __all__ = [
-    "embedding_lookup",
-    "gather",
-    "gather_nd",
-    "scatter_nd",
-    "segment_max",
-    "segment_mean",
-    "segment_min",
-    "segment_prod",
-    "segment_sum",
-    "tensor_scatter_nd_add",
-    "tensor_scatter_nd_max",
-    "tensor_scatter_nd_min",
-    "tensor_scatter_nd_sub",
-    "tensor_scatter_nd_update",
-    "unsorted_segment_max",
-    "unsorted_segment_mean",
-    "unsorted_segment_min",
-    "unsorted_segment_prod",
-    "unsorted_segment_sqrt_n",
-    "unsorted_segment_sum",
+    "embedding_lookup", "gather", "gather_nd", "scatter_nd", "segment_max", "segment_mean", "segment_min",
+    "segment_prod", "segment_sum", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
+    "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "unsorted_segment_max", "unsorted_segment_mean",
+    "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n", "unsorted_segment_sum",
 ]

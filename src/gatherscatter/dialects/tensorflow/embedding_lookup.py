@@ -14,11 +14,6 @@ from .._record import Description, canonical
 from .._registry import Lowering, divergence_table
 from ._common import DATA_ALL, INDEX_I32_I64, check_data, tf_context, tf_op
 
-#: facts for the op record: the attributes and what they accept
-ATTRIBUTES = {
-    "max_norm": "None or a positive float: each looked-up row is clipped to that L2 norm (params is not changed)",
-}
-
 divergence_table("tensorflow.embedding_lookup", r'''
 [[divergence]]
 case = "params given as a list of sharded tensors"

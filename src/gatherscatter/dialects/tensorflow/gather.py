@@ -33,6 +33,13 @@ evidence = """
 docs/behavior-matrix.md#surprise-3 and docs/behavior-matrix.md#t6-1; docs/semantics.md#s2-3, \
 docs/semantics.md#pitfall-4; tensorflow/tensorflow#3638, #12608"""
 kind = "device"
+[divergence.example]
+call = "tensorflow.gather"
+device = "xla"
+args = { params = [10, 20, 30], indices = [-1] }
+dtypes = { params = "int32", indices = "int32" }
+theirs = { equals = [10] }
+ours = "same"
 
 [[divergence]]
 case = "device='xla', batch_dims > 0 and int64 indices holding negative values"
@@ -46,6 +53,14 @@ evidence = """
 observed with tf.function(jit_compile=True), TF 2.21: gather(arange(24).reshape(2,3,4), int64 [[-1,0],[1,2]], \
 axis=2, batch_dims=1)[0,:,0] = [3,7,11]; int32 gives [0,4,8]"""
 kind = "device"
+[divergence.example]
+call = "tensorflow.gather"
+device = "xla"
+args = { params = [[[0, 1, 2, 3], [4, 5, 6, 7]]], indices = [[-1, 0]] }
+kwargs = { axis = 2, batch_dims = 1 }
+dtypes = { params = "int32", indices = "int64" }
+theirs = { equals = [[[3, 0], [7, 4]]] }
+ours = "same"
 
 [[divergence]]
 case = "device='xla' and an indexed axis of size 0 with non-empty indices"
@@ -58,6 +73,13 @@ ours = """
 zeros of the documented output shape params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:]"""
 evidence = "observed with tf.function(jit_compile=True), TF 2.21; api_def_GatherV2"
 kind = "undefined"
+[divergence.example]
+call = "tensorflow.gather"
+device = "xla"
+args = { params = [], indices = [0, 0] }
+dtypes = { params = "float32", indices = "int32" }
+theirs = { equals = 0 }
+ours = { equals = [0, 0] }
 
 [[divergence]]
 case = "device='xla' with batch dims of params and indices that differ"
@@ -86,6 +108,7 @@ theirs = "documented: 'On GPU, if an out of bound index is found, a 0 is stored 
 ours = "zero fill for negative and out-of-range indices; never checked on a real GPU here"
 evidence = "tf.gather docstring; docs/semantics.md#s2-3"
 kind = "device"
+not_reproducible = "needs a GPU"
 ''')
 
 

@@ -37,6 +37,13 @@ ours = "the same, selected by device= and bad_indices_policy="
 evidence = """
 docs/behavior-matrix.md#t6-3; docs/semantics.md#s4-3; tf.raw_ops.GatherNd docstring (bad_indices_policy)"""
 kind = "device"
+[divergence.example]
+call = "tensorflow.gather_nd"
+device = "xla"
+args = { params = [10, 20, 30], indices = [[-1], [5]] }
+dtypes = { params = "int32", indices = "int32" }
+theirs = { equals = [10, 30] }
+ours = "same"
 
 [[divergence]]
 case = "batch_dims > 0 with batch dims of params and indices that differ but have the same product"
@@ -68,6 +75,13 @@ bad_indices_policy='IGNORE')"""
 ours = "zeros of the documented shape indices.shape[:-1] + params.shape[batch_dims+k:]"
 evidence = "observed with tf.function(jit_compile=True), TF 2.21"
 kind = "undefined"
+[divergence.example]
+call = "tensorflow.gather_nd"
+device = "xla"
+args = { params = [], indices = [[0], [0]] }
+dtypes = { params = "float32", indices = "int32" }
+theirs = { equals = 0 }
+ours = { equals = [0, 0] }
 
 [[divergence]]
 case = "device='xla' with bad_indices_policy='IGNORE' and slices of rank >= 2, k = 0 or no index tuple"
@@ -81,6 +95,14 @@ evidence = """
 observed with tf.function(jit_compile=True), TF 2.21: gather_nd(arange(24.).reshape(2, 3, 4), [[1]], \
 bad_indices_policy='IGNORE')"""
 kind = "undefined"
+[divergence.example]
+call = "tensorflow.gather_nd"
+device = "xla"
+args = { params = [[[1, 1], [1, 1]]], indices = [[0], [5]] }
+kwargs = { bad_indices_policy = "IGNORE" }
+dtypes = { params = "float32", indices = "int32" }
+theirs = { raises = "InvalidArgumentError" }
+ours = { equals = [[[1, 1], [1, 1]], [[0, 0], [0, 0]]] }
 ''')
 
 

@@ -42,6 +42,13 @@ evidence = """
 docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-10 ('tf.scatter_nd OOB idx [[3]] XLA jit: [0,0,0]'); \
 docs/semantics.md#s6-2"""
 kind = "device"
+[divergence.example]
+call = "tensorflow.scatter_nd"
+device = "xla"
+args = { indices = [[3], [-1], [1]], updates = [5, 6, 7], shape = [3] }
+dtypes = { indices = "int32", updates = "int32" }
+theirs = { equals = [0, 7, 0] }
+ours = "same"
 
 [[divergence]]
 case = "Python lists as updates"

@@ -22,36 +22,29 @@ from .._registry import DialectOp, Lowering, divergence_table
 from .._segment import (
     SEGMENT_NAME,
     check_prefix_ids,
-    counts,
     empty_value,
     segment_description,
     segment_lowering,
-    trunc_divide,
-    undescribed,
+    sorted_description,
 )
 from ._common import DATA_NUMERIC, DATA_REAL, INDEX_I16_I32_I64, INDEX_I32_I64, TF_VERSION, check_data, tf_op
 
 __all__ = ["SORTED", "UNSORTED"]
 
+_COMMON = ("float64", "float32", "int64", "int32")
 _SQRT_DTYPES = FLOATS | frozenset({"bfloat16", "complex64", "complex128"})
 
+#: reduction -> (empty segment of tf.math.segment_<r>, of tf.math.unsorted_segment_<r>, data dtypes)
+_ROWS: dict[str, tuple[str, str, frozenset[str]]] = {"sum": ("zero", "zero", DATA_NUMERIC),
+                                                     "prod": ("one", "one", DATA_NUMERIC),
+                                                     "max": ("zero", "lowest", DATA_REAL),
+                                                     "min": ("zero", "highest", DATA_REAL),
+                                                     "mean": ("zero", "zero", DATA_NUMERIC),
+                                                     "sqrt_n": ("", "zero", _SQRT_DTYPES)}  # no sorted sqrt_n
 #: tf.math.segment_<r>(data, segment_ids): name -> (reduction, empty segment value, data dtypes)
-SORTED: dict[str, tuple[str, str, frozenset[str]]] = {
-    "segment_sum": ("sum", "zero", DATA_NUMERIC),
-    "segment_prod": ("prod", "one", DATA_NUMERIC),
-    "segment_max": ("max", "zero", DATA_REAL),
-    "segment_min": ("min", "zero", DATA_REAL),
-    "segment_mean": ("mean", "zero", DATA_NUMERIC),
-}
+SORTED = {f"segment_{r}": (r, e, t) for r, (e, _, t) in _ROWS.items() if e}
 #: tf.math.unsorted_segment_<r>(data, segment_ids, num_segments): the same columns
-UNSORTED: dict[str, tuple[str, str, frozenset[str]]] = {
-    "unsorted_segment_sum": ("sum", "zero", DATA_NUMERIC),
-    "unsorted_segment_prod": ("prod", "one", DATA_NUMERIC),
-    "unsorted_segment_max": ("max", "lowest", DATA_REAL),
-    "unsorted_segment_min": ("min", "highest", DATA_REAL),
-    "unsorted_segment_mean": ("mean", "zero", DATA_NUMERIC),
-    "unsorted_segment_sqrt_n": ("sqrt_n", "zero", _SQRT_DTYPES),
-}
+UNSORTED = {f"unsorted_segment_{r}": (r, e, t) for r, (_, e, t) in _ROWS.items()}
 _RED = {word: red for red, word in SEGMENT_NAME.items()}
 
 for _n in UNSORTED:
@@ -65,6 +58,7 @@ ours = "raises, as TF on CPU (negative ids are dropped on every device, as TF do
 evidence = """
 tf.math.unsorted_segment_sum docs: 'values are always validated to be in range on CPU, never validated on GPU'"""
 kind = "device"
+not_reproducible = "needs a GPU (on CPU TF raises, as ours does)"
 ''')
 for _n in ("unsorted_segment_mean", "unsorted_segment_sqrt_n"):
     divergence_table(f"tensorflow.{_n}", r'''
@@ -78,6 +72,13 @@ float64 (sqrt_n rejects integers: Sqrt has no integer kernel)"""
 ours = "the same"
 evidence = "tensorflow/python/ops/math_ops.py unsorted_segment_mean, _unsorted_segment_N"
 kind = "choice"
+[divergence.example]
+call = "tensorflow.math.{name}"
+args = { data = [1, 2], segment_ids = [0, 0], num_segments = 1 }
+dtypes = { data = "int16", segment_ids = "int32" }
+theirs = { equals = [1.5], dtype = "float32" }
+ours = "same"
+per_op.unsorted_segment_sqrt_n = { theirs = { raises = "InvalidArgumentError" }, ours = { raises = "DTypeError" } }
 ''')
 
 
@@ -141,22 +142,17 @@ def _num_segments(ctx: OpContext, num_segments: Any) -> int:
     return n
 
 
-def _mean_post(
-    ids: np.ndarray[Any, Any], n: int, dtype: np.dtype[Any], *, sorted_: bool, sqrt: bool
-) -> Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]]:
-    """Divide segment sums by their counts as TF does (see :data:`SORTED` / :data:`UNSORTED`)."""
+def _mean_post(ids: np.ndarray[Any, Any], n: int, dtype: np.dtype[Any], *, sqrt: bool
+               ) -> Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]]:
+    """TF's unsorted mean / sqrt_n from the segment sums: N = unsorted_segment_sum(ones(data.dtype)), summed one row
+    at a time in the dtype (a float16 N stops at 2048, as TF's), max(N, 1); summed / N (or / sqrt(N)) with Python's
+    truediv (integers: float32 up to 16 bits, else float64)."""
+
     def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        c = counts(ids, n)  # after the scatter: n is then known to be allocatable
-        shape = (n,) + (1,) * (y.ndim - 1)
-        if sorted_:
-            # SegmentMean: sum / count in the dtype (integers truncate toward zero); empty segments stay 0
-            cc = np.maximum(c, 1)
-            if dtype.kind in "iu":
-                return trunc_divide(y, cc)
-            np.divide(y, cc.astype(dtype).reshape(shape), out=y)
-            return y
-        # unsorted: N = unsorted_segment_sum(ones(data.dtype)), max(N, 1); summed / N (or / sqrt(N)): truediv
-        nn = np.maximum(c.astype(dtype), np.ones((), dtype)).reshape(shape)
+        flat = ids.reshape(-1)
+        nn = np.zeros(n, dtype)
+        np.add.at(nn, flat[(flat >= 0) & (flat < n)], np.ones((), dtype))
+        nn = np.maximum(nn, np.ones((), dtype)).reshape((n,) + (1,) * (y.ndim - 1))
         if dtype.kind in "iu":
             ft = np.float32 if dtype.itemsize <= 2 else np.float64
             res: np.ndarray[Any, Any] = (y.astype(ft) / nn.astype(ft)).astype(ft)
@@ -195,7 +191,7 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
     >>> gs.tensorflow.{name}([1.0, 2.0, 3.0, 4.0], [0, 0, 2, 2]{'' if sorted_ else ', 3'}).tolist()
     {_EXAMPLE[name]}
     """
-    kind_red = _RED.get(reduction, Reduction.ADD)
+    kind_red = Reduction.MEAN if sorted_ and reduction == "mean" else _RED.get(reduction, Reduction.ADD)
 
     def lower(data: Any, segment_ids: Any, *args: Any) -> Lowering:
         ctx = OpContext(op=f"tensorflow.{name}", version=f"TF {TF_VERSION}, device='cpu'", data="data",
@@ -219,8 +215,8 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
             check_prefix_ids(ctx, d, ids)
             _check_unsorted(ctx, ids, n)
         post = None
-        if reduction in ("mean", "sqrt_n"):
-            post = _mean_post(ids, n, d.dtype, sorted_=sorted_, sqrt=reduction == "sqrt_n")
+        if reduction in ("mean", "sqrt_n") and not sorted_:  # the sorted mean is the core's (integers truncate)
+            post = _mean_post(ids, n, d.dtype, sqrt=reduction == "sqrt_n")
         return segment_lowering(ctx, d, ids, n, kind_red, empty_value(empty, d.dtype), bounds="drop", post=post)
 
     if sorted_:
@@ -246,14 +242,17 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
 def _describer(name: str, reduction: str, empty: str, sorted_: bool) -> Any:
     op = f"tensorflow.{name}"
     if sorted_:
-        return undescribed(op, "the output has segment_ids[-1] + 1 rows, a size read from the ids' values")
-    if reduction in ("mean", "sqrt_n"):
-        return undescribed(op, "integer data gives a float result (sum / N with Python's truediv) and sqrt_n divides "
-                           "by sqrt(N): no canonical reduction does either")
+
+        def describe_sorted() -> Description:
+            return sorted_description(op, reduction, index_dtypes=("int32", "int64"), data_dtypes=_COMMON, empty=empty)
+
+        return describe_sorted
+    divide = reduction if reduction in ("mean", "sqrt_n") else ""
+    dts = ("float64", "float32") if reduction == "sqrt_n" else (*_COMMON, "uint8") if divide else None
 
     def describe() -> Description:
-        return segment_description(op, {}, reduction, empty, raises_past_end=True,
-                                   index_dtypes=("int16", "int32", "int64"))
+        return segment_description(op, {}, "sum" if divide else reduction, empty, raises_past_end=True,
+                                   index_dtypes=("int16", "int32", "int64"), divide=divide, data_dtypes=dts)
 
     return describe
 

@@ -111,6 +111,10 @@ def _divergences(v: _Variant) -> None:
         evidence=f"docs/behavior-matrix.md#surprise-3 and docs/behavior-matrix.md#t6-5; "
                  f"tf.raw_ops.TensorScatter{v.name.capitalize()} docstring",
         kind="device",
+        example={"call": f"tensorflow.tensor_scatter_nd_{v.name}", "args": {"tensor": [1, 2], "indices": [[2], [-1]],
+                 "updates": [5, 6]}, "kwargs": {"bad_indices_policy": "IGNORE"},
+                 "dtypes": {"tensor": "int32", "indices": "int32", "updates": "int32"},
+                 "theirs": {"equals": [1, 2]}, "ours": "same"},
     )
     if v.reduction in ("max", "min"):
         word = "maximum" if v.reduction == "max" else "minimum"
@@ -126,6 +130,10 @@ def _divergences(v: _Variant) -> None:
             f"np.{word}); the sign of a zero may differ (the values compare equal)",
             evidence=f"observed, TF 2.21: {op[11:]}([1, nan, 3], [[0],[1],[2]], [nan, 5, 1]) = {kept}",
             kind="choice",
+            example={"call": op,
+                     "args": {"tensor": [1, "nan", 3], "indices": [[0], [1], [2]], "updates": ["nan", 5, 1]},
+                     "dtypes": {"tensor": "float32", "indices": "int32", "updates": "float32"},
+                     "theirs": {"equals": [1, "nan", 3 if v.reduction == "max" else 1]}, "ours": "same"},
         )
         divergence_table(op, r'''
 [[divergence]]
@@ -323,6 +331,12 @@ evidence = """
 docs/behavior-matrix.md#t6-5 and docs/behavior-matrix.md#t6-9 (20/20 last-wins); docs/semantics.md#s6-2 erratum, \
 docs/semantics.md#pitfall-5"""
 kind = "undefined"
+[divergence.example]
+call = "tensorflow.tensor_scatter_nd_update"
+args = { tensor = [0, 0], indices = [[0], [0]], updates = [1, 2] }
+dtypes = { tensor = "int32", indices = "int32", updates = "int32" }
+theirs = { equals = [2, 0] }
+ours = "same"
 
 [[divergence]]
 case = "negative or out-of-range index tuple"
@@ -335,6 +349,13 @@ ours = "device='cpu' raises IndexOutOfRangeError; 'gpu' and 'xla' drop the updat
 evidence = """
 docs/behavior-matrix.md#surprise-3 and docs/behavior-matrix.md#t6-5; tf.tensor_scatter_nd_update docstring"""
 kind = "device"
+[divergence.example]
+call = "tensorflow.tensor_scatter_nd_update"
+device = "xla"
+args = { tensor = [1, 2], indices = [[2], [-1]], updates = [5, 6] }
+dtypes = { tensor = "int32", indices = "int32", updates = "int32" }
+theirs = { equals = [1, 2] }
+ours = "same"
 
 [[divergence]]
 case = "int16 / uint16 indices"
@@ -346,6 +367,13 @@ find device for node'); XLA accepts all four"""
 ours = "device='cpu'/'gpu': int32, int64; device='xla': int16, int32, int64, uint16"
 evidence = "docs/behavior-matrix.md#t6-5 index dtypes; observed TF 2.21"
 kind = "device"
+[divergence.example]
+call = "tensorflow.tensor_scatter_nd_update"
+device = "xla"
+args = { tensor = [1, 2], indices = [[1]], updates = [5] }
+dtypes = { tensor = "int32", indices = "int16", updates = "int32" }
+theirs = { equals = [1, 5] }
+ours = "same"
 
 [[divergence]]
 case = "NumPy updates whose dtype differs from the tensor's (also _add, _sub, _min, _max)"
@@ -356,6 +384,12 @@ ours = """
 DTypeError for an array of another dtype (as for a tf.Tensor); Python lists and scalars take the tensor's dtype"""
 evidence = "observed, TF 2.21: float32 NumPy updates into a float64 tensor run"
 kind = "choice"
+[divergence.example]
+call = "tensorflow.tensor_scatter_nd_update"
+args = { tensor = [1, 2], indices = [[1]], updates = [5] }
+dtypes = { tensor = "float64", indices = "int32", updates = "ndarray:float32" }
+theirs = { equals = [1, 5] }
+ours = { raises = "DTypeError" }
 ''')
 
 

@@ -7,11 +7,15 @@ from typing import Any
 import numpy as np
 
 from ...core.context import OpContext
+from .._common import first_true
 
-__all__ = ["TFLITE_VERSION", "check_in_range", "tfl_context"]
+__all__ = ["GATHER_INDEX_DTYPES", "TFLITE_VERSION", "check_in_range", "tfl_context"]
 
 TFLITE_VERSION = "TF 2.21"
 """The TensorFlow release whose TFLite interpreter (``tf.lite.Interpreter``, builtin kernels) was observed."""
+
+GATHER_INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
+"""The index types ``GATHER`` and ``GATHER_ND`` take (their kernels' ``positions`` / ``indices`` switch)."""
 
 
 def tfl_context(name: str, **names: str) -> OpContext:
@@ -32,9 +36,7 @@ def check_in_range(ctx: OpContext, idx: np.ndarray[Any, Any], sizes: tuple[int, 
     bad = (idx < 0) | (idx >= lim)
     if not bad.any():
         return
-    flat = int(np.argmax(bad.reshape(-1)))
-    pos = tuple(int(p) for p in np.unravel_index(flat, idx.shape)) if idx.ndim else ()
-    value = int(idx.reshape(-1)[flat])
+    pos, value = first_true(bad, idx)
     size = int(lim[pos[-1]]) if what == "tuple" else int(lim[0])
     neg = "TFLite rejects negative indices: indices_has_only_positive_elements; " if value < 0 else ""
     note = f"{neg}the TFLite kernel fails the invoke ('index out of bounds')"

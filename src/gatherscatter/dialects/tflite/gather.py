@@ -10,11 +10,10 @@ from ...errors import ShapeError, UnsupportedError
 from .._common import check_data_dtype, data_array
 from .._record import Description, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
-from ._tfl import TFLITE_VERSION, check_in_range, tfl_context
+from ._tfl import GATHER_INDEX_DTYPES, TFLITE_VERSION, check_in_range, tfl_context
 
 #: facts for the op record
 DATA_DTYPES = frozenset({"float32", "float16", "int8", "uint8", "int16", "int32", "int64", "bool"})
-INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
 
 divergence_table("tflite.GATHER", r'''
 [[divergence]]
@@ -25,6 +24,12 @@ theirs = "tf.gather on GPU returns 0, under XLA clamps; TF on CPU raises"
 ours = "IndexOutOfRangeError, as the TFLite kernel (negative indices are rejected, not wrapped)"
 evidence = "tensorflow/lite/kernels/gather.cc: indices_has_only_positive_elements, 'gather index out of bounds'"
 kind = "device"
+[divergence.example]
+call = "tflite:tensorflow.gather"
+args = { params = [10, 20, 30], indices = [-1] }
+dtypes = { params = "float32", indices = "int32" }
+theirs = { raises = "RuntimeError" }
+ours = { raises = "IndexOutOfRangeError" }
 ''')
 
 
@@ -73,7 +78,7 @@ def GATHER(params: Any, indices: Any, axis: int = 0, batch_dims: int = 0) -> Low
     ctx = tfl_context("GATHER", data="params", indices="indices")
     p = data_array(ctx, params)
     check_data_dtype(ctx, p, DATA_DTYPES)
-    i = as_index_array(ctx, indices, "indices", INDEX_DTYPES)
+    i = as_index_array(ctx, indices, "indices", GATHER_INDEX_DTYPES)
     b = to_int(ctx, "batch_dims", batch_dims)
     if b < 0:
         b += i.ndim

@@ -12,11 +12,10 @@ from ...errors import ShapeError
 from .._common import check_data_dtype, data_array
 from .._record import Description, Residual, canonical
 from .._registry import Lowering, dialect_op, divergence_table
-from ._tfl import TFLITE_VERSION, check_in_range, tfl_context
+from ._tfl import GATHER_INDEX_DTYPES, TFLITE_VERSION, check_in_range, tfl_context
 
 #: facts for the op record
 DATA_DTYPES = frozenset({"float32", "int8", "uint8", "int16", "int32", "int64", "str", "bytes", "object"})
-INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
 
 divergence_table("tflite.GATHER_ND", r'''
 [[divergence]]
@@ -27,6 +26,12 @@ theirs = "TF raises; TFLite checks only the flat offset and reads the cell it la
 ours = "as TFLite: the flat offset is read; it raises only past the end of params"
 evidence = "tensorflow/lite/kernels/internal/reference/reference_ops.h GatherNd (from_pos + slice_size check)"
 kind = "undefined"
+[divergence.example]
+call = "tflite:tensorflow.gather_nd"
+args = { params = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], indices = [[0, 4]] }
+dtypes = { params = "int32", indices = "int32" }
+theirs = { equals = [4] }
+ours = "same"
 
 [[divergence]]
 case = "negative or out-of-range index tuple"
@@ -36,6 +41,12 @@ theirs = "tf.gather_nd on GPU returns 0, under XLA clamps; TF on CPU raises"
 ours = "IndexOutOfRangeError, as the TFLite kernel"
 evidence = "tensorflow/lite/kernels/gather_nd.cc: indices_has_only_positive_elements; reference GatherNd status"
 kind = "device"
+[divergence.example]
+call = "tflite:tensorflow.gather_nd"
+args = { params = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]], indices = [[-1, 0]] }
+dtypes = { params = "int32", indices = "int32" }
+theirs = { raises = "RuntimeError" }
+ours = { raises = "IndexOutOfRangeError" }
 ''')
 
 
@@ -76,7 +87,7 @@ def GATHER_ND(params: Any, indices: Any) -> Lowering:
     ctx = tfl_context("GATHER_ND", data="params", indices="indices")
     p = data_array(ctx, params)
     check_data_dtype(ctx, p, DATA_DTYPES)
-    i = as_index_array(ctx, indices, "indices", INDEX_DTYPES)
+    i = as_index_array(ctx, indices, "indices", GATHER_INDEX_DTYPES)
     if i.ndim < 1:
         raise ShapeError(f"{ctx.label}: indices must have rank >= 1 (got a 0-d array)")
     k = i.shape[-1]

@@ -23,7 +23,7 @@ from .._segment import (
     empty_value,
     segment_description,
     segment_lowering,
-    undescribed,
+    sorted_description,
 )
 from ._tfl import TFLITE_VERSION, tfl_context
 
@@ -51,6 +51,12 @@ previous one + 1, starting at 0 ('delta == 0 || delta == 1')"""
 ours = "as TFLite: IndexOutOfRangeError"
 evidence = "tensorflow/lite/kernels/segment_sum.cc ResizeOutputTensor"
 kind = "device"
+[divergence.example]
+call = "tflite:tensorflow.math.segment_sum"
+args = { data = [1, 2], segment_ids = [0, 2] }
+dtypes = { data = "float32", segment_ids = "int32" }
+theirs = { raises = "RuntimeError" }
+ours = { raises = "IndexOutOfRangeError" }
 
 [[divergence]]
 case = "segment ids starting with -1 (-1, -1, 0, ...)"
@@ -60,6 +66,7 @@ theirs = "passes the delta check (previous id starts at -1) and writes before th
 ours = "IndexOutOfRangeError: the first id must be 0"
 evidence = "tensorflow/lite/kernels/segment_sum.cc (previous_segment_id = -1)"
 kind = "undefined"
+not_reproducible = "writes before the output buffer: no stable outcome"
 ''')
 
 
@@ -70,8 +77,9 @@ def _ids(ctx: OpContext, d: np.ndarray[Any, Any], segment_ids: Any) -> np.ndarra
 
 
 @dialect_op("tflite", "SEGMENT_SUM", family="scatter_axis", kind="scatter", versions=(TFLITE_VERSION,),
-            differentiable=("data",), describe=undescribed("tflite.SEGMENT_SUM", "the output has segment_ids[-1] + 1 "
-                                                          "rows, a size read from the ids' values"))
+            differentiable=("data",), describe=lambda: sorted_description(
+                "tflite.SEGMENT_SUM", "sum", index_dtypes=("int32",), data_dtypes=("float32", "int32"),
+                contiguous=True))
 def SEGMENT_SUM(data: Any, segment_ids: Any) -> Lowering:
     """TFLite ``SEGMENT_SUM``: sums of consecutive rows of ``data`` that share an id (ids 0, 0, 1, 2, 2, ...).
 

@@ -25,19 +25,6 @@ from .take import take
 from .take_along_dim import take_along_dim
 
 __all__ = [
-    "embedding",
-    "embedding_bag",
-    "gather",
-    "index_add",
-    "index_copy",
-    "index_fill",
-    "index_put",
-    "index_reduce",
-    "index_select",
-    "scatter",
-    "scatter_add",
-    "scatter_reduce",
-    "segment_reduce",
-    "take",
-    "take_along_dim",
+    "embedding", "embedding_bag", "gather", "index_add", "index_copy", "index_fill", "index_put", "index_reduce",
+    "index_select", "scatter", "scatter_add", "scatter_reduce", "segment_reduce", "take", "take_along_dim",
 ]

@@ -29,7 +29,7 @@ from ...core.policy import MeanCount, Policy
 from ...core.scatter import count_in_dtype as core_count_in_dtype
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name, to_int
 from ...errors import ArgumentError, AxisError, DTypeError, ShapeError
-from .._common import check_data_dtype
+from .._common import check_data_dtype, first_true
 from .._record import GradConventions
 from .._registry import Lowering
 
@@ -45,7 +45,7 @@ __all__ = [
     "check_dtype",
     "count_in_dtype",
     "flat_gather",
-    "index_vector",
+    "index_and_dim",
     "norm_dim",
     "src_array",
     "to_scalar",
@@ -132,12 +132,14 @@ def as_bool(ctx: OpContext, name: str, value: Any) -> bool:
     return value
 
 
-def index_vector(ctx: OpContext, index: Any, allowed: frozenset[str], *, rule: str) -> np.ndarray[Any, Any]:
-    """A 0-d or 1-d index of an allowed dtype (the ``index_*`` ops); ``rule`` words the error."""
+def index_and_dim(
+    ctx: OpContext, d: np.ndarray[Any, Any], index: Any, dim: Any, allowed: frozenset[str]
+) -> tuple[np.ndarray[Any, Any], int]:
+    """The ``index_*`` ops' ``index`` (0-d or 1-d, of an ``allowed`` dtype), then their ``dim`` on input ``d``."""
     i = as_index_array(ctx, index, "index", allowed)
     if i.ndim > 1:
-        raise ShapeError(f"{ctx.label}: index must be a vector ({rule}); got index shape {list(i.shape)}")
-    return i
+        raise ShapeError(f"{ctx.label}: index must be a vector (0-d or 1-d); got index shape {list(i.shape)}")
+    return i, norm_dim(ctx, dim, d.ndim)
 
 
 def src_array(ctx: OpContext, src: Any, dtype: np.dtype[Any], name: str) -> np.ndarray[Any, Any]:
@@ -257,9 +259,7 @@ def flat_gather(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any]
     bad = (lin < lo) | (lin >= n)
     if bad.any():
         # checked here, before the flat indices are unravelled; the core words the message
-        flat = int(np.argmax(bad.reshape(-1)))
-        pos = tuple(int(p) for p in np.unravel_index(flat, i.shape)) if i.ndim else ()
-        value = int(lin.reshape(-1)[flat])
+        pos, value = first_true(bad, lin)
         note = "" if negative or value >= 0 else f"{ctx.op} does not accept negative indices"
         raise ctx.with_(bounds_note=note).index_error(
             value=value, position=pos, size=n, axis=0, lo=lo, target=f"{ctx.data} with size {n}", subject=ctx.data,
@@ -271,3 +271,4 @@ def flat_gather(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any]
 
 #: the gradient conventions of torch autograd, which every torch op states in its record
 GRAD = GradConventions(autograd="torch", duplicates="all", ties="torch")
+

@@ -16,6 +16,15 @@ from typing import Any
 import numpy as np
 
 from .._record import Description, Residual, Step, canonical, moved_axis_args
+from .._registry import Registrar, dialect_op
+from ._common import GRAD, VERSION
+
+
+def torch_op(name: str, **record: Any) -> Registrar:
+    """Registers the op ``torch.<name>`` (:func:`~gatherscatter.dialects._registry.dialect_op`) with what every
+    torch op shares: torch's one version (:data:`VERSION`) and gradient conventions (:data:`GRAD`, unless the
+    op states its own ``grad``)."""
+    return dialect_op("torch", name, **{"versions": (VERSION,), "grad": GRAD, **record})
 
 _HALF = Residual("dtype", "accumulates float16/bfloat16 sums and products in float32 and rounds once",
                  "rounds at every step in the data dtype")

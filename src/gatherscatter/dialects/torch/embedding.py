@@ -15,16 +15,6 @@ from .._record import Description, Residual, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ._common import GRAD, INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, torch_context
 
-#: facts of the op, for its record: the attributes that change the forward result and their accepted values
-ATTRIBUTES = {
-    "padding_idx": "None or an int in [-num_embeddings, num_embeddings) (forward: validated only; its row gets "
-    "no gradient)",
-    "max_norm": "None or a float: rows referenced by input whose norm exceeds it are rescaled first",
-    "norm_type": "the p of the p-norm for max_norm (default 2.0)",
-    "scale_grad_by_freq": "gradient only (accepted, no effect on the forward result)",
-    "sparse": "gradient layout only (accepted, no effect on the forward result)",
-}
-
 divergence_table("torch.embedding", r'''
 [[divergence]]
 case = "max_norm on float32 rows long enough for torch's vectorised norm (16+ values), or float64/float16 rows"
@@ -127,12 +117,17 @@ def _prepare(input: Any, weight: Any, padding_idx: Any) -> tuple[OpContext, np.n
     return ctx, w, idx
 
 
-def _describe(padding_idx: Any = None, max_norm: Any = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
-              sparse: bool = False) -> Description:
-    op = "torch.embedding"
+def refuse_max_norm(op: str, max_norm: Any) -> None:
+    """A description refuses ``max_norm`` (torch.embedding, torch.embedding_bag): UnsupportedError saying why."""
     if max_norm is not None:
         raise UnsupportedError(f"translate {op}: max_norm renormalises the referenced rows of weight first "
                                "(embedding_renorm_): no layout adapter computes a row norm")
+
+
+def _describe(padding_idx: Any = None, max_norm: Any = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Description:
+    op = "torch.embedding"
+    refuse_max_norm(op, max_norm)
     attrs: dict[str, Any] = {}
     res: list[Residual] = []
     if padding_idx is not None:

@@ -9,10 +9,24 @@ import numpy as np
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array, dtype_name
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from .._record import (
+    Arg,
+    Description,
+    Mapper,
+    OpRecord,
+    Residual,
+    Step,
+    Version,
+    canonical,
+    check_bool,
+    check_choice,
+    check_int,
+    real_ids,
+)
 from .._registry import Lowering, dialect_op, divergence_table
-from .._segment import counts, undescribed
+from .._segment import counts
 from ._common import GRAD, INDEX_INT32_INT64, VERSION
-from .embedding import _prepare, _renorm
+from .embedding import _prepare, _renorm, refuse_max_norm
 
 #: mode -> core reduction of the bag (mean: a sum divided by the bag's non-padding count); empty bags are 0
 MODES: dict[str, Reduction] = {"sum": Reduction.ADD, "mean": Reduction.ADD, "max": Reduction.MAX}
@@ -56,13 +70,102 @@ not_reproducible = "the difference is the caller's weight after the call, not th
 ''')
 
 
+_CANON = {"sum": "add", "mean": "mean", "max": "max"}
+
+
+def _describe(mode: str = "mean", include_last_offset: bool = False, padding_idx: Any = None, max_norm: Any = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False, form: str = "offsets",
+              weighted: bool = False) -> Description:
+    """Two primitives: the gather ``rows = weight[input]`` (``before``), then one nd scatter of the rows (times
+    ``per_sample_weights`` when ``weighted``) into a zero canvas of one row per bag, each entry's bag read from
+    ``offsets`` (``form='offsets'``, 1-D input) or its row (``form='batch'``, 2-D input); ``padding_idx``
+    entries get the bag -1, which the scatter drops."""
+    op = "torch.embedding_bag"
+    check_choice(op, "mode", mode, tuple(MODES))
+    check_choice(op, "form", form, ("offsets", "batch"))
+    last = check_bool(op, "include_last_offset", include_last_offset)
+    if check_bool(op, "weighted", weighted) and mode != "sum":
+        raise UnsupportedError(f"translate {op}: per_sample_weights is only supported for mode='sum' (torch raises)")
+    refuse_max_norm(op, max_norm)
+    if form == "batch" and last:
+        raise UnsupportedError(f"translate {op}: include_last_offset applies to offsets (form='offsets')")
+    attrs: dict[str, Any] = {"mode": mode, "include_last_offset": last}
+    pre: list[Step] = []
+    rows = "rows"
+    if weighted:
+        pre += [Step.adapt("expand_dims", "psw", "per_sample_weights", axis=-1),
+                Step.adapt("combine", "rows_w", "rows", "psw", reduction="mul", why="each row times its weight")]
+        rows = "rows_w"
+    if form == "offsets":
+        pre.append(Step.adapt("segment_ids", "bag", "offsets", "input", axis=0, offsets=True,
+                              why="the bag of each entry: #{b : offsets[b] <= j} - 1"))
+        if last:
+            pre.append(Step.adapt("slice_last", "starts", "offsets", start=1, why="offsets[-1] ends the last bag"))
+        pre.append(Step.adapt("expand_dims", "bags", "starts" if last else "offsets", axis=-1))
+    else:
+        pre += [Step.adapt("row_ids", "bag", "input", why="one bag per row of input"),
+                Step.adapt("slice_last", "bags", "input", start=-1, why="input[:, -1:]: one row per bag")]
+    res: list[Residual] = []
+    if form == "batch":
+        res.append(Residual("empty", "a (B, 0) input gives B empty bags (zeros)", "refuses the shape"))
+    if padding_idx is not None:
+        attrs["padding_idx"] = check_int(op, "padding_idx", padding_idx)
+        pre.append(Step.adapt("drop_index", "bag_p", "bag", "input", "weight", value=attrs["padding_idx"],
+                              why="padding_idx entries belong to no bag"))
+    pre += [Step.adapt("expand_dims", "tuples", "bag_p" if padding_idx is not None else "bag", axis=-1),
+            Step.adapt("full_slices", "canvas", "bags", "weight", value=0, why="one zero row per bag (an empty bag "
+                       "is 0)")]
+    gather = canonical("gather", data="weight", indices="input", out="rows", axis=0, negative="raise",
+                       bounds="raise")
+    c = canonical("scatter_nd", data="canvas", indices="tuples", updates=rows, reduction=_CANON[mode],
+                  include_self=mode == "sum", negative="bounds", bounds="drop")
+    inputs = ("input", "weight") + (("offsets",) if form == "offsets" else ()) + (
+        ("per_sample_weights",) if weighted else ())
+    layout = {"k": 1, "data_shape": (None, None), "index_ndim": (1, 1) if form == "offsets" else (2, 2),
+              "data_dtypes": ("float64", "float32"), "to_source": _bags(form, last, padding_idx, weighted)}
+    return Description(op, attrs, inputs, c, pre=pre, residuals=res, layout=layout, before=[gather])
+
+
+def _bags(form: str, last: bool, padding_idx: Any, weighted: bool) -> Mapper:
+    """The canonical arrays as embedding_bag arguments: the scatter's updates give input's shape and the
+    embedding size, its canvas the number of bags; a weight of 1-4 rows, in-range entries, offsets from 0."""
+
+    def mapper(canon: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+        u, nb = canon["updates"], canon["data"].shape[0]
+        shape = u.shape[:-1]
+        n = int(rng.integers(1, 5))
+        if padding_idx is not None:  # within num_embeddings (else the call is refused)
+            n = max(n, padding_idx + 1 if padding_idx >= 0 else -padding_idx)
+        w = (rng.integers(-9, 10, (n, u.shape[-1])) + rng.random((n, u.shape[-1]))).astype(u.dtype)
+        inp = rng.integers(0, n, shape).astype(np.int64 if rng.random() < 0.7 else np.int32)
+        args: dict[str, Any] = {"input": inp, "weight": w}
+        if form == "offsets":
+            nb = max(nb, 1) if last else nb  # a lone last offset (zero bags) must be 0: len(input) > 0 is refused
+            starts = np.concatenate([[0], np.sort(rng.integers(0, shape[0] + 1, nb - 1))]) if nb else np.zeros(0)
+            off = np.concatenate([starts, [shape[0]]]) if last else starts
+            args["offsets"] = off.astype(inp.dtype)
+            bag = np.sum(off[:, None] <= np.arange(shape[0]), axis=0) - 1
+        else:
+            bag = np.broadcast_to(np.arange(shape[0])[:, None], shape)
+            nb = shape[0]
+        if padding_idx is not None:
+            bag = np.where(inp == padding_idx % n, -1, bag)
+        if weighted:
+            args["per_sample_weights"] = rng.random(shape).astype(u.dtype)
+        real_ids(canon, bag, nb)
+        return args
+
+    return mapper
+
+
 @dialect_op("torch", "embedding_bag", family="scatter_axis", kind="scatter", versions=(VERSION,),
-            differentiable=("weight", "per_sample_weights"), grad=GRAD,
-            describe=undescribed("torch.embedding_bag", "it gathers rows of weight and then reduces them per bag: a "
-                                 "gather followed by a segment reduction (two primitives; a description has one "
-                                 "canonical call), with bags read from the values of offsets"),
-            values={"offsets": "array", "max_norm": "number", "norm_type": "number", "mode": tuple(MODES),
-                    "per_sample_weights": "array", "padding_idx": "int"})
+            differentiable=("weight", "per_sample_weights"),
+            record=OpRecord(_describe, args=(Arg("input", "indices"), Arg("weight", "data"), Arg("offsets", "indices"),
+                                             Arg("per_sample_weights", "updates")),
+                            versions=(Version(VERSION),), grad=GRAD,
+                            values={"offsets": "array", "per_sample_weights": "array", "max_norm": "number",
+                                    "norm_type": "number", "mode": tuple(MODES), "padding_idx": "int",
+                                    "form": ("offsets", "batch")}))
 def embedding_bag(
     input: Any,
     weight: Any,
@@ -91,10 +194,12 @@ def embedding_bag(
     before the sum. ``max_norm``: as :func:`embedding` (the caller's weight is
     never modified).
 
-    Lowering: the rows ``weight[input]`` (times ``per_sample_weights``) are the
+    Lowering (what ``embedding_bag.record.describe(...)`` states: a gather, then a
+    scatter): the rows ``weight[input]`` (times ``per_sample_weights``) are the
     updates of one core ``scatter`` into zeros of shape ``(bags, embedding_dim)``
     along axis 0, indexed by each entry's bag (padding entries dropped): reduction
-    add (sum, mean) or max with ``include_self=False``; a mean divides afterwards.
+    add with ``include_self=True`` (sum), mean or max with ``include_self=False``
+    (torch's float32 last-bag quirk: a sum divided afterwards).
 
     Equivalent loop::
 
@@ -199,14 +304,16 @@ def embedding_bag(
         rows = rows * psw.reshape(-1, 1)
     out = np.broadcast_to(np.zeros((), w.dtype), (nbags, w.shape[1]))
     red = MODES[mode]
-    policy = Policy(bounds="drop", negative="bounds", reduction=red, include_self=red is not Reduction.MAX)
+    policy = Policy(bounds="drop", negative="bounds", reduction=red, include_self=mode == "sum")
     post = None
-    if mode == "mean":
+    if mode == "mean" and last_count is None:  # the canonical mean: an empty bag keeps the canvas's 0
+        policy = policy.with_(reduction=Reduction.MEAN)
+    elif mode == "mean":  # torch's float32 kernel with offsets[-1] < len(input) (see the divergence record)
+        policy = policy.with_(include_self=True)
 
         def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
             c = counts(bag, nbags)
-            if last_count is not None:
-                c[nbags - 1] = last_count
+            c[nbags - 1] = last_count
             c = np.maximum(c, 1).astype(y.dtype).reshape(-1, 1)
             np.divide(y, c, out=y)
             return y

@@ -11,9 +11,9 @@ from ...core.shape import IndexSpec, as_array, as_index_array
 from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, canonical, check_int
-from .._registry import Lowering, dialect_op
-from ._common import GRAD, INDEX_INT32_INT64, TENSOR_DTYPES, VERSION, check_dtype, norm_dim, torch_context
-from ._describe import _INT
+from .._registry import Lowering
+from ._common import INDEX_INT32_INT64, TENSOR_DTYPES, check_dtype, norm_dim, torch_context
+from ._describe import _INT, torch_op
 
 
 def elementwise_rank_check(ctx: Any, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], name: str = "index") -> None:
@@ -31,14 +31,9 @@ def _describe(dim: int) -> Description:
     return Description("torch.gather", {"dim": dim}, ("input", "index"), c, layout={"index_dtypes": _INT})
 
 
-@dialect_op(
-    "torch",
-    "gather",
-    family="gather_elements",
-    kind="gather",
-    versions=(VERSION,),
-    differentiable=("input",),
-    describe=_describe, grad=GRAD, variants=({"dim": 1},),
+@torch_op(
+    "gather", family="gather_elements", kind="gather", differentiable=("input",), describe=_describe,
+    variants=({"dim": 1},),
 )
 def gather(input: Any, dim: int, index: Any) -> Lowering:
     """torch.gather: one element of ``input`` per ``index`` entry, along ``dim``.

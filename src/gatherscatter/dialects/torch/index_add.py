@@ -12,20 +12,9 @@ from ...core.shape import IndexSpec, dtype_name
 from ...errors import ShapeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, check_int
-from .._registry import Lowering, dialect_op, divergence_table
-from ._common import (
-    GRAD,
-    INDEX_INT32_INT64,
-    TENSOR_DTYPES,
-    VERSION,
-    check_dtype,
-    index_vector,
-    norm_dim,
-    src_array,
-    to_scalar,
-    torch_context,
-)
-from ._describe import _EMPTY_UNCHECKED, _HALF, _INT, _index_axis_source
+from .._registry import Lowering, divergence_table
+from ._common import INDEX_INT32_INT64, TENSOR_DTYPES, check_dtype, index_and_dim, src_array, to_scalar, torch_context
+from ._describe import _EMPTY_UNCHECKED, _HALF, _INT, _index_axis_source, torch_op
 
 divergence_table("torch.index_add", r'''
 [[divergence]]
@@ -57,8 +46,7 @@ def lower_index_func(
     and its shape except along ``dim``, where it has ``len(index)`` entries.
     """
     d = data_array(ctx, input)
-    i = index_vector(ctx, index, INDEX_INT32_INT64, rule="0-d or 1-d")
-    a = norm_dim(ctx, dim, d.ndim)
+    i, a = index_and_dim(ctx, d, index, dim, INDEX_INT32_INT64)
     s = src_array(ctx, source, d.dtype, "source")
     same = s.ndim == d.ndim and all(s.shape[k] == d.shape[k] for k in range(d.ndim) if k != a)
     if not same:
@@ -84,10 +72,9 @@ def _describe(dim: int, alpha: Any = 1) -> Description:
                               negative="raise", index_dtypes=_INT, alpha=alpha, residuals=[_HALF, _EMPTY_UNCHECKED])
 
 
-@dialect_op(
-    "torch", "index_add", family="scatter_axis", kind="scatter", versions=(VERSION,),
-    differentiable=("input", "source"),
-    describe=_describe, grad=GRAD, variants=({"dim": 0, "alpha": 2},), values={"alpha": "number"},
+@torch_op(
+    "index_add", family="scatter_axis", kind="scatter", differentiable=("input", "source"), describe=_describe,
+    variants=({"dim": 0, "alpha": 2},), values={"alpha": "number"},
 )
 def index_add(input: Any, dim: int, index: Any, source: Any, alpha: Any = 1) -> Lowering:
     """torch.index_add: add ``alpha * source`` slices into a copy of ``input`` at ``index`` along ``dim``.

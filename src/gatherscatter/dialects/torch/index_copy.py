@@ -1,19 +1,21 @@
-"""PyTorch ``torch.index_copy`` (2.13)."""
+"""PyTorch ``torch.index_copy`` (2.13), and the slice writing shared with ``index_fill``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from ...core.context import OpContext
 from ...core.policy import Duplicates, Policy, parse_enum
 from ...core.shape import IndexSpec, prod
 from ...errors import ShapeError
 from .._common import DUPLICATES, data_array
 from .._record import Description, check_int
-from .._registry import Lowering, dialect_op, divergence_table
-from ._common import GRAD, INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, src_array, torch_context
-from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
+from .._registry import Lowering, divergence_table
+from ._common import INDEX_INT64, check_dtype, index_and_dim, src_array, torch_context
+from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source, torch_op
 
 divergence_table("torch.index_copy", r'''
 [[divergence]]
@@ -43,11 +45,28 @@ def _describe(dim: int) -> Description:
                               residuals=[_EMPTY_UNCHECKED])
 
 
-@dialect_op(
-    "torch", "index_copy", family="scatter_axis", kind="scatter", versions=(VERSION,),
-    differentiable=("input", "source"),
-    describe=_describe, fuzz={"distinct_targets": 0.6}, grad=GRAD, variants=({"dim": 0},),
-    values={"duplicates": DUPLICATES},
+def index_slices(ctx: OpContext, d: np.ndarray[Any, Any], i: np.ndarray[Any, Any], a: int, policy: Policy,
+                  updates: Callable[[tuple[int, ...]], np.ndarray[Any, Any]]) -> Lowering:
+    """``index_copy`` and ``index_fill``: write one slice along ``a`` per entry of the 0-d or 1-d index ``i``.
+
+    ``updates(shape)`` gives the slices (``shape``: ``d``'s with ``len(i)`` along ``a``). A 0-d ``d`` is one
+    slice of a 1-element vector, and the result is 0-d again. As in torch, a ``d`` whose slices (its shape
+    without ``a``) are empty is returned as a copy, without index checks.
+    """
+    d1 = d.reshape(1) if d.ndim == 0 else d
+    i1 = i.reshape(-1)
+    ushape = d1.shape[:a] + (i1.size,) + d1.shape[a + 1 :]
+    low = Lowering("scatter", d1, i1, IndexSpec(axis=a), policy, ctx, updates=updates(ushape))
+    if prod(d1.shape[:a] + d1.shape[a + 1 :]) == 0:  # torch loops over empty slices: no index check
+        low.result = np.array(d, copy=True)
+    elif d.ndim == 0:
+        low.post = lambda y: y.reshape(())
+    return low
+
+
+@torch_op(
+    "index_copy", family="scatter_axis", kind="scatter", differentiable=("input", "source"), describe=_describe,
+    fuzz={"distinct_targets": 0.6}, variants=({"dim": 0},), values={"duplicates": DUPLICATES},
 )
 def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str = "last") -> Lowering:
     """torch.index_copy: copy ``source`` slices into a copy of ``input`` at ``index`` along ``dim``.
@@ -78,8 +97,7 @@ def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str
     ctx = torch_context("index_copy", updates="source")
     d = data_array(ctx, input)
     check_dtype(ctx, d)
-    i = index_vector(ctx, index, INDEX_INT64, rule="0-d or 1-d")
-    a = norm_dim(ctx, dim, d.ndim)
+    i, a = index_and_dim(ctx, d, index, dim, INDEX_INT64)
     dup = parse_enum(Duplicates, duplicates)
     s = src_array(ctx, source, d.dtype, "source")
     if s.ndim and d.ndim and s.ndim != d.ndim:
@@ -95,13 +113,5 @@ def index_copy(input: Any, dim: int, index: Any, source: Any, *, duplicates: str
             f"{ctx.label}: source and input must have the same slice shape (their shape without dim {a}); got "
             f"source shape {list(s.shape)} and input shape {list(d.shape)}"
         )
-    d1 = d.reshape(1) if d.ndim == 0 else d
-    i1 = i.reshape(-1)
-    ushape = d1.shape[:a] + (i1.size,) + d1.shape[a + 1 :]
     policy = Policy(bounds="raise", negative="raise", duplicates=dup)
-    low = Lowering("scatter", d1, i1, IndexSpec(axis=a), policy, ctx, updates=s.reshape(ushape))
-    if prod(d1.shape[:a] + d1.shape[a + 1 :]) == 0:  # torch loops over empty slices: no index check
-        low.result = np.array(d, copy=True)
-    elif d.ndim == 0:
-        low.post = lambda y: y.reshape(())
-    return low
+    return index_slices(ctx, d, i, a, policy, s.reshape)

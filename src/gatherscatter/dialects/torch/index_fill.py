@@ -7,13 +7,14 @@ from typing import Any
 import numpy as np
 
 from ...core.policy import WRAPPING
-from ...core.shape import IndexSpec, dtype_name, prod
+from ...core.shape import dtype_name
 from ...errors import DTypeError, UnsupportedError
 from .._common import data_array
 from .._record import Description, check_int
-from .._registry import Lowering, dialect_op
-from ._common import GRAD, INDEX_INT64, VERSION, check_dtype, index_vector, norm_dim, to_scalar, torch_context
-from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source
+from .._registry import Lowering
+from ._common import INDEX_INT64, check_dtype, index_and_dim, to_scalar, torch_context
+from ._describe import _EMPTY_UNCHECKED, _I64, _index_axis_source, torch_op
+from .index_copy import index_slices
 
 
 def _describe(dim: int, value: Any) -> Description:
@@ -25,9 +26,9 @@ def _describe(dim: int, value: Any) -> Description:
                               residuals=[_EMPTY_UNCHECKED])
 
 
-@dialect_op(
-    "torch", "index_fill", family="scatter_axis", kind="scatter", versions=(VERSION,), differentiable=("input",),
-    describe=_describe, grad=GRAD, variants=({"dim": 1, "value": -1.0},), values={"value": "number"},
+@torch_op(
+    "index_fill", family="scatter_axis", kind="scatter", differentiable=("input",), describe=_describe,
+    variants=({"dim": 1, "value": -1.0},), values={"value": "number"},
 )
 def index_fill(input: Any, dim: int, index: Any, value: Any) -> Lowering:
     """torch.index_fill: set whole slices of a copy of ``input`` at ``index`` along ``dim`` to ``value``.
@@ -56,8 +57,7 @@ def index_fill(input: Any, dim: int, index: Any, value: Any) -> Lowering:
     ctx = torch_context("index_fill")
     d = data_array(ctx, input)
     check_dtype(ctx, d)
-    i = index_vector(ctx, index, INDEX_INT64, rule="0-d or 1-d")
-    a = norm_dim(ctx, dim, d.ndim)
+    i, a = index_and_dim(ctx, d, index, dim, INDEX_INT64)
     is_complex = isinstance(value, complex) or (
         isinstance(value, (np.ndarray, np.generic)) and np.asarray(value).dtype.kind == "c"
     )
@@ -67,12 +67,4 @@ def index_fill(input: Any, dim: int, index: Any, value: Any) -> Lowering:
             f"{dtype_name(d.dtype)} input (even with a zero imaginary part)"
         )
     v = to_scalar(ctx, value, d.dtype, "value")
-    d1 = d.reshape(1) if d.ndim == 0 else d
-    i1 = i.reshape(-1)
-    ushape = d1.shape[:a] + (i1.size,) + d1.shape[a + 1 :]
-    low = Lowering("scatter", d1, i1, IndexSpec(axis=a), WRAPPING, ctx, updates=np.broadcast_to(v, ushape))
-    if prod(d1.shape[:a] + d1.shape[a + 1 :]) == 0:  # torch loops over empty slices: no index check
-        low.result = np.array(d, copy=True)
-    elif d.ndim == 0:
-        low.post = lambda y: y.reshape(())
-    return low
+    return index_slices(ctx, d, i, a, WRAPPING, lambda shape: np.broadcast_to(v, shape))

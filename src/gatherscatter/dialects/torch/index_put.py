@@ -9,11 +9,11 @@ import numpy as np
 from ...core.policy import Duplicates, Policy, Reduction, parse_enum
 from ...core.shape import IndexSpec, as_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, IndexOutOfRangeError, ShapeError, UnsupportedError
-from .._common import DUPLICATES, data_array
+from .._common import DUPLICATES, data_array, first_true
 from .._record import Description, Step, canonical, check_bool, tuple_index_args
-from .._registry import Lowering, dialect_op, divergence_table
-from ._common import GRAD, INDEX_INT32_INT64, VERSION, as_bool, check_dtype, src_array, to_scalar, torch_context
-from ._describe import _BOOL_MASK, _INT
+from .._registry import Lowering, divergence_table
+from ._common import INDEX_INT32_INT64, VERSION, as_bool, check_dtype, src_array, to_scalar, torch_context
+from ._describe import _BOOL_MASK, _INT, torch_op
 
 divergence_table("torch.index_put", r'''
 [[divergence]]
@@ -72,11 +72,10 @@ def _check_bounds(ctx: Any, j: int, arr: np.ndarray[Any, Any], dim: int, s: int)
     bad = (a < -s) | (a >= s)
     if not bad.any():
         return
-    flat = int(np.argmax(bad.reshape(-1)))
-    pos = tuple(int(p) for p in np.unravel_index(flat, arr.shape)) if arr.ndim else ()
+    pos, value = first_true(bad, arr)
     where = f"indices[{j}]" + (f"[{', '.join(map(str, pos))}]" if pos else "")
     # checked per index entry, before the entries broadcast: the position is the caller's
-    raise ctx.index_error(value=int(arr.reshape(-1)[flat]), position=(j, *pos), size=s, axis=dim, lo=-s, where=where)
+    raise ctx.index_error(value=value, position=(j, *pos), size=s, axis=dim, lo=-s, where=where)
 
 
 def _describe(accumulate: bool = False) -> Description:
@@ -94,11 +93,9 @@ def _describe(accumulate: bool = False) -> Description:
                       "input", "indices", "values", broadcast=0.3)})
 
 
-@dialect_op(
-    "torch", "index_put", family="scatter_nd", kind="scatter", versions=(VERSION,),
-    differentiable=("input", "values"),
-    describe=_describe, fuzz={"tuple_index": True}, grad=GRAD, variants=({}, {"accumulate": True}),
-    values={"duplicates": DUPLICATES},
+@torch_op(
+    "index_put", family="scatter_nd", kind="scatter", differentiable=("input", "values"), describe=_describe,
+    fuzz={"tuple_index": True}, variants=({}, {"accumulate": True}), values={"duplicates": DUPLICATES},
 )
 def index_put(input: Any, indices: Any, values: Any, accumulate: bool = False, *, duplicates: str = "last") -> Lowering:
     """torch.index_put: ``input[indices] = values`` (or ``+=`` with ``accumulate``), on a copy.

@@ -10,18 +10,9 @@ from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, dtype_name
 from .._common import check_name, data_array
 from .._record import Description, check_bool, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence_table
-from ._common import (
-    GRAD,
-    REAL_DTYPES,
-    SMALL_COUNT_DTYPES,
-    TENSOR_DTYPES,
-    VERSION,
-    as_bool,
-    check_dtype,
-    torch_context,
-)
-from ._describe import _INT, _MEAN_COUNT, _index_axis_source
+from .._registry import Lowering, divergence_table
+from ._common import REAL_DTYPES, SMALL_COUNT_DTYPES, TENSOR_DTYPES, as_bool, check_dtype, torch_context
+from ._describe import _INT, _MEAN_COUNT, _index_axis_source, torch_op
 from .index_add import lower_index_func
 
 _REDUCE = {"prod": Reduction.MUL, "mean": Reduction.MEAN, "amax": Reduction.MAX, "amin": Reduction.MIN}
@@ -121,12 +112,11 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "torch", "index_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
-    differentiable=("input", "source"),
-    describe=_describe, values={"reduce": _REDUCE},
+@torch_op(
+    "index_reduce", family="scatter_axis", kind="scatter", differentiable=("input", "source"), describe=_describe,
+    values={"reduce": _REDUCE},
     fuzz={"choices": {"reduce": (("prod", "mean", "amax", "amin"), ("sum", "max", None))}},
-    grad=GRAD, variants=_PROBE,
+    variants=_PROBE,
 )
 def index_reduce(
     input: Any, dim: int, index: Any, source: Any, reduce: str, include_self: bool = True

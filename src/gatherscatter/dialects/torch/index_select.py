@@ -9,19 +9,9 @@ from ...core.shape import IndexSpec
 from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_int
-from .._registry import Lowering, dialect_op
-from ._common import (
-    DATA_DTYPES,
-    GRAD,
-    INDEX_INT32_INT64,
-    TENSOR_DTYPES,
-    VERSION,
-    check_dtype,
-    index_vector,
-    norm_dim,
-    torch_context,
-)
-from ._describe import _INT
+from .._registry import Lowering
+from ._common import DATA_DTYPES, INDEX_INT32_INT64, TENSOR_DTYPES, check_dtype, index_and_dim, torch_context
+from ._describe import _INT, torch_op
 
 
 def _describe(dim: int) -> Description:
@@ -33,9 +23,9 @@ def _describe(dim: int) -> Description:
                   layout={"index_dtypes": _INT, "index_ndim": (0, 1)})
 
 
-@dialect_op(
-    "torch", "index_select", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",),
-    describe=_describe, fuzz={"index_shape": "vector_or_scalar"}, grad=GRAD, variants=({"dim": 1},),
+@torch_op(
+    "index_select", family="gather", kind="gather", differentiable=("input",), describe=_describe,
+    fuzz={"index_shape": "vector_or_scalar"}, variants=({"dim": 1},),
 )
 def index_select(input: Any, dim: int, index: Any) -> Lowering:
     """torch.index_select: whole slices of ``input`` along ``dim``.
@@ -67,8 +57,7 @@ def index_select(input: Any, dim: int, index: Any) -> Lowering:
     d = data_array(ctx, input)
     # rank >= 2 copies raw bytes (any tensor dtype); rank <= 1 dispatches on the dtype
     check_dtype(ctx, d, TENSOR_DTYPES if d.ndim >= 2 else DATA_DTYPES)
-    i = index_vector(ctx, index, INDEX_INT32_INT64, rule="0-d or 1-d")
-    a = norm_dim(ctx, dim, d.ndim)
+    i, a = index_and_dim(ctx, d, index, dim, INDEX_INT32_INT64)
     i1 = i.reshape(-1)
     if d.ndim == 0:
         if i1.size != 1:

@@ -14,20 +14,19 @@ from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name
 from ...errors import ArgumentError, ShapeError, UnsupportedError
 from .._common import DUPLICATES, data_array
 from .._record import Description, Step, canonical, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence_table
+from .._registry import Lowering, divergence_table
 from ._common import (
     GRAD,
     INDEX_INT32_INT64,
     SMALL_COUNT_DTYPES,
     TENSOR_DTYPES,
-    VERSION,
     check_dtype,
     norm_dim,
     src_array,
     to_scalar,
     torch_context,
 )
-from ._describe import _HALF, _INT
+from ._describe import _HALF, _INT, torch_op
 from .gather import elementwise_rank_check
 
 divergence_table("torch.scatter", r'''
@@ -195,10 +194,9 @@ _PROBE: tuple[dict[str, Any], ...] = ({"dim": 0}, {"dim": 0, "value": 1.5}, {"di
     {"dim": 0, "reduce": "multiply"})
 
 
-@dialect_op(
-    "torch", "scatter", family="scatter_elements", kind="scatter", versions=(VERSION,),
-    differentiable=("input", "src"),
-    describe=_describe, values={"reduce": _REDUCE, "value": "number", "duplicates": DUPLICATES},
+@torch_op(
+    "scatter", family="scatter_elements", kind="scatter", differentiable=("input", "src"), describe=_describe,
+    values={"reduce": _REDUCE, "value": "number", "duplicates": DUPLICATES},
     fuzz={"choices": {"reduce": ((None, "add", "multiply"), ("sum", "mean"))}},
     grad=replace(GRAD, restrictions=("no_reduce",)), variants=_PROBE,
 )

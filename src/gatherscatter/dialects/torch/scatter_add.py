@@ -6,9 +6,9 @@ from typing import Any
 
 from ...core.policy import Reduction
 from .._record import Description, Step, canonical, check_int
-from .._registry import Lowering, dialect_op
-from ._common import GRAD, VERSION, torch_context
-from ._describe import _HALF, _INT
+from .._registry import Lowering
+from ._common import torch_context
+from ._describe import _HALF, _INT, torch_op
 from .scatter import lower_elementwise_scatter
 
 
@@ -21,10 +21,9 @@ def _describe(dim: int) -> Description:
                   layout={"index_dtypes": _INT, "smaller_index": True, "larger_updates": True})
 
 
-@dialect_op(
-    "torch", "scatter_add", family="scatter_elements", kind="scatter", versions=(VERSION,),
-    differentiable=("input", "src"),
-    describe=_describe, grad=GRAD, variants=({"dim": 0},),
+@torch_op(
+    "scatter_add", family="scatter_elements", kind="scatter", differentiable=("input", "src"), describe=_describe,
+    variants=({"dim": 0},),
 )
 def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Lowering:
     """torch.scatter_add: add every ``src`` element into a copy of ``input`` along ``dim``.

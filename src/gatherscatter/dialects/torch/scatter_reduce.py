@@ -12,9 +12,9 @@ from ...core.shape import dtype_name
 from ...errors import DTypeError
 from .._common import check_name
 from .._record import Description, Step, canonical, check_bool, check_choice, check_int
-from .._registry import Lowering, dialect_op, divergence_table
+from .._registry import Lowering, divergence_table
 from ._common import DATA_DTYPES, GRAD, VERSION, as_bool, torch_context
-from ._describe import _HALF, _INT, _MEAN_COUNT
+from ._describe import _HALF, _INT, _MEAN_COUNT, torch_op
 from .scatter import lower_elementwise_scatter
 
 _REDUCE = {
@@ -78,10 +78,9 @@ _PROBE: tuple[dict[str, Any], ...] = tuple(
 )
 
 
-@dialect_op(
-    "torch", "scatter_reduce", family="scatter_elements", kind="scatter", versions=(VERSION,),
-    differentiable=("input", "src"),
-    describe=_describe, values={"reduce": _REDUCE},
+@torch_op(
+    "scatter_reduce", family="scatter_elements", kind="scatter", differentiable=("input", "src"), describe=_describe,
+    values={"reduce": _REDUCE},
     fuzz={"choices": {"reduce": (("sum", "prod", "mean", "amax", "amin"), ("max", "add", None))}},
     grad=replace(GRAD, restrictions=("src_is_index_shaped",)), variants=_PROBE,
 )

@@ -9,9 +9,11 @@ import numpy as np
 from ...core.policy import Policy, Reduction
 from ...core.shape import IndexSpec, as_index_array, dtype_name
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from .. import _record as rec
 from .._common import data_array
+from .._record import Description, Mapper, Step, canonical, real_ids
 from .._registry import Lowering, dialect_op, divergence_table
-from .._segment import empty_value, undescribed
+from .._segment import empty_value
 from ._common import GRAD, VERSION, as_bool, norm_dim, torch_context
 
 #: reduce string -> (core reduction, empty segment value without ``initial``); 'amax'/'amin' are torch's aliases
@@ -91,12 +93,85 @@ def _lengths(ctx: Any, lengths: Any, offsets: Any, shape: tuple[int, ...]) -> tu
     return ln, off.ndim - 1
 
 
+#: the canvas value of an empty segment (no ``initial``), by reduce
+_EMPTY_FILL = {"zero": 0, "one": 1, "-inf": -np.inf, "+inf": np.inf, "nan": np.nan}
+_CANON = {Reduction.ADD: "add", Reduction.MUL: "mul", Reduction.MAX: "max", Reduction.MIN: "min"}
+
+
+def _describe(reduce: str, *, axis: int = 0, unsafe: bool = False, initial: Any = None,
+              form: str = "lengths") -> Description:
+    """The canonical form: each row's segment from ``lengths`` (or ``offsets``: ``form='offsets'``), then one nd
+    scatter of the rows (``axis`` batch dims, one-component tuples) into a canvas of one row per segment holding
+    ``initial`` or the empty value, which is the reduction's identity (0, 1, -inf, +inf: ``include_self=True``)
+    except for a mean (NaN: ``include_self=False``); ids outside every segment (offsets not starting at 0, or
+    ending before the data's end) drop their row."""
+    op = "torch.segment_reduce"
+    rec.check_choice(op, "reduce", reduce, tuple(REDUCE))
+    a = rec.check_int(op, "axis", axis)
+    if a < 0:
+        raise UnsupportedError(f"translate {op}: axis={a}: a negative axis counts from data's rank, which the "
+                               "description does not know (the batch dims are the axes before it); give axis >= 0")
+    rec.check_bool(op, "unsafe", unsafe)
+    rec.check_choice(op, "form", form, ("lengths", "offsets"))
+    red, empty = REDUCE[reduce]
+    mean = reduce == "mean"
+    if mean and initial is not None:
+        raise UnsupportedError(f"translate {op}: reduce='mean' with initial divides initial + sum by the number of "
+                               "rows only: no canonical reduction counts so (mean counts initial as one more value)")
+    attrs = {"reduce": reduce, "axis": a, "unsafe": unsafe, "initial": initial}
+    offsets = form == "offsets"
+    pre = [Step.adapt("segment_ids", "ids", form, "data", axis=a, offsets=offsets, why="the segment of each row"),
+           Step.adapt("expand_dims", "tuples", "ids", axis=-1, why="one-component index tuples")]
+    if offsets:
+        pre.append(Step.adapt("slice_last", "ends", form, start=1, why="one entry per segment"))
+    pre += [Step.adapt("expand_dims", "rows", "ends" if offsets else form, axis=-1),
+            Step.adapt("full_slices", "canvas", "rows", "data", batch_dims=a,
+                       value=_EMPTY_FILL[empty] if initial is None else float(initial),
+                       why="one row per segment: the empty value" if initial is None else "every segment starts "
+                       "at initial")]
+    c = canonical("scatter_nd", data="canvas", indices="tuples", updates="data", batch_dims=a,
+                  reduction="mean" if mean else _CANON[red], include_self=not mean,
+                  negative="bounds", bounds="drop")
+    layout: dict[str, Any] = {"index_dtypes": ("int64",), "k": 1, "rank": (a + 1, a + 3), "index_ndim": (1, 1),
+                              "data_dtypes": ("float64", "float32"), "to_source": _segments(form, a, unsafe)}
+    if red in (Reduction.MAX, Reduction.MIN):
+        layout["nonfinite"] = 0.1
+    return Description(op, attrs, ("data", form), c, pre=pre, layout=layout)
+
+
+def _segments(form: str, a: int, unsafe: bool) -> Mapper:
+    """The canonical arrays as segment_reduce arguments: ``data`` is the updates; per batch row, segment
+    lengths summing to ``data.shape[axis]`` (less with ``unsafe``) or sorted offsets within it."""
+
+    def mapper(canon: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+        u, nseg = canon["updates"], canon["data"].shape[a]
+        size, batch = u.shape[a], u.shape[:a]
+        dt = np.int64 if rng.random() < 0.7 else np.int32
+        if form == "offsets":
+            s = np.sort(rng.integers(0, size + 1, (*batch, nseg + 1)), axis=-1)
+        else:
+            cuts = np.sort(rng.integers(0, size + 1, (*batch, max(nseg - 1, 0))), axis=-1)
+            end = rng.integers(0, size + 1, (*batch, 1)) if unsafe else np.full((*batch, 1), size)
+            cuts = np.minimum(cuts, end)
+            s = np.diff(np.concatenate([np.zeros((*batch, 1), np.int64), cuts, end], axis=-1), axis=-1)
+            s = s[..., :nseg] if nseg else s[..., :0]
+        # what the generic case features read (negative / out-of-range ids, duplicates): the rows' real segment ids
+        ends = s if form == "offsets" else np.cumsum(s, axis=-1)
+        ids = np.sum(ends[..., :, None] <= np.arange(size), axis=-2) - (form == "offsets")
+        real_ids(canon, ids, nseg)
+        return {"data": u, form: s.astype(dt)}
+
+    return mapper
+
+
 @dialect_op("torch", "segment_reduce", family="scatter_axis", kind="scatter", versions=(VERSION,),
-            differentiable=("data",), grad=GRAD,
-            describe=undescribed("torch.segment_reduce", "the segments are read from the values of lengths (or "
-                                 "offsets): which rows a segment holds depends on them"),
-            values={"reduce": tuple(REDUCE), "lengths": "array", "indices": "array", "offsets": "array",
-                    "initial": "number"})
+            # the roles the page and the tables read: lengths/offsets stay array attributes there (as before the
+            # description; the description's inputs name them), torch's indices= is its (refused) index argument
+            record=rec.OpRecord(_describe, args=(rec.Arg("data", "data"), rec.Arg("indices", "indices")),
+                            versions=(rec.Version(VERSION),), grad=GRAD,
+                            values={"reduce": tuple(REDUCE), "initial": "number", "form": ("lengths", "offsets"),
+                                    "lengths": "array", "indices": "array", "offsets": "array"}),
+            differentiable=("data",))
 def segment_reduce(
     data: Any,
     reduce: str,
@@ -123,10 +198,13 @@ def segment_reduce(
     0 (sum), 1 (prod), -inf (max), +inf (min), NaN (mean: 0/0). ``initial`` starts
     every segment; a mean divides ``initial + sum`` by the number of rows only.
 
-    Lowering: each row gets the id of its segment (rows outside every segment are
-    dropped); one core ``scatter`` along ``axis`` with ``axis`` batch dims, reduction
-    sum/prod/max/min, ``include_self=False`` over the empty value, or
-    ``include_self=True`` over ``initial``; a mean divides in ``post``.
+    Lowering (what ``segment_reduce.record.describe(reduce, ...)`` states, the
+    segments read from ``lengths``/``offsets`` by the ``segment_ids`` adapter): each
+    row gets the id of its segment (rows outside every segment are dropped); one core
+    ``scatter`` along ``axis`` with ``axis`` batch dims, ``include_self=True`` over
+    ``initial`` or the empty value (the identity of sum/prod/max/min); a mean is the
+    core mean with ``include_self=False`` over NaN (with ``initial``: a sum over
+    ``initial`` divided by the row count in ``post``, which no description states).
 
     Equivalent loop::
 
@@ -203,24 +281,21 @@ def segment_reduce(
     shape = d.shape[:a] + (nseg,) + d.shape[a + 1 :]
     if initial is None:
         init = np.broadcast_to(np.asarray(empty_value(empty, d.dtype) if empty != "nan" else np.nan, d.dtype), shape)
-        inc = False
+        inc = reduce != "mean"  # the empty value is the reduction's identity (0, 1, -inf, +inf): include it
     else:
         init = np.broadcast_to(np.asarray(initial, dtype=np.float64).astype(d.dtype), shape)
         inc = True
     policy = Policy(bounds="drop", negative="bounds", reduction=red, include_self=inc)
     post = None
-    if reduce == "mean":
+    if reduce == "mean" and not inc:  # the canonical mean: an empty segment keeps the canvas's NaN
+        policy = policy.with_(reduction=Reduction.MEAN)
+    elif reduce == "mean":  # initial + sum, divided by the number of rows only
         cnt = ln.astype(d.dtype)
         cshape = ln.shape + (1,) * (d.ndim - a - 1)
 
         def post(y: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                c = cnt.reshape(cshape)
-                res = np.where(c > 0, y / np.where(c > 0, c, 1), y if inc else np.nan)
-            return res.astype(d.dtype)
+            c = cnt.reshape(cshape)
+            return np.where(c > 0, y / np.where(c > 0, c, 1), y).astype(d.dtype)
 
-        if not inc:
-            init = np.broadcast_to(np.zeros((), d.dtype), shape)
-            policy = policy.with_(include_self=True)
     return Lowering("scatter", init, ids, IndexSpec(axis=a, batch=a), policy, ctx, updates=d, post=post)
 

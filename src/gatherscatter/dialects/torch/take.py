@@ -7,9 +7,9 @@ from typing import Any
 from ...core.shape import as_index_array
 from .._common import data_array
 from .._record import Description, Step, canonical
-from .._registry import Lowering, dialect_op
-from ._common import DATA_DTYPES, GRAD, INDEX_INT64, TENSOR_DTYPES, VERSION, check_dtype, flat_gather, torch_context
-from ._describe import _I64, _unflatten
+from .._registry import Lowering
+from ._common import DATA_DTYPES, INDEX_INT64, TENSOR_DTYPES, check_dtype, flat_gather, torch_context
+from ._describe import _I64, _unflatten, torch_op
 
 
 def _describe() -> Description:
@@ -19,9 +19,8 @@ def _describe() -> Description:
                   layout={"index_dtypes": _I64, "to_source": _unflatten("input", "index")})
 
 
-@dialect_op(
-    "torch", "take", family="gather", kind="gather", versions=(VERSION,), differentiable=("input",),
-    describe=_describe, fuzz={"flat": True}, grad=GRAD,
+@torch_op(
+    "take", family="gather", kind="gather", differentiable=("input",), describe=_describe, fuzz={"flat": True},
 )
 def take(input: Any, index: Any) -> Lowering:
     """torch.take: elements of the flattened ``input`` at ``index``; ``out.shape == index.shape``.

@@ -11,19 +11,9 @@ from ...core.shape import IndexSpec, as_array, as_index_array, broadcast_along
 from ...errors import AxisError, ShapeError
 from .._common import data_array
 from .._record import Description, Step, canonical, check_int
-from .._registry import Lowering, dialect_op, divergence_table
-from ._common import (
-    GRAD,
-    INDEX_INT32_INT64,
-    INDEX_INT64,
-    TENSOR_DTYPES,
-    VERSION,
-    check_dtype,
-    flat_gather,
-    norm_dim,
-    torch_context,
-)
-from ._describe import _I64, _INT, _unflatten
+from .._registry import Lowering, divergence_table
+from ._common import INDEX_INT32_INT64, INDEX_INT64, TENSOR_DTYPES, check_dtype, flat_gather, norm_dim, torch_context
+from ._describe import _I64, _INT, _unflatten, torch_op
 
 divergence_table("torch.take_along_dim", r'''
 [[divergence]]
@@ -66,10 +56,9 @@ def _describe(dim: int | None = None) -> Description:
     return Description("torch.take_along_dim", {"dim": dim}, ("input", "indices"), c, layout={"index_dtypes": _I64})
 
 
-@dialect_op(
-    "torch", "take_along_dim", family="gather_elements", kind="gather", versions=(VERSION,),
-    differentiable=("input",),
-    describe=_describe, fuzz={"axis_none": True}, grad=GRAD,
+@torch_op(
+    "take_along_dim", family="gather_elements", kind="gather", differentiable=("input",), describe=_describe,
+    fuzz={"axis_none": True},
 )
 def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Lowering:
     """torch.take_along_dim: one element per index along ``dim``, broadcasting like NumPy.

@@ -11,15 +11,6 @@ from .gather import gather
 from .scatter import scatter, scatter_add, scatter_apply, scatter_max, scatter_min, scatter_mul, scatter_sub
 
 __all__ = [
-    "GatherDimensionNumbers",
-    "GatherScatterMode",
-    "ScatterDimensionNumbers",
-    "gather",
-    "scatter",
-    "scatter_add",
-    "scatter_apply",
-    "scatter_max",
-    "scatter_min",
-    "scatter_mul",
-    "scatter_sub",
+    "GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers", "gather", "scatter", "scatter_add",
+    "scatter_apply", "scatter_max", "scatter_min", "scatter_mul", "scatter_sub",
 ]

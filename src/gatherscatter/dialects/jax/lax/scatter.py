@@ -3,23 +3,26 @@ and ``scatter_apply``.
 
 The six registered ops are XLA's general scatter with six combiners: each is one
 row of :data:`_VARIANTS` (its name, its reduction and its docstring fields),
-registered by :func:`_register`; ``scatter_apply`` is composed from a counting
-``scatter_add`` and ``func``. The shared lowering and the divergences they all share are
-in :mod:`gatherscatter.dialects.jax.lax._scatter`.
+registered by :func:`_register`; ``scatter_apply`` (registered too) is a counting
+``scatter_add`` and then ``func`` (the adapter ``apply_counted``). The shared lowering and the
+divergences they all share are in :mod:`gatherscatter.dialects.jax.lax._scatter`.
 """
 
 from __future__ import annotations
 
 import operator
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ....core.policy import Reduction
+from ....core.shape import as_array
 from ....errors import ArgumentError, ShapeError
-from ..._record import Description
+from ..._common import func_name, named_func
+from ..._record import Arg, Description, Residual, Step, named
 from ..._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._common import GRAD, MODE_VALUES, apply_counted, check_data, jax_context
+from .._common import FUNCS, GRAD, MODE_VALUES, applied, check_data, float_funcs, jax_context
 from ._describe import _lax_scatter
 from ._dnums import ScatterDimensionNumbers
 from ._scatter import lax_scatter_divergences, lower_lax_scatter
@@ -118,9 +121,51 @@ _VARIANTS = [
 scatter, scatter_add, scatter_max, scatter_min, scatter_mul, scatter_sub = (_register(v) for v in _VARIANTS)
 
 
+def _describe_apply(dimension_numbers: Any, func: Any, mode: Any = None) -> Description:
+    """The lax scatter-add of ones into int64 zeros (the counts: the updates are ``ones(update_shape)``), then
+    ``apply_counted(operand, counts, func)``."""
+    op = "jax.lax.scatter_apply"
+    name = func_name(op, func, FUNCS)
+    d = _lax_scatter(op, Reduction.ADD.value, dimension_numbers, mode)
+    ren = {"operand": "counts0"}
+    c = d.canonical
+    last = d.post[-1].out if d.post else c.out
+
+    def fix(step: Step) -> Step:
+        out = "count" if step.out == last else step.out
+        return replace(step, out=out, args=tuple((k, ren.get(v, v)) for k, v in step.args))
+
+    pre = [Step.adapt("zeros_like", "z", "operand", why="XLA counts the updates landing on each position"),
+           Step.adapt("cast", "counts0", "z", dtype="int64", why="the counts are integers"),
+           Step.adapt("zeros", "u0", "update_shape", "counts0", why="the placeholder updates of update_shape"),
+           Step.adapt("ones_like", "updates", "u0", why="one count per update"),
+           *(fix(s) for s in d.pre)]
+    c = c.with_(data=ren.get(c.data, c.data), out="count" if c.out == last else c.out, duplicates_specified=True)
+    post = [*(fix(s) for s in d.post),
+            Step.adapt("apply_counted", "out", "operand", "count", func=name, why="func once per update landing")]
+    inner = d.layout.get("to_source") or named(operand="data", scatter_indices="indices", updates="updates")
+
+    def to_source(canon: dict[str, Any], rng: Any) -> dict[str, Any]:
+        args = inner(canon, rng)
+        args["update_shape"] = tuple(np.shape(args.pop("updates")))
+        return args
+
+    res = [*d.residuals, Residual("dtype", "raises when func returns another dtype than the operand's",
+                                  "casts func's result back to the operand's dtype")]
+    return Description(op, {**d.attrs, "func": name}, ("operand", "scatter_indices", "update_shape"), c, pre=pre,
+                       post=post, residuals=res, layout={**d.layout, "to_source": to_source, **float_funcs(name)})
+
+
+lax_scatter_divergences("jax.lax.scatter_apply")
+
+
+@dialect_op("jax", "lax.scatter_apply", family="general", kind="scatter", versions=("0.10",),
+            differentiable=("operand",), describe=_describe_apply, grad=GRAD,
+            variants=tuple({**_PROBE[0], "func": f} for f in FUNCS[:3]),
+            values={"mode": MODE_VALUES, "dimension_numbers": "dimension_numbers", "func": FUNCS},
+            fuzz={"choices": {"func": ([np.negative, np.square, "negative"], [3, "nope", None])}})
 def scatter_apply(operand: Any, scatter_indices: Any, func: Any, dimension_numbers: Any, *, update_shape: Any = (),
-                  indices_are_sorted: bool = False, unique_indices: bool = False,
-                  mode: Any = None) -> np.ndarray[Any, Any]:
+                  indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None) -> Lowering:
     """JAX ``lax.scatter_apply``: ``func`` applied to ``operand`` where the scatter lands, once per update.
 
     Provenance: ``jax.lax.scatter_apply`` (jax 0.10, ``jax_enable_x64=True``): a
@@ -129,15 +174,21 @@ def scatter_apply(operand: Any, scatter_indices: Any, func: Any, dimension_numbe
     :func:`scatter_add` (messages about ``updates`` refer to ``update_shape``);
     a position reached ``n`` times gets ``func`` applied ``n`` times. ``func``
     must be element-wise and return the operand's dtype; it is called with a
-    1-D NumPy array of the selected elements (JAX traces it on a scalar). A
-    composed function (a counting scatter, then ``func``), not a registered op:
-    ``func`` has no canonical gather/scatter form.
+    1-D NumPy array of the selected elements (JAX traces it on a scalar); the
+    name of one of the unary functions of :data:`~gatherscatter.dialects.jax._common.FUNCS`
+    (``'negative'``) stands for that NumPy ufunc, and only those are described
+    (translate, explain, the fuzzer). Description: the scatter-add of
+    ``ones(update_shape)`` into int64 zeros (the counts), then the adapter
+    ``apply_counted(operand, counts, func)``; ``gs.vjp`` refuses it (not linear).
 
     Equivalent loop::
 
         Y = copy(operand)
         for each update position U (as scatter_add) landing in range at k:
             Y[k] = func(Y[k])
+
+    Differs from ``x.at[idx].apply(func)`` (wraps negative indices first) and from
+    the other ``lax.scatter*`` (no updates: ``update_shape`` says their shape).
 
     >>> import gatherscatter as gs
     >>> dn = gs.jax.lax.ScatterDimensionNumbers((), (0,), (0,))
@@ -146,16 +197,23 @@ def scatter_apply(operand: Any, scatter_indices: Any, func: Any, dimension_numbe
     """
     ctx = jax_context("jax.lax.scatter_apply", data="operand", indices="scatter_indices")
     d = check_data(ctx, operand, "operand")
+    f = named_func(ctx, func, FUNCS)
     try:
         shape = tuple(operator.index(n) for n in update_shape)
     except TypeError:
         raise ArgumentError(f"{ctx.label}: update_shape must be a sequence of ints; got {update_shape!r}") from None
     if any(n < 0 for n in shape):
         raise ShapeError(f"{ctx.label}: update_shape must not have negative sizes; got {list(shape)}")
-    ones = np.ones(shape, np.int64)
-    counts = lower_lax_scatter("scatter_apply", Reduction.ADD, np.zeros(d.shape, np.int64), scatter_indices, ones,
-                               dimension_numbers, mode).run()
-    return apply_counted(ctx, d, counts, func)
+    # the counts: a position is reached at most once per index tuple (its window covers it once)
+    ind = as_array(ctx, scatter_indices, "scatter_indices")  # (a ragged list: the typed error lower_* gives)
+    dt = np.min_scalar_type(int(np.prod(ind.shape[:-1], dtype=np.int64)))
+    ones = np.broadcast_to(np.ones((), dt), shape)
+    low = lower_lax_scatter("scatter_apply", Reduction.ADD, np.zeros(d.shape, dt), scatter_indices, ones,
+                            dimension_numbers, mode)
+    return applied(ctx, low, d, f)
+
+
+scatter_apply.record.args = (Arg("operand", "data"), Arg("scatter_indices", "indices"), Arg("update_shape", "shape"))
 
 
 # the divergences of single variants
