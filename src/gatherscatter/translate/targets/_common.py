@@ -38,7 +38,7 @@ from ..plan import (
     index_kw,
 )
 
-__all__ = ["Mode", "Plan", "matches"]
+__all__ = ["Mode", "Plan", "include_self", "matches", "native_reductions"]
 
 Mode = tuple[str, str]
 """``(negative, bounds)``: how an op (in one mode) reads negative and out-of-range indices."""
@@ -54,6 +54,18 @@ def matches(c_neg: str, c_bounds: str, neg: str, bounds: str) -> bool:
         return c_neg in ("wrap", "bounds") and neg in ("wrap", "bounds")
     # a negative index that counts as out of range raises when out-of-range raises
     return bounds == "raise" and {c_neg, neg} == {"raise", "bounds"}
+
+
+def include_self(c: Canonical, reduction: str) -> bool:
+    """``include_self`` of one reducing call: the source's for its own reduction, True inside
+    docs/semantics.md#e11 (a sub scatter adds)."""
+    own = "add" if c.reduction == "sub" else c.reduction
+    return c.include_self if reduction == own else True
+
+
+def native_reductions(c: Canonical) -> frozenset[str]:
+    """The reductions of a ``scatter_reduce``-like op (integer means round down: native only for a floor mean)."""
+    return frozenset({"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set()))
 
 
 def _fill_zero(c: Canonical) -> bool:
@@ -220,6 +232,21 @@ class Plan:
                 self.tp.residuals.append(r)
 
     # ------------------------------------------------------------------------------------ coordinates
+
+    def flat_offsets(self, c: Canonical, modes: dict[Any, Mode], target: str, why: str) -> tuple[
+            Canonical, str, str, str]:
+        """An nd scatter ``c`` over the flattened data: element coordinates, ``target``'s index policy on them,
+        row-major offsets (a tuple out of range maps past the end, so the target raises); returns the coordinate
+        call and the flattened data, offsets and updates (``why``: why the data is flattened)."""
+        c2, _ = self.element_coordinates(c, c.indices, c.data)
+        _, ad = self.policy(c2, modes, None, target=target)
+        i, u = self.apply(ad)
+        assert u is not None
+        off = self.adapt("ravel_tuples", "off", i, c.data, why=f"flat offsets (a tuple out of range maps past the "
+                         f"end, so {target} raises)")
+        off1 = self.adapt("flatten", "off", off, why="1-D indices")
+        u1 = self.adapt("flatten", "u", u, why="the updates in the same order")
+        return c2, self.adapt("flatten", "flat", c.data, why=why), off1, u1
 
     def element_coordinates(self, c: Canonical, i: str, data: str, *, why: str = "") -> tuple[Canonical, str]:
         """Expand ``i`` to element coordinates (int64, one component per data dim) and return the

@@ -27,7 +27,7 @@ from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
 from ..plan import Names
-from ._common import Mode, Plan
+from ._common import Mode, Plan, include_self
 
 DEFAULT_OPSET = 15
 GATHER8: dict[Any, Mode] = {None: ("wrap", "zero")}
@@ -87,11 +87,6 @@ def _zero(c: Canonical) -> bool:
     return v is None or (not isinstance(v, str) and bool(v == 0))
 
 
-def _self(c: Canonical, reduction: str) -> bool:
-    own = "add" if c.reduction == "sub" else c.reduction
-    return c.include_self if reduction == own else True
-
-
 def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
     assert c.updates is not None
     _, ad = p.policy(c, WRAP_RAISE, None, target="ScatterElementsUpdate-12")
@@ -103,7 +98,7 @@ def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
     def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
         return [Step.op(qn(_d.openvino.ScatterElementsUpdate), out, {"data": data, "indices": idx, "updates": upd},
                         axis=c.axis, reduction=SEU[reduction],
-                        use_init_val=_self(c, reduction) or reduction in ("max", "min"), version=12)]
+                        use_init_val=include_self(c, reduction) or reduction in ("max", "min"), version=12)]
 
     # no native mean: the CPU plugin truncates integer means (the spec rounds down) and divides floats in
     # another order than sum / count; docs/semantics.md#e11 computes the source's mean on the real plugin too
@@ -122,15 +117,8 @@ def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
 def _scatter_nd(p: Plan, c: Canonical, opset: int) -> None:
     assert c.updates is not None
     if opset < 15:
-        c2, _ = p.element_coordinates(c, c.indices, c.data, why="ScatterNDUpdate-3 has no reduction (opset < 15): "
-                                      "scatter elements of the flattened data instead")
-        _, ad = p.policy(c2, RAISE, None, target="ScatterElementsUpdate-12 at flat offsets")
-        i, u = p.apply(ad)
-        assert u is not None
-        off = p.adapt("ravel_tuples", "off", i, c.data, why="flat offsets (out of range -> past the end)")
-        off1 = p.adapt("flatten", "off", off, why="1-D indices")
-        u1 = p.adapt("flatten", "u", u, why="the updates in the same order")
-        flat = p.adapt("flatten", "flat", c.data, why="the flattened data")
+        c2, flat, off1, u1 = p.flat_offsets(c, RAISE, "ScatterElementsUpdate-12", "ScatterNDUpdate-3 has no "
+                                            "reduction (opset < 15): scatter elements of the flattened data")
         y = p.names("y")
         _scatter_elements(p, c2.with_(family="scatter_elements", data=flat, indices=off1, updates=u1, axis=0,
                                       out=y, negative="wrap", bounds="raise", broadcast=False))
