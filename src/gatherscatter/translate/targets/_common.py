@@ -21,6 +21,7 @@ Two ways to reach an op:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -233,20 +234,36 @@ class Plan:
 
     # ------------------------------------------------------------------------------------ coordinates
 
-    def flat_offsets(self, c: Canonical, modes: dict[Any, Mode], target: str, why: str) -> tuple[
-            Canonical, str, str, str]:
-        """An nd scatter ``c`` over the flattened data: element coordinates, ``target``'s index policy on them,
-        row-major offsets (a tuple out of range maps past the end, so the target raises); returns the coordinate
-        call and the flattened data, offsets and updates (``why``: why the data is flattened)."""
+    def _offsets(self, c: Canonical, modes: dict[Any, Mode], target: str) -> tuple[
+            Canonical, IndexAdaptation, str, str | None]:
+        """Element coordinates of ``c``, ``target``'s index policy on them, and their row-major offsets into the
+        flattened data (a tuple out of range maps past the end, so ``target`` raises)."""
         c2, _ = self.element_coordinates(c, c.indices, c.data)
-        _, ad = self.policy(c2, modes, None, target=target)
+        _, ad = self.policy(c2, modes, None, target=f"{target} at flat offsets")
         i, u = self.apply(ad)
-        assert u is not None
         off = self.adapt("ravel_tuples", "off", i, c.data, why=f"flat offsets (a tuple out of range maps past the "
                          f"end, so {target} raises)")
+        return c2, ad, off, u
+
+    def flat_gather(self, c: Canonical, modes: dict[Any, Mode], qualname: str, kws: tuple[str, str], why: str,
+                    flatten: bool = False, **attrs: Any) -> None:
+        """A gather as ``qualname`` (its data and index keywords ``kws``) at the flat offsets of the elements it
+        reads, from the data (``flatten``: from the data flattened first)."""
+        c2, ad, off, _ = self._offsets(c, modes, qualname)
+        d = self.adapt("flatten", "flat", c.data, why=why) if flatten else c.data
+        self.gather_op(c2, ad, qualname, {kws[0]: d, kws[1]: off}, why="" if flatten else why, **attrs)
+
+    def flat_scatter(self, c: Canonical, modes: dict[Any, Mode], target: str, why: str,
+                     scatter: Callable[[Canonical, str, str, str, str], None]) -> None:
+        """An nd scatter ``c`` as ``scatter(coordinate call, flat data, offsets, updates, out)``, a 1-D scatter
+        into the flattened data at flat offsets (``why``: why the data is flattened), reshaped back."""
+        c2, _, off, u = self._offsets(c, modes, target)
+        assert u is not None
         off1 = self.adapt("flatten", "off", off, why="1-D indices")
         u1 = self.adapt("flatten", "u", u, why="the updates in the same order")
-        return c2, self.adapt("flatten", "flat", c.data, why=why), off1, u1
+        y = self.names("y")
+        scatter(c2, self.adapt("flatten", "flat", c.data, why=why), off1, u1, y)
+        self.adapt_to(c.out, "reshape_like", y, c.data, why="back to the data's shape")
 
     def element_coordinates(self, c: Canonical, i: str, data: str, *, why: str = "") -> tuple[Canonical, str]:
         """Expand ``i`` to element coordinates (int64, one component per data dim) and return the

@@ -42,13 +42,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                    "Caffe2 Gather returns DATA's shape when DATA.shape[axis] == 0")
     elif fam in ("gather", "gather_elements", "gather_nd"):
         i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "Caffe2")
-        c2, _ = p.element_coordinates(c.with_(data=d), i, d)
-        _, ad = p.policy(c2, RAISE, None, target="Caffe2 Gather at flat offsets")
-        i, _ = p.apply(ad)
-        off = p.adapt("ravel_tuples", "off", i, d, why="flat offsets (a tuple out of range maps past the end, so "
-                      "Gather raises)")
-        flat = p.adapt("flatten", "flat", d, why="Caffe2 has only Gather: read the flattened data")
-        p.gather_op(c2, ad, qn(_d.caffe2.Gather), {"data": flat, "indices": off}, axis=0, wrap_indices=False)
+        p.flat_gather(c.with_(data=d, indices=i), RAISE, qn(_d.caffe2.Gather), ("data", "indices"), "Caffe2 has "
+                      "only Gather: read the flattened data", flatten=True, axis=0, wrap_indices=False)
         p.residual("empty", "reads by its index policy from an empty data tensor",
                    "Caffe2 Gather returns DATA's shape when DATA is empty")
     else:

@@ -45,13 +45,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     elif fam == "gather_elements":
         p.along_axis_gather(c, WRAP_RAISE, None, qn(_d.numpy.take_along_axis), "np.take_along_axis")
     elif fam in ("gather", "gather_nd"):
-        c2, _ = p.element_coordinates(c, c.indices, c.data)
-        _, ad = p.policy(c2, FLAT, None, target="np.take of raveled offsets")
-        i, _ = p.apply(ad)
-        off = p.adapt("ravel_tuples", "off", i, c.data, why="NumPy has no gather_nd: flat offsets into the data "
-                      "(a tuple out of range maps past the end, so np.take raises)")
-        p.gather_op(c2, ad, qn(_d.numpy.take), {"a": c.data, "indices": off}, axis=None, mode="raise",
-                    why="axis=None reads the flattened data")
+        p.flat_gather(c, FLAT, qn(_d.numpy.take), ("a", "indices"), "NumPy has no gather_nd: axis=None reads the "
+                      "flattened data", axis=None, mode="raise")
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)
     else:

@@ -117,12 +117,10 @@ def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
 def _scatter_nd(p: Plan, c: Canonical, opset: int) -> None:
     assert c.updates is not None
     if opset < 15:
-        c2, flat, off1, u1 = p.flat_offsets(c, RAISE, "ScatterElementsUpdate-12", "ScatterNDUpdate-3 has no "
-                                            "reduction (opset < 15): scatter elements of the flattened data")
-        y = p.names("y")
-        _scatter_elements(p, c2.with_(family="scatter_elements", data=flat, indices=off1, updates=u1, axis=0,
-                                      out=y, negative="wrap", bounds="raise", broadcast=False))
-        p.adapt_to(c.out, "reshape_like", y, c.data, why="back to the data's shape")
+        p.flat_scatter(c, RAISE, "ScatterElementsUpdate-12", "ScatterNDUpdate-3 has no reduction (opset < 15): "
+                       "scatter elements of the flattened data", lambda c2, flat, off, u, y: _scatter_elements(
+                           p, c2.with_(family="scatter_elements", data=flat, indices=off, updates=u, axis=0, out=y,
+                                       negative="wrap", bounds="raise", broadcast=False)))
         return
     c2 = c
     if c.batch_dims:

@@ -100,10 +100,8 @@ def _scatter_nd(p: Plan, c: Canonical) -> None:
             u = p.adapt("negative", "u", u, why="no subtracting scatter: add the negated updates")
         p.op(qn(_d.paddle.scatter_nd_add), c.out, {"x": c.data, "index": i, "updates": u})
         return
-    c2, flat, off1, u1 = p.flat_offsets(c, FLAT, "paddle.put_along_axis", "Paddle has no scatter_nd with this "
-                                        "reduction: put_along_axis into the flattened data")
-    y = p.names("y")
-    p.reduce(c2.with_(out=y), _put(c, 0), data=flat, indices=off1, updates=u1, native=native_reductions(c),
-             native_include_self=True)
-    p.adapt_to(c.out, "reshape_like", y, c.data, why="back to the data's shape")
+    p.flat_scatter(c, FLAT, "paddle.put_along_axis", "Paddle has no scatter_nd with this reduction: put_along_axis "
+                   "into the flattened data", lambda c2, flat, off, u, y: p.reduce(
+                       c2.with_(out=y), _put(c, 0), data=flat, indices=off, updates=u, native=native_reductions(c),
+                       native_include_self=True))
     _put_residuals(p, c)

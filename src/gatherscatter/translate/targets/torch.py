@@ -41,13 +41,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     elif fam == "gather_elements":
         _gather_elements(p, c)
     elif fam in ("gather", "gather_nd"):
-        c2, _ = p.element_coordinates(c, c.indices, c.data)
-        _, ad = p.policy(c2, RAISE, None, target="torch.take of raveled offsets")
-        i, _ = p.apply(ad)
-        off = p.adapt("ravel_tuples", "off", i, c.data, why="torch has no gather_nd: flat offsets (a tuple out of "
-                      "range maps past the end, so torch.take raises)")
-        p.gather_op(c2, ad, qn(_d.torch.take), {"input": c.data, "index": off},
-                    why="torch.take reads the flattened input")
+        p.flat_gather(c, RAISE, qn(_d.torch.take), ("input", "index"), "torch has no gather_nd: torch.take reads "
+                      "the flattened input")
     elif fam == "scatter_elements":
         _scatter_elements(p, c)
     elif fam == "scatter_nd":
@@ -129,10 +124,8 @@ def _scatter_nd(p: Plan, c: Canonical) -> None:
         _dtype_residual(p, c)
         return
     # other reductions: scatter_reduce on the flattened input at flat offsets
-    c2, flat, off1, u1 = p.flat_offsets(c, RAISE, "torch.scatter_reduce", "torch has no scatter_nd with these "
-                                        "reductions: scatter_reduce into the flattened input")
-    y = p.names("y")
-    p.reduce(c2.with_(out=y), _scatter(c, 0), data=flat, indices=off1, updates=u1, native=native_reductions(c),
-             native_include_self=True)
-    p.adapt_to(c.out, "reshape_like", y, c.data, why="back to the input's shape")
+    p.flat_scatter(c, RAISE, "torch.scatter_reduce", "torch has no scatter_nd with these reductions: scatter_reduce "
+                   "into the flattened input", lambda c2, flat, off, u, y: p.reduce(
+                       c2.with_(out=y), _scatter(c, 0), data=flat, indices=off, updates=u,
+                       native=native_reductions(c), native_include_self=True))
     _dtype_residual(p, c)
