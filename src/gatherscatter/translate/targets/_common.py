@@ -253,6 +253,25 @@ class Plan:
         d = self.adapt("flatten", "flat", c.data, why=why) if flatten else c.data
         self.gather_op(c2, ad, qualname, {kws[0]: d, kws[1]: off}, why="" if flatten else why, **attrs)
 
+    def scatter_tuples(self, c: Canonical, modes: dict[Any, Mode], fallback: Any, target: str, *, why: str = "",
+                       always: bool = False, cast: Callable[[str], str] | None = None) -> tuple[
+            Any, Canonical, str, str, str]:
+        """A scatter as index tuples without batch dims for ``target``: indices broadcast (``broadcast=True``),
+        element coordinates for an element-wise or batched scatter (``always``: every scatter; ``why``: why, for
+        the element-wise one) else ``cast(indices)``, then ``target``'s index policy. Returns the mode, the
+        tuple call, its data, indices and updates."""
+        assert c.updates is not None
+        i, d, u0 = self.broadcast_elements(c, c.indices, c.data, c.updates, target)
+        c = c.with_(indices=i, updates=u0)
+        if always or c.family == "scatter_elements" or c.batch_dims:
+            c, _ = self.element_coordinates(c, i, d, why=why if c.family == "scatter_elements" else "")
+        elif cast is not None:
+            c = c.with_(indices=cast(i))
+        mode, ad = self.policy(c, modes, fallback, target=target)
+        idx, u = self.apply(ad)
+        assert u is not None
+        return mode, c, d, idx, u
+
     def flat_scatter(self, c: Canonical, modes: dict[Any, Mode], target: str, why: str,
                      scatter: Callable[[Canonical, str, str, str, str], None]) -> None:
         """An nd scatter ``c`` as ``scatter(coordinate call, flat data, offsets, updates, out)``, a 1-D scatter

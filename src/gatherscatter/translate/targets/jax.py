@@ -86,15 +86,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 
 def _scatter(p: Plan, c: Canonical) -> None:
-    assert c.updates is not None
-    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "JAX's element-wise scatter")
-    c = c.with_(indices=i, updates=u0)
-    c2 = c
-    if c.family == "scatter_elements" or c.batch_dims:
-        c2, _ = p.element_coordinates(c, i, d)
-    mode, ad = p.policy(c2, SCATTER, "drop", target="x.at[idx].set")
-    idx, u = p.apply(ad)
-    assert u is not None
+    mode, c2, d, idx, u = p.scatter_tuples(c, SCATTER, "drop", "x.at[idx].set")
     t = p.adapt("unstack_last", "idx", idx, why="x.at[...] takes a tuple of index arrays, one per leading axis")
 
     def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:

@@ -83,13 +83,7 @@ def _gather(p: Plan, c: Canonical) -> None:
 
 
 def _scatter(p: Plan, c: Canonical) -> None:
-    assert c.updates is not None
-    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "lax's element-wise scatter")
-    c = c.with_(indices=i, updates=u0)
-    c2, _ = p.element_coordinates(c, i, d)
-    mode, ad = p.policy(c2, SCATTER, "drop", target="lax.scatter")
-    i, u = p.apply(ad)
-    assert u is not None
+    mode, c2, d, i, u = p.scatter_tuples(c, SCATTER, "drop", "lax.scatter", always=True)
     flat, off = _offsets(p, c2, i, d)
     y = p.names("y")
 

@@ -61,19 +61,10 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 
 def _scatter(p: Plan, c: Canonical) -> None:
-    assert c.updates is not None
-    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "MXNet")
-    c = c.with_(indices=i, updates=u0)
-    if c.index_dtype == "int" and c.family == "scatter_nd" and not c.batch_dims:
-        c = c.with_(indices=p.cast(i, "MXNet takes int32/int64 (or float) indices: not int16/uint8", "int64"))
-    c2 = c
-    if c.family == "scatter_elements" or c.batch_dims:
-        c2, _ = p.element_coordinates(c, i, d, why="MXNet scatters take index tuples: full coordinates "
-                                                   "(docs/semantics.md#e16)"
-                                      if c.family == "scatter_elements" else "")
-    _, ad = p.policy(c2, RAISE, None, target="mx.nd.scatter_nd")
-    idx, u = p.apply(ad)
-    assert u is not None
+    _, c2, d, idx, u = p.scatter_tuples(c, RAISE, None, "mx.nd.scatter_nd", why="MXNet scatters take index "
+                                        "tuples: full coordinates (docs/semantics.md#e16)", cast=lambda i: i if
+                                        c.index_dtype != "int" else p.cast(i, "MXNet takes int32/int64 (or float) "
+                                                                           "indices: not int16/uint8", "int64"))
     m = p.adapt("moveaxis", "idx", idx, source=-1, destination=0, why="MXNet keeps index tuples on the FIRST axis "
                 "(docs/semantics.md#e6)")
     shape = p.adapt("shape_of", "shape", d, why="scatter_nd builds a new array of this shape")

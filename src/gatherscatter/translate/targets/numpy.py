@@ -64,12 +64,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
              why="np.put_along_axis broadcasts like the source (in place in NumPy: on a copy)")
         p.duplicates(c, False, "NumPy fancy assignment")
         return
-    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "the NumPy scatter")
-    c = c.with_(indices=i, updates=u0)
-    c2, _ = p.element_coordinates(c, i, d)
-    _, ad = p.policy(c2, FLAT, None, target="a flat NumPy scatter")
-    coords, u = p.apply(ad)
-    assert u is not None
+    _, c2, d, coords, u = p.scatter_tuples(c, FLAT, None, "a flat NumPy scatter", always=True)
     off = p.adapt("ravel_tuples", "off", coords, d, why="flat offsets (a tuple out of range maps past the end, "
                   "so NumPy raises)")
     flat = p.adapt("flatten", "flat", d, why="scatter into the flattened data (a copy: NumPy works in place)")

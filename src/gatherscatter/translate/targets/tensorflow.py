@@ -62,18 +62,9 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 
 def _scatter(p: Plan, c: Canonical) -> None:
-    assert c.updates is not None
-    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "TF's scatter")
-    c = c.with_(indices=i, updates=u0)
-    if c.family == "scatter_elements" or c.batch_dims:
-        c2, _ = p.element_coordinates(c, i, d, why="TF scatters take index tuples: full coordinates "
-                                                   "(docs/semantics.md#e16)"
-                                      if c.family == "scatter_elements" else "")
-    else:
-        c2 = c.with_(indices=p.index_cast(i, "tf.tensor_scatter_nd_*"))
-    _, ad = p.policy(c2, RAISE, None, target="tf.tensor_scatter_nd_*")
-    idx, u = p.apply(ad)
-    assert u is not None
+    _, c2, d, idx, u = p.scatter_tuples(c, RAISE, None, "tf.tensor_scatter_nd_*", why="TF scatters take index "
+                                        "tuples: full coordinates (docs/semantics.md#e16)",
+                                        cast=lambda i: p.index_cast(i, "tf.tensor_scatter_nd_*"))
     if c.family == "scatter_nd":
         idx = p.adapt("expand_dims", "i", idx, axis=0, why="TF scatters need indices of rank >= 2 (a 1-D indices "
                       "is rejected): add a leading axis of 1 (docs/semantics.md#pitfall-21)")
