@@ -31,6 +31,7 @@ array([2, 0, 2])
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partialmethod
 from typing import Any, ClassVar
 
 import numpy as np
@@ -1183,19 +1184,16 @@ class OnnxVocab(Eager):
         safe = b.node("Where", [b.node("Equal", [y.name, zero.name]), one.name, y.name])
         return Val(b.node("Mod", [x.name, safe], fmod=0), NUMPY.mod(x.value, y.value))
 
-    def maximum(self, x: Val, y: Any) -> Val:
-        """``Max`` for floats (it propagates NaN), ``Where(x < y, y, x)`` otherwise (integer ``Max`` needs opset 12)."""
-        return self._minmax("Max", x, y)
-
-    def minimum(self, x: Val, y: Any) -> Val:
-        return self._minmax("Min", x, y)
-
     def _minmax(self, op: str, x: Val, y: Any) -> Val:
+        """``Max``/``Min`` for floats (they propagate NaN), :meth:`_pick` otherwise (integer ``Max`` needs opset 12)."""
         y = self._v(y, x)
         value = (NUMPY.maximum if op == "Max" else NUMPY.minimum)(x.value, y.value)
         if np.asarray(x.value).dtype.kind == "f":
             return self._node(op, [x, y], value)
         return Val(self._pick(op, x.name, y.name), value)
+
+    maximum = partialmethod(_minmax, "Max")
+    minimum = partialmethod(_minmax, "Min")
 
     def _pick(self, op: str, x: str, y: str) -> str:
         """``Where(x < y, y, x)`` for ``Max``, ``Where(y < x, y, x)`` for ``Min``."""
@@ -1260,19 +1258,13 @@ class OnnxVocab(Eager):
         return Val(self.b.node("Slice", [shape.name, self.b.const([lo], np.int64), self.b.const([stop], np.int64)]),
                    value)
 
-    def _fill(self, x: Val, value: Any) -> Val:
+    def full_like(self, x: Val, value: Any) -> Val:
         shape = self.b.node("Shape", [x.name])
         t = self.b.numpy_helper.from_array(np.asarray([value], dtype=np.asarray(x.value).dtype), self.b.fresh("v"))
         return Val(self.b.node("ConstantOfShape", [shape], value=t), NUMPY.full_like(x.value, value))
 
-    def zeros_like(self, x: Val) -> Val:
-        return self._fill(x, 0)
-
-    def ones_like(self, x: Val) -> Val:
-        return self._fill(x, 1)
-
-    def full_like(self, x: Val, value: Any) -> Val:
-        return self._fill(x, value)
+    zeros_like = partialmethod(full_like, value=0)
+    ones_like = partialmethod(full_like, value=1)
 
     def tuple_len(self, i: Val) -> int:
         self.b.static_tuple_len = True
@@ -1408,7 +1400,8 @@ class OnnxVocab(Eager):
 
     def cumsum_last(self, x: Val) -> Val:
         """``CumSum`` along the last axis (opset 11)."""
-        return self._node("CumSum", [x, self.i64(-1)], NUMPY.cumsum_last(x.value))
+        axis = Val(self.b.const(-1, np.int64), np.asarray(-1))  # a 0-d axis
+        return self._node("CumSum", [x, axis], NUMPY.cumsum_last(x.value))
 
     def bucketize(self, e: Val, data: Val, axis: int) -> Val:
         """``ReduceSum(Cast(Not(Greater(Unsqueeze(e, -1), Range(0, s, 1)))), -2)`` (``s = data.shape[axis]``)."""

@@ -53,8 +53,6 @@ __all__ = ["EXTRA", "ONNX_ADAPTERS", "Builder", "build_model", "default_example"
 EXTRA = "onnx"
 """The optional extra that installs what ONNX export needs (``pip install "gatherscatter[onnx]"``)."""
 
-Array = np.ndarray[Any, Any]
-
 
 class Builder:
     """Nodes, initializers and fresh names of one graph; ``vals`` holds the example's values."""
@@ -121,10 +119,6 @@ def _op(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     return b.node(name, [a[p] for p in order if p in a], s.out, **attrs)
 
 
-def _as_array(v: Any) -> Array:
-    return np.asarray(v)
-
-
 def build_model(t: Translation, example: dict[str, Any]) -> Any:
     """The ONNX model of ``t`` for an example call (its ranks, dtypes and index-tuple lengths)."""
     if t.target != "onnx":
@@ -142,13 +136,13 @@ def build_model(t: Translation, example: dict[str, Any]) -> Any:
     seqs = _tuple_inputs(t, example)
     for name in t.source.inputs:
         if name in seqs:  # a sequence of index arrays (torch.index_put's indices): one graph input each
-            parts = [_as_array(x) for x in example[name]]
+            parts = [np.asarray(x) for x in example[name]]
             b.vals[name] = tuple(parts)
             b.tuples[name] = [f"{name}_{j}" for j in range(len(parts))]
             for j, v in enumerate(parts):
                 b.vals[f"{name}_{j}"] = v
             continue
-        v = _as_array(example[name])
+        v = np.asarray(example[name])
         if isinstance(example[name], (tuple, list)) and v.size == 0:
             v = v.astype(np.int64)  # an empty shape argument
         b.vals[name] = v
@@ -181,7 +175,7 @@ def build_model(t: Translation, example: dict[str, Any]) -> Any:
     out = t.program.output
     outputs = []
     for name, value in _outputs(b, out):
-        ov = _as_array(value)
+        ov = np.asarray(value)
         if isinstance(value, tuple) and ov.size == 0:
             ov = ov.astype(np.int64)  # an empty shape
         dims = [f"{name}_d{j}" for j in range(ov.ndim)]
@@ -308,23 +302,22 @@ def require_onnx() -> Any:
     return onnx
 
 
-def _attr_literal(v: Any) -> Any:
-    return v.decode() if isinstance(v, bytes) else v
-
-
 def script(t: Translation) -> str:
     """A Python script that rebuilds ``t``'s ONNX graph with onnx.helper (for the default example's ranks)."""
     model = default_model(t)
-    from onnx import helper
+    from onnx import helper, numpy_helper
+
+    def literal(v: Any) -> Any:
+        return v.decode() if isinstance(v, bytes) else v
 
     lines = ["import numpy as np", "import onnx", "from onnx import TensorProto, helper, numpy_helper", "",
              "nodes = ["]
     for n in model.graph.node:
-        attrs = ", ".join(f"{a.name}={_attr_literal(helper.get_attribute_value(a))!r}" for a in n.attribute
+        attrs = ", ".join(f"{a.name}={literal(helper.get_attribute_value(a))!r}" for a in n.attribute
                           if a.type != a.TENSOR)
         tensor = [a for a in n.attribute if a.type == a.TENSOR]
         if tensor:
-            v = __import__("onnx").numpy_helper.to_array(tensor[0].t)
+            v = numpy_helper.to_array(tensor[0].t)
             attrs = (attrs + ", " if attrs else "") + \
                 f"value=numpy_helper.from_array(np.array({v.tolist()!r}, dtype=np.{v.dtype}))"
         lines.append(f"    helper.make_node({n.op_type!r}, {list(n.input)!r}, {list(n.output)!r}"
@@ -332,7 +325,7 @@ def script(t: Translation) -> str:
     lines.append("]")
     lines.append("inits = [")
     for init in model.graph.initializer:
-        v = __import__("onnx").numpy_helper.to_array(init)
+        v = numpy_helper.to_array(init)
         lines.append(f"    numpy_helper.from_array(np.array({v.tolist()!r}, dtype=np.{v.dtype}), {init.name!r}),")
     lines.append("]")
 
@@ -351,6 +344,4 @@ def script(t: Translation) -> str:
     return "\n".join(lines) + "\n"
 
 
-def generate(t: Translation) -> str:
-    """The ONNX code of ``t``: :func:`script`."""
-    return script(t)
+generate = script  # the ONNX code of a translation

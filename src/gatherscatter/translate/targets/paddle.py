@@ -63,7 +63,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     return p.tp
 
 
-def _put(c: Canonical, axis: int) -> Any:
+def _put(c: Canonical, axis: int | None) -> Any:
     def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
         return [Step.op(qn(_d.paddle.put_along_axis), out, {"arr": data, "indices": idx, "values": upd}, axis=axis,
                         reduce=REDUCE[reduction], include_self=include_self(c, reduction), broadcast=False)]

@@ -74,7 +74,7 @@ def _dtype_residual(p: Plan, c: Canonical) -> None:
         p.residual("dtype", "rounds at every step in the data dtype", _HALF)
 
 
-def _scatter(c: Canonical, dim: int) -> Any:
+def _scatter(c: Canonical, dim: int | None) -> Any:
     """``scatter`` (overwrite) or ``scatter_reduce`` along ``dim``."""
 
     def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
