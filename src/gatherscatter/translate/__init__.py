@@ -339,19 +339,14 @@ def _check_version(op: Any, to: str, version: Any) -> Any:
         raise UnsupportedError(f"translate {qual} to {to}: the {to} target has no versions to choose; "
                                f"version= applies to {', '.join(sorted(_TARGET_VERSIONS))} (got {version!r})")
     lo, hi, default = _known_versions(to)
-    if isinstance(version, (bool, np.bool_)) or not isinstance(version, (int, np.integer, str)):
+    known = f"{to} {kind}s are {lo} to {hi} (the default is the newest planned for, {default})"
+    try:
+        n = int(version) if isinstance(version, (int, np.integer, str)) and not isinstance(version, bool) else None
+    except ValueError:
         n = None
-    else:
-        try:
-            n = int(version)
-        except ValueError:
-            n = None
-    if n is None:
-        raise UnsupportedError(f"translate {qual} to {to}: version={version!r} is not an {kind} number; {to} "
-                               f"{kind}s are {lo} to {hi} (the default is the newest planned for, {default})")
-    if not lo <= n <= hi:
-        raise UnsupportedError(f"translate {qual} to {to}: {kind} {n} is not one gatherscatter knows; {to} "
-                               f"{kind}s are {lo} to {hi} (the default is the newest planned for, {default})")
+    if n is None or not lo <= n <= hi:
+        raise UnsupportedError(f"translate {qual} to {to}: " + (f"version={version!r} is not an {kind} number; "
+                               if n is None else f"{kind} {n} is not one gatherscatter knows; ") + known)
     return n
 
 

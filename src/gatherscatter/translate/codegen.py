@@ -27,8 +27,8 @@ from ..dialects._registry import get_op
 from ..errors import UnsupportedError
 from .ir import Step
 
-__all__ = ["HELPER_CALLS", "SHARED_HELPERS", "CodeTarget", "Emit", "collect", "compile_function", "emit_step",
-           "function_code", "helper_call_emitters", "helpers_for", "plain_call"]
+__all__ = ["SHARED_HELPERS", "CodeTarget", "Emit", "adapter_emitters", "collect", "compile_function", "emit_step",
+           "function_code", "helpers_for", "plain_call"]
 
 Emit = Callable[[Step, dict[str, str], dict[str, Any]], "str | list[str]"]
 """An emitter: ``(step, tensor args, attrs) -> expression`` (or a list of statements binding ``step.out``)."""
@@ -64,23 +64,6 @@ def collect(table: dict[str, Emit]) -> Callable[[str], Callable[[Emit], Emit]]:
     return em
 
 
-#: adapters written as a call of a generated helper function of the same name, with the same
-#: arguments in every target (each target's helpers define the function in its own API)
-HELPER_CALLS: dict[str, Callable[[dict[str, str], dict[str, Any]], str]] = {
-    "slice_like": lambda a, k: f"_slice_like({a['x']}, {a['like']})",
-    "coordinates": lambda a, k: f"_coordinates({a['i']}, {k['axis']})",
-    "stack_last": lambda a, k: f"_stack_last({a['seq']})",
-    "take_coordinates": lambda a, k: f"_take_coordinates({a['i']}, {a['data']}, {k['axis']}, "
-    f"{k.get('batch_dims') or 0})",
-    "nd_coordinates": lambda a, k: f"_nd_coordinates({a['i']}, {a['data']}, {k.get('batch_dims') or 0})",
-    "ravel_tuples": lambda a, k: f"_ravel_tuples({a['i']}, {a['data']})",
-    "combine": lambda a, k: f"_combine({a['x']}, {a['y']}, {k['reduction']!r})",
-    "cycle_to": lambda a, k: f"_cycle_to({a['v']}, {a['i']})",
-    "positions": lambda a, k: f"_positions({a['w']}, {a['u']}, {a['data']}, {k['axis']}, "
-    f"{bool(k.get('circular', False))!r})",
-}
-
-
 #: helper functions every Python-syntax target shares (plain Python and NumPy: no framework call)
 SHARED_HELPERS: dict[str, str] = {
     "_identity": '''def _identity(dtype, reduction):
@@ -108,21 +91,14 @@ SHARED_HELPERS: dict[str, str] = {
 }
 
 
-def helper_call_emitters(vocab: Any = None) -> dict[str, Emit]:
-    """The :data:`HELPER_CALLS` adapters as emitters, and with ``vocab`` (a source-text vocabulary of
-    :mod:`.adapters`) every adapter written once there (a new table: a target adds its own emitters)."""
+def adapter_emitters(vocab: Any) -> dict[str, Emit]:
+    """An emitter for every adapter of :mod:`.adapters`, traced through ``vocab`` (a source-text vocabulary)."""
     from .adapters import DEFS
-
-    def emitter(call: Callable[[dict[str, str], dict[str, Any]], str]) -> Emit:
-        return lambda step, a, k: str(call(a, k))
 
     def traced(fn: Callable[..., Any]) -> Emit:
         return lambda step, a, k: str(fn(vocab, *a.values(), **k))
 
-    table = {name: emitter(call) for name, call in HELPER_CALLS.items()}
-    if vocab is not None:
-        table.update({name: traced(fn) for name, fn in DEFS.items()})
-    return table
+    return {name: traced(fn) for name, fn in DEFS.items()}
 
 
 def plain_call(step: Step, args: dict[str, str], attrs: dict[str, Any], module: str, neutral: bool = False) -> str:
@@ -172,15 +148,18 @@ def helpers_for(target: CodeTarget, body: str) -> list[str]:
 
 
 def function_code(target: CodeTarget, inputs: Sequence[str], steps: Sequence[Step], output: str, doc: str = "",
-                  name: str = "translated") -> str:
-    """A complete module: imports, the helpers used, and ``def name(inputs): <steps>; return output``."""
+                  name: str = "translated", prologue: list[str] | None = None, epilogue: str | None = None) -> str:
+    """A complete module: imports, the helpers used, and ``def name(inputs): <steps>; return output`` (the
+    target's prologue and return statement unless given)."""
     body: list[str] = []
     for step in steps:
         if step.why:
             body.append(f"# {step.why}")
         body += emit_step(target, step)
-    prologue = target.prologue(list(inputs)) if target.prologue else []
-    epilogue = target.epilogue(output) if target.epilogue else f"return {output}"
+    if prologue is None:
+        prologue = target.prologue(list(inputs)) if target.prologue else []
+    if epilogue is None:
+        epilogue = target.epilogue(output) if target.epilogue else f"return {output}"
     lines = [target.header, ""]
     for h in helpers_for(target, "\n".join(body)):
         lines += ["", h.rstrip("\n"), ""]

@@ -17,13 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import dialects as _d
-from ..dialects._registry import qn
 from ..errors import UnsupportedError
 from .adapters import OvVocab
-from .codegen import SHARED_HELPERS, CodeTarget, Emit, collect, emit_step, helper_call_emitters, helpers_for
-from .codegen_python import lit
-from .ir import Step
+from .codegen import SHARED_HELPERS, CodeTarget, adapter_emitters, function_code
+from .codegen_python import op_calls
 
 if TYPE_CHECKING:
     from . import Translation
@@ -73,58 +70,53 @@ _BASE = {
         return _i64(np.zeros(0, np.int64))
     return parts[0] if len(parts) == 1 else ops.concat(parts, 0)
 ''',
-    "_dim": '''def _dim(x, d):
-    """``x.shape[d]`` as a 0-d int64 node."""
-    return ops.gather(ops.shape_of(x, "i64"), _i64(d % _rank(x)), _i64(0))
-''',
     "_sizes": '''def _sizes(data, i, axis=None, batch_dims=0):
     """The addressed axis size(s) in ``i``'s element type: 0-d for ``axis``, ``data.shape[b:b+k]`` for tuples."""
     if axis is not None:
-        return ops.convert(_dim(data, axis), _dtype(i))
+        return ops.convert(ops.gather(ops.shape_of(data, "i64"), _i64(axis % _rank(data)), _i64(0)), _dtype(i))
     k = i.get_output_partial_shape(0)[-1].get_length()
     return ops.convert(_shape(data, batch_dims, batch_dims + k), _dtype(i))
 ''',
-    "_grid": '''def _grid(shape, rank):
-    """Index grids (int64) over a runtime shape (1-D node) of static rank: ``grid[d][..., j, ...] = j``."""
-    grids = []
-    for d in range(rank):
-        n = ops.gather(shape, _i64(d), _i64(0))
-        r = ops.range(_i64(0), n, _i64(1), "i64")
-        r = ops.reshape(r, _i64([1] * d + [-1] + [1] * (rank - d - 1)), False)
-        grids.append(ops.broadcast(r, shape))
-    return grids
+    "_iota": '''def _iota(shape, d, rank):
+    """The int64 index grid of dim ``d`` over a runtime shape (1-D node) of static rank."""
+    n = ops.gather(shape, _i64(d), _i64(0))
+    line = ops.reshape(ops.range(_i64(0), n, _i64(1), "i64"), _i64([1] * d + [-1] + [1] * (rank - d - 1)), False)
+    return ops.broadcast(line, shape)
 ''',
-    "_stack_last": '''def _stack_last(seq):
-    """Stack same-shaped nodes along a new last axis (broadcast first, int dtype promoted)."""
-    dt = np.result_type(*[_dtype(a) for a in seq])
-    seq = [ops.convert(a, dt) if _dtype(a) != dt else a for a in seq]
+    "_sum": '''def _sum(seq):
+    """The sum of the nodes of ``seq`` (broadcast)."""
     total = seq[0]
     for a in seq[1:]:
         total = ops.add(total, a)
-    shape = ops.shape_of(total, "i64")
-    return ops.concat([ops.unsqueeze(ops.broadcast(a, shape), _i64([-1])) for a in seq], -1)
+    return total
+''',
+    "_minmax": '''def _minmax(op, x, y):
+    """ops.maximum/ops.minimum, with NaN propagated (Maximum/Minimum drop it)."""
+    out = op(x, y)
+    if _dtype(x).kind == "f":
+        out = ops.select(ops.logical_or(ops.is_nan(x), ops.is_nan(y)), ops.add(x, y), out)
+    return out
+''',
+    "_strides": '''def _strides(data, k):
+    """Row-major strides of ``data.shape[:k]`` (1-D int64)."""
+    if k == 0:
+        return _i64(np.zeros(0, np.int64))
+    return ops.concat([ops.reduce_prod(_shape(data, d + 1, k), _i64([0]), True) if d + 1 < k else _i64([1])
+                       for d in range(k)], 0)
 ''',
     "_align": '''def _align(mask, y, lead):
     """``mask`` with size-1 dims added so its dims sit at dim ``lead`` of ``y``."""
     axes = list(range(lead)) + list(range(lead + _rank(mask), _rank(y)))
     return ops.unsqueeze(mask, _i64(axes)) if axes else mask
 ''',
-    "_fill_like": '''def _fill_like(x, value):
-    """``full_like(x, value)``."""
-    return ops.broadcast(_c(value, x), ops.shape_of(x, "i64"))
-''',
-    "_perm": '''def _perm(rank, source, destination):
-    """The Transpose order of np.moveaxis(x, source, destination) for an x of this rank."""
-    src = [s % rank for s in np.atleast_1d(source)]
-    dst = [d % rank for d in np.atleast_1d(destination)]
-    order = [n for n in range(rank) if n not in src]
-    for d, s in sorted(zip(dst, src)):
-        order.insert(d, s)
-    return order
-''',
     "_moveaxis": '''def _moveaxis(x, source, destination):
-    """np.moveaxis as a Transpose (static rank)."""
-    return ops.transpose(x, _i64(_perm(_rank(x), source, destination)))
+    """np.moveaxis as a Transpose (static rank): output axis d is input axis s, the others keep their order."""
+    rank = _rank(x)
+    src = [s % rank for s in np.atleast_1d(source)]
+    order = [n for n in range(rank) if n not in src]
+    for d, s in sorted(zip([d % rank for d in np.atleast_1d(destination)], src)):
+        order.insert(d, s)
+    return ops.transpose(x, _i64(order))
 ''',
     "_replace_axis": '''def _replace_axis(shape, axis, value, rank):
     """A 1-D shape node with entry ``axis`` replaced by the 1-element node ``value``."""
@@ -154,155 +146,11 @@ _BASE = {
         q = ops.select(fix, ops.add(q, step), q)
     return q
 ''',
-    "_coordinates": '''def _coordinates(i, axis):
-    """Full index tuples (last axis) for an element-wise index along ``axis``
-    (docs/semantics.md#e4/docs/semantics.md#e16)."""
-    r = _rank(i)
-    if r == 0:
-        return _i64(np.zeros(0, np.int64))
-    grids = _grid(ops.shape_of(i, "i64"), r)
-    grids[axis % r] = ops.convert(i, np.int64)
-    return ops.concat([ops.unsqueeze(g, _i64([-1])) for g in grids], -1)
-''',
-    "_take_coordinates": '''def _take_coordinates(i, data, axis, batch_dims):
-    """Element coordinates (last axis) of a gather along ``axis`` with ``batch_dims``
-    (docs/semantics.md#e1/docs/semantics.md#e7)."""
-    r, q = _rank(data), _rank(i)
-    a = axis % r
-    b = batch_dims % q if batch_dims < 0 else batch_dims
-    out = _concat([_shape(data, 0, a) if a else None, _shape(i, b, q) if q > b else None,
-                   _shape(data, a + 1, r) if a + 1 < r else None])
-    rank = a + (q - b) + (r - a - 1)
-    grids = _grid(out, rank)
-    ii = ops.convert(i, np.int64)
-    ones = [_i64([1] * (a - b))] if a > b else []
-    tail = [_i64([1] * (r - a - 1))] if r - a - 1 else []
-    ii = ops.reshape(ii, _concat([_shape(i, 0, b) if b else None] + ones + [_shape(i, b, q) if q > b else None]
-                                 + tail), False)
-    comps = grids[:a] + [ops.broadcast(ii, out)] + [grids[a + q - b + t] for t in range(r - a - 1)]
-    return ops.concat([ops.unsqueeze(g, _i64([-1])) for g in comps], -1)
-''',
-    "_nd_coordinates": '''def _nd_coordinates(i, data, batch_dims):
-    """Element coordinates (last axis) of index tuples with ``batch_dims`` shared leading dims."""
-    b, r, q = batch_dims, _rank(data), _rank(i)
-    k = i.get_output_partial_shape(0)[-1].get_length()
-    out = _concat([_shape(i, 0, q - 1) if q > 1 else None, _shape(data, b + k, r) if b + k < r else None])
-    rank = (q - 1) + (r - b - k)
-    grids = _grid(out, rank)
-    ii = ops.convert(i, np.int64)
-    lead = _shape(i, 0, q - 1) if q > 1 else None
-    comps = grids[:b]
-    for c in range(k):
-        comp = ops.gather(ii, _i64(c), _i64(q - 1))
-        if r - b - k:
-            comp = ops.reshape(comp, _concat([lead, _i64([1] * (r - b - k))]), False)
-        comps.append(ops.broadcast(comp, out) if rank else comp)
-    comps += [grids[q - 1 + t] for t in range(r - b - k)]
-    return ops.concat([ops.unsqueeze(g, _i64([-1])) for g in comps], -1)
-''',
-    "_ravel_tuples": '''def _ravel_tuples(i, data):
-    """Row-major flat offsets of index tuples (last axis); a tuple out of range maps one past the end."""
-    q = _rank(i)
-    k = i.get_output_partial_shape(0)[-1].get_length()
-    ii = ops.convert(i, np.int64)
-    ok, off, total = None, None, _i64(1)
-    for d in range(k):
-        c = ops.gather(ii, _i64(d), _i64(q - 1))
-        n = _dim(data, d)
-        good = ops.logical_and(ops.greater_equal(c, _i64(0)), ops.less(c, n))
-        ok = good if ok is None else ops.logical_and(ok, good)
-        c = ops.select(good, c, _i64(0))
-        off = c if off is None else ops.add(ops.multiply(off, n), c)
-        total = ops.multiply(total, n)
-    return ops.select(ok, off, total)
-''',
-    "_slice_like": '''def _slice_like(x, like):
-    """The leading ``like``-shaped block of ``x``."""
-    if _rank(x) == 0 or _rank(like) == 0:
-        return ops.reshape(x, ops.shape_of(like, "i64"), False)
-    r = _rank(like)
-    return ops.strided_slice(x, _i64([0] * r), ops.shape_of(like, "i64"), _i64([1] * r), [0] * r, [0] * r)
-''',
-    "_combine": '''def _combine(x, y, reduction):
-    """Element-wise ``x (reduction) y`` (bool: or / and / xor)."""
-    if _dtype(x).kind == "b":
-        return {"add": ops.logical_or, "max": ops.logical_or, "mul": ops.logical_and, "min": ops.logical_and,
-                "sub": ops.logical_xor}[reduction](x, y)
-    out = {"add": ops.add, "sub": ops.subtract, "mul": ops.multiply, "max": ops.maximum,
-           "min": ops.minimum}[reduction](x, y)
-    if reduction in ("max", "min") and _dtype(x).kind == "f":  # Maximum/Minimum drop a NaN: propagate it
-        out = ops.select(ops.logical_or(ops.is_nan(x), ops.is_nan(y)), ops.add(x, y), out)
-    return out
-''',
-    "_cycle_to": '''def _cycle_to(v, i):
-    """``v`` flattened, repeated cyclically (or cut) to ``i``'s number of elements (NumPy put)."""
-    n = ops.reduce_prod(ops.shape_of(i, "i64"), _i64([0]), True) if _rank(i) else _i64([1])
-    flat = ops.reshape(v, _i64([-1]), False)
-    m = ops.shape_of(flat, "i64")
-    reps = ops.divide(ops.subtract(ops.add(n, m), _i64([1])), ops.maximum(m, _i64([1])))
-    return ops.slice(ops.tile(flat, reps), _i64([0]), n, _i64([1]))
-''',
-    "_positions": '''def _positions(w, u, data, axis, circular):
-    """Write positions (int64) over ``u``'s shape: ``w[b] + j`` along ``axis``, ``(w[b] mod s + j) mod s``
-    (``s = data.shape[axis]``) when ``circular`` (ONNX TensorScatter)."""
-    r = _rank(u)
-    a = axis % r
-    j = _grid(ops.shape_of(u, "i64"), r)[a]
-    start = ops.reshape(ops.convert(w, np.int64), _i64([-1] + [1] * (r - 1)), False)
-    if circular:
-        s = ops.maximum(ops.gather(ops.shape_of(data, "i64"), _i64(a), _i64(0)), _i64(1))
-        return ops.floor_mod(ops.add(ops.floor_mod(start, s), j), s)
-    return ops.add(start, j)
-''',
 }
 
 
-def _adapters() -> dict[str, Emit]:
-    table = helper_call_emitters(OvVocab())
-    em = collect(table)
-
-    @em("unstack_last")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        return f"tuple(ops.gather({i}, _i64(j), _i64(-1)) for j in range({i}.get_output_partial_shape(0)[-1]" \
-               ".get_length()))"
-
-    return table
-
-
-def _ops() -> dict[str, Emit]:
-    ops: dict[str, Emit] = {}
-    op = collect(ops)
-
-    @op(qn(_d.openvino.Gather))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.gather({a['data']}, {a['indices']}, _i64({lit(k['axis'])}), " \
-               f"batch_dims={lit(k.get('batch_dims') or 0)})"
-
-    @op(qn(_d.openvino.GatherElements))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.gather_elements({a['data']}, {a['indices']}, axis={lit(k['axis'])})"
-
-    @op(qn(_d.openvino.GatherND))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.gather_nd({a['data']}, {a['indices']}, batch_dims={lit(k.get('batch_dims') or 0)})"
-
-    @op(qn(_d.openvino.ScatterElementsUpdate))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.scatter_elements_update({a['data']}, {a['indices']}, {a['updates']}, _i64({lit(k['axis'])}), " \
-               f"reduction={lit(k.get('reduction', 'none'))}, use_init_val={lit(k.get('use_init_val', True))})"
-
-    @op(qn(_d.openvino.ScatterNDUpdate))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"ops.scatter_nd_update({a['data']}, {a['indices']}, {a['updates']}, " \
-               f"reduction={lit(k.get('reduction', 'none'))})"
-
-
-    return ops
-
-
 #: the OpenVINO code target: opset calls (and helpers written in them) building an ov.Model
-TARGET = CodeTarget(T, HEADER, "ops", {**SHARED_HELPERS, **_BASE}, _adapters(), _ops())
+TARGET = CodeTarget(T, HEADER, "ops", {**SHARED_HELPERS, **_BASE}, adapter_emitters(OvVocab()), op_calls(T))
 ADAPTER_EMIT = TARGET.adapters
 
 
@@ -348,27 +196,16 @@ def script(t: Translation, example: dict[str, Any] | None = None) -> str:
                 dims[at] = int(arr.shape[at])
             params.append(f"    {name} = ops.parameter({dims}, {_np_type(arr)}, name='{name}')")
             feed.append(f"np.asarray({name})")
-    body: list[str] = []
-    for step in t.steps:
-        if step.why:
-            body.append(f"    # {step.why}")
-        body += [f"    {line}" for line in emit_step(TARGET, step)]
-    text = "\n".join(body)
     names = [n for n in params if " = ops.parameter(" in n]
     plist = ", ".join(line.split(" = ")[0].strip() for line in names)
     attrs = ", ".join(f"{k}={v!r}" for k, v in t.source.attrs.items())
-    lines = [HEADER, ""]
-    for h in helpers_for(TARGET, text):
-        lines += ["", h.rstrip("\n"), ""]
-    lines += ["", "def build_model():",
-              f'    """{t.source.op}({attrs}) in OpenVINO opset15, generated by gatherscatter.translate."""']
-    lines += params + body
-    lines += [f"    return ov.Model([{t.program.output}], [{plist}], 'translated')", "", "",
-              "compiled = ov.compile_model(build_model(), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})", "", "",
-              f"def translated({', '.join(t.source.inputs)}):",
-              '    """Run the compiled model on the source op\'s arguments."""',
-              f"    return compiled([{', '.join(feed)}])[0]", ""]
-    return "\n".join(lines)
+    model = function_code(TARGET, [], t.steps, t.program.output, f"{t.source.op}({attrs}) in OpenVINO opset15, "
+                          "generated by gatherscatter.translate.", "build_model", [p.strip() for p in params],
+                          f"return ov.Model([{t.program.output}], [{plist}], 'translated')")
+    return model + "\n\ncompiled = ov.compile_model(build_model(), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})\n\n\n" \
+        f"def translated({', '.join(t.source.inputs)}):\n" \
+        '    """Run the compiled model on the source op\'s arguments."""\n' \
+        f"    return compiled([{', '.join(feed)}])[0]\n"
 
 
 def build(t: Translation, example: dict[str, Any]) -> Any:

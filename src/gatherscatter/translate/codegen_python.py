@@ -14,8 +14,10 @@ in ``mx.nd`` (MXNet 1.9 has no 0-d or empty arrays and few index utilities).
 
 from __future__ import annotations
 
+import ast
 import math
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -23,7 +25,7 @@ from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
 from .adapters import PyVocab
-from .codegen import SHARED_HELPERS, CodeTarget, Emit, collect, function_code, helper_call_emitters
+from .codegen import SHARED_HELPERS, CodeTarget, Emit, adapter_emitters, collect, function_code
 from .ir import Step
 
 if TYPE_CHECKING:
@@ -51,270 +53,116 @@ def lit(v: Any) -> str:
     return repr(v)
 
 
+def kw(attrs: dict[str, Any], *names: str) -> str:
+    """``, name=value, ...`` for the attributes ``names`` given (not None)."""
+    parts = [f"{n}={lit(attrs[n])}" for n in names if attrs.get(n) is not None]
+    return (", " + ", ".join(parts)) if parts else ""
+
+
+def templates(table: dict[str, str]) -> dict[str, Emit]:
+    """Emitters from templates: ``{x}`` is the tensor argument ``x`` or the attribute ``x``'s literal, ``{x|d}``
+    an attribute with a default, ``{,a,b}`` the keywords ``, a=..., b=...`` given (``{~a,b}``: no leading
+    comma), ``{out}`` the step's output; a template of several lines is statements."""
+
+    def emitter(template: str) -> Emit:
+        def emit(step: Step, a: dict[str, str], k: dict[str, Any]) -> str | list[str]:
+            class Fields(dict[str, str]):
+                def __missing__(self, key: str) -> str:
+                    if key[0] in ",~":
+                        return kw(k, *key[1:].split(","))[0 if key[0] == "," else 2 :]
+                    name, _, default = key.partition("|")
+                    v = k.get(name)
+                    return lit(ast.literal_eval(default) if v is None and default else v)
+
+            text = template.format_map(Fields(a, out=step.out))
+            return text.split("\n") if "\n" in text else text
+
+        return emit
+
+    return {name: emitter(template) for name, template in table.items()}
+
+
 class Api:
-    """Code snippets of one target's array API (this base class: NumPy)."""
+    """Code snippets of one target's array API (this base class: NumPy): ``FORMS`` spells each snippet, ``{0}``,
+    ``{1}`` ... its arguments and ``{m}`` the module; ``api.where("c", "x", "y")`` is ``np.where(c, x, y)``."""
 
     m = "np"
+    FORMS: ClassVar[dict[str, str]] = {
+        "dt": "{m}.{0}", "astype": "{0}.astype({1})", "const": "{m}.asarray({0}).astype({1})",
+        "where": "{m}.where({0}, {1}, {2})", "reshape": "{m}.reshape({0}, {1})",
+        "moveaxis": "{m}.moveaxis({0}, {1}, {2})", "expand_dims": "{m}.expand_dims({0}, {1})",
+        "squeeze": "{m}.squeeze({0}, {1})",
+        "stack": "{m}.stack({0}, axis={1})", "broadcast_to": "{m}.broadcast_to({0}, {1})",
+        "zeros": "{m}.zeros({0}, dtype={1})", "zeros_like": "{m}.zeros_like({0})", "ones_like": "{m}.ones_like({0})",
+        "full_like": "{m}.full_like({0}, {1})", "all_last": "{m}.all({0}, axis=-1)", "minimum": "{m}.minimum({0}, {1})",
+        "maximum": "{m}.maximum({0}, {1})", "clip": "{m}.clip({0}, {1}, {2})",  # clip: Python-int bounds
+        "arange": "{m}.arange({0}, dtype={m}.int64)", "sum_last": "{m}.sum({0}, axis=-1)", "sum": "{m}.sum({0}, {1})",
+        "dtype_name": "{0}.dtype.name", "is_int": "{0}.dtype.kind in 'iu'", "is_bool": "{0}.dtype.kind == 'b'",
+        "as_bool": "{0}.astype(bool)", "trunc_div": "{m}.trunc({0} / {1}).astype({0}.dtype)",
+        "true_div": "({0} / {1}).astype({0}.dtype)", "logical": "{m}.logical_{0}({1}, {2})",
+        "flat": "{m}.reshape({0}, (-1,))", "tile": "{m}.tile({0}, {1})"}
 
-    def dt(self, name: str) -> str:
-        return f"{self.m}.{name}"
-
-    def astype(self, x: str, dtype: str) -> str:
-        return f"{x}.astype({dtype})"
-
-    def const(self, v: str, dtype: str) -> str:
-        return f"{self.m}.asarray({v}).astype({dtype})"
-
-    def where(self, c: str, x: str, y: str) -> str:
-        return f"{self.m}.where({c}, {x}, {y})"
-
-    def reshape(self, x: str, shape: str) -> str:
-        return f"{self.m}.reshape({x}, {shape})"
-
-    def moveaxis(self, x: str, s: Any, d: Any) -> str:
-        return f"{self.m}.moveaxis({x}, {s}, {d})"
-
-    def expand_dims(self, x: str, a: Any) -> str:
-        return f"{self.m}.expand_dims({x}, {a})"
-
-    def squeeze(self, x: str, a: Any) -> str:
-        return f"{self.m}.squeeze({x}, {a})"
-
-    def stack(self, seq: str, axis: Any) -> str:
-        return f"{self.m}.stack({seq}, axis={axis})"
-
-    def broadcast_to(self, x: str, shape: str) -> str:
-        return f"{self.m}.broadcast_to({x}, {shape})"
-
-    def zeros(self, shape: str, dtype: str) -> str:
-        return f"{self.m}.zeros({shape}, dtype={dtype})"
-
-    def zeros_like(self, x: str) -> str:
-        return f"{self.m}.zeros_like({x})"
-
-    def ones_like(self, x: str) -> str:
-        return f"{self.m}.ones_like({x})"
-
-    def full_like(self, x: str, v: str) -> str:
-        return f"{self.m}.full_like({x}, {v})"
-
-    def all_last(self, x: str) -> str:
-        return f"{self.m}.all({x}, axis=-1)"
-
-    def minimum(self, x: str, y: str) -> str:
-        return f"{self.m}.minimum({x}, {y})"
-
-    def maximum(self, x: str, y: str) -> str:
-        return f"{self.m}.maximum({x}, {y})"
-
-    def clip(self, x: str, lo: str, hi: str) -> str:
-        """Clamp with Python-int bounds."""
-        return f"{self.m}.clip({x}, {lo}, {hi})"
-
-    def grid(self, shape: str) -> str:
-        """A list of int64 index grids over the Python tuple ``shape`` (one per dim)."""
-        return f"list({self.m}.indices({shape}, dtype={self.m}.int64))"
-
-    def dtype_name(self, x: str) -> str:
-        return f"{x}.dtype.name"
-
-    def is_int(self, x: str) -> str:
-        return f"{x}.dtype.kind in 'iu'"
-
-    def is_bool(self, x: str) -> str:
-        return f"{x}.dtype.kind == 'b'"
-
-    def as_bool(self, x: str) -> str:
-        return f"{x}.astype(bool)"
-
-    def trunc_div(self, t: str, c: str) -> str:
-        return f"{self.m}.trunc({t} / {c}).astype({t}.dtype)"
-
-    def true_div(self, t: str, c: str) -> str:
-        return f"({t} / {c}).astype({t}.dtype)"
-
-    def logical(self, op: str, x: str, y: str) -> str:
-        return f"{self.m}.logical_{op}({x}, {y})"
-
-    def flat(self, x: str) -> str:
-        return self.reshape(x, "(-1,)")
-
-    def tile(self, x: str, n: str) -> str:
-        return f"{self.m}.tile({x}, {n})"
-
-    def sum(self, x: str, axis: int) -> str:
-        return f"{self.m}.sum({x}, {axis})"
+    def __getattr__(self, name: str) -> Callable[..., str]:
+        form = type(self).FORMS.get(name)
+        if form is None:
+            raise AttributeError(name)
+        return lambda *args: form.format(*args, m=self.m)
 
 
 class JaxApi(Api):
     m = "jnp"
 
-    def const(self, v: str, dtype: str) -> str:
-        return f"jnp.asarray({v}).astype({dtype})"
-
-    def grid(self, shape: str) -> str:
-        return f"list(jnp.indices({shape}, dtype=jnp.int64))"
-
 
 class TorchApi(Api):
     m = "torch"
-
-    def astype(self, x: str, dtype: str) -> str:
-        return f"{x}.to({dtype})"
-
-    def const(self, v: str, dtype: str) -> str:
-        return f"torch.as_tensor(np.asarray({v})).to({dtype})"
-
-    def expand_dims(self, x: str, a: Any) -> str:
-        return f"torch.unsqueeze({x}, {a})"
-
-    def stack(self, seq: str, axis: Any) -> str:
-        return f"torch.stack({seq}, dim={axis})"
-
-    def all_last(self, x: str) -> str:
-        return f"torch.all({x}, dim=-1)"
-
-    def clip(self, x: str, lo: str, hi: str) -> str:
-        return f"torch.clamp({x}, {lo}, {hi})"
-
-    def grid(self, shape: str) -> str:
-        return f"[g for g in torch.meshgrid(*[torch.arange(n) for n in {shape}], indexing='ij')] if {shape} else []"
-
-    def dtype_name(self, x: str) -> str:
-        return f"str({x}.dtype).split('.')[-1]"
-
-    def is_int(self, x: str) -> str:
-        return f"not ({x}.dtype.is_floating_point or {x}.dtype.is_complex or {x}.dtype == torch.bool)"
-
-    def is_bool(self, x: str) -> str:
-        return f"{x}.dtype == torch.bool"
-
-    def as_bool(self, x: str) -> str:
-        return f"{x}.to(torch.bool)"
-
-    def trunc_div(self, t: str, c: str) -> str:
-        return f"torch.div({t}, {c}, rounding_mode='trunc')"
-
-    def true_div(self, t: str, c: str) -> str:
-        return f"({t} / {c}).to({t}.dtype)"
-
-    def tile(self, x: str, n: str) -> str:
-        return f"{x}.repeat({n})"
+    FORMS: ClassVar[dict[str, str]] = {
+        **Api.FORMS, "astype": "{0}.to({1})", "const": "torch.as_tensor(np.asarray({0})).to({1})",
+        "expand_dims": "torch.unsqueeze({0}, {1})", "stack": "torch.stack({0}, dim={1})",
+        "all_last": "torch.all({0}, dim=-1)", "clip": "torch.clamp({0}, {1}, {2})",
+        "sum_last": "torch.sum({0}, dim=-1)",
+        "dtype_name": "str({0}.dtype).split('.')[-1]",
+        "is_int": "not ({0}.dtype.is_floating_point or {0}.dtype.is_complex or {0}.dtype == torch.bool)",
+        "is_bool": "{0}.dtype == torch.bool", "as_bool": "{0}.to(torch.bool)",
+        "trunc_div": "torch.div({0}, {1}, rounding_mode='trunc')", "true_div": "({0} / {1}).to({0}.dtype)",
+        "tile": "{0}.repeat({1})"}
 
 
 class TfApi(Api):
     m = "tf"
-
-    def sum(self, x: str, axis: int) -> str:
-        return f"tf.reduce_sum({x}, {axis})"
-
-    def astype(self, x: str, dtype: str) -> str:
-        return f"tf.cast({x}, {dtype})"
-
-    def const(self, v: str, dtype: str) -> str:
-        return f"tf.cast(np.asarray({v}), {dtype})"
-
-    def reshape(self, x: str, shape: str) -> str:
-        return f"tf.reshape({x}, {shape})"
-
-    def moveaxis(self, x: str, s: Any, d: Any) -> str:
-        return f"tf.experimental.numpy.moveaxis({x}, {s}, {d})"
-
-    def squeeze(self, x: str, a: Any) -> str:
-        return f"tf.squeeze({x}, axis={a})"
-
-    def full_like(self, x: str, v: str) -> str:
-        return f"tf.fill(tf.shape({x}), tf.cast(np.asarray({v}), {x}.dtype))"
-
-    def all_last(self, x: str) -> str:
-        return f"tf.reduce_all({x}, axis=-1)"
-
-    def clip(self, x: str, lo: str, hi: str) -> str:
-        return f"tf.clip_by_value({x}, {lo}, {hi})"
-
-    def grid(self, shape: str) -> str:
-        return f"tf.meshgrid(*[tf.range(n, dtype=tf.int64) for n in {shape}], indexing='ij') if {shape} else []"
-
-    def is_int(self, x: str) -> str:
-        return f"{x}.dtype.is_integer"
-
-    def is_bool(self, x: str) -> str:
-        return f"{x}.dtype.is_bool"
-
-    def as_bool(self, x: str) -> str:
-        return f"tf.cast({x}, tf.bool)"
-
-    def trunc_div(self, t: str, c: str) -> str:
-        return f"tf.truncatediv({t}, {c})"
-
-    def true_div(self, t: str, c: str) -> str:
-        return f"tf.cast({t} / {c}, {t}.dtype)"
-
-    def logical(self, op: str, x: str, y: str) -> str:
-        return f"tf.math.logical_{op}({x}, {y})"
-
-    def tile(self, x: str, n: str) -> str:
-        return f"tf.tile({x}, [{n}])"
+    FORMS: ClassVar[dict[str, str]] = {
+        **Api.FORMS, "astype": "tf.cast({0}, {1})", "const": "tf.cast(np.asarray({0}), {1})",
+        "reshape": "tf.reshape({0}, {1})", "moveaxis": "tf.experimental.numpy.moveaxis({0}, {1}, {2})",
+        "squeeze": "tf.squeeze({0}, axis={1})",
+        "full_like": "tf.fill(tf.shape({0}), tf.cast(np.asarray({1}), {0}.dtype))",
+        "all_last": "tf.reduce_all({0}, axis=-1)", "clip": "tf.clip_by_value({0}, {1}, {2})",
+        "arange": "tf.range({0}, dtype=tf.int64)", "sum_last": "tf.reduce_sum({0}, axis=-1)",
+        "sum": "tf.reduce_sum({0}, {1})",
+        "is_int": "{0}.dtype.is_integer", "is_bool": "{0}.dtype.is_bool", "as_bool": "tf.cast({0}, tf.bool)",
+        "trunc_div": "tf.truncatediv({0}, {1})", "true_div": "tf.cast({0} / {1}, {0}.dtype)",
+        "logical": "tf.math.logical_{0}({1}, {2})", "flat": "tf.reshape({0}, (-1,))", "tile": "tf.tile({0}, [{1}])"}
 
 
 class PaddleApi(Api):
     m = "paddle"
-
-    def astype(self, x: str, dtype: str) -> str:
-        return f"paddle.cast({x}, {dtype})"
-
-    def const(self, v: str, dtype: str) -> str:
-        return f"paddle.cast(paddle.to_tensor(np.asarray({v})), {dtype})"
-
-    def reshape(self, x: str, shape: str) -> str:
-        return f"paddle.reshape({x}, list({shape}))"
-
-    def expand_dims(self, x: str, a: Any) -> str:
-        return f"paddle.unsqueeze({x}, {a})"
-
-    def broadcast_to(self, x: str, shape: str) -> str:
-        return f"paddle.broadcast_to({x}, list({shape}))"
-
-    def full_like(self, x: str, v: str) -> str:
-        return self.broadcast_to(self.const(v, f"{x}.dtype"), f"{x}.shape")
-
-    def where(self, c: str, x: str, y: str) -> str:
-        return f"_where({c}, {x}, {y})"
-
-    def zeros(self, shape: str, dtype: str) -> str:
-        return f"paddle.zeros(list({shape}), dtype={dtype})"
-
-    def grid(self, shape: str) -> str:
-        return f"list(paddle.meshgrid(*[paddle.arange(n, dtype='int64') for n in {shape}])) if {shape} else []"
-
-    def dtype_name(self, x: str) -> str:
-        return f"str({x}.dtype).split('.')[-1]"
-
-    def is_int(self, x: str) -> str:
-        return f"not (paddle.is_floating_point({x}) or paddle.is_complex({x}) or {x}.dtype == paddle.bool)"
-
-    def is_bool(self, x: str) -> str:
-        return f"{x}.dtype == paddle.bool"
-
-    def as_bool(self, x: str) -> str:
-        return f"paddle.cast({x}, 'bool')"
-
-    def trunc_div(self, t: str, c: str) -> str:
-        return f"paddle.cast(paddle.trunc(paddle.cast({t}, 'float64') / paddle.cast({c}, 'float64')), {t}.dtype)"
-
-    def true_div(self, t: str, c: str) -> str:
-        return f"paddle.cast({t} / {c}, {t}.dtype)"
-
-    def tile(self, x: str, n: str) -> str:
-        return f"paddle.tile({x}, [{n}])"
+    FORMS: ClassVar[dict[str, str]] = {
+        **Api.FORMS, "astype": "paddle.cast({0}, {1})", "const": "paddle.cast(paddle.to_tensor(np.asarray({0})), {1})",
+        "reshape": "paddle.reshape({0}, list({1}))", "expand_dims": "paddle.unsqueeze({0}, {1})",
+        "broadcast_to": "paddle.broadcast_to({0}, list({1}))",
+        "full_like": "paddle.broadcast_to(paddle.cast(paddle.to_tensor(np.asarray({1})), {0}.dtype), list({0}.shape))",
+        "where": "_where({0}, {1}, {2})", "zeros": "paddle.zeros(list({0}), dtype={1})",
+        "dtype_name": "str({0}.dtype).split('.')[-1]",
+        "is_int": "not (paddle.is_floating_point({0}) or paddle.is_complex({0}) or {0}.dtype == paddle.bool)",
+        "is_bool": "{0}.dtype == paddle.bool", "as_bool": "paddle.cast({0}, 'bool')",
+        "trunc_div": "paddle.cast(paddle.trunc(paddle.cast({0}, 'float64') / paddle.cast({1}, 'float64')), {0}.dtype)",
+        "true_div": "paddle.cast({0} / {1}, {0}.dtype)", "flat": "paddle.reshape({0}, list((-1,)))",
+        "tile": "paddle.tile({0}, [{1}])"}
 
 
 # ------------------------------------------------------------------------------------------------ helpers
 
 
 def _helpers(api: Api) -> dict[str, str]:
-    """Helper functions for the adapters too long for one expression, in ``api``'s framework."""
-    m = api.m
+    """Helper functions for the vocabulary primitives too long for one expression, in ``api``'s framework."""
     h: dict[str, str] = dict(SHARED_HELPERS)
     h["_align"] = f'''def _align(mask, y, lead):
     """``mask`` reshaped so its dims sit at dim ``lead`` of ``y`` (size-1 dims elsewhere)."""
@@ -325,33 +173,12 @@ def _helpers(api: Api) -> dict[str, str]:
     """The sizes of the data dims the index tuples (last axis of ``i``) address, in ``i``'s dtype."""
     return {api.const("list(data.shape)[batch_dims:batch_dims + i.shape[-1]]", "i.dtype")}
 '''
-    h["_slice_like"] = f'''def _slice_like(x, like):
-    """The leading ``like``-shaped block of ``x`` (torch reads only the index-shaped block of src)."""
-    if len(x.shape) == 0 or len(like.shape) == 0:
-        return {api.reshape("x", "tuple(like.shape)")} if math.prod(x.shape) == math.prod(like.shape) else x
-    return x[tuple(slice(0, n) for n in like.shape)]
+    h["_iota"] = f'''def _iota(shape, d):
+    """The int64 index grid of dim ``d`` over ``shape`` (``np.indices(shape)[d]``)."""
+    line = {api.reshape(api.arange("shape[d]"), "(1,) * d + (-1,) + (1,) * (len(shape) - d - 1)")}
+    return {api.broadcast_to("line", "shape")}
 '''
-    h["_coordinates"] = f'''def _coordinates(i, axis):
-    """Full index tuples (last axis) for an element-wise index along ``axis``
-    (docs/semantics.md#e4/docs/semantics.md#e16)."""
-    grids = {api.grid("tuple(i.shape)")}
-    if not grids:
-        return {api.zeros("(0,)", api.dt("int64"))}
-    grids[axis] = {api.astype("i", api.dt("int64"))}
-    return {api.stack("grids", -1)}
-'''
-    h["_broadcast_arrays"] = f'''def _broadcast_arrays(seq):
-    """The arrays of ``seq`` broadcast to one shape."""
-    shape = tuple(np.broadcast_shapes(*[tuple(a.shape) for a in seq]))
-    return [{api.broadcast_to("a", "shape")} for a in seq]
-'''
-    h["_stack_last"] = f'''def _stack_last(seq):
-    """Index tuples (last axis) from a sequence of index arrays, broadcast together (docs/semantics.md#e12,
-    docs/semantics.md#e15)."""
-    dt = np.result_type(*[np.dtype({api.dtype_name("a")}) for a in seq]).name
-    return {api.stack(f"[{api.astype('a', f'getattr({m}, dt)')} for a in _broadcast_arrays(seq)]", -1)}
-'''
-    if m == "paddle":
+    if api.m == "paddle":
         h["_where"] = '''def _where(c, x, y):
     """paddle.where, also for the integer dtypes its kernel lacks (int8/int16/uint8: computed in int64)."""
     if x.dtype in (paddle.int8, paddle.int16, paddle.uint8):
@@ -365,169 +192,10 @@ def _helpers(api: Api) -> dict[str, str]:
     rest = np.broadcast_shapes(off_a, tuple(b.shape[:ax]) + tuple(b.shape[ax + 1:]))
     return tuple(rest[:ax]) + (a.shape[ax],) + tuple(rest[ax:])
 '''
-    h["_take_coordinates"] = f'''def _take_coordinates(i, data, axis, batch_dims):
-    """Element coordinates (last axis) of a gather along ``axis`` with ``batch_dims`` shared leading dims
-    (docs/semantics.md#e1/docs/semantics.md#e7)."""
-    r, q = len(data.shape), len(i.shape)
-    a = axis % r
-    b = batch_dims % q if batch_dims < 0 else batch_dims
-    out = tuple(data.shape[:a]) + tuple(i.shape[b:]) + tuple(data.shape[a + 1:])
-    grids = {api.grid("out")}
-    ii = {api.reshape(api.astype("i", api.dt("int64")),
-                      "tuple(i.shape[:b]) + (1,) * (a - b) + tuple(i.shape[b:]) + (1,) * (r - a - 1)")}
-    comps = grids[:a] + [{api.broadcast_to("ii", "out")}] + [grids[a + q - b + t] for t in range(r - a - 1)]
-    return {api.stack("comps", -1)}
-'''
-    h["_nd_coordinates"] = f'''def _nd_coordinates(i, data, batch_dims):
-    """Element coordinates (last axis) of index tuples with ``batch_dims`` shared leading dims."""
-    b, k, r = batch_dims, i.shape[-1], len(data.shape)
-    out = tuple(i.shape[:-1]) + tuple(data.shape[b + k:])
-    grids = {api.grid("out")}
-    ii = {api.astype("i", api.dt("int64"))}
-    comps = grids[:b]
-    comps += [{api.broadcast_to(api.reshape("ii[..., c]", "tuple(i.shape[:-1]) + (1,) * (r - b - k)"), "out")}
-              for c in range(k)]
-    comps += [grids[len(i.shape) - 1 + t] for t in range(r - b - k)]
-    return {api.stack("comps", -1)}
-'''
-    h["_ravel_tuples"] = f'''def _ravel_tuples(i, data):
-    """Row-major flat offsets of index tuples (last axis); a tuple out of range maps one past the end."""
-    k = i.shape[-1]
-    sizes = [int(n) for n in data.shape[:k]]
-    ii = {api.astype("i", api.dt("int64"))}
-    ok = None
-    off = {api.zeros_like("ii[..., 0]")}
-    for d in range(k):
-        c = ii[..., d]
-        good = (c >= 0) & (c < sizes[d])
-        ok = good if ok is None else ok & good
-        off = off * sizes[d] + {api.where("good", "c", api.zeros_like("c"))}
-    return {api.where("ok", "off", api.full_like("off", "math.prod(sizes)"))}
-'''
-    h["_combine"] = f'''def _combine(x, y, reduction):
-    """Element-wise ``x (reduction) y`` in ``x``'s dtype (bool: or / and / xor)."""
-    if {api.is_bool("x")}:
-        return {{"add": {api.logical("or", "x", "y")}, "max": {api.logical("or", "x", "y")},
-                "mul": {api.logical("and", "x", "y")}, "min": {api.logical("and", "x", "y")},
-                "sub": {api.logical("xor", "x", "y")}}}[reduction]
-    if reduction == "add":
-        return x + y
-    if reduction == "sub":
-        return x - y
-    if reduction == "mul":
-        return x * y
-    return {api.maximum("x", "y")} if reduction == "max" else {api.minimum("x", "y")}
-'''
-    h["_cycle_to"] = f'''def _cycle_to(v, i):
-    """``v`` flattened, repeated cyclically (or cut) to ``i``'s number of elements (NumPy put)."""
-    n = math.prod(i.shape)
-    flat = {api.flat("v")}
-    if n == 0:
-        return flat[:0]
-    if math.prod(v.shape) == 0:
-        raise ValueError("cannot cycle an empty v")
-    return {api.tile("flat", "-(-n // math.prod(v.shape))")}[:n]
-'''
-    h["_positions"] = f'''def _positions(w, u, data, axis, circular):
-    """Write positions (int64) over ``u``'s shape: ``w[b] + j`` along ``axis``, ``(w[b] mod s + j) mod s``
-    (``s = data.shape[axis]``) when ``circular``; ``w`` None reads as zeros (ONNX TensorScatter)."""
-    shape = tuple(int(n) for n in u.shape)
-    r = len(shape)
-    a = axis % r
-    j = ({api.grid("shape")})[a]
-    if w is None:
-        return j
-    start = {api.reshape(api.astype("w", api.dt("int64")), "shape[:1] + (1,) * (r - 1)")}
-    if circular:
-        s = max(int(data.shape[a]), 1)
-        return (start % s + j) % s
-    return start + j
-'''
     return h
 
 
-# ------------------------------------------------------------------------------------------------ adapters
-
-
-def adapter_emitters(api: Api) -> dict[str, Emit]:
-    """An emitter for every adapter, written in ``api``'s framework."""
-    table = helper_call_emitters(PyVocab(api))
-    em = collect(table)
-
-    @em("unstack_last")
-    def _(s: Step, a: A, k: K) -> str:
-        i = a["i"]
-        return f"tuple({i}[..., j] for j in range({i}.shape[-1]))"
-    return table
-
-
 # --------------------------------------------------------------------------------------------- op emitters
-
-
-def _kw(attrs: K, *names: str, drop_none: bool = True) -> str:
-    parts = [f"{n}={lit(attrs[n])}" for n in names if n in attrs and not (drop_none and attrs[n] is None)]
-    return (", " + ", ".join(parts)) if parts else ""
-
-
-def _numpy_ops() -> dict[str, Emit]:
-    ops: dict[str, Emit] = {}
-    op = collect(ops)
-
-    def inplace(call: str, s: Step, base: str) -> list[str]:
-        return [f"{s.out} = np.array({base}, copy=True)", call]
-
-    @op(qn(_d.numpy.take))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"np.take({a['a']}, {a['indices']}, axis={lit(k.get('axis'))}, mode={lit(k.get('mode') or 'raise')})"
-
-    @op(qn(_d.numpy.take_along_axis))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"np.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k.get('axis'))})"
-
-    @op(qn(_d.numpy.put))
-    def _(s: Step, a: A, k: K) -> list[str]:
-        return inplace(f"np.put({s.out}, {a['ind']}, {a['v']}, mode={lit(k.get('mode') or 'raise')})", s, a["a"])
-
-    @op(qn(_d.numpy.put_along_axis))
-    def _(s: Step, a: A, k: K) -> list[str]:
-        return inplace(f"np.put_along_axis({s.out}, {a['indices']}, {a['values']}, axis={lit(k.get('axis'))})", s,
-                       a["arr"])
-
-    for name, ufunc in (("add_at", "add"), ("subtract_at", "subtract"), ("multiply_at", "multiply"),
-                        ("maximum_at", "maximum"), ("minimum_at", "minimum")):
-
-        def emit(s: Step, a: A, k: K, ufunc: str = ufunc) -> list[str]:
-            return inplace(f"np.{ufunc}.at({s.out}, {a['indices']}, {a['b']})", s, a["a"])
-
-        op(qn(getattr(_d.numpy, name)))(emit)
-    return ops
-
-
-def _jax_ops() -> dict[str, Emit]:
-    ops: dict[str, Emit] = {}
-    op = collect(ops)
-
-    @op(qn(_d.jax.take))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"jnp.take({a['a']}, {a['indices']}, axis={lit(k.get('axis'))}{_kw(k, 'mode', 'fill_value')})"
-
-    @op(qn(_d.jax.take_along_axis))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"jnp.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k.get('axis'))}" \
-               f"{_kw(k, 'mode', 'fill_value')})"
-
-    @op(qn(_d.jax.at_get))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"jnp.asarray({a['x']}).at[{a['idx']}].get({_kw(k, 'mode', 'fill_value')[2:]})"
-
-    for name, method in (("at_set", "set"), ("at_add", "add"), ("at_multiply", "multiply"), ("at_min", "min"),
-                         ("at_max", "max")):
-
-        def emit(s: Step, a: A, k: K, method: str = method) -> str:
-            return f"jnp.asarray({a['x']}).at[{a['idx']}].{method}({a['values']}{_kw(k, 'mode')})"
-
-        op(qn(getattr(_d.jax, name)))(emit)
-    return ops
 
 
 def _lax_ops() -> dict[str, Emit]:
@@ -541,122 +209,68 @@ def _lax_ops() -> dict[str, Emit]:
     @op(qn(_d.jax.lax.gather))
     def _(s: Step, a: A, k: K) -> str:
         return f"lax.gather(jnp.asarray({a['operand']}), {a['start_indices']}, {dn(k['dimension_numbers'])}, " \
-               f"{tuple(k['slice_sizes'])!r}{_kw(k, 'mode', 'fill_value')})"
+               f"{tuple(k['slice_sizes'])!r}{kw(k, 'mode', 'fill_value')})"
 
     for fn in (_d.jax.lax.scatter, _d.jax.lax.scatter_add, _d.jax.lax.scatter_mul, _d.jax.lax.scatter_max,
                _d.jax.lax.scatter_min):
 
         def emit(s: Step, a: A, k: K, name: str = fn.info.name) -> str:
             return f"{name}(jnp.asarray({a['operand']}), {a['scatter_indices']}, jnp.asarray({a['updates']}), " \
-                   f"{dn(k['dimension_numbers'])}{_kw(k, 'mode')})"
+                   f"{dn(k['dimension_numbers'])}{kw(k, 'mode')})"
 
         op(qn(fn))(emit)
     return ops
 
 
-def _torch_ops() -> dict[str, Emit]:
-    ops: dict[str, Emit] = {}
-    op = collect(ops)
+_COPY = "{out} = np.array({%s}, copy=True)\n"  # NumPy's put/at write in place: on a copy
+#: every framework op's call by qualname, for every code target (fields: :func:`templates`)
+OP_CALLS: dict[str, str] = {
+    qn(_d.numpy.take): "np.take({a}, {indices}, axis={axis}, mode={mode|'raise'})",
+    qn(_d.numpy.take_along_axis): "np.take_along_axis({arr}, {indices}, axis={axis})",
+    qn(_d.numpy.put): _COPY % "a" + "np.put({out}, {ind}, {v}, mode={mode|'raise'})",
+    qn(_d.numpy.put_along_axis): _COPY % "arr" + "np.put_along_axis({out}, {indices}, {values}, axis={axis})",
+    **{qn(getattr(_d.numpy, f"{ufunc}_at")): _COPY % "a" + f"np.{ufunc}.at({{out}}, {{indices}}, {{b}})"
+       for ufunc in ("add", "subtract", "multiply", "maximum", "minimum")},
+    qn(_d.jax.take): "jnp.take({a}, {indices}, axis={axis}{,mode,fill_value})",
+    qn(_d.jax.take_along_axis): "jnp.take_along_axis({arr}, {indices}, axis={axis}{,mode,fill_value})",
+    qn(_d.jax.at_get): "jnp.asarray({x}).at[{idx}].get({~mode,fill_value})",
+    **{qn(getattr(_d.jax, f"at_{method}")): f"jnp.asarray({{x}}).at[{{idx}}].{method}({{values}}{{,mode}})"
+       for method in ("set", "add", "multiply", "min", "max")},
+    qn(_d.torch.index_select): "torch.index_select({input}, {dim}, {index})",
+    qn(_d.torch.gather): "torch.gather({input}, {dim}, {index})",
+    qn(_d.torch.take): "torch.take({input}, {index})",
+    qn(_d.torch.take_along_dim): "torch.take_along_dim({input}, {indices}, dim={dim})",
+    qn(_d.torch.scatter): "torch.scatter({input}, {dim}, {index}, {src})",
+    qn(_d.torch.scatter_reduce): "torch.scatter_reduce({input}, {dim}, {index}, {src}, reduce={reduce}, "
+                                 "include_self={include_self|True})",
+    qn(_d.torch.index_put): "torch.index_put({input}, {indices}, {values}, accumulate={accumulate|False})",
+    qn(_d.tensorflow.gather): "tf.gather({params}, {indices}, axis={axis}{,batch_dims})",
+    qn(_d.tensorflow.gather_nd): "tf.gather_nd({params}, {indices}{,batch_dims})",
+    **{qn(getattr(_d.tensorflow, f"tensor_scatter_nd_{name}")): f"tf.tensor_scatter_nd_{name}({{tensor}}, "
+       "{indices}, {updates})" for name in ("update", "add", "sub", "max", "min")},
+    qn(_d.paddle.gather): "paddle.gather({x}, {index}, axis={axis})",
+    qn(_d.paddle.gather_nd): "paddle.gather_nd({x}, {index})",
+    qn(_d.paddle.take_along_axis): "paddle.take_along_axis({arr}, {indices}, axis={axis}{,broadcast})",
+    qn(_d.paddle.put_along_axis): "paddle.put_along_axis({arr}, {indices}, {values}, axis={axis}"
+                                  "{,reduce,include_self,broadcast})",
+    qn(_d.paddle.scatter_nd_add): "paddle.scatter_nd_add({x}, {index}, {updates})",
+    qn(_d.mxnet.take): "_np(mx.nd.take(_nd({a}), _nd({indices}), axis={axis|0}, mode={mode|'clip'}))",
+    qn(_d.mxnet.gather_nd): "_np(mx.nd.gather_nd(_nd({data}), _nd({indices})))",
+    qn(_d.mxnet.scatter_nd): "_np(mx.nd.scatter_nd(_nd({data}), _nd({indices}), shape={shape}))",
+    qn(_d.openvino.Gather): "ops.gather({data}, {indices}, _i64({axis}), batch_dims={batch_dims|0})",
+    qn(_d.openvino.GatherElements): "ops.gather_elements({data}, {indices}, axis={axis})",
+    qn(_d.openvino.GatherND): "ops.gather_nd({data}, {indices}, batch_dims={batch_dims|0})",
+    qn(_d.openvino.ScatterElementsUpdate): "ops.scatter_elements_update({data}, {indices}, {updates}, _i64({axis}), "
+                                           "reduction={reduction|'none'}, use_init_val={use_init_val|True})",
+    qn(_d.openvino.ScatterNDUpdate): "ops.scatter_nd_update({data}, {indices}, {updates}, "
+                                     "reduction={reduction|'none'})",
 
-    @op(qn(_d.torch.index_select))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"torch.index_select({a['input']}, {k['dim']}, {a['index']})"
-
-    @op(qn(_d.torch.gather))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"torch.gather({a['input']}, {k['dim']}, {a['index']})"
-
-    @op(qn(_d.torch.take))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"torch.take({a['input']}, {a['index']})"
-
-    @op(qn(_d.torch.take_along_dim))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"torch.take_along_dim({a['input']}, {a['indices']}, dim={lit(k.get('dim'))})"
-
-    @op(qn(_d.torch.scatter))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"torch.scatter({a['input']}, {k['dim']}, {a['index']}, {a['src']})"
-
-    @op(qn(_d.torch.scatter_reduce))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"torch.scatter_reduce({a['input']}, {k['dim']}, {a['index']}, {a['src']}, " \
-               f"reduce={lit(k['reduce'])}, include_self={lit(k.get('include_self', True))})"
-
-    @op(qn(_d.torch.index_put))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"torch.index_put({a['input']}, {a['indices']}, {a['values']}, " \
-               f"accumulate={lit(k.get('accumulate', False))})"
-    return ops
-
-
-def _tf_ops() -> dict[str, Emit]:
-    ops: dict[str, Emit] = {}
-    op = collect(ops)
-
-    @op(qn(_d.tensorflow.gather))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"tf.gather({a['params']}, {a['indices']}, axis={lit(k.get('axis'))}" \
-               f"{_kw(k, 'batch_dims')})"
-
-    @op(qn(_d.tensorflow.gather_nd))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"tf.gather_nd({a['params']}, {a['indices']}{_kw(k, 'batch_dims')})"
-
-    for name in ("update", "add", "sub", "max", "min"):
-
-        def emit(s: Step, a: A, k: K, name: str = name) -> str:
-            return f"tf.tensor_scatter_nd_{name}({a['tensor']}, {a['indices']}, {a['updates']})"
-
-        op(qn(getattr(_d.tensorflow, f"tensor_scatter_nd_{name}")))(emit)
-    return ops
+}
 
 
-def _paddle_ops() -> dict[str, Emit]:
-    ops: dict[str, Emit] = {}
-    op = collect(ops)
-
-    @op(qn(_d.paddle.gather))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"paddle.gather({a['x']}, {a['index']}, axis={lit(k.get('axis'))})"
-
-    @op(qn(_d.paddle.gather_nd))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"paddle.gather_nd({a['x']}, {a['index']})"
-
-    @op(qn(_d.paddle.take_along_axis))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"paddle.take_along_axis({a['arr']}, {a['indices']}, axis={lit(k['axis'])}" \
-               f"{_kw(k, 'broadcast')})"
-
-    @op(qn(_d.paddle.put_along_axis))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"paddle.put_along_axis({a['arr']}, {a['indices']}, {a['values']}, axis={lit(k['axis'])}" \
-               f"{_kw(k, 'reduce', 'include_self', 'broadcast')})"
-
-    @op(qn(_d.paddle.scatter_nd_add))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"paddle.scatter_nd_add({a['x']}, {a['index']}, {a['updates']})"
-    return ops
-
-
-def _mxnet_ops() -> dict[str, Emit]:
-    ops: dict[str, Emit] = {}
-    op = collect(ops)
-
-    @op(qn(_d.mxnet.take))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_np(mx.nd.take(_nd({a['a']}), _nd({a['indices']}), axis={lit(k.get('axis', 0))}, " \
-               f"mode={lit(k.get('mode') or 'clip')}))"
-
-    @op(qn(_d.mxnet.gather_nd))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_np(mx.nd.gather_nd(_nd({a['data']}), _nd({a['indices']})))"
-
-    @op(qn(_d.mxnet.scatter_nd))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"_np(mx.nd.scatter_nd(_nd({a['data']}), _nd({a['indices']}), shape={a['shape']}))"
-    return ops
+def op_calls(framework: str) -> dict[str, Emit]:
+    """The emitters of ``framework``'s ops (``OP_CALLS`` rows whose qualname starts with it)."""
+    return templates({k: v for k, v in OP_CALLS.items() if k.split(".")[0] == framework})
 
 
 _MX_HEADER = '''import math
@@ -693,19 +307,19 @@ _HEADERS = {
 
 
 def _target(name: str, module: str, api: Api, ops: dict[str, Emit], **kw: Any) -> CodeTarget:
-    return CodeTarget(name, _HEADERS[name], module, _helpers(api), adapter_emitters(api), ops, **kw)
+    return CodeTarget(name, _HEADERS[name], module, _helpers(api), adapter_emitters(PyVocab(api)), ops, **kw)
 
 
 #: every Python code target: its imports, op module, helpers, adapter and op emitters
 TARGETS: dict[str, CodeTarget] = {
-    "numpy": _target("numpy", "np", Api(), _numpy_ops()),
+    "numpy": _target("numpy", "np", Api(), op_calls("numpy")),
     "gatherscatter": _target("gatherscatter", "gs", Api(), {}),
-    "jax": _target("jax", "jnp", JaxApi(), _jax_ops()),
+    "jax": _target("jax", "jnp", JaxApi(), op_calls("jax")),
     "lax": _target("lax", "jnp", JaxApi(), _lax_ops()),
-    "torch": _target("torch", "torch", TorchApi(), _torch_ops()),
-    "tensorflow": _target("tensorflow", "tf", TfApi(), _tf_ops()),
-    "paddle": _target("paddle", "paddle", PaddleApi(), _paddle_ops()),
-    "mxnet": _target("mxnet", "mx.nd", Api(), _mxnet_ops(),
+    "torch": _target("torch", "torch", TorchApi(), op_calls("torch")),
+    "tensorflow": _target("tensorflow", "tf", TfApi(), op_calls("tensorflow")),
+    "paddle": _target("paddle", "paddle", PaddleApi(), op_calls("paddle")),
+    "mxnet": _target("mxnet", "mx.nd", Api(), op_calls("mxnet"),
                      prologue=lambda inputs: [f"{n} = _np({n})" for n in inputs],
                      epilogue=lambda out: f"return _nd({out}) if np.ndim({out}) else {out}"),
 }

@@ -53,8 +53,6 @@ __all__ = ["EXTRA", "ONNX_ADAPTERS", "Builder", "build_model", "default_example"
 EXTRA = "onnx"
 """The optional extra that installs what ONNX export needs (``pip install "gatherscatter[onnx]"``)."""
 
-Array = np.ndarray[Any, Any]
-
 
 class Builder:
     """Nodes, initializers and fresh names of one graph; ``vals`` holds the example's values."""
@@ -71,12 +69,6 @@ class Builder:
         self.tuples: dict[str, list[str]] = {}  # tuple-valued names -> one graph value per component
         self.static_tuple_len = False  # a step's ONNX form depends on the index-tuple length k
         self._n = 0
-
-    def tuple_len(self, name: str) -> int:
-        """The index-tuple length ``k`` of ``name`` (its last dim), which the graph then depends on."""
-        self.static_tuple_len = True
-        v = np.asarray(self.vals[name])
-        return int(v.shape[-1]) if v.ndim else 0
 
     def fresh(self, hint: str) -> str:
         self._n += 1
@@ -96,97 +88,6 @@ class Builder:
     def elem_type(self, dtype: Any) -> int:
         return int(self.helper.np_dtype_to_tensor_dtype(np.dtype(dtype)))
 
-    # shape helpers -------------------------------------------------------------------------------
-
-    def axis_size(self, data: str, axis: int, like: str) -> str:
-        """``data.shape[axis]`` as a 0-d tensor of ``like``'s dtype."""
-        shape = self.node("Shape", [data])
-        s = self.node("Gather", [shape, self.const(axis, np.int64)], axis=0)
-        return self.node("Cast", [s], to=self.elem_type(self.vals[like].dtype))
-
-    def nd_sizes(self, data: str, b: int, k: int, like: str) -> str:
-        """``data.shape[b:b+k]`` as a 1-d tensor of ``like``'s dtype."""
-        shape = self.node("Shape", [data])
-        s = self.node("Slice", [shape, self.const([b], np.int64), self.const([b + k], np.int64)])
-        return self.node("Cast", [s], to=self.elem_type(self.vals[like].dtype))
-
-    def sizes(self, args: dict[str, str], attrs: dict[str, Any]) -> str:
-        i = args["i"]
-        if attrs.get("axis") is not None:
-            return self.axis_size(args["data"], attrs["axis"], i)
-        k = self.tuple_len(i)
-        return self.nd_sizes(args["data"], attrs.get("batch_dims") or 0, k, i)
-
-    def fill_like(self, x: str, value: Any, dtype: Any) -> str:
-        shape = self.node("Shape", [x])
-        t = self.numpy_helper.from_array(np.asarray([value], dtype=dtype), self.fresh("v"))
-        return self.node("ConstantOfShape", [shape], value=t)
-
-    # opset-dependent node forms ----------------------------------------------------------------
-
-    def unsqueeze(self, x: str, axes: list[int], out: str | None = None) -> str:
-        """``Unsqueeze`` (axes an attribute before opset 13, an input since)."""
-        if self.opset < 13:
-            return self.node("Unsqueeze", [x], out, axes=axes)
-        return self.node("Unsqueeze", [x, self.const(axes, np.int64)], out)
-
-    def reduce_min(self, x: str, axes: list[int], out: str | None = None) -> str:
-        """``ReduceMin(keepdims=0)`` (axes an attribute before opset 18, an input since)."""
-        if self.opset < 18:
-            return self.node("ReduceMin", [x], out, axes=axes, keepdims=0)
-        return self.node("ReduceMin", [x, self.const(axes, np.int64)], out, keepdims=0)
-
-    def maximum(self, x: str, y: str, out: str | None = None) -> str:
-        """Element-wise max as ``Where(x < y, y, x)`` (integer ``Max`` needs opset 12)."""
-        return self.node("Where", [self.node("Less", [x, y]), y, x], out)
-
-    def minimum(self, x: str, y: str, out: str | None = None) -> str:
-        """Element-wise min as ``Where(y < x, y, x)``."""
-        return self.node("Where", [self.node("Less", [y, x]), y, x], out)
-
-    def greater_equal(self, x: str, y: str) -> str:
-        """``x >= y`` as ``Not(x < y)`` (``GreaterOrEqual`` needs opset 12)."""
-        return self.node("Not", [self.node("Less", [x, y])])
-
-    def squeeze(self, x: str, axes: list[int], out: str | None = None) -> str:
-        """``Squeeze`` (axes an attribute before opset 13, an input since)."""
-        if self.opset < 13:
-            return self.node("Squeeze", [x], out, axes=axes)
-        return self.node("Squeeze", [x, self.const(axes, np.int64)], out)
-
-    def reshape(self, x: str, shape: str, out: str | None = None) -> str:
-        """``Reshape`` to a run-time shape that may hold zeros (``allowzero=1`` since opset 14; before, a 0 in
-        the shape copies the input's dim, so an empty result with a 0 dim needs opset >= 14)."""
-        if self.opset >= 14:
-            return self.node("Reshape", [x, shape], out, allowzero=1)
-        return self.node("Reshape", [x, shape], out)
-
-    def shape_part(self, x: str, start: int, end: int | None = None) -> str:
-        """``x.shape[start:end]`` as a 1-d int64 tensor."""
-        stop = np.iinfo(np.int64).max if end is None else end
-        shape = self.node("Shape", [x])
-        return self.node("Slice", [shape, self.const([start], np.int64), self.const([stop], np.int64)])
-
-    def concat(self, parts: list[str], out: str | None = None) -> str:
-        return self.node("Concat", parts, out, axis=0) if len(parts) != 1 or out else parts[0]
-
-    def as_int64(self, x: str) -> str:
-        return x if self.dtype_of(x) == np.int64 else self.node("Cast", [x], to=self.elem_type(np.int64))
-
-    def iota(self, shape: str, d: int, rank: int) -> str:
-        """The int64 index grid of output dim ``d`` (``np.indices(shape)[d]``), ``shape`` a 1-d shape tensor."""
-        n = self.node("Gather", [shape, self.const(d, np.int64)], axis=0)
-        line = self.node("Range", [self.const(0, np.int64), n, self.const(1, np.int64)])
-        others = [x for x in range(rank) if x != d]
-        return self.node("Expand", [self.unsqueeze(line, others) if others else line, shape])
-
-    def stack_last(self, comps: list[str], out: str | None = None) -> str:
-        """``stack(comps, -1)`` of same-shape tensors."""
-        return self.node("Concat", [self.unsqueeze(c, [-1]) for c in comps], out, axis=-1)
-
-    def dtype_of(self, name: str) -> np.dtype[Any]:
-        return np.asarray(self.vals[name]).dtype
-
 
 OnnxEmit = Callable[[Builder, Step, dict[str, str], dict[str, Any]], str]
 
@@ -204,204 +105,6 @@ def _traced(fn: Callable[..., Any]) -> OnnxEmit:
 ONNX_ADAPTERS: dict[str, OnnxEmit] = {name: _traced(fn) for name, fn in DEFS.items()}
 
 
-def _a(name: str) -> Callable[[OnnxEmit], OnnxEmit]:
-    def deco(fn: OnnxEmit) -> OnnxEmit:
-        ONNX_ADAPTERS[name] = fn
-        return fn
-
-    return deco
-
-
-
-@_a("slice_like")
-def _slice_like(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    r = np.asarray(b.vals[a["like"]]).ndim
-    ends = b.node("Shape", [a["like"]])
-    return b.node("Slice", [a["x"], b.const([0] * r, np.int64), ends], s.out)
-
-
-@_a("positions")
-def _positions(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """``Add(Reshape(w, [-1, 1, ...]), iota_axis(Shape(u)))``; circular: ``Mod(Mod(w, s) + iota, s)`` with
-    ``s = Max(Shape(data)[axis], 1)`` (``Mod(fmod=0)``: floor modulo for integers)."""
-    w, u, data = a["w"], a["u"], a["data"]
-    r = np.asarray(b.vals[u]).ndim
-    ax = k["axis"] % r
-    j = b.iota(b.node("Shape", [u]), ax, r)
-    if b.vals.get(w) is None:
-        return b.node("Identity", [j], s.out)
-    start = b.node("Reshape", [b.as_int64(w), b.const([-1] + [1] * (r - 1), np.int64)])
-    if not k.get("circular"):
-        return b.node("Add", [start, j], s.out)
-    size = b.maximum(b.axis_size(data, ax, s.out), b.const(1, np.int64))
-    first = b.node("Mod", [start, size], fmod=0)
-    return b.node("Mod", [b.node("Add", [first, j]), size], s.out, fmod=0)
-
-
-@_a("coordinates")
-def _coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """docs/semantics.md#e4: ``Concat([Expand(Unsqueeze(Range(0, n_d)), Shape(i)) or i, ...], -1)`` (an int64
-    meshgrid)."""
-    i = a["i"]
-    r = np.asarray(b.vals[i]).ndim
-    if r == 0:
-        return b.node("Identity", [b.const(np.zeros((0,), np.int64), hint="empty")], s.out)
-    ax = k["axis"] % r
-    i64 = i if b.dtype_of(i) == np.int64 else b.node("Cast", [i], to=b.elem_type(np.int64))
-    shape = b.node("Shape", [i])
-    cols = []
-    for d in range(r):
-        if d == ax:
-            g = i64
-        else:
-            n = b.node("Gather", [shape, b.const(d, np.int64)], axis=0)
-            iota = b.node("Range", [b.const(0, np.int64), n, b.const(1, np.int64)])
-            others = [x for x in range(r) if x != d]
-            g = b.node("Expand", [b.unsqueeze(iota, others) if others else iota, shape])
-        cols.append(b.unsqueeze(g, [-1]))
-    return b.node("Concat", cols, s.out, axis=-1)
-
-
-def _components(b: Builder, name: str) -> list[str]:
-    return b.tuples.get(name) or [name]
-
-
-@_a("stack_last")
-def _stack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """``Concat([Unsqueeze(i_j + z, -1)], -1)``, ``z`` the zeros of the broadcast shape (docs/semantics.md#e12,
-    docs/semantics.md#e15)."""
-    parts = _components(b, a["seq"])
-    dt = b.dtype_of(s.out)
-    parts = [p if b.dtype_of(p) == dt else b.node("Cast", [p], to=b.elem_type(dt)) for p in parts]
-    if len(parts) > 1:
-        zero = b.const(0, dt)
-        z = b.node("Mul", [parts[0], zero])
-        for p in parts[1:]:
-            z = b.node("Add", [z, b.node("Mul", [p, zero])])
-        parts = [b.node("Add", [p, z]) for p in parts]
-    cols = [b.unsqueeze(p, [-1]) for p in parts]
-    return b.node("Concat", cols, s.out, axis=-1)
-
-
-@_a("unstack_last")
-def _unstack_last(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """One ``Gather(i, j, axis=-1)`` per tuple component: a tuple-valued name ``out_0, out_1 ...``."""
-    i = a["i"]
-    n = b.tuple_len(i)
-    b.tuples[s.out] = [b.node("Gather", [i, b.const(j, np.int64)], f"{s.out}_{j}", axis=-1) for j in range(n)]
-    for j, v in enumerate(ADAPTERS["unstack_last"].run(b.vals[i])):
-        b.vals[f"{s.out}_{j}"] = v
-    return s.out
-
-
-# ------------------------------------------------------------------ adapters of the target planners and sources
-
-
-@_a("take_coordinates")
-def _take_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """docs/semantics.md#e1/docs/semantics.md#e7: iotas over the gather's output shape, the index (broadcast) on the
-    gathered axis."""
-    i, data = a["i"], a["data"]
-    r, q = np.asarray(b.vals[data]).ndim, np.asarray(b.vals[i]).ndim
-    ax = k["axis"] % r
-    bd = k.get("batch_dims") or 0
-    bd = bd % q if bd < 0 else bd
-    rank = ax + (q - bd) + (r - ax - 1)
-    shape = b.concat([b.shape_part(data, 0, ax), b.shape_part(i, bd), b.shape_part(data, ax + 1)])
-    ones = list(range(bd, ax)) + list(range(rank - (r - ax - 1), rank))
-    ii = b.as_int64(i)
-    ii = b.node("Expand", [b.unsqueeze(ii, ones) if ones else ii, shape])
-    comps = [b.iota(shape, d, rank) for d in range(ax)] + [ii]
-    comps += [b.iota(shape, ax + q - bd + t, rank) for t in range(r - ax - 1)]
-    return b.stack_last(comps, s.out)
-
-
-@_a("nd_coordinates")
-def _nd_coordinates(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i, data = a["i"], a["data"]
-    iv = np.asarray(b.vals[i])
-    bd, kk, r = k.get("batch_dims") or 0, b.tuple_len(i), np.asarray(b.vals[data]).ndim
-    lead = iv.ndim - 1
-    rank = lead + (r - bd - kk)
-    shape = b.concat([b.shape_part(i, 0, -1), b.shape_part(data, bd + kk)])
-    if r == 0:
-        zero = b.node("Concat", [shape, b.const([0], np.int64)], axis=0)
-        t = b.numpy_helper.from_array(np.zeros(1, np.int64), b.fresh("v"))
-        return b.node("ConstantOfShape", [zero], s.out, value=t)
-    i64 = b.as_int64(i)
-    comps = [b.iota(shape, d, rank) for d in range(bd)]
-    tail = list(range(lead, rank))
-    for c in range(kk):
-        comp = b.node("Gather", [i64, b.const(c, np.int64)], axis=-1)
-        comps.append(b.node("Expand", [b.unsqueeze(comp, tail) if tail else comp, shape]))
-    comps += [b.iota(shape, lead + t, rank) for t in range(r - bd - kk)]
-    return b.stack_last(comps, s.out)
-
-
-@_a("ravel_tuples")
-def _ravel_tuples(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    i, data = a["i"], a["data"]
-    kk = b.tuple_len(i)
-    i64 = b.as_int64(i)
-    if kk == 0:
-        t = b.numpy_helper.from_array(np.zeros(1, np.int64), b.fresh("v"))
-        return b.node("ConstantOfShape", [b.shape_part(i, 0, -1)], s.out, value=t)
-    shape = b.node("Shape", [data])
-    sizes = [b.node("Gather", [shape, b.const(d, np.int64)], axis=0) for d in range(kk)]
-    comps = [b.node("Gather", [i64, b.const(d, np.int64)], axis=-1) for d in range(kk)]
-    zero = b.const(0, np.int64)
-    ok = None
-    off = None
-    for d in range(kk):
-        inside = b.node("And", [b.greater_equal(comps[d], zero), b.node("Less", [comps[d], sizes[d]])])
-        ok = inside if ok is None else b.node("And", [ok, inside])
-        stride = b.const(1, np.int64)
-        for e in range(d + 1, kk):
-            stride = b.node("Mul", [stride, sizes[e]])
-        term = b.node("Mul", [b.node("Where", [inside, comps[d], zero]), stride])
-        off = term if off is None else b.node("Add", [off, term])
-    total = sizes[0]
-    for e in range(1, kk):
-        total = b.node("Mul", [total, sizes[e]])
-    assert ok is not None
-    assert off is not None
-    return b.node("Where", [ok, off, total], s.out)
-
-
-_COMBINE = {"add": "Add", "sub": "Sub", "mul": "Mul", "max": "Max", "min": "Min"}
-_COMBINE_BOOL = {"add": "Or", "max": "Or", "mul": "And", "min": "And", "sub": "Xor"}
-
-
-@_a("combine")
-def _combine(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    x, y = a["x"], a["y"]
-    dx = b.dtype_of(x)
-    r = k["reduction"]
-    if dx == np.bool_:
-        yb = y if b.dtype_of(y) == np.bool_ else b.node("Cast", [y], to=b.elem_type(np.bool_))
-        return b.node(_COMBINE_BOOL[r], [x, yb], s.out)
-    common = np.result_type(dx, b.dtype_of(y))
-    xs, ys = [v if b.dtype_of(v) == common else b.node("Cast", [v], to=b.elem_type(common)) for v in (x, y)]
-    if r in ("max", "min") and b.opset < 12 and common.kind in "iu":
-        z = b.maximum(xs, ys) if r == "max" else b.minimum(xs, ys)  # integer Max/Min need opset 12
-    else:
-        z = b.node(_COMBINE[r], [xs, ys])
-    return b.node("Cast", [z], s.out, to=b.elem_type(dx)) if common != dx else b.node("Identity", [z], s.out)
-
-
-@_a("cycle_to")
-def _cycle_to(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """``np.resize(v.ravel(), i.size)``: ``Tile`` the flat ``v`` ceil(n / v.size) times, keep the first n."""
-    flat = b.node("Reshape", [a["v"], b.const([-1], np.int64)])
-    n = b.node("Size", [a["i"]])
-    one = b.const(1, np.int64)
-    m = b.maximum(b.node("Size", [flat]), one)
-    reps = b.node("Div", [b.node("Sub", [b.node("Add", [n, m]), one]), m])
-    tiled = b.node("Tile", [flat, b.node("Reshape", [reps, b.const([1], np.int64)])])
-    end = b.node("Reshape", [n, b.const([1], np.int64)])
-    return b.node("Slice", [tiled, b.const([0], np.int64), end], s.out)
-
-
 _ONNX_ATTRS = {"axis", "batch_dims", "reduction"}
 _ONNX_DEFAULTS: dict[str, Any] = {"batch_dims": 0, "reduction": "none"}
 
@@ -414,10 +117,6 @@ def _op(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     # defaults are left out (GatherND has no batch_dims attribute before opset 12, nor reduction before 16)
     attrs = {key: v for key, v in k.items() if key in _ONNX_ATTRS and v != _ONNX_DEFAULTS.get(key)}
     return b.node(name, [a[p] for p in order if p in a], s.out, **attrs)
-
-
-def _as_array(v: Any) -> Array:
-    return np.asarray(v)
 
 
 def build_model(t: Translation, example: dict[str, Any]) -> Any:
@@ -437,13 +136,13 @@ def build_model(t: Translation, example: dict[str, Any]) -> Any:
     seqs = _tuple_inputs(t, example)
     for name in t.source.inputs:
         if name in seqs:  # a sequence of index arrays (torch.index_put's indices): one graph input each
-            parts = [_as_array(x) for x in example[name]]
+            parts = [np.asarray(x) for x in example[name]]
             b.vals[name] = tuple(parts)
             b.tuples[name] = [f"{name}_{j}" for j in range(len(parts))]
             for j, v in enumerate(parts):
                 b.vals[f"{name}_{j}"] = v
             continue
-        v = _as_array(example[name])
+        v = np.asarray(example[name])
         if isinstance(example[name], (tuple, list)) and v.size == 0:
             v = v.astype(np.int64)  # an empty shape argument
         b.vals[name] = v
@@ -476,7 +175,7 @@ def build_model(t: Translation, example: dict[str, Any]) -> Any:
     out = t.program.output
     outputs = []
     for name, value in _outputs(b, out):
-        ov = _as_array(value)
+        ov = np.asarray(value)
         if isinstance(value, tuple) and ov.size == 0:
             ov = ov.astype(np.int64)  # an empty shape
         dims = [f"{name}_d{j}" for j in range(ov.ndim)]
@@ -603,23 +302,22 @@ def require_onnx() -> Any:
     return onnx
 
 
-def _attr_literal(v: Any) -> Any:
-    return v.decode() if isinstance(v, bytes) else v
-
-
 def script(t: Translation) -> str:
     """A Python script that rebuilds ``t``'s ONNX graph with onnx.helper (for the default example's ranks)."""
     model = default_model(t)
-    from onnx import helper
+    from onnx import helper, numpy_helper
+
+    def literal(v: Any) -> Any:
+        return v.decode() if isinstance(v, bytes) else v
 
     lines = ["import numpy as np", "import onnx", "from onnx import TensorProto, helper, numpy_helper", "",
              "nodes = ["]
     for n in model.graph.node:
-        attrs = ", ".join(f"{a.name}={_attr_literal(helper.get_attribute_value(a))!r}" for a in n.attribute
+        attrs = ", ".join(f"{a.name}={literal(helper.get_attribute_value(a))!r}" for a in n.attribute
                           if a.type != a.TENSOR)
         tensor = [a for a in n.attribute if a.type == a.TENSOR]
         if tensor:
-            v = __import__("onnx").numpy_helper.to_array(tensor[0].t)
+            v = numpy_helper.to_array(tensor[0].t)
             attrs = (attrs + ", " if attrs else "") + \
                 f"value=numpy_helper.from_array(np.array({v.tolist()!r}, dtype=np.{v.dtype}))"
         lines.append(f"    helper.make_node({n.op_type!r}, {list(n.input)!r}, {list(n.output)!r}"
@@ -627,7 +325,7 @@ def script(t: Translation) -> str:
     lines.append("]")
     lines.append("inits = [")
     for init in model.graph.initializer:
-        v = __import__("onnx").numpy_helper.to_array(init)
+        v = numpy_helper.to_array(init)
         lines.append(f"    numpy_helper.from_array(np.array({v.tolist()!r}, dtype=np.{v.dtype}), {init.name!r}),")
     lines.append("]")
 
@@ -646,6 +344,4 @@ def script(t: Translation) -> str:
     return "\n".join(lines) + "\n"
 
 
-def generate(t: Translation) -> str:
-    """The ONNX code of ``t``: :func:`script`."""
-    return script(t)
+generate = script  # the ONNX code of a translation

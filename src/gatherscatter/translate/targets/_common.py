@@ -21,6 +21,7 @@ Two ways to reach an op:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,9 +29,17 @@ import numpy as np
 
 from ..ir import Step
 from ..model import Canonical, Residual, TargetPlan
-from ..plan import IndexAdaptation, Names, adapt_indices, duplicates_residual, gather_post, index_kw
+from ..plan import (
+    IndexAdaptation,
+    Names,
+    adapt_indices,
+    decompose_reduction,
+    duplicates_residual,
+    gather_post,
+    index_kw,
+)
 
-__all__ = ["Mode", "Plan", "matches"]
+__all__ = ["Mode", "Plan", "include_self", "matches", "native_reductions"]
 
 Mode = tuple[str, str]
 """``(negative, bounds)``: how an op (in one mode) reads negative and out-of-range indices."""
@@ -46,6 +55,18 @@ def matches(c_neg: str, c_bounds: str, neg: str, bounds: str) -> bool:
         return c_neg in ("wrap", "bounds") and neg in ("wrap", "bounds")
     # a negative index that counts as out of range raises when out-of-range raises
     return bounds == "raise" and {c_neg, neg} == {"raise", "bounds"}
+
+
+def include_self(c: Canonical, reduction: str) -> bool:
+    """``include_self`` of one reducing call: the source's for its own reduction, True inside
+    docs/semantics.md#e11 (a sub scatter adds)."""
+    own = "add" if c.reduction == "sub" else c.reduction
+    return c.include_self if reduction == own else True
+
+
+def native_reductions(c: Canonical) -> frozenset[str]:
+    """The reductions of a ``scatter_reduce``-like op (integer means round down: native only for a floor mean)."""
+    return frozenset({"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set()))
 
 
 def _fill_zero(c: Canonical) -> bool:
@@ -147,6 +168,12 @@ class Plan:
                 self.tp.residuals.append(r)
         return ad.indices, ad.updates
 
+    def reduce(self, c: Canonical, call: Any, **kw: Any) -> None:
+        """The scatter of ``c`` as :func:`~..plan.decompose_reduction` writes it with the target's ``call``."""
+        steps, rs = decompose_reduction(c, self.names, call, **kw)
+        self.tp.steps += steps
+        self.tp.residuals += [x for x in rs if x not in self.tp.residuals]
+
     def finish_gather(self, c: Canonical, result: str, ad: IndexAdaptation) -> None:
         """Mask the result where fill indices were out of range (the op wrote ``result``)."""
         self.tp.steps += gather_post(c, self.names, result, ad)
@@ -179,8 +206,13 @@ class Plan:
         if not c.broadcast:
             d = self.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only "
                            f"the block the index covers ({target} would broadcast a smaller index)")
+        self.gather_op(c, ad, qualname, {"arr": d, "indices": i}, axis=c.axis, **(attrs(mode) if attrs else {}))
+
+    def gather_op(self, c: Canonical, ad: IndexAdaptation, qualname: str, args: dict[str, str], why: str = "",
+                  **attrs: Any) -> None:
+        """The gather op of a plan (into a fresh name when fill indices are masked after it), then that mask."""
         res = self.out_name(ad)
-        self.op(qualname, res, {"arr": d, "indices": i}, axis=c.axis, **(attrs(mode) if attrs else {}))
+        self.op(qualname, res, args, why, **attrs)
         self.finish_gather(c, res, ad)
 
     def out_name(self, ad: IndexAdaptation) -> str:
@@ -201,6 +233,56 @@ class Plan:
                 self.tp.residuals.append(r)
 
     # ------------------------------------------------------------------------------------ coordinates
+
+    def _offsets(self, c: Canonical, modes: dict[Any, Mode], target: str) -> tuple[
+            Canonical, IndexAdaptation, str, str | None]:
+        """Element coordinates of ``c``, ``target``'s index policy on them, and their row-major offsets into the
+        flattened data (a tuple out of range maps past the end, so ``target`` raises)."""
+        c2, _ = self.element_coordinates(c, c.indices, c.data)
+        _, ad = self.policy(c2, modes, None, target=f"{target} at flat offsets")
+        i, u = self.apply(ad)
+        off = self.adapt("ravel_tuples", "off", i, c.data, why=f"flat offsets (a tuple out of range maps past the "
+                         f"end, so {target} raises)")
+        return c2, ad, off, u
+
+    def flat_gather(self, c: Canonical, modes: dict[Any, Mode], qualname: str, kws: tuple[str, str], why: str,
+                    flatten: bool = False, **attrs: Any) -> None:
+        """A gather as ``qualname`` (its data and index keywords ``kws``) at the flat offsets of the elements it
+        reads, from the data (``flatten``: from the data flattened first)."""
+        c2, ad, off, _ = self._offsets(c, modes, qualname)
+        d = self.adapt("flatten", "flat", c.data, why=why) if flatten else c.data
+        self.gather_op(c2, ad, qualname, {kws[0]: d, kws[1]: off}, why="" if flatten else why, **attrs)
+
+    def scatter_tuples(self, c: Canonical, modes: dict[Any, Mode], fallback: Any, target: str, *, why: str = "",
+                       always: bool = False, cast: Callable[[str], str] | None = None) -> tuple[
+            Any, Canonical, str, str, str]:
+        """A scatter as index tuples without batch dims for ``target``: indices broadcast (``broadcast=True``),
+        element coordinates for an element-wise or batched scatter (``always``: every scatter; ``why``: why, for
+        the element-wise one) else ``cast(indices)``, then ``target``'s index policy. Returns the mode, the
+        tuple call, its data, indices and updates."""
+        assert c.updates is not None
+        i, d, u0 = self.broadcast_elements(c, c.indices, c.data, c.updates, target)
+        c = c.with_(indices=i, updates=u0)
+        if always or c.family == "scatter_elements" or c.batch_dims:
+            c, _ = self.element_coordinates(c, i, d, why=why if c.family == "scatter_elements" else "")
+        elif cast is not None:
+            c = c.with_(indices=cast(i))
+        mode, ad = self.policy(c, modes, fallback, target=target)
+        idx, u = self.apply(ad)
+        assert u is not None
+        return mode, c, d, idx, u
+
+    def flat_scatter(self, c: Canonical, modes: dict[Any, Mode], target: str, why: str,
+                     scatter: Callable[[Canonical, str, str, str, str], None]) -> None:
+        """An nd scatter ``c`` as ``scatter(coordinate call, flat data, offsets, updates, out)``, a 1-D scatter
+        into the flattened data at flat offsets (``why``: why the data is flattened), reshaped back."""
+        c2, _, off, u = self._offsets(c, modes, target)
+        assert u is not None
+        off1 = self.adapt("flatten", "off", off, why="1-D indices")
+        u1 = self.adapt("flatten", "u", u, why="the updates in the same order")
+        y = self.names("y")
+        scatter(c2, self.adapt("flatten", "flat", c.data, why=why), off1, u1, y)
+        self.adapt_to(c.out, "reshape_like", y, c.data, why="back to the data's shape")
 
     def element_coordinates(self, c: Canonical, i: str, data: str, *, why: str = "") -> tuple[Canonical, str]:
         """Expand ``i`` to element coordinates (int64, one component per data dim) and return the

@@ -35,24 +35,15 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         c = c.with_(indices=p.index_cast(c.indices, "Caffe2 Gather"))
         _, ad = p.policy(c, WRAP_RAISE, None, target="Caffe2 Gather(wrap_indices=True)")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
         extra = {"match_outer": True} if c.batch_dims else {}
-        p.op(qn(_d.caffe2.Gather), res, {"data": c.data, "indices": i}, axis=c.axis, wrap_indices=True, **extra,
-             why="match_outer=True pairs the leading dims (batch_dims == axis)" if c.batch_dims else "")
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.caffe2.Gather), {"data": c.data, "indices": i}, axis=c.axis, wrap_indices=True,
+                    **extra, why="match_outer=True pairs the leading dims (batch_dims == axis)" if c.batch_dims else "")
         p.residual("empty", "returns the formula's shape (or raises) for a size-0 axis",
                    "Caffe2 Gather returns DATA's shape when DATA.shape[axis] == 0")
     elif fam in ("gather", "gather_elements", "gather_nd"):
         i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "Caffe2")
-        c2, _ = p.element_coordinates(c.with_(data=d), i, d)
-        _, ad = p.policy(c2, RAISE, None, target="Caffe2 Gather at flat offsets")
-        i, _ = p.apply(ad)
-        off = p.adapt("ravel_tuples", "off", i, d, why="flat offsets (a tuple out of range maps past the end, so "
-                      "Gather raises)")
-        flat = p.adapt("flatten", "flat", d, why="Caffe2 has only Gather: read the flattened data")
-        res = p.out_name(ad)
-        p.op(qn(_d.caffe2.Gather), res, {"data": flat, "indices": off}, axis=0, wrap_indices=False)
-        p.finish_gather(c2, res, ad)
+        p.flat_gather(c.with_(data=d, indices=i), RAISE, qn(_d.caffe2.Gather), ("data", "indices"), "Caffe2 has "
+                      "only Gather: read the flattened data", flatten=True, axis=0, wrap_indices=False)
         p.residual("empty", "reads by its index policy from an empty data tensor",
                    "Caffe2 Gather returns DATA's shape when DATA is empty")
     else:

@@ -21,7 +21,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 TAKE: dict[Any, Mode] = {"fill": ("wrap", "fill"), "clip": ("bounds", "clip"), "wrap": ("wrap", "wrap")}
@@ -59,9 +59,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     if fam == "gather" and c.batch_dims == 0:
         mode, ad = p.policy(c, TAKE, "fill", target="jnp.take")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.jax.take), res, {"a": c.data, "indices": i}, axis=c.axis, **_fill_attrs(c, mode))
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.jax.take), {"a": c.data, "indices": i}, axis=c.axis, **_fill_attrs(c, mode))
     elif fam == "gather_elements":
         p.along_axis_gather(c, ALONG, "fill", qn(_d.jax.take_along_axis), "jnp.take_along_axis",
                             lambda mode: _fill_attrs(c, mode))
@@ -72,9 +70,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         mode, ad = p.policy(c2, GET, "fill", target="x.at[idx].get")
         i, _ = p.apply(ad)
         t = p.adapt("unstack_last", "idx", i, why="x.at[...] takes a tuple of index arrays, one per leading axis")
-        res = p.out_name(ad)
-        p.op(qn(_d.jax.at_get), res, {"x": c.data, "idx": t}, **_fill_attrs(c2, mode))
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.jax.at_get), {"x": c.data, "idx": t}, **_fill_attrs(c2, mode))
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)
     else:
@@ -90,22 +86,11 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 
 def _scatter(p: Plan, c: Canonical) -> None:
-    assert c.updates is not None
-    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "JAX's element-wise scatter")
-    c = c.with_(indices=i, updates=u0)
-    c2 = c
-    if c.family == "scatter_elements" or c.batch_dims:
-        c2, _ = p.element_coordinates(c, i, d)
-    mode, ad = p.policy(c2, SCATTER, "drop", target="x.at[idx].set")
-    idx, u = p.apply(ad)
-    assert u is not None
+    mode, c2, d, idx, u = p.scatter_tuples(c, SCATTER, "drop", "x.at[idx].set")
     t = p.adapt("unstack_last", "idx", idx, why="x.at[...] takes a tuple of index arrays, one per leading axis")
 
     def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
         return [Step.op(AT[reduction], out, {"x": data, "idx": t, "values": upd}, mode=mode)]
 
-    steps, rs = decompose_reduction(c2, p.names, call, data=d, indices=t, updates=u,
-                                    native=frozenset({"none", "add", "mul", "max", "min"}))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2, call, data=d, indices=t, updates=u, native=frozenset({"none", "add", "mul", "max", "min"}))
     p.duplicates(c, False, "JAX .at[].set")

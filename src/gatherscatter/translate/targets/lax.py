@@ -30,7 +30,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 GATHER: dict[Any, Mode] = {"fill": ("bounds", "fill")}
@@ -75,23 +75,15 @@ def _gather(p: Plan, c: Canonical) -> None:
     mode, ad = p.policy(c2, GATHER, "fill", target="lax.gather")
     i, _ = p.apply(ad)
     flat, off = _offsets(p, c2, i, d)
-    res = p.out_name(ad)
     fill = 0 if c2.fill_value is None or c2.bounds != "fill" else c2.fill_value
-    p.op(qn(_d.jax.lax.gather), res, {"operand": flat, "start_indices": off}, dimension_numbers=GATHER_DN,
-         slice_sizes=(1,), mode=mode, fill_value=fill)
-    p.finish_gather(c2, res, ad)
+    p.gather_op(c2, ad, qn(_d.jax.lax.gather), {"operand": flat, "start_indices": off}, dimension_numbers=GATHER_DN,
+                slice_sizes=(1,), mode=mode, fill_value=fill)
     p.residual("empty", "reads by its policy (raises or fills for each index into a size-0 axis)",
                "fills every read of an empty data (lax.gather on an empty operand)")
 
 
 def _scatter(p: Plan, c: Canonical) -> None:
-    assert c.updates is not None
-    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "lax's element-wise scatter")
-    c = c.with_(indices=i, updates=u0)
-    c2, _ = p.element_coordinates(c, i, d)
-    mode, ad = p.policy(c2, SCATTER, "drop", target="lax.scatter")
-    i, u = p.apply(ad)
-    assert u is not None
+    mode, c2, d, i, u = p.scatter_tuples(c, SCATTER, "drop", "lax.scatter", always=True)
     flat, off = _offsets(p, c2, i, d)
     y = p.names("y")
 
@@ -99,10 +91,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
         return [Step.op(SCATTER_OPS[reduction], out, {"operand": data, "scatter_indices": ix, "updates": upd},
                         dimension_numbers=SCATTER_DN, mode=mode)]
 
-    steps, rs = decompose_reduction(c2.with_(out=y), p.names, call, data=flat, indices=off, updates=u,
-                                    native=frozenset(SCATTER_OPS))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2.with_(out=y), call, data=flat, indices=off, updates=u, native=frozenset(SCATTER_OPS))
     p.adapt_to(c.out, "reshape_like", y, d, why="back to the data's shape")
     p.duplicates(c, False, "lax.scatter")
     p.residual("empty", "writes by its policy (raises or drops for each index into a size-0 axis)",

@@ -21,7 +21,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 TAKE: dict[Any, Mode] = {"raise": ("raise", "raise"), "clip": ("bounds", "clip"), "wrap": ("wrap", "wrap")}
@@ -37,9 +37,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     if fam == "gather" and c.batch_dims == 0:
         mode, ad = p.policy(c, TAKE, "raise", target="mx.nd.take")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.mxnet.take), res, {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.mxnet.take), {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
     elif fam in ("gather", "gather_elements", "gather_nd"):
         c2 = c
         if fam != "gather_nd" or c.batch_dims:
@@ -51,9 +49,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         i, _ = p.apply(ad)
         m = p.adapt("moveaxis", "idx", i, source=-1, destination=0, why="MXNet keeps index tuples on the FIRST "
                     "axis (docs/semantics.md#e6)")
-        res = p.out_name(ad)
-        p.op(qn(_d.mxnet.gather_nd), res, {"data": c2.data, "indices": m})
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.mxnet.gather_nd), {"data": c2.data, "indices": m})
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)
     else:
@@ -65,19 +61,10 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 
 def _scatter(p: Plan, c: Canonical) -> None:
-    assert c.updates is not None
-    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "MXNet")
-    c = c.with_(indices=i, updates=u0)
-    if c.index_dtype == "int" and c.family == "scatter_nd" and not c.batch_dims:
-        c = c.with_(indices=p.cast(i, "MXNet takes int32/int64 (or float) indices: not int16/uint8", "int64"))
-    c2 = c
-    if c.family == "scatter_elements" or c.batch_dims:
-        c2, _ = p.element_coordinates(c, i, d, why="MXNet scatters take index tuples: full coordinates "
-                                                   "(docs/semantics.md#e16)"
-                                      if c.family == "scatter_elements" else "")
-    _, ad = p.policy(c2, RAISE, None, target="mx.nd.scatter_nd")
-    idx, u = p.apply(ad)
-    assert u is not None
+    _, c2, d, idx, u = p.scatter_tuples(c, RAISE, None, "mx.nd.scatter_nd", why="MXNet scatters take index "
+                                        "tuples: full coordinates (docs/semantics.md#e16)", cast=lambda i: i if
+                                        c.index_dtype != "int" else p.cast(i, "MXNet takes int32/int64 (or float) "
+                                                                           "indices: not int16/uint8", "int64"))
     m = p.adapt("moveaxis", "idx", idx, source=-1, destination=0, why="MXNet keeps index tuples on the FIRST axis "
                 "(docs/semantics.md#e6)")
     shape = p.adapt("shape_of", "shape", d, why="scatter_nd builds a new array of this shape")
@@ -103,10 +90,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
                   Step.adapt("select", out, state["mask"], f, data, why="keep data where nothing was written")]
         return steps
 
-    steps, rs = decompose_reduction(c2, p.names, call, data=d, indices=m, updates=u,
-                                    native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2, call, data=d, indices=m, updates=u, native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
     p.duplicates(c, False, "mx.nd.scatter_nd")
     if c.reduction != "none":
         p.tp.exact = False

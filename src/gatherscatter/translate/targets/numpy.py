@@ -22,7 +22,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 # np.take's mode='wrap' is left out on purpose: NumPy wraps by repeated subtraction, so one index of 2**40
@@ -41,21 +41,12 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     if fam == "gather" and c.batch_dims == 0:
         mode, ad = p.policy(c, TAKE, "raise", target="np.take")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.numpy.take), res, {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.numpy.take), {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
     elif fam == "gather_elements":
         p.along_axis_gather(c, WRAP_RAISE, None, qn(_d.numpy.take_along_axis), "np.take_along_axis")
     elif fam in ("gather", "gather_nd"):
-        c2, _ = p.element_coordinates(c, c.indices, c.data)
-        _, ad = p.policy(c2, FLAT, None, target="np.take of raveled offsets")
-        i, _ = p.apply(ad)
-        off = p.adapt("ravel_tuples", "off", i, c.data, why="NumPy has no gather_nd: flat offsets into the data "
-                      "(a tuple out of range maps past the end, so np.take raises)")
-        res = p.out_name(ad)
-        p.op(qn(_d.numpy.take), res, {"a": c.data, "indices": off}, axis=None, mode="raise",
-             why="axis=None reads the flattened data")
-        p.finish_gather(c2, res, ad)
+        p.flat_gather(c, FLAT, qn(_d.numpy.take), ("a", "indices"), "NumPy has no gather_nd: axis=None reads the "
+                      "flattened data", axis=None, mode="raise")
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)
     else:
@@ -73,12 +64,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
              why="np.put_along_axis broadcasts like the source (in place in NumPy: on a copy)")
         p.duplicates(c, False, "NumPy fancy assignment")
         return
-    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "the NumPy scatter")
-    c = c.with_(indices=i, updates=u0)
-    c2, _ = p.element_coordinates(c, i, d)
-    _, ad = p.policy(c2, FLAT, None, target="a flat NumPy scatter")
-    coords, u = p.apply(ad)
-    assert u is not None
+    _, c2, d, coords, u = p.scatter_tuples(c, FLAT, None, "a flat NumPy scatter", always=True)
     off = p.adapt("ravel_tuples", "off", coords, d, why="flat offsets (a tuple out of range maps past the end, "
                   "so NumPy raises)")
     flat = p.adapt("flatten", "flat", d, why="scatter into the flattened data (a copy: NumPy works in place)")
@@ -92,9 +78,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
                         f"np.{fn.split('.')[1][:-3]}.at: duplicates accumulate")]
 
     res = p.names("y")
-    steps, rs = decompose_reduction(c2.with_(out=res), p.names, call, data=flat, indices=off, updates=u,
-                                    native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2.with_(out=res), call, data=flat, indices=off, updates=u,
+             native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
     p.adapt_to(c.out, "reshape_like", res, d, why="back to the data's shape")
     p.duplicates(c, False, "np.put")

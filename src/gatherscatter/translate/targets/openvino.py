@@ -26,8 +26,8 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
-from ._common import Mode, Plan
+from ..plan import Names
+from ._common import Mode, Plan, include_self
 
 DEFAULT_OPSET = 15
 GATHER8: dict[Any, Mode] = {None: ("wrap", "zero")}
@@ -49,10 +49,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                                 and not _zero(c)):
         _, ad = p.policy(c, GATHER8, None, target="Gather-8")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.openvino.Gather), res, {"data": c.data, "indices": i}, axis=c.axis, batch_dims=c.batch_dims,
-             version=8)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.openvino.Gather), {"data": c.data, "indices": i}, axis=c.axis, batch_dims=c.batch_dims,
+                    version=8)
         p.residual("empty", "applies its index policy to an index into a size-0 axis (raises, or clamps and "
                    "then raises)", "Gather-8 returns 0 for every index into a size-0 axis")
     elif fam == "gather_elements":
@@ -63,9 +61,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         if not c.broadcast:
             d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="GatherElements-6 wants the data's shape off "
                         "the axis: read only the block the index covers")
-        res = p.out_name(ad)
-        p.op(qn(_d.openvino.GatherElements), res, {"data": d, "indices": i}, axis=c.axis, version=6)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.openvino.GatherElements), {"data": d, "indices": i}, axis=c.axis, version=6)
     elif fam in ("gather", "gather_nd"):
         c2 = c
         if fam == "gather":
@@ -73,9 +69,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                                           "coordinates, so the fill mask lines up with the result")
         _, ad = p.policy(c2, WRAP_RAISE, None, target="GatherND-8")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.openvino.GatherND), res, {"data": c.data, "indices": i}, batch_dims=c2.batch_dims, version=8)
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.openvino.GatherND), {"data": c.data, "indices": i}, batch_dims=c2.batch_dims,
+                    version=8)
         if c.bounds == "raise":
             p.note("the CPU plugin's GatherND-8 reads garbage memory for an out-of-range index instead of raising")
     elif fam == "scatter_elements":
@@ -92,11 +87,6 @@ def _zero(c: Canonical) -> bool:
     return v is None or (not isinstance(v, str) and bool(v == 0))
 
 
-def _self(c: Canonical, reduction: str) -> bool:
-    own = "add" if c.reduction == "sub" else c.reduction
-    return c.include_self if reduction == own else True
-
-
 def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
     assert c.updates is not None
     _, ad = p.policy(c, WRAP_RAISE, None, target="ScatterElementsUpdate-12")
@@ -108,17 +98,15 @@ def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
     def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
         return [Step.op(qn(_d.openvino.ScatterElementsUpdate), out, {"data": data, "indices": idx, "updates": upd},
                         axis=c.axis, reduction=SEU[reduction],
-                        use_init_val=_self(c, reduction) or reduction in ("max", "min"), version=12)]
+                        use_init_val=include_self(c, reduction) or reduction in ("max", "min"), version=12)]
 
     # no native mean: the CPU plugin truncates integer means (the spec rounds down) and divides floats in
     # another order than sum / count; docs/semantics.md#e11 computes the source's mean on the real plugin too
     native = {"none", "add", "mul", "max", "min"}
     # use_init_val=False pre-fills a FINITE lowest()/max() for max/min (an all -inf max would give lowest()):
     # pre-fill the true identity (-inf/+inf) with docs/semantics.md#e10 instead
-    steps, rs = decompose_reduction(c, p.names, call, data=d, indices=i, updates=u, native=frozenset(native),
-                                    native_include_self=c.reduction not in ("max", "min"))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c, call, data=d, indices=i, updates=u, native=frozenset(native),
+             native_include_self=c.reduction not in ("max", "min"))
     p.duplicates(c, False, "OpenVINO ScatterElementsUpdate")
     if c.reduction == "mean":
         p.note("mean is sum / count (docs/semantics.md#e11), not ScatterElementsUpdate's own mean: the CPU plugin "
@@ -129,19 +117,10 @@ def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
 def _scatter_nd(p: Plan, c: Canonical, opset: int) -> None:
     assert c.updates is not None
     if opset < 15:
-        c2, _ = p.element_coordinates(c, c.indices, c.data, why="ScatterNDUpdate-3 has no reduction (opset < 15): "
-                                      "scatter elements of the flattened data instead")
-        _, ad = p.policy(c2, RAISE, None, target="ScatterElementsUpdate-12 at flat offsets")
-        i, u = p.apply(ad)
-        assert u is not None
-        off = p.adapt("ravel_tuples", "off", i, c.data, why="flat offsets (out of range -> past the end)")
-        off1 = p.adapt("flatten", "off", off, why="1-D indices")
-        u1 = p.adapt("flatten", "u", u, why="the updates in the same order")
-        flat = p.adapt("flatten", "flat", c.data, why="the flattened data")
-        y = p.names("y")
-        _scatter_elements(p, c2.with_(family="scatter_elements", data=flat, indices=off1, updates=u1, axis=0,
-                                      out=y, negative="wrap", bounds="raise", broadcast=False))
-        p.adapt_to(c.out, "reshape_like", y, c.data, why="back to the data's shape")
+        p.flat_scatter(c, RAISE, "ScatterElementsUpdate-12", "ScatterNDUpdate-3 has no reduction (opset < 15): "
+                       "scatter elements of the flattened data", lambda c2, flat, off, u, y: _scatter_elements(
+                           p, c2.with_(family="scatter_elements", data=flat, indices=off, updates=u, axis=0, out=y,
+                                       negative="wrap", bounds="raise", broadcast=False)))
         return
     c2 = c
     if c.batch_dims:
@@ -157,8 +136,5 @@ def _scatter_nd(p: Plan, c: Canonical, opset: int) -> None:
         return [Step.op(qn(_d.openvino.ScatterNDUpdate), out, {"data": data, "indices": idx, "updates": upd},
                         reduction=SNDU[reduction], version=15)]
 
-    steps, rs = decompose_reduction(c2, p.names, call, data=c.data, indices=i, updates=u,
-                                    native=frozenset(SNDU))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2, call, data=c.data, indices=i, updates=u, native=frozenset(SNDU))
     p.duplicates(c, False, "OpenVINO ScatterNDUpdate")

@@ -20,8 +20,8 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
-from ._common import Mode, Plan
+from ..plan import Names
+from ._common import Mode, Plan, include_self, native_reductions
 
 WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
 FLAT: dict[Any, Mode] = {None: ("raise", "raise")}
@@ -37,9 +37,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         c = c.with_(indices=p.index_cast(c.indices, qn(_d.paddle.take_along_axis)))
         _, ad = p.policy(c, WRAP_RAISE, None, target=qn(_d.paddle.take_along_axis))
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.paddle.take_along_axis), res, {"arr": c.data, "indices": i}, axis=c.axis, broadcast=c.broadcast)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.paddle.take_along_axis), {"arr": c.data, "indices": i}, axis=c.axis,
+                    broadcast=c.broadcast)
     elif fam in ("gather", "gather_nd"):
         if fam == "gather" or c.batch_dims:
             c2, _ = p.element_coordinates(c, c.indices, c.data, why="" if fam == "gather" else "paddle.gather_nd "
@@ -48,9 +47,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
             c2 = c = c.with_(indices=p.index_cast(c.indices, qn(_d.paddle.gather_nd)))
         _, ad = p.policy(c2, WRAP_RAISE, None, target=qn(_d.paddle.gather_nd))
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
-        p.op(qn(_d.paddle.gather_nd), res, {"x": c.data, "index": i})
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.paddle.gather_nd), {"x": c.data, "index": i})
     elif fam in ("scatter_elements", "scatter_nd"):
         (_scatter_elements if fam == "scatter_elements" else _scatter_nd)(p, c)
         p.residual("empty", "checks every index against the data (an index into a size-0 axis raises)",
@@ -66,13 +63,12 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     return p.tp
 
 
-def _self(c: Canonical, reduction: str) -> bool:
-    own = "add" if c.reduction == "sub" else c.reduction
-    return c.include_self if reduction == own else True
+def _put(c: Canonical, axis: int | None) -> Any:
+    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
+        return [Step.op(qn(_d.paddle.put_along_axis), out, {"arr": data, "indices": idx, "values": upd}, axis=axis,
+                        reduce=REDUCE[reduction], include_self=include_self(c, reduction), broadcast=False)]
 
-
-def _native(c: Canonical) -> frozenset[str]:
-    return frozenset({"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set()))
+    return call
 
 
 def _put_residuals(p: Plan, c: Canonical) -> None:
@@ -89,15 +85,7 @@ def _scatter_elements(p: Plan, c: Canonical) -> None:
     assert u is not None
     i, d, u = p.broadcast_elements(c, i, c.data, u, "paddle.put_along_axis(broadcast=False)")
     assert u is not None
-
-    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-        return [Step.op(qn(_d.paddle.put_along_axis), out, {"arr": data, "indices": idx, "values": upd}, axis=c.axis,
-                        reduce=REDUCE[reduction], include_self=_self(c, reduction), broadcast=False)]
-
-    steps, rs = decompose_reduction(c, p.names, call, data=d, indices=i, updates=u, native=_native(c),
-                                    native_include_self=True)
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c, _put(c, c.axis), data=d, indices=i, updates=u, native=native_reductions(c), native_include_self=True)
     _put_residuals(p, c)
 
 
@@ -112,25 +100,8 @@ def _scatter_nd(p: Plan, c: Canonical) -> None:
             u = p.adapt("negative", "u", u, why="no subtracting scatter: add the negated updates")
         p.op(qn(_d.paddle.scatter_nd_add), c.out, {"x": c.data, "index": i, "updates": u})
         return
-    c2, _ = p.element_coordinates(c, c.indices, c.data)
-    _, ad = p.policy(c2, FLAT, None, target="paddle.put_along_axis at flat offsets")
-    i, u = p.apply(ad)
-    assert u is not None
-    off = p.adapt("ravel_tuples", "off", i, c.data, why="flat offsets (a tuple out of range maps past the end, so "
-                  "Paddle raises)")
-    off1 = p.adapt("flatten", "off", off, why="put_along_axis on 1-D tensors")
-    u1 = p.adapt("flatten", "u", u, why="the updates in the same order")
-    flat = p.adapt("flatten", "flat", c.data, why="Paddle has no scatter_nd with this reduction: put_along_axis "
-                   "into the flattened data")
-
-    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-        return [Step.op(qn(_d.paddle.put_along_axis), out, {"arr": data, "indices": idx, "values": upd}, axis=0,
-                        reduce=REDUCE[reduction], include_self=_self(c, reduction), broadcast=False)]
-
-    y = p.names("y")
-    steps, rs = decompose_reduction(c2.with_(out=y), p.names, call, data=flat, indices=off1, updates=u1,
-                                    native=_native(c), native_include_self=True)
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
-    p.adapt_to(c.out, "reshape_like", y, c.data, why="back to the data's shape")
+    p.flat_scatter(c, FLAT, "paddle.put_along_axis", "Paddle has no scatter_nd with this reduction: put_along_axis "
+                   "into the flattened data", lambda c2, flat, off, u, y: p.reduce(
+                       c2.with_(out=y), _put(c, 0), data=flat, indices=off, updates=u, native=native_reductions(c),
+                       native_include_self=True))
     _put_residuals(p, c)

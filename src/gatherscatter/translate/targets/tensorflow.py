@@ -22,7 +22,7 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
+from ..plan import Names
 from ._common import Mode, Plan
 
 RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
@@ -38,10 +38,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         c = c.with_(indices=p.index_cast(c.indices, "tf.gather"))
         _, ad = p.policy(c, RAISE, None, target="tf.gather")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
         extra: dict[str, Any] = {"batch_dims": c.batch_dims} if c.batch_dims else {}
-        p.op(qn(_d.tensorflow.gather), res, {"params": c.data, "indices": i}, axis=c.axis, **extra)
-        p.finish_gather(c, res, ad)
+        p.gather_op(c, ad, qn(_d.tensorflow.gather), {"params": c.data, "indices": i}, axis=c.axis, **extra)
     elif fam in ("gather", "gather_elements", "gather_nd"):
         c2 = c
         if fam == "gather_nd":
@@ -52,10 +50,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                                           "tuples for tf.gather_nd (docs/semantics.md#e4)" if fam != "gather" else "")
         _, ad = p.policy(c2, RAISE, None, target="tf.gather_nd")
         i, _ = p.apply(ad)
-        res = p.out_name(ad)
         extra = {"batch_dims": c2.batch_dims} if c2.batch_dims else {}
-        p.op(qn(_d.tensorflow.gather_nd), res, {"params": c2.data, "indices": i}, **extra)
-        p.finish_gather(c2, res, ad)
+        p.gather_op(c2, ad, qn(_d.tensorflow.gather_nd), {"params": c2.data, "indices": i}, **extra)
     elif fam in ("scatter_elements", "scatter_nd"):
         _scatter(p, c)
     else:
@@ -66,18 +62,9 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 
 def _scatter(p: Plan, c: Canonical) -> None:
-    assert c.updates is not None
-    i, d, u0 = p.broadcast_elements(c, c.indices, c.data, c.updates, "TF's scatter")
-    c = c.with_(indices=i, updates=u0)
-    if c.family == "scatter_elements" or c.batch_dims:
-        c2, _ = p.element_coordinates(c, i, d, why="TF scatters take index tuples: full coordinates "
-                                                   "(docs/semantics.md#e16)"
-                                      if c.family == "scatter_elements" else "")
-    else:
-        c2 = c.with_(indices=p.index_cast(i, "tf.tensor_scatter_nd_*"))
-    _, ad = p.policy(c2, RAISE, None, target="tf.tensor_scatter_nd_*")
-    idx, u = p.apply(ad)
-    assert u is not None
+    _, c2, d, idx, u = p.scatter_tuples(c, RAISE, None, "tf.tensor_scatter_nd_*", why="TF scatters take index "
+                                        "tuples: full coordinates (docs/semantics.md#e16)",
+                                        cast=lambda i: p.index_cast(i, "tf.tensor_scatter_nd_*"))
     if c.family == "scatter_nd":
         idx = p.adapt("expand_dims", "i", idx, axis=0, why="TF scatters need indices of rank >= 2 (a 1-D indices "
                       "is rejected): add a leading axis of 1 (docs/semantics.md#pitfall-21)")
@@ -95,10 +82,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
                     why="... and write them back (one factor per position: exact without duplicates)"),
         ]
 
-    steps, rs = decompose_reduction(c2, p.names, call, data=d, indices=idx, updates=u,
-                                    native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c2, call, data=d, indices=idx, updates=u, native=frozenset({"none", "add", "sub", "mul", "max", "min"}))
     p.duplicates(c, False, "tf.tensor_scatter_nd_update")
     if c.reduction == "mul":
         p.tp.exact = False

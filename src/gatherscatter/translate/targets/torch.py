@@ -21,8 +21,8 @@ from ...dialects._registry import qn
 from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
-from ..plan import Names, decompose_reduction
-from ._common import Mode, Plan
+from ..plan import Names
+from ._common import Mode, Plan, include_self, native_reductions
 
 RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
 WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
@@ -41,14 +41,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     elif fam == "gather_elements":
         _gather_elements(p, c)
     elif fam in ("gather", "gather_nd"):
-        c2, _ = p.element_coordinates(c, c.indices, c.data)
-        _, ad = p.policy(c2, RAISE, None, target="torch.take of raveled offsets")
-        i, _ = p.apply(ad)
-        off = p.adapt("ravel_tuples", "off", i, c.data, why="torch has no gather_nd: flat offsets (a tuple out of "
-                      "range maps past the end, so torch.take raises)")
-        res = p.out_name(ad)
-        p.op(qn(_d.torch.take), res, {"input": c.data, "index": off}, why="torch.take reads the flattened input")
-        p.finish_gather(c2, res, ad)
+        p.flat_gather(c, RAISE, qn(_d.torch.take), ("input", "index"), "torch has no gather_nd: torch.take reads "
+                      "the flattened input")
     elif fam == "scatter_elements":
         _scatter_elements(p, c)
     elif fam == "scatter_nd":
@@ -72,21 +66,24 @@ def _gather_elements(p: Plan, c: Canonical) -> None:
     _, ad = p.policy(c, RAISE, None, target=qn(_d.torch.gather))
     i, _ = p.apply(ad)
     i, d, _ = p.broadcast_elements(c, i, c.data, None, qn(_d.torch.gather))
-    res = p.out_name(ad)
-    p.op(qn(_d.torch.gather), res, {"input": d, "index": i}, dim=c.axis)
-    p.finish_gather(c, res, ad)
-
-
-def _self(c: Canonical, reduction: str) -> bool:
-    """``include_self`` of one scatter_reduce call: the source's for its own reduction, True inside
-    docs/semantics.md#e11."""
-    own = "add" if c.reduction == "sub" else c.reduction
-    return c.include_self if reduction == own else True
+    p.gather_op(c, ad, qn(_d.torch.gather), {"input": d, "index": i}, dim=c.axis)
 
 
 def _dtype_residual(p: Plan, c: Canonical) -> None:
     if c.reduction in ("add", "sub", "mul", "mean"):
         p.residual("dtype", "rounds at every step in the data dtype", _HALF)
+
+
+def _scatter(c: Canonical, dim: int | None) -> Any:
+    """``scatter`` (overwrite) or ``scatter_reduce`` along ``dim``."""
+
+    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
+        if reduction == "none":
+            return [Step.op(qn(_d.torch.scatter), out, {"input": data, "index": idx, "src": upd}, dim=dim)]
+        return [Step.op(qn(_d.torch.scatter_reduce), out, {"input": data, "index": idx, "src": upd}, dim=dim,
+                        reduce=REDUCE[reduction], include_self=include_self(c, reduction))]
+
+    return call
 
 
 def _scatter_elements(p: Plan, c: Canonical) -> None:
@@ -97,18 +94,8 @@ def _scatter_elements(p: Plan, c: Canonical) -> None:
     assert u is not None
     i, d, u = p.broadcast_elements(c, i, c.data, u, qn(_d.torch.scatter))
     assert u is not None
-
-    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-        if reduction == "none":
-            return [Step.op(qn(_d.torch.scatter), out, {"input": data, "index": idx, "src": upd}, dim=c.axis)]
-        return [Step.op(qn(_d.torch.scatter_reduce), out, {"input": data, "index": idx, "src": upd}, dim=c.axis,
-                        reduce=REDUCE[reduction], include_self=_self(c, reduction))]
-
-    native = {"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set())
-    steps, rs = decompose_reduction(c, p.names, call, data=d, indices=i, updates=u, native=frozenset(native),
-                                    native_include_self=True)
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+    p.reduce(c, _scatter(c, c.axis), data=d, indices=i, updates=u, native=native_reductions(c),
+             native_include_self=True)
     p.duplicates(c, False, qn(_d.torch.scatter))
     _dtype_residual(p, c)
 
@@ -132,36 +119,13 @@ def _scatter_nd(p: Plan, c: Canonical) -> None:
             return [Step.op(qn(_d.torch.index_put), out, {"input": data, "indices": t, "values": upd},
                             accumulate=reduction == "add")]
 
-        steps, rs = decompose_reduction(c2, p.names, call, data=c.data, indices=i, updates=u,
-                                        native=frozenset({"none", "add"}))
-        p.tp.steps += steps
-        p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
+        p.reduce(c2, call, data=c.data, indices=i, updates=u, native=frozenset({"none", "add"}))
         p.duplicates(c, False, qn(_d.torch.index_put))
         _dtype_residual(p, c)
         return
     # other reductions: scatter_reduce on the flattened input at flat offsets
-    c2, _ = p.element_coordinates(c, c.indices, c.data)
-    _, ad = p.policy(c2, RAISE, None, target="torch.scatter_reduce of raveled offsets")
-    i, u = p.apply(ad)
-    assert u is not None
-    off = p.adapt("ravel_tuples", "off", i, c.data, why="flat offsets (a tuple out of range maps past the end, so "
-                  "torch raises)")
-    off1 = p.adapt("flatten", "off", off, why="scatter_reduce on 1-D tensors")
-    u1 = p.adapt("flatten", "u", u, why="the updates in the same order")
-    flat = p.adapt("flatten", "flat", c.data, why="torch has no scatter_nd with these reductions: scatter_reduce "
-                   "into the flattened input")
-
-    def call2(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-        if reduction == "none":
-            return [Step.op(qn(_d.torch.scatter), out, {"input": data, "index": idx, "src": upd}, dim=0)]
-        return [Step.op(qn(_d.torch.scatter_reduce), out, {"input": data, "index": idx, "src": upd}, dim=0,
-                        reduce=REDUCE[reduction], include_self=_self(c, reduction))]
-
-    native = {"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set())
-    y = p.names("y")
-    steps, rs = decompose_reduction(c2.with_(out=y), p.names, call2, data=flat, indices=off1, updates=u1,
-                                    native=frozenset(native), native_include_self=True)
-    p.tp.steps += steps
-    p.tp.residuals += [x for x in rs if x not in p.tp.residuals]
-    p.adapt_to(c.out, "reshape_like", y, c.data, why="back to the input's shape")
+    p.flat_scatter(c, RAISE, "torch.scatter_reduce", "torch has no scatter_nd with these reductions: scatter_reduce "
+                   "into the flattened input", lambda c2, flat, off, u, y: p.reduce(
+                       c2.with_(out=y), _scatter(c, 0), data=flat, indices=off, updates=u,
+                       native=native_reductions(c), native_include_self=True))
     _dtype_residual(p, c)
