@@ -21,6 +21,7 @@ __all__ = [
     "STRINGS",
     "UINTS",
     "along_axis",
+    "apply_counted_loop",
     "as_updates",
     "blockwise",
     "check_batch",
@@ -124,7 +125,7 @@ def along_axis(ctx: OpContext, data: np.ndarray[Any, Any], indices: np.ndarray[A
     return data, normalize_axis(ctx, to_int(ctx, "axis", axis), data.ndim)
 
 
-# s7-composed: the func/ufunc attribute of composed ops (jax at_apply, lax.scatter_apply, numpy ufunc_at)
+# the func/ufunc attribute of composed ops (jax at_apply, lax.scatter_apply, numpy ufunc_at)
 
 
 def func_name(op: str, func: Any, names: tuple[str, ...]) -> str:
@@ -152,7 +153,7 @@ def named_func(ctx: Any, func: Any, names: tuple[str, ...]) -> Any:
     return func
 
 
-# s7-composed: the element-wise steps of composed ops (the adapters divide_inexact, power, reciprocal_like,
+# the element-wise steps of composed ops (the adapters divide_inexact, power, reciprocal_like,
 # apply_counted of translate/adapters.py are these, through the vocabulary primitive ``pointwise``)
 
 
@@ -220,13 +221,31 @@ def _apply_n(x: np.ndarray[Any, Any], count: np.ndarray[Any, Any], *, func: str)
         loop = f.resolve_dtypes((y.dtype, None), casting="unsafe")
     except TypeError as exc:
         raise DTypeError(f"apply_counted: no {func} loop for dtype {dtype_name(y.dtype)} ({exc})") from None
-    flat, counts = y.reshape(-1), np.broadcast_to(count, y.shape).reshape(-1)
-    with np.errstate(all="ignore"):
-        for lo in range(0, flat.size, BLOCK):  # block by block: the selections stay small
-            yb, cb = flat[lo : lo + BLOCK], counts[lo : lo + BLOCK]
-            for k in range(1, int(np.max(cb, initial=0)) + 1):
-                sel = cb >= k
-                yb[sel] = _cast_like(f(yb[sel].astype(loop[0]), signature=loop, casting="unsafe"), yb)
+
+    def step(vals: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        with np.errstate(all="ignore"):
+            return _cast_like(f(vals.astype(loop[0]), signature=loop, casting="unsafe"), vals)
+
+    return apply_counted_loop(y, count, step)
+
+
+def apply_counted_loop(
+    y: np.ndarray[Any, Any], counts: np.ndarray[Any, Any], step: Callable[[np.ndarray[Any, Any]], Any]
+) -> np.ndarray[Any, Any]:
+    """``y`` (modified in place and returned) with ``step`` applied ``counts[k]`` times at each position ``k``:
+    the element-wise step after a counting scatter (``x.at[].apply``, ``lax.scatter_apply``, unary ``ufunc.at``).
+    Round ``r`` applies ``step`` to the 1-D array of the elements counted at least ``r`` times, block by block
+    (the selections stay small).
+
+    >>> apply_counted_loop(np.array([1, 2, 3]), np.array([0, 2, 1]), lambda v: v * 10)
+    array([  1, 200,  30])
+    """
+    flat, cnt = y.reshape(-1), np.broadcast_to(counts, y.shape).reshape(-1)
+    for lo in range(0, flat.size, BLOCK):
+        yb, cb = flat[lo : lo + BLOCK], cnt[lo : lo + BLOCK]
+        for k in range(1, int(np.max(cb, initial=0)) + 1):
+            sel = cb >= k
+            yb[sel] = step(yb[sel])
     return y
 
 

@@ -18,7 +18,7 @@ from ...core.context import OpContext
 from ...core.policy import Reduction
 from ...core.shape import dtype_name
 from ...errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError, UnsupportedError
-from .._common import BLOCK, COMPLEX, NUMERIC, data_array
+from .._common import COMPLEX, NUMERIC, apply_counted_loop, data_array
 from .._record import GradConventions
 from .._registry import Lowering, divergence, divergence_table
 
@@ -462,29 +462,26 @@ def apply_counted(
     """
     if not callable(func):
         raise ArgumentError(f"{ctx.label}: func must be callable; got {type(func).__name__}")
-    y = x.copy()
-    flat, cnt = y.reshape(-1), counts.reshape(-1)
-    for lo in range(0, flat.size, BLOCK):  # block by block: the selections stay small
-        yb, cb = flat[lo : lo + BLOCK], cnt[lo : lo + BLOCK]
-        for k in range(1, int(cb.max(initial=0)) + 1):
-            sel = cb >= k
-            try:
-                with np.errstate(all="ignore"):  # XLA computes func without NumPy's floating-point warnings
-                    got = np.asarray(func(yb[sel]))
-            except (TypeError, ValueError, ArithmeticError) as exc:  # func refuses these elements (bool negative)
-                raise ArgumentValueError(
-                    f"{ctx.label}: func raised {type(exc).__name__} on the {dtype_name(x.dtype)} elements: {exc}"
-                ) from exc
-            if got.dtype != x.dtype:
-                raise DTypeError(
-                    f"{ctx.label}: func must return the operand's dtype {dtype_name(x.dtype)}; it returned "
-                    f"{dtype_name(got.dtype)} (JAX: the scatter's update computation has a different result type)"
-                )
-            try:
-                yb[sel] = np.broadcast_to(got, yb[sel].shape)
-            except ValueError:
-                raise ShapeError(
-                    f"{ctx.label}: func must be element-wise: it returned shape {list(got.shape)} for "
-                    f"{int(sel.sum())} elements"
-                ) from None
-    return np.asarray(y)
+
+    def step(vals: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        try:
+            with np.errstate(all="ignore"):  # XLA computes func without NumPy's floating-point warnings
+                got = np.asarray(func(vals))
+        except (TypeError, ValueError, ArithmeticError) as exc:  # func refuses these elements (bool negative)
+            raise ArgumentValueError(
+                f"{ctx.label}: func raised {type(exc).__name__} on the {dtype_name(x.dtype)} elements: {exc}"
+            ) from exc
+        if got.dtype != x.dtype:
+            raise DTypeError(
+                f"{ctx.label}: func must return the operand's dtype {dtype_name(x.dtype)}; it returned "
+                f"{dtype_name(got.dtype)} (JAX: the scatter's update computation has a different result type)"
+            )
+        try:
+            return np.broadcast_to(got, vals.shape)
+        except ValueError:
+            raise ShapeError(
+                f"{ctx.label}: func must be element-wise: it returned shape {list(got.shape)} for "
+                f"{vals.size} elements"
+            ) from None
+
+    return np.asarray(apply_counted_loop(x.copy(), counts, step))
