@@ -160,7 +160,7 @@ ADAPTER_PARAMS: dict[str, tuple[str, ...]] = {
     "segment_ids": ("s", "data"),
     "row_ids": ("x",),
     "drop_index": ("ids", "i", "data"),
-    # s7-composed: the element-wise step after (or before) the scatter of a composed op
+    # the element-wise step after (or before) the scatter of a composed op
     "divide_inexact": ("x", "y"),
     "power": ("x", "y"),
     "reciprocal_like": ("x", "like"),

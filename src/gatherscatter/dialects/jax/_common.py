@@ -295,7 +295,7 @@ _BASE: dict[str, dict[str, Any]] = {
                     ("_min", "min"))},
     "jax.at_get": {"call": "jax.numpy.ndarray.at.get", "args": {"x": _F3, "idx": [2, 0]}, "result": [3.5, 1.5]},
     **{f"jax.at_{r}": {"call": f"jax.numpy.ndarray.at.{r}", "args": {"x": _F3, "idx": [2, 0], "values": [10, 20]},
-       "result": _AT[r]} for r in _AT},  # divide, power: jax.at_divide, jax.at_power (s7-composed)
+       "result": _AT[r]} for r in _AT},  # divide, power: jax.at_divide, jax.at_power
     **{f"jax.{n}": {"call": f"jax.ops.{n}", "args": {"data": _F3, "segment_ids": [0, 0, 1], "num_segments": 2},
        "result": r} for n, r in (("segment_sum", [4, 3.5]), ("segment_prod", [3.75, 3.5]),
                                  ("segment_max", [2.5, 3.5]), ("segment_min", [1.5, 3.5]))},
