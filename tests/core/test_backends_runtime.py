@@ -220,7 +220,7 @@ def test_thread_count_chosen_by_measurement_keeps_results_exact(tuning):
     d = rng.standard_normal((1 << 12, 16)).astype(np.float32)
     i = rng.integers(0, 1 << 12, 1 << 14)
     expected = d[i]
-    got = [gs.take(d, i, axis=0) for _ in range(2 * tuning.TUNE_SAMPLES + 2)]
+    got = [gs.take(d, i, axis=0) for _ in range(2 * (tuning.TUNE_WARMUP + tuning.TUNE_SAMPLES) + 2)]
     assert all(g.tobytes() == expected.tobytes() for g in got)  # on 1 thread and on 2 alike
     chosen = {k: v for k, v in tuning.tuned_threads().items() if k[0] == "gather_rows"}
     assert chosen and set(chosen.values()) <= {1, 2} and all(k[2] == 2 for k in chosen)
@@ -260,8 +260,40 @@ def test_thread_choice_also_sets_a_scatters_work_split(tuning, monkeypatch):
         return real(watched, args, nthreads_at, None if one is None else watched_one)
 
     monkeypatch.setattr(tuning, "_run", spy)
-    got = [gs.scatter_nd(data, idx, upd, reduction="add") for _ in range(2 * tuning.TUNE_SAMPLES + 2)]
+    got = [gs.scatter_nd(data, idx, upd, reduction="add") for _ in range(2 * (tuning.TUNE_WARMUP + tuning.TUNE_SAMPLES) + 2)]
     assert all(g.tobytes() == expected.tobytes() for g in got)
     assert {s for s, _ in splits} == {1, 2}  # both sides of the measurement ran
     assert all(split == threads for split, threads in splits)
     assert any(k[0] == "scatter_rows" for k in tuning.tuned_threads())
+
+
+def test_thread_choice_is_by_median_after_a_warm_up_call_per_side(monkeypatch):
+    # Scripted call times: each side's first call is cold (not counted); one lucky fast parallel call
+    # among slow ones must not win (a minimum would pick 2 threads here; the median picks 1).
+    from gatherscatter import backends
+
+    monkeypatch.setattr(backends, "_tune_on", True)
+    monkeypatch.setattr(backends, "_samples", {})
+    monkeypatch.setattr(backends, "_tuned", {})
+    monkeypatch.setattr(backends._call, "n", 2, raising=False)
+    monkeypatch.setattr(backends._call, "bucket", 7, raising=False)
+    durations = {"one": [10.0] + [1.0] * 5, "many": [100.0, 0.5, 3.0, 3.0, 3.0, 3.0]}
+    clock = [0.0]
+    ran: list[str] = []
+
+    def kernel_for(side):
+        def k():
+            ran.append(side)
+            clock[0] += durations[side].pop(0)
+        k.__name__ = "scripted"
+        return k
+
+    monkeypatch.setattr(backends.time, "perf_counter", lambda: clock[0])
+    fake_numba = type(sys)("numba")
+    fake_numba.set_num_threads = lambda n: None
+    monkeypatch.setitem(sys.modules, "numba", fake_numba)
+    many, one = kernel_for("many"), kernel_for("one")
+    for _ in range(2 * (backends.TUNE_WARMUP + backends.TUNE_SAMPLES)):
+        backends._run(many, (), None, one)
+    assert ran == ["one", "many"] * 6  # the sides alternate, one thread first
+    assert backends.tuned_threads() == {("scripted", 7, 2): 1}

@@ -63,6 +63,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from statistics import median
 from types import ModuleType
 from typing import Any
 
@@ -171,10 +172,17 @@ def set_kernel_threads(nbytes: int) -> int:
     return n
 
 
-TUNE_SAMPLES = 3
-"""Calls timed on each side (1 thread, n threads) before a (kernel, size class, n) is decided."""
+TUNE_WARMUP = 1
+"""Calls on each side (1 thread, n threads) run first and not counted: a side's first call pays for
+cold caches, a fresh output's page faults or a thread pool's start (9 ms measured), not its speed."""
+TUNE_SAMPLES = 5
+"""Calls timed on each side after the warm-up before a (kernel, size class, n) is decided."""
 TUNE_GAIN = 0.95
-"""n threads are kept only when their best time is below this fraction of one thread's."""
+"""n threads are kept only when their median time is below this fraction of one thread's.
+
+Medians, not minima: with 3 samples and minima a lucky parallel call (0.56 ms against a steady 0.93 ms)
+beat the serial form's cold first calls (0.84-1.1 ms against a steady 0.45 ms), and 2 threads then ran
+the benchmark's gather_axis1 at 1/16 size 1.75x slower than 1 (session 7's runs)."""
 _tune_on = os.environ.get("GATHERSCATTER_AUTOTUNE", "1") != "0"
 _samples: dict[tuple[str, int, int], tuple[list[float], list[float]]] = {}
 _tuned: dict[tuple[str, int, int], int] = {}
@@ -188,8 +196,9 @@ def tuned_threads() -> dict[tuple[str, int, int], int]:
 def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one: Any = None) -> Any:
     """Call ``kernel``; with more than one thread asked, choose 1 or n threads for its size class by measurement.
 
-    The first ``TUNE_SAMPLES`` calls of each side of a (kernel, size class, n) alternate between one
-    thread and n, timed; then the faster side is kept (n only if clearly faster: ``TUNE_GAIN``). The
+    The first ``TUNE_WARMUP + TUNE_SAMPLES`` calls of each side of a (kernel, size class, n) alternate
+    between one thread and n, timed; then the side with the lower median after the warm-up calls is kept
+    (n only if clearly faster: ``TUNE_GAIN``). The
     thread count never changes a result (the kernels are bit-identical at any count, tested), only
     speed: this is how a second thread never makes a call slower than one on whatever machine,
     threading layer and load the process meets (a 2-vCPU VM measured 2 threads 1.07-5x slower than
@@ -225,8 +234,9 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
             numba.set_num_threads(n)
     if choice is None:
         side.append(dt)
-        if len(ones) >= TUNE_SAMPLES and len(many) >= TUNE_SAMPLES:
-            _tuned[key] = n if min(many) < TUNE_GAIN * min(ones) else 1
+        need = TUNE_WARMUP + TUNE_SAMPLES
+        if len(ones) >= need and len(many) >= need:
+            _tuned[key] = n if median(many[TUNE_WARMUP:]) < TUNE_GAIN * median(ones[TUNE_WARMUP:]) else 1
     return result
 
 
