@@ -63,12 +63,19 @@ def timeit(fn: Any, min_time: float = 0.4, min_reps: int = 5, max_reps: int = 50
 
 WARM_CALLS = 13
 """Untimed calls per contestant before the rounds: one more than the thread tuner's 2 x 6
-(:data:`gatherscatter.backends.TUNE_WARMUP` + ``TUNE_SAMPLES`` per side), at most ``WARM_S`` of them.
+(:data:`gatherscatter.backends.TUNE_WARMUP` + ``TUNE_SAMPLES`` per side), so that the rounds time the
+tuner's choice, not its trials; contestants the tuner does not run stop after ``WARM_S`` of them.
 The batch size comes from the fastest of them. It came from one call before session 8: at 2 threads
 that call was the tuner's first parallel launch (9 ms for a 0.5 ms gather), so the batch was 2 calls,
 each paying the wake-up after the 20 ms pause between contestants, and gather_axis1 and gathernd_rows at
 1/16 showed 2 threads 1.75x slower than one, which was the harness, not the call."""
 WARM_S = 0.3
+
+
+def tuned(name: str) -> bool:
+    """Whether a contestant runs on our thread tuner (ours on the kernels at more than one thread)."""
+    return name.startswith("ours_numba") and name != "ours_numba1"
+
 
 Contestant = tuple[str, Any, Any]  # (name, call, setup): setup selects backend / threads, untimed
 
@@ -94,7 +101,7 @@ def interleaved(
             dt = time.perf_counter() - t0
             spent_w += dt
             fastest = min(fastest, dt)
-            if i >= 1 and spent_w > WARM_S:
+            if i >= 1 and spent_w > WARM_S and not tuned(name):
                 break
         batch[name] = max(1, min(50, int(batch_s / max(fastest, 1e-7))))
     times: dict[str, list[float]] = {n: [] for n, _, _ in cs}
