@@ -1,18 +1,11 @@
 """Source code for a translation: the machinery every code target shares.
 
-A :class:`CodeTarget` is one target's complete table: its ``import`` lines, the
-module prefix of its ops, the helper functions its code may call, and an
-emitter per adapter and per op, mapping a step to a Python expression (or to a
-list of statements binding the step's output). Each target module builds its
-own: :mod:`.codegen_python` (numpy, the neutral API, jax, lax, torch,
-tensorflow, paddle, mxnet), :mod:`.codegen_openvino` (opset calls building an
-``ov.Model``); ONNX graphs are built by :mod:`.onnx_export`. This module
-imports none of them (``Translation.code`` picks the module from
-``translate.CODE_MODULES``). A step whose op belongs to the target but has no
-specific emitter is printed as a plain call ``<module>.<name>(<tensors in
-signature order>, <attrs>)``. Adapters too long for one readable expression
-call small helper functions written in the target's own API; the generated
-code defines the helpers it uses, so it needs nothing but the framework.
+A :class:`CodeTarget` is one target's complete table: its ``import`` lines, the module prefix of its ops, the
+helper functions its code may call, and an emitter per adapter and per op, mapping a step to a Python expression
+(or to statements binding the step's output). :mod:`.codegen_python` and :mod:`.codegen_openvino` build theirs
+(``Translation.code`` picks the module); this module imports neither. An op of the target without an emitter is
+printed as a plain call ``<module>.<name>(<tensors in signature order>, <attrs>)``; the generated code defines
+the helpers it calls, so it needs nothing but the framework.
 """
 
 from __future__ import annotations
@@ -133,17 +126,11 @@ def emit_step(target: CodeTarget, step: Step) -> list[str]:
 
 def helpers_for(target: CodeTarget, body: str) -> list[str]:
     """Definitions of the helpers ``body`` calls (and the helpers those call), in a stable order."""
-    table = target.helpers
-    used: list[str] = []
-    text = body
-    changed = True
-    while changed:
-        changed = False
-        for name in sorted(table):
-            if name not in used and re.search(rf"\b{re.escape(name)}\(", text):
-                used.append(name)
-                text += "\n" + table[name]
-                changed = True
+    table, text = target.helpers, body
+    used: set[str] = set()
+    while new := {n for n in table if n not in used and re.search(rf"\b{re.escape(n)}\(", text)}:
+        used |= new
+        text += "".join("\n" + table[n] for n in sorted(new))
     return [table[n] for n in sorted(used)]
 
 

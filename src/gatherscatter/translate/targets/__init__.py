@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import UnsupportedError
-from ..model import Canonical, TargetPlan
+from ..model import NEUTRAL, Canonical, TargetPlan
 from ..plan import Names
 
 __all__ = ["TARGETS", "plan_target"]
@@ -49,7 +49,10 @@ def planner(framework: str) -> Planner:
 
 def plan_target(framework: str, c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     """The plan of ``framework`` for ``c`` (``version``: an ONNX opset, an OpenVINO version ...)."""
-    return planner(framework)(c, names, version)
+    fn = planner(framework)
+    if c.family not in NEUTRAL:  # the planners handle the canonical families only
+        raise UnsupportedError(f"translate to {framework}: unknown family {c.family!r}")
+    return fn(c, names, version)
 
 
 def _load() -> None:
