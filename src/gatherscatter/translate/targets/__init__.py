@@ -36,26 +36,14 @@ TARGETS: dict[str, str] = {
 }
 
 
-def planner(framework: str) -> Planner:
-    """The planner of ``framework`` (UnsupportedError naming the targets for an unknown one)."""
+def plan_target(framework: str, c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    """The plan of ``framework`` for ``c`` (``version``: an ONNX opset, an OpenVINO version ...)."""
     module = TARGETS.get(framework)
     if module is None:
         raise UnsupportedError(
             f"translate: unknown target framework {framework!r}; expected one of {', '.join(sorted(TARGETS))}"
         )
-    fn: Planner = importlib.import_module(f"{__name__}.{module}").plan
-    return fn
-
-
-def plan_target(framework: str, c: Canonical, names: Names, version: Any = None) -> TargetPlan:
-    """The plan of ``framework`` for ``c`` (``version``: an ONNX opset, an OpenVINO version ...)."""
-    fn = planner(framework)
     if c.family not in NEUTRAL:  # the planners handle the canonical families only
         raise UnsupportedError(f"translate to {framework}: unknown family {c.family!r}")
-    return fn(c, names, version)
-
-
-def _load() -> None:
-    """Import every planner (kept for callers that want them all loaded)."""
-    for name in TARGETS:
-        planner(name)
+    planner: Planner = importlib.import_module(f"{__name__}.{module}").plan
+    return planner(c, names, version)

@@ -6,11 +6,7 @@ element coordinates (one component per data dim: ``coordinates``,
 and ``ravel_tuples`` turns each tuple into a row-major offset into the
 flattened data (a tuple with a component out of range maps one past the end).
 The op is then ``lax.gather`` / ``lax.scatter*`` with *fixed* dimension
-numbers -- one collapsed dim, unit slices -- so the plan is rank-generic::
-
-    GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,)), slice_sizes=(1,)
-    ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
-
+numbers -- one collapsed dim, unit slices (``GATHER_DN``, ``SCATTER_DN``) -- so the plan is rank-generic.
 ``lax`` never wraps negative indices; ``mode='fill'`` fills a gather's
 out-of-range reads with ``fill_value`` and ``mode='drop'`` drops a scatter's
 out-of-range updates, both exact on the raveled offsets; ``'clip'`` would
