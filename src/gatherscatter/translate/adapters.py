@@ -551,8 +551,7 @@ class Eager:
     def each(self, xs: Any, fn: Callable[[Any], Any]) -> list[Any]:
         return [fn(x) for x in xs]
 
-    def tuple_(self, xs: Any) -> tuple[Any, ...]:
-        return tuple(xs)
+    tuple_ = staticmethod(tuple)
 
 
 class NumpyVocab(Eager):
@@ -1173,11 +1172,11 @@ class OnnxVocab(Eager):
             perm.insert(d, s)  # output axis d is input axis s, the others keep their order
         return self._node("Transpose", [x], value, perm=perm)
 
-    def _axes(self, op: str, x: str, axes: list[int]) -> str:
-        """``Unsqueeze``/``Squeeze`` (axes an attribute before opset 13, an input since)."""
+    def _axes(self, op: str, x: str, axes: list[int], **attrs: Any) -> str:
+        """``Unsqueeze``/``Squeeze``/``ReduceSum`` (axes an attribute before opset 13, an input since)."""
         if self.b.opset < 13:
-            return str(self.b.node(op, [x], axes=axes))
-        return str(self.b.node(op, [x, self.b.const(axes, np.int64)]))
+            return str(self.b.node(op, [x], axes=axes, **attrs))
+        return str(self.b.node(op, [x, self.b.const(axes, np.int64)], **attrs))
 
     def expand_dims(self, x: Val, axis: int) -> Val:
         return Val(self._axes("Unsqueeze", x.name, [axis]), NUMPY.expand_dims(x.value, axis))
@@ -1289,13 +1288,7 @@ class OnnxVocab(Eager):
         return Val(self.b.node("Gather", [x.name, self.b.const(j, np.int64)], axis=-1), NUMPY.take_last(x.value, j))
 
     def sum_last(self, x: Val) -> Val:
-        return Val(self._sum(x.name, -1), NUMPY.sum_last(x.value))
-
-    def _sum(self, x: str, axis: int) -> str:
-        """``ReduceSum(keepdims=0)`` over ``axis`` (axes an input since opset 13)."""
-        if self.b.opset < 13:
-            return str(self.b.node("ReduceSum", [x], axes=[axis], keepdims=0))
-        return str(self.b.node("ReduceSum", [x, self.b.const([axis], np.int64)], keepdims=0))
+        return Val(self._axes("ReduceSum", x.name, [-1], keepdims=0), NUMPY.sum_last(x.value))
 
     def _dims(self, data: Val, lo: int, hi: int) -> list[str]:
         shape = self.b.node("Shape", [data.name])
@@ -1355,7 +1348,7 @@ class OnnxVocab(Eager):
         line = b.node("Range", [b.const(0, np.int64), size, b.const(1, np.int64)])
         hit = b.node("Not", [b.node("Greater", [self._axes("Unsqueeze", e.name, [-1]), line])])
         count = b.node("Cast", [hit], to=b.elem_type(np.int64))
-        return Val(self._sum(count, -2), NUMPY.bucketize(e.value, data.value, axis))
+        return Val(self._axes("ReduceSum", count, [-2], keepdims=0), NUMPY.bucketize(e.value, data.value, axis))
 
     def slice_last(self, x: Val, start: int) -> Val:
         b = self.b

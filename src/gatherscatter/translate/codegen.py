@@ -14,6 +14,7 @@ import inspect
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..dialects._registry import get_op
@@ -106,21 +107,12 @@ def plain_call(step: Step, args: dict[str, str], attrs: dict[str, Any], module: 
 
 def emit_step(target: CodeTarget, step: Step) -> list[str]:
     """The statements computing ``step`` in ``target``'s code (they bind ``step.out``)."""
-    args, attrs = step.arg_map, step.attr_map
-    code: str | list[str]
-    if step.kind == "op":
-        fn = target.ops.get(step.name)
-        if fn is not None:
-            code = fn(step, args, attrs)
-        elif get_op(step.name).info.framework == target.name:
-            code = plain_call(step, args, attrs, target.module, neutral=target.name == "gatherscatter")
-        else:
-            raise UnsupportedError(f"codegen {target.name}: no emitter for op {step.name}")
-    else:
-        afn = target.adapters.get(step.name)
-        if afn is None:
-            raise UnsupportedError(f"codegen {target.name}: no emitter for adapter {step.name}")
-        code = afn(step, args, attrs)
+    fn = (target.ops if step.kind == "op" else target.adapters).get(step.name)
+    if fn is None and step.kind == "op" and get_op(step.name).info.framework == target.name:
+        fn = partial(plain_call, module=target.module, neutral=target.name == "gatherscatter")
+    if fn is None:
+        raise UnsupportedError(f"codegen {target.name}: no emitter for {step.kind} {step.name}")
+    code = fn(step, step.arg_map, step.attr_map)
     return [f"{step.out} = {code}"] if isinstance(code, str) else list(code)
 
 

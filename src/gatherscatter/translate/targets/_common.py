@@ -99,9 +99,7 @@ class Plan:
     # -------------------------------------------------------------------------------------------- steps
 
     def adapt(self, name: str, prefix: str, *args: str, why: str, **attrs: Any) -> str:
-        out = self.names(prefix)
-        self.tp.steps.append(Step.adapt(name, out, *args, why=why, **attrs))
-        return out
+        return self.adapt_to(self.names(prefix), name, *args, why=why, **attrs)
 
     def adapt_to(self, out: str, name: str, *args: str, why: str, **attrs: Any) -> str:
         self.tp.steps.append(Step.adapt(name, out, *args, why=why, **attrs))
@@ -219,9 +217,7 @@ class Plan:
         axis the index's shape back."""
         _, ad, i, _ = self.indices(c, modes, target=qualname, cast=qualname)
         flat = self.adapt("flatten", "i", i, why=f"{qualname} takes a 1-D index")
-        y = self.names("y")
-        attrs: dict[str, Any] = {axis_kw: c.axis}
-        self.op(qualname, y, {data_kw: c.data, "index": flat}, **attrs)
+        y = self.op(qualname, self.names("y"), {data_kw: c.data, "index": flat}, **{axis_kw: c.axis})
         res = self.out_name(ad)
         self.adapt_to(res, "unflatten_index", y, i, axis=c.axis, why="give the axis the index's shape (a 0-d index "
                       "drops it)")

@@ -70,13 +70,12 @@ def _scatter(p: Plan, c: Canonical) -> None:
         s = p.names("s")
         steps.append(Step.op(qn(_d.mxnet.scatter_nd), s, {"data": upd, "indices": m, "shape": shape},
                              why="scatter_nd writes into zeros: the updates alone"))
-        if reduction == "none":
-            steps.append(Step.adapt("select", out, state["mask"], s, data, why="keep data where nothing was written"))
-            return steps
-        f = p.names("f")
-        steps += [Step.adapt("combine", f, data, s, reduction=reduction, why=f"{reduction} with the written update "
-                             "(MXNet has no accumulating scatter: one update per position)"),
-                  Step.adapt("select", out, state["mask"], f, data, why="keep data where nothing was written")]
+        if reduction != "none":
+            f = p.names("f")
+            steps.append(Step.adapt("combine", f, data, s, reduction=reduction, why=f"{reduction} with the written "
+                                    "update (MXNet has no accumulating scatter: one update per position)"))
+            s = f
+        steps.append(Step.adapt("select", out, state["mask"], s, data, why="keep data where nothing was written"))
         return steps
 
     p.reduce(c2, call, data=d, indices=m, updates=u, native=frozenset({"none", "add", "sub", "mul", "max", "min"}))

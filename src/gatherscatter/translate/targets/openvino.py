@@ -74,17 +74,15 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 def _scatter_elements(p: Plan, c: Canonical) -> None:
     _, _, i, u = p.indices(c, WRAP_RAISE, target="ScatterElementsUpdate-12")
     i, d, u = p.broadcast_elements(c, i, c.data, u, "ScatterElementsUpdate-12")
-    assert u is not None
     call = p.scatter_call(qn(_d.openvino.ScatterElementsUpdate), "data", "indices", "updates", axis=c.axis,
                           reduction=SEU.get, use_init_val=lambda r: include_self(c, r) or r in ("max", "min"),
                           version=12)
 
     # no native mean: the CPU plugin truncates integer means (the spec rounds down) and divides floats in
     # another order than sum / count; docs/semantics.md#e11 computes the source's mean on the real plugin too
-    native = {"none", "add", "mul", "max", "min"}
     # use_init_val=False pre-fills a FINITE lowest()/max() for max/min (an all -inf max would give lowest()):
     # pre-fill the true identity (-inf/+inf) with docs/semantics.md#e10 instead
-    p.reduce(c, call, data=d, indices=i, updates=u, native=frozenset(native),
+    p.reduce(c, call, data=d, indices=i, updates=u, native=frozenset({"none", "add", "mul", "max", "min"}),
              native_include_self=c.reduction not in ("max", "min"))
     p.duplicates(c, False, "OpenVINO ScatterElementsUpdate")
     if c.reduction == "mean":
@@ -101,7 +99,6 @@ def _scatter_nd(p: Plan, c: Canonical, opset: int) -> None:
         return
     c2 = p.nd_call(c, why="ScatterNDUpdate-15 has no batch dims: element coordinates", cast="ScatterNDUpdate-15")
     _, _, i, u = p.indices(c2, WRAP_RAISE, target="ScatterNDUpdate-15")
-    assert u is not None
     call = p.scatter_call(qn(_d.openvino.ScatterNDUpdate), "data", "indices", "updates", reduction=SNDU.get, version=15)
     p.reduce(c2, call, data=c.data, indices=i, updates=u, native=frozenset(SNDU))
     p.duplicates(c, False, "OpenVINO ScatterNDUpdate")

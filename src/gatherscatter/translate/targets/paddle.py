@@ -65,7 +65,6 @@ def _scatter_elements(p: Plan, c: Canonical) -> None:
     put = qn(_d.paddle.put_along_axis)
     _, _, i, u = p.indices(c, WRAP_RAISE, target=put, cast=put)
     i, d, u = p.broadcast_elements(c, i, c.data, u, "paddle.put_along_axis(broadcast=False)")
-    assert u is not None
     p.reduce(c, _put(p, c, c.axis), data=d, indices=i, updates=u, native=native_reductions(c), native_include_self=True)
     _put_residuals(p, c)
 

@@ -79,7 +79,6 @@ def _scatter(c: Canonical, dim: int | None) -> Any:
 def _scatter_elements(p: Plan, c: Canonical) -> None:
     _, _, i, u = p.indices(c, RAISE, target=qn(_d.torch.scatter), cast=qn(_d.torch.scatter))
     i, d, u = p.broadcast_elements(c, i, c.data, u, qn(_d.torch.scatter))
-    assert u is not None
     p.reduce(c, _scatter(c, c.axis), data=d, indices=i, updates=u, native=native_reductions(c),
              native_include_self=True)
     p.duplicates(c, False, qn(_d.torch.scatter))
@@ -91,7 +90,6 @@ def _scatter_nd(p: Plan, c: Canonical) -> None:
         # index_put: a tuple of index arrays, negative indices wrap, accumulate=True adds every update
         c2 = p.nd_call(c, cast=qn(_d.torch.index_put))
         _, _, i, u = p.indices(c2, WRAP_RAISE, target=qn(_d.torch.index_put))
-        assert u is not None
         t = p.adapt("unstack_last", "idx", i, why="torch.index_put takes a tuple of index tensors, one per "
                     "leading dim")
         call = p.scatter_call(qn(_d.torch.index_put), "input", "indices", "values", accumulate=lambda r: r == "add")
