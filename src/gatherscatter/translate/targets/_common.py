@@ -148,25 +148,20 @@ class Plan:
                 return c.bounds == "fill" and zero_fill(c) and matches(c_neg, "fill", neg, "fill")
             return matches(c_neg, c.bounds, neg, b)
 
-        for m, (neg, b) in modes.items():
-            if ok(neg, b, c.negative):
-                return m, IndexAdaptation(indices=c.indices, updates=c.updates)
-        if c.negative == "wrap":
-            # after adding s once to negatives, the rest is the source's policy with negatives out of range
+        # a source that wraps negatives: after adding s once to them, its policy with negatives out of range
+        for c_neg in (c.negative, "bounds") if c.negative == "wrap" else (c.negative,):
             for m, (neg, b) in modes.items():
-                if ok(neg, b, "bounds"):
+                if ok(neg, b, c_neg):
                     ad = IndexAdaptation(indices=c.indices, updates=c.updates)
-                    n = self.names("i")
-                    ad.pre.append(Step.adapt("normalize_negative", n, c.indices, c.data, why=(
-                        f"{target} does not wrap negative indices{' in this mode' if m is not None else ''}: "
-                        "add the axis size once"), **index_kw(c)))
-                    ad.indices = n
+                    if c_neg != c.negative:
+                        ad.indices = self.names("i")
+                        ad.pre.append(Step.adapt("normalize_negative", ad.indices, c.indices, c.data, why=(
+                            f"{target} does not wrap negative indices{' in this mode' if m is not None else ''}: "
+                            "add the axis size once"), **index_kw(c)))
                     return m, ad
         neg, b = modes[fallback]
-        if neg == "bounds" and b == "raise":
-            neg = "raise"
-        ad = adapt_indices(c, self.names, negative=neg, bounds=b)
-        return fallback, ad
+        neg = "raise" if (neg, b) == ("bounds", "raise") else neg  # such a negative raises with the out-of-range ones
+        return fallback, adapt_indices(c, self.names, negative=neg, bounds=b)
 
     def apply(self, ad: IndexAdaptation) -> tuple[str, str | None]:
         self.tp.steps += ad.pre
@@ -284,7 +279,6 @@ class Plan:
         element coordinates for an element-wise or batched scatter (``always``: every scatter; ``why``: why, for
         the element-wise one) else ``cast(indices)``, then ``target``'s index policy. Returns the mode, the
         tuple call, its data, indices and updates."""
-        assert c.updates is not None
         i, d, u0 = self.broadcast_elements(c, c.indices, c.data, c.updates, target)
         c = c.with_(indices=i, updates=u0)
         if always or c.family == "scatter_elements" or c.batch_dims:
