@@ -75,8 +75,8 @@ def _scatter_elements(p: Plan, c: Canonical) -> None:
     _, _, i, u = p.indices(c, WRAP_RAISE, target="ScatterElementsUpdate-12")
     i, d, u = p.broadcast_elements(c, i, c.data, u, "ScatterElementsUpdate-12")
     call = p.scatter_call(qn(_d.openvino.ScatterElementsUpdate), "data", "indices", "updates", axis=c.axis,
-                          reduction=SEU.get, use_init_val=lambda r: include_self(c, r) or r in ("max", "min"),
-                          version=12)
+                          reduction=SEU.__getitem__,
+                          use_init_val=lambda r: include_self(c, r) or r in ("max", "min"), version=12)
 
     # no native mean: the CPU plugin truncates integer means (the spec rounds down) and divides floats in
     # another order than sum / count; docs/semantics.md#e11 computes the source's mean on the real plugin too
@@ -99,6 +99,7 @@ def _scatter_nd(p: Plan, c: Canonical, opset: int) -> None:
         return
     c2 = p.nd_call(c, why="ScatterNDUpdate-15 has no batch dims: element coordinates", cast="ScatterNDUpdate-15")
     _, _, i, u = p.indices(c2, WRAP_RAISE, target="ScatterNDUpdate-15")
-    call = p.scatter_call(qn(_d.openvino.ScatterNDUpdate), "data", "indices", "updates", reduction=SNDU.get, version=15)
+    call = p.scatter_call(qn(_d.openvino.ScatterNDUpdate), "data", "indices", "updates", reduction=SNDU.__getitem__,
+                          version=15)
     p.reduce(c2, call, data=c.data, indices=i, updates=u, native=frozenset(SNDU))
     p.duplicates(c, False, "OpenVINO ScatterNDUpdate")

@@ -51,8 +51,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 
 def _put(p: Plan, c: Canonical, axis: int | None) -> Any:
-    return p.scatter_call(qn(_d.paddle.put_along_axis), "arr", "indices", "values", axis=axis, reduce=REDUCE.get,
-                          include_self=lambda r: include_self(c, r), broadcast=False)
+    return p.scatter_call(qn(_d.paddle.put_along_axis), "arr", "indices", "values", axis=axis,
+                          reduce=REDUCE.__getitem__, include_self=lambda r: include_self(c, r), broadcast=False)
 
 
 def _put_residuals(p: Plan, c: Canonical) -> None:
