@@ -54,7 +54,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     if fam in ("gather_nd", "scatter_nd"):
         p.tp.residuals.append(_K0)
     if fam == "gather":
-        op, attrs = qn(_d.onnx.GatherND), {"batch_dims": 0}
+        op, attrs = qn(_d.onnx.GatherND), dict[str, Any](batch_dims=0)
         if c.batch_dims == 0:
             op, attrs = qn(_d.onnx.Gather), {"axis": c.axis}
         elif c.axis == c.batch_dims and opset >= 12:
