@@ -99,10 +99,12 @@ def default_fill_value(dtype: np.dtype[Any]) -> Any:
 
 
 def _primitive(name: str, prim: str, attrs: tuple[str, ...], doc: str) -> None:
-    """Register the adapter ``name`` that is one primitive ``prim`` (attributes passed in ``attrs`` order)."""
+    """Register the adapter ``name`` that is one primitive (``prim``: its name and any leading words, passed first;
+    then the values and the attributes in ``attrs`` order)."""
+    method, *lead = prim.split()
 
     def fn(v: Any, *values: Any, **kw: Any) -> Any:
-        return getattr(v, prim)(*values, *[kw[a] for a in attrs])
+        return getattr(v, method)(*lead, *values, *[kw[a] for a in attrs])
 
     fn.__doc__ = doc
     adapter(name)(fn)
@@ -120,17 +122,16 @@ for _name, (_prim, _attrs, _doc) in {  # the adapters that are one primitive of 
     "ones_like": ("ones_like", (), "``ones_like(x)``."),
     "shape_of": ("shape_of", (), "``tuple(x.shape)`` (a shape argument: MXNet/Paddle ``scatter_nd(..., shape)``)."),
     "zeros": ("zeros", (), "``zeros(shape, like.dtype)`` (TF ``scatter_nd``'s implicit zero tensor)."),
+    "broadcast_indices": ("broadcast_off_axis", ("axis",), "Broadcast ``i`` against ``data`` on every axis but "
+                          "``axis`` (``take_along_axis`` rules)."),
 }.items():
     _primitive(_name, _prim, _attrs, _doc)
 
 
 @adapter("normalize_negative")
 def normalize_negative(v: Any, i: Any, data: Any, *, axis: int | None = None, batch_dims: int | None = None) -> Any:
-    """``i + s * (i < 0)`` with ``s`` the addressed axis size (per tuple component in the nd form).
-
-    Exact for ``-s <= i < 0``; an index below ``-s`` stays negative, so a
-    target that rejects negatives still raises where the source does.
-    """
+    """``i + s * (i < 0)``, ``s`` the addressed axis size (per tuple component in the nd form): an index below
+    ``-s`` stays negative, so a target that rejects negatives still raises where the source does."""
     return v.where(v.lt(i, 0), v.add(i, v.size(data, i, axis, batch_dims)), i)
 
 
@@ -184,28 +185,20 @@ def select(v: Any, mask: Any, x: Any, y: Any) -> Any:
     return v.where(v.truthy(mask), x, y)
 
 
-def _lead(v: Any, y: Any, mask: Any, lead: int | None, trail: int | None) -> Any:
-    """The dim of ``y`` where ``mask``'s dims start: ``lead``, or ``trail`` dims before ``y``'s last."""
-    return v.rank(y) - v.rank(mask) - trail if trail is not None else (lead or 0)
-
-
 @adapter("mask_result")
 def mask_result(v: Any, y: Any, mask: Any, *, lead: int | None = None, value: Any = None,
                 reduction: str | None = None, trail: int | None = None) -> Any:
-    """``where(mask, y, value)``, ``mask`` aligned to ``y``'s dims starting at ``lead``
-    (or ending ``trail`` dims before ``y``'s last: a gather along a negative axis).
-
-    ``value=None`` with ``reduction`` uses the reduction's identity in ``y``'s dtype.
-    """
+    """``where(mask, y, value)``, ``mask`` aligned to ``y``'s dims starting at ``lead`` (or ending ``trail`` dims
+    before ``y``'s last: a gather along a negative axis); ``value=None`` with ``reduction``: its identity."""
     fill = v.identity(y, reduction) if value is None and reduction else value
-    return v.where(v.align(mask, y, _lead(v, y, mask, lead, trail)), y, v.lit(fill, y))
+    at = v.rank(y) - v.rank(mask) - trail if trail is not None else (lead or 0)
+    return v.where(v.align(mask, y, at), y, v.lit(fill, y))
 
 
 @adapter("mask_fill_default")
 def mask_fill_default(v: Any, y: Any, mask: Any, *, lead: int = 0, trail: int | None = None) -> Any:
-    """``where(mask, y, f)`` with ``f`` JAX's default fill of ``y``'s dtype: NaN (float/complex),
-    ``iinfo.min`` (signed), ``iinfo.max`` (unsigned), True (bool); ``mask`` aligned as in ``mask_result``."""
-    return v.where(v.align(mask, y, _lead(v, y, mask, lead, trail)), y, v.lit(v.default_fill(y), y))
+    """``mask_result`` with JAX's default fill of ``y``'s dtype (:func:`default_fill_value`)."""
+    return mask_result(v, y, mask, lead=lead, trail=trail, value=v.default_fill(y))
 
 
 def _nd_update_shape(v: Any, i: Any, data: Any, batch_dims: int | None) -> Any:
@@ -217,16 +210,13 @@ def _nd_update_shape(v: Any, i: Any, data: Any, batch_dims: int | None) -> Any:
 def full_slices(v: Any, i: Any, data: Any, *, value: Any, batch_dims: int = 0) -> Any:
     """``full(i.shape[:-1] + data.shape[b + k:], value, data.dtype)``: nd scatter updates that are one scalar
     (``torch.index_fill``)."""
-    return v.broadcast_to(v.lit(value, data), _nd_update_shape(v, i, data, batch_dims))
+    return broadcast_updates(v, v.lit(value, data), i, data, batch_dims=batch_dims)
 
 
 @adapter("broadcast_updates")
 def broadcast_updates(v: Any, u: Any, i: Any, data: Any, *, batch_dims: int = 0) -> Any:
-    """Broadcast ``u`` to the nd scatter update shape ``i.shape[:-1] + data.shape[b + k:]`` (``k = i.shape[-1]``).
-
-    For sources whose values broadcast to ``x[idx]`` (``torch.index_put``, JAX
-    ``x.at[idx].set``, NumPy ``ufunc.at``); ``u`` keeps its dtype.
-    """
+    """Broadcast ``u`` (keeping its dtype) to the nd scatter update shape ``i.shape[:-1] + data.shape[b + k:]``:
+    values that broadcast to ``x[idx]`` (``torch.index_put``, JAX ``x.at[idx].set``, NumPy ``ufunc.at``)."""
     return v.broadcast_to(u, _nd_update_shape(v, i, data, batch_dims))
 
 
@@ -256,43 +246,29 @@ def merge_leading(v: Any, x: Any, *, count: int) -> Any:
     return v.reshape(x, v.concat([v.prod(v.shape_of(x, 0, count)), v.shape_of(x, count)]))
 
 
-def _max(a: Any, b: Any) -> Any:
-    """``max(a, b)`` of ints, or its text when either is run-time text (:class:`Int`)."""
-    return Int(f"max({a}, {b})") if isinstance(a, str) or isinstance(b, str) else max(a, b)
-
-
-def _range(lo: Any, hi: Any) -> Any:
-    """``list(range(lo, hi))``, or its text when either bound is run-time text (:class:`Int`)."""
-    return Int(f"list(range({lo}, {hi}))") if isinstance(lo, str) or isinstance(hi, str) else list(range(lo, hi))
+def _op(a: Any, op: str, b: Any) -> Any:
+    """``a op b`` (``==``, ``<``, ``or``; ``max``: ``max(a, b)``, ``range``: ``list(range(a, b))``) of ints/bools,
+    or its text when either is run-time text (:class:`Int`)."""
+    if isinstance(a, str) or isinstance(b, str):
+        return Int({"max": f"max({a}, {b})", "range": f"list(range({a}, {b}))"}.get(op, f"({a} {op} {b})"))
+    return {"==": a == b, "<": a < b, "or": a or b, "max": max(a, b), "range": list(range(a, b))}[op]
 
 
 @adapter("moveaxis_block")
 def moveaxis_block(v: Any, x: Any, i: Any, data: Any, *, axis: int) -> Any:
-    """Move the ``i.ndim`` dims of ``x`` that start at ``axis`` (normalised by ``data.ndim``) to the front.
-
-    A Gather-shaped tensor (``data.shape[:axis] + i.shape + data.shape[axis+1:]``, e.g. OpenVINO
-    ``ScatterUpdate``'s updates) becomes ``i.shape + data.shape[:axis] + data.shape[axis+1:]``: the
-    updates of an nd scatter into ``moveaxis(data, axis, 0)``.
-    """
-    a, q = axis % _max(v.rank(data), 1), v.rank(i)
-    return v.moveaxis(x, _range(a, a + q), _range(0, q))
+    """Move the ``i.ndim`` dims of ``x`` that start at ``axis`` (normalised by ``data.ndim``) to the front: a
+    Gather-shaped tensor (OpenVINO ``ScatterUpdate``'s updates) becomes the updates of an nd scatter into
+    ``moveaxis(data, axis, 0)``."""
+    a, q = axis % _op(v.rank(data), "max", 1), v.rank(i)
+    return v.moveaxis(x, _op(a, "range", a + q), _op(0, "range", q))
 
 
 @adapter("divide_counts")
 def divide_counts(v: Any, total: Any, count: Any, data: Any, *, rounding: str = "floor") -> Any:
-    """Mean from sum and count: ``total / count`` where ``count > 0``, ``data`` elsewhere.
-
-    Integer types divide with floor (``rounding='floor'``) or toward zero
-    (``'trunc'``); the division happens in the data dtype.
-    """
+    """Mean from sum and count: ``total / count`` where ``count > 0``, ``data`` elsewhere (in the data dtype;
+    integers divide with floor or, ``rounding='trunc'``, toward zero)."""
     none = v.eq(count, 0)
     return v.where(none, data, v.div(total, v.where(none, v.lit(1, count), count), rounding))
-
-
-@adapter("broadcast_indices")
-def broadcast_indices(v: Any, i: Any, data: Any, *, axis: int) -> Any:
-    """Broadcast ``i`` against ``data`` on every axis but ``axis`` (``take_along_axis`` rules)."""
-    return v.broadcast_off_axis(i, data, axis)
 
 
 @adapter("broadcast_data")
@@ -304,13 +280,6 @@ def broadcast_data(v: Any, x: Any, i: Any, *, axis: int | None) -> Any:
 # ------------------------------------------- adapters that branch on a rank, a dtype or None (``v.cond``, ``v.seq``)
 # A condition is a plain bool where the target knows it (NumPy, ONNX) and source text where it is known only
 # when the code runs (``Int``): ``v.cond`` then writes a conditional expression, ``v.seq`` a comprehension.
-
-
-def _op(a: Any, op: str, b: Any) -> Any:
-    """``a op b`` (``==``, ``<``, ``or`` ...) of ints/bools, or its text when either is run-time text (:class:`Int`)."""
-    if isinstance(a, str) or isinstance(b, str):
-        return Int(f"({a} {op} {b})")
-    return {"==": a == b, "<": a < b, "or": a or b}[op]
 
 
 @adapter("slice_like")
@@ -383,11 +352,9 @@ def nd_coordinates(v: Any, i: Any, data: Any, *, batch_dims: int = 0) -> Any:
 
 @adapter("ravel_tuples")
 def ravel_tuples(v: Any, i: Any, data: Any) -> Any:
-    """Row-major flat offsets (int64) of index tuples (last axis, ``k`` components) into ``data.shape[:k]``.
-
-    A tuple with a component outside ``[0, s)`` becomes ``prod(data.shape[:k])`` (one past the end), so a
-    bounds-checking flat op (``np.take``/``np.put`` mode 'raise', ``torch.take``) raises on it.
-    """
+    """Row-major flat offsets (int64) of index tuples (last axis, ``k`` components) into ``data.shape[:k]``; a
+    tuple with a component outside ``[0, s)`` becomes ``prod(data.shape[:k])`` (one past the end), so a
+    bounds-checking flat op (``np.take``/``np.put`` mode 'raise', ``torch.take``) raises on it."""
     ii = v.as_dtype(i, "int64")
     k = v.tuple_len(ii)
     inside = v.and_(v.ge(ii, 0), v.lt(ii, v.size(data, ii, None, 0)))
@@ -492,9 +459,8 @@ _primitive("slice_last", "slice_last", ("start",), "``x[..., start:]`` (offsets 
 def segment_ids(v: Any, s: Any, data: Any, *, axis: int, offsets: bool = False) -> Any:
     """The segment of each row of ``data`` along ``axis`` (int64, ``s.shape[:-1] + (data.shape[axis],)``).
 
-    ``s`` holds segment lengths (segment ``k`` is rows ``[e_{k-1}, e_k)``, ``e = cumsum(s)``: the id of row ``p``
-    is ``#{k : e_k <= p}``) or, with ``offsets``, segment boundaries (segment ``k`` is rows
-    ``[s_k, s_{k+1})``: the id is ``#{k : s_k <= p} - 1``). Rows outside every segment get ``-1`` or
+    ``s`` holds segment lengths (the id of row ``p`` is ``#{k : e_k <= p}``, ``e = cumsum(s)``) or, with
+    ``offsets``, segment boundaries (``#{k : s_k <= p} - 1``). Rows outside every segment get ``-1`` or
     ``len(segments)``: out of range, for a scatter that drops them.
     """
     e = v.cast(s, "int64")
@@ -520,10 +486,8 @@ def drop_index(v: Any, ids: Any, i: Any, data: Any, *, value: int) -> Any:
 
 
 # ------------------------------------------------------------------------------- element-wise steps of composed ops
-# The element-wise step of composed ops (JAX ``x.at[].divide/power/apply``, ``lax.scatter_apply``, MLX
-# ``at[].divide``, NumPy's unary ``ufunc.at``): one scatter of the core, then (or before it) one of these. Each is
-# a vocabulary primitive ``v.pointwise(fn, ...)``; the NumPy definitions (what the ops run) are
-# ``dialects._common.POINTWISE``.
+# JAX ``x.at[].divide/power/apply``, ``lax.scatter_apply``, MLX ``at[].divide``, NumPy's unary ``ufunc.at``: one
+# scatter of the core, then (or before it) one of these, each ``v.pointwise(fn, ...)`` (NumPy: ``POINTWISE``).
 
 #: the unary functions with one ONNX operator (``square``: ``Mul(y, y)``), for ``apply_counted``'s ``Loop``
 _ONNX_UNARY = {"negative": "Neg", "absolute": "Abs", "square": "Square", "exp": "Exp", "sin": "Sin",
@@ -537,18 +501,11 @@ _NO_APPLY = ("apply_counted: applying a function once per update landing on a po
              "'jax' or 'torch': they run it)")
 
 
-@adapter("divide_inexact")
-def divide_inexact(v: Any, x: Any, y: Any) -> Any:
-    """``x / y``, true division; integer and bool operands first become float32 (8-32 bits) or float64 (64 bits),
-    as JAX's ``true_divide`` (a zero divisor gives inf or NaN)."""
-    return v.pointwise("divide_inexact", x, y)
-
-
-@adapter("power")
-def power(v: Any, x: Any, y: Any) -> Any:
-    """``x ** y`` in ``x``'s dtype (float32 computed in float64 and rounded once; an integer base with a negative
-    integer exponent is refused)."""
-    return v.pointwise("power", x, y)
+_primitive("divide_inexact", "pointwise divide_inexact", (), "``x / y``, true division; integer and bool operands "
+           "first become float32 (8-32 bits) or float64 (64 bits), as JAX's ``true_divide`` (a zero divisor gives "
+           "inf or NaN).")
+_primitive("power", "pointwise power", (), "``x ** y`` in ``x``'s dtype (float32 computed in float64 and rounded "
+           "once; an integer base with a negative integer exponent is refused).")
 
 
 @adapter("reciprocal_like")
@@ -572,23 +529,29 @@ def _a(x: Any) -> Any:
     return np.asarray(x)
 
 
+def _quiet(fn: Callable[..., Any], **errors: str) -> Callable[..., Any]:
+    """``fn`` under ``np.errstate(**errors)`` (integer arithmetic wraps, as the frameworks' does)."""
+
+    def run(*args: Any) -> Any:
+        with np.errstate(**errors):  # type: ignore[arg-type]
+            return fn(*args)
+
+    return run
+
+
 class Eager:
     """Control flow and sequences where every rank, dtype and size is known (NumPy, ONNX): plain Python."""
 
     def cond(self, c: Any, then: Callable[[], Any], other: Callable[[], Any]) -> Any:
-        """``then()`` if ``c`` else ``other()`` (only the branch taken is built)."""
-        return then() if c else other()
+        return then() if c else other()  # only the branch taken is built
 
     def seq(self, n: int, fn: Callable[[int], Any]) -> list[Any]:
-        """``[fn(d) for d in range(n)]``."""
         return [fn(d) for d in range(n)]
 
     def each(self, xs: Any, fn: Callable[[Any], Any]) -> list[Any]:
-        """``[fn(x) for x in xs]``."""
         return [fn(x) for x in xs]
 
-    def tuple_(self, xs: Any) -> tuple[Any, ...]:
-        return tuple(xs)
+    tuple_ = staticmethod(tuple)
 
 
 class NumpyVocab(Eager):
@@ -626,6 +589,10 @@ class NumpyVocab(Eager):
         "count_shape": lambda n: (int(_a(n).reshape(-1)[0]),),  # the shape (n,) of a count n
         "sqrt": lambda x: _a(np.sqrt(x)), "cumsum_last": lambda x: np.cumsum(x, axis=-1, dtype=_a(x).dtype),
         "slice_last": lambda x, start: _a(x)[..., start:],
+        "add": _quiet(lambda x, y: _a(x) + y, over="ignore"), "sub": _quiet(lambda x, y: _a(x) - y, over="ignore"),
+        "mul": _quiet(lambda x, y: _a(_a(x) * y).astype(_a(x).dtype), over="ignore"),
+        "mod": _quiet(lambda x, y: _a(np.mod(x, y)), divide="ignore", invalid="ignore"),
+        "lit": _quiet(lambda value, like: _a(value).astype(_a(like).dtype), all="ignore"),
     }
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
@@ -642,33 +609,12 @@ class NumpyVocab(Eager):
         b, k = batch_dims or 0, i.shape[-1] if i.ndim else 0
         return np.asarray(data.shape[b : b + k], dtype=i.dtype)
 
-    def lit(self, value: Any, like: Any) -> Any:
-        with np.errstate(all="ignore"):
-            return np.asarray(value).astype(np.asarray(like).dtype)
-
     def div(self, t: Any, c: Any, rounding: str) -> Any:
         """``t / c`` in ``t``'s dtype; integers with floor or (``rounding='trunc'``) toward zero."""
         t, c = np.asarray(t), np.asarray(c)
         if t.dtype.kind not in "iu":
             return (t / c).astype(t.dtype)
         return t // c if rounding == "floor" else np.trunc(np.true_divide(t, c)).astype(t.dtype)
-
-    def add(self, x: Any, y: Any) -> Any:
-        with np.errstate(over="ignore"):
-            return np.asarray(x) + y
-
-    def sub(self, x: Any, y: Any) -> Any:
-        with np.errstate(over="ignore"):
-            return np.asarray(x) - y
-
-    def mul(self, x: Any, y: Any) -> Any:
-        x = np.asarray(x)
-        with np.errstate(over="ignore"):
-            return np.asarray(x * y).astype(x.dtype)
-
-    def mod(self, x: Any, y: Any) -> Any:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.asarray(np.mod(x, y))
 
     def neg(self, x: Any) -> Any:
         x = np.asarray(x)
@@ -910,13 +856,12 @@ class PyVocab(TextVocab):
     def lit(self, value: Any, like: str) -> str:
         return str(self.api.const(value if isinstance(value, str) else _lit(value), f"{like}.dtype"))
 
-    def add(self, x: str, y: Any) -> str:
-        text = f"{x} + {self._t(y, x)}"
+    def _arith(self, op: str, x: str, y: Any) -> str:
+        text = f"{x} {op} {self._t(y, x)}"
         return Int(text) if isinstance(x, Int) else text
 
-    def sub(self, x: str, y: Any) -> str:
-        text = f"{x} - {self._t(y, x)}"
-        return Int(text) if isinstance(x, Int) else text
+    add = partialmethod(_arith, "+")
+    sub = partialmethod(_arith, "-")
 
     def maximum(self, x: str, y: Any) -> str:
         if isinstance(x, Int):
@@ -1122,6 +1067,8 @@ class OnnxVocab(Eager):
         value = NUMPY.lit(x, like.value)
         return Val(self.b.const(value, value.dtype), value)
 
+    lit = _v
+
     def _node(self, op: str, inputs: list[Val], value: Any, **attrs: Any) -> Val:
         return Val(self.b.node(op, [x.name for x in inputs], **attrs), value)
 
@@ -1151,9 +1098,6 @@ class OnnxVocab(Eager):
             s = b.node("Slice", [shape, b.const([lo], np.int64), b.const([lo + self.tuple_len(i)], np.int64)])
         value = NUMPY.size(data.value, i.value, axis, batch_dims)
         return Val(b.node("Cast", [s], to=b.elem_type(np.asarray(i.value).dtype)), value)
-
-    def lit(self, value: Any, like: Val) -> Val:
-        return self._v(value, like)
 
     def ge(self, x: Val, y: Any) -> Val:
         """``Not(x < y)`` (``GreaterOrEqual`` needs opset 12)."""
@@ -1228,11 +1172,11 @@ class OnnxVocab(Eager):
             perm.insert(d, s)  # output axis d is input axis s, the others keep their order
         return self._node("Transpose", [x], value, perm=perm)
 
-    def _axes(self, op: str, x: str, axes: list[int]) -> str:
-        """``Unsqueeze``/``Squeeze`` (axes an attribute before opset 13, an input since)."""
+    def _axes(self, op: str, x: str, axes: list[int], **attrs: Any) -> str:
+        """``Unsqueeze``/``Squeeze``/``ReduceSum`` (axes an attribute before opset 13, an input since)."""
         if self.b.opset < 13:
-            return str(self.b.node(op, [x], axes=axes))
-        return str(self.b.node(op, [x, self.b.const(axes, np.int64)]))
+            return str(self.b.node(op, [x], axes=axes, **attrs))
+        return str(self.b.node(op, [x, self.b.const(axes, np.int64)], **attrs))
 
     def expand_dims(self, x: Val, axis: int) -> Val:
         return Val(self._axes("Unsqueeze", x.name, [axis]), NUMPY.expand_dims(x.value, axis))
@@ -1344,13 +1288,7 @@ class OnnxVocab(Eager):
         return Val(self.b.node("Gather", [x.name, self.b.const(j, np.int64)], axis=-1), NUMPY.take_last(x.value, j))
 
     def sum_last(self, x: Val) -> Val:
-        return Val(self._sum(x.name, -1), NUMPY.sum_last(x.value))
-
-    def _sum(self, x: str, axis: int) -> str:
-        """``ReduceSum(keepdims=0)`` over ``axis`` (axes an input since opset 13)."""
-        if self.b.opset < 13:
-            return str(self.b.node("ReduceSum", [x], axes=[axis], keepdims=0))
-        return str(self.b.node("ReduceSum", [x, self.b.const([axis], np.int64)], keepdims=0))
+        return Val(self._axes("ReduceSum", x.name, [-1], keepdims=0), NUMPY.sum_last(x.value))
 
     def _dims(self, data: Val, lo: int, hi: int) -> list[str]:
         shape = self.b.node("Shape", [data.name])
@@ -1410,7 +1348,7 @@ class OnnxVocab(Eager):
         line = b.node("Range", [b.const(0, np.int64), size, b.const(1, np.int64)])
         hit = b.node("Not", [b.node("Greater", [self._axes("Unsqueeze", e.name, [-1]), line])])
         count = b.node("Cast", [hit], to=b.elem_type(np.int64))
-        return Val(self._sum(count, -2), NUMPY.bucketize(e.value, data.value, axis))
+        return Val(self._axes("ReduceSum", count, [-2], keepdims=0), NUMPY.bucketize(e.value, data.value, axis))
 
     def slice_last(self, x: Val, start: int) -> Val:
         b = self.b

@@ -1,18 +1,11 @@
 """Source code for a translation: the machinery every code target shares.
 
-A :class:`CodeTarget` is one target's complete table: its ``import`` lines, the
-module prefix of its ops, the helper functions its code may call, and an
-emitter per adapter and per op, mapping a step to a Python expression (or to a
-list of statements binding the step's output). Each target module builds its
-own: :mod:`.codegen_python` (numpy, the neutral API, jax, lax, torch,
-tensorflow, paddle, mxnet), :mod:`.codegen_openvino` (opset calls building an
-``ov.Model``); ONNX graphs are built by :mod:`.onnx_export`. This module
-imports none of them (``Translation.code`` picks the module from
-``translate.CODE_MODULES``). A step whose op belongs to the target but has no
-specific emitter is printed as a plain call ``<module>.<name>(<tensors in
-signature order>, <attrs>)``. Adapters too long for one readable expression
-call small helper functions written in the target's own API; the generated
-code defines the helpers it uses, so it needs nothing but the framework.
+A :class:`CodeTarget` is one target's complete table: its ``import`` lines, the module prefix of its ops, the
+helper functions its code may call, and an emitter per adapter and per op, mapping a step to a Python expression
+(or to statements binding the step's output). :mod:`.codegen_python` and :mod:`.codegen_openvino` build theirs
+(``Translation.code`` picks the module); this module imports neither. An op of the target without an emitter is
+printed as a plain call ``<module>.<name>(<tensors in signature order>, <attrs>)``; the generated code defines
+the helpers it calls, so it needs nothing but the framework.
 """
 
 from __future__ import annotations
@@ -21,6 +14,7 @@ import inspect
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..dialects._registry import get_op
@@ -113,37 +107,22 @@ def plain_call(step: Step, args: dict[str, str], attrs: dict[str, Any], module: 
 
 def emit_step(target: CodeTarget, step: Step) -> list[str]:
     """The statements computing ``step`` in ``target``'s code (they bind ``step.out``)."""
-    args, attrs = step.arg_map, step.attr_map
-    code: str | list[str]
-    if step.kind == "op":
-        fn = target.ops.get(step.name)
-        if fn is not None:
-            code = fn(step, args, attrs)
-        elif get_op(step.name).info.framework == target.name:
-            code = plain_call(step, args, attrs, target.module, neutral=target.name == "gatherscatter")
-        else:
-            raise UnsupportedError(f"codegen {target.name}: no emitter for op {step.name}")
-    else:
-        afn = target.adapters.get(step.name)
-        if afn is None:
-            raise UnsupportedError(f"codegen {target.name}: no emitter for adapter {step.name}")
-        code = afn(step, args, attrs)
+    fn = (target.ops if step.kind == "op" else target.adapters).get(step.name)
+    if fn is None and step.kind == "op" and get_op(step.name).info.framework == target.name:
+        fn = partial(plain_call, module=target.module, neutral=target.name == "gatherscatter")
+    if fn is None:
+        raise UnsupportedError(f"codegen {target.name}: no emitter for {step.kind} {step.name}")
+    code = fn(step, step.arg_map, step.attr_map)
     return [f"{step.out} = {code}"] if isinstance(code, str) else list(code)
 
 
 def helpers_for(target: CodeTarget, body: str) -> list[str]:
     """Definitions of the helpers ``body`` calls (and the helpers those call), in a stable order."""
-    table = target.helpers
-    used: list[str] = []
-    text = body
-    changed = True
-    while changed:
-        changed = False
-        for name in sorted(table):
-            if name not in used and re.search(rf"\b{re.escape(name)}\(", text):
-                used.append(name)
-                text += "\n" + table[name]
-                changed = True
+    table, text = target.helpers, body
+    used: set[str] = set()
+    while new := {n for n in table if n not in used and re.search(rf"\b{re.escape(n)}\(", text)}:
+        used |= new
+        text += "".join("\n" + table[n] for n in sorted(new))
     return [table[n] for n in sorted(used)]
 
 

@@ -3,25 +3,14 @@
 A :class:`Program` is a list of :class:`Step` objects over named values. The
 program's inputs are the *source* op's tensor arguments (``input``, ``index``,
 ``src`` for ``torch.scatter_reduce``); every step binds one new name; the
-last step's name is the output.
-
-Two kinds of steps:
-
-``op``
-    a call of a registered op (``onnx.ScatterND``, ``torch.gather``, the
-    neutral ``gatherscatter.scatter_nd``) with tensor arguments taken from
-    named values and the rest fixed as attributes;
-``adapter``
-    one of a closed set of small tensor functions (move an axis, cast,
-    normalise negatives, clip, zeros, ...), each written once in :mod:`.adapters`
-    against a vocabulary of array primitives that every target implements (NumPy
-    here, for :meth:`Program.run`; Python source per framework; OpenVINO calls;
-    ONNX nodes). So the same program runs here, prints as source code, and
-    exports as an ONNX graph.
+last step's name is the output. A step is an ``op`` (a call of a registered op
+with tensor arguments taken from named values and the rest fixed as
+attributes) or an ``adapter`` (one of the small tensor functions of
+:mod:`.adapters`, written once against a vocabulary every target implements).
 
 Running a program evaluates op steps through gatherscatter's own dialects,
-which are verified against the real frameworks: ``Program.run`` is therefore a
-faithful model of the translated code.
+which are verified against the real frameworks, and adapters with NumPy:
+``Program.run`` is therefore a faithful model of the translated code.
 """
 
 from __future__ import annotations
@@ -33,28 +22,22 @@ from typing import Any
 
 import numpy as np
 
-from ..dialects._record import ADAPTER_PARAMS, Step
-from .adapters import DEFS, NUMPY, default_fill_value, identity_value
+from ..dialects._record import Step
+from .adapters import DEFS, NUMPY
 
-__all__ = ["ADAPTERS", "Adapter", "Program", "Step", "default_fill_value", "identity_value"]
-
-Array = np.ndarray[Any, Any]
+__all__ = ["ADAPTERS", "Adapter", "Program", "Step"]
 
 
 @dataclass(frozen=True)
 class Adapter:
-    """A small tensor function with a NumPy implementation (the definition)."""
+    """A small tensor function with its NumPy implementation (the definition)."""
 
     name: str
-    params: tuple[str, ...]
     run: Callable[..., Any]
-    doc: str
 
 
 #: every adapter, written once in translate/adapters.py and run here with NumPy
-ADAPTERS: dict[str, Adapter] = {
-    name: Adapter(name, ADAPTER_PARAMS[name], partial(fn, NUMPY), (fn.__doc__ or "").strip())
-    for name, fn in DEFS.items()}
+ADAPTERS: dict[str, Adapter] = {name: Adapter(name, partial(fn, NUMPY)) for name, fn in DEFS.items()}
 
 
 @dataclass
@@ -68,7 +51,7 @@ class Program:
     def output(self) -> str:
         return self.steps[-1].out if self.steps else self.inputs[0]
 
-    def run(self, env: Mapping[str, Any]) -> Array:
+    def run(self, env: Mapping[str, Any]) -> np.ndarray[Any, Any]:
         """Evaluate with gatherscatter's dialects (op steps) and NumPy (adapters)."""
         from ..dialects._registry import get_op
 

@@ -12,15 +12,11 @@ lists what it cannot reproduce as :class:`Residual` divergences.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
 
 from ..dialects._record import NEUTRAL, WHEN, Canonical, Description, Residual, Source, Step
 
 __all__ = ["NEUTRAL", "WHEN", "Canonical", "Description", "Residual", "Source", "Step", "TargetPlan"]
 
-Array = np.ndarray[Any, Any]
 
 @dataclass
 class TargetPlan:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import UnsupportedError
-from ..model import Canonical, TargetPlan
+from ..model import NEUTRAL, Canonical, TargetPlan
 from ..plan import Names
 
 __all__ = ["TARGETS", "plan_target"]
@@ -36,23 +36,14 @@ TARGETS: dict[str, str] = {
 }
 
 
-def planner(framework: str) -> Planner:
-    """The planner of ``framework`` (UnsupportedError naming the targets for an unknown one)."""
+def plan_target(framework: str, c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    """The plan of ``framework`` for ``c`` (``version``: an ONNX opset, an OpenVINO version ...)."""
     module = TARGETS.get(framework)
     if module is None:
         raise UnsupportedError(
             f"translate: unknown target framework {framework!r}; expected one of {', '.join(sorted(TARGETS))}"
         )
-    fn: Planner = importlib.import_module(f"{__name__}.{module}").plan
-    return fn
-
-
-def plan_target(framework: str, c: Canonical, names: Names, version: Any = None) -> TargetPlan:
-    """The plan of ``framework`` for ``c`` (``version``: an ONNX opset, an OpenVINO version ...)."""
-    return planner(framework)(c, names, version)
-
-
-def _load() -> None:
-    """Import every planner (kept for callers that want them all loaded)."""
-    for name in TARGETS:
-        planner(name)
+    if c.family not in NEUTRAL:  # the planners handle the canonical families only
+        raise UnsupportedError(f"translate to {framework}: unknown family {c.family!r}")
+    planner: Planner = importlib.import_module(f"{__name__}.{module}").plan
+    return planner(c, names, version)

@@ -29,20 +29,17 @@ import numpy as np
 
 from ..ir import Step
 from ..model import Canonical, Residual, TargetPlan
-from ..plan import (
-    IndexAdaptation,
-    Names,
-    adapt_indices,
-    decompose_reduction,
-    duplicates_residual,
-    gather_post,
-    index_kw,
-)
+from ..plan import IndexAdaptation, Names, ScatterCall, adapt_indices, decompose_reduction, index_kw
 
-__all__ = ["Mode", "Plan", "include_self", "matches", "native_reductions"]
+# Canonical, Names, Step, TargetPlan: re-exported for the planners, which need nothing else from the package
+__all__ = ["RAISE", "WRAP_RAISE", "Canonical", "Mode", "Names", "Plan", "Step", "TargetPlan", "duplicates_residual",
+           "include_self", "matches", "native_reductions", "zero_fill"]
 
 Mode = tuple[str, str]
 """``(negative, bounds)``: how an op (in one mode) reads negative and out-of-range indices."""
+
+RAISE: dict[Any, Mode] = {None: ("raise", "raise")}  # also flat offsets: a negative component is out of range
+WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
 
 
 def matches(c_neg: str, c_bounds: str, neg: str, bounds: str) -> bool:
@@ -69,7 +66,20 @@ def native_reductions(c: Canonical) -> frozenset[str]:
     return frozenset({"none", "add", "mul", "max", "min"} | ({"mean"} if c.mean_rounding == "floor" else set()))
 
 
-def _fill_zero(c: Canonical) -> bool:
+def duplicates_residual(c: Canonical, target_specified: bool, target: str) -> list[Residual]:
+    """The duplicate-overwrite residual: the source specifies an order, the target does not (or vice versa)."""
+    if not c.is_scatter or c.reduction != "none":
+        return []
+    if c.duplicates_specified and not target_specified:
+        return [Residual("duplicates", f"keeps the {c.duplicates} update", f"leaves the winner unspecified ({target}; "
+                         "every CPU kernel measured is last-wins, threaded/GPU kernels are not)")]
+    if c.duplicates == "raise":
+        return [Residual("duplicates", "raises", f"keeps one of them ({target})")]
+    return []
+
+
+def zero_fill(c: Canonical) -> bool:
+    """True when ``c``'s fill value (None: the neutral API's 0) is a scalar zero."""
     v = c.fill_value
     return v is None or (np.ndim(v) == 0 and not isinstance(v, str) and bool(np.asarray(v) == 0))
 
@@ -89,9 +99,7 @@ class Plan:
     # -------------------------------------------------------------------------------------------- steps
 
     def adapt(self, name: str, prefix: str, *args: str, why: str, **attrs: Any) -> str:
-        out = self.names(prefix)
-        self.tp.steps.append(Step.adapt(name, out, *args, why=why, **attrs))
-        return out
+        return self.adapt_to(self.names(prefix), name, *args, why=why, **attrs)
 
     def adapt_to(self, out: str, name: str, *args: str, why: str, **attrs: Any) -> str:
         self.tp.steps.append(Step.adapt(name, out, *args, why=why, **attrs))
@@ -102,20 +110,22 @@ class Plan:
         return out
 
     def residual(self, when: str, source: str, target: str, note: str = "") -> None:
-        r = Residual(when, source, target, note)
-        if r not in self.tp.residuals:
-            self.tp.residuals.append(r)
+        self.keep(Residual(when, source, target, note))
+
+    def keep(self, *rs: Residual) -> None:
+        """List each of ``rs`` not listed yet."""
+        self.tp.residuals += [r for r in dict.fromkeys(rs) if r not in self.tp.residuals]
 
     def note(self, text: str) -> None:
         self.tp.notes.append(text)
 
     # ------------------------------------------------------------------------------------------ indices
 
-    def float_cast(self, i: str, target: str, dtype: str = "int64") -> str:
+    def float_cast(self, i: str, target: str) -> str:
         """Cast float indices (MXNet sources) to integers."""
         if self.c.index_dtype == "int":
             return i
-        return self.adapt("cast", "i", i, dtype=dtype, why=f"{target} takes integer indices")
+        return self.adapt("cast", "i", i, dtype="int64", why=f"{target} takes integer indices")
 
     def index_cast(self, i: str, target: str) -> str:
         """Cast indices to int64 for a target op that takes int32/int64 only (sources pass int8/int16/uint8
@@ -123,9 +133,6 @@ class Plan:
         why = f"{target} takes integer indices" if self.c.index_dtype != "int" else \
             f"{target} takes int32/int64 indices only"
         return self.adapt("cast", "i", i, dtype="int64", why=why)
-
-    def cast(self, i: str, why: str, dtype: str = "int64") -> str:
-        return self.adapt("cast", "i", i, dtype=dtype, why=why)
 
     def policy(self, c: Canonical, modes: dict[Any, Mode], fallback: Any, *, target: str = "") -> tuple[
             Any, IndexAdaptation]:
@@ -138,58 +145,75 @@ class Plan:
 
         def ok(neg: str, b: str, c_neg: str) -> bool:
             if b == "zero":
-                return c.bounds == "fill" and _fill_zero(c) and matches(c_neg, "fill", neg, "fill")
+                return c.bounds == "fill" and zero_fill(c) and matches(c_neg, "fill", neg, "fill")
             return matches(c_neg, c.bounds, neg, b)
 
-        for m, (neg, b) in modes.items():
-            if ok(neg, b, c.negative):
-                return m, IndexAdaptation(indices=c.indices, updates=c.updates)
-        if c.negative == "wrap":
-            # after adding s once to negatives, the rest is the source's policy with negatives out of range
+        # a source that wraps negatives: after adding s once to them, its policy with negatives out of range
+        for c_neg in (c.negative, "bounds") if c.negative == "wrap" else (c.negative,):
             for m, (neg, b) in modes.items():
-                if ok(neg, b, "bounds"):
+                if ok(neg, b, c_neg):
                     ad = IndexAdaptation(indices=c.indices, updates=c.updates)
-                    n = self.names("i")
-                    ad.pre.append(Step.adapt("normalize_negative", n, c.indices, c.data, why=(
-                        f"{target} does not wrap negative indices{' in this mode' if m is not None else ''}: "
-                        "add the axis size once"), **index_kw(c)))
-                    ad.indices = n
+                    if c_neg != c.negative:
+                        ad.indices = self.names("i")
+                        ad.pre.append(Step.adapt("normalize_negative", ad.indices, c.indices, c.data, why=(
+                            f"{target} does not wrap negative indices{' in this mode' if m is not None else ''}: "
+                            "add the axis size once"), **index_kw(c)))
                     return m, ad
         neg, b = modes[fallback]
-        if neg == "bounds" and b == "raise":
-            neg = "raise"
-        ad = adapt_indices(c, self.names, negative=neg, bounds=b)
-        return fallback, ad
+        neg = "raise" if (neg, b) == ("bounds", "raise") else neg  # such a negative raises with the out-of-range ones
+        return fallback, adapt_indices(c, self.names, negative=neg, bounds=b)
 
     def apply(self, ad: IndexAdaptation) -> tuple[str, str | None]:
         self.tp.steps += ad.pre
-        for r in ad.residuals:
-            if r not in self.tp.residuals:
-                self.tp.residuals.append(r)
+        self.keep(*ad.residuals)
         return ad.indices, ad.updates
+
+    def indices(self, c: Canonical, modes: dict[Any, Mode], fallback: Any = None, *, target: str,
+                cast: str = "") -> tuple[Any, IndexAdaptation, str, str | None]:
+        """:meth:`policy` then :meth:`apply` (the indices first cast to int64 for the op ``cast`` names, as
+        :meth:`index_cast`): the mode, the adaptation, the indices and the updates."""
+        if cast:
+            c = c.with_(indices=self.index_cast(c.indices, cast))
+        mode, ad = self.policy(c, modes, fallback, target=target)
+        return (mode, ad, *self.apply(ad))
+
+    @staticmethod
+    def scatter_call(ops: str | dict[str, str], data: str, index: str, updates: str, **attrs: Any) -> ScatterCall:
+        """The target scatter :meth:`reduce` calls: ``ops`` (or ``ops[reduction]``) with its data, index and updates
+        keywords and ``attrs`` (an attribute given as a function: its value for the reduction)."""
+
+        def call(d: str, i: str, u: str, reduction: str, out: str) -> list[Step]:
+            kw = {k: a(reduction) if callable(a) else a for k, a in attrs.items()}
+            op = ops if isinstance(ops, str) else ops[reduction]
+            return [Step.op(op, out, {data: d, index: i, updates: u}, **kw)]
+
+        return call
 
     def reduce(self, c: Canonical, call: Any, **kw: Any) -> None:
         """The scatter of ``c`` as :func:`~..plan.decompose_reduction` writes it with the target's ``call``."""
-        steps, rs = decompose_reduction(c, self.names, call, **kw)
-        self.tp.steps += steps
-        self.tp.residuals += [x for x in rs if x not in self.tp.residuals]
+        self.tp.steps += decompose_reduction(c, self.names, call, **kw)
 
     def finish_gather(self, c: Canonical, result: str, ad: IndexAdaptation) -> None:
-        """Mask the result where fill indices were out of range (the op wrote ``result``)."""
-        self.tp.steps += gather_post(c, self.names, result, ad)
+        """Mask the result (the op wrote ``result``) where fill indices were out of range."""
+        if ad.post_mask is None:
+            return
+        # gather: the indices' dims sit at ``axis`` in the output (at 0 when batch dims lead both)
+        lead = (c.axis or 0) if c.family == "gather" and c.batch_dims == 0 else 0
+        # a negative axis: -axis-1 data dims follow the indices' dims
+        where = {"lead": lead} if lead >= 0 else {"trail": -lead - 1}
+        value = 0 if c.fill_value is None else c.fill_value  # the neutral API fills 0 by default
+        self.adapt_to(c.out, "mask_result", result, ad.post_mask, **where, value=value,
+                      why=f"out-of-range indices read the fill value {c.fill_value!r}")
 
     def flat_index_gather(self, c: Canonical, modes: dict[Any, Mode], qualname: str, data_kw: str,
                           axis_kw: str) -> None:
         """A gather (batch_dims 0) with an op that takes a 1-D index along an axis
         (``paddle.gather``, ``torch.index_select``): flatten the index, then give the
         axis the index's shape back."""
-        c = c.with_(indices=self.index_cast(c.indices, qualname))
-        _, ad = self.policy(c, modes, None, target=qualname)
-        i, _ = self.apply(ad)
+        _, ad, i, _ = self.indices(c, modes, target=qualname, cast=qualname)
         flat = self.adapt("flatten", "i", i, why=f"{qualname} takes a 1-D index")
-        y = self.names("y")
         attrs: dict[str, Any] = {axis_kw: c.axis}
-        self.op(qualname, y, {data_kw: c.data, "index": flat}, **attrs)
+        y = self.op(qualname, self.names("y"), {data_kw: c.data, "index": flat}, **attrs)
         res = self.out_name(ad)
         self.adapt_to(res, "unflatten_index", y, i, axis=c.axis, why="give the axis the index's shape (a 0-d index "
                       "drops it)")
@@ -200,8 +224,7 @@ class Plan:
         """A GatherElements with a ``take_along_axis`` that broadcasts (NumPy, JAX): a source
         that does not broadcast reads only the block the index covers. ``attrs(mode)`` gives
         the op's attributes besides ``axis``."""
-        mode, ad = self.policy(c, modes, fallback, target=target)
-        i, _ = self.apply(ad)
+        mode, ad, i, _ = self.indices(c, modes, fallback, target=target)
         d = c.data
         if not c.broadcast:
             d = self.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only "
@@ -228,9 +251,7 @@ class Plan:
             self.residual("duplicates", "keeps the first update", f"keeps the last ({target})" if specified else
                           f"leaves the winner unspecified ({target}; CPU kernels are last-wins)")
             return
-        for r in duplicates_residual(c, specified, target):
-            if r not in self.tp.residuals:
-                self.tp.residuals.append(r)
+        self.keep(*duplicates_residual(c, specified, target))
 
     # ------------------------------------------------------------------------------------ coordinates
 
@@ -239,8 +260,7 @@ class Plan:
         """Element coordinates of ``c``, ``target``'s index policy on them, and their row-major offsets into the
         flattened data (a tuple out of range maps past the end, so ``target`` raises)."""
         c2, _ = self.element_coordinates(c, c.indices, c.data)
-        _, ad = self.policy(c2, modes, None, target=f"{target} at flat offsets")
-        i, u = self.apply(ad)
+        _, ad, i, u = self.indices(c2, modes, target=f"{target} at flat offsets")
         off = self.adapt("ravel_tuples", "off", i, c.data, why=f"flat offsets (a tuple out of range maps past the "
                          f"end, so {target} raises)")
         return c2, ad, off, u
@@ -260,15 +280,13 @@ class Plan:
         element coordinates for an element-wise or batched scatter (``always``: every scatter; ``why``: why, for
         the element-wise one) else ``cast(indices)``, then ``target``'s index policy. Returns the mode, the
         tuple call, its data, indices and updates."""
-        assert c.updates is not None
         i, d, u0 = self.broadcast_elements(c, c.indices, c.data, c.updates, target)
         c = c.with_(indices=i, updates=u0)
         if always or c.family == "scatter_elements" or c.batch_dims:
             c, _ = self.element_coordinates(c, i, d, why=why if c.family == "scatter_elements" else "")
         elif cast is not None:
             c = c.with_(indices=cast(i))
-        mode, ad = self.policy(c, modes, fallback, target=target)
-        idx, u = self.apply(ad)
+        mode, _, idx, u = self.indices(c, modes, fallback, target=target)
         assert u is not None
         return mode, c, d, idx, u
 
@@ -284,19 +302,24 @@ class Plan:
         scatter(c2, self.adapt("flatten", "flat", c.data, why=why), off1, u1, y)
         self.adapt_to(c.out, "reshape_like", y, c.data, why="back to the data's shape")
 
+    def nd_call(self, c: Canonical, *, why: str = "", cast: str = "") -> Canonical:
+        """``c`` as an nd call without batch dims: element coordinates (``why``) for a gather along an axis or with
+        batch dims, else ``c`` itself (its indices cast to int64 for the op ``cast`` names, as :meth:`index_cast`)."""
+        if c.family == "gather" or c.batch_dims:
+            return self.element_coordinates(c, c.indices, c.data, why=why)[0]
+        return c.with_(indices=self.index_cast(c.indices, cast)) if cast else c
+
     def element_coordinates(self, c: Canonical, i: str, data: str, *, why: str = "") -> tuple[Canonical, str]:
         """Expand ``i`` to element coordinates (int64, one component per data dim) and return the
         equivalent canonical call over them: an nd call with ``batch_dims=0`` and ``k = rank(data)``."""
         fam = c.family
         if fam in ("gather_elements", "scatter_elements"):
-            C = self.adapt("coordinates", "coords", i, why=why or "full index tuples for the element-wise "
-                           "index: its own position on every other axis "
-                           "(docs/semantics.md#e4/docs/semantics.md#e16)", axis=c.axis)
+            C = self.adapt("coordinates", "coords", i, why=why or "full index tuples for the element-wise index: its "
+                           "own position on every other axis (docs/semantics.md#e4/docs/semantics.md#e16)", axis=c.axis)
         elif fam == "gather":
-            C = self.adapt("take_coordinates", "coords", i, data, why=why or "element coordinates of the "
-                           "gather (docs/semantics.md#e1/docs/semantics.md#e7: batch dims and the axis become index "
-                           "tuples)", axis=c.axis,
-                           batch_dims=c.batch_dims)
+            C = self.adapt("take_coordinates", "coords", i, data, why=why or "element coordinates of the gather "
+                           "(docs/semantics.md#e1/docs/semantics.md#e7: batch dims and the axis become index tuples)",
+                           axis=c.axis, batch_dims=c.batch_dims)
         else:
             C = self.adapt("nd_coordinates", "coords", i, data, why=why or "element coordinates of the index "
                            "tuples (batch dims and trailing slice dims become components)",

@@ -17,12 +17,7 @@ from typing import Any
 from ... import dialects as _d
 from ...dialects._registry import qn
 from ...errors import UnsupportedError
-from ..model import Canonical, TargetPlan
-from ..plan import Names
-from ._common import Mode, Plan
-
-WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
-RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
+from ._common import RAISE, WRAP_RAISE, Canonical, Names, Plan, TargetPlan
 
 
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
@@ -30,22 +25,17 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         raise UnsupportedError(f"translate to caffe2: Caffe2 has no scatter op here (family {c.family}); only "
                                "Gather and BatchGather are registered")
     p = Plan.start("caffe2", c, names)
-    fam = c.family
-    if fam == "gather" and c.batch_dims in (0, c.axis):
-        c = c.with_(indices=p.index_cast(c.indices, "Caffe2 Gather"))
-        _, ad = p.policy(c, WRAP_RAISE, None, target="Caffe2 Gather(wrap_indices=True)")
-        i, _ = p.apply(ad)
+    if c.family == "gather" and c.batch_dims in (0, c.axis):
+        _, ad, i, _ = p.indices(c, WRAP_RAISE, target="Caffe2 Gather(wrap_indices=True)", cast="Caffe2 Gather")
         extra = {"match_outer": True} if c.batch_dims else {}
         p.gather_op(c, ad, qn(_d.caffe2.Gather), {"data": c.data, "indices": i}, axis=c.axis, wrap_indices=True,
                     **extra, why="match_outer=True pairs the leading dims (batch_dims == axis)" if c.batch_dims else "")
         p.residual("empty", "returns the formula's shape (or raises) for a size-0 axis",
                    "Caffe2 Gather returns DATA's shape when DATA.shape[axis] == 0")
-    elif fam in ("gather", "gather_elements", "gather_nd"):
+    else:
         i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "Caffe2")
         p.flat_gather(c.with_(data=d, indices=i), RAISE, qn(_d.caffe2.Gather), ("data", "indices"), "Caffe2 has "
                       "only Gather: read the flattened data", flatten=True, axis=0, wrap_indices=False)
         p.residual("empty", "reads by its index policy from an empty data tensor",
                    "Caffe2 Gather returns DATA's shape when DATA is empty")
-    else:
-        raise UnsupportedError(f"translate to caffe2: unknown family {fam!r}")
     return p.tp

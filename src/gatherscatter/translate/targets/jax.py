@@ -18,11 +18,7 @@ from typing import Any
 
 from ... import dialects as _d
 from ...dialects._registry import qn
-from ...errors import UnsupportedError
-from ..ir import Step
-from ..model import Canonical, TargetPlan
-from ..plan import Names
-from ._common import Mode, Plan
+from ._common import Canonical, Mode, Names, Plan, TargetPlan
 
 TAKE: dict[Any, Mode] = {"fill": ("wrap", "fill"), "clip": ("bounds", "clip"), "wrap": ("wrap", "wrap")}
 ALONG: dict[Any, Mode] = {"fill": ("wrap", "fill"), "clip": ("wrap", "clip"), "promise_in_bounds": ("bounds", "clip")}
@@ -35,6 +31,7 @@ _EMPTY = {
     "scatter_elements": "x.at[idx].<op> returns x unchanged, checking nothing, when the target x[idx] is empty",
     "scatter_nd": "x.at[idx].<op> returns x unchanged, checking nothing, when the target x[idx] is empty",
 }
+_TUPLE = "x.at[...] takes a tuple of index arrays, one per leading axis"
 AT = {
     "none": qn(_d.jax.at_set),
     "add": qn(_d.jax.at_add),
@@ -57,24 +54,18 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     c = c.with_(indices=p.float_cast(c.indices, "JAX"))
     fam = c.family
     if fam == "gather" and c.batch_dims == 0:
-        mode, ad = p.policy(c, TAKE, "fill", target="jnp.take")
-        i, _ = p.apply(ad)
+        mode, ad, i, _ = p.indices(c, TAKE, "fill", target="jnp.take")
         p.gather_op(c, ad, qn(_d.jax.take), {"a": c.data, "indices": i}, axis=c.axis, **_fill_attrs(c, mode))
     elif fam == "gather_elements":
         p.along_axis_gather(c, ALONG, "fill", qn(_d.jax.take_along_axis), "jnp.take_along_axis",
                             lambda mode: _fill_attrs(c, mode))
     elif fam in ("gather", "gather_nd"):
-        c2 = c
-        if fam == "gather" or c.batch_dims:
-            c2, _ = p.element_coordinates(c, c.indices, c.data)
-        mode, ad = p.policy(c2, GET, "fill", target="x.at[idx].get")
-        i, _ = p.apply(ad)
-        t = p.adapt("unstack_last", "idx", i, why="x.at[...] takes a tuple of index arrays, one per leading axis")
+        c2 = p.nd_call(c)
+        mode, ad, i, _ = p.indices(c2, GET, "fill", target="x.at[idx].get")
+        t = p.adapt("unstack_last", "idx", i, why=_TUPLE)
         p.gather_op(c2, ad, qn(_d.jax.at_get), {"x": c.data, "idx": t}, **_fill_attrs(c2, mode))
-    elif fam in ("scatter_elements", "scatter_nd"):
-        _scatter(p, c)
     else:
-        raise UnsupportedError(f"translate to jax: unknown family {fam!r}")
+        _scatter(p, c)
     p.residual("empty", "reads/writes by its policy (raises, fills or drops for each index into a size-0 axis)",
                _EMPTY[fam if fam != "gather" or c.batch_dims == 0 else "gather_nd"])
     p.residual("out_of_range", "treats an index beyond the int32 range (e.g. 2**40) by its bounds policy",
@@ -87,10 +78,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 def _scatter(p: Plan, c: Canonical) -> None:
     mode, c2, d, idx, u = p.scatter_tuples(c, SCATTER, "drop", "x.at[idx].set")
-    t = p.adapt("unstack_last", "idx", idx, why="x.at[...] takes a tuple of index arrays, one per leading axis")
-
-    def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
-        return [Step.op(AT[reduction], out, {"x": data, "idx": t, "values": upd}, mode=mode)]
-
-    p.reduce(c2, call, data=d, indices=t, updates=u, native=frozenset({"none", "add", "mul", "max", "min"}))
+    t = p.adapt("unstack_last", "idx", idx, why=_TUPLE)
+    p.reduce(c2, p.scatter_call(AT, "x", "idx", "values", mode=mode), data=d, indices=t, updates=u,
+             native=frozenset(AT))
     p.duplicates(c, False, "JAX .at[].set")

@@ -6,11 +6,7 @@ element coordinates (one component per data dim: ``coordinates``,
 and ``ravel_tuples`` turns each tuple into a row-major offset into the
 flattened data (a tuple with a component out of range maps one past the end).
 The op is then ``lax.gather`` / ``lax.scatter*`` with *fixed* dimension
-numbers -- one collapsed dim, unit slices -- so the plan is rank-generic::
-
-    GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,)), slice_sizes=(1,)
-    ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
-
+numbers -- one collapsed dim, unit slices (``GATHER_DN``, ``SCATTER_DN``) -- so the plan is rank-generic.
 ``lax`` never wraps negative indices; ``mode='fill'`` fills a gather's
 out-of-range reads with ``fill_value`` and ``mode='drop'`` drops a scatter's
 out-of-range updates, both exact on the raveled offsets; ``'clip'`` would
@@ -27,11 +23,7 @@ from typing import Any
 
 from ... import dialects as _d
 from ...dialects._registry import qn
-from ...errors import UnsupportedError
-from ..ir import Step
-from ..model import Canonical, TargetPlan
-from ..plan import Names
-from ._common import Mode, Plan
+from ._common import Canonical, Mode, Names, Plan, TargetPlan
 
 GATHER: dict[Any, Mode] = {"fill": ("bounds", "fill")}
 SCATTER: dict[Any, Mode] = {"drop": ("bounds", "drop")}
@@ -48,12 +40,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     """The ``lax.gather`` / ``lax.scatter*`` plan of ``c`` (see the module docstring)."""
     p = Plan.start("lax", c, names)
     c = c.with_(indices=p.float_cast(c.indices, "lax"))
-    if c.family in ("gather", "gather_elements", "gather_nd"):
-        _gather(p, c)
-    elif c.family in ("scatter_elements", "scatter_nd"):
-        _scatter(p, c)
-    else:
-        raise UnsupportedError(f"translate to lax: unknown family {c.family!r}")
+    (_scatter if c.is_scatter else _gather)(p, c)
     p.residual("out_of_range", "treats an index beyond the int32 range (e.g. 2**40) by its bounds policy",
                "JAX may narrow int64 indices to int32 when the data fits, so such an index can wrap modulo 2**32")
     if c.bounds == "raise" or c.negative == "raise":
@@ -72,8 +59,7 @@ def _offsets(p: Plan, c: Canonical, i: str, data: str) -> tuple[str, str]:
 def _gather(p: Plan, c: Canonical) -> None:
     i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "lax.gather")
     c2, _ = p.element_coordinates(c.with_(indices=i, data=d), i, d)
-    mode, ad = p.policy(c2, GATHER, "fill", target="lax.gather")
-    i, _ = p.apply(ad)
+    mode, ad, i, _ = p.indices(c2, GATHER, "fill", target="lax.gather")
     flat, off = _offsets(p, c2, i, d)
     fill = 0 if c2.fill_value is None or c2.bounds != "fill" else c2.fill_value
     p.gather_op(c2, ad, qn(_d.jax.lax.gather), {"operand": flat, "start_indices": off}, dimension_numbers=GATHER_DN,
@@ -86,11 +72,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
     mode, c2, d, i, u = p.scatter_tuples(c, SCATTER, "drop", "lax.scatter", always=True)
     flat, off = _offsets(p, c2, i, d)
     y = p.names("y")
-
-    def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
-        return [Step.op(SCATTER_OPS[reduction], out, {"operand": data, "scatter_indices": ix, "updates": upd},
-                        dimension_numbers=SCATTER_DN, mode=mode)]
-
+    call = p.scatter_call(SCATTER_OPS, "operand", "scatter_indices", "updates", dimension_numbers=SCATTER_DN, mode=mode)
     p.reduce(c2.with_(out=y), call, data=flat, indices=off, updates=u, native=frozenset(SCATTER_OPS))
     p.adapt_to(c.out, "reshape_like", y, d, why="back to the data's shape")
     p.duplicates(c, False, "lax.scatter")

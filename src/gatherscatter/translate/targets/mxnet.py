@@ -18,25 +18,20 @@ from typing import Any
 
 from ... import dialects as _d
 from ...dialects._registry import qn
-from ...errors import UnsupportedError
-from ..ir import Step
-from ..model import Canonical, TargetPlan
-from ..plan import Names
-from ._common import Mode, Plan
+from ._common import RAISE, WRAP_RAISE, Canonical, Mode, Names, Plan, Step, TargetPlan
 
 TAKE: dict[Any, Mode] = {"raise": ("raise", "raise"), "clip": ("bounds", "clip"), "wrap": ("wrap", "wrap")}
-WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
-RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
+_INT = "MXNet takes int32/int64 (or float) indices: not int16/uint8"
+_FIRST = "MXNet keeps index tuples on the FIRST axis (docs/semantics.md#e6)"
 
 
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("mxnet", c, names)
     fam = c.family
     if c.index_dtype == "int" and ((fam == "gather" and c.batch_dims == 0) or fam == "gather_nd"):
-        c = c.with_(indices=p.cast(c.indices, "MXNet takes int32/int64 (or float) indices: not int16/uint8", "int64"))
+        c = c.with_(indices=p.adapt("cast", "i", c.indices, dtype="int64", why=_INT))
     if fam == "gather" and c.batch_dims == 0:
-        mode, ad = p.policy(c, TAKE, "raise", target="mx.nd.take")
-        i, _ = p.apply(ad)
+        mode, ad, i, _ = p.indices(c, TAKE, "raise", target="mx.nd.take")
         p.gather_op(c, ad, qn(_d.mxnet.take), {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
     elif fam in ("gather", "gather_elements", "gather_nd"):
         c2 = c
@@ -45,15 +40,11 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
             c2, _ = p.element_coordinates(c.with_(data=d), i, d, why="MXNet has no element-wise gather: full index "
                                           "tuples for gather_nd "
                                           "(docs/semantics.md#e4)" if fam == "gather_elements" else "")
-        _, ad = p.policy(c2, WRAP_RAISE, None, target="mx.nd.gather_nd")
-        i, _ = p.apply(ad)
-        m = p.adapt("moveaxis", "idx", i, source=-1, destination=0, why="MXNet keeps index tuples on the FIRST "
-                    "axis (docs/semantics.md#e6)")
+        _, ad, i, _ = p.indices(c2, WRAP_RAISE, target="mx.nd.gather_nd")
+        m = p.adapt("moveaxis", "idx", i, source=-1, destination=0, why=_FIRST)
         p.gather_op(c2, ad, qn(_d.mxnet.gather_nd), {"data": c2.data, "indices": m})
-    elif fam in ("scatter_elements", "scatter_nd"):
-        _scatter(p, c)
     else:
-        raise UnsupportedError(f"translate to mxnet: unknown family {fam!r}")
+        _scatter(p, c)
     p.residual("empty", "accepts empty arrays", "MXNet 1.9 cannot express an empty array (a 0 dim means 'unknown')")
     p.residual("scalar", "accepts 0-d indices and results and a single index tuple",
                "MXNet 1.9 has no 0-d arrays, and gather_nd/scatter_nd need indices of rank >= 2")
@@ -63,10 +54,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 def _scatter(p: Plan, c: Canonical) -> None:
     _, c2, d, idx, u = p.scatter_tuples(c, RAISE, None, "mx.nd.scatter_nd", why="MXNet scatters take index "
                                         "tuples: full coordinates (docs/semantics.md#e16)", cast=lambda i: i if
-                                        c.index_dtype != "int" else p.cast(i, "MXNet takes int32/int64 (or float) "
-                                                                           "indices: not int16/uint8", "int64"))
-    m = p.adapt("moveaxis", "idx", idx, source=-1, destination=0, why="MXNet keeps index tuples on the FIRST axis "
-                "(docs/semantics.md#e6)")
+                                        c.index_dtype != "int" else p.adapt("cast", "i", i, dtype="int64", why=_INT))
+    m = p.adapt("moveaxis", "idx", idx, source=-1, destination=0, why=_FIRST)
     shape = p.adapt("shape_of", "shape", d, why="scatter_nd builds a new array of this shape")
     state: dict[str, str] = {}
 
@@ -81,13 +70,12 @@ def _scatter(p: Plan, c: Canonical) -> None:
         s = p.names("s")
         steps.append(Step.op(qn(_d.mxnet.scatter_nd), s, {"data": upd, "indices": m, "shape": shape},
                              why="scatter_nd writes into zeros: the updates alone"))
-        if reduction == "none":
-            steps.append(Step.adapt("select", out, state["mask"], s, data, why="keep data where nothing was written"))
-            return steps
-        f = p.names("f")
-        steps += [Step.adapt("combine", f, data, s, reduction=reduction, why=f"{reduction} with the written update "
-                             "(MXNet has no accumulating scatter: one update per position)"),
-                  Step.adapt("select", out, state["mask"], f, data, why="keep data where nothing was written")]
+        if reduction != "none":
+            f = p.names("f")
+            steps.append(Step.adapt("combine", f, data, s, reduction=reduction, why=f"{reduction} with the written "
+                                    "update (MXNet has no accumulating scatter: one update per position)"))
+            s = f
+        steps.append(Step.adapt("select", out, state["mask"], s, data, why="keep data where nothing was written"))
         return steps
 
     p.reduce(c2, call, data=d, indices=m, updates=u, native=frozenset({"none", "add", "sub", "mul", "max", "min"}))

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Canonical, TargetPlan
-from ..plan import Names
+from ._common import Canonical, Names, TargetPlan
 
 
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:

@@ -19,17 +19,11 @@ from typing import Any
 
 from ... import dialects as _d
 from ...dialects._registry import qn
-from ...errors import UnsupportedError
-from ..ir import Step
-from ..model import Canonical, TargetPlan
-from ..plan import Names
-from ._common import Mode, Plan
+from ._common import RAISE, WRAP_RAISE, Canonical, Mode, Names, Plan, Step, TargetPlan
 
 # np.take's mode='wrap' is left out on purpose: NumPy wraps by repeated subtraction, so one index of 2**40
 # runs for minutes; ``i % s`` (wrap_index) then mode='raise' computes the same at once
 TAKE: dict[Any, Mode] = {"raise": ("wrap", "raise"), "clip": ("bounds", "clip")}
-WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
-FLAT: dict[Any, Mode] = {None: ("raise", "raise")}  # ravel_tuples: negative components count as out of range
 UFUNC = {"add": qn(_d.numpy.add_at), "sub": qn(_d.numpy.subtract_at), "mul": qn(_d.numpy.multiply_at),
          "max": qn(_d.numpy.maximum_at), "min": qn(_d.numpy.minimum_at)}
 
@@ -39,32 +33,27 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     c = c.with_(indices=p.float_cast(c.indices, "NumPy"))
     fam = c.family
     if fam == "gather" and c.batch_dims == 0:
-        mode, ad = p.policy(c, TAKE, "raise", target="np.take")
-        i, _ = p.apply(ad)
+        mode, ad, i, _ = p.indices(c, TAKE, "raise", target="np.take")
         p.gather_op(c, ad, qn(_d.numpy.take), {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
     elif fam == "gather_elements":
         p.along_axis_gather(c, WRAP_RAISE, None, qn(_d.numpy.take_along_axis), "np.take_along_axis")
     elif fam in ("gather", "gather_nd"):
-        p.flat_gather(c, FLAT, qn(_d.numpy.take), ("a", "indices"), "NumPy has no gather_nd: axis=None reads the "
+        p.flat_gather(c, RAISE, qn(_d.numpy.take), ("a", "indices"), "NumPy has no gather_nd: axis=None reads the "
                       "flattened data", axis=None, mode="raise")
-    elif fam in ("scatter_elements", "scatter_nd"):
-        _scatter(p, c)
     else:
-        raise UnsupportedError(f"translate to numpy: unknown family {fam!r}")
+        _scatter(p, c)
     return p.tp
 
 
 def _scatter(p: Plan, c: Canonical) -> None:
-    assert c.updates is not None
     if c.family == "scatter_elements" and c.reduction == "none" and c.broadcast:
-        _, ad = p.policy(c, WRAP_RAISE, None, target="np.put_along_axis")
-        i, u = p.apply(ad)
+        _, _, i, u = p.indices(c, WRAP_RAISE, target="np.put_along_axis")
         assert u is not None
         p.op(qn(_d.numpy.put_along_axis), c.out, {"arr": c.data, "indices": i, "values": u}, axis=c.axis,
              why="np.put_along_axis broadcasts like the source (in place in NumPy: on a copy)")
         p.duplicates(c, False, "NumPy fancy assignment")
         return
-    _, c2, d, coords, u = p.scatter_tuples(c, FLAT, None, "a flat NumPy scatter", always=True)
+    _, c2, d, coords, u = p.scatter_tuples(c, RAISE, None, "a flat NumPy scatter", always=True)
     off = p.adapt("ravel_tuples", "off", coords, d, why="flat offsets (a tuple out of range maps past the end, "
                   "so NumPy raises)")
     flat = p.adapt("flatten", "flat", d, why="scatter into the flattened data (a copy: NumPy works in place)")

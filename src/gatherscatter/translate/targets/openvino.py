@@ -24,15 +24,10 @@ from typing import Any
 from ... import dialects as _d
 from ...dialects._registry import qn
 from ...errors import UnsupportedError
-from ..ir import Step
-from ..model import Canonical, TargetPlan
-from ..plan import Names
-from ._common import Mode, Plan, include_self
+from ._common import RAISE, WRAP_RAISE, Canonical, Mode, Names, Plan, TargetPlan, include_self, zero_fill
 
 DEFAULT_OPSET = 15
 GATHER8: dict[Any, Mode] = {None: ("wrap", "zero")}
-WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
-RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
 SEU = {"none": "none", "add": "sum", "mul": "prod", "max": "max", "min": "min", "mean": "mean"}
 SNDU = {"none": "none", "add": "sum", "sub": "sub", "mul": "prod", "max": "max", "min": "min"}
 
@@ -46,17 +41,14 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     c = c.with_(indices=p.float_cast(c.indices, "OpenVINO"))
     fam = c.family
     if fam == "gather" and not (c.bounds == "fill" and c.batch_dims and c.axis != c.batch_dims
-                                and not _zero(c)):
-        _, ad = p.policy(c, GATHER8, None, target="Gather-8")
-        i, _ = p.apply(ad)
+                                and not zero_fill(c)):
+        _, ad, i, _ = p.indices(c, GATHER8, target="Gather-8")
         p.gather_op(c, ad, qn(_d.openvino.Gather), {"data": c.data, "indices": i}, axis=c.axis, batch_dims=c.batch_dims,
                     version=8)
         p.residual("empty", "applies its index policy to an index into a size-0 axis (raises, or clamps and "
                    "then raises)", "Gather-8 returns 0 for every index into a size-0 axis")
     elif fam == "gather_elements":
-        c = c.with_(indices=p.index_cast(c.indices, "GatherElements-6"))
-        _, ad = p.policy(c, RAISE, None, target="GatherElements-6 (indices in [0, s-1])")
-        i, _ = p.apply(ad)
+        _, ad, i, _ = p.indices(c, RAISE, target="GatherElements-6 (indices in [0, s-1])", cast="GatherElements-6")
         i, d, _ = p.broadcast_elements(c, i, c.data, None, "GatherElements-6")
         if not c.broadcast:
             d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="GatherElements-6 wants the data's shape off "
@@ -67,74 +59,47 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         if fam == "gather":
             c2, _ = p.element_coordinates(c, c.indices, c.data, why="a fill with batch_dims < axis: element "
                                           "coordinates, so the fill mask lines up with the result")
-        _, ad = p.policy(c2, WRAP_RAISE, None, target="GatherND-8")
-        i, _ = p.apply(ad)
+        _, ad, i, _ = p.indices(c2, WRAP_RAISE, target="GatherND-8")
         p.gather_op(c2, ad, qn(_d.openvino.GatherND), {"data": c.data, "indices": i}, batch_dims=c2.batch_dims,
                     version=8)
         if c.bounds == "raise":
             p.note("the CPU plugin's GatherND-8 reads garbage memory for an out-of-range index instead of raising")
     elif fam == "scatter_elements":
         _scatter_elements(p, c)
-    elif fam == "scatter_nd":
-        _scatter_nd(p, c, opset)
     else:
-        raise UnsupportedError(f"translate to openvino: unknown family {fam!r}")
+        _scatter_nd(p, c, opset)
     return p.tp
 
 
-def _zero(c: Canonical) -> bool:
-    v = c.fill_value
-    return v is None or (not isinstance(v, str) and bool(v == 0))
-
-
-def _scatter_elements(p: Plan, c: Canonical, *, flat: bool = False) -> None:
-    assert c.updates is not None
-    _, ad = p.policy(c, WRAP_RAISE, None, target="ScatterElementsUpdate-12")
-    i, u = p.apply(ad)
-    assert u is not None
+def _scatter_elements(p: Plan, c: Canonical) -> None:
+    _, _, i, u = p.indices(c, WRAP_RAISE, target="ScatterElementsUpdate-12")
     i, d, u = p.broadcast_elements(c, i, c.data, u, "ScatterElementsUpdate-12")
-    assert u is not None
-
-    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-        return [Step.op(qn(_d.openvino.ScatterElementsUpdate), out, {"data": data, "indices": idx, "updates": upd},
-                        axis=c.axis, reduction=SEU[reduction],
-                        use_init_val=include_self(c, reduction) or reduction in ("max", "min"), version=12)]
+    call = p.scatter_call(qn(_d.openvino.ScatterElementsUpdate), "data", "indices", "updates", axis=c.axis,
+                          reduction=SEU.__getitem__,
+                          use_init_val=lambda r: include_self(c, r) or r in ("max", "min"), version=12)
 
     # no native mean: the CPU plugin truncates integer means (the spec rounds down) and divides floats in
     # another order than sum / count; docs/semantics.md#e11 computes the source's mean on the real plugin too
-    native = {"none", "add", "mul", "max", "min"}
     # use_init_val=False pre-fills a FINITE lowest()/max() for max/min (an all -inf max would give lowest()):
     # pre-fill the true identity (-inf/+inf) with docs/semantics.md#e10 instead
-    p.reduce(c, call, data=d, indices=i, updates=u, native=frozenset(native),
+    p.reduce(c, call, data=d, indices=i, updates=u, native=frozenset({"none", "add", "mul", "max", "min"}),
              native_include_self=c.reduction not in ("max", "min"))
     p.duplicates(c, False, "OpenVINO ScatterElementsUpdate")
     if c.reduction == "mean":
         p.note("mean is sum / count (docs/semantics.md#e11), not ScatterElementsUpdate's own mean: the CPU plugin "
-               "truncates integer "
-               "means toward zero where the spec rounds down")
+               "truncates integer means toward zero where the spec rounds down")
 
 
 def _scatter_nd(p: Plan, c: Canonical, opset: int) -> None:
-    assert c.updates is not None
     if opset < 15:
         p.flat_scatter(c, RAISE, "ScatterElementsUpdate-12", "ScatterNDUpdate-3 has no reduction (opset < 15): "
                        "scatter elements of the flattened data", lambda c2, flat, off, u, y: _scatter_elements(
                            p, c2.with_(family="scatter_elements", data=flat, indices=off, updates=u, axis=0, out=y,
                                        negative="wrap", bounds="raise", broadcast=False)))
         return
-    c2 = c
-    if c.batch_dims:
-        c2, _ = p.element_coordinates(c, c.indices, c.data, why="ScatterNDUpdate-15 has no batch dims: element "
-                                      "coordinates")
-    else:
-        c2 = c = c.with_(indices=p.index_cast(c.indices, "ScatterNDUpdate-15"))
-    _, ad = p.policy(c2, WRAP_RAISE, None, target="ScatterNDUpdate-15")
-    i, u = p.apply(ad)
-    assert u is not None
-
-    def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-        return [Step.op(qn(_d.openvino.ScatterNDUpdate), out, {"data": data, "indices": idx, "updates": upd},
-                        reduction=SNDU[reduction], version=15)]
-
+    c2 = p.nd_call(c, why="ScatterNDUpdate-15 has no batch dims: element coordinates", cast="ScatterNDUpdate-15")
+    _, _, i, u = p.indices(c2, WRAP_RAISE, target="ScatterNDUpdate-15")
+    call = p.scatter_call(qn(_d.openvino.ScatterNDUpdate), "data", "indices", "updates", reduction=SNDU.__getitem__,
+                          version=15)
     p.reduce(c2, call, data=c.data, indices=i, updates=u, native=frozenset(SNDU))
     p.duplicates(c, False, "OpenVINO ScatterNDUpdate")

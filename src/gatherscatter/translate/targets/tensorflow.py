@@ -19,13 +19,8 @@ from typing import Any
 
 from ... import dialects as _d
 from ...dialects._registry import qn
-from ...errors import UnsupportedError
-from ..ir import Step
-from ..model import Canonical, TargetPlan
-from ..plan import Names
-from ._common import Mode, Plan
+from ._common import RAISE, Canonical, Names, Plan, Step, TargetPlan
 
-RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
 SCATTER = {"none": qn(_d.tensorflow.tensor_scatter_nd_update), "add": qn(_d.tensorflow.tensor_scatter_nd_add),
            "sub": qn(_d.tensorflow.tensor_scatter_nd_sub), "max": qn(_d.tensorflow.tensor_scatter_nd_max),
            "min": qn(_d.tensorflow.tensor_scatter_nd_min)}
@@ -35,27 +30,20 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     p = Plan.start("tensorflow", c, names)
     fam = c.family
     if fam == "gather" and not (c.bounds == "fill" and c.batch_dims and c.axis != c.batch_dims):
-        c = c.with_(indices=p.index_cast(c.indices, "tf.gather"))
-        _, ad = p.policy(c, RAISE, None, target="tf.gather")
-        i, _ = p.apply(ad)
+        _, ad, i, _ = p.indices(c, RAISE, target="tf.gather", cast="tf.gather")
         extra: dict[str, Any] = {"batch_dims": c.batch_dims} if c.batch_dims else {}
         p.gather_op(c, ad, qn(_d.tensorflow.gather), {"params": c.data, "indices": i}, axis=c.axis, **extra)
     elif fam in ("gather", "gather_elements", "gather_nd"):
         c2 = c
-        if fam == "gather_nd":
-            c2 = c = c.with_(indices=p.index_cast(c.indices, "tf.gather_nd"))
-        else:
+        if fam != "gather_nd":
             i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "tf.gather_nd")
             c2, _ = p.element_coordinates(c.with_(data=d), i, d, why="TF has no element-wise gather: full index "
                                           "tuples for tf.gather_nd (docs/semantics.md#e4)" if fam != "gather" else "")
-        _, ad = p.policy(c2, RAISE, None, target="tf.gather_nd")
-        i, _ = p.apply(ad)
+        _, ad, i, _ = p.indices(c2, RAISE, target="tf.gather_nd", cast="tf.gather_nd" if fam == "gather_nd" else "")
         extra = {"batch_dims": c2.batch_dims} if c2.batch_dims else {}
         p.gather_op(c2, ad, qn(_d.tensorflow.gather_nd), {"params": c2.data, "indices": i}, **extra)
-    elif fam in ("scatter_elements", "scatter_nd"):
-        _scatter(p, c)
     else:
-        raise UnsupportedError(f"translate to tensorflow: unknown family {fam!r}")
+        _scatter(p, c)
     p.residual("empty", "handles an empty data tensor by its index policy",
                "raises whenever indices address an empty params/tensor ('params is empty', 'empty output shape')")
     return p.tp

@@ -18,15 +18,8 @@ from typing import Any
 
 from ... import dialects as _d
 from ...dialects._registry import qn
-from ...errors import UnsupportedError
-from ..ir import Step
-from ..model import Canonical, TargetPlan
-from ..plan import Names
-from ._common import Mode, Plan, include_self, native_reductions
+from ._common import RAISE, WRAP_RAISE, Canonical, Names, Plan, Step, TargetPlan, include_self, native_reductions
 
-RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
-WRAP_RAISE: dict[Any, Mode] = {None: ("wrap", "raise")}
-MOD: dict[Any, Mode] = {None: ("wrap", "wrap")}
 REDUCE = {"add": "sum", "mul": "prod", "mean": "mean", "max": "amax", "min": "amin"}
 
 _HALF = ("torch accumulates float16/bfloat16 sums, products and means in float32 and rounds once "
@@ -45,10 +38,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                       "the flattened input")
     elif fam == "scatter_elements":
         _scatter_elements(p, c)
-    elif fam == "scatter_nd":
-        _scatter_nd(p, c)
     else:
-        raise UnsupportedError(f"translate to torch: unknown family {fam!r}")
+        _scatter_nd(p, c)
     return p.tp
 
 
@@ -62,11 +53,10 @@ def _gather_elements(p: Plan, c: Canonical) -> None:
         p.op(qn(_d.torch.take_along_dim), c.out, {"input": d, "indices": i}, dim=c.axis,
              why="take_along_dim takes every index modulo the axis size, as the source's wrap mode")
         return
-    c = c.with_(indices=p.index_cast(c.indices, qn(_d.torch.gather)))
-    _, ad = p.policy(c, RAISE, None, target=qn(_d.torch.gather))
-    i, _ = p.apply(ad)
-    i, d, _ = p.broadcast_elements(c, i, c.data, None, qn(_d.torch.gather))
-    p.gather_op(c, ad, qn(_d.torch.gather), {"input": d, "index": i}, dim=c.axis)
+    gather = qn(_d.torch.gather)
+    _, ad, i, _ = p.indices(c, RAISE, target=gather, cast=gather)
+    i, d, _ = p.broadcast_elements(c, i, c.data, None, gather)
+    p.gather_op(c, ad, gather, {"input": d, "index": i}, dim=c.axis)
 
 
 def _dtype_residual(p: Plan, c: Canonical) -> None:
@@ -87,13 +77,8 @@ def _scatter(c: Canonical, dim: int | None) -> Any:
 
 
 def _scatter_elements(p: Plan, c: Canonical) -> None:
-    assert c.updates is not None
-    c = c.with_(indices=p.index_cast(c.indices, qn(_d.torch.scatter)))
-    _, ad = p.policy(c, RAISE, None, target=qn(_d.torch.scatter))
-    i, u = p.apply(ad)
-    assert u is not None
+    _, _, i, u = p.indices(c, RAISE, target=qn(_d.torch.scatter), cast=qn(_d.torch.scatter))
     i, d, u = p.broadcast_elements(c, i, c.data, u, qn(_d.torch.scatter))
-    assert u is not None
     p.reduce(c, _scatter(c, c.axis), data=d, indices=i, updates=u, native=native_reductions(c),
              native_include_self=True)
     p.duplicates(c, False, qn(_d.torch.scatter))
@@ -101,31 +86,18 @@ def _scatter_elements(p: Plan, c: Canonical) -> None:
 
 
 def _scatter_nd(p: Plan, c: Canonical) -> None:
-    assert c.updates is not None
-    r = c.reduction
-    if r in ("none", "add", "sub"):
+    if c.reduction in ("none", "add", "sub"):
         # index_put: a tuple of index arrays, negative indices wrap, accumulate=True adds every update
-        if c.batch_dims:
-            c2, _ = p.element_coordinates(c, c.indices, c.data)
-        else:
-            c2 = c = c.with_(indices=p.index_cast(c.indices, qn(_d.torch.index_put)))
-        _, ad = p.policy(c2, WRAP_RAISE, None, target=qn(_d.torch.index_put))
-        i, u = p.apply(ad)
-        assert u is not None
+        c2 = p.nd_call(c, cast=qn(_d.torch.index_put))
+        _, _, i, u = p.indices(c2, WRAP_RAISE, target=qn(_d.torch.index_put))
         t = p.adapt("unstack_last", "idx", i, why="torch.index_put takes a tuple of index tensors, one per "
                     "leading dim")
-
-        def call(data: str, idx: str, upd: str, reduction: str, out: str) -> list[Step]:
-            return [Step.op(qn(_d.torch.index_put), out, {"input": data, "indices": t, "values": upd},
-                            accumulate=reduction == "add")]
-
-        p.reduce(c2, call, data=c.data, indices=i, updates=u, native=frozenset({"none", "add"}))
+        call = p.scatter_call(qn(_d.torch.index_put), "input", "indices", "values", accumulate=lambda r: r == "add")
+        p.reduce(c2, call, data=c.data, indices=t, updates=u, native=frozenset({"none", "add"}))
         p.duplicates(c, False, qn(_d.torch.index_put))
-        _dtype_residual(p, c)
-        return
-    # other reductions: scatter_reduce on the flattened input at flat offsets
-    p.flat_scatter(c, RAISE, "torch.scatter_reduce", "torch has no scatter_nd with these reductions: scatter_reduce "
-                   "into the flattened input", lambda c2, flat, off, u, y: p.reduce(
-                       c2.with_(out=y), _scatter(c, 0), data=flat, indices=off, updates=u,
-                       native=native_reductions(c), native_include_self=True))
+    else:  # other reductions: scatter_reduce on the flattened input at flat offsets
+        p.flat_scatter(c, RAISE, "torch.scatter_reduce", "torch has no scatter_nd with these reductions: "
+                       "scatter_reduce into the flattened input", lambda c2, flat, off, u, y: p.reduce(
+                           c2.with_(out=y), _scatter(c, 0), data=flat, indices=off, updates=u,
+                           native=native_reductions(c), native_include_self=True))
     _dtype_residual(p, c)
