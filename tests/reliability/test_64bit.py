@@ -10,12 +10,23 @@ down here, never against the code under test: gathers return the pattern;
 scatters leave exactly the expected non-zero cells (checked by NumPy indexing of
 the output plus ``count_nonzero`` over the whole output).
 
+Memory: reading the untouched buffer maps the kernel's zero page, so it costs
+only the pages the patterns write; a gather's output is small; a scatter's output
+is a full copy (2 GiB, every page written: the copy past 2**31 bytes is part of
+what is proved). At most one such output exists at a time, and the scatter checks
+read the few facts they assert, then drop the output before asserting, so that a
+failing test's traceback never keeps 2 GiB alive (failures would pile up: a
+traceback is a reference cycle, freed only by a collection, which every scatter
+test runs when it ends). The peak of this file is about 2.3 GiB; ``.ci/run``
+fails the step above 3.5 GiB.
+
 Marked ``slow`` and ``bigmem``: run with ``-m slow``, and in CI (``CI=true``) when
 /proc/meminfo's MemAvailable holds 3x the bytes a test needs (tests/conftest.py).
 """
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -30,8 +41,10 @@ from tests.conftest import BACKENDS, mem_available
 N = 2**31 + 17
 ROWS, COLS = 2**16 + 1, 2**15 + 1
 NBIG = ROWS * COLS
-NEED = 2 * NBIG + (256 << 20)
-"""Bytes a test needs: the buffer (if every page were touched) and one output of its size."""
+NEED = NBIG + (512 << 20)
+"""Bytes a test needs: one output of the buffer's size and the interpreter (numba's kernels included); the
+zero buffer is read through the zero page (measured peak of the file: 2.3 GiB; the 3x margin of the marker
+covers a system that backs it with real pages)."""
 
 pytestmark = [pytest.mark.slow, pytest.mark.bigmem(NEED)]
 
@@ -51,6 +64,16 @@ def buf() -> Iterator[np.ndarray[Any, Any]]:
     b = np.zeros(NBIG, np.uint8)
     yield b
     del b
+
+
+@pytest.fixture
+def collect_cycles() -> Iterator[None]:
+    """After a scatter test, collect reference cycles: a failed test's traceback is a cycle that keeps its frames
+    (an op's 2 GiB output among them, when the op raised) until Python's next automatic collection, which
+    large arrays do not trigger; failures would pile up outputs (pytest keeps only the last one, in sys.last_*).
+    Scatter tests only: a collection takes about 0.2 s here."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture(params=BACKENDS)
@@ -83,11 +106,14 @@ def matrix(b: np.ndarray[Any, Any], dtype: Any = np.int8) -> np.ndarray[Any, Any
 
 
 def check_scatter(out: np.ndarray[Any, Any], expect: dict[Any, Any], dtype: Any = np.int8) -> None:
-    """``out`` equals zero everywhere except the cells of ``expect`` (checked one by one)."""
-    assert out.dtype == np.dtype(dtype)
-    for pos, v in expect.items():
-        assert out[pos] == v, (pos, out[pos], v)
-    assert np.count_nonzero(out) == sum(1 for v in expect.values() if v)
+    """``out`` equals zero everywhere except the cells of ``expect`` (checked one by one).
+
+    Pass the op's result straight in (``check_scatter(op(...), ...)``): the facts are read, then the
+    2 GiB output is dropped before anything is asserted (a failure's traceback keeps this frame).
+    """
+    got = (out.dtype, {pos: out[pos].item() for pos in expect}, int(np.count_nonzero(out)))
+    del out
+    assert got == (np.dtype(dtype), dict(expect), sum(1 for v in expect.values() if v))
 
 
 # ------------------------------------------------------------------ gathers, flat (offsets > 2**31)
@@ -227,14 +253,14 @@ def test_gather_nd_far(buf: np.ndarray[Any, Any], backend: str, op: str) -> None
 
 
 # ------------------------------------------------------------------ scatter_elements
+@pytest.mark.usefixtures("collect_cycles")
 def test_scatter_elements_flat(buf: np.ndarray[Any, Any], backend: str) -> None:
     idx = np.array([N - 1, 2**31, 5], np.int64)
     with pattern(flat(buf), {N - 1: 1, 2**31 - 1: 2}) as d:
-        out = gs.onnx.ScatterElements(d, idx, np.array([7, 8, 9], np.int8))
-        check_scatter(out, {N - 1: 7, 2**31: 8, 5: 9, 2**31 - 1: 2})
-        del out
-        out = gs.torch.scatter_add(d, 0, idx[[0, 0, 1]], np.array([7, 8, 9], np.int8))
-        check_scatter(out, {N - 1: 16, 2**31: 9, 2**31 - 1: 2})
+        check_scatter(gs.onnx.ScatterElements(d, idx, np.array([7, 8, 9], np.int8)),
+                      {N - 1: 7, 2**31: 8, 5: 9, 2**31 - 1: 2})
+        check_scatter(gs.torch.scatter_add(d, 0, idx[[0, 0, 1]], np.array([7, 8, 9], np.int8)),
+                      {N - 1: 16, 2**31: 9, 2**31 - 1: 2})
 
 
 SCATTER_ELEMENTS = {
@@ -244,6 +270,7 @@ SCATTER_ELEMENTS = {
 }
 
 
+@pytest.mark.usefixtures("collect_cycles")
 @pytest.mark.parametrize("op", list(SCATTER_ELEMENTS))
 def test_scatter_elements_matrix(buf: np.ndarray[Any, Any], backend: str, op: str) -> None:
     # axis 1, one update per row: row r writes column (r * 7) % COLS with value r % 100 + 1
@@ -253,13 +280,17 @@ def test_scatter_elements_matrix(buf: np.ndarray[Any, Any], backend: str, op: st
     add = op.endswith("-add")
     with pattern(matrix(buf), {(ROWS - 1, (7 * (ROWS - 1)) % COLS): 3}) as d:
         out = SCATTER_ELEMENTS[op](d, idx, upd, 1)
-    assert out.dtype == np.int8 and out.shape == (ROWS, COLS)
+    # the facts to check, then the 2 GiB output goes before any assertion (see check_scatter)
+    dtype, shape, cells, nonzero = out.dtype, out.shape, out[r, idx[:, 0]], np.count_nonzero(out)
+    last = out[ROWS - 1, (7 * (ROWS - 1)) % COLS]
+    del out
+    assert dtype == np.int8 and shape == (ROWS, COLS)
     expect = upd[:, 0].copy()
     if add:
         expect[ROWS - 1] += 3
-    np.testing.assert_array_equal(out[r, idx[:, 0]], expect)
-    assert np.count_nonzero(out) == ROWS
-    assert out[ROWS - 1, (7 * (ROWS - 1)) % COLS] == (ROWS - 1) % 100 + 1 + (3 if add else 0)
+    np.testing.assert_array_equal(cells, expect)
+    assert nonzero == ROWS
+    assert last == (ROWS - 1) % 100 + 1 + (3 if add else 0)
 
 
 # ------------------------------------------------------------------ scatter_nd, without and with a reduction
@@ -278,28 +309,29 @@ SCATTER_ND = {
 }
 
 
+@pytest.mark.usefixtures("collect_cycles")
 @pytest.mark.parametrize("op", list(SCATTER_ND))
 def test_scatter_nd_far(buf: np.ndarray[Any, Any], backend: str, op: str) -> None:
     run, expect = SCATTER_ND[op]
     with pattern(matrix(buf), BASE) as d:
-        out = run(d)
-    check_scatter(out, expect)
+        check_scatter(run(d), expect)
 
 
+@pytest.mark.usefixtures("collect_cycles")
 def test_scatter_nd_rows_far(buf: np.ndarray[Any, Any], backend: str) -> None:
     rows = np.array([[ROWS - 1], [ROWS - 2]], np.int64)
     upd = np.zeros((2, COLS), np.int8)
     upd[0, COLS - 1], upd[1, 0] = 7, 9
-    out = gs.onnx.ScatterND(matrix(buf), rows, upd, reduction="add")
-    check_scatter(out, {(ROWS - 1, COLS - 1): 7, (ROWS - 2, 0): 9})
+    expect = {(ROWS - 1, COLS - 1): 7, (ROWS - 2, 0): 9}
+    check_scatter(gs.onnx.ScatterND(matrix(buf), rows, upd, reduction="add"), expect)
 
 
+@pytest.mark.usefixtures("collect_cycles")
 def test_scatter_bool(buf: np.ndarray[Any, Any], backend: str) -> None:
     hits = np.array([[N - 1], [2**31], [2**31]], np.int64)
     with pattern(flat(buf), {N - 2: 1}) as raw:
         d = raw.view(np.bool_)
-        out = gs.onnx.ScatterND(d, hits, np.array([True, True, False]))
-        check_scatter(out, {N - 1: True, 2**31: False, N - 2: True}, np.bool_)
-        del out
-        out = gs.scatter_nd(d, hits, np.array([True, False, False]), reduction="add")  # add is OR
-        check_scatter(out, {N - 1: True, 2**31: False, N - 2: True}, np.bool_)
+        check_scatter(gs.onnx.ScatterND(d, hits, np.array([True, True, False])),
+                      {N - 1: True, 2**31: False, N - 2: True}, np.bool_)
+        check_scatter(gs.scatter_nd(d, hits, np.array([True, False, False]), reduction="add"),  # add is OR
+                      {N - 1: True, 2**31: False, N - 2: True}, np.bool_)
