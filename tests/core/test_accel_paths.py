@@ -187,3 +187,29 @@ def test_row_reductions_in_rounds_equal_the_kernels(reduction):
     idx[::5] = 7
     upd = RNG.standard_normal((40000, 64)).astype(np.float32)
     _both(lambda: gs.scatter_nd(data, idx, upd, reduction=reduction))
+
+
+@pytest.mark.parametrize("wrap", [True, False])
+def test_gather_elements2_chunks_and_bad_counts(wrap):
+    # the last-axis kernel checks each chunk of ELEMENTS_CHUNK indices before gathering it: rows
+    # shorter and longer than a chunk, bad indices at a chunk's first and last place and in a later
+    # chunk, both just outside [-s, s) (wrap) or [0, s) (no wrap); the count and, without a bad index,
+    # every bit against an independent expression, in the serial and the parallel form
+    from gatherscatter.backends import numba_kernels as k
+
+    s = 700
+    data = RNG.integers(0, 2**32, (9, s), dtype=np.uint64).astype(np.uint32)
+    lo = -s if wrap else 0
+    for m in (3, k.ELEMENTS_CHUNK, 2 * k.ELEMENTS_CHUNK + 5):
+        idx = RNG.integers(lo, s, (9, m))
+        expected = data[np.arange(9)[:, None], np.where(idx < 0, idx + s, idx)]
+        for kern in (k.gather_elements2, k.SERIAL[k.gather_elements2]):
+            out = np.zeros((9, m), np.uint32)
+            assert kern(data, idx, out, wrap) == 0
+            assert out.tobytes() == expected.tobytes()
+            bad = idx.copy()
+            places = [(0, 0), (4, m - 1), (8, min(m - 1, k.ELEMENTS_CHUNK))]
+            for (a, j), v in zip(places, (s, lo - 1, 2**63 - 1), strict=True):
+                bad[a, j] = v
+            assert kern(data, bad, out, wrap) == len(set(places))
+            assert kern(data, np.full((9, m), -(2**63)), out, wrap) == 9 * m

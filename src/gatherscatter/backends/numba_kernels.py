@@ -253,18 +253,43 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
     return 0
 
 
+ELEMENTS_CHUNK = 512
+"""Indices per chunk of :func:`gather_elements2` (4 KiB of int64: the chunk's second pass reads them from L1)."""
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
-    """out[a, j] = data[a, idx[a, j]]  (the last-axis case: one row per task, kept in cache); bad count."""
+    """out[a, j] = data[a, idx[a, j]]  (the last-axis case: one row per task, kept in cache); bad count.
+
+    Two passes per chunk of :data:`ELEMENTS_CHUNK` indices: first the chunk's bad count, one unsigned
+    compare per index (``t + lo`` outside ``[0, span)``: ``[-size, size)`` with ``wrap``, else
+    ``[0, size)``; vectorised), then, when none is bad, the plain gather ``data[a, t]``, where
+    numba's own negative-index wrap adds ``size`` to a negative ``t`` (ONNX's wrap; without ``wrap``
+    every ``t`` is non-negative there). A chunk with a bad index is not gathered: the call's result
+    is discarded then. The count equals the one-pass loop's. Against the fused loop (clamp, select
+    and count per element, ``_clamp``): 0.62x in cache, 0.91-0.94x at the benchmark's 1/16 and 1/2
+    sizes, 0.72x on rows of 32 (a shared 2-vCPU VM, CPU time, interleaved).
+    """
     a_n, m_n = idx.shape
     size = data.shape[1]
+    lo = np.uint64(size if wrap else 0)
+    span = np.uint64(size) + lo
     bad = 0
     for a in nb.prange(a_n):
+        irow, drow, orow = idx[a], data[a], out[a]
         row_bad = 0
-        for j in range(m_n):
-            t, b = _clamp(idx[a, j], size, wrap)
-            row_bad += b
-            out[a, j] = data[a, t]
+        for j0 in range(0, m_n, ELEMENTS_CHUNK):
+            # slices, so that the loops run from 0: a loop index numba cannot prove non-negative gets a
+            # negative-index wrap on every contiguous load, which LLVM then vectorises as a gather
+            ic = irow[j0 : j0 + ELEMENTS_CHUNK]
+            oc = orow[j0 : j0 + ELEMENTS_CHUNK]
+            cb = 0
+            for j in range(ic.shape[0]):
+                cb += np.uint64(ic[j]) + lo >= span
+            if cb == 0:
+                for j in range(ic.shape[0]):
+                    oc[j] = drow[ic[j]]
+            row_bad += cb
         bad += row_bad
     return bad
 
@@ -494,11 +519,14 @@ SERIAL: dict[Any, Any] = {
 }
 """Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
 
-SERIAL_BYTES: dict[Any, int] = {gather_elements2: 1 << 20, gather_elements3: 1 << 20}
+SERIAL_BYTES: dict[Any, int] = {gather_elements3: 1 << 20}
 """Kernels whose serial form runs only for calls moving at most this many bytes; larger one-thread calls run
-the parallel form at one thread. The serial GatherElements loop measured 1.2x (1/16 of the benchmark's
-size) to 1.5x (1/2) slower than the parallel form's at one thread (same source: numba generates a
-different loop without ``parallel``), which outweighs the launch (50-100 µs) from about 1 MB moved."""
+the parallel form at one thread. The serial GatherElements loop of session 7 measured 1.2x (1/16 of the
+benchmark's size) to 1.5x (1/2) slower than the parallel form's at one thread (same source: numba generates a
+different loop without ``parallel``), which outweighs the launch (50-100 µs) from about 1 MB moved.
+:func:`gather_elements2`'s two-pass loop measured the same in both forms (CPU time, 1/16 and 1/2 size),
+while the parallel form at one thread hands the work to a worker thread: on a loaded machine that hand-off
+made its calls 2.5x slower than the serial form's (parts.py, load 8): it runs serial at every size."""
 
 
 def warm_up() -> float:
