@@ -253,43 +253,47 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
     return 0
 
 
-ELEMENTS_CHUNK = 512
-"""Indices per chunk of :func:`gather_elements2` (4 KiB of int64: the chunk's second pass reads them from L1)."""
+SPARSE_ROWS = 8
+""":func:`gather_elements2` takes its sparse loop when a row of indices is shorter than ``1 / SPARSE_ROWS`` of the
+data row (the benchmark's topk: 32 of 4096), its dense loop otherwise (gather_elements_last: 4096 of 4096)."""
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
     """out[a, j] = data[a, idx[a, j]]  (the last-axis case: one row per task, kept in cache); bad count.
 
-    Two passes per chunk of :data:`ELEMENTS_CHUNK` indices: first the chunk's bad count, one unsigned
-    compare per index (``t + lo`` outside ``[0, span)``: ``[-size, size)`` with ``wrap``, else
-    ``[0, size)``; vectorised), then, when none is bad, the plain gather ``data[a, t]``, where
-    numba's own negative-index wrap adds ``size`` to a negative ``t`` (ONNX's wrap; without ``wrap``
-    every ``t`` is non-negative there). A chunk with a bad index is not gathered: the call's result
-    is discarded then. The count equals the one-pass loop's. Against the fused loop (clamp, select
-    and count per element, ``_clamp``): 0.62x in cache, 0.91-0.94x at the benchmark's 1/16 and 1/2
-    sizes, 0.72x on rows of 32 (a shared 2-vCPU VM, CPU time, interleaved).
+    Two loops, both branch-free with a bad index reading element 0. Dense rows (the indices about as many
+    as the data row's elements): ``_clamp`` per index, a loop the parallel form vectorises (AVX-512
+    gathers). Sparse rows (:data:`SPARSE_ROWS`): each index is a random read of its own cache line, so
+    fewer instructions per index pay: one unsigned compare (``t + lo`` outside ``[0, span)``: ``[-size,
+    size)`` with ``wrap``, else ``[0, size)``), and numba's own negative-index wrap of ``data[a, t]``
+    (ONNX's wrap; without ``wrap`` a good ``t`` is non-negative). The sparse loop measured 0.90-0.93x
+    the dense one on the benchmark's topk at 1/16 size (serial forms, interleaved rounds, a loaded 2-vCPU
+    VM), and 1.05-1.15x on the dense gather_elements_last (parallel forms at one thread), where it does
+    not vectorise (its row views keep numba from marking the arrays unaliased).
     """
     a_n, m_n = idx.shape
     size = data.shape[1]
+    bad = 0
+    if m_n * SPARSE_ROWS >= size:
+        for a in nb.prange(a_n):
+            row_bad = 0
+            for j in range(m_n):
+                t, b = _clamp(idx[a, j], size, wrap)
+                row_bad += b
+                out[a, j] = data[a, t]
+            bad += row_bad
+        return bad
     lo = np.uint64(size if wrap else 0)
     span = np.uint64(size) + lo
-    bad = 0
     for a in nb.prange(a_n):
         irow, drow, orow = idx[a], data[a], out[a]
         row_bad = 0
-        for j0 in range(0, m_n, ELEMENTS_CHUNK):
-            # slices, so that the loops run from 0: a loop index numba cannot prove non-negative gets a
-            # negative-index wrap on every contiguous load, which LLVM then vectorises as a gather
-            ic = irow[j0 : j0 + ELEMENTS_CHUNK]
-            oc = orow[j0 : j0 + ELEMENTS_CHUNK]
-            cb = 0
-            for j in range(ic.shape[0]):
-                cb += np.uint64(ic[j]) + lo >= span
-            if cb == 0:
-                for j in range(ic.shape[0]):
-                    oc[j] = drow[ic[j]]
-            row_bad += cb
+        for j in range(m_n):
+            t = irow[j]
+            u = np.uint64(t) + lo >= span
+            row_bad += u
+            orow[j] = drow[0 if u else t]
         bad += row_bad
     return bad
 
@@ -519,14 +523,12 @@ SERIAL: dict[Any, Any] = {
 }
 """Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
 
-SERIAL_BYTES: dict[Any, int] = {gather_elements3: 1 << 20}
+SERIAL_BYTES: dict[Any, int] = {gather_elements2: 1 << 20, gather_elements3: 1 << 20}
 """Kernels whose serial form runs only for calls moving at most this many bytes; larger one-thread calls run
-the parallel form at one thread. The serial GatherElements loop of session 7 measured 1.2x (1/16 of the
-benchmark's size) to 1.5x (1/2) slower than the parallel form's at one thread (same source: numba generates a
-different loop without ``parallel``), which outweighs the launch (50-100 µs) from about 1 MB moved.
-:func:`gather_elements2`'s two-pass loop measured the same in both forms (CPU time, 1/16 and 1/2 size),
-while the parallel form at one thread hands the work to a worker thread: on a loaded machine that hand-off
-made its calls 2.5x slower than the serial form's (parts.py, load 8): it runs serial at every size."""
+the parallel form at one thread. The serial GatherElements loop measured 1.2x (1/16 of the benchmark's
+size) to 1.5x (1/2) slower than the parallel form's at one thread (same source: numba generates a
+different loop without ``parallel``: it vectorises only there, where numba marks the arrays unaliased),
+which outweighs the launch (50-100 µs) from about 1 MB moved."""
 
 
 def warm_up() -> float:
