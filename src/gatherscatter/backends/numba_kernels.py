@@ -292,7 +292,7 @@ def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragm
         for j in range(m_n):
             t = irow[j]
             u = np.uint64(t) + lo >= span
-            row_bad += u
+            row_bad += int(u)
             orow[j] = drow[0 if u else t]
         bad += row_bad
     return bad
