@@ -191,9 +191,9 @@ def test_row_reductions_in_rounds_equal_the_kernels(reduction):
 
 @pytest.mark.parametrize("wrap", [True, False])
 def test_gather_elements2_bad_counts_and_bits(wrap):
-    # the last-axis kernel's sparse loop (one unsigned compare per index: rows under s / SPARSE_ROWS) and
-    # dense loop: indices just outside [-s, s) (wrap) or [0, s) (no wrap), and the int64 extremes, are
-    # counted; without a bad index every bit equals an independent expression; serial and parallel forms
+    # the last-axis kernel's sparse loop (its serial form, rows under s / SPARSE_ROWS: one unsigned compare
+    # per index) and dense loop (both forms): indices just outside [-s, s) (wrap) or [0, s) (no wrap), and
+    # the int64 extremes, are counted; without a bad index every bit equals an independent expression
     from gatherscatter.backends import numba_kernels as k
 
     s = 700

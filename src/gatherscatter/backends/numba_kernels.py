@@ -254,28 +254,29 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
 
 
 SPARSE_ROWS = 8
-""":func:`gather_elements2` takes its sparse loop when a row of indices is shorter than ``1 / SPARSE_ROWS`` of the
-data row (the benchmark's topk: 32 of 4096), its dense loop otherwise (gather_elements_last: 4096 of 4096)."""
+"""The serial form of :func:`gather_elements2` takes its sparse loop when a row of indices is shorter than
+``1 / SPARSE_ROWS`` of the data row (the benchmark's topk: 32 of 4096), its dense loop otherwise."""
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
     """out[a, j] = data[a, idx[a, j]]  (the last-axis case: one row per task, kept in cache); bad count.
 
-    Two loops, both branch-free with a bad index reading element 0. Dense rows (the indices about as many
-    as the data row's elements): ``_clamp`` per index, a loop the parallel form vectorises (AVX-512
-    gathers). Sparse rows (:data:`SPARSE_ROWS`): each index is a random read of its own cache line, so
+    Two loops, both branch-free with a bad index reading element 0. The dense one (``_clamp`` per index)
+    is the only one of the parallel form, which vectorises it (AVX-512 gathers: more reads in flight,
+    which pays on rows in DRAM). The serial form (calls up to :data:`SERIAL_BYTES`) takes a sparse loop
+    for short rows (:data:`SPARSE_ROWS`), where each index is a random read of its own cache line and
     fewer instructions per index pay: one unsigned compare (``t + lo`` outside ``[0, span)``: ``[-size,
-    size)`` with ``wrap``, else ``[0, size)``), and numba's own negative-index wrap of ``data[a, t]``
-    (ONNX's wrap; without ``wrap`` a good ``t`` is non-negative). The sparse loop measured 0.90-0.93x
-    the dense one on the benchmark's topk at 1/16 size (serial forms, interleaved rounds, a loaded 2-vCPU
-    VM), and 1.05-1.15x on the dense gather_elements_last (parallel forms at one thread), where it does
-    not vectorise (its row views keep numba from marking the arrays unaliased).
+    size)`` with ``wrap``, else ``[0, size)``) and numba's own negative-index wrap of ``data[a, t]``
+    (ONNX's wrap; without ``wrap`` a good ``t`` is non-negative). Measured on the benchmark's topk
+    (interleaved rounds, a loaded 2-vCPU VM: noisy): 0.89-0.97x the dense serial loop at 1/16 size, but
+    1.13-1.68x the vectorised parallel form at 1/2 (it does not vectorise: its row views keep numba from
+    marking the arrays unaliased), hence serial form only.
     """
     a_n, m_n = idx.shape
     size = data.shape[1]
     bad = 0
-    if m_n * SPARSE_ROWS >= size:
+    if not _SERIAL_FORM or m_n * SPARSE_ROWS >= size:  # _SERIAL_FORM: a compile-time constant
         for a in nb.prange(a_n):
             row_bad = 0
             for j in range(m_n):
