@@ -270,8 +270,8 @@ def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragm
     size)`` with ``wrap``, else ``[0, size)``) and numba's own negative-index wrap of ``data[a, t]``
     (ONNX's wrap; without ``wrap`` a good ``t`` is non-negative). Measured on the benchmark's topk
     (interleaved rounds, a loaded 2-vCPU VM: noisy): 0.89-0.97x the dense serial loop at 1/16 size, but
-    1.13-1.68x the vectorised parallel form at 1/2 (it does not vectorise: its row views keep numba from
-    marking the arrays unaliased), hence serial form only.
+    1.04-1.19x the vectorised loop at 1/2 (parallel forms at one thread; it does not vectorise: its row
+    views keep numba from marking the arrays unaliased), hence serial form only.
     """
     a_n, m_n = idx.shape
     size = data.shape[1]
