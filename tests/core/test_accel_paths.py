@@ -187,3 +187,29 @@ def test_row_reductions_in_rounds_equal_the_kernels(reduction):
     idx[::5] = 7
     upd = RNG.standard_normal((40000, 64)).astype(np.float32)
     _both(lambda: gs.scatter_nd(data, idx, upd, reduction=reduction))
+
+
+@pytest.mark.parametrize("wrap", [True, False])
+def test_gather_elements2_bad_counts_and_bits(wrap):
+    # the last-axis kernel's sparse loop (its serial form, rows under s / SPARSE_ROWS: one unsigned compare
+    # per index) and dense loop (both forms): indices just outside [-s, s) (wrap) or [0, s) (no wrap), and
+    # the int64 extremes, are counted; without a bad index every bit equals an independent expression
+    from gatherscatter.backends import numba_kernels as k
+
+    s = 700
+    data = RNG.integers(0, 2**32, (9, s), dtype=np.uint64).astype(np.uint32)
+    lo = -s if wrap else 0
+    assert 87 * k.SPARSE_ROWS < s <= 88 * k.SPARSE_ROWS
+    for m in (1, 3, 87, 88, 1029):
+        idx = RNG.integers(lo, s, (9, m))
+        expected = data[np.arange(9)[:, None], np.where(idx < 0, idx + s, idx)]
+        for kern in (k.gather_elements2, k.SERIAL[k.gather_elements2]):
+            out = np.zeros((9, m), np.uint32)
+            assert kern(data, idx, out, wrap) == 0
+            assert out.tobytes() == expected.tobytes()
+            bad = idx.copy()
+            places = [(0, 0), (4, m - 1), (8, m // 2)]
+            for (a, j), v in zip(places, (s, lo - 1, 2**63 - 1), strict=True):
+                bad[a, j] = v
+            assert kern(data, bad, out, wrap) == 3
+            assert kern(data, np.full((9, m), -(2**63)), out, wrap) == 9 * m

@@ -253,18 +253,48 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
     return 0
 
 
+SPARSE_ROWS = 8
+"""The serial form of :func:`gather_elements2` takes its sparse loop when a row of indices is shorter than
+``1 / SPARSE_ROWS`` of the data row (the benchmark's topk: 32 of 4096), its dense loop otherwise."""
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
-    """out[a, j] = data[a, idx[a, j]]  (the last-axis case: one row per task, kept in cache); bad count."""
+    """out[a, j] = data[a, idx[a, j]]  (the last-axis case: one row per task, kept in cache); bad count.
+
+    Two loops, both branch-free with a bad index reading element 0. The dense one (``_clamp`` per index)
+    is the only one of the parallel form, which vectorises it (AVX-512 gathers: more reads in flight,
+    which pays on rows in DRAM). The serial form (calls up to :data:`SERIAL_BYTES`) takes a sparse loop
+    for short rows (:data:`SPARSE_ROWS`), where each index is a random read of its own cache line and
+    fewer instructions per index pay: one unsigned compare (``t + lo`` outside ``[0, span)``: ``[-size,
+    size)`` with ``wrap``, else ``[0, size)``) and numba's own negative-index wrap of ``data[a, t]``
+    (ONNX's wrap; without ``wrap`` a good ``t`` is non-negative). Measured on the benchmark's topk
+    (interleaved rounds, a loaded 2-vCPU VM: noisy): 0.89-0.97x the dense serial loop at 1/16 size, but
+    1.04-1.19x the vectorised loop at 1/2 (parallel forms at one thread; it does not vectorise: its row
+    views keep numba from marking the arrays unaliased), hence serial form only.
+    """
     a_n, m_n = idx.shape
     size = data.shape[1]
     bad = 0
+    if not _SERIAL_FORM or m_n * SPARSE_ROWS >= size:  # _SERIAL_FORM: a compile-time constant
+        for a in nb.prange(a_n):
+            row_bad = 0
+            for j in range(m_n):
+                t, b = _clamp(idx[a, j], size, wrap)
+                row_bad += b
+                out[a, j] = data[a, t]
+            bad += row_bad
+        return bad
+    lo = np.uint64(size if wrap else 0)
+    span = np.uint64(size) + lo
     for a in nb.prange(a_n):
+        irow, drow, orow = idx[a], data[a], out[a]
         row_bad = 0
         for j in range(m_n):
-            t, b = _clamp(idx[a, j], size, wrap)
-            row_bad += b
-            out[a, j] = data[a, t]
+            t = irow[j]
+            u = np.uint64(t) + lo >= span
+            row_bad += int(u)
+            orow[j] = drow[0 if u else t]
         bad += row_bad
     return bad
 
@@ -498,7 +528,8 @@ SERIAL_BYTES: dict[Any, int] = {gather_elements2: 1 << 20, gather_elements3: 1 <
 """Kernels whose serial form runs only for calls moving at most this many bytes; larger one-thread calls run
 the parallel form at one thread. The serial GatherElements loop measured 1.2x (1/16 of the benchmark's
 size) to 1.5x (1/2) slower than the parallel form's at one thread (same source: numba generates a
-different loop without ``parallel``), which outweighs the launch (50-100 µs) from about 1 MB moved."""
+different loop without ``parallel``: it vectorises only there, where numba marks the arrays unaliased),
+which outweighs the launch (50-100 µs) from about 1 MB moved."""
 
 
 def warm_up() -> float:
