@@ -374,7 +374,7 @@ def _elements_serial(o1: Any, rows: Any, u1: Any, wrap: bool, op: int) -> Any:  
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> int:  # pragma: no cover
+def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> Any:  # pragma: no cover
     """out[rows[i], :] = f(out[rows[i], :], upd[i, :]) for i in order (owner computes by row block).
 
     ``rows`` are raw (a negative one wrapped when ``wrap``): returns nonzero when one is outside
