@@ -11,7 +11,9 @@ update (scatters). Parts (numba path unless marked np):
 * ``total no pool``: the same with the output pool off (a fresh output every call);
 * ``faults``: a fresh output's first touch alone (one write per 4 KiB page);
 * ``copy``: copying ``data`` into a reused buffer (scatters);
-* ``check``: the index range check alone (``count_bad``; np: the one-pass max);
+* ``check``: the index range check alone (``count_bad``; np: the one-pass max): a call runs it as a pass of
+  its own only before writing into a caller's array (``out=``, in place); into its own output the
+  kernels check each index as they go (``kernel`` includes that);
 * ``offsets`` (np): the flat offsets the NumPy path computes;
 * ``kernel``: the gather/scatter kernel alone on checked indices, reused output (at one thread its
   serial form, as the call runs it; ``kernel par1`` is the parallel form at one thread, for the launch cost);

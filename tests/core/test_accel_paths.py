@@ -213,3 +213,87 @@ def test_gather_elements2_bad_counts_and_bits(wrap):
                 bad[a, j] = v
             assert kern(data, bad, out, wrap) == 3
             assert kern(data, np.full((9, m), -(2**63)), out, wrap) == 9 * m
+
+
+def _scatter_kernel_cases(k, f):
+    """(name, call(out, idx, wrap, op) -> bad count, out shape, idx shape, size along the index) for every
+    scatter kernel branch; ``f`` picks a kernel's form (parallel or serial)."""
+    u2 = np.ones((6, 5), np.float32)
+    yield "elements2", lambda o, i, w, op: f(k.scatter_elements2)(o, i, u2, op, w), (6, 4), (6, 5), 4
+    u3 = np.ones((3, 5, 4), np.float32)
+    yield "elements3", lambda o, i, w, op: f(k.scatter_elements3)(o, i, u3, op, 1, w), (3, 6, 4), (3, 5, 4), 6
+    u1 = np.ones((1, 5, 4), np.float32)  # one slice, 2 threads, 4 columns: column blocks
+    yield "elements3 columns", lambda o, i, w, op: f(k.scatter_elements3)(o, i, u1, op, 2, w), (1, 6, 4), (1, 5, 4), 6
+    uc = np.ones((3, 5, 1), np.float32)
+    yield "elements3 c=1", lambda o, i, w, op: f(k.scatter_elements3)(o, i, uc, op, 1, w), (3, 6, 1), (3, 5, 1), 6
+    for r in (1, 3):
+        ur = np.ones((7, r), np.float32)
+        for n in (1, 2):  # r=1, n=1: the 1-D element loop; else row blocks
+            yield (f"rows r={r} n={n}", lambda o, i, w, op, ur=ur, n=n: f(k.scatter_rows)(o, i, ur, op, n, w),
+                   (6, r), (7,), 6)
+
+
+@pytest.mark.parametrize("form", ["parallel", "serial"])
+def test_scatter_kernels_count_bad_indices_and_never_write_outside(form):
+    # the index check is fused into the scatter kernels: each returns how many raw indices are outside
+    # the output (after wrapping negatives when asked) and never writes through one; the guard rows
+    # around the output (one buffer) must keep their values
+    from gatherscatter.backends import numba_kernels as k
+
+    def pick(kernel):
+        return k.SERIAL[kernel] if form == "serial" else kernel
+
+    for name, call, oshape, ishape, size in _scatter_kernel_cases(k, pick):
+        for op in (k.ADD, k.NONE, k.MAX):
+            for value, wrap, bad in ((size, True, True), (-size - 1, True, True), (-1, False, True),
+                                     (-1, True, False), (size - 1, False, False)):
+                buf = np.full((oshape[0] + 2, *oshape[1:]), 7.0, np.float32)
+                out = buf[1:-1]
+                idx = np.zeros(ishape, np.int64)
+                idx.reshape(-1)[-2] = value
+                got = call(out, idx, wrap, op)
+                case = (name, op, value, wrap, got)
+                assert bool(got) == bad, case
+                assert (buf[0] == 7.0).all() and (buf[-1] == 7.0).all(), case
+                # every in-range update landed (ones: 8.0 after add, 1.0 after none, 7.0 kept by max)
+                assert (out != 7.0).any() or op == k.MAX, case
+
+
+def test_scatter_bad_index_leaves_callers_arrays_untouched():
+    # fresh outputs are checked inside the kernels (half-written, then discarded); a caller's out= or
+    # in-place data is checked before the first write: a bad index leaves it as it was
+    data = RNG.standard_normal((512, 1024)).astype(np.float32)
+    idx = RNG.integers(0, 1024, (512, 4096))
+    idx[300, 17] = 1024
+    upd = np.ones((512, 4096), np.float32)
+    rows = RNG.integers(0, 4096, (9000, 1))
+    rows[8000] = -4097
+    calls = [
+        lambda out: gs.scatter_along_axis(data, idx, upd, 1, reduction="add", out=out),
+        lambda out: gs.scatter_nd(data.reshape(4096, 128), rows, upd.reshape(-1)[: 9000 * 128].reshape(9000, 128),
+                                  reduction="add", out=None if out is None else out.reshape(4096, 128)),
+    ]
+    for call in calls:
+        _both(lambda call=call: call(None))  # the same error, from the fused check
+        for in_place in (False, True):
+            with using_backend("numba"):
+                before = data.copy()
+                out = data if in_place else np.zeros_like(data)
+                kept = out.copy()
+                with pytest.raises(gs.IndexOutOfRangeError):
+                    call(out)
+                assert out.tobytes() == kept.tobytes()
+                assert data.tobytes() == before.tobytes()
+
+
+def test_scatter_nd_rows_raw_bad_index_fused():
+    # the row kernel checks the raw rows itself (fresh output): raise, drop and wrap as the NumPy path
+    data = RNG.standard_normal((2000, 16)).astype(np.float32)
+    for width in (16, 1):
+        d = data[:, :width].copy()
+        idx = RNG.integers(-2000, 2000, (30000, 1))
+        upd = RNG.standard_normal((30000, width)).astype(np.float32)
+        idx[20000] = 2000
+        for reduction in ("none", "add", "min"):
+            _both(lambda d=d, idx=idx, upd=upd, r=reduction: gs.scatter_nd(d, idx, upd, reduction=r))
+            _both(lambda d=d, idx=idx, upd=upd, r=reduction: gs.scatter_nd(d, idx, upd, reduction=r, bounds="drop"))

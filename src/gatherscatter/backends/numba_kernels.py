@@ -5,9 +5,11 @@ Kernels take int64 indices either already resolved by the core (in range) or
 still outside ``[0, size)`` is counted and never dereferenced; a kernel that
 returns a nonzero count has produced no usable result, and the core re-runs the
 call on its resolving path (which raises, or applies the fill/drop/clip policy).
-Scatters only run on indices already checked (:func:`count_bad`, one parallel
-pass), so a bad index never leaves a half-written output. Each kernel reproduces the NumPy
-path bit for bit:
+Scatters count the same way in their own loop (the check fused into the pass that
+writes): their output is then half-written, so the core hands them raw indices
+only for an output of its own, which it discards or rewrites; into a caller's
+array (``out=``, in place) it checks first (:func:`count_bad`, one pass before any
+write). Each kernel reproduces the NumPy path bit for bit:
 
 * gathers copy bits (data viewed as unsigned integers of its item size);
 * scatters are *owner-computes*: each thread owns a block of output rows (or of
@@ -353,10 +355,19 @@ def _combine(op: int, x: Any, u: Any) -> Any:  # pragma: no cover - compiled
 
 
 @nb.njit(inline="always")
-def _rows_apply(out: Any, rows: Any, upd: Any, wrap: bool, op: int, lo: int, hi: int) -> None:  # pragma: no cover
-    """Rows in [lo, hi) of ``out`` get their updates, in order (inlined with a constant ``op``)."""
+def _bad(t: Any, size: Any) -> Any:  # pragma: no cover - compiled
+    """1 when the (wrapped) index ``t`` is outside [0, size), else 0: a value, not a branch (numba's
+    parfor pass rejects a counter bumped in a branch of a loop inlined into a ``prange`` body)."""
+    return 0 if (t >= 0) & (t < size) else 1
+
+
+@nb.njit(inline="always")
+def _rows_apply(out: Any, rows: Any, upd: Any, wrap: bool, op: int, lo: int, hi: int) -> Any:  # pragma: no cover
+    """Rows in [lo, hi) of ``out`` get their updates, in order (inlined with a constant ``op``); returns how
+    many rows are outside ``out`` (every block scans every row, so each block counts every bad one)."""
     n_rows = out.shape[0]
     r = out.shape[1]
+    bad = 0
     if r == 1:  # a trip-count-1 inner loop costs up to 4x on element scatters
         for i in range(rows.shape[0]):
             t = rows[i]
@@ -364,7 +375,8 @@ def _rows_apply(out: Any, rows: Any, upd: Any, wrap: bool, op: int, lo: int, hi:
                 t += n_rows
             if lo <= t < hi:
                 out[t, 0] = _combine(op, out[t, 0], upd[i, 0])
-        return
+            bad += _bad(t, n_rows)
+        return bad
     for i in range(rows.shape[0]):
         t = rows[i]
         if t < 0 and wrap:
@@ -372,127 +384,166 @@ def _rows_apply(out: Any, rows: Any, upd: Any, wrap: bool, op: int, lo: int, hi:
         if lo <= t < hi:
             for j in range(r):
                 out[t, j] = _combine(op, out[t, j], upd[i, j])
+        bad += _bad(t, n_rows)
+    return bad
 
 
 @nb.njit(inline="always")
-def _elements_serial(o1: Any, rows: Any, u1: Any, wrap: bool, op: int) -> None:  # pragma: no cover - compiled
+def _elements_serial(o1: Any, rows: Any, u1: Any, wrap: bool, op: int) -> Any:  # pragma: no cover - compiled
     n = o1.shape[0]
+    bad = 0
     for i in range(rows.shape[0]):
         t = rows[i]
         if t < 0 and wrap:
             t += n
-        o1[t] = _combine(op, o1[t], u1[i])
+        b = _bad(t, n)
+        bad += b
+        if not b:
+            o1[t] = _combine(op, o1[t], u1[i])
+    return bad
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> None:  # pragma: no cover
+def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> Any:  # pragma: no cover
     """out[rows[i], :] = f(out[rows[i], :], upd[i, :]) for i in order (owner computes by row block).
 
-    ``rows`` are checked (in range after wrapping negatives when ``wrap``).
+    ``rows`` are raw (a negative one wrapped when ``wrap``): returns nonzero when one is outside
+    ``out``, which is then never written there but the other rows are (a half-written output).
     """
     n_rows = out.shape[0]
     if nthreads == 1 and out.shape[1] == 1:
         # element scatters on one thread: plain 1-D loops (1.7x faster than the blocked form)
         if op == ADD:
-            _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, ADD)
-        elif op == NONE:
-            _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, NONE)
-        else:
-            _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, op)
-        return
+            return _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, ADD)
+        if op == NONE:
+            return _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, NONE)
+        return _elements_serial(out.reshape(n_rows), rows, upd.reshape(rows.shape[0]), wrap, op)
     blocks = max(1, min(nthreads, n_rows))
     step = (n_rows + blocks - 1) // blocks
+    bad = 0
     for b in nb.prange(blocks):
         lo = b * step
         hi = min(n_rows, lo + step)
+        block_bad = 0
         if op == ADD:
-            _rows_apply(out, rows, upd, wrap, ADD, lo, hi)
+            block_bad += _rows_apply(out, rows, upd, wrap, ADD, lo, hi)
         elif op == NONE:
-            _rows_apply(out, rows, upd, wrap, NONE, lo, hi)
+            block_bad += _rows_apply(out, rows, upd, wrap, NONE, lo, hi)
         else:
-            _rows_apply(out, rows, upd, wrap, op, lo, hi)
+            block_bad += _rows_apply(out, rows, upd, wrap, op, lo, hi)
+        bad += block_bad
+    return bad
 
 
 @nb.njit(inline="always")
-def _elem_row(out: Any, idx: Any, upd: Any, a: int, wrap: bool, op: int) -> None:  # pragma: no cover - compiled
+def _elem_row(out: Any, idx: Any, upd: Any, a: int, wrap: bool, op: int) -> Any:  # pragma: no cover - compiled
+    """Row ``a``'s updates in order; returns its bad-index count (a bad index is skipped)."""
     size = out.shape[1]
+    bad = 0
     for j in range(idx.shape[1]):
         t = idx[a, j]
         if t < 0 and wrap:
             t += size
-        out[a, t] = _combine(op, out[a, t], upd[a, j])
+        b = _bad(t, size)
+        bad += b
+        if not b:
+            out[a, t] = _combine(op, out[a, t], upd[a, j])
+    return bad
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def scatter_elements2(out: Any, idx: Any, upd: Any, op: int, wrap: bool) -> None:  # pragma: no cover - compiled
-    """out[a, idx[a, j]] = f(., upd[a, j]) in order: the last-axis case, one row per task (indices checked).
+def scatter_elements2(out: Any, idx: Any, upd: Any, op: int, wrap: bool) -> int:  # pragma: no cover - compiled
+    """out[a, idx[a, j]] = f(., upd[a, j]) in order: the last-axis case, one row per task; returns the count
+    of raw indices outside ``out`` (skipped: the output is half-written when it is nonzero).
 
     ``add`` and ``none`` get loops of their own (a constant op: no switch per
     element, measured 1.3-1.4x faster on the add); other reductions share one.
     """
+    bad = 0
     for a in nb.prange(idx.shape[0]):
+        row_bad = 0
         if op == ADD:
-            _elem_row(out, idx, upd, a, wrap, ADD)
+            row_bad += _elem_row(out, idx, upd, a, wrap, ADD)
         elif op == NONE:
-            _elem_row(out, idx, upd, a, wrap, NONE)
+            row_bad += _elem_row(out, idx, upd, a, wrap, NONE)
         else:
-            _elem_row(out, idx, upd, a, wrap, op)
+            row_bad += _elem_row(out, idx, upd, a, wrap, op)
+        bad += row_bad
+    return bad
 
 
 @nb.njit(inline="always")
-def _elem3(out: Any, idx: Any, upd: Any, a: int, lo: int, hi: int, wrap: bool, op: int) -> None:  # pragma: no cover
-    """out[a, idx[a,j,c], c] = f(., upd[a,j,c]) for columns c in [lo, hi), j in order (inlined per constant op)."""
+def _elem3(out: Any, idx: Any, upd: Any, a: int, lo: int, hi: int, wrap: bool, op: int) -> Any:  # pragma: no cover
+    """out[a, idx[a,j,c], c] = f(., upd[a,j,c]) for columns c in [lo, hi), j in order (inlined per constant op);
+    returns the bad-index count (a bad index is skipped)."""
     size = out.shape[1]
+    bad = 0
     for j in range(idx.shape[1]):
         for c in range(lo, hi):
             t = idx[a, j, c]
             if t < 0 and wrap:
                 t += size
-            out[a, t, c] = _combine(op, out[a, t, c], upd[a, j, c])
+            b = _bad(t, size)
+            bad += b
+            if not b:
+                out[a, t, c] = _combine(op, out[a, t, c], upd[a, j, c])
+    return bad
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> None:  # pragma: no cover
+def scatter_elements3(out: Any, idx: Any, upd: Any, op: int, nthreads: int, wrap: bool) -> int:  # pragma: no cover
     """out[a, idx[a,j,c], c] = f(., upd[a,j,c]) in row-major order (owner: slices a, or column blocks).
 
-    The indices must be checked already (in range after wrapping negatives when ``wrap``).
+    Returns the count of raw indices outside ``out`` (after wrapping negatives when ``wrap``): they are
+    skipped, and the output is half-written when it is nonzero.
     ``add``, ``max`` and ``none`` get loops of their own (a constant op: no switch per element;
     ScatterElements add / max along axis 0 of 64 columns measured faster so, see benchmarks/README.md).
     """
     a_n, m_n, c_n = idx.shape
     size = out.shape[1]
+    bad = 0
     if c_n == 1:
         for a in nb.prange(a_n):
+            row_bad = 0
             for j in range(m_n):
                 t = idx[a, j, 0]
                 if t < 0 and wrap:
                     t += size
-                out[a, t, 0] = _combine(op, out[a, t, 0], upd[a, j, 0])
+                b = _bad(t, size)
+                row_bad += b
+                if not b:
+                    out[a, t, 0] = _combine(op, out[a, t, 0], upd[a, j, 0])
+            bad += row_bad
     elif a_n >= nthreads or c_n < 2 * nthreads:
         for a in nb.prange(a_n):
+            row_bad = 0
             if op == ADD:
-                _elem3(out, idx, upd, a, 0, c_n, wrap, ADD)
+                row_bad += _elem3(out, idx, upd, a, 0, c_n, wrap, ADD)
             elif op == MAX:
-                _elem3(out, idx, upd, a, 0, c_n, wrap, MAX)
+                row_bad += _elem3(out, idx, upd, a, 0, c_n, wrap, MAX)
             elif op == NONE:
-                _elem3(out, idx, upd, a, 0, c_n, wrap, NONE)
+                row_bad += _elem3(out, idx, upd, a, 0, c_n, wrap, NONE)
             else:
-                _elem3(out, idx, upd, a, 0, c_n, wrap, op)
+                row_bad += _elem3(out, idx, upd, a, 0, c_n, wrap, op)
+            bad += row_bad
     else:
         blocks = nthreads
         step = (c_n + blocks - 1) // blocks
         for b in nb.prange(blocks):
             lo = b * step
             hi = min(c_n, lo + step)
+            block_bad = 0
             for a in range(a_n):
                 if op == ADD:
-                    _elem3(out, idx, upd, a, lo, hi, wrap, ADD)
+                    block_bad += _elem3(out, idx, upd, a, lo, hi, wrap, ADD)
                 elif op == MAX:
-                    _elem3(out, idx, upd, a, lo, hi, wrap, MAX)
+                    block_bad += _elem3(out, idx, upd, a, lo, hi, wrap, MAX)
                 elif op == NONE:
-                    _elem3(out, idx, upd, a, lo, hi, wrap, NONE)
+                    block_bad += _elem3(out, idx, upd, a, lo, hi, wrap, NONE)
                 else:
-                    _elem3(out, idx, upd, a, lo, hi, wrap, op)
+                    block_bad += _elem3(out, idx, upd, a, lo, hi, wrap, op)
+            bad += block_bad
+    return bad
 
 
 def _serial(kernel: Any) -> Any:

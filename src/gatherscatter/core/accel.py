@@ -12,7 +12,7 @@ upward import (``tests/test_layering.py``).
 Each function says when the accelerated path does not apply (dtype, layout,
 policy), and the core then runs its NumPy path. Indices reach here either
 resolved by the core (in range) or *raw* (``raw=True``: the caller's int64
-indices, checked here in the same pass as the work when the output is ours to
+indices, checked by the kernels in the same pass as the work when the output is ours to
 discard, or by one checking pass before any write when it is not); when a raw
 index is bad the functions report it and the core takes its resolving path,
 which raises or applies the policy.
@@ -234,7 +234,7 @@ def _scatter_rows(
     u2 = np.ascontiguousarray(u2)  # broadcast (zero-stride) updates cannot be re-viewed
     if op == k.NONE:
         o2, u2 = _bits(o2), _bits(u2)
-    launch(k.scatter_rows, o2, _c(rows), u2, op, n, False, nthreads_at=4)
+    launch(k.scatter_rows, o2, _c(rows), u2, op, n, False, nthreads_at=4)  # resolved rows: never a bad one
     return True
 
 
@@ -249,11 +249,16 @@ def _scatter(
     raw: bool,
     wrap: bool = False,
     data: np.ndarray[Any, Any] | None = None,
+    fresh: bool = False,
 ) -> bool | None:
     """The scatter into ``out`` on the kernels; ``data`` (when given) is first copied into ``out``.
 
     Returns True when done, False when the kernels do not apply, None when
-    ``raw`` indices hold a bad index; in both cases nothing was written.
+    ``raw`` indices hold a bad index. ``fresh``: ``out`` is the core's own output,
+    which it rewrites or drops after a None; the kernel then checks each index as it
+    goes (no separate pass: a quarter of ScatterElements add's time, benchmarks/README.md)
+    and ``out`` may be half-written after a None. Otherwise (the caller's array) one
+    checking pass runs first and nothing is written after a False or a None.
     Resolved (``raw=False``) calls take elementwise specs only.
     """
     op = _opcode(k, reduction, out.dtype)
@@ -267,7 +272,7 @@ def _scatter(
         d3, i3 = shapes
         n = set_kernel_threads(u.nbytes * 3 + idx.nbytes)
         ic = _c(idx)
-        if raw and launch(k.count_bad, ic.reshape(-1), d3[1], wrap):
+        if raw and not fresh and launch(k.count_bad, ic.reshape(-1), d3[1], wrap):
             return None
         if data is not None:
             _copy(k, out, data)
@@ -276,15 +281,15 @@ def _scatter(
         if op == k.NONE:
             o3, u3 = _bits(o3), _bits(u3)
         if i3[2] == 1 and i3[0] >= n:
-            launch(k.scatter_elements2, o3[:, :, 0], ic.reshape(i3[:2]), u3[:, :, 0], op, wrap and raw)
+            bad = launch(k.scatter_elements2, o3[:, :, 0], ic.reshape(i3[:2]), u3[:, :, 0], op, wrap and raw)
         else:
             if i3[0] < n:
                 # column blocks (fewer leading slices than threads): each thread scans every update;
                 # 2 threads measured 1.5x slower than 1 on ScatterElements add axis 0 (64 columns) and
                 # 1.04x slower on max in the full runs (a 1.3x gain in a direct kernel measurement)
                 n = 1
-            launch(k.scatter_elements3, o3, ic.reshape(i3), u3, op, n, wrap and raw, nthreads_at=4)
-        return True
+            bad = launch(k.scatter_elements3, o3, ic.reshape(i3), u3, op, n, wrap and raw, nthreads_at=4)
+        return None if bad else True
     if not raw:
         return False
     b, kd = spec.batch, spec.depth
@@ -302,7 +307,7 @@ def _scatter(
         R = prod(out.shape[a + 1 :])
         rows = _c(idx).reshape(-1)
         n = set_kernel_threads(u.nbytes * 2 + idx.nbytes)
-        if launch(k.count_bad, rows, out.shape[a], wrap):
+        if not fresh and launch(k.count_bad, rows, out.shape[a], wrap):
             return None
     else:
         return False
@@ -314,5 +319,4 @@ def _scatter(
         o2, u2 = _bits(o2), _bits(u2)
     if _owner_threads(n, R) < n:
         n = set_kernel_threads(0)
-    launch(k.scatter_rows, o2, rows, u2, op, n, wrap, nthreads_at=4)
-    return True
+    return None if launch(k.scatter_rows, o2, rows, u2, op, n, wrap, nthreads_at=4) else True

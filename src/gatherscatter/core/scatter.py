@@ -284,7 +284,7 @@ def scatter(
         assert target is not None
         done = accel.scatter(
             kern, target, idx, u, spec, red.value, raw=True, wrap=policy.negative is Negative.WRAP,
-            data=None if inplace else d,
+            data=None if inplace else d, fresh=out is None,
         )
         if done:
             return target
