@@ -1,14 +1,10 @@
 """``docs/translation.md``: how translation works, and the coverage matrix, generated.
 
-The matrix is computed, not written: every registered op with a source
-description is translated (with the variants its record names as worth probing)
-into every target framework, and each cell says what the planner produced:
-an exact translation (with the input conditions under which a listed
-divergence still applies), the closest translation (with the reason it is not
-exact), or none (with the reason). Regenerate with
-``gatherscatter translate --matrix --out docs/translation.md``; a test fails
-when the committed page is stale. That every "exact" claim holds is checked by
-the test suite, which runs ``Translation.verify`` on every pair.
+The matrix is computed, not written: every registered op (with the variants its
+record names as worth probing) translated into every target framework (the page
+says what a cell means). Regenerate with ``gatherscatter translate --matrix --out
+docs/translation.md``; a test fails when the committed page is stale, and the test
+suite runs ``Translation.verify`` on every pair.
 """
 
 from __future__ import annotations
@@ -16,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dialects._registry import ops
+from ..dialects._registry import FAMILIES, ops
 from ..errors import GatherScatterError
 from .model import WHEN
 
@@ -26,15 +22,10 @@ TARGET_ORDER = ("onnx", "torch", "tensorflow", "jax", "lax", "numpy", "paddle", 
                 "gatherscatter")
 """The matrix's columns."""
 
-FAMILIES = ("gather", "gather_elements", "gather_nd", "scatter_elements", "scatter_nd", "scatter_axis", "general")
-
 #: one letter per residual condition, in the order of :data:`~.model.WHEN`
 CONDITION_CODE = {"negative": "N", "out_of_range": "R", "duplicates": "D", "dtype": "T", "float_index": "F",
                   "empty": "E", "nonfinite": "X", "scalar": "S"}
 
-
-def _code(when: str) -> str:
-    return CONDITION_CODE.get(when, when)
 
 @dataclass
 class Cell:
@@ -51,11 +42,8 @@ def calls() -> list[tuple[str, dict[str, Any]]]:
     rows: list[tuple[str, dict[str, Any]]] = []
     for op in ops():
         q = op.info.qualname
-        variants = list(op.record.variants)
-        if not variants:
-            if any(a.required for a in op.record.attrs):
-                continue  # needs attributes nobody chose a representative value for
-            variants = [{}]
+        # its defaults when it names no variants, unless it needs attributes nobody chose a representative value for
+        variants = list(op.record.variants) or ([] if any(a.required for a in op.record.attrs) else [{}])
         # the op's own version keyword is translate's ``op_version`` (``version`` is the target's)
         own = "op_version" if op.info.version_kw == "version" else None
         rows += [(q, {(own if own and k == "version" else k): x for k, x in v.items()}) for v in variants]
@@ -182,63 +170,40 @@ def translation_markdown() -> str:
     """The whole ``docs/translation.md`` page."""
     from . import frameworks
 
-    legend = ", ".join(f"`{_code(w)}` {text}" for w, text in WHEN.items() if w in CONDITION_CODE)
+    legend = ", ".join(f"`{CONDITION_CODE[w]}` {text}" for w, text in WHEN.items() if w in CONDITION_CODE)
     out = [_INTRO.replace("{legend}", legend)]
     rows = coverage()
     targets = [t for t in TARGET_ORDER if t in frameworks()]
     notes: dict[str, int] = {}
 
-    def note(text: str) -> int:
-        return notes.setdefault(text, len(notes) + 1)
-
     def render(c: Cell) -> str:
-        codes = " ".join(_code(w) for w in c.conditions)
+        codes = " ".join(CONDITION_CODE[w] for w in c.conditions)
         if c.status == "exact":
             return f"✓ {codes}".rstrip()
-        sym = "≈" if c.status == "closest" else "✗"
-        return f"{sym} {codes} [{note(c.reason)}]".replace("  ", " ")
+        n = notes.setdefault(c.reason, len(notes) + 1)
+        return f"{'≈' if c.status == 'closest' else '✗'} {codes} [{n}]".replace("  ", " ")
 
-    # summary by family
-    out.append("### By family")
-    out.append("")
-    out.append("Source calls per family translated exactly / closest / not at all.")
-    out.append("")
-    out.append("| family | " + " | ".join(targets) + " |")
-    out.append("|---|" + "---|" * len(targets))
     fam_of = {op.info.qualname: op.info.family for op in ops()}
-    for fam in FAMILIES:
-        fam_rows = [r for r in rows if fam_of.get(r[0]) == fam]
-        if not fam_rows:
-            continue
-        cells = []
-        for tg in targets:
-            st = [r[2][tg].status for r in fam_rows]
-            cells.append(f"{st.count('exact')} / {st.count('closest')} / {st.count('none')}")
-        out.append(f"| {fam} ({len(fam_rows)}) | " + " | ".join(cells) + " |")
+    families = {f: [r for r in rows if fam_of.get(r[0]) == f] for f in FAMILIES}
+    families = {f: fam_rows for f, fam_rows in families.items() if fam_rows}
+    head = ["|---|" + "---|" * len(targets)]
+    out += ["### By family", "", "Source calls per family translated exactly / closest / not at all.", "",
+            "| family | " + " | ".join(targets) + " |", *head]
+    for fam, fam_rows in families.items():
+        counts = [[r[2][tg].status for r in fam_rows] for tg in targets]
+        out.append(f"| {fam} ({len(fam_rows)}) | " + " | ".join(
+            f"{st.count('exact')} / {st.count('closest')} / {st.count('none')}" for st in counts) + " |")
     out.append("")
-    for fam in FAMILIES:
-        fam_rows = [r for r in rows if fam_of.get(r[0]) == fam]
-        if not fam_rows:
-            continue
-        out.append(f"### {fam}")
-        out.append("")
-        out.append("| source call | " + " | ".join(targets) + " |")
-        out.append("|---|" + "---|" * len(targets))
-        for op, attrs, cells_ in fam_rows:
-            out.append(f"| {_call_text(op, attrs)} | " + " | ".join(render(cells_[tg]) for tg in targets) + " |")
+    for fam, fam_rows in families.items():
+        out += [f"### {fam}", "", "| source call | " + " | ".join(targets) + " |", *head]
+        out += [f"| {_call_text(op, attrs)} | " + " | ".join(render(cells[tg]) for tg in targets) + " |"
+                for op, attrs, cells in fam_rows]
         out.append("")
     if notes:
-        out.append("### Notes")
-        out.append("")
-        for text, n in notes.items():
-            out.append(f"{n}. {_esc(text)}")
-        out.append("")
+        out += ["### Notes", "", *[f"{n}. {_esc(text)}" for text, n in notes.items()], ""]
     described = {r[0] for r in rows}
     missing = [op.info.qualname for op in ops() if op.info.qualname not in described]
     if missing:
-        out.append("### Ops without a source description")
-        out.append("")
-        out.append(", ".join(f"`{q}`" for q in missing) + ".")
-        out.append("")
+        out += ["### Ops without a source description", "", ", ".join(f"`{q}`" for q in missing) + ".", ""]
     return "\n".join(out)
 
