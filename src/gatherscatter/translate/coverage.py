@@ -91,8 +91,6 @@ def _esc(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
-
-
 def translation_markdown() -> str:
     """The whole ``docs/translation.md`` page."""
     from . import frameworks
@@ -113,16 +111,16 @@ def translation_markdown() -> str:
     fam_of = {op.info.qualname: op.info.family for op in ops()}
     families = {f: [r for r in rows if fam_of.get(r[0]) == f] for f in FAMILIES}
     families = {f: fam_rows for f, fam_rows in families.items() if fam_rows}
-    head = ["|---|" + "---|" * len(targets)]
+    rule = "|---|" + "---|" * len(targets)
     out += ["### By family", "", "Source calls per family translated exactly / closest / not at all.", "",
-            "| family | " + " | ".join(targets) + " |", *head]
+            "| family | " + " | ".join(targets) + " |", rule]
     for fam, fam_rows in families.items():
         counts = [[r[2][tg].status for r in fam_rows] for tg in targets]
         out.append(f"| {fam} ({len(fam_rows)}) | " + " | ".join(
             f"{st.count('exact')} / {st.count('closest')} / {st.count('none')}" for st in counts) + " |")
     out.append("")
     for fam, fam_rows in families.items():
-        out += [f"### {fam}", "", "| source call | " + " | ".join(targets) + " |", *head]
+        out += [f"### {fam}", "", "| source call | " + " | ".join(targets) + " |", rule]
         out += [f"| {_call_text(op, attrs)} | " + " | ".join(render(cells[tg]) for tg in targets) + " |"
                 for op, attrs, cells in fam_rows]
         out.append("")
