@@ -29,7 +29,6 @@ planned for (``version=``, default 18). Requires the ``onnx`` package:
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -83,13 +82,17 @@ class Builder:
 OnnxEmit = Callable[[Builder, Step, dict[str, str], dict[str, Any]], str]
 
 
-def _emit(fn: Callable[..., Any], b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
-    """The ONNX nodes of the adapter ``fn`` (written once in :mod:`.adapters`) traced through its ONNX vocabulary."""
-    v = OnnxVocab(b)
-    return v.bind(fn(v, *[v.input(name) for name in a.values()], **k), s.out)
+def _traced(fn: Callable[..., Any]) -> OnnxEmit:
+    """The ONNX emitter of an adapter written once in :mod:`.adapters`."""
+
+    def emit(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
+        v = OnnxVocab(b)
+        return v.bind(fn(v, *[v.input(name) for name in a.values()], **k), s.out)
+
+    return emit
 
 
-ONNX_ADAPTERS: dict[str, OnnxEmit] = {name: partial(_emit, fn) for name, fn in DEFS.items()}
+ONNX_ADAPTERS: dict[str, OnnxEmit] = {name: _traced(fn) for name, fn in DEFS.items()}
 
 
 #: the ONNX ops' attributes with their defaults, which are left out (GatherND has no batch_dims attribute before
