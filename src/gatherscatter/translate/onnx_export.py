@@ -225,7 +225,7 @@ def default_example(t: Translation, dtypes: dict[str, Any] | None = None) -> dic
 
 def _tuple_axis(t: Translation, v: Any) -> int:
     """The axis of ``v`` (an nd index input) holding the index tuples."""
-    return int(t.source.layout.get("index_axis", -1)) % max(v.ndim, 1)
+    return int(t.source.layout.get("index_axis", -1)) % max(int(v.ndim), 1)
 
 
 def _tuple_length(t: Translation, args: dict[str, Any]) -> int:
