@@ -107,6 +107,37 @@ def _op(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     return b.node(s.name.split(".", 1)[1], [a[p] for p in ("data", "indices", "updates") if p in a], s.out, **attrs)
 
 
+#: the element types some onnxruntime CPU kernels lack, and the type they are computed in (exact for a select, and
+#: for a max/min: of bool, or/and)
+_WIDER = {"bool": "uint8", "int16": "int32", "uint16": "int32"}
+#: those kernels (op type, and its reduction): the operands cast to the wider type (the result is cast back)
+_ORT_GAPS = {"Where": (1, 2),
+             **{f"{op} {r}": (0, 2) for op in ("ScatterND", "ScatterElements") for r in ("max", "min")}}
+
+
+def _widen(b: Builder, model: Any) -> None:
+    """Compute each node onnxruntime's CPU kernels lack for its element type (:data:`_ORT_GAPS`) in a wider one."""
+    g = b.onnx.shape_inference.infer_shapes(model).graph
+    types = {v.name: v.type.tensor_type.elem_type for v in [*g.value_info, *g.output]}
+    wider = {b.elem_type(k): b.elem_type(v) for k, v in _WIDER.items()}
+    nodes: list[Any] = []
+    for n in model.graph.node:
+        kind = " ".join([n.op_type, *[a.s.decode() for a in n.attribute if a.name == "reduction"]])
+        t = types.get(n.output[0])
+        if kind not in _ORT_GAPS or t not in wider:
+            nodes.append(n)
+            continue
+        wide = b.onnx.NodeProto()
+        wide.CopyFrom(n)
+        wide.output[0] = b.fresh("wide")
+        for j in _ORT_GAPS[kind]:
+            nodes.append(b.helper.make_node("Cast", [n.input[j]], [b.fresh("wide")], to=wider[t]))
+            wide.input[j] = nodes[-1].output[0]
+        nodes += [wide, b.helper.make_node("Cast", [wide.output[0]], [n.output[0]], to=t)]
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+
+
 def build_model(t: Translation, example: dict[str, Any]) -> Any:
     """The ONNX model of ``t`` for an example call (its ranks, dtypes and index-tuple lengths)."""
     if t.target != "onnx":
@@ -142,6 +173,7 @@ def build_model(t: Translation, example: dict[str, Any]) -> Any:
     model = b.helper.make_model(graph, opset_imports=[b.helper.make_opsetid("", b.opset)],
                                 producer_name="gatherscatter.translate")
     model.ir_version = min(model.ir_version, 10)
+    _widen(b, model)
     b.onnx.checker.check_model(model, full_check=True)
     return model
 
