@@ -239,6 +239,18 @@ def test_tf_scatter_nd_is_zeros_then_add_so_duplicates_sum():
     assert run_onnx(model, t.source.inputs, args).tolist() == [0.0, 3.0, 0.0, 4.0, 0.0]
 
 
+@pytest.mark.parametrize(("op", "dtype"), [("jax.segment_max", "bool"), ("jax.segment_min", "bool"),
+                                         ("tensorflow.unsorted_segment_mean", "int16"),
+                                         ("tensorflow.unsorted_segment_mean", "uint16")])
+def test_element_types_onnxruntime_lacks_are_computed_wider(op, dtype):
+    """onnxruntime's CPU kernels have no bool max/min scatter and no bool/int16/uint16 Where: the export casts
+    around them, and the graph still computes what the source op computes."""
+    t = gs.translate(op, to="onnx")
+    args = default_example(t, {"data": dtype})
+    assert args["data"].dtype == dtype
+    assert same(run_onnx(t.to_onnx(**args), t.source.inputs, args), t.run_source(**args))
+
+
 # ------------------------------------------------------------------------------------------ opsets
 
 OPSET_SOURCES = [

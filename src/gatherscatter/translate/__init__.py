@@ -11,27 +11,25 @@ idx = moveaxis(indices, source=0, destination=-1)
 >>> t.verify(n=60).ok
 True
 
-How it works: the source call is described exactly as one call of the neutral
-API with every policy explicit (its *canonical* form, see
-:mod:`.model`); the target's planner computes that call with its own ops plus
-small adapters (:mod:`.plan`); what no adapter can reproduce is listed in
-``t.divergences``. ``t.verify()`` runs the source op and the translated
-program through gatherscatter's dialects (each verified against its real
-framework) on generated inputs, edge cases included.
+How it works (the canonical call, the target's plan, the proof): ``docs/translation.md``
+(:mod:`.coverage` generates it).
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from ..dialects._registry import DialectOp, get_op
+from ..dialects._registry import DialectOp, divergences, get_op
+from ..dialects.onnx._common import NEWEST_OPSET
 from ..errors import ArgumentError, UnsupportedError
 from .ir import ADAPTERS, Program, Step
-from .model import Canonical, Residual, Source, TargetPlan
+from .model import WHEN, Canonical, Residual, Source, TargetPlan
+from .onnx_export import build_model, default_model
 from .plan import Names
 from .sources import describe
 from .targets import TARGETS, plan_target
@@ -73,18 +71,13 @@ class Translation:
     def planned_residuals(self) -> list[Residual]:
         """The residuals of the description and the target plan (what :meth:`verify` may explain a difference
         with: both sides run through gatherscatter's dialects)."""
-        seen: list[Residual] = []
-        for r in self.source.residuals + self.plan.residuals:
-            if r not in seen:
-                seen.append(r)
-        return seen
+        return list(dict.fromkeys(self.source.residuals + self.plan.residuals))
 
     @property
     def residuals(self) -> list[Residual]:
         """What stays different (structured): the source's own quirks, the target's gaps, and the source op's
         recorded divergences from its real framework (:func:`source_divergences`)."""
-        seen = self.planned_residuals
-        return seen + [r for r in source_divergences(self.op, self.source) if r not in seen]
+        return list(dict.fromkeys(self.planned_residuals + source_divergences(self.op, self.source)))
 
     @property
     def divergences(self) -> list[str]:
@@ -100,8 +93,6 @@ class Translation:
     @property
     def code(self) -> str:
         """Source code for the target (Python for Python frameworks; an onnx.helper script for ONNX)."""
-        import importlib
-
         module = importlib.import_module(f"{__name__}.{CODE_MODULES.get(self.target, 'codegen_python')}")
         return str(module.generate(self))
 
@@ -119,8 +110,6 @@ class Translation:
             return "exact: no (the closest translation; see the divergences)"
         if not self.residuals:
             return "exact: yes"
-        from .model import WHEN
-
         conds = list(dict.fromkeys(WHEN[r.when] for r in self.residuals))
         return f"exact: except when {' or when '.join(conds)} (see the divergences)"
 
@@ -129,8 +118,6 @@ class Translation:
         """The translation as an ``onnx.ModelProto`` (``to='onnx'``) for float32 data and updates and int64
         indices (where the source op takes them), every dim symbolic except an index-tuple length the graph
         depends on. Other dtypes or ranks: :meth:`to_onnx`. Needs the ``onnx`` extra."""
-        from .onnx_export import default_model
-
         return default_model(self)
 
     def to_onnx(self, *, dtypes: dict[str, Any] | None = None, **example: Any) -> Any:
@@ -143,21 +130,13 @@ class Translation:
         >>> [i.type.tensor_type.elem_type for i in t.to_onnx(dtypes={"input": "int32", "src": "int32"}).graph.input]
         [6, 7, 6]
         """
-        from .onnx_export import build_model, default_model
-
-        if dtypes is not None:
-            if example:
-                raise ArgumentError(f"to_onnx of {self.source.op}: give an example call or dtypes=, not both")
-            return default_model(self, dtypes)
-        if not example:
-            return default_model(self)
-        return build_model(self, example)
+        if dtypes is not None and example:
+            raise ArgumentError(f"to_onnx of {self.source.op}: give an example call or dtypes=, not both")
+        return build_model(self, example) if example else default_model(self, dtypes)
 
     def run(self, **args: Any) -> np.ndarray[Any, Any]:
         """Run the translated program (through gatherscatter's dialects) on the source op's arguments."""
-        unknown = set(args) - set(self.source.inputs)
-        missing = set(self.source.inputs) - set(args)
-        if unknown or missing:
+        if set(args) != set(self.source.inputs):
             raise ArgumentError(f"translation of {self.source.op}: takes {', '.join(self.source.inputs)}; "
                                 f"got {', '.join(sorted(args))}")
         return self.program.run(args)
@@ -182,14 +161,12 @@ class Translation:
                  f"  ->  {self.target}" + (f" (version {self.version})" if self.version is not None else ""),
                  *[f"  first:   {c.describe()}" for c in self.source.before],
                  f"  meaning: {self.source.canonical.describe()}", "  steps:"]
-        for s in self.steps:
-            lines.append(f"    {s.describe()}" + (f"    # {s.why}" if s.why else ""))
+        lines += [f"    {s.describe()}" + (f"    # {s.why}" if s.why else "") for s in self.steps]
         lines.append("  divergences:" if self.residuals else "  divergences: none (exact)")
         lines += [f"    - {d}" for d in self.divergences]
         return "\n".join(lines)
 
-    def __str__(self) -> str:
-        return self.plan_text()
+    __str__ = plan_text
 
 
 def source_divergences(op: DialectOp, source: Source) -> list[Residual]:
@@ -202,20 +179,11 @@ def source_divergences(op: DialectOp, source: Source) -> list[Residual]:
     >>> any("int32" in r.source for r in source_divergences(t.op, t.source))
     True
     """
-    from ..dialects._registry import divergences
-
     version = _op_version(op, source.attrs)
     stated = {r.when for r in source.residuals}
-    out: list[Residual] = []
-    for d in divergences(op):
-        if not d.when or d.when[0] in ("always", *stated):
-            continue
-        if d.versions != "all" and version not in [v.strip() for v in d.versions.split(",")]:
-            continue
-        r = d.residual()
-        if r not in out:
-            out.append(r)
-    return out
+    applies = [d for d in divergences(op) if d.when and d.when[0] not in ("always", *stated)
+               and (d.versions == "all" or version in [v.strip() for v in d.versions.split(",")])]
+    return list(dict.fromkeys(d.residual() for d in applies))
 
 
 def _op_version(op: DialectOp, attrs: dict[str, Any]) -> str | None:
@@ -282,20 +250,17 @@ def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, 
 def _drop_repeated_casts(steps: list[Step]) -> list[Step]:
     """Drop a ``cast`` of a value a ``cast`` to the same dtype produced (the source's layout adapters and the
     target planner may both cast indices to int64); later steps read the first cast's value."""
-    from dataclasses import replace
-
-    produced: dict[str, Step] = {}
+    casts: dict[str, Any] = {}  # the value each cast produced -> its dtype
     rename: dict[str, str] = {}
     out: list[Step] = []
     for step in steps:
         step = replace(step, args=tuple((k, rename.get(v, v)) for k, v in step.args))
         if step.kind == "adapter" and step.name == "cast":
-            prev = produced.get(step.arg_map["x"])
-            if prev is not None and prev.kind == "adapter" and prev.name == "cast" and \
-                    prev.attr_map.get("dtype") == step.attr_map.get("dtype"):
-                rename[step.out] = step.arg_map["x"]
+            x, dtype = step.arg_map["x"], step.attr_map.get("dtype")
+            if x in casts and casts[x] == dtype:
+                rename[step.out] = x
                 continue
-        produced[step.out] = step
+            casts[step.out] = dtype
         out.append(step)
     if steps and steps[-1].out in rename:  # the output was a dropped cast: the first cast binds its name
         first = rename[steps[-1].out]
@@ -304,20 +269,15 @@ def _drop_repeated_casts(steps: list[Step]) -> list[Step]:
     return out
 
 
-#: targets with versions: the name of their version and the range gatherscatter knows
-_TARGET_VERSIONS = {"onnx": "opset", "openvino": "opset"}
+#: the targets with versions (opsets)
+_VERSIONED = ("onnx", "openvino")
 
 
 def _known_versions(to: str) -> tuple[int, int, int]:
-    """``(oldest, newest, default)`` version of a versioned target."""
-    if to == "onnx":
-        from ..dialects.onnx._common import NEWEST_OPSET
-        from .targets.onnx import DEFAULT_OPSET
-
-        return 1, NEWEST_OPSET, DEFAULT_OPSET
-    from .targets.openvino import DEFAULT_OPSET as OV_DEFAULT
-
-    return 1, 17, OV_DEFAULT  # OpenVINO 2026.4 knows opset1 to opset17 (dialects/openvino/_common.py)
+    """``(oldest, newest, default)`` opset of a versioned target (OpenVINO 2026.4 knows opset1 to opset17:
+    dialects/openvino/_common.py)."""
+    default = importlib.import_module(f"{__name__}.targets.{to}").DEFAULT_OPSET
+    return 1, NEWEST_OPSET if to == "onnx" else 17, int(default)
 
 
 def _check_version(op: Any, to: str, version: Any) -> Any:
@@ -332,36 +292,29 @@ def _check_version(op: Any, to: str, version: Any) -> Any:
     if version is None:
         return None
     qual = get_op(op).info.qualname
-    kind = _TARGET_VERSIONS.get(to)
-    if kind is None:
+    if to not in _VERSIONED:
         if to not in frameworks():
             return version  # plan_target names the unknown target
         raise UnsupportedError(f"translate {qual} to {to}: the {to} target has no versions to choose; "
-                               f"version= applies to {', '.join(sorted(_TARGET_VERSIONS))} (got {version!r})")
+                               f"version= applies to {', '.join(_VERSIONED)} (got {version!r})")
     lo, hi, default = _known_versions(to)
-    known = f"{to} {kind}s are {lo} to {hi} (the default is the newest planned for, {default})"
+    known = f"{to} opsets are {lo} to {hi} (the default is the newest planned for, {default})"
     try:
         n = int(version) if isinstance(version, (int, np.integer, str)) and not isinstance(version, bool) else None
     except ValueError:
         n = None
     if n is None or not lo <= n <= hi:
-        raise UnsupportedError(f"translate {qual} to {to}: " + (f"version={version!r} is not an {kind} number; "
-                               if n is None else f"{kind} {n} is not one gatherscatter knows; ") + known)
+        raise UnsupportedError(f"translate {qual} to {to}: " + (f"version={version!r} is not an opset number; "
+                               if n is None else f"opset {n} is not one gatherscatter knows; ") + known)
     return n
 
 
 def _check_attrs(op: Any, attrs: dict[str, Any]) -> None:
     """Unknown or missing attributes: an ArgumentError naming them and the op's attributes."""
-    from .sources import SOURCES, _load
-
-    _load()
-    qual = get_op(op).info.qualname
-    fn = SOURCES.get(qual)
-    if fn is None:
-        return  # describe() says there is no description
-    params = inspect.signature(fn).parameters
+    o = get_op(op)
+    qual, params = o.info.qualname, inspect.signature(o.record.describe).parameters
     if any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        return
+        return  # an op without a description (describe() says so) or taking any attribute
     known = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     listed = ", ".join(known) if known else "none"
     unknown = [k for k in attrs if k not in known]

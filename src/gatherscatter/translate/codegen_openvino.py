@@ -2,12 +2,11 @@
 
 The model's Parameters take the ranks and element types of an example call
 (dims are dynamic, except the last dim of integer inputs: index tuples need a
-static length); a source
-argument given as a tuple of arrays becomes one Parameter per array, and a
-shape argument (a tuple of ints) a 1-D int64 Parameter. Every step is one
-opset call or a small helper written in opset calls (shape arithmetic with
-``ShapeOf``/``Gather``/``Concat``, coordinates with ``Range``/``Broadcast``),
-defined in the script. The script compiles the model for the CPU and defines
+static length); a source argument given as a tuple of arrays becomes one
+Parameter per array, and a shape argument (a tuple of ints) a 1-D int64
+Parameter. Every step is one opset call or a small helper written in opset
+calls (shape arithmetic with ``ShapeOf``/``Gather``/``Concat``, coordinates
+with ``Range``/``Broadcast``), defined in the script. The script compiles the model for the CPU and defines
 ``translated(<source inputs>)`` which runs it.
 """
 
@@ -19,19 +18,18 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from .adapters import OvVocab
-from .codegen import SHARED_HELPERS, CodeTarget, adapter_emitters, function_code
+from .codegen import SHARED_HELPERS, CodeTarget, adapter_emitters, compile_function, function_code
 from .codegen_python import op_calls
+from .onnx_export import default_example, nd_index_inputs
 
 if TYPE_CHECKING:
     from . import Translation
 
 __all__ = ["build", "script"]
 
-A = dict[str, str]
-K = dict[str, Any]
 T = "openvino"
 
-HEADER = "import math\n\nimport numpy as np\nimport openvino as ov\nimport openvino.opset15 as ops"
+HEADER = "import functools\nimport math\n\nimport numpy as np\nimport openvino as ov\nimport openvino.opset15 as ops"
 
 _BASE = {
     "_rank": '''def _rank(x):
@@ -85,10 +83,7 @@ _BASE = {
 ''',
     "_sum": '''def _sum(seq):
     """The sum of the nodes of ``seq`` (broadcast)."""
-    total = seq[0]
-    for a in seq[1:]:
-        total = ops.add(total, a)
-    return total
+    return functools.reduce(ops.add, seq)
 ''',
     "_minmax": '''def _minmax(op, x, y):
     """ops.maximum/ops.minimum, with NaN propagated (Maximum/Minimum drop it)."""
@@ -99,10 +94,8 @@ _BASE = {
 ''',
     "_strides": '''def _strides(data, k):
     """Row-major strides of ``data.shape[:k]`` (1-D int64)."""
-    if k == 0:
-        return _i64(np.zeros(0, np.int64))
-    return ops.concat([ops.reduce_prod(_shape(data, d + 1, k), _i64([0]), True) if d + 1 < k else _i64([1])
-                       for d in range(k)], 0)
+    return _concat([ops.reduce_prod(_shape(data, d + 1, k), _i64([0]), True) if d + 1 < k else _i64([1])
+                    for d in range(k)])
 ''',
     "_align": '''def _align(mask, y, lead):
     """``mask`` with size-1 dims added so its dims sit at dim ``lead`` of ``y``."""
@@ -118,19 +111,11 @@ _BASE = {
         order.insert(d, s)
     return ops.transpose(x, _i64(order))
 ''',
-    "_replace_axis": '''def _replace_axis(shape, axis, value, rank):
-    """A 1-D shape node with entry ``axis`` replaced by the 1-element node ``value``."""
-    a = axis % rank
-    return _concat([ops.slice(shape, _i64([0]), _i64([a]), _i64([1])) if a else None, value,
-                    ops.slice(shape, _i64([a + 1]), _i64([rank]), _i64([1])) if a + 1 < rank else None])
-''',
     "_broadcast_off_axis": '''def _broadcast_off_axis(x, other, axis):
     """Broadcast ``x`` against ``other`` on every dim but ``axis`` (equal ranks), keeping ``x``'s axis size."""
-    r = _rank(x)
-    sx, so = ops.shape_of(x, "i64"), ops.shape_of(other, "i64")
-    target = ops.select(ops.equal(sx, _i64(1)), so, sx)
-    keep = ops.slice(sx, _i64([axis % r]), _i64([axis % r + 1]), _i64([1]))
-    return ops.broadcast(x, _replace_axis(target, axis, keep, r))
+    a = axis % _rank(x)
+    shape = _concat([_shape(other, 0, a), _shape(x, a, a + 1), _shape(other, a + 1)])
+    return ops.broadcast(x, shape, broadcast_spec="BIDIRECTIONAL")
 ''',
     "_div": '''def _div(total, safe, rounding):
     """``total / safe`` in ``total``'s dtype (integers: floor or trunc, ``safe`` non-zero)."""
@@ -157,36 +142,30 @@ ADAPTER_EMIT = TARGET.adapters
 # ------------------------------------------------------------------------------------------------- scripts
 
 
-def _np_type(v: Any) -> str:
-    return f"np.{np.asarray(v).dtype.name}"
-
-
 def script(t: Translation, example: dict[str, Any] | None = None) -> str:
     """Python source that builds ``t`` as an ``ov.Model`` for ``example``'s ranks and dtypes, compiles it for
     the CPU and defines ``translated(<source inputs>)`` (default example: the first in-range generated case)."""
     if t.target != T:
         raise UnsupportedError(f"openvino codegen: the translation targets {t.target}, not openvino")
-    if example is None:
-        from .onnx_export import default_example
-
-        example = default_example(t)
-    from .onnx_export import nd_index_inputs
-
+    example = default_example(t) if example is None else example
     nd = nd_index_inputs(t)
-    params: list[str] = []
-    feed: list[str] = []
+    params: list[str] = []  # the statements binding the inputs
+    plist: list[str] = []  # the Parameters
+    feed: list[str] = []  # the arrays passed to the compiled model
+
+    def parameter(name: str, dims: list[int], dtype: Any, value: str) -> None:
+        params.append(f"{name} = ops.parameter({dims}, np.{np.dtype(dtype).name}, name='{name}')")
+        plist.append(name)
+        feed.append(value)
+
     for name in t.source.inputs:
         v = example[name]
         if isinstance(v, (tuple, list)) and all(isinstance(x, (int, np.integer)) for x in v):  # a shape
-            params.append(f"    {name} = ops.parameter([{len(v)}], np.int64, name='{name}')")
-            feed.append(f"np.asarray({name}, dtype=np.int64)")
+            parameter(name, [len(v)], np.int64, f"np.asarray({name}, dtype=np.int64)")
         elif isinstance(v, (tuple, list)):  # a tuple of index arrays: one Parameter each
-            parts = []
             for j, x in enumerate(v):
-                params.append(f"    {name}_{j} = ops.parameter({[-1] * np.ndim(x)}, {_np_type(x)}, name='{name}_{j}')")
-                parts.append(f"{name}_{j}")
-                feed.append(f"np.asarray({name}[{j}])")
-            params.append(f"    {name} = ({', '.join(parts)}{',' if len(parts) == 1 else ''})")
+                parameter(f"{name}_{j}", [-1] * np.ndim(x), np.asarray(x).dtype, f"np.asarray({name}[{j}])")
+            params.append(f"{name} = ({', '.join(f'{name}_{j}' for j in range(len(v)))}{',' if len(v) == 1 else ''})")
         else:
             arr = np.asarray(v)
             dims = [-1] * arr.ndim
@@ -194,14 +173,11 @@ def script(t: Translation, example: dict[str, Any] | None = None) -> str:
                 # index tuples need a static length (MXNet-style sources keep them on the first axis)
                 at = 0 if name in nd and t.source.layout.get("index_axis") == 0 else -1
                 dims[at] = int(arr.shape[at])
-            params.append(f"    {name} = ops.parameter({dims}, {_np_type(arr)}, name='{name}')")
-            feed.append(f"np.asarray({name})")
-    names = [n for n in params if " = ops.parameter(" in n]
-    plist = ", ".join(line.split(" = ")[0].strip() for line in names)
+            parameter(name, dims, arr.dtype, f"np.asarray({name})")
     attrs = ", ".join(f"{k}={v!r}" for k, v in t.source.attrs.items())
     model = function_code(TARGET, [], t.steps, t.program.output, f"{t.source.op}({attrs}) in OpenVINO opset15, "
-                          "generated by gatherscatter.translate.", "build_model", [p.strip() for p in params],
-                          f"return ov.Model([{t.program.output}], [{plist}], 'translated')")
+                          "generated by gatherscatter.translate.", "build_model", params,
+                          f"return ov.Model([{t.program.output}], [{', '.join(plist)}], 'translated')")
     return model + "\n\ncompiled = ov.compile_model(build_model(), 'CPU', {'INFERENCE_PRECISION_HINT': 'f32'})\n\n\n" \
         f"def translated({', '.join(t.source.inputs)}):\n" \
         '    """Run the compiled model on the source op\'s arguments."""\n' \
@@ -210,11 +186,7 @@ def script(t: Translation, example: dict[str, Any] | None = None) -> str:
 
 def build(t: Translation, example: dict[str, Any]) -> Any:
     """Execute :func:`script` for ``example`` and return its ``translated`` function (needs ``openvino``)."""
-    from .codegen import compile_function
-
     return compile_function(script(t, example))
 
 
-def generate(t: Translation) -> str:
-    """The OpenVINO code of ``t`` (:func:`script` for the default example)."""
-    return script(t)
+generate = script  # the OpenVINO code of a translation (for the default example)

@@ -2,12 +2,10 @@
 
 Each target spells a small :class:`Api` (``where``, ``reshape``, ``astype`` ...)
 with its own functions, so the generated code calls the framework's real API
-(``torch.where``, ``tf.cast``, ``paddle.unsqueeze`` ...); the adapters of
+(``torch.where``, ``tf.cast``, ``paddle.unsqueeze`` ...): the adapters of
 :mod:`.adapters` are traced through :class:`~.adapters.PyVocab` over that Api,
-the others are written here once against it. Axis sizes are read
-from the data at run time, so the code is rank- and shape-generic. Adapters
-too long for one expression call a helper function written in the target's
-API; :func:`..codegen.function_code` defines the helpers a function uses.
+reading axis sizes at run time (rank- and shape-generic code); primitives too
+long for one expression call a helper written in the target's API (:func:`_helpers`).
 MXNet code runs the adapters in NumPy on the host (``asnumpy()``) and the ops
 in ``mx.nd`` (MXNet 1.9 has no 0-d or empty arrays and few index utilities).
 """
@@ -17,6 +15,7 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -25,61 +24,52 @@ from .. import dialects as _d
 from ..dialects._registry import qn
 from ..errors import UnsupportedError
 from .adapters import PyVocab
-from .codegen import SHARED_HELPERS, CodeTarget, Emit, adapter_emitters, collect, function_code
+from .codegen import SHARED_HELPERS, CodeTarget, Emit, adapter_emitters, function_code
 from .ir import Step
 
 if TYPE_CHECKING:
     from . import Translation
 
-A = dict[str, str]
-K = dict[str, Any]
-
 
 def lit(v: Any) -> str:
-    """A Python literal for an attribute value (NaN and infinities included)."""
+    """A Python literal for an attribute value (NaN and infinities included; JAX dimension numbers as ``lax.``
+    calls, without batching dims)."""
+    if isinstance(v, np.ndarray):
+        return lit(v.item()) if v.ndim == 0 else repr(v.tolist())
     if isinstance(v, (bool, np.bool_)):
         return repr(bool(v))
     if isinstance(v, (int, np.integer)):
         return repr(int(v))
-    if isinstance(v, (float, np.floating)):
-        f = float(v)
-        if math.isnan(f):
-            return "float('nan')"
-        if math.isinf(f):
-            return "float('inf')" if f > 0 else "float('-inf')"
-        return repr(f)
-    if isinstance(v, np.ndarray):
-        return lit(v.item()) if v.ndim == 0 else repr(v.tolist())
-    return repr(v)
+    if isinstance(v, (float, np.floating)) and not math.isfinite(v):
+        return "float('nan')" if math.isnan(v) else "float('inf')" if v > 0 else "float('-inf')"
+    if hasattr(v, "_fields"):
+        return f"lax.{type(v).__name__}({', '.join(f'{f}={tuple(getattr(v, f))!r}' for f in v._fields[:3])})"
+    return repr(float(v)) if isinstance(v, np.floating) else repr(v)
 
 
 def kw(attrs: dict[str, Any], *names: str) -> str:
     """``, name=value, ...`` for the attributes ``names`` given (not None)."""
-    parts = [f"{n}={lit(attrs[n])}" for n in names if attrs.get(n) is not None]
-    return (", " + ", ".join(parts)) if parts else ""
+    return "".join(f", {n}={lit(attrs[n])}" for n in names if attrs.get(n) is not None)
+
+
+def _fill(template: str, step: Step, a: dict[str, str], k: dict[str, Any]) -> str | list[str]:
+    class Fields(dict[str, str]):
+        def __missing__(self, key: str) -> str:
+            if key[0] in ",~":
+                return kw(k, *key[1:].split(","))[0 if key[0] == "," else 2 :]
+            name, _, default = key.partition("|")
+            v = k.get(name)
+            return lit(ast.literal_eval(default) if v is None and default else v)
+
+    text = template.format_map(Fields(a, out=step.out))
+    return text.split("\n") if "\n" in text else text
 
 
 def templates(table: dict[str, str]) -> dict[str, Emit]:
     """Emitters from templates: ``{x}`` is the tensor argument ``x`` or the attribute ``x``'s literal, ``{x|d}``
     an attribute with a default, ``{,a,b}`` the keywords ``, a=..., b=...`` given (``{~a,b}``: no leading
     comma), ``{out}`` the step's output; a template of several lines is statements."""
-
-    def emitter(template: str) -> Emit:
-        def emit(step: Step, a: dict[str, str], k: dict[str, Any]) -> str | list[str]:
-            class Fields(dict[str, str]):
-                def __missing__(self, key: str) -> str:
-                    if key[0] in ",~":
-                        return kw(k, *key[1:].split(","))[0 if key[0] == "," else 2 :]
-                    name, _, default = key.partition("|")
-                    v = k.get(name)
-                    return lit(ast.literal_eval(default) if v is None and default else v)
-
-            text = template.format_map(Fields(a, out=step.out))
-            return text.split("\n") if "\n" in text else text
-
-        return emit
-
-    return {name: emitter(template) for name, template in table.items()}
+    return {name: partial(_fill, template) for name, template in table.items()}
 
 
 class Api:
@@ -198,30 +188,6 @@ def _helpers(api: Api) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------- op emitters
 
 
-def _lax_ops() -> dict[str, Emit]:
-    ops: dict[str, Emit] = {}
-    op = collect(ops)
-
-    def dn(v: Any) -> str:
-        fields = ", ".join(f"{f}={tuple(getattr(v, f))!r}" for f in v._fields[:3])  # no batching dims
-        return f"lax.{type(v).__name__}({fields})"
-
-    @op(qn(_d.jax.lax.gather))
-    def _(s: Step, a: A, k: K) -> str:
-        return f"lax.gather(jnp.asarray({a['operand']}), {a['start_indices']}, {dn(k['dimension_numbers'])}, " \
-               f"{tuple(k['slice_sizes'])!r}{kw(k, 'mode', 'fill_value')})"
-
-    for fn in (_d.jax.lax.scatter, _d.jax.lax.scatter_add, _d.jax.lax.scatter_mul, _d.jax.lax.scatter_max,
-               _d.jax.lax.scatter_min):
-
-        def emit(s: Step, a: A, k: K, name: str = fn.info.name) -> str:
-            return f"{name}(jnp.asarray({a['operand']}), {a['scatter_indices']}, jnp.asarray({a['updates']}), " \
-                   f"{dn(k['dimension_numbers'])}{kw(k, 'mode')})"
-
-        op(qn(fn))(emit)
-    return ops
-
-
 _COPY = "{out} = np.array({%s}, copy=True)\n"  # NumPy's put/at write in place: on a copy
 #: every framework op's call by qualname, for every code target (fields: :func:`templates`)
 OP_CALLS: dict[str, str] = {
@@ -236,6 +202,11 @@ OP_CALLS: dict[str, str] = {
     qn(_d.jax.at_get): "jnp.asarray({x}).at[{idx}].get({~mode,fill_value})",
     **{qn(getattr(_d.jax, f"at_{method}")): f"jnp.asarray({{x}}).at[{{idx}}].{method}({{values}}{{,mode}})"
        for method in ("set", "add", "multiply", "min", "max")},
+    qn(_d.jax.lax.gather): "lax.gather(jnp.asarray({operand}), {start_indices}, {dimension_numbers}, {slice_sizes}"
+                           "{,mode,fill_value})",
+    **{qn(fn): f"{fn.info.name}(jnp.asarray({{operand}}), {{scatter_indices}}, jnp.asarray({{updates}}), "
+       "{dimension_numbers}{,mode})" for fn in (_d.jax.lax.scatter, _d.jax.lax.scatter_add, _d.jax.lax.scatter_mul,
+                                                _d.jax.lax.scatter_max, _d.jax.lax.scatter_min)},
     qn(_d.torch.index_select): "torch.index_select({input}, {dim}, {index})",
     qn(_d.torch.gather): "torch.gather({input}, {dim}, {index})",
     qn(_d.torch.take): "torch.take({input}, {index})",
@@ -268,9 +239,9 @@ OP_CALLS: dict[str, str] = {
 }
 
 
-def op_calls(framework: str) -> dict[str, Emit]:
-    """The emitters of ``framework``'s ops (``OP_CALLS`` rows whose qualname starts with it)."""
-    return templates({k: v for k, v in OP_CALLS.items() if k.split(".")[0] == framework})
+def op_calls(module: str) -> dict[str, Emit]:
+    """The emitters of ``module``'s ops (``OP_CALLS`` rows ``<module>.<name>``: ``jax``, ``jax.lax`` ...)."""
+    return templates({k: v for k, v in OP_CALLS.items() if k.rpartition(".")[0] == module})
 
 
 _MX_HEADER = '''import math
@@ -315,7 +286,7 @@ TARGETS: dict[str, CodeTarget] = {
     "numpy": _target("numpy", "np", Api(), op_calls("numpy")),
     "gatherscatter": _target("gatherscatter", "gs", Api(), {}),
     "jax": _target("jax", "jnp", JaxApi(), op_calls("jax")),
-    "lax": _target("lax", "jnp", JaxApi(), _lax_ops()),
+    "lax": _target("lax", "jnp", JaxApi(), op_calls("jax.lax")),
     "torch": _target("torch", "torch", TorchApi(), op_calls("torch")),
     "tensorflow": _target("tensorflow", "tf", TfApi(), op_calls("tensorflow")),
     "paddle": _target("paddle", "paddle", PaddleApi(), op_calls("paddle")),

@@ -9,19 +9,11 @@ Every dim is symbolic, except the index-tuple length of nd indices where the
 graph depends on it (an nd gather's output rank; an adapter that handles each
 tuple component); a sequence argument (``torch.index_put``'s
 ``indices``) becomes one input per array, ``indices_0``, ``indices_1`` ...
-Every step becomes ONNX nodes: op steps the ONNX op itself, adapters small
-subgraphs (``Shape``/``Gather`` to read an axis size at run time, ``Where`` to
-wrap negatives, ``ConstantOfShape`` for identities, ``Range``/``Expand``/
-``Concat`` for coordinate grids (docs/semantics.md#e4) ...). Every adapter of
-:data:`~gatherscatter.translate.ir.ADAPTERS` has an emitter in
-:data:`ONNX_ADAPTERS`: those of :mod:`.adapters` traced through its ONNX vocabulary,
-the others written here. The model's opset is the one the plan's ops were
-planned for (``version=``, default 18), and nodes take that opset's form:
-``Unsqueeze``/``Squeeze``/``ReduceMin`` axes as attributes before 13/18, no
-``GreaterOrEqual`` or integer ``Max`` before 12, ``Reshape(allowzero=1)`` from
-14 (before, a reshape to a shape holding a 0 copies the input's dim: empty
-results of the reshaping adapters need opset >= 14). Requires the ``onnx``
-package: ``pip install "gatherscatter[onnx]"`` (without it, a ModuleNotFoundError says so).
+Every step becomes ONNX nodes: op steps the ONNX op itself, adapters the
+subgraphs of :mod:`.adapters` traced through its ONNX vocabulary (:data:`ONNX_ADAPTERS`;
+opset quirks live there). The model's opset is the one the plan's ops were
+planned for (``version=``, default 18). Requires the ``onnx`` package:
+``pip install "gatherscatter[onnx]"`` (without it, a ModuleNotFoundError says so).
 
 >>> import numpy as np, gatherscatter as gs
 >>> t = gs.translate("mxnet.gather_nd", to="onnx")
@@ -41,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..dialects._registry import get_op
 from ..errors import ArgumentError, UnsupportedError
 from .adapters import DEFS, OnnxVocab
 from .ir import ADAPTERS, Step
@@ -58,10 +51,8 @@ class Builder:
     """Nodes, initializers and fresh names of one graph; ``vals`` holds the example's values."""
 
     def __init__(self, opset: int) -> None:
-        onnx = require_onnx()
-        from onnx import helper, numpy_helper
-
-        self.onnx, self.helper, self.numpy_helper = onnx, helper, numpy_helper
+        self.onnx = require_onnx()
+        self.helper, self.numpy_helper = self.onnx.helper, self.onnx.numpy_helper
         self.opset = opset
         self.nodes: list[Any] = []
         self.inits: list[Any] = []
@@ -80,9 +71,8 @@ class Builder:
         return out
 
     def const(self, value: Any, dtype: Any = None, hint: str = "c") -> str:
-        arr = np.asarray(value, dtype=dtype)
         name = self.fresh(hint)
-        self.inits.append(self.numpy_helper.from_array(arr, name))
+        self.inits.append(self.numpy_helper.from_array(np.asarray(value, dtype=dtype), name))
         return name
 
     def elem_type(self, dtype: Any) -> int:
@@ -105,87 +95,100 @@ def _traced(fn: Callable[..., Any]) -> OnnxEmit:
 ONNX_ADAPTERS: dict[str, OnnxEmit] = {name: _traced(fn) for name, fn in DEFS.items()}
 
 
-_ONNX_ATTRS = {"axis", "batch_dims", "reduction"}
-_ONNX_DEFAULTS: dict[str, Any] = {"batch_dims": 0, "reduction": "none"}
+#: the ONNX ops' attributes with their defaults, which are left out (GatherND has no batch_dims attribute before
+#: opset 12, nor reduction before 16)
+_ONNX_ATTRS: dict[str, Any] = {"axis": None, "batch_dims": 0, "reduction": "none"}
 
 
 def _op(b: Builder, s: Step, a: dict[str, str], k: dict[str, Any]) -> str:
     if not s.name.startswith("onnx."):
         raise UnsupportedError(f"onnx export: step {s.name} is not an ONNX op")
-    name = s.name.split(".", 1)[1]
-    order = ["data", "indices", "updates"]
-    # defaults are left out (GatherND has no batch_dims attribute before opset 12, nor reduction before 16)
-    attrs = {key: v for key, v in k.items() if key in _ONNX_ATTRS and v != _ONNX_DEFAULTS.get(key)}
-    return b.node(name, [a[p] for p in order if p in a], s.out, **attrs)
+    attrs = {key: v for key, v in k.items() if key in _ONNX_ATTRS and v != _ONNX_ATTRS[key]}
+    return b.node(s.name.split(".", 1)[1], [a[p] for p in ("data", "indices", "updates") if p in a], s.out, **attrs)
+
+
+#: the element types some onnxruntime CPU kernels lack, and the type they are computed in (exact for a select, and
+#: for a max/min: of bool, or/and)
+_WIDER = {"bool": "uint8", "int16": "int32", "uint16": "int32"}
+#: those kernels (op type, and its reduction): the operands cast to the wider type (the result is cast back)
+_ORT_GAPS = {"Where": (1, 2),
+             **{f"{op} {r}": (0, 2) for op in ("ScatterND", "ScatterElements") for r in ("max", "min")}}
+
+
+def _widen(b: Builder, model: Any) -> None:
+    """Compute each node onnxruntime's CPU kernels lack for its element type (:data:`_ORT_GAPS`) in a wider one."""
+    g = b.onnx.shape_inference.infer_shapes(model).graph
+    types = {v.name: v.type.tensor_type.elem_type for v in [*g.value_info, *g.output]}
+    wider = {b.elem_type(k): b.elem_type(v) for k, v in _WIDER.items()}
+    nodes: list[Any] = []
+    for n in model.graph.node:
+        kind = " ".join([n.op_type, *[a.s.decode() for a in n.attribute if a.name == "reduction"]])
+        t = types.get(n.output[0])
+        if kind not in _ORT_GAPS or t not in wider:
+            nodes.append(n)
+            continue
+        wide = b.onnx.NodeProto()
+        wide.CopyFrom(n)
+        wide.output[0] = b.fresh("wide")
+        for j in _ORT_GAPS[kind]:
+            nodes.append(b.helper.make_node("Cast", [n.input[j]], [b.fresh("wide")], to=wider[t]))
+            wide.input[j] = nodes[-1].output[0]
+        nodes += [wide, b.helper.make_node("Cast", [wide.output[0]], [n.output[0]], to=t)]
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
 
 
 def build_model(t: Translation, example: dict[str, Any]) -> Any:
     """The ONNX model of ``t`` for an example call (its ranks, dtypes and index-tuple lengths)."""
     if t.target != "onnx":
         raise UnsupportedError(f"onnx export: the translation targets {t.target}, not onnx")
-    opset = _opset(t)
-    b = Builder(opset)
-    from ..dialects._registry import get_op
-    from .ir import ADAPTERS as _AD  # noqa: F401  (the NumPy definitions evaluate the example)
-
-    missing = [n for n in t.source.inputs if n not in example]
-    unknown = [n for n in example if n not in t.source.inputs]
-    if missing or unknown:
+    b = Builder(_opset(t))
+    if set(example) != set(t.source.inputs):
         raise ArgumentError(f"onnx export of {t.source.op}: the example takes {', '.join(t.source.inputs)}; "
                             f"got {', '.join(example) or 'nothing'}")
     seqs = _tuple_inputs(t, example)
+    graph_inputs: list[tuple[str, Any]] = []  # (graph input, its example value)
     for name in t.source.inputs:
         if name in seqs:  # a sequence of index arrays (torch.index_put's indices): one graph input each
-            parts = [np.asarray(x) for x in example[name]]
-            b.vals[name] = tuple(parts)
-            b.tuples[name] = [f"{name}_{j}" for j in range(len(parts))]
-            for j, v in enumerate(parts):
-                b.vals[f"{name}_{j}"] = v
-            continue
-        v = np.asarray(example[name])
-        if isinstance(example[name], (tuple, list)) and v.size == 0:
-            v = v.astype(np.int64)  # an empty shape argument
-        b.vals[name] = v
+            b.vals[name] = tuple(np.asarray(x) for x in example[name])
+            b.tuples[name] = [f"{name}_{j}" for j in range(len(b.vals[name]))]
+            b.vals.update(zip(b.tuples[name], b.vals[name], strict=True))
+            graph_inputs += zip(b.tuples[name], b.vals[name], strict=True)
+        else:
+            b.vals[name] = _array(example[name])
+            graph_inputs.append((name, b.vals[name]))
     for step in t.steps:
-        args = step.arg_map
-        vals = {p: b.vals[v] for p, v in args.items()}
+        vals = {p: b.vals[v] for p, v in step.args}
         if step.kind == "op":
             b.vals[step.out] = get_op(step.name)(**vals, **step.attr_map)
-            _op(b, step, args, step.attr_map)
+            _op(b, step, step.arg_map, step.attr_map)
         else:
             b.vals[step.out] = ADAPTERS[step.name].run(*vals.values(), **step.attr_map)
-            emit = ONNX_ADAPTERS.get(step.name)
-            if emit is None:
-                raise UnsupportedError(f"onnx export: adapter {step.name} has no ONNX form yet")
-            emit(b, step, args, step.attr_map)
-    inputs = []
-    for name in t.source.inputs:
-        if name in seqs:
-            for j, v in enumerate(b.vals[name]):
-                dims: list[Any] = [f"{name}_{j}_d{d}" for d in range(v.ndim)]
-                inputs.append(b.helper.make_tensor_value_info(f"{name}_{j}", b.elem_type(v.dtype), dims))
-            continue
-        v = b.vals[name]
-        dims = [f"{name}_d{j}" for j in range(v.ndim)]
-        # the index-tuple length k is fixed when the graph depends on it: an nd gather's output rank does
-        if v.ndim and name in nd_index_inputs(t) and (b.static_tuple_len or t.source.canonical.family == "gather_nd"):
-            ax = int(t.source.layout.get("index_axis", -1)) % v.ndim
-            dims[ax] = int(v.shape[ax])
-        inputs.append(b.helper.make_tensor_value_info(name, b.elem_type(v.dtype), dims))
-    out = t.program.output
-    outputs = []
-    for name, value in _outputs(b, out):
-        ov = np.asarray(value)
-        if isinstance(value, tuple) and ov.size == 0:
-            ov = ov.astype(np.int64)  # an empty shape
-        dims = [f"{name}_d{j}" for j in range(ov.ndim)]
-        outputs.append(b.helper.make_tensor_value_info(name, b.elem_type(ov.dtype), dims))
+            ONNX_ADAPTERS[step.name](b, step, step.arg_map, step.attr_map)
+    # the index-tuple length k is fixed when the graph depends on it: an nd gather's output rank does
+    fixed = nd_index_inputs(t) if b.static_tuple_len or t.source.canonical.family == "gather_nd" else set()
+    inputs = [_value_info(b, n, v, _tuple_axis(t, v) if n in fixed else None) for n, v in graph_inputs]
+    outputs = [_value_info(b, n, v) for n, v in _outputs(b, t.program.output)]
     graph = b.helper.make_graph(b.nodes, "translated", inputs, outputs, b.inits)
-    model = b.helper.make_model(graph, opset_imports=[b.helper.make_opsetid("", opset)],
+    model = b.helper.make_model(graph, opset_imports=[b.helper.make_opsetid("", b.opset)],
                                 producer_name="gatherscatter.translate")
     model.ir_version = min(model.ir_version, 10)
+    _widen(b, model)
     b.onnx.checker.check_model(model, full_check=True)
     return model
+
+
+def _array(value: Any) -> Any:
+    """``value`` as an array (an empty shape tuple: int64)."""
+    v = np.asarray(value)
+    return v.astype(np.int64) if isinstance(value, (tuple, list)) and v.size == 0 else v
+
+
+def _value_info(b: Builder, name: str, value: Any, fixed: int | None = None) -> Any:
+    """A graph input or output of ``value``'s element type and rank: dims ``<name>_d0`` ..., dim ``fixed`` static."""
+    v = _array(value)
+    dims = [int(n) if d == fixed else f"{name}_d{d}" for d, n in enumerate(v.shape)]
+    return b.helper.make_tensor_value_info(name, b.elem_type(v.dtype), dims)
 
 
 def _outputs(b: Builder, out: str) -> list[tuple[str, Any]]:
@@ -198,9 +201,7 @@ def _outputs(b: Builder, out: str) -> list[tuple[str, Any]]:
 def _opset(t: Translation) -> int:
     """The model's opset: the one the plan's ONNX ops were planned for (default 18)."""
     opsets = [int(s.attr_map["opset"]) for s in t.steps if s.kind == "op" and s.attr_map.get("opset")]
-    if opsets:
-        return max(opsets)
-    return int(t.version) if t.version is not None else 18
+    return max(opsets, default=int(t.version) if t.version is not None else 18)
 
 
 def _tuple_inputs(t: Translation, example: dict[str, Any]) -> set[str]:
@@ -223,7 +224,7 @@ def default_example(t: Translation, dtypes: dict[str, Any] | None = None) -> dic
     share one: naming one names both)."""
     from .verify import sample_cases
 
-    dtypes = dict(dtypes or {})
+    dtypes = dtypes or {}
     unknown = [n for n in dtypes if n not in t.source.inputs]
     if unknown:
         raise ArgumentError(f"onnx export of {t.source.op}: dtypes names {', '.join(map(repr, unknown))}; "
@@ -236,30 +237,27 @@ def default_example(t: Translation, dtypes: dict[str, Any] | None = None) -> dic
     named = [wanted[n] for n in floats if n in wanted]
     if named:
         wanted = {**dict.fromkeys(floats, named[0]), **wanted}
-    found = []
-    for case in sample_cases(t.source, n=48, seed=0):
-        if case.kind != "plain":
-            continue
-        try:
-            t.run_source(**case.args)
-        except Exception:
-            continue
-        found.append(case.args)
-    if found:
-        args = max(found, key=lambda a: _tuple_length(t, a))  # the first with full index tuples, if any
-        # preferred dtypes, kept where the source op (and the translation) accept them
-        groups: list[dict[str, np.dtype[Any]]] = [{n: np.dtype(np.float32) for n in floats if n not in wanted}]
-        groups += [{n: np.dtype(np.int64)} for n in t.source.inputs if n not in floats and n not in wanted]
-        for group in groups:
-            args = _try_dtypes(t, args, group) or args
-        if wanted:
-            cast = _try_dtypes(t, args, wanted)
-            if cast is None:
-                raise UnsupportedError(f"onnx export of {t.source.op}: the source op does not take "
-                                       f"{', '.join(f'{n} of dtype {d}' for n, d in wanted.items())}")
-            args = cast
-        return args
-    raise UnsupportedError(f"onnx export: no example input found for {t.source.op}")
+    found = [c.args for c in sample_cases(t.source, n=48, seed=0) if c.kind == "plain" and _runs(t, c.args, False)]
+    if not found:
+        raise UnsupportedError(f"onnx export: no example input found for {t.source.op}")
+    args = max(found, key=lambda a: _tuple_length(t, a))  # the first with full index tuples, if any
+    # preferred dtypes, kept where the source op (and the translation) accept them
+    groups: list[dict[str, np.dtype[Any]]] = [{n: np.dtype(np.float32) for n in floats if n not in wanted}]
+    groups += [{n: np.dtype(np.int64)} for n in t.source.inputs if n not in floats and n not in wanted]
+    for group in groups:
+        args = _try_dtypes(t, args, group) or args
+    if wanted:
+        cast = _try_dtypes(t, args, wanted)
+        if cast is None:
+            raise UnsupportedError(f"onnx export of {t.source.op}: the source op does not take "
+                                   f"{', '.join(f'{n} of dtype {d}' for n, d in wanted.items())}")
+        args = cast
+    return args
+
+
+def _tuple_axis(t: Translation, v: Any) -> int:
+    """The axis of ``v`` (an nd index input) holding the index tuples."""
+    return int(t.source.layout.get("index_axis", -1)) % max(int(v.ndim), 1)
 
 
 def _tuple_length(t: Translation, args: dict[str, Any]) -> int:
@@ -267,8 +265,19 @@ def _tuple_length(t: Translation, args: dict[str, Any]) -> int:
     for name in nd_index_inputs(t):
         v = args.get(name)
         if isinstance(v, np.ndarray) and v.ndim:
-            return int(v.shape[int(t.source.layout.get("index_axis", -1)) % v.ndim])
+            return int(v.shape[_tuple_axis(t, v)])
     return 0
+
+
+def _runs(t: Translation, args: dict[str, Any], translated: bool = True) -> bool:
+    """Whether the source op (and the translation, when ``translated``) accept ``args``."""
+    try:
+        t.run_source(**args)
+        if translated:
+            t.run(**args)
+    except Exception:
+        return False
+    return True
 
 
 def _try_dtypes(t: Translation, args: dict[str, Any], dtypes: dict[str, np.dtype[Any]]) -> dict[str, Any] | None:
@@ -277,12 +286,7 @@ def _try_dtypes(t: Translation, args: dict[str, Any], dtypes: dict[str, np.dtype
         return None
     with np.errstate(all="ignore"):
         new = {**args, **{n: args[n].astype(d) for n, d in dtypes.items()}}
-    try:
-        t.run_source(**new)
-        t.run(**new)
-    except Exception:
-        return None
-    return new
+    return new if _runs(t, new) else None
 
 
 def default_model(t: Translation, dtypes: dict[str, Any] | None = None) -> Any:
@@ -307,40 +311,34 @@ def script(t: Translation) -> str:
     model = default_model(t)
     from onnx import helper, numpy_helper
 
-    def literal(v: Any) -> Any:
-        return v.decode() if isinstance(v, bytes) else v
+    def array(proto: Any) -> str:
+        v = numpy_helper.to_array(proto)
+        return f"numpy_helper.from_array(np.array({v.tolist()!r}, dtype=np.{v.dtype})"
 
-    lines = ["import numpy as np", "import onnx", "from onnx import TensorProto, helper, numpy_helper", "",
-             "nodes = ["]
-    for n in model.graph.node:
-        attrs = ", ".join(f"{a.name}={literal(helper.get_attribute_value(a))!r}" for a in n.attribute
-                          if a.type != a.TENSOR)
-        tensor = [a for a in n.attribute if a.type == a.TENSOR]
-        if tensor:
-            v = numpy_helper.to_array(tensor[0].t)
-            attrs = (attrs + ", " if attrs else "") + \
-                f"value=numpy_helper.from_array(np.array({v.tolist()!r}, dtype=np.{v.dtype}))"
-        lines.append(f"    helper.make_node({n.op_type!r}, {list(n.input)!r}, {list(n.output)!r}"
-                     + (f", {attrs}" if attrs else "") + "),")
-    lines.append("]")
-    lines.append("inits = [")
-    for init in model.graph.initializer:
-        v = numpy_helper.to_array(init)
-        lines.append(f"    numpy_helper.from_array(np.array({v.tolist()!r}, dtype=np.{v.dtype}), {init.name!r}),")
-    lines.append("]")
+    def attr(a: Any) -> str:
+        if a.type == a.TENSOR:
+            return f"{a.name}={array(a.t)})"
+        v = helper.get_attribute_value(a)
+        return f"{a.name}={v.decode() if isinstance(v, bytes) else v!r}"
+
+    def node(n: Any) -> str:
+        parts = [repr(n.op_type), repr(list(n.input)), repr(list(n.output))]
+        parts += [attr(a) for a in sorted(n.attribute, key=lambda a: a.type == a.TENSOR)]  # tensor attributes last
+        return f"    helper.make_node({', '.join(parts)}),"
 
     def vi(x: Any) -> str:
-        tt = x.type.tensor_type
-        dims = [d.dim_param or d.dim_value for d in tt.shape.dim]
-        return f"helper.make_tensor_value_info({x.name!r}, {tt.elem_type}, {dims!r})"
+        dims = [d.dim_param or d.dim_value for d in x.type.tensor_type.shape.dim]
+        return f"helper.make_tensor_value_info({x.name!r}, {x.type.tensor_type.elem_type}, {dims!r})"
 
-    lines.append("inputs = [" + ", ".join(vi(x) for x in model.graph.input) + "]")
-    lines.append("outputs = [" + ", ".join(vi(x) for x in model.graph.output) + "]")
     opset = model.opset_import[0].version
-    lines += ["graph = helper.make_graph(nodes, 'translated', inputs, outputs, inits)",
-              f"model = helper.make_model(graph, opset_imports=[helper.make_opsetid('', {opset})])",
-              f"model.ir_version = {model.ir_version}",
-              "onnx.checker.check_model(model, full_check=True)"]
+    lines = ["import numpy as np", "import onnx", "from onnx import TensorProto, helper, numpy_helper", "",
+             "nodes = [", *[node(n) for n in model.graph.node], "]",
+             "inits = [", *[f"    {array(i)}, {i.name!r})," for i in model.graph.initializer], "]",
+             "inputs = [" + ", ".join(vi(x) for x in model.graph.input) + "]",
+             "outputs = [" + ", ".join(vi(x) for x in model.graph.output) + "]",
+             "graph = helper.make_graph(nodes, 'translated', inputs, outputs, inits)",
+             f"model = helper.make_model(graph, opset_imports=[helper.make_opsetid('', {opset})])",
+             f"model.ir_version = {model.ir_version}", "onnx.checker.check_model(model, full_check=True)"]
     return "\n".join(lines) + "\n"
 
 

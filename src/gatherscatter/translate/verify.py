@@ -73,6 +73,7 @@ __all__ = ["Case", "Mismatch", "VerifyReport", "compare", "sample_cases", "verif
 
 Array = np.ndarray[Any, Any]
 KINDS = ("plain", "negative", "duplicates", "out_of_range", "empty", "scalar")
+_INDEX = ("int32", "int64")  # the common index dtypes (others: the ``dtype`` feature)
 
 
 @dataclass
@@ -144,16 +145,10 @@ def _outcome(fn: Callable[[], Any]) -> tuple[str, Any]:
 
 def compare(a: tuple[str, Any], b: tuple[str, Any]) -> bool:
     """Both raise a library error, or equal values with equal dtype and shape (NaN equals NaN)."""
-    if a[0] == "error" and b[0] == "error":
-        return True
     if a[0] != "ok" or b[0] != "ok":
-        return False
+        return a[0] == b[0] == "error"
     x, y = a[1], b[1]
-    if x.dtype != y.dtype or x.shape != y.shape:
-        return False
-    if x.dtype.kind in "fc":
-        return bool(np.array_equal(x, y, equal_nan=True))
-    return bool(np.array_equal(x, y))
+    return x.dtype == y.dtype and x.shape == y.shape and bool(np.array_equal(x, y, equal_nan=x.dtype.kind in "fc"))
 
 
 def _show(o: tuple[str, Any]) -> str:
@@ -163,15 +158,8 @@ def _show(o: tuple[str, Any]) -> str:
     return f"{type(o[1]).__name__}: {str(o[1])[:160]}"
 
 
-def verify(
-    run_source: Callable[..., Any],
-    program: Program,
-    source: Source,
-    residuals: list[Residual],
-    *,
-    n: int = 200,
-    seed: int = 0,
-) -> VerifyReport:
+def verify(run_source: Callable[..., Any], program: Program, source: Source, residuals: list[Residual], *,
+           n: int = 200, seed: int = 0) -> VerifyReport:
     """Run ``run_source`` (the source op with its attrs) and ``program`` on ``n`` generated cases."""
     report = VerifyReport()
     for case in sample_cases(source, n=n, seed=seed):
@@ -219,32 +207,21 @@ def _nonfinite(x: Any) -> bool:
 
 
 def _features(source: Source, args: dict[str, Any], canon: dict[str, Any] | None, kind: str) -> frozenset[str]:
-    feats = set()
-    if canon is not None:
-        i, sizes = canon["indices"], canon["sizes"]
-        if i.size:
-            if (i < 0).any():
-                feats.add("negative")
-            if ((i >= sizes) | (i < -sizes)).any():
-                feats.add("out_of_range")
-        if canon.get("duplicates"):
-            feats.add("duplicates")
-        if i.dtype.kind == "f" and i.size and (np.trunc(i) != i).any():
-            feats.add("float_index")
-        if any(np.asarray(v).size == 0 for v in (canon["data"], i, canon.get("updates", np.ones(1)))
-               if v is not None):
-            feats.add("empty")
-        if canon["data"].dtype.name not in ("float32", "float64", "int32", "int64") or \
-                i.dtype.name not in ("int32", "int64"):
-            feats.add("dtype")
-        if _nonfinite(canon["data"]) or _nonfinite(canon.get("updates")):
-            feats.add("nonfinite")
-        if any(np.ndim(v) == 0 for v in (canon["data"], i, canon.get("updates")) if v is not None) or \
-                (canon.get("k") and i.ndim <= 1):
-            feats.add("scalar")
-    else:
-        feats.add(kind)
-    return frozenset(feats)
+    if canon is None:
+        return frozenset({kind})
+    i, sizes, data, u = canon["indices"], canon["sizes"], canon["data"], canon.get("updates")
+    arrays = [x for x in (data, i, u) if x is not None]
+    holds = {
+        "negative": i.size and (i < 0).any(),
+        "out_of_range": i.size and ((i >= sizes) | (i < -sizes)).any(),
+        "duplicates": canon.get("duplicates"),
+        "float_index": i.dtype.kind == "f" and i.size and (np.trunc(i) != i).any(),
+        "empty": any(np.asarray(x).size == 0 for x in arrays),
+        "dtype": data.dtype.name not in ("float32", "float64", *_INDEX) or i.dtype.name not in _INDEX,
+        "nonfinite": _nonfinite(data) or _nonfinite(u),
+        "scalar": any(np.ndim(x) == 0 for x in arrays) or (canon.get("k") and i.ndim <= 1),
+    }
+    return frozenset(f for f, h in holds.items() if h)
 
 
 def _shape(rng: np.random.Generator, rank: int, empty: bool) -> list[int]:
@@ -262,16 +239,12 @@ def _values(rng: np.random.Generator, size: int | Array, shape: tuple[int, ...],
         v = rng.integers(-hi, hi)
     elif kind == "duplicates":
         v = rng.integers(0, np.minimum(hi, 2))
-    elif kind == "out_of_range":
-        v = rng.integers(0, hi)
-        if v.size:
-            flat = v.reshape(-1)
-            k = int(rng.integers(flat.size))
-            pick = int(rng.integers(4))
-            big = [int(s.reshape(-1)[k]), int(s.reshape(-1)[k]) + 2, -int(s.reshape(-1)[k]) - 1, 2**40][pick]
-            flat[k] = big
     else:
         v = rng.integers(0, hi)
+    if kind == "out_of_range" and v.size:  # one index just past either end, or huge
+        k = int(rng.integers(v.size))
+        n = int(s.reshape(-1)[k])
+        v.reshape(-1)[k] = [n, n + 2, -n - 1, 2**40][int(rng.integers(4))]
     return np.where(s == 0, rng.integers(-1, 2, size=shape), v).astype(np.int64)
 
 
@@ -322,23 +295,15 @@ def _canonical_case(source: Source, rng: np.random.Generator, kind: str) -> tupl
     ax = c.axis if c.axis is not None else 0
     b = c.batch_dims
     kfix = L.get("k")
-    need = max(ax + 1 if ax >= 0 else -ax, b + 1, 1)
-    if nd and kfix is not None:
-        need = max(need, b + int(kfix))
+    need = max(ax + 1 if ax >= 0 else -ax, b + 1, b + int(kfix) if nd and kfix is not None else 1)
     fixed = L.get("data_shape")
-    if fixed is not None:
-        rank = len(fixed)
-    else:
-        lo, hi = L.get("rank", (need, need + 1))
-        lo = max(lo, need)
-        rank = int(rng.integers(lo, max(hi, lo) + 1))
+    lo, hi = L.get("rank", (need, need + 1))
+    rank = len(fixed) if fixed is not None else int(rng.integers(max(lo, need), max(hi, lo, need) + 1))
     dshape = _shape(rng, rank, empty)
     if fixed is not None:
         dshape = [n if f is None else int(f) for n, f in zip(dshape, fixed, strict=True)]
     a = ax % rank if rank else 0
-    updates = None
-    dup = False
-    k = 0
+    updates, dup, k = None, False, 0
     if fam == "gather":
         extra = _shape(rng, _nextra(rng, L, kind, b == 0), empty and rng.random() < 0.3)
         ishape = dshape[:b] + extra
@@ -426,22 +391,12 @@ def _source_updates(rng: np.random.Generator, layout: dict[str, Any], u: Array |
 
 
 def _to_source(source: Source, data: Array, idx: Array, updates: Array | None) -> dict[str, Any]:
-    names = list(source.inputs)
-    roles = dict(source.roles)
-    layout = source.layout
-    if layout.get("index_axis") == 0 and idx.ndim > 1:
+    if source.layout.get("index_axis") == 0 and idx.ndim > 1:
         idx = np.moveaxis(idx, -1, 0).copy()
     values = {"data": data, "indices": idx, "updates": updates}
+    free = iter([r for r in values if r not in source.roles])  # the roles of the inputs no role names, in order
     args: dict[str, Any] = {}
-    default = iter(["data", "indices", "updates"])
-    for name in names:
-        role = next((r for r, p in roles.items() if p == name), None)
-        if role is None:
-            role = next(default)
-            while role in roles:
-                role = next(default)
-        if role == "data" and name == "shape":
-            args[name] = tuple(data.shape)
-        else:
-            args[name] = values[role]
+    for name in source.inputs:
+        role = next((r for r, p in source.roles.items() if p == name), None) or next(free)
+        args[name] = tuple(data.shape) if role == "data" and name == "shape" else values[role]
     return args
