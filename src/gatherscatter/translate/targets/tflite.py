@@ -1,0 +1,103 @@
+"""Target TFLite builtins (TF 2.21 ``tf.lite.Interpreter``): bad indices fail the invoke; GATHER, GATHER_ND (no
+batch dims; it checks the flat offset only), else GATHER on the flattened data at flat offsets. No scatter into
+data: SCATTER_ND (a sum into zeros) or UNSORTED_SEGMENT_PROD/MAX/MIN reduce the updates at int32 flat offsets,
+combined with the data where one lands; an overwrite keeps the update whose ``row_ids`` is its position's segment
+max (min: the first). :func:`generate`: Python building the model in TF ops, converted with builtins only."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from typing import Any
+
+from ... import dialects as _d
+from ...dialects._registry import get_op, qn
+from ..codegen import function_code
+from ..codegen_python import TARGETS, op_calls
+from ..ir import Step
+from ..model import Canonical, TargetPlan
+from ..plan import Names
+from ._common import Mode, Plan, include_self
+
+T = _d.tflite
+RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
+SEGMENT = {"mul": T.UNSORTED_SEGMENT_PROD, "max": T.UNSORTED_SEGMENT_MAX, "min": T.UNSORTED_SEGMENT_MIN}
+
+
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    p, fam, b = Plan.start("tflite", c, names), c.family, c.batch_dims
+    op = T.GATHER if fam == "gather" and not (c.bounds == "fill" and b and c.axis != b) else \
+        T.GATHER_ND if fam == "gather_nd" and not b else None
+    if op is not None:
+        _, ad = p.policy(c := c.with_(indices=p.index_cast(c.indices, qn(op))), RAISE, None, target=qn(op))
+        kw = {"axis": c.axis, **({"batch_dims": b} if b else {})} if op is T.GATHER else {}
+        p.gather_op(c, ad, qn(op), {"params": c.data, "indices": p.apply(ad)[0]}, **kw)
+        if op is T.GATHER_ND and c.bounds == "raise":
+            p.residual("out_of_range", "raises", "reads on past a component's axis while the flat offset is in range")
+    elif not c.is_scatter:
+        i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "TFLite")
+        p.flat_gather(c.with_(data=d, indices=i), RAISE, qn(T.GATHER), ("params", "indices"), "GATHER_ND has no "
+                      "batch dims nor element-wise form: GATHER reads the flattened data", flatten=True, axis=0)
+    else:
+        i, d, u = p.broadcast_elements(c, c.indices, c.data, c.updates, "TFLite")
+        p.flat_scatter(c.with_(indices=i, updates=u), RAISE, "TFLite", "no scatter into data: write it flattened",
+                       lambda c2, flat, off, u1, y: _scatter(p, c, c2.with_(out=y), flat, off, u1))
+    used = sorted({s.name for s in p.tp.steps if s.kind == "op"})
+    ok = sorted(frozenset.intersection(*(sys.modules[get_op(q).lower.__module__].DATA_DTYPES for q in used)))
+    p.residual("dtype", "computes in its dtypes", f"{', '.join(used)} take {', '.join(ok)} only: the invoke fails")
+    return p.tp
+
+
+def _scatter(p: Plan, c: Canonical, c2: Canonical, flat: str, off: str, u: str) -> None:
+    i32 = p.cast(off, "SCATTER_ND and the segment ops take int32 indices", "int32")
+    tup, n = p.adapt("expand_dims", "i", i32, axis=-1, why="tuples"), p.adapt("shape_of", "n", flat, why="size")
+
+    def call(data: str, _: str, upd: str, r: str, out: str) -> list[Step]:
+        q, t = Plan(c, p.names, TargetPlan("tflite", [])), p.names
+        hits = q.op(qn(T.SCATTER_ND), t("t"), {"indices": tup, "updates": q.adapt("ones_like", "t", i32, why=""),
+                                               "shape": n}, why="how many updates land on each position")
+        inc = r != "none" and include_self(c, r)
+        if r == "none":  # the winner of each position: the last (first) update's position in the order
+            order = q.adapt("cast", "t", q.adapt("row_ids", "t", upd, why=""), dtype="int32", why="")
+            win = q.op(qn(SEGMENT["min" if c.duplicates == "first" else "max"]), t("t"), {
+                "data": order, "segment_ids": i32, "num_segments": n})
+            lost = q.adapt("combine", "t", q.op(qn(T.GATHER), t("t"), {"params": win, "indices": i32}), order,
+                           reduction="sub", why="")
+            upd, r = q.adapt("select", "t", lost, q.adapt("zeros_like", "t", upd, why=""), upd, why="winners"), "add"
+        red = q.op(qn(T.SCATTER_ND), t("t"), {"indices": tup, "updates": upd, "shape": n}) if r == "add" else \
+            q.op(qn(SEGMENT[r]), t("t"), {"data": upd, "segment_ids": i32, "num_segments": n})
+        q.adapt_to(out, "select", hits, q.adapt("combine", "t", data, red, reduction=r, why="") if inc else red, data,
+                   why="the data where no update lands")
+        return q.tp.steps
+
+    p.reduce(c2, call, data=flat, indices=i32, updates=u, native=frozenset({"none", "add", "mul", "max", "min"}),
+             native_include_self=True)
+    if c.duplicates != "first":
+        p.duplicates(c, True, "TFLite")
+    if c.include_self and c.reduction in ("add", "sub", "mul", "mean"):
+        p.residual("duplicates", "combines the updates into the data one by one", "reduces the updates, then "
+                   "combines them with the data once: float rounding may differ")
+
+
+_RUN = """
+
+
+def _tflite(fn, args):
+    \"\"\"``fn`` traced for these arrays (others are constants), converted with builtin ops only, and run.\"\"\"
+    keys = [k for k, v in args.items() if hasattr(v, "dtype")]
+    spec = [tf.TensorSpec(np.shape(args[k]), np.asarray(args[k]).dtype, name=k) for k in keys]
+    f = tf.function(lambda *ts: fn(**{**args, **dict(zip(keys, ts))}), input_signature=spec)
+    conv = tf.lite.TFLiteConverter.from_concrete_functions([f.get_concrete_function()], f)
+    conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS]
+    run = tf.lite.Interpreter(model_content=conv.convert()).get_signature_runner()
+    return next(iter(run(**{k: np.asarray(args[k]) for k in keys}).values()))"""
+
+
+def generate(t: Any) -> str:
+    """Python: ``translated(<source inputs>)`` in TF ops that convert to TFLite builtins; called eagerly, it
+    converts itself for the call's shapes and dtypes and runs the model in ``tf.lite.Interpreter``."""
+    tf, args = TARGETS["tensorflow"], ", ".join(f"{k}={k}" for k in t.source.inputs)
+    run = ["if not tf.inside_function():  # eager: trace, convert and run the model", f"    return _tflite(translated, "
+           f"dict({args}))"]
+    tgt = replace(tf, name="tflite", header=tf.header + _RUN, ops=op_calls("tflite"), prologue=lambda _: run)
+    return function_code(tgt, t.source.inputs, t.steps, t.program.output, f"{t.source.op} as a TFLite model.")
