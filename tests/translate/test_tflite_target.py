@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gatherscatter.errors import DTypeError, IndexOutOfRangeError
+from gatherscatter.errors import DTypeError, IndexOutOfRangeError, UnsupportedError
 from gatherscatter.translate import translate
 from gatherscatter.translate.verify import verify
 
@@ -113,20 +113,28 @@ def test_bad_indices_and_float64_fail_as_tflite_does():
 
 # ------------------------------------------------------------------------------ (b) the real converter+interpreter
 
-REAL = [c for c in GRID if not c[0].startswith("mxnet.")]
+REAL = GRID
 TOTAL = CodeReport()
 
 
 @pytest.mark.tflite
+@pytest.mark.filterwarnings("ignore")  # TF's own (tf.lite.Interpreter's deprecation for LiteRT, autograph ...)
 @pytest.mark.parametrize(("op", "attrs"), REAL, ids=[call_id(o, a) for o, a in REAL])
 def test_generated_tflite_model_matches_the_source(op, attrs):
     pytest.importorskip("tensorflow")
     t = translate(op, to="tflite", **attrs)
 
-    def keep(case, model) -> bool:  # the dtypes TFLite refuses are the listed dtype divergence
-        return not (model[0] == "error" and isinstance(model[1], DTypeError))
+    if any(s.name == "segment_count" for s in t.steps):  # a value-dependent output size: no model, and says so
+        with pytest.raises(UnsupportedError, match="segment_count"):
+            t.code  # noqa: B018
+        return
 
-    report = check_code(t, np.asarray, np.asarray, n=8, keep=keep)
+    def keep(case, model) -> bool:  # the dtypes TFLite refuses are the listed dtype divergence (int64 means too)
+        i64_mean = t.source.canonical.reduction == "mean" and "int64" in {a.dtype.name for a in case.args.values()
+                                                                         if isinstance(a, np.ndarray)}
+        return not (i64_mean or (model[0] == "error" and isinstance(model[1], DTypeError)))
+
+    report = check_code(t, np.asarray, np.asarray, n=6, keep=keep)
     TOTAL.add(report)
     assert not report.failures, f"{t.code}\n{report}"
 

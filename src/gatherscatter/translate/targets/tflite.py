@@ -12,6 +12,7 @@ from typing import Any
 
 from ... import dialects as _d
 from ...dialects._registry import get_op, qn
+from ...errors import UnsupportedError
 from ..codegen import function_code
 from ..codegen_python import TARGETS, op_calls
 from ..ir import Step
@@ -44,7 +45,9 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                        lambda c2, flat, off, u1, y: _scatter(p, c, c2.with_(out=y), flat, off, u1))
     used = sorted({s.name for s in p.tp.steps if s.kind == "op"})
     ok = sorted(frozenset.intersection(*(sys.modules[get_op(q).lower.__module__].DATA_DTYPES for q in used)))
-    p.residual("dtype", "computes in its dtypes", f"{', '.join(used)} take {', '.join(ok)} only: the invoke fails")
+    p.residual("dtype", "computes in its dtypes", f"{', '.join(used)} take {', '.join(ok)} only: the invoke fails"
+               + ("; int64 means do not convert (no int64 FLOOR_DIV)" if c.reduction == "mean" else ""))
+    p.residual("empty", "computes on empty inputs", "the interpreter refuses zero-size inputs ('Invalid tensor size')")
     return p.tp
 
 
@@ -86,16 +89,23 @@ def _tflite(fn, args):
     \"\"\"``fn`` traced for these arrays (others are constants), converted with builtin ops only, and run.\"\"\"
     keys = [k for k, v in args.items() if hasattr(v, "dtype")]
     spec = [tf.TensorSpec(np.shape(args[k]), np.asarray(args[k]).dtype, name=k) for k in keys]
-    f = tf.function(lambda *ts: fn(**{**args, **dict(zip(keys, ts))}), input_signature=spec)
+    f = tf.function(lambda *ts: fn(**{**args, **dict(zip(keys, ts))}), input_signature=spec, autograph=False)
     conv = tf.lite.TFLiteConverter.from_concrete_functions([f.get_concrete_function()], f)
     conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS]
-    run = tf.lite.Interpreter(model_content=conv.convert()).get_signature_runner()
-    return next(iter(run(**{k: np.asarray(args[k]) for k in keys}).values()))"""
+    it = tf.lite.Interpreter(model_content=conv.convert())
+    it.allocate_tensors()
+    for d in it.get_input_details():
+        it.set_tensor(d["index"], np.asarray(args[d["name"]]))
+    it.invoke()
+    return it.get_tensor(it.get_output_details()[0]["index"])"""
 
 
 def generate(t: Any) -> str:
     """Python: ``translated(<source inputs>)`` in TF ops that convert to TFLite builtins; called eagerly, it
     converts itself for the call's shapes and dtypes and runs the model in ``tf.lite.Interpreter``."""
+    if any(s.name == "segment_count" for s in t.steps):
+        raise UnsupportedError(f"codegen tflite: {t.source.op}'s output size is a value of its ids (segment_count): "
+                               "the model is traced with static shapes (the plan runs; use the unsorted op)")
     tf, args = TARGETS["tensorflow"], ", ".join(f"{k}={k}" for k in t.source.inputs)
     run = ["if not tf.inside_function():  # eager: trace, convert and run the model", f"    return _tflite(translated, "
            f"dict({args}))"]
