@@ -101,6 +101,18 @@ def test_overwrites_keep_the_last_or_first_update_exactly():
     assert first.run(data=data, indices=np.array([1, 1, 0]), updates=upd).tolist() == [9, 5, 0]
 
 
+def test_dropping_scatters_use_the_segment_ops_which_drop_negative_ids():
+    # hand-computed (TF's unsorted_segment_sum docs): ids [0, 0, 2, -1, 3] -> row 3 (the -1) is dropped
+    t = translate("tflite.UNSORTED_SEGMENT_SUM", to="tflite")
+    got = t.run(data=np.float32([1, 2, 3, 4, 5]), segment_ids=np.int32([0, 0, 2, -1, 3]), num_segments=5)
+    assert got.tolist() == [3, 0, 3, 5, 0]
+    assert set(t.ops) == {"tflite.UNSORTED_SEGMENT_SUM"}
+    assert not any(r.when == "negative" for r in t.residuals)
+    t = translate("jax.at_set", to="tflite", mode="drop")  # last wins; index 5 is dropped
+    got = t.run(x=np.float32([0, 0, 0]), idx=np.array([2, 5, 2]), values=np.float32([1, 2, 3]))
+    assert got.tolist() == [0, 0, 3]
+
+
 def test_bad_indices_and_float64_fail_as_tflite_does():
     t = translate("tensorflow.tensor_scatter_nd_add", to="tflite")
     with pytest.raises(IndexOutOfRangeError):  # one past the end of the flattened data: the invoke fails

@@ -22,7 +22,9 @@ from ._common import Mode, Plan, include_self
 
 T = _d.tflite
 RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
-SEGMENT = {"mul": T.UNSORTED_SEGMENT_PROD, "max": T.UNSORTED_SEGMENT_MAX, "min": T.UNSORTED_SEGMENT_MIN}
+DROP: dict[Any, Mode] = {None: ("bounds", "drop")}  # the segment ops drop an id of -1: scatters that drop use them
+SEGMENT = {"add": T.UNSORTED_SEGMENT_SUM, "mul": T.UNSORTED_SEGMENT_PROD, "max": T.UNSORTED_SEGMENT_MAX,
+           "min": T.UNSORTED_SEGMENT_MIN}
 
 
 def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
@@ -41,7 +43,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                       "batch dims nor element-wise form: GATHER reads the flattened data", flatten=True, axis=0)
     else:
         i, d, u = p.broadcast_elements(c, c.indices, c.data, c.updates, "TFLite")
-        p.flat_scatter(c.with_(indices=i, updates=u), RAISE, "TFLite", "no scatter into data: write it flattened",
+        p.flat_scatter(c.with_(indices=i, updates=u), DROP if c.bounds == "drop" else RAISE, "TFLite", "no scatter "
+                       "into data: write it flattened",
                        lambda c2, flat, off, u1, y: _scatter(p, c, c2.with_(out=y), flat, off, u1))
     used = sorted({s.name for s in p.tp.steps if s.kind == "op"})
     ok = sorted(frozenset.intersection(*(sys.modules[get_op(q).lower.__module__].DATA_DTYPES for q in used)))
@@ -52,24 +55,30 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 
 def _scatter(p: Plan, c: Canonical, c2: Canonical, flat: str, off: str, u: str) -> None:
+    if drop := c.bounds == "drop":
+        off = p.adapt("mask_result", "off", off, p.adapt("valid_mask", "ok", off, flat, axis=0, why=""), lead=0,
+                      value=-1, why="an update out of range gets the id -1: the segment ops drop it")
     i32 = p.cast(off, "SCATTER_ND and the segment ops take int32 indices", "int32")
     tup, n = p.adapt("expand_dims", "i", i32, axis=-1, why="tuples"), p.adapt("shape_of", "n", flat, why="size")
 
     def call(data: str, _: str, upd: str, r: str, out: str) -> list[Step]:
         q, t = Plan(c, p.names, TargetPlan("tflite", [])), p.names
-        hits = q.op(qn(T.SCATTER_ND), t("t"), {"indices": tup, "updates": q.adapt("ones_like", "t", i32, why=""),
-                                               "shape": n}, why="how many updates land on each position")
+
+        def red(r: str, x: str) -> str:  # SCATTER_ND sums more dtypes, but rejects the id -1
+            return q.op(qn(T.SCATTER_ND), t("t"), {"indices": tup, "updates": x, "shape": n}) if r == "add" and not \
+                drop else q.op(qn(SEGMENT[r]), t("t"), {"data": x, "segment_ids": i32, "num_segments": n})
+
+        hits = red("add", q.adapt("ones_like", "t", i32, why="how many updates land on each position"))
         inc = r != "none" and include_self(c, r)
         if r == "none":  # the winner of each position: the last (first) update's position in the order
             order = q.adapt("cast", "t", q.adapt("row_ids", "t", upd, why=""), dtype="int32", why="")
-            win = q.op(qn(SEGMENT["min" if c.duplicates == "first" else "max"]), t("t"), {
-                "data": order, "segment_ids": i32, "num_segments": n})
-            lost = q.adapt("combine", "t", q.op(qn(T.GATHER), t("t"), {"params": win, "indices": i32}), order,
+            win = red("min" if c.duplicates == "first" else "max", order)
+            at = q.adapt("clip_index", "t", i32, flat, axis=0, why="") if drop else i32
+            lost = q.adapt("combine", "t", q.op(qn(T.GATHER), t("t"), {"params": win, "indices": at}), order,
                            reduction="sub", why="")
             upd, r = q.adapt("select", "t", lost, q.adapt("zeros_like", "t", upd, why=""), upd, why="winners"), "add"
-        red = q.op(qn(T.SCATTER_ND), t("t"), {"indices": tup, "updates": upd, "shape": n}) if r == "add" else \
-            q.op(qn(SEGMENT[r]), t("t"), {"data": upd, "segment_ids": i32, "num_segments": n})
-        q.adapt_to(out, "select", hits, q.adapt("combine", "t", data, red, reduction=r, why="") if inc else red, data,
+        y = red(r, upd)
+        q.adapt_to(out, "select", hits, q.adapt("combine", "t", data, y, reduction=r, why="") if inc else y, data,
                    why="the data where no update lands")
         return q.tp.steps
 
