@@ -1,7 +1,8 @@
 """The TFLite target: plans over the TFLite builtins, proven by running both sides, and the generated model.
 
-(a) Default suite: every call of a grid (the neutral API's policy grid, name-alike framework ops, segment
-reductions, the TFLite builtins themselves) translated to ``tflite`` verifies against the source op through
+(a) Default suite: every row of the coverage matrix and every call of a grid (the neutral API's policy grid,
+name-alike framework ops, segment reductions, the TFLite builtins) translated to ``tflite`` verifies against the
+source op through
 gatherscatter's dialects (``Translation.verify``), once on the source's own dtypes (TFLite's refusals of float64
 and the like must be the listed ``dtype`` divergence) and once on the dtypes TFLite computes in (float32, int32),
 where most cases must agree. Plan shapes and a few values are checked against hand-written expectations.
@@ -21,6 +22,7 @@ import pytest
 
 from gatherscatter.errors import DTypeError, IndexOutOfRangeError, UnsupportedError
 from gatherscatter.translate import translate
+from gatherscatter.translate.coverage import calls
 from gatherscatter.translate.verify import verify
 
 from .codegen_util import REPRESENTATIVE, CodeReport, call_id, check_code
@@ -49,6 +51,13 @@ def test_translation_to_tflite_verifies(op, attrs):
     r = verify(t.run_source, t.program, src, t.planned_residuals, n=18, seed=4)
     assert r.ok, f"{t}\n{r}"
     assert r.agree >= r.total // 2, f"{t}\n{r}"
+
+
+@pytest.mark.parametrize(("op", "attrs"), calls(), ids=[call_id(o, a) for o, a in calls()])
+def test_every_matrix_row_to_tflite_verifies(op, attrs):
+    """Every row of the coverage matrix (each registered op with its probed variants) has a TFLite plan."""
+    report = translate(op, to="tflite", **attrs).verify(n=12, seed=5)
+    assert report.ok, f"{op}{attrs}\n{report}"
 
 
 def _ops(op: str, **attrs: Any) -> list[str]:

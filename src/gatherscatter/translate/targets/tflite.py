@@ -1,8 +1,8 @@
-"""Target TFLite builtins (TF 2.21 ``tf.lite.Interpreter``): bad indices fail the invoke; GATHER, GATHER_ND (no
-batch dims; it checks the flat offset only), else GATHER on the flattened data at flat offsets. No scatter into
-data: SCATTER_ND (a sum into zeros) or UNSORTED_SEGMENT_PROD/MAX/MIN reduce the updates at int32 flat offsets,
-combined with the data where one lands; an overwrite keeps the update whose ``row_ids`` is its position's segment
-max (min: the first). :func:`generate`: Python building the model in TF ops, converted with builtins only."""
+"""Target TFLite builtins (TF 2.21 ``tf.lite.Interpreter``; bad indices fail the invoke): GATHER, GATHER_ND (no
+batch dims; it checks flat offsets only), else GATHER on the flattened data. No scatter into data: SCATTER_ND (a
+sum into zeros) or UNSORTED_SEGMENT_* (they drop an id of -1) reduce the updates at int32 flat offsets, then the
+data is combined where one lands; an overwrite keeps the update whose ``row_ids`` is its position's segment max
+(min: the first). :func:`generate`: Python building the model in TF ops, converted with builtin ops only."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from ._common import Mode, Plan, include_self
 
 T = _d.tflite
 RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
-DROP: dict[Any, Mode] = {None: ("bounds", "drop")}  # the segment ops drop an id of -1: scatters that drop use them
+DROP: dict[Any, Mode] = {None: ("bounds", "drop")}  # flat offsets -> -1, dropped by UNSORTED_SEGMENT_*
 SEGMENT = {"add": T.UNSORTED_SEGMENT_SUM, "mul": T.UNSORTED_SEGMENT_PROD, "max": T.UNSORTED_SEGMENT_MAX,
            "min": T.UNSORTED_SEGMENT_MIN}
 
@@ -33,7 +33,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         T.GATHER_ND if fam == "gather_nd" and not b else None
     if op is not None:
         _, ad = p.policy(c := c.with_(indices=p.index_cast(c.indices, qn(op))), RAISE, None, target=qn(op))
-        kw = {"axis": c.axis, **({"batch_dims": b} if b else {})} if op is T.GATHER else {}
+        kw: dict[str, Any] = {"axis": c.axis, **({"batch_dims": b} if b else {})} if op is T.GATHER else {}
         p.gather_op(c, ad, qn(op), {"params": c.data, "indices": p.apply(ad)[0]}, **kw)
         if op is T.GATHER_ND and c.bounds == "raise":
             p.residual("out_of_range", "raises", "reads on past a component's axis while the flat offset is in range")
@@ -42,10 +42,10 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         p.flat_gather(c.with_(data=d, indices=i), RAISE, qn(T.GATHER), ("params", "indices"), "GATHER_ND has no "
                       "batch dims nor element-wise form: GATHER reads the flattened data", flatten=True, axis=0)
     else:
-        i, d, u = p.broadcast_elements(c, c.indices, c.data, c.updates, "TFLite")
+        i, _, u = p.broadcast_elements(c, c.indices, c.data, c.updates, "TFLite")
         p.flat_scatter(c.with_(indices=i, updates=u), DROP if c.bounds == "drop" else RAISE, "TFLite", "no scatter "
-                       "into data: write it flattened",
-                       lambda c2, flat, off, u1, y: _scatter(p, c, c2.with_(out=y), flat, off, u1))
+                       "into data: write it flattened", lambda c2, flat, off, u1, y: _scatter(p, c, c2.with_(out=y),
+                                                                                            flat, off, u1))
     used = sorted({s.name for s in p.tp.steps if s.kind == "op"})
     ok = sorted(frozenset.intersection(*(sys.modules[get_op(q).lower.__module__].DATA_DTYPES for q in used)))
     p.residual("dtype", "computes in its dtypes", f"{', '.join(used)} take {', '.join(ok)} only: the invoke fails"
@@ -62,27 +62,26 @@ def _scatter(p: Plan, c: Canonical, c2: Canonical, flat: str, off: str, u: str) 
     tup, n = p.adapt("expand_dims", "i", i32, axis=-1, why="tuples"), p.adapt("shape_of", "n", flat, why="size")
 
     def call(data: str, _: str, upd: str, r: str, out: str) -> list[Step]:
-        q, t = Plan(c, p.names, TargetPlan("tflite", [])), p.names
+        q, t, inc = Plan(c, p.names, TargetPlan("tflite", [])), p.names, r != "none" and include_self(c, r)
 
         def red(r: str, x: str) -> str:  # SCATTER_ND sums more dtypes, but rejects the id -1
             return q.op(qn(T.SCATTER_ND), t("t"), {"indices": tup, "updates": x, "shape": n}) if r == "add" and not \
                 drop else q.op(qn(SEGMENT[r]), t("t"), {"data": x, "segment_ids": i32, "num_segments": n})
 
         hits = red("add", q.adapt("ones_like", "t", i32, why="how many updates land on each position"))
-        inc = r != "none" and include_self(c, r)
         if r == "none":  # the winner of each position: the last (first) update's position in the order
             order = q.adapt("cast", "t", q.adapt("row_ids", "t", upd, why=""), dtype="int32", why="")
-            win = red("min" if c.duplicates == "first" else "max", order)
             at = q.adapt("clip_index", "t", i32, flat, axis=0, why="") if drop else i32
-            lost = q.adapt("combine", "t", q.op(qn(T.GATHER), t("t"), {"params": win, "indices": at}), order,
-                           reduction="sub", why="")
+            win = q.op(qn(T.GATHER), t("t"), {"params": red("min" if c.duplicates == "first" else "max", order),
+                                              "indices": at})
+            lost = q.adapt("combine", "t", win, order, reduction="sub", why="")
             upd, r = q.adapt("select", "t", lost, q.adapt("zeros_like", "t", upd, why=""), upd, why="winners"), "add"
         y = red(r, upd)
         q.adapt_to(out, "select", hits, q.adapt("combine", "t", data, y, reduction=r, why="") if inc else y, data,
                    why="the data where no update lands")
         return q.tp.steps
 
-    p.reduce(c2, call, data=flat, indices=i32, updates=u, native=frozenset({"none", "add", "mul", "max", "min"}),
+    p.reduce(c2, call, data=flat, indices=i32, updates=u, native=frozenset(SEGMENT) | {"none"},
              native_include_self=True)
     if c.duplicates != "first":
         p.duplicates(c, True, "TFLite")
@@ -110,13 +109,13 @@ def _tflite(fn, args):
 
 
 def generate(t: Any) -> str:
-    """Python: ``translated(<source inputs>)`` in TF ops that convert to TFLite builtins; called eagerly, it
-    converts itself for the call's shapes and dtypes and runs the model in ``tf.lite.Interpreter``."""
+    """Python: ``translated(<source inputs>)`` in TF ops; called eagerly, it traces itself for the call's shapes
+    and dtypes, converts (``TFLITE_BUILTINS`` only) and runs the model in ``tf.lite.Interpreter``."""
     if any(s.name == "segment_count" for s in t.steps):
         raise UnsupportedError(f"codegen tflite: {t.source.op}'s output size is a value of its ids (segment_count): "
                                "the model is traced with static shapes (the plan runs; use the unsorted op)")
     tf, args = TARGETS["tensorflow"], ", ".join(f"{k}={k}" for k in t.source.inputs)
-    run = ["if not tf.inside_function():  # eager: trace, convert and run the model", f"    return _tflite(translated, "
+    run = ["if not tf.inside_function():  # eager: trace, convert, run", f"    return _tflite(translated, "
            f"dict({args}))"]
     tgt = replace(tf, name="tflite", header=tf.header + _RUN, ops=op_calls("tflite"), prologue=lambda _: run)
     return function_code(tgt, t.source.inputs, t.steps, t.program.output, f"{t.source.op} as a TFLite model.")
