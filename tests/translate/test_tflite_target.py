@@ -2,10 +2,9 @@
 
 (a) Default suite: every row of the coverage matrix and every call of a grid (the neutral API's policy grid,
 name-alike framework ops, segment reductions, the TFLite builtins) translated to ``tflite`` verifies against the
-source op through
-gatherscatter's dialects (``Translation.verify``), once on the source's own dtypes (TFLite's refusals of float64
-and the like must be the listed ``dtype`` divergence) and once on the dtypes TFLite computes in (float32, int32),
-where most cases must agree. Plan shapes and a few values are checked against hand-written expectations.
+source op through gatherscatter's dialects (``Translation.verify``), once on the source's own dtypes (TFLite's
+refusals of float64 and the like must be the listed ``dtype`` divergence) and, for the grid, once on the dtypes
+TFLite computes in (float32, int32), where most cases must agree. Plan shapes and a few values are checked against hand-written expectations.
 
 (b) Opt-in (``pytest -m tflite``, in a venv with tensorflow-cpu): the generated Python builds the model from TF
 ops, converts it with ``tf.lite.TFLiteConverter`` (``TFLITE_BUILTINS`` only) and runs it in
