@@ -96,7 +96,7 @@ BAD = [
     (("translate", "torch.gathr", "--to", "onnx"), "unknown op 'torch.gathr'"),
     (("translate", "torch.gather", "--dim", "0"), "translate needs --to TARGET"),
     (("translate", "--to", "onnx"), "translate needs an op"),
-    (("translate", "torch.gather", "--to", "tflite"), "unknown target framework 'tflite'; expected one of"),
+    (("translate", "torch.gather", "--to", "tfjs"), "unknown target framework 'tfjs'; expected one of"),
     (("translate", "torch.gather", "--to", "onnx", "--axis", "0"), "unknown attribute 'axis'; its attributes are: dim"),
     (("translate", "torch.gather", "--to", "onnx", "--dim"), "--dim needs a value"),
     (("translate", "torch.gather", "--to", "onnx", "--verify", "0"), "--verify needs a positive number"),

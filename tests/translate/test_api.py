@@ -32,9 +32,9 @@ def test_every_target_framework_has_a_planner():
 
 def test_unknown_target_lists_the_targets():
     with pytest.raises(gs.UnsupportedError) as e:
-        gs.translate("torch.gather", to="tflite", dim=0)
+        gs.translate("torch.gather", to="tfjs", dim=0)
     msg = str(e.value)
-    assert "'tflite'" in msg
+    assert "'tfjs'" in msg
     for fw in TARGETS:
         assert fw in msg
 

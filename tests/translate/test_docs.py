@@ -46,4 +46,6 @@ OWN_TARGET_GAPS = {
     "tensorflow.segment_prod": "TF's scatter ops have no product (tensor_scatter_nd_* add/sub/min/max/update)",
     "tensorflow.unsorted_segment_max": "an empty segment holds lowest(), which no layout adapter fills (a residual)",
     "tensorflow.unsorted_segment_min": "an empty segment holds max(), which no layout adapter fills (a residual)",
+    "tflite.UNSORTED_SEGMENT_MAX": "an empty segment holds lowest(), which no layout adapter fills (a residual)",
+    "tflite.UNSORTED_SEGMENT_MIN": "an empty segment holds max(), which no layout adapter fills (a residual)",
 }

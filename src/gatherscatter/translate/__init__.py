@@ -39,7 +39,7 @@ __all__ = ["ADAPTERS", "Canonical", "Residual", "Step", "Translation", "VerifyRe
 
 
 #: the module generating each target's code (``generate(t) -> str``); the other targets' is codegen_python
-CODE_MODULES = {"onnx": "onnx_export", "openvino": "codegen_openvino"}
+CODE_MODULES = {"onnx": "onnx_export", "openvino": "codegen_openvino", "tflite": "targets.tflite"}
 
 
 @dataclass
@@ -205,7 +205,7 @@ def _op_version(op: DialectOp, attrs: dict[str, Any]) -> str | None:
 def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, **attrs: Any) -> Translation:
     """Translate ``op`` (``'mxnet.gather_nd'`` or ``gs.mxnet.gather_nd``) called with ``attrs`` into ``to``.
 
-    ``to`` is a framework (``onnx``, ``torch``, ``tensorflow``, ``jax``,
+    ``to`` is a framework (``onnx``, ``torch``, ``tensorflow``, ``tflite``, ``jax``,
     ``lax`` (``jax.lax.gather``/``scatter*`` with dimension numbers, the general
     form), ``numpy``, ``paddle``, ``openvino``, ``mxnet``, ``caffe2``, or
     ``gatherscatter`` for the neutral API); ``version`` picks the target's

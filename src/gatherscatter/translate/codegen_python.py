@@ -219,6 +219,10 @@ OP_CALLS: dict[str, str] = {
     qn(_d.tensorflow.gather_nd): "tf.gather_nd({params}, {indices}{,batch_dims})",
     **{qn(getattr(_d.tensorflow, f"tensor_scatter_nd_{name}")): f"tf.tensor_scatter_nd_{name}({{tensor}}, "
        "{indices}, {updates})" for name in ("update", "add", "sub", "max", "min")},
+    qn(_d.tflite.GATHER): "tf.gather({params}, {indices}, axis={axis}{,batch_dims})",
+    qn(_d.tflite.GATHER_ND): "tf.gather_nd({params}, {indices})", qn(_d.tflite.SCATTER_ND): "tf.scatter_nd("
+    "{indices}, {updates}, {shape})", **{qn(getattr(_d.tflite, f"UNSORTED_SEGMENT_{r.upper()}")): f"tf.math.unsorted_"
+    f"segment_{r}({{data}}, {{segment_ids}}, tf.reshape({{num_segments}}, []))" for r in ("sum", "prod", "max", "min")},
     qn(_d.paddle.gather): "paddle.gather({x}, {index}, axis={axis})",
     qn(_d.paddle.gather_nd): "paddle.gather_nd({x}, {index})",
     qn(_d.paddle.take_along_axis): "paddle.take_along_axis({arr}, {indices}, axis={axis}{,broadcast})",

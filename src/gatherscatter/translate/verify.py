@@ -65,7 +65,7 @@ from typing import Any
 import numpy as np
 
 from ..dialects._record import broadcastable
-from ..errors import DuplicateIndexError, GatherScatterError, IndexOutOfRangeError
+from ..errors import DTypeError, DuplicateIndexError, GatherScatterError, IndexOutOfRangeError
 from .ir import Program
 from .model import Canonical, Residual, Source
 
@@ -177,7 +177,8 @@ def verify(run_source: Callable[..., Any], program: Program, source: Source, res
             # such a program; the translation may be more lenient there
             report.source_rejects += 1
             continue
-        why = next((r for r in residuals if r.when == "always" or r.when in case.features), None)
+        feats = case.features | ({"dtype"} if isinstance(b[1], DTypeError) else set())  # a target op refuses it
+        why = next((r for r in residuals if r.when == "always" or r.when in feats), None)
         if why is not None and a[0] != "crash" and b[0] != "crash":
             report.explained[str(why)] += 1
         else:

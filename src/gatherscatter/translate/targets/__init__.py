@@ -32,6 +32,7 @@ TARGETS: dict[str, str] = {
     "openvino": "openvino",
     "paddle": "paddle",
     "tensorflow": "tensorflow",
+    "tflite": "tflite",
     "torch": "torch",
 }
 
