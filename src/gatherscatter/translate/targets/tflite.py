@@ -15,13 +15,9 @@ from ...dialects._registry import get_op, qn
 from ...errors import UnsupportedError
 from ..codegen import function_code
 from ..codegen_python import TARGETS, op_calls
-from ..ir import Step
-from ..model import Canonical, TargetPlan
-from ..plan import Names
-from ._common import Mode, Plan, include_self
+from ._common import RAISE, Canonical, Mode, Names, Plan, Step, TargetPlan, include_self
 
 T = _d.tflite
-RAISE: dict[Any, Mode] = {None: ("raise", "raise")}
 DROP: dict[Any, Mode] = {None: ("bounds", "drop")}  # flat offsets -> -1, dropped by UNSORTED_SEGMENT_*
 SEGMENT = {"add": T.UNSORTED_SEGMENT_SUM, "mul": T.UNSORTED_SEGMENT_PROD, "max": T.UNSORTED_SEGMENT_MAX,
            "min": T.UNSORTED_SEGMENT_MIN}
@@ -58,7 +54,7 @@ def _scatter(p: Plan, c: Canonical, c2: Canonical, flat: str, off: str, u: str) 
     if drop := c.bounds == "drop":
         off = p.adapt("mask_result", "off", off, p.adapt("valid_mask", "ok", off, flat, axis=0, why=""), lead=0,
                       value=-1, why="an update out of range gets the id -1: the segment ops drop it")
-    i32 = p.cast(off, "SCATTER_ND and the segment ops take int32 indices", "int32")
+    i32 = p.adapt("cast", "i", off, dtype="int32", why="SCATTER_ND and the segment ops take int32 indices")
     tup, n = p.adapt("expand_dims", "i", i32, axis=-1, why="tuples"), p.adapt("shape_of", "n", flat, why="size")
 
     def call(data: str, _: str, upd: str, r: str, out: str) -> list[Step]:
