@@ -23,7 +23,7 @@ from .model import WHEN
 __all__ = ["FAMILIES", "TARGET_ORDER", "Cell", "calls", "coverage", "translation_markdown"]
 
 TARGET_ORDER = ("onnx", "torch", "tensorflow", "jax", "lax", "numpy", "paddle", "openvino", "mxnet", "caffe2",
-                "gatherscatter")
+                "keras", "mlx", "gatherscatter")
 """The matrix's columns."""
 
 FAMILIES = ("gather", "gather_elements", "gather_nd", "scatter_elements", "scatter_nd", "scatter_axis", "general")

@@ -1,0 +1,83 @@
+"""Target Keras 3.15 ``keras.ops`` (take, take_along_axis, scatter, scatter_update) on ONE backend.
+
+``keras.ops`` answers differently per ``KERAS_BACKEND`` (bad indices, 32-bit JAX), so a plan is
+for one backend, ``version=`` (jax | tensorflow | torch | numpy; default ``'tensorflow'``, Keras'
+and ``gs.keras``'s default), with the dialect's rules (``index_policy``); the code sets and checks
+it. Nd gathers take from the flattened x at flat offsets (no gather_nd); scatters take index
+tuples; ``scatter`` sums into zeros (add is ``data + scatter``); no mul/max/min scatter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import dialects as _d
+from ...dialects._registry import qn
+from ...dialects.keras._backend import index_policy
+from ...errors import UnsupportedError
+from ..ir import Step
+from ..model import Canonical, TargetPlan
+from ..plan import Names
+from ._common import Mode, Plan
+
+DEFAULT_BACKEND = "tensorflow"
+
+
+def _modes(op: str, backend: str, neg: str | None = None) -> dict[Any, Mode]:
+    """``op``'s index rules on ``backend`` (JAX's NaN fill is ``'nan'``: not a fill with a given value)."""
+    r = index_policy(op, backend)
+    return {None: (neg or r["negative"], "nan" if r["bounds"] == "fill" else r["bounds"])}
+
+
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    b, p, fam = version or DEFAULT_BACKEND, Plan.start("keras", c, names), c.family
+    c, kw = c.with_(indices=p.index_cast(c.indices, "keras.ops")), {"backend": b}
+    if fam == "gather" and c.batch_dims == 0:
+        _, ad = p.policy(c, _modes("take", b), None, target="keras.ops.take")
+        p.gather_op(c, ad, qn(_d.keras.take), {"x": c.data, "indices": p.apply(ad)[0]}, axis=c.axis, **kw)
+    elif fam == "gather_elements":
+        _, ad = p.policy(c, _modes("take_along_axis", b), None, target="keras.ops.take_along_axis")
+        i, d, _ = p.broadcast_elements(c, p.apply(ad)[0], c.data, None, "keras.ops.take_along_axis")
+        if not c.broadcast:
+            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="read only the block the index covers")
+        p.gather_op(c, ad, qn(_d.keras.take_along_axis), {"x": d, "indices": i}, axis=c.axis, **kw)
+    elif fam in ("gather", "gather_nd"):
+        p.flat_gather(c, _modes("take", b, "bounds"), qn(_d.keras.take), ("x", "indices"), "keras.ops has no "
+                      "gather_nd: take from the flattened x", flatten=True, axis=0, **kw)
+    elif c.reduction in ("mul", "max", "min"):
+        raise UnsupportedError(f"translate to keras: keras.ops has no {c.reduction} scatter (scatter sums into "
+                               "zeros, scatter_update overwrites)")
+    else:
+        _scatter(p, c, b)
+    if b == "jax":
+        p.residual("out_of_range", "treats an index beyond the int32 range by its bounds policy", "Keras' JAX "
+                   "backend narrows int64 indices to int32 (2**40 reads/writes element 0)")
+    if b == "jax" or (b == "numpy" and c.is_scatter and c.reduction != "none"):
+        p.residual("always", "keeps 64-bit data 64-bit", f"Keras' {b} backend computes 64-bit "
+                   f"{'data' if b == 'jax' else 'scatter values'} in 32 bits (JAX without x64; convert_to_tensor)")
+    return p.tp
+
+
+def _scatter(p: Plan, c: Canonical, b: str) -> None:
+    _, c2, d, idx, u = p.scatter_tuples(c, _modes("scatter_update", b), None, "keras.ops.scatter_update",
+                                        why="keras.ops scatters take index tuples: full coordinates")
+    if c.family == "scatter_nd":  # as TF's scatters (its backend), a 1-D indices must be one tuple of a 2-D one
+        idx = p.adapt("expand_dims", "i", idx, axis=0, why="a leading axis of 1: indices of rank >= 2")
+        u = p.adapt("expand_dims", "u", u, axis=0, why="and to the updates")
+    shape = p.adapt("shape_of", "shape", d, why="keras.ops.scatter builds zeros of this shape") \
+        if c.reduction != "none" else ""
+
+    def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
+        if reduction == "none":
+            args = {"inputs": data, "indices": ix, "updates": upd}
+            return [Step.op(qn(_d.keras.scatter_update), out, args, backend=b)]
+        s = p.names("s")
+        return [Step.op(qn(_d.keras.scatter), s, {"indices": ix, "values": upd, "shape": shape}, backend=b,
+                        why="keras.ops.scatter sums the updates into zeros ..."),
+                Step.adapt("combine", out, data, s, reduction="add", why="... then adds them to the data")]
+
+    p.reduce(c2, call, data=d, indices=idx, updates=u, native=frozenset({"none", "add"}))
+    p.duplicates(c, False, "keras.ops.scatter_update")
+    if c.reduction != "none":
+        p.residual("duplicates", "adds repeated updates into the data one at a time", "sums them first "
+                   "(keras.ops.scatter), then adds the sum: float results may round differently")

@@ -1,0 +1,69 @@
+"""Target MLX 0.32 (``mlx.core``, CPU): take, take_along_axis, put_along_axis, ``array.at[].add/...``.
+
+Native semantics: negative indices wrap once; MLX checks no bound, so an out-of-range
+index reads or writes outside the array (undefined; the dialect raises): a source that
+raises keeps that residual. ``take_along_axis``/``put_along_axis`` broadcast the indices
+against the array. MLX has no gather_nd and no scatter by index tuples: tuples become
+flat offsets into the flattened array (``take``; ``put_along_axis`` overwrites, the last
+duplicate winning on CPU; ``.at[]`` add/subtract/multiply/maximum/minimum apply every
+repeated index in turn). MLX computes float64 data in float32: no plan is exact for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import dialects as _d
+from ...dialects._registry import qn
+from ..ir import Step
+from ..model import Canonical, TargetPlan
+from ..plan import Names
+from ._common import Mode, Plan
+
+MODES: dict[Any, Mode] = {None: ("wrap", "unchecked")}
+FLAT: dict[Any, Mode] = {None: ("bounds", "unchecked")}  # ravel_tuples: a bad component maps past the end
+AT = {"add": qn(_d.mlx.at_add), "sub": qn(_d.mlx.at_subtract), "mul": qn(_d.mlx.at_multiply),
+      "max": qn(_d.mlx.at_maximum), "min": qn(_d.mlx.at_minimum)}
+
+
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    p, fam = Plan.start("mlx", c, names), c.family
+    c = c.with_(indices=p.float_cast(c.indices, "MLX"))
+    if fam == "gather" and c.batch_dims == 0:
+        _, ad = p.policy(c, MODES, None, target="mx.take")
+        p.gather_op(c, ad, qn(_d.mlx.take), {"a": c.data, "indices": p.apply(ad)[0]}, axis=c.axis)
+    elif fam == "gather_elements":
+        _, ad = p.policy(c, MODES, None, target="mx.take_along_axis")
+        i, d = p.apply(ad)[0], c.data
+        if not c.broadcast:
+            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only "
+                        "the block the index covers")
+        p.gather_op(c, ad, qn(_d.mlx.take_along_axis), {"a": d, "indices": i}, axis=c.axis)
+    elif fam in ("gather", "gather_nd"):
+        p.flat_gather(c, FLAT, qn(_d.mlx.take), ("a", "indices"), "MLX has no gather_nd: axis=None reads the "
+                      "flattened array", axis=None)
+    elif fam == "scatter_elements" and c.reduction == "none" and c.broadcast:
+        _, ad = p.policy(c, MODES, None, target="mx.put_along_axis")
+        i, u = p.apply(ad)
+        p.op(qn(_d.mlx.put_along_axis), c.out, {"a": c.data, "indices": i, "values": u or ""}, axis=c.axis)
+    else:
+        _scatter(p, c)
+    p.duplicates(c, False, "mx.put_along_axis")
+    p.residual("always", "keeps float64 data float64", "MLX computes float64 data in float32 (no float64 on its "
+               "CPU arrays by default) and returns float32")
+    return p.tp
+
+
+def _scatter(p: Plan, c: Canonical) -> None:
+    _, c2, d, coords, u = p.scatter_tuples(c, FLAT, None, "a flat MLX scatter", always=True)
+    off = p.adapt("ravel_tuples", "off", coords, d, why="flat offsets: MLX has no scatter by index tuples")
+    off, u = p.adapt("flatten", "off", off, why="1-D offsets ..."), p.adapt("flatten", "u", u, why="... and updates")
+    flat, res = p.adapt("flatten", "flat", d, why="scatter into the flattened array"), p.names("y")
+
+    def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
+        args = {"a": data, "indices": ix, "values": upd}
+        return [Step.op(qn(_d.mlx.put_along_axis), out, args, axis=0) if reduction == "none" else
+                Step.op(AT[reduction], out, args)]
+
+    p.reduce(c2.with_(out=res), call, data=flat, indices=off, updates=u, native=frozenset({"none", *AT}))
+    p.adapt_to(c.out, "reshape_like", res, d, why="back to the data's shape")
