@@ -179,7 +179,7 @@ class MlxApi(Api):
         **Api.FORMS, "const": "mx.array(np.asarray({0})).astype({1})", "dtype_name": "str({0}.dtype).split('.')[-1]",
         "is_int": "mx.issubdtype({0}.dtype, mx.integer)", "is_bool": "{0}.dtype == mx.bool_",
         "as_bool": "{0}.astype(mx.bool_)", "trunc_div": "({0} / {1}).astype({0}.dtype)",
-        "full_like": "mx.full({0}.shape, {1}, dtype={0}.dtype)"}
+        "moveaxis": "_moveaxis({0}, {1}, {2})"}
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -208,6 +208,12 @@ def _helpers(api: Api) -> dict[str, str]:
     if x.dtype in (paddle.int8, paddle.int16, paddle.uint8):
         return paddle.cast(paddle.where(c, paddle.cast(x, "int64"), paddle.cast(y, "int64")), x.dtype)
     return paddle.where(c, x, y)
+'''
+    if api.m == "mx":
+        h["_moveaxis"] = '''def _moveaxis(x, source, destination):
+    """mx.moveaxis for several axes too (MLX's takes one int each): a transpose."""
+    order = np.moveaxis(np.broadcast_to(0, range(1, len(x.shape) + 1)), source, destination).shape
+    return mx.transpose(x, [n - 1 for n in order])
 '''
     h["_off_axis_shape"] = '''def _off_axis_shape(a, b, axis):
     """Broadcast ``a`` and ``b`` on every dim but ``axis``; ``a``'s size on ``axis``."""

@@ -67,3 +67,6 @@ def _scatter(p: Plan, c: Canonical) -> None:
 
     p.reduce(c2.with_(out=res), call, data=flat, indices=off, updates=u, native=frozenset({"none", *AT}))
     p.adapt_to(c.out, "reshape_like", res, d, why="back to the data's shape")
+    if c.reduction != "none":
+        p.residual("empty", "returns empty data unchanged", "MLX's array.at[] raises on a size-0 array ('updates "
+                   "too large'; the dialect does not)")
