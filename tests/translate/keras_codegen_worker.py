@@ -17,7 +17,7 @@ from typing import Any
 
 def main() -> None:
     warnings.filterwarnings("ignore")
-    import keras  # noqa: F401  (KERAS_BACKEND is read here)
+    import keras  # (KERAS_BACKEND is read here)
     import numpy as np
     from keras import ops
 
@@ -38,7 +38,12 @@ def main() -> None:
     jobs = pickle.load(sys.stdin.buffer)
     functions: dict[tuple[str, str], Any] = {}
     out = []
-    for code, name, args in jobs:
+    for n, (code, name, args) in enumerate(jobs):
+        if n and n % 40 == 0 and keras.backend.backend() == "jax":  # bound the memory of JAX's compile caches
+            import jax
+
+            jax.clear_caches()
+            functions.clear()
         try:
             if (code, name) not in functions:
                 namespace: dict[str, Any] = {}

@@ -1,10 +1,9 @@
 """Target Keras 3.15 ``keras.ops`` (take, take_along_axis, scatter, scatter_update) on ONE backend.
 
-``keras.ops`` answers differently per ``KERAS_BACKEND`` (bad indices, 32-bit JAX), so a plan is
-for one backend, ``version=`` (jax | tensorflow | torch | numpy; default ``'tensorflow'``, Keras'
-and ``gs.keras``'s default), with the dialect's rules (``index_policy``); the code sets and checks
-it. Nd gathers take from the flattened x at flat offsets (no gather_nd); scatters take index
-tuples; ``scatter`` sums into zeros (add is ``data + scatter``); no mul/max/min scatter.
+``keras.ops`` differ by ``KERAS_BACKEND`` (bad indices, 32-bit JAX): a plan is for the backend ``version=``
+names (jax | tensorflow | torch | numpy; default ``'tensorflow'``, Keras' and ``gs.keras``'s), with the
+dialect's index rules; the code sets and checks it. Nd gathers take from the flattened x at flat offsets;
+scatters take index tuples; ``scatter`` sums into zeros (add: ``data + scatter``); no mul/max/min scatter.
 """
 
 from __future__ import annotations
@@ -19,13 +18,18 @@ from ..ir import Step
 from ..model import Canonical, TargetPlan
 from ..plan import Names
 from ._common import Mode, Plan
+from .mlx import flat_scatter
 
 DEFAULT_BACKEND = "tensorflow"
+_BACKEND_RESIDUALS = {
+    "tensorflow": [("empty", "handles empty data by its index policy", "Keras' TF backend raises whenever indices "
+                    "address an empty tensor (tf.gather, tf.scatter_nd ...)")],
+    "jax": [("out_of_range", "treats an index beyond the int32 range by its bounds policy", "Keras' JAX backend "
+             "narrows int64 indices to int32 (2**40 reads/writes element 0)")]}
 
 
 def _modes(op: str, backend: str, neg: str | None = None) -> dict[Any, Mode]:
-    """``op``'s index rules on ``backend`` (JAX's NaN fill is ``'nan'``: not a fill with a given value)."""
-    r = index_policy(op, backend)
+    r = index_policy(op, backend)  # JAX's NaN fill is 'nan': not a fill with a given value
     return {None: (neg or r["negative"], "nan" if r["bounds"] == "fill" else r["bounds"])}
 
 
@@ -49,9 +53,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                                "zeros, scatter_update overwrites)")
     else:
         _scatter(p, c, b)
-    if b == "jax":
-        p.residual("out_of_range", "treats an index beyond the int32 range by its bounds policy", "Keras' JAX "
-                   "backend narrows int64 indices to int32 (2**40 reads/writes element 0)")
+    for when, source, target in _BACKEND_RESIDUALS.get(b, ()):
+        p.residual(when, source, target)
     if b == "jax" or (b == "numpy" and c.is_scatter and c.reduction != "none"):
         p.residual("always", "keeps 64-bit data 64-bit", f"Keras' {b} backend computes 64-bit "
                    f"{'data' if b == 'jax' else 'scatter values'} in 32 bits (JAX without x64; convert_to_tensor)")
@@ -59,24 +62,22 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 
 def _scatter(p: Plan, c: Canonical, b: str) -> None:
-    _, c2, d, idx, u = p.scatter_tuples(c, _modes("scatter_update", b), None, "keras.ops.scatter_update",
-                                        why="keras.ops scatters take index tuples: full coordinates")
-    if c.family == "scatter_nd":  # as TF's scatters (its backend), a 1-D indices must be one tuple of a 2-D one
-        idx = p.adapt("expand_dims", "i", idx, axis=0, why="a leading axis of 1: indices of rank >= 2")
-        u = p.adapt("expand_dims", "u", u, axis=0, why="and to the updates")
-    shape = p.adapt("shape_of", "shape", d, why="keras.ops.scatter builds zeros of this shape") \
-        if c.reduction != "none" else ""
+    shape: list[str] = []
 
     def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
         if reduction == "none":
             args = {"inputs": data, "indices": ix, "updates": upd}
             return [Step.op(qn(_d.keras.scatter_update), out, args, backend=b)]
+        first = [] if shape else [Step.adapt("shape_of", shape.append(p.names("shape")) or shape[0], data,
+                                             why="keras.ops.scatter's zeros")]
         s = p.names("s")
-        return [Step.op(qn(_d.keras.scatter), s, {"indices": ix, "values": upd, "shape": shape}, backend=b,
-                        why="keras.ops.scatter sums the updates into zeros ..."),
+        return [*first, Step.op(qn(_d.keras.scatter), s, {"indices": ix, "values": upd, "shape": shape[0]},
+                                backend=b, why="keras.ops.scatter sums the updates into zeros ..."),
                 Step.adapt("combine", out, data, s, reduction="add", why="... then adds them to the data")]
 
-    p.reduce(c2, call, data=d, indices=idx, updates=u, native=frozenset({"none", "add"}))
+    # flat (n, 1) index tuples: the torch backend takes 2-D indices only, TF no 1-D ones
+    flat_scatter(p, c, _modes("scatter_update", b, "bounds"), "keras.ops.scatter_update", call,
+                 frozenset({"none", "add"}), column=True)
     p.duplicates(c, False, "keras.ops.scatter_update")
     if c.reduction != "none":
         p.residual("duplicates", "adds repeated updates into the data one at a time", "sums them first "

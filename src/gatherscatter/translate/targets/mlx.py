@@ -1,12 +1,9 @@
 """Target MLX 0.32 (``mlx.core``, CPU): take, take_along_axis, put_along_axis, ``array.at[].add/...``.
 
-Native semantics: negative indices wrap once; MLX checks no bound, so an out-of-range
-index reads or writes outside the array (undefined; the dialect raises): a source that
-raises keeps that residual. ``take_along_axis``/``put_along_axis`` broadcast the indices
-against the array. MLX has no gather_nd and no scatter by index tuples: tuples become
-flat offsets into the flattened array (``take``; ``put_along_axis`` overwrites, the last
-duplicate winning on CPU; ``.at[]`` add/subtract/multiply/maximum/minimum apply every
-repeated index in turn). MLX computes float64 data in float32: no plan is exact for it.
+Negative indices wrap once; MLX checks no bound (out of range: undefined; the dialect raises). take/put
+_along_axis broadcast the indices. No gather_nd or tuple scatter: flat offsets into the flattened array
+(take; put_along_axis overwrites, last duplicate wins on CPU; ``.at[]`` reduces every repeat in turn).
+MLX computes float64 data in float32: no plan is exact for it.
 """
 
 from __future__ import annotations
@@ -54,19 +51,27 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     return p.tp
 
 
-def _scatter(p: Plan, c: Canonical) -> None:
-    _, c2, d, coords, u = p.scatter_tuples(c, FLAT, None, "a flat MLX scatter", always=True)
-    off = p.adapt("ravel_tuples", "off", coords, d, why="flat offsets: MLX has no scatter by index tuples")
+def flat_scatter(p: Plan, c: Canonical, modes: dict[Any, Mode], target: str, call: Any, native: frozenset[str],
+                 column: bool = False) -> None:
+    """``c`` as ``call`` scatters into the flattened data at flat offsets (1-D; ``column``: ``(n, 1)`` index
+    tuples), then reshaped back: for targets without a scatter by index tuples (MLX) or with 2-D ones only."""
+    _, c2, d, coords, u = p.scatter_tuples(c, modes, None, target, always=True)
+    off = p.adapt("ravel_tuples", "off", coords, d, why="flat offsets into the flattened data")
     off, u = p.adapt("flatten", "off", off, why="1-D offsets ..."), p.adapt("flatten", "u", u, why="... and updates")
-    flat, res = p.adapt("flatten", "flat", d, why="scatter into the flattened array"), p.names("y")
+    if column:
+        off = p.adapt("expand_dims", "off", off, axis=-1, why="one-component index tuples")
+    flat, res = p.adapt("flatten", "flat", d, why="scatter into the flattened data"), p.names("y")
+    p.reduce(c2.with_(out=res), call, data=flat, indices=off, updates=u, native=native)
+    p.adapt_to(c.out, "reshape_like", res, d, why="back to the data's shape")
 
+
+def _scatter(p: Plan, c: Canonical) -> None:
     def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
         args = {"a": data, "indices": ix, "values": upd}
         return [Step.op(qn(_d.mlx.put_along_axis), out, args, axis=0) if reduction == "none" else
                 Step.op(AT[reduction], out, args)]
 
-    p.reduce(c2.with_(out=res), call, data=flat, indices=off, updates=u, native=frozenset({"none", *AT}))
-    p.adapt_to(c.out, "reshape_like", res, d, why="back to the data's shape")
+    flat_scatter(p, c, FLAT, "a flat MLX scatter", call, frozenset({"none", *AT}))
     if c.reduction != "none":
         p.residual("empty", "returns empty data unchanged", "MLX's array.at[] raises on a size-0 array ('updates "
                    "too large'; the dialect does not)")
