@@ -251,8 +251,8 @@ def test_generated_keras_code_matches_the_source_on_real_keras(backend):
     for (name, args, attrs), res in zip(adapters, results[len(meta):], strict=True):
         expected = ADAPTERS[name].run(*args, **attrs)
         if isinstance(res, str) or not _same_adapter(name, res, expected, backend):
-            bad.append(f"{name}{attrs} on {[show(a) for a in args]}: keras {res if isinstance(res, str) else show(res)}"
-                       f", expected {show(expected)}")
+            got = res if isinstance(res, str) else show(res) if not isinstance(res, tuple) else repr(res)
+            bad.append(f"{name}{attrs}: keras {got}, expected {expected!r}")
     print(f"\nkeras backend={backend} codegen: {report}; adapters: {len(adapters) - len(bad)}/{len(adapters)} agree")
     assert not report.failures, str(report)
     assert not bad, "\n".join(bad[:10])

@@ -24,6 +24,8 @@ DEFAULT_BACKEND = "tensorflow"
 _BACKEND_RESIDUALS = {
     "tensorflow": [("empty", "handles empty data by its index policy", "Keras' TF backend raises whenever indices "
                     "address an empty tensor (tf.gather, tf.scatter_nd ...)")],
+    "torch": [("out_of_range", "treats an index beyond the int32 range by its bounds policy", "Keras' torch "
+               "backend computes keras.ops.minimum(int64, Python int) in int32: 2**40 may be clamped wrongly")],
     "jax": [("out_of_range", "treats an index beyond the int32 range by its bounds policy", "Keras' JAX backend "
              "narrows int64 indices to int32 (2**40 reads/writes element 0)")]}
 
