@@ -70,8 +70,8 @@ def _scatter(p: Plan, c: Canonical, b: str) -> None:
         if reduction == "none":
             args = {"inputs": data, "indices": ix, "updates": upd}
             return [Step.op(qn(_d.keras.scatter_update), out, args, backend=b)]
-        first = [] if shape else [Step.adapt("shape_of", shape.append(p.names("shape")) or shape[0], data,
-                                             why="keras.ops.scatter's zeros")]
+        first = [] if shape else [Step.adapt("shape_of", p.names("shape"), data, why="keras.ops.scatter's zeros")]
+        shape[:] = shape or [first[0].out]
         s = p.names("s")
         return [*first, Step.op(qn(_d.keras.scatter), s, {"indices": ix, "values": upd, "shape": shape[0]},
                                 backend=b, why="keras.ops.scatter sums the updates into zeros ..."),
