@@ -22,8 +22,9 @@ def main() -> None:
     from keras import ops
 
     def to(v: Any) -> Any:
-        if isinstance(v, (np.ndarray, np.generic)):
-            return ops.convert_to_tensor(np.asarray(v))
+        if isinstance(v, (np.ndarray, np.generic)):  # the numpy backend's tensors are NumPy arrays (its
+            # convert_to_tensor would make 64-bit arrays 32-bit)
+            return np.asarray(v) if keras.backend.backend() == "numpy" else ops.convert_to_tensor(np.asarray(v))
         if isinstance(v, tuple) and v and all(isinstance(x, (np.ndarray, np.generic)) for x in v):
             return tuple(to(x) for x in v)
         return v

@@ -66,7 +66,7 @@ def strict(t: Translation) -> Translation:
     """``t`` without its 64-bits-in-32 residual (when=always), over cases of the dtypes the target keeps."""
     if not any(r.when == "always" for r in t.plan.residuals):
         return t
-    keep = ("float32", "int32") if t.version == "jax" else ("float32", "int32", "int64")
+    keep = ("float32", "int32") if t.version in ("jax", "numpy") else ("float32", "int32", "int64")
     dts = tuple(d for d in t.source.layout.get("data_dtypes", keep) if d in keep) or keep
     src = replace(t.source, layout={**t.source.layout, "data_dtypes": dts})
     return replace(t, source=src, plan=replace(t.plan, residuals=[r for r in t.plan.residuals if r.when != "always"]))
@@ -200,8 +200,8 @@ def _adapter_code(to: str, version: Any, name: str, args: tuple[Any, ...], attrs
 
 
 def _narrow(x: Any, version: Any) -> Any:
-    """What the JAX backend (no x64) makes of a 64-bit result, and MLX (``version='mlx'``) of float64."""
-    if version not in ("jax", "mlx") or not isinstance(x, np.ndarray):
+    """What the JAX and numpy backends make of a 64-bit result, and MLX (``version='mlx'``) of float64."""
+    if version not in ("jax", "numpy", "mlx") or not isinstance(x, np.ndarray):
         return x
     narrow = {"float64": np.float32} if version == "mlx" else {"int64": np.int32, "float64": np.float32}
     return x.astype(narrow.get(x.dtype.name, x.dtype))
@@ -247,15 +247,30 @@ def test_generated_keras_code_matches_the_source_on_real_keras(backend):
     for (t, case, a), res in zip(meta, results, strict=False):
         report.total += 1
         judge(report, t, case, a, ("error", RuntimeError(res)) if isinstance(res, str) else ("ok", res))
-    bad = []
+    bad, gaps = [], set()
     for (name, args, attrs), res in zip(adapters, results[len(meta):], strict=True):
+        if backend in ("jax", "numpy"):  # 32-bit inputs (JAX without x64; the numpy backend's convert_to_tensor)
+            args = tuple(tuple(_narrow(x, "jax") for x in a) if isinstance(a, tuple) else _narrow(a, "jax")
+                         for a in args)
         expected = ADAPTERS[name].run(*args, **attrs)
         if isinstance(res, str) or not _same_adapter(name, res, expected, backend):
             got = res if isinstance(res, str) else show(res) if not isinstance(res, tuple) else repr(res)
+            if name in KNOWN_ADAPTER_GAPS.get(backend, ()):
+                gaps.add(name)
+                continue
             bad.append(f"{name}{attrs}: keras {got}, expected {expected!r}")
     print(f"\nkeras backend={backend} codegen: {report}; adapters: {len(adapters) - len(bad)}/{len(adapters)} agree")
     assert not report.failures, str(report)
     assert not bad, "\n".join(bad[:10])
+    assert gaps == set(KNOWN_ADAPTER_GAPS.get(backend, ())), gaps  # strict: a gap that closes fails here
+
+
+#: adapters whose emitted Keras code differs on a backend, with the reason (the translations' own results are
+#: compared above; these show only in the adapters' dtype)
+KNOWN_ADAPTER_GAPS = {
+    "torch": {"clip_index": "keras.ops.minimum(int64 tensor, Python int) returns int32 on the torch backend",
+              "row_ids": "int64 row numbers come back int32 on the torch backend"},
+}
 
 
 @pytest.mark.mlx

@@ -57,9 +57,9 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         _scatter(p, c, b)
     for when, source, target in _BACKEND_RESIDUALS.get(b, ()):
         p.residual(when, source, target)
-    if b == "jax" or (b == "numpy" and c.is_scatter and c.reduction != "none"):
-        p.residual("always", "keeps 64-bit data 64-bit", f"Keras' {b} backend computes 64-bit "
-                   f"{'data' if b == 'jax' else 'scatter values'} in 32 bits (JAX without x64; convert_to_tensor)")
+    if b in ("jax", "numpy"):  # the numpy backend's convert_to_tensor (in where, scatter ...) narrows too
+        p.residual("always", "keeps 64-bit data 64-bit", f"Keras' {b} backend computes 64-bit data in 32 bits "
+                   "(JAX without x64; the numpy backend's convert_to_tensor in where, scatter ...)")
     return p.tp
 
 
