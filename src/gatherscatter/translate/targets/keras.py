@@ -26,8 +26,10 @@ _BACKEND_RESIDUALS = {
                     "address an empty tensor (tf.gather, tf.scatter_nd ...)")],
     "torch": [("out_of_range", "treats an index beyond the int32 range by its bounds policy", "Keras' torch "
                "backend computes keras.ops.minimum(int64, Python int) in int32: 2**40 may be clamped wrongly")],
-    "jax": [("out_of_range", "treats an index beyond the int32 range by its bounds policy", "Keras' JAX backend "
-             "narrows int64 indices to int32 (2**40 reads/writes element 0)")]}
+    **{b: [("out_of_range", "treats an index beyond the int32 range by its bounds policy", f"Keras' {b} backend "
+            "narrows int64 indices to int32 (2**40 reads/writes element 0)")] for b in ("jax", "numpy")}}
+_IN_PLACE = ("always", "returns a new array", "Keras' numpy backend's scatter_update writes into its input in place "
+             "(the caller's array is modified; a read-only one raises)")
 
 
 def _modes(op: str, backend: str, neg: str | None = None) -> dict[Any, Mode]:
@@ -81,6 +83,8 @@ def _scatter(p: Plan, c: Canonical, b: str) -> None:
     flat_scatter(p, c, _modes("scatter_update", b, "bounds"), "keras.ops.scatter_update", call,
                  frozenset({"none", "add"}), column=True)
     p.duplicates(c, False, "keras.ops.scatter_update")
+    if b == "numpy":
+        p.residual(*_IN_PLACE)
     if c.reduction != "none":
         p.residual("duplicates", "adds repeated updates into the data one at a time", "sums them first "
                    "(keras.ops.scatter), then adds the sum: float results may round differently")
