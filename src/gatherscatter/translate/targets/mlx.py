@@ -46,8 +46,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     else:
         _scatter(p, c)
     p.duplicates(c, False, "mx.put_along_axis")
-    p.residual("always", "keeps float64 data float64", "MLX computes float64 data in float32 (no float64 on its "
-               "CPU arrays by default) and returns float32")
+    p.residual("always", "keeps float64 data float64", "MLX computes float64 data in 32 bits (float32: no float64 "
+               "on its CPU arrays by default) and returns float32")
     return p.tp
 
 
