@@ -207,9 +207,9 @@ def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, 
 
     ``to`` is a framework (``onnx``, ``torch``, ``tensorflow``, ``tflite``, ``jax``,
     ``lax`` (``jax.lax.gather``/``scatter*`` with dimension numbers, the general
-    form), ``numpy``, ``paddle``, ``openvino``, ``mxnet``, ``caffe2``, or
-    ``gatherscatter`` for the neutral API); ``version`` picks the target's
-    version where it matters (an ONNX opset; default: the newest).
+    form), ``numpy``, ``paddle``, ``openvino``, ``mxnet``, ``caffe2``, ``keras``, ``mlx``,
+    or ``gatherscatter`` for the neutral API); ``version`` picks the target's
+    version where it matters (an ONNX opset, default the newest; a Keras backend, default 'tensorflow').
     ``attrs`` are the source op's non-tensor arguments (``axis``, ``dim``,
     ``reduce``, ``include_self``, ``batch_dims``, ``mode`` ...); the source
     op's own version (OpenVINO ``version=8``) is ``op_version`` since
@@ -269,8 +269,8 @@ def _drop_repeated_casts(steps: list[Step]) -> list[Step]:
     return out
 
 
-#: the targets with versions (opsets)
-_VERSIONED = ("onnx", "openvino")
+#: targets with versions: what their version names (ONNX/OpenVINO opsets, Keras backends)
+_TARGET_VERSIONS = {"onnx": "opset", "openvino": "opset", "keras": "backend"}
 
 
 def _known_versions(to: str) -> tuple[int, int, int]:
@@ -292,11 +292,19 @@ def _check_version(op: Any, to: str, version: Any) -> Any:
     if version is None:
         return None
     qual = get_op(op).info.qualname
-    if to not in _VERSIONED:
+    kind = _TARGET_VERSIONS.get(to)
+    if kind is None:
         if to not in frameworks():
             return version  # plan_target names the unknown target
         raise UnsupportedError(f"translate {qual} to {to}: the {to} target has no versions to choose; "
-                               f"version= applies to {', '.join(_VERSIONED)} (got {version!r})")
+                               f"version= applies to {', '.join(sorted(_TARGET_VERSIONS))} (got {version!r})")
+    if kind == "backend":  # Keras: the KERAS_BACKEND the code runs under (keras.ops differ by backend)
+        from ..dialects.keras import BACKENDS
+
+        if version not in BACKENDS:
+            raise UnsupportedError(f"translate {qual} to keras: version={version!r} is not a Keras backend; "
+                                   f"expected one of {', '.join(BACKENDS)} (default 'tensorflow', Keras' own)")
+        return version
     lo, hi, default = _known_versions(to)
     known = f"{to} opsets are {lo} to {hi} (the default is the newest planned for, {default})"
     try:

@@ -894,7 +894,7 @@ class PyVocab(TextVocab):
 
     def result_dtype(self, xs: str) -> str:
         names = f"np.dtype({self.api.dtype_name('a')})"
-        return Dt(f"getattr({self.api.m}, np.result_type(*[{names} for a in {xs}]).name)")
+        return Dt(self.api.dt_of(f"np.result_type(*[{names} for a in {xs}]).name"))
 
     def last(self, x: str, default: int) -> str:
         return f"({x}[-1] if {x}.shape[0] else {self.lit(default, x)})"

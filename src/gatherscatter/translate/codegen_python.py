@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -90,7 +91,7 @@ class Api:
         "dtype_name": "{0}.dtype.name", "is_int": "{0}.dtype.kind in 'iu'", "is_bool": "{0}.dtype.kind == 'b'",
         "as_bool": "{0}.astype(bool)", "trunc_div": "{m}.trunc({0} / {1}).astype({0}.dtype)",
         "true_div": "({0} / {1}).astype({0}.dtype)", "logical": "{m}.logical_{0}({1}, {2})",
-        "flat": "{m}.reshape({0}, (-1,))", "tile": "{m}.tile({0}, {1})"}
+        "flat": "{m}.reshape({0}, (-1,))", "tile": "{m}.tile({0}, {1})", "dt_of": "getattr({m}, {0})"}
 
     def __getattr__(self, name: str) -> Callable[..., str]:
         form = type(self).FORMS.get(name)
@@ -148,6 +149,29 @@ class PaddleApi(Api):
         "tile": "paddle.tile({0}, [{1}])"}
 
 
+_KDT = "keras.backend.standardize_dtype({0}.dtype)"  # a dtype's name on every backend
+
+
+class KerasApi(Api):
+    m = "keras.ops"
+    FORMS: ClassVar[dict[str, str]] = {
+        **Api.FORMS, "dt": "'{0}'", "dt_of": "{0}", "astype": "keras.ops.cast({0}, {1})",
+        "const": "keras.ops.cast(np.asarray({0}), {1})", "arange": "keras.ops.arange({0}, dtype='int64')",
+        "dtype_name": _KDT, "is_int": "'int' in " + _KDT, "is_bool": _KDT + " == 'bool'",
+        "as_bool": "keras.ops.cast({0}, 'bool')",
+        "trunc_div": "keras.ops.cast(keras.ops.trunc({0} / {1}), {0}.dtype)",
+        "true_div": "keras.ops.cast({0} / {1}, {0}.dtype)"}
+
+
+class MlxApi(Api):
+    m = "mx"
+    FORMS: ClassVar[dict[str, str]] = {
+        **Api.FORMS, "const": "mx.array(np.asarray({0})).astype({1})", "dtype_name": "str({0}.dtype).split('.')[-1]",
+        "is_int": "mx.issubdtype({0}.dtype, mx.integer)", "is_bool": "{0}.dtype == mx.bool_",
+        "as_bool": "{0}.astype(mx.bool_)", "trunc_div": "({0} / {1}).astype({0}.dtype)",
+        "moveaxis": "_moveaxis({0}, {1}, {2})"}
+
+
 # ------------------------------------------------------------------------------------------------ helpers
 
 
@@ -174,6 +198,12 @@ def _helpers(api: Api) -> dict[str, str]:
     if x.dtype in (paddle.int8, paddle.int16, paddle.uint8):
         return paddle.cast(paddle.where(c, paddle.cast(x, "int64"), paddle.cast(y, "int64")), x.dtype)
     return paddle.where(c, x, y)
+'''
+    if api.m == "mx":
+        h["_moveaxis"] = '''def _moveaxis(x, source, destination):
+    """mx.moveaxis for several axes too (MLX's takes one int each): a transpose."""
+    order = np.moveaxis(np.broadcast_to(0, range(1, len(x.shape) + 1)), source, destination).shape
+    return mx.transpose(x, [n - 1 for n in order])
 '''
     h["_off_axis_shape"] = '''def _off_axis_shape(a, b, axis):
     """Broadcast ``a`` and ``b`` on every dim but ``axis``; ``a``'s size on ``axis``."""
@@ -233,6 +263,15 @@ OP_CALLS: dict[str, str] = {
     qn(_d.mxnet.gather_nd): "_np(mx.nd.gather_nd(_nd({data}), _nd({indices})))",
     qn(_d.mxnet.scatter_nd): "_np(mx.nd.scatter_nd(_nd({data}), _nd({indices}), shape={shape}))",
     qn(_d.openvino.Gather): "ops.gather({data}, {indices}, _i64({axis}), batch_dims={batch_dims|0})",
+    qn(_d.keras.take): "keras.ops.take({x}, {indices}, axis={axis})",
+    qn(_d.keras.take_along_axis): "keras.ops.take_along_axis({x}, {indices}, axis={axis})",
+    qn(_d.keras.scatter): "keras.ops.scatter({indices}, {values}, {shape})",
+    qn(_d.keras.scatter_update): "keras.ops.scatter_update({inputs}, {indices}, {updates})",
+    qn(_d.mlx.take): "mx.take({a}, {indices}, axis={axis})",
+    qn(_d.mlx.take_along_axis): "mx.take_along_axis({a}, {indices}, axis={axis})",
+    qn(_d.mlx.put_along_axis): "mx.put_along_axis({a}, {indices}, {values}, axis={axis})",
+    **{qn(getattr(_d.mlx, f"at_{method}")): f"{{a}}.at[{{indices}}].{method}({{values}})"
+       for method in ("add", "subtract", "multiply", "maximum", "minimum")},
     qn(_d.openvino.GatherElements): "ops.gather_elements({data}, {indices}, axis={axis})",
     qn(_d.openvino.GatherND): "ops.gather_nd({data}, {indices}, batch_dims={batch_dims|0})",
     qn(_d.openvino.ScatterElementsUpdate): "ops.scatter_elements_update({data}, {indices}, {updates}, _i64({axis}), "
@@ -267,6 +306,14 @@ def _nd(x):
     """An MXNet NDArray of ``x``'s dtype."""
     return mx.nd.array(x, dtype=x.dtype)'''
 
+
+def _keras_header(backend: str) -> str:
+    """Keras code sets and checks the backend it was planned for (keras.ops differ by backend)."""
+    return (f'import math\nimport os\n\nimport numpy as np\n\nos.environ.setdefault("KERAS_BACKEND", "{backend}")\n'
+            f'import keras  # noqa: E402\n\nif keras.backend.backend() != "{backend}":\n    raise RuntimeError('
+            f'"planned for KERAS_BACKEND={backend}; keras runs " + keras.backend.backend())')
+
+
 _HEADERS = {
     "numpy": "import math\n\nimport numpy as np",
     "gatherscatter": "import math\n\nimport numpy as np\n\nimport gatherscatter as gs",
@@ -278,7 +325,10 @@ _HEADERS = {
     "tensorflow": "import math\n\nimport numpy as np\nimport tensorflow as tf",
     "paddle": "import math\n\nimport numpy as np\nimport paddle",
     "mxnet": _MX_HEADER,
+    "keras": _keras_header("tensorflow"),  # generate() writes the planned backend's
+    "mlx": "import math\n\nimport mlx.core as mx\nimport numpy as np",
 }
+
 
 
 def _target(name: str, module: str, api: Api, ops: dict[str, Emit], **kw: Any) -> CodeTarget:
@@ -294,6 +344,8 @@ TARGETS: dict[str, CodeTarget] = {
     "torch": _target("torch", "torch", TorchApi(), op_calls("torch")),
     "tensorflow": _target("tensorflow", "tf", TfApi(), op_calls("tensorflow")),
     "paddle": _target("paddle", "paddle", PaddleApi(), op_calls("paddle")),
+    "keras": _target("keras", "keras.ops", KerasApi(), op_calls("keras")),
+    "mlx": _target("mlx", "mx", MlxApi(), op_calls("mlx")),
     "mxnet": _target("mxnet", "mx.nd", Api(), op_calls("mxnet"),
                      prologue=lambda inputs: [f"{n} = _np({n})" for n in inputs],
                      epilogue=lambda out: f"return _nd({out}) if np.ndim({out}) else {out}"),
@@ -307,6 +359,10 @@ def generate(t: Translation) -> str:
     target = TARGETS.get(t.target)
     if target is None:
         raise UnsupportedError(f"codegen: no code generator for target {t.target!r}")
+    if t.target == "keras":
+        from .targets.keras import DEFAULT_BACKEND
+
+        target = replace(target, header=_keras_header(t.version or DEFAULT_BACKEND))
     attrs = ", ".join(f"{k}={v!r}" for k, v in t.source.attrs.items())
     doc = f"{t.source.op}({attrs}) in {t.target}, generated by gatherscatter.translate."
     return function_code(target, t.source.inputs, t.steps, t.program.output, doc)

@@ -20,7 +20,7 @@ from .model import WHEN
 __all__ = ["FAMILIES", "TARGET_ORDER", "Cell", "calls", "coverage", "translation_markdown"]
 
 TARGET_ORDER = ("onnx", "torch", "tensorflow", "tflite", "jax", "lax", "numpy", "paddle", "openvino", "mxnet",
-                "caffe2", "gatherscatter")
+                "caffe2", "keras", "mlx", "gatherscatter")
 """The matrix's columns."""
 
 #: the page's text before the tables (``{legend}``: the condition letters), kept as Markdown beside this module

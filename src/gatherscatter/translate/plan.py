@@ -27,6 +27,7 @@ _BOUNDS_TEXT = {
     "drop": "drops the update",
     "zero": "returns zeros",
     "unchecked": "reads or writes out of bounds (undefined)",
+    "nan": "returns JAX's default fill (NaN; the integer minimum)",
 }
 _EMPTY_AXIS = Residual("empty", "fills/drops every index of a size-0 axis", "raises (no valid index to clamp to)")
 _DROP_REDUCTIONS = ("add", "sub", "mul", "max", "min")

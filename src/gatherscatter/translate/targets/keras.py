@@ -1,0 +1,90 @@
+"""Target Keras 3.15 ``keras.ops`` (take, take_along_axis, scatter, scatter_update) on ONE backend.
+
+``keras.ops`` differ by ``KERAS_BACKEND`` (bad indices, 32-bit JAX): a plan is for the backend ``version=``
+names (jax | tensorflow | torch | numpy; default ``'tensorflow'``, Keras' and ``gs.keras``'s), with the
+dialect's index rules; the code sets and checks it. Nd gathers take from the flattened x at flat offsets;
+scatters take index tuples; ``scatter`` sums into zeros (add: ``data + scatter``); no mul/max/min scatter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import dialects as _d
+from ...dialects._registry import qn
+from ...dialects.keras._backend import index_policy
+from ...errors import UnsupportedError
+from ..ir import Step
+from ..model import Canonical, TargetPlan
+from ..plan import Names
+from ._common import Mode, Plan
+from .mlx import flat_scatter
+
+DEFAULT_BACKEND = "tensorflow"
+_BACKEND_RESIDUALS = {
+    "tensorflow": [("empty", "handles empty data by its index policy", "Keras' TF backend raises whenever indices "
+                    "address an empty tensor (tf.gather, tf.scatter_nd ...)")],
+    "torch": [("out_of_range", "treats an index beyond the int32 range by its bounds policy", "Keras' torch "
+               "backend computes keras.ops.minimum(int64, Python int) in int32: 2**40 may be clamped wrongly")],
+    **{b: [("out_of_range", "treats an index beyond the int32 range by its bounds policy", f"Keras' {b} backend "
+            "narrows int64 indices to int32 (2**40 reads/writes element 0)")] for b in ("jax", "numpy")}}
+_IN_PLACE = ("always", "returns a new array", "Keras' numpy backend's scatter_update writes into its input in place "
+             "(the caller's array is modified; a read-only one raises)")
+
+
+def _modes(op: str, backend: str, neg: str | None = None) -> dict[Any, Mode]:
+    r = index_policy(op, backend)  # JAX's NaN fill is 'nan': not a fill with a given value
+    return {None: (neg or r["negative"], "nan" if r["bounds"] == "fill" else r["bounds"])}
+
+
+def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
+    b, p, fam = version or DEFAULT_BACKEND, Plan.start("keras", c, names), c.family
+    c, kw = c.with_(indices=p.index_cast(c.indices, "keras.ops")), {"backend": b}
+    if fam == "gather" and c.batch_dims == 0:
+        _, ad = p.policy(c, _modes("take", b), None, target="keras.ops.take")
+        p.gather_op(c, ad, qn(_d.keras.take), {"x": c.data, "indices": p.apply(ad)[0]}, axis=c.axis, **kw)
+    elif fam == "gather_elements":
+        _, ad = p.policy(c, _modes("take_along_axis", b), None, target="keras.ops.take_along_axis")
+        i, d, _ = p.broadcast_elements(c, p.apply(ad)[0], c.data, None, "keras.ops.take_along_axis")
+        if not c.broadcast:
+            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="read only the block the index covers")
+        p.gather_op(c, ad, qn(_d.keras.take_along_axis), {"x": d, "indices": i}, axis=c.axis, **kw)
+    elif fam in ("gather", "gather_nd"):
+        p.flat_gather(c, _modes("take", b, "bounds"), qn(_d.keras.take), ("x", "indices"), "keras.ops has no "
+                      "gather_nd: take from the flattened x", flatten=True, axis=0, **kw)
+    elif c.reduction in ("mul", "max", "min"):
+        raise UnsupportedError(f"translate to keras: keras.ops has no {c.reduction} scatter (scatter sums into "
+                               "zeros, scatter_update overwrites)")
+    else:
+        _scatter(p, c, b)
+    for when, source, target in _BACKEND_RESIDUALS.get(b, ()):
+        p.residual(when, source, target)
+    if b in ("jax", "numpy"):  # the numpy backend's convert_to_tensor (in where, scatter ...) narrows too
+        p.residual("always", "keeps 64-bit data 64-bit", f"Keras' {b} backend computes 64-bit data in 32 bits "
+                   "(JAX without x64; the numpy backend's convert_to_tensor in where, scatter ...)")
+    return p.tp
+
+
+def _scatter(p: Plan, c: Canonical, b: str) -> None:
+    shape: list[str] = []
+
+    def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
+        if reduction == "none":
+            args = {"inputs": data, "indices": ix, "updates": upd}
+            return [Step.op(qn(_d.keras.scatter_update), out, args, backend=b)]
+        first = [] if shape else [Step.adapt("shape_of", p.names("shape"), data, why="keras.ops.scatter's zeros")]
+        shape[:] = shape or [first[0].out]
+        s = p.names("s")
+        return [*first, Step.op(qn(_d.keras.scatter), s, {"indices": ix, "values": upd, "shape": shape[0]},
+                                backend=b, why="keras.ops.scatter sums the updates into zeros ..."),
+                Step.adapt("combine", out, data, s, reduction="add", why="... then adds them to the data")]
+
+    # flat (n, 1) index tuples: the torch backend takes 2-D indices only, TF no 1-D ones
+    flat_scatter(p, c, _modes("scatter_update", b, "bounds"), "keras.ops.scatter_update", call,
+                 frozenset({"none", "add"}), column=True)
+    p.duplicates(c, False, "keras.ops.scatter_update")
+    if b == "numpy":
+        p.residual(*_IN_PLACE)
+    if c.reduction != "none":
+        p.residual("duplicates", "adds repeated updates into the data one at a time", "sums them first "
+                   "(keras.ops.scatter), then adds the sum: float results may round differently")
