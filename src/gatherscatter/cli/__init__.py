@@ -38,6 +38,7 @@ from typing import Any, NoReturn, TextIO
 
 import numpy as np
 
+from ..translate.targets import TARGETS
 from .progress import isatty
 
 __all__ = ["CliError", "main", "run_tour"]
@@ -634,10 +635,9 @@ def _parser() -> _Parser:
         parents=[common],
     )
     tr.add_argument("op", nargs="?", help="FRAMEWORK.OP, e.g. torch.scatter_reduce (see `gatherscatter list`)")
-    tr.add_argument("--to", help="target framework: onnx, torch, tensorflow, jax, numpy, paddle, openvino, mxnet, "
-                    "caffe2 or gatherscatter")
-    tr.add_argument("--version", help="target version (an ONNX opset; default: the newest); the source op's own "
-                    "version attribute is --op-version")
+    tr.add_argument("--to", help=f"target framework: {', '.join(sorted(TARGETS))}")
+    tr.add_argument("--version", help="target version (an ONNX or OpenVINO opset, default: the newest; a Keras "
+                    "backend, default: tensorflow); the source op's own version attribute is --op-version")
     tr.add_argument("--verify", type=int, metavar="N", help="also run source and translation on N generated cases")
     tr.add_argument("--format", choices=("text", "json"), default="text")
     tr.add_argument("--no-code", action="store_true", help="leave out the generated code")
