@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..dialects._record import Description
 from ..dialects._registry import DialectOp, divergences, get_op
 from ..dialects.onnx._common import NEWEST_OPSET
 from ..errors import ArgumentError, UnsupportedError
@@ -31,7 +32,6 @@ from .ir import ADAPTERS, Program, Step
 from .model import WHEN, Canonical, Residual, Source, TargetPlan
 from .onnx_export import build_model, default_model
 from .plan import Names
-from .sources import describe
 from .targets import TARGETS, plan_target
 from .verify import VerifyReport, verify
 
@@ -245,6 +245,16 @@ def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, 
         plan.exact = plan.exact and p.exact
     program = Program(src.inputs, _drop_repeated_casts(first + src.pre + plan.steps + src.post))
     return Translation(src, to, version, plan, program)
+
+
+def describe(op: Any, attrs: dict[str, Any]) -> Description:
+    """The canonical form ``op`` (a name or a dialect function) states in its own record for a call with ``attrs``
+    (``op.record.describe``: :mod:`gatherscatter.dialects._record`)."""
+    o = get_op(op)
+    try:
+        return o.record.describe(**attrs)
+    except TypeError as e:
+        raise ArgumentError(f"translate {o.info.qualname}: {e}") from None
 
 
 def _drop_repeated_casts(steps: list[Step]) -> list[Step]:
