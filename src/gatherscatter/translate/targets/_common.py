@@ -212,7 +212,8 @@ class Plan:
         axis the index's shape back."""
         _, ad, i, _ = self.indices(c, modes, target=qualname, cast=qualname)
         flat = self.adapt("flatten", "i", i, why=f"{qualname} takes a 1-D index")
-        y = self.op(qualname, self.names("y"), {data_kw: c.data, "index": flat}, **{axis_kw: c.axis})
+        attrs: dict[str, Any] = {axis_kw: c.axis}
+        y = self.op(qualname, self.names("y"), {data_kw: c.data, "index": flat}, **attrs)
         res = self.out_name(ad)
         self.adapt_to(res, "unflatten_index", y, i, axis=c.axis, why="give the axis the index's shape (a 0-d index "
                       "drops it)")
