@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from ..dialects._record import Description
 from ..dialects._registry import DialectOp, divergences, get_op
 from ..dialects.onnx._common import NEWEST_OPSET
 from ..errors import ArgumentError, UnsupportedError
@@ -234,7 +233,11 @@ def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, 
         attrs = {**attrs, "version": op_version}
     version = _check_version(op, to, version)
     _check_attrs(op, attrs)
-    src = describe(op, attrs)
+    o = get_op(op)
+    try:  # the canonical form the op states in its own record (dialects/_record.py)
+        src = o.record.describe(**attrs)
+    except TypeError as e:
+        raise ArgumentError(f"translate {o.info.qualname}: {e}") from None
     names = Names()
     plan = plan_target(to, src.canonical, names, version)
     first: list[Step] = []
@@ -245,16 +248,6 @@ def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, 
         plan.exact = plan.exact and p.exact
     program = Program(src.inputs, _drop_repeated_casts(first + src.pre + plan.steps + src.post))
     return Translation(src, to, version, plan, program)
-
-
-def describe(op: Any, attrs: dict[str, Any]) -> Description:
-    """The canonical form ``op`` (a name or a dialect function) states in its own record for a call with ``attrs``
-    (``op.record.describe``: :mod:`gatherscatter.dialects._record`)."""
-    o = get_op(op)
-    try:
-        return o.record.describe(**attrs)
-    except TypeError as e:
-        raise ArgumentError(f"translate {o.info.qualname}: {e}") from None
 
 
 def _drop_repeated_casts(steps: list[Step]) -> list[Step]:
