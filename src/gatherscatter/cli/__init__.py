@@ -505,10 +505,9 @@ def _default_axis(qualname: str, attrs: dict[str, Any]) -> list[str]:
     """A required ``dim``/``axis`` the command line left out is 0 (said in a note)."""
     import inspect
 
-    from ..translate.sources import SOURCES, _load
+    from ..dialects._registry import ops
 
-    _load()
-    fn = SOURCES.get(qualname)
+    fn = next((op.record.describe for op in ops() if op.info.qualname == qualname), None)
     if fn is None:
         return []
     notes = []

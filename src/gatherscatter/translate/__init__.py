@@ -31,7 +31,6 @@ from .ir import ADAPTERS, Program, Step
 from .model import WHEN, Canonical, Residual, Source, TargetPlan
 from .onnx_export import build_model, default_model
 from .plan import Names
-from .sources import describe
 from .targets import TARGETS, plan_target
 from .verify import VerifyReport, verify
 
@@ -234,7 +233,11 @@ def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, 
         attrs = {**attrs, "version": op_version}
     version = _check_version(op, to, version)
     _check_attrs(op, attrs)
-    src = describe(op, attrs)
+    o = get_op(op)
+    try:  # the canonical form the op states in its own record (dialects/_record.py)
+        src = o.record.describe(**attrs)
+    except TypeError as e:
+        raise ArgumentError(f"translate {o.info.qualname}: {e}") from None
     names = Names()
     plan = plan_target(to, src.canonical, names, version)
     first: list[Step] = []

@@ -28,8 +28,7 @@ _EMPTY = {
     "gather": "jnp.take returns the data itself for empty indices on a size-0 axis and raises for non-empty ones",
     "gather_elements": "jnp.take_along_axis returns zeros from a size-0 axis in every mode",
     "gather_nd": "x.at[idx].get raises on a gather from a size-0 axis (even in fill mode)",
-    "scatter_elements": "x.at[idx].<op> returns x unchanged, checking nothing, when the target x[idx] is empty",
-    "scatter_nd": "x.at[idx].<op> returns x unchanged, checking nothing, when the target x[idx] is empty",
+    "scatter": "x.at[idx].<op> returns x unchanged, checking nothing, when the target x[idx] is empty",
 }
 _TUPLE = "x.at[...] takes a tuple of index arrays, one per leading axis"
 AT = {
@@ -67,7 +66,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     else:
         _scatter(p, c)
     p.residual("empty", "reads/writes by its policy (raises, fills or drops for each index into a size-0 axis)",
-               _EMPTY[fam if fam != "gather" or c.batch_dims == 0 else "gather_nd"])
+               _EMPTY["scatter" if c.is_scatter else fam if fam != "gather" or c.batch_dims == 0 else "gather_nd"])
     p.residual("out_of_range", "treats an index beyond the int32 range (e.g. 2**40) by its bounds policy",
                "JAX narrows int64 indices to int32 when the axis fits, so such an index wraps modulo 2**32 "
                "(2**40 reads/writes element 0)")
