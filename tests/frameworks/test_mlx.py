@@ -66,4 +66,10 @@ def test_at_on_a_size_0_first_axis_raises_as_mlx():
         theirs = np.array(getattr(mx.array(a).at[mx.array(np.zeros(0, np.int32))], name)(mx.array(np.zeros(0))))
         np.testing.assert_array_equal(getattr(gs.mlx, f"at_{name}")(a, np.zeros(0, np.int32), np.zeros(0)), theirs)
         compared += 1
-    print(f"mlx size-0 at[]: {compared} cases agree")
+    for shape, ishape, axis in (((0,), (0,), 0), ((2, 0), (2, 0), 1), ((0, 2), (0, 1), 1), ((0,), (0,), None)):
+        a, i, v = np.zeros(shape, np.float32), np.zeros(ishape, np.int32), np.zeros(ishape, np.float32)
+        theirs = np.array(mx.put_along_axis(mx.array(a), mx.array(i), mx.array(v), axis=axis))  # no error in MLX
+        ours = gs.mlx.put_along_axis(a, i, v, axis=axis)
+        assert ours.shape == theirs.shape == shape and ours.dtype == theirs.dtype
+        compared += 1
+    print(f"mlx size-0 at[] and put_along_axis: {compared} cases agree")
