@@ -285,11 +285,13 @@ def _run_tflite(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
     return np.array(interp.get_tensor(interp.get_output_details()[0]["index"]))
 
 
-def _keras_call(call: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
-    """One keras call, in a worker whose KERAS_BACKEND was set before keras was imported."""
+def _keras_call(call: str, args: list[Any], kwargs: dict[str, Any], inplace: bool = False) -> Any:
+    """One keras call, in a worker whose KERAS_BACKEND was set before keras was imported (``inplace``: the
+    first argument afterwards)."""
     import keras
 
-    return keras.ops.convert_to_numpy(_resolve(call)(*args, **kwargs))
+    res = _resolve(call)(*args, **kwargs)
+    return keras.ops.convert_to_numpy(args[0] if inplace else res)
 
 
 def _keras_backend(backend: str) -> None:
@@ -307,7 +309,8 @@ def _run_keras(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if backend not in _KERAS:  # one worker per backend (the backend is fixed at import)
         _KERAS[backend] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                               initializer=_keras_backend, initargs=(backend,))
-    return _KERAS[backend].submit(_keras_call, d.example["call"], args, kwargs).result(timeout=300)
+    return _KERAS[backend].submit(_keras_call, d.example["call"], args, kwargs,
+                                    bool(d.example.get("inplace"))).result(timeout=300)
 
 
 def _run_mxnet(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -363,7 +366,8 @@ def _run_ours(d: Divergence, args: list[Any], kwargs: dict[str, Any]) -> Any:
     for key in ("device", "backend"):  # ours selects the framework's device / Keras backend by that keyword
         if key in d.example:
             kwargs = {**kwargs, key: d.example[key]}
-    return op(*args, **kwargs)
+    res = op(*args, **kwargs)
+    return args[0] if d.example.get("inplace") else res  # inplace: the caller's first array afterwards
 
 
 def _outcome(run: Callable[[], Any]) -> tuple[BaseException | None, Any, list[warnings.WarningMessage]]:

@@ -41,6 +41,21 @@ def _cases() -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
             out.append((op, (data, ids), {"num_segments": 5}))
             out.append((op, (data, np.sort(np.abs(ids))), {"sorted": True}))
             out.append((op, (data, np.abs(ids)), {}))
+        # indices that are not 2-D (each backend reads them its own way, or raises), 64-bit values near 2**40
+        a, b = 2 + k % 2, 3 - k % 2
+        z = np.zeros((4, 3), dt)  # (the numpy backend writes into it: each call gets a copy)
+        out.append(("scatter_update", (z.copy(), rng.integers(0, 3, (a, b, 2)), rng.integers(-5, 5, (a, b)).astype(dt)), {}))
+        out.append(("scatter_update", (z.copy(), rng.integers(0, 3, (b, a, 2)), rng.integers(-5, 5, (a, b)).astype(dt)), {}))
+        out.append(("scatter_update", (z.copy(), rng.integers(0, 3, (2, 2, 1)), rng.integers(-5, 5, (2, 2, 3)).astype(dt)), {}))
+        out.append(("scatter_update", (z.copy(), rng.integers(0, 3, (2,)), rng.integers(-5, 5, ()).astype(dt)), {}))
+        out.append(("scatter_update", (z.copy(), rng.integers(0, 3, (1,)), rng.integers(-5, 5, (3,)).astype(dt)), {}))
+        out.append(("scatter", (rng.integers(0, 3, (2,)), rng.integers(-5, 5, ()).astype(dt), (4, 3)), {}))
+        out.append(("scatter", (rng.integers(0, 3, (2, 2, 1)), rng.integers(-5, 5, (2, 2, 3)).astype(dt), (4, 3)), {}))
+        big = np.array([2**40 + k, 3]).astype(dt)
+        out += [("take", (big, np.array([0, 1])), {}), ("take_along_axis", (big, np.array([1, 0])), {"axis": 0}),
+                ("scatter", (np.array([[1]]), big[:1] + 2, (2,)), {}),
+                ("scatter_update", (big.copy(), np.array([[1]]), big[:1] + 2), {}),
+                ("segment_sum", (big, np.array([1, 1]), 2), {}), ("segment_max", (big, np.array([1, 1]), 3), {})]
     return out
 
 

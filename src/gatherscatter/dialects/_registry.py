@@ -393,7 +393,7 @@ class Divergence:
     false runs under JAX's 32-bit default), ``device`` (TensorFlow: ``'xla'`` compiles the call with
     ``jit_compile``, and ours gets ``device='xla'``), ``backend`` (Keras: the
     backend the call runs on, given to ours as ``backend=``), ``inplace`` (the framework
-    returns nothing and writes into its first argument), and the two
+    writes into its first argument: both outcomes are that argument after the call), and the two
     outcomes ``theirs`` and ``ours``: ``{'raises': 'ErrorClass'}``,
     ``{'warns': 'WarningClass'}`` (a result, with that warning),
     ``{'dtype': 'int32'}`` or ``{'equals': nested list}`` (the result, exactly; complex values as

@@ -38,6 +38,31 @@ CASES = [
      [0.0, 7.0, 0.0, 0.0], "float32"),
     (K.scatter_update, (np.zeros(4, np.float32), [[-5]], np.float32([5])), {}, "torch", gs.IndexOutOfRangeError,
      None),
+    # indices that are not 2-D (observed with Keras 3.15.1): torch transposes axes 0 and 1 (1-D: IndexError; 3-D:
+    # components on axis 1), jax/numpy reverse every axis (3-D: leading axes reversed), TF wants 2-D or more
+    (K.scatter_update, (np.zeros(4, np.float32), [1, 2], np.float32([5, 7])), {}, "torch", gs.errors.IndexShapeError, None),
+    (K.scatter_update, (np.zeros((3, 2), np.float32), [1, 0], np.float32(5)), {}, "torch", IndexError, None),
+    (K.scatter_update, (np.zeros((3, 2), np.float32), [1, 0], np.float32(5)), {}, "numpy",
+     [[0.0, 0.0], [5.0, 0.0], [0.0, 0.0]], "float32"),
+    (K.scatter_update, (np.zeros((3, 2), np.float32), [1, 0], np.float32(5)), {}, "tensorflow", gs.ShapeError, None),
+    (K.scatter_update, (np.zeros((3, 2), np.float32), [[[1, 0], [0, 1]]], np.float32([[5, 7]])), {}, "torch",
+     [[0.0, 7.0], [5.0, 0.0], [0.0, 0.0]], "float32"),  # tuples (idx[0, 0, 0], idx[0, 1, 0]) = (1, 0), (0, 1)
+    (K.scatter_update, (np.zeros((3, 2), np.float32), [[[1, 0]], [[0, 1]]], np.float32([[5, 7]])), {}, "numpy",
+     [[0.0, 7.0], [5.0, 0.0], [0.0, 0.0]], "float32"),  # positions shape (1, 2): the (2, 1) reversed
+    (K.scatter_update, (np.zeros((3, 2), np.float32), [[[1, 0]], [[0, 1]]], np.float32([[5], [7]])), {}, "jax",
+     ValueError, None),  # updates of the unreversed shape (2, 1)
+    (K.scatter_update, (np.zeros((3, 2), np.float32), [[[1, 0]], [[0, 1]]], np.float32([[5], [7]])), {},
+     "tensorflow", [[0.0, 7.0], [5.0, 0.0], [0.0, 0.0]], "float32"),
+    (K.scatter, ([1], np.float32([5]), (3,)), {}, "tensorflow", gs.ShapeError, None),
+    (K.scatter, ([1], np.float32(5), (3,)), {}, "numpy", [0.0, 5.0, 0.0], "float32"),
+    # 64-bit data on the numpy backend: only scatter's values become 32-bit (2**40 + 3 -> 3 in int32)
+    (K.scatter, ([[1]], np.int64([2**40 + 3]), (2,)), {}, "numpy", [0, 3], "int32"),
+    (K.scatter, ([[1]], np.float64([2**40 + 3]), (2,)), {}, "numpy", [0.0, 2.0**40], "float32"),
+    (K.take, (np.int64([2**40 + 1, 3]), [0]), {}, "numpy", [2**40 + 1], "int64"),
+    (K.take_along_axis, (np.float64([2**40 + 1, 3]), [0]), {"axis": 0}, "numpy", [2.0**40 + 1], "float64"),
+    (K.scatter_update, (np.int64([1, 3]), [[1]], np.int64([2**40 + 3])), {}, "numpy", [1, 2**40 + 3], "int64"),
+    (K.segment_sum, (np.int64([2**40 + 1, 3]), [1, 1], 2), {}, "numpy", [0, 2**40 + 4], "int64"),
+    (K.segment_max, (np.float64([2**40 + 1, 3]), [1, 1], 2), {}, "numpy", [-np.inf, 2.0**40 + 1], "float64"),
     (K.segment_sum, (D, IDS, 5), {}, "jax", [3.0, 0.0, 3.0, 5.0, 0.0], "float32"),
     (K.segment_sum, (D, [0, 0, 2, 7, 3], 5), {}, "jax", [3.0, 0.0, 3.0, 5.0, 0.0], "float32"),
     (K.segment_sum, (D, [0, 0, 2, 7, 3], 5), {}, "tensorflow", gs.IndexOutOfRangeError, None),
@@ -67,6 +92,14 @@ def test_hand_computed(op, args, kw, backend, want, dtype):
     got = op(*args, **kw, backend=backend)
     assert str(got.dtype) == dtype
     np.testing.assert_array_equal(got, np.asarray(want, got.dtype))
+
+
+def test_numpy_backend_leaves_the_callers_array_alone():
+    """Keras' numpy backend writes into inputs (recorded divergence, scatter_update.toml); ours never does."""
+    x = np.zeros(3, np.float32)
+    got = K.scatter_update(x, [[1]], np.float32([5]), backend="numpy")
+    np.testing.assert_array_equal(got, [0.0, 5.0, 0.0])
+    np.testing.assert_array_equal(x, [0.0, 0.0, 0.0])
 
 
 def test_bad_backend():

@@ -52,6 +52,10 @@ ERRORS = [
     # as an array of rows and gave a wrong result)
     (M.at_add, (A, (np.array([0]), np.array([1])), 10.0), {}, gs.UnsupportedError, "got a tuple"),
     (M.at_multiply, (A, slice(0, 1), 2.0), {}, gs.UnsupportedError, "got a slice"),
+    # MLX 0.32.4: '[scatter] Updates with shape (0,1) are too large for array with shape (0).' (a ValueError)
+    (M.at_add, (np.zeros(0, np.float32), [], 1.0), {}, gs.ShapeError, "size 0 on its first axis"),
+    (M.at_divide, (np.zeros((0, 3), np.float32), [0], 1.0), {}, gs.ShapeError, "size 0 on its first axis"),
+    (M.at_minimum, (np.zeros((0, 3), np.float32), np.array(0), 1.0), {}, ValueError, "no update slice fits"),
 ]
 
 

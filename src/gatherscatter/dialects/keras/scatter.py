@@ -11,6 +11,7 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Description, Step
 from .._registry import Lowering, dialect_op
+from ..tensorflow._scatter import check_scatter_shapes
 from ._backend import BACKENDS, KERAS_VERSION, jax32, keras_context, keras_description, parse_backend
 from ._scatter import lower_scatter, scatter_canonical
 
@@ -20,7 +21,8 @@ def _describe(backend: str = "tensorflow") -> Description:
     pre = [Step.adapt("zeros", "zeros", "shape", "values", why="keras.ops.scatter adds into zeros of shape")]
     return keras_description("scatter", {"backend": backend}, ("indices", "values", "shape"), c, pre=pre,
                              roles={"data": "shape"}, narrow=backend in ("jax", "numpy"), rank=(1, 3),
-                             index_ndim=(1, 2), index_dtypes=("int32", "int64"))
+                             index_ndim=(2, 2) if backend == "tensorflow" else (1, 2),
+                             index_dtypes=("int32", "int64"))
 
 
 @dialect_op("keras", "scatter", family="scatter_nd", kind="scatter", versions=(KERAS_VERSION,),
@@ -33,7 +35,8 @@ def scatter(indices: Any, values: Any, shape: Any, *, backend: str = "tensorflow
     index tuples lie on the last axis of ``indices``; duplicates are summed on every
     backend. Per ``backend=``: ``'jax'`` (``zeros.at[idx].add``, 32-bit dtypes) wraps
     negative components once and drops out-of-range tuples; ``'tensorflow'``
-    (``tf.scatter_nd``) raises for negative and out-of-range ones; ``'torch'`` and
+    (``tf.scatter_nd``) raises for negative and out-of-range ones and for indices of
+    fewer than 2 axes; ``'torch'`` and
     ``'numpy'`` wrap negatives once and raise out of range; the numpy backend also
     makes 64-bit values 32-bit (its ``convert_to_tensor``).
 
@@ -66,6 +69,11 @@ def scatter(indices: Any, values: Any, shape: Any, *, backend: str = "tensorflow
     dims = tuple(int(n) for n in s)
     if any(n < 0 for n in dims) or not dims:
         raise ShapeError(f"{ctx.label}: shape must be a non-empty tuple of sizes >= 0 (got {dims})")
+    if b == "tensorflow":  # tf.scatter_nd's CPU shape rules (2-D indices or more, 1-D values or more)
+        if v.ndim < 1:
+            raise ShapeError(f"{ctx.label}: Updates shape must have rank at least one (the tensorflow backend); "
+                             "got a 0-d values")
+        check_scatter_shapes(ctx, i, v, dims, "cpu", what="output")
     check_allocatable(ctx, dims, v.dtype)
     base = np.broadcast_to(np.zeros((), v.dtype), dims)
     return lower_scatter(ctx, base, i, v, b, "add")

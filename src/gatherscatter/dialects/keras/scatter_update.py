@@ -4,18 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ...core.shape import as_updates
+from ...errors import IndexShapeError, ShapeError
 from .._common import data_array
 from .._record import Description
-from .._registry import Lowering, dialect_op
+from .._registry import Lowering, dialect_op, divergence_table
+from ..tensorflow._scatter import check_scatter_shapes
 from ._backend import BACKENDS, KERAS_VERSION, backend_inputs, jax32, keras_description
 from ._scatter import lower_scatter, scatter_canonical
+
+divergence_table("keras.scatter_update", __file__)
 
 
 def _describe(backend: str = "tensorflow") -> Description:
     c = scatter_canonical("scatter_update", backend, "none", "inputs", "updates")
     return keras_description("scatter_update", {"backend": backend}, ("inputs", "indices", "updates"), c,
-                             narrow=backend == "jax", index_ndim=(1, 2), index_dtypes=("int32", "int64"))
+                             narrow=backend == "jax", index_dtypes=("int32", "int64"),
+                             index_ndim=(2, 2) if backend in ("torch", "tensorflow") else (1, 2))
 
 
 @dialect_op("keras", "scatter_update", family="scatter_nd", kind="scatter", versions=(KERAS_VERSION,),
@@ -29,8 +36,14 @@ def scatter_update(inputs: Any, indices: Any, updates: Any, *, backend: str = "t
     last update on every backend (CPU). Per ``backend=``: ``'jax'`` (``.at[].set``,
     32-bit dtypes) wraps negatives once and drops out-of-range tuples;
     ``'tensorflow'`` (``tf.tensor_scatter_nd_update``) raises for negative and
-    out-of-range ones; ``'torch'`` and ``'numpy'`` wrap negatives once and raise
-    out of range.
+    out-of-range ones, and for indices of fewer than 2 axes (TF's CPU rule);
+    ``'torch'`` and ``'numpy'`` wrap negatives once and raise out of range.
+    3-D and more indices: the torch backend (``outputs[tuple(indices.transpose(0,
+    1))]``) reads the components on axis 1 of ``indices``, and 0-D or 1-D indices
+    raise an ``IndexError`` there (here an :class:`~gatherscatter.errors.IndexShapeError`);
+    the jax and numpy backends (``tuple(transpose(indices))``) reverse the order of
+    the leading axes. Both reproduced. The numpy backend writes into ``inputs``
+    itself; gatherscatter returns a new array (a recorded divergence).
 
     Lowering: core ``scatter`` with ``IndexSpec(axis=0, depth=k, vector=True)``,
     no reduction, duplicates ``last``.
@@ -49,7 +62,21 @@ def scatter_update(inputs: Any, indices: Any, updates: Any, *, backend: str = "t
     """
     b, ctx, d, i = backend_inputs("scatter_update", backend, inputs, indices, data="inputs", indices="indices",
                                   updates="updates")
+    if b == "torch":  # Keras: torch.transpose(indices, 0, 1), then one index tensor per component
+        if i.ndim < 2:
+            raise IndexShapeError(
+                f"{ctx.label}: indices must have at least 2 dimensions: the torch backend transposes their axes 0 "
+                f"and 1 (torch: 'Dimension out of range'); got indices of shape {list(i.shape)}"
+            )
+        i = np.moveaxis(i, 1, -1)
+    elif b in ("jax", "numpy") and i.ndim > 2:  # Keras: tuple(transpose(indices)), every axis reversed
+        i = np.transpose(i, (*range(i.ndim - 2, -1, -1), i.ndim - 1))
     if b == "jax" and hasattr(updates, "dtype"):
         updates = jax32(data_array(ctx, updates, "updates"))
     u = as_updates(ctx, updates, d.dtype)
+    if b == "tensorflow":  # tf.tensor_scatter_nd_update's CPU shape rules (2-D indices or more, 1-D updates or more)
+        if u.ndim < 1:
+            raise ShapeError(f"{ctx.label}: Updates shape must have rank at least one (the tensorflow backend); "
+                             "got a 0-d updates")
+        check_scatter_shapes(ctx, i, u, tuple(d.shape), "cpu", what="inputs")
     return lower_scatter(ctx, d, i, u, b, "none")

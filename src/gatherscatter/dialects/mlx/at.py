@@ -50,6 +50,12 @@ def _validate(method: str, a: Any, indices: Any, values: Any) -> tuple[OpContext
             "accepts; "
             "they are not reproduced here)"
         )
+    if d.shape[0] == 0 and not (isinstance(indices, int) and not isinstance(indices, bool)):
+        # MLX's scatter: the update slice (size 1 on axis 0) must fit in a (a Python int index takes another path)
+        raise ShapeError(
+            f"{ctx.label}: a has size 0 on its first axis (shape {list(d.shape)}), so no update slice fits (MLX: "
+            f"'[scatter] Updates ... are too large for array', a ValueError), whatever the indices ({indices!r})"
+        )
     i = as_index_array(ctx, indices, "indices")
     v = data_array(ctx, values, "values")
     target = i.shape + d.shape[1:]
@@ -81,7 +87,9 @@ def _register(name: str, red: Reduction) -> DialectOp:
     ``values`` broadcasts to ``a[indices].shape`` and takes ``a``'s dtype. Negative
     indices wrap once; MLX does not check bounds (an index past the end sometimes
     leaves ``a`` unchanged, sometimes corrupts memory and crashes the process), so
-    gatherscatter raises for indices outside ``[-s, s-1]``. Returns a new array.
+    gatherscatter raises for indices outside ``[-s, s-1]``. An array of indices into
+    a first axis of size 0 raises a ``ValueError`` in MLX, even when empty (here a
+    :class:`~gatherscatter.ShapeError`). Returns a new array.
 
     Lowering: core ``scatter`` with ``IndexSpec(axis=0)``, reduction {red.value},
     negative ``wrap``, bounds ``raise``.
