@@ -220,16 +220,18 @@ class Plan:
         self.finish_gather(c, res, ad)
 
     def along_axis_gather(self, c: Canonical, modes: dict[Any, Mode], fallback: Any, qualname: str, target: str,
-                          attrs: Any = None) -> None:
-        """A GatherElements with a ``take_along_axis`` that broadcasts (NumPy, JAX): a source
-        that does not broadcast reads only the block the index covers. ``attrs(mode)`` gives
-        the op's attributes besides ``axis``."""
+                          attrs: Any = None, arr: str = "arr", broadcast: bool = False, **kw: Any) -> None:
+        """A GatherElements with a ``take_along_axis`` (its data keyword ``arr``) that broadcasts (NumPy, JAX, MLX;
+        else ``broadcast``: broadcast first): a source that does not broadcast reads only the block the index
+        covers. ``attrs(mode)`` gives the op's attributes besides ``axis`` (and ``kw``)."""
         mode, ad, i, _ = self.indices(c, modes, fallback, target=target)
         d = c.data
+        if broadcast:
+            i, d, _ = self.broadcast_elements(c, i, d, None, target)
         if not c.broadcast:
             d = self.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only "
                            f"the block the index covers ({target} would broadcast a smaller index)")
-        self.gather_op(c, ad, qualname, {"arr": d, "indices": i}, axis=c.axis, **(attrs(mode) if attrs else {}))
+        self.gather_op(c, ad, qualname, {arr: d, "indices": i}, axis=c.axis, **(attrs(mode) if attrs else kw))
 
     def gather_op(self, c: Canonical, ad: IndexAdaptation, qualname: str, args: dict[str, str], why: str = "",
                   **attrs: Any) -> None:
@@ -252,6 +254,12 @@ class Plan:
                           f"leaves the winner unspecified ({target}; CPU kernels are last-wins)")
             return
         self.keep(*duplicates_residual(c, specified, target))
+
+    def meet(self, c: Canonical, source: str, target: str) -> None:
+        """A reduction exact only without duplicates: a bounds policy can send two updates to one position."""
+        if c.bounds in ("clip", "wrap", "drop"):
+            for when in ("out_of_range", "negative") if c.negative == "bounds" else ("out_of_range",):
+                self.residual(when, source, f"{target} when the policy makes two indices meet")
 
     # ------------------------------------------------------------------------------------ coordinates
 

@@ -84,11 +84,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
         p.tp.exact = False
         p.residual("duplicates", "reduces every update", "reduces only one update per position (MXNet scatter_nd "
                    "overwrites; no accumulating scatter exists)")
-        if c.bounds in ("clip", "wrap", "drop"):
-            whens = ("out_of_range", "negative") if c.negative == "bounds" else ("out_of_range",)
-            for when in whens:
-                p.residual(when, "reduces every update (after its bounds policy)", "reduces only one update per "
-                           "position when the policy makes two indices meet")
+        p.meet(c, "reduces every update (after its bounds policy)", "reduces only one update per position")
     if c.bounds == "raise":
         for when in ("out_of_range", "negative"):
             p.residual(when, "raises" if when == "out_of_range" or c.negative != "wrap" else "wraps it once",

@@ -76,13 +76,9 @@ def _scatter(p: Plan, c: Canonical) -> None:
         p.tp.exact = False
         p.residual("duplicates", "multiplies every update in", "keeps one product per position (TF has no "
                    "multiplying scatter; gather * updates written back with tensor_scatter_nd_update)")
-        if c.bounds in ("clip", "wrap", "drop"):
-            # the bounds policy can send two updates to one position: a duplicate the raw indices do not show
-            whens = ("out_of_range", "negative") if c.negative == "bounds" else ("out_of_range",)
-            for when in whens:
-                p.residual(when, f"{'drops' if c.bounds == 'drop' else 'multiplies in'} the update at "
-                           f"{'no' if c.bounds == 'drop' else 'the ' + c.bounds + 'ped'} position",
-                           "keeps one product per position when the policy makes two indices meet")
+        drop = c.bounds == "drop"
+        p.meet(c, f"{'drops' if drop else 'multiplies in'} the update at {'no' if drop else 'the ' + c.bounds + 'ped'} "
+               "position", "keeps one product per position")
     if c.reduction in ("max", "min"):
         p.residual("nonfinite", f"propagates a NaN update ({c.reduction})",
                    f"ignores it (tf.tensor_scatter_nd_{c.reduction})")
