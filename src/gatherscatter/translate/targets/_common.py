@@ -335,6 +335,11 @@ class Plan:
         nd = "scatter_nd" if c.is_scatter else "gather_nd"
         return c.with_(family=nd, indices=C, data=data, axis=None, batch_dims=0, broadcast=False), C
 
+    def gather_coordinates(self, c: Canonical, target: str, why: str = "") -> Canonical:
+        """A gather ``c`` as an nd gather at element coordinates (``why``), broadcast first (``target`` does not)."""
+        i, d, _ = self.broadcast_elements(c, c.indices, c.data, None, target)
+        return self.element_coordinates(c.with_(indices=i, data=d), i, d, why=why)[0]
+
     def broadcast_elements(self, c: Canonical, i: str, data: str, updates: str | None,
                            target: str) -> tuple[str, str, str | None]:
         """Broadcast indices (and data or updates) for a ``broadcast=True`` element-wise call."""

@@ -34,11 +34,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         extra: dict[str, Any] = {"batch_dims": c.batch_dims} if c.batch_dims else {}
         p.gather_op(c, ad, qn(_d.tensorflow.gather), {"params": c.data, "indices": i}, axis=c.axis, **extra)
     elif fam in ("gather", "gather_elements", "gather_nd"):
-        c2 = c
-        if fam != "gather_nd":
-            i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "tf.gather_nd")
-            c2, _ = p.element_coordinates(c.with_(data=d), i, d, why="TF has no element-wise gather: full index "
-                                          "tuples for tf.gather_nd (docs/semantics.md#e4)" if fam != "gather" else "")
+        why = "TF has no element-wise gather: full index tuples for tf.gather_nd (docs/semantics.md#e4)"
+        c2 = c if fam == "gather_nd" else p.gather_coordinates(c, "tf.gather_nd", why if fam != "gather" else "")
         _, ad, i, _ = p.indices(c2, RAISE, target="tf.gather_nd", cast="tf.gather_nd" if fam == "gather_nd" else "")
         extra = {"batch_dims": c2.batch_dims} if c2.batch_dims else {}
         p.gather_op(c2, ad, qn(_d.tensorflow.gather_nd), {"params": c2.data, "indices": i}, **extra)
