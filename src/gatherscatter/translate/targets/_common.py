@@ -220,17 +220,18 @@ class Plan:
         self.finish_gather(c, res, ad)
 
     def along_axis_gather(self, c: Canonical, modes: dict[Any, Mode], fallback: Any, qualname: str, target: str,
-                          attrs: Any = None, arr: str = "arr", broadcast: bool = False, **kw: Any) -> None:
+                          attrs: Any = None, arr: str = "arr", broadcast: bool = False, cast: str = "",
+                          **kw: Any) -> None:
         """A GatherElements with a ``take_along_axis`` (its data keyword ``arr``) that broadcasts (NumPy, JAX, MLX;
         else ``broadcast``: broadcast first): a source that does not broadcast reads only the block the index
-        covers. ``attrs(mode)`` gives the op's attributes besides ``axis`` (and ``kw``)."""
-        mode, ad, i, _ = self.indices(c, modes, fallback, target=target)
+        covers. ``attrs(mode)``: the op's attributes besides ``axis`` (else ``kw``); ``cast``: as :meth:`indices`."""
+        mode, ad, i, _ = self.indices(c, modes, fallback, target=target, cast=cast)
         d = c.data
         if broadcast:
             i, d, _ = self.broadcast_elements(c, i, d, None, target)
         if not c.broadcast:
             d = self.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only "
-                           f"the block the index covers ({target} would broadcast a smaller index)")
+                           f"the block the index covers ({target} would broadcast a smaller index, or refuse it)")
         self.gather_op(c, ad, qualname, {arr: d, "indices": i}, axis=c.axis, **(attrs(mode) if attrs else kw))
 
     def gather_op(self, c: Canonical, ad: IndexAdaptation, qualname: str, args: dict[str, str], why: str = "",
