@@ -77,12 +77,12 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                            "opset 12: read single elements at their full coordinates"), 0
         p.gather_op(c, ad, qn(_d.onnx.GatherND), {"data": c.data, "indices": i}, batch_dims=b, opset=opset)
     else:
-        assert u is not None
         if fam == "scatter_nd" and c.batch_dims:
             i = p.adapt("nd_coordinates", "i", i, c.data, batch_dims=c.batch_dims, why="ScatterND has no batch_dims: "
                         "scatter single elements at their full coordinates (the updates already have that shape)")
         if fam == "scatter_elements":
             i, _, u = p.broadcast_elements(c, i, c.data, u, "ScatterElements")
+        assert u is not None
         extra: dict[str, Any] = {"axis": c.axis} if fam == "scatter_elements" else {}
         call = p.scatter_call(qn(_d.onnx.ScatterElements) if fam == "scatter_elements" else qn(_d.onnx.ScatterND),
                               "data", "indices", "updates", reduction=lambda r: r, opset=opset, **extra)
