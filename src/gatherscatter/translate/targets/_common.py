@@ -221,10 +221,11 @@ class Plan:
 
     def along_axis_gather(self, c: Canonical, modes: dict[Any, Mode], fallback: Any, qualname: str, target: str,
                           attrs: Any = None, arr: str = "arr", broadcast: bool = False, cast: str = "",
-                          **kw: Any) -> None:
-        """A GatherElements with a ``take_along_axis`` (its data keyword ``arr``) that broadcasts (NumPy, JAX, MLX;
-        else ``broadcast``: broadcast first): a source that does not broadcast reads only the block the index
-        covers. ``attrs(mode)``: the op's attributes besides ``axis`` (else ``kw``); ``cast``: as :meth:`indices`."""
+                          axis_kw: str = "axis", **kw: Any) -> None:
+        """A GatherElements with a ``take_along_axis`` (its data and axis keywords ``arr``, ``axis_kw``) that
+        broadcasts (NumPy, JAX, MLX, torch; else ``broadcast``: broadcast first): a source that does not broadcast
+        reads only the block the index covers. ``attrs(mode)``: the op's attributes besides the axis (else ``kw``);
+        ``cast``: as :meth:`indices`."""
         mode, ad, i, _ = self.indices(c, modes, fallback, target=target, cast=cast)
         d = c.data
         if broadcast:
@@ -232,7 +233,8 @@ class Plan:
         if not c.broadcast:
             d = self.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only "
                            f"the block the index covers ({target} would broadcast a smaller index, or refuse it)")
-        self.gather_op(c, ad, qualname, {arr: d, "indices": i}, axis=c.axis, **(attrs(mode) if attrs else kw))
+        ax: dict[str, Any] = {axis_kw: c.axis}
+        self.gather_op(c, ad, qualname, {arr: d, "indices": i}, **ax, **(attrs(mode) if attrs else kw))
 
     def gather_op(self, c: Canonical, ad: IndexAdaptation, qualname: str, args: dict[str, str], why: str = "",
                   **attrs: Any) -> None:
