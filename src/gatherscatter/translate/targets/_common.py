@@ -268,11 +268,13 @@ class Plan:
 
     def _offsets(self, c: Canonical, modes: dict[Any, Mode], target: str) -> tuple[
             Canonical, IndexAdaptation, str, str | None]:
-        """Element coordinates of ``c``, ``target``'s index policy on them, and their row-major offsets into the
-        flattened data (a tuple out of range maps past the end, so ``target`` raises)."""
-        c2, _ = self.element_coordinates(c, c.indices, c.data)
+        """Element coordinates of ``c`` (broadcast first: ``target`` does not), ``target``'s index policy on them,
+        and their row-major offsets into the flattened data (a tuple out of range maps past the end, so ``target``
+        raises)."""
+        i, d, u = self.broadcast_elements(c, c.indices, c.data, c.updates, target)
+        c2, _ = self.element_coordinates(c.with_(indices=i, updates=u), i, d)
         _, ad, i, u = self.indices(c2, modes, target=f"{target} at flat offsets")
-        off = self.adapt("ravel_tuples", "off", i, c.data, why=f"flat offsets (a tuple out of range maps past the "
+        off = self.adapt("ravel_tuples", "off", i, d, why=f"flat offsets (a tuple out of range maps past the "
                          f"end, so {target} raises)")
         return c2, ad, off, u
 
@@ -281,7 +283,7 @@ class Plan:
         """A gather as ``qualname`` (its data and index keywords ``kws``) at the flat offsets of the elements it
         reads, from the data (``flatten``: from the data flattened first)."""
         c2, ad, off, _ = self._offsets(c, modes, qualname)
-        d = self.adapt("flatten", "flat", c.data, why=why) if flatten else c.data
+        d = self.adapt("flatten", "flat", c2.data, why=why) if flatten else c2.data
         self.gather_op(c2, ad, qualname, {kws[0]: d, kws[1]: off}, why="" if flatten else why, **attrs)
 
     def scatter_tuples(self, c: Canonical, modes: dict[Any, Mode], fallback: Any, target: str, *, why: str = "",
