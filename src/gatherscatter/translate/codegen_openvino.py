@@ -103,13 +103,9 @@ _BASE = {
     return ops.unsqueeze(mask, _i64(axes)) if axes else mask
 ''',
     "_moveaxis": '''def _moveaxis(x, source, destination):
-    """np.moveaxis as a Transpose (static rank): output axis d is input axis s, the others keep their order."""
-    rank = _rank(x)
-    src = [s % rank for s in np.atleast_1d(source)]
-    order = [n for n in range(rank) if n not in src]
-    for d, s in sorted(zip([d % rank for d in np.atleast_1d(destination)], src)):
-        order.insert(d, s)
-    return ops.transpose(x, _i64(order))
+    """np.moveaxis as a Transpose (static rank): the axis order np.moveaxis gives a shape (1, 2, ..., rank)."""
+    order = np.moveaxis(np.broadcast_to(0, range(1, _rank(x) + 1)), source, destination).shape
+    return ops.transpose(x, _i64([n - 1 for n in order]))
 ''',
     "_broadcast_off_axis": '''def _broadcast_off_axis(x, other, axis):
     """Broadcast ``x`` against ``other`` on every dim but ``axis`` (equal ranks), keeping ``x``'s axis size."""

@@ -278,7 +278,6 @@ OP_CALLS: dict[str, str] = {
                                            "reduction={reduction|'none'}, use_init_val={use_init_val|True})",
     qn(_d.openvino.ScatterNDUpdate): "ops.scatter_nd_update({data}, {indices}, {updates}, "
                                      "reduction={reduction|'none'})",
-
 }
 
 
@@ -328,7 +327,6 @@ _HEADERS = {
     "keras": _keras_header("tensorflow"),  # generate() writes the planned backend's
     "mlx": "import math\n\nimport mlx.core as mx\nimport numpy as np",
 }
-
 
 
 def _target(name: str, module: str, api: Api, ops: dict[str, Emit], **kw: Any) -> CodeTarget:

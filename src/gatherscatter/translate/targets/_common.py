@@ -220,16 +220,21 @@ class Plan:
         self.finish_gather(c, res, ad)
 
     def along_axis_gather(self, c: Canonical, modes: dict[Any, Mode], fallback: Any, qualname: str, target: str,
-                          attrs: Any = None) -> None:
-        """A GatherElements with a ``take_along_axis`` that broadcasts (NumPy, JAX): a source
-        that does not broadcast reads only the block the index covers. ``attrs(mode)`` gives
-        the op's attributes besides ``axis``."""
-        mode, ad, i, _ = self.indices(c, modes, fallback, target=target)
+                          attrs: Any = None, arr: str = "arr", broadcast: bool = False, cast: str = "",
+                          axis_kw: str = "axis", **kw: Any) -> None:
+        """A GatherElements with a ``take_along_axis`` (its data and axis keywords ``arr``, ``axis_kw``) that
+        broadcasts (NumPy, JAX, MLX, torch; else ``broadcast``: broadcast first): a source that does not broadcast
+        reads only the block the index covers. ``attrs(mode)``: the op's attributes besides the axis (else ``kw``);
+        ``cast``: as :meth:`indices`."""
+        mode, ad, i, _ = self.indices(c, modes, fallback, target=target, cast=cast)
         d = c.data
+        if broadcast:
+            i, d, _ = self.broadcast_elements(c, i, d, None, target)
         if not c.broadcast:
             d = self.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only "
-                           f"the block the index covers ({target} would broadcast a smaller index)")
-        self.gather_op(c, ad, qualname, {"arr": d, "indices": i}, axis=c.axis, **(attrs(mode) if attrs else {}))
+                           f"the block the index covers ({target} would broadcast a smaller index, or refuse it)")
+        ax: dict[str, Any] = {axis_kw: c.axis}
+        self.gather_op(c, ad, qualname, {arr: d, "indices": i}, **ax, **(attrs(mode) if attrs else kw))
 
     def gather_op(self, c: Canonical, ad: IndexAdaptation, qualname: str, args: dict[str, str], why: str = "",
                   **attrs: Any) -> None:
@@ -253,15 +258,23 @@ class Plan:
             return
         self.keep(*duplicates_residual(c, specified, target))
 
+    def meet(self, c: Canonical, source: str, target: str) -> None:
+        """A reduction exact only without duplicates: a bounds policy can send two updates to one position."""
+        if c.bounds in ("clip", "wrap", "drop"):
+            for when in ("out_of_range", "negative") if c.negative == "bounds" else ("out_of_range",):
+                self.residual(when, source, f"{target} when the policy makes two indices meet")
+
     # ------------------------------------------------------------------------------------ coordinates
 
     def _offsets(self, c: Canonical, modes: dict[Any, Mode], target: str) -> tuple[
             Canonical, IndexAdaptation, str, str | None]:
-        """Element coordinates of ``c``, ``target``'s index policy on them, and their row-major offsets into the
-        flattened data (a tuple out of range maps past the end, so ``target`` raises)."""
-        c2, _ = self.element_coordinates(c, c.indices, c.data)
+        """Element coordinates of ``c`` (broadcast first: ``target`` does not), ``target``'s index policy on them,
+        and their row-major offsets into the flattened data (a tuple out of range maps past the end, so ``target``
+        raises)."""
+        i, d, u = self.broadcast_elements(c, c.indices, c.data, c.updates, target)
+        c2, _ = self.element_coordinates(c.with_(indices=i, updates=u), i, d)
         _, ad, i, u = self.indices(c2, modes, target=f"{target} at flat offsets")
-        off = self.adapt("ravel_tuples", "off", i, c.data, why=f"flat offsets (a tuple out of range maps past the "
+        off = self.adapt("ravel_tuples", "off", i, d, why=f"flat offsets (a tuple out of range maps past the "
                          f"end, so {target} raises)")
         return c2, ad, off, u
 
@@ -270,7 +283,7 @@ class Plan:
         """A gather as ``qualname`` (its data and index keywords ``kws``) at the flat offsets of the elements it
         reads, from the data (``flatten``: from the data flattened first)."""
         c2, ad, off, _ = self._offsets(c, modes, qualname)
-        d = self.adapt("flatten", "flat", c.data, why=why) if flatten else c.data
+        d = self.adapt("flatten", "flat", c2.data, why=why) if flatten else c2.data
         self.gather_op(c2, ad, qualname, {kws[0]: d, kws[1]: off}, why="" if flatten else why, **attrs)
 
     def scatter_tuples(self, c: Canonical, modes: dict[Any, Mode], fallback: Any, target: str, *, why: str = "",
@@ -326,6 +339,11 @@ class Plan:
                            batch_dims=c.batch_dims)
         nd = "scatter_nd" if c.is_scatter else "gather_nd"
         return c.with_(family=nd, indices=C, data=data, axis=None, batch_dims=0, broadcast=False), C
+
+    def gather_coordinates(self, c: Canonical, target: str, why: str = "") -> Canonical:
+        """A gather ``c`` as an nd gather at element coordinates (``why``), broadcast first (``target`` does not)."""
+        i, d, _ = self.broadcast_elements(c, c.indices, c.data, None, target)
+        return self.element_coordinates(c.with_(indices=i, data=d), i, d, why=why)[0]
 
     def broadcast_elements(self, c: Canonical, i: str, data: str, updates: str | None,
                            target: str) -> tuple[str, str, str | None]:

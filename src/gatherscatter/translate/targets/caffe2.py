@@ -33,9 +33,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         p.residual("empty", "returns the formula's shape (or raises) for a size-0 axis",
                    "Caffe2 Gather returns DATA's shape when DATA.shape[axis] == 0")
     else:
-        i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "Caffe2")
-        p.flat_gather(c.with_(data=d, indices=i), RAISE, qn(_d.caffe2.Gather), ("data", "indices"), "Caffe2 has "
-                      "only Gather: read the flattened data", flatten=True, axis=0, wrap_indices=False)
+        p.flat_gather(c, RAISE, qn(_d.caffe2.Gather), ("data", "indices"), "Caffe2 has only Gather: read the "
+                      "flattened data", flatten=True, axis=0, wrap_indices=False)
         p.residual("empty", "reads by its index policy from an empty data tensor",
                    "Caffe2 Gather returns DATA's shape when DATA is empty")
     return p.tp

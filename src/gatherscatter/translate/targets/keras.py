@@ -44,11 +44,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         _, ad = p.policy(c, _modes("take", b), None, target="keras.ops.take")
         p.gather_op(c, ad, qn(_d.keras.take), {"x": c.data, "indices": p.apply(ad)[0]}, axis=c.axis, **kw)
     elif fam == "gather_elements":
-        _, ad = p.policy(c, _modes("take_along_axis", b), None, target="keras.ops.take_along_axis")
-        i, d, _ = p.broadcast_elements(c, p.apply(ad)[0], c.data, None, "keras.ops.take_along_axis")
-        if not c.broadcast:
-            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="read only the block the index covers")
-        p.gather_op(c, ad, qn(_d.keras.take_along_axis), {"x": d, "indices": i}, axis=c.axis, **kw)
+        p.along_axis_gather(c, _modes("take_along_axis", b), None, qn(_d.keras.take_along_axis),
+                            "keras.ops.take_along_axis", arr="x", broadcast=True, **kw)
     elif fam in ("gather", "gather_nd"):
         p.flat_gather(c, _modes("take", b, "bounds"), qn(_d.keras.take), ("x", "indices"), "keras.ops has no "
                       "gather_nd: take from the flattened x", flatten=True, axis=0, **kw)

@@ -57,10 +57,9 @@ def _offsets(p: Plan, c: Canonical, i: str, data: str) -> tuple[str, str]:
 
 
 def _gather(p: Plan, c: Canonical) -> None:
-    i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "lax.gather")
-    c2, _ = p.element_coordinates(c.with_(indices=i, data=d), i, d)
+    c2 = p.gather_coordinates(c, "lax.gather")
     mode, ad, i, _ = p.indices(c2, GATHER, "fill", target="lax.gather")
-    flat, off = _offsets(p, c2, i, d)
+    flat, off = _offsets(p, c2, i, c2.data)
     fill = 0 if c2.fill_value is None or c2.bounds != "fill" else c2.fill_value
     p.gather_op(c2, ad, qn(_d.jax.lax.gather), {"operand": flat, "start_indices": off}, dimension_numbers=GATHER_DN,
                 slice_sizes=(1,), mode=mode, fill_value=fill)

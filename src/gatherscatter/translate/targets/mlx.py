@@ -30,18 +30,12 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         _, ad = p.policy(c, MODES, None, target="mx.take")
         p.gather_op(c, ad, qn(_d.mlx.take), {"a": c.data, "indices": p.apply(ad)[0]}, axis=c.axis)
     elif fam == "gather_elements":
-        _, ad = p.policy(c, MODES, None, target="mx.take_along_axis")
-        i, d = p.apply(ad)[0], c.data
-        if not c.broadcast:
-            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only "
-                        "the block the index covers")
-        p.gather_op(c, ad, qn(_d.mlx.take_along_axis), {"a": d, "indices": i}, axis=c.axis)
+        p.along_axis_gather(c, MODES, None, qn(_d.mlx.take_along_axis), "mx.take_along_axis", arr="a")
     elif fam in ("gather", "gather_nd"):
         p.flat_gather(c, FLAT, qn(_d.mlx.take), ("a", "indices"), "MLX has no gather_nd: axis=None reads the "
                       "flattened array", axis=None)
     elif fam == "scatter_elements" and c.reduction == "none" and c.broadcast:
-        _, ad = p.policy(c, MODES, None, target="mx.put_along_axis")
-        i, u = p.apply(ad)
+        _, _, i, u = p.indices(c, MODES, target="mx.put_along_axis")
         p.op(qn(_d.mlx.put_along_axis), c.out, {"a": c.data, "indices": i, "values": u or ""}, axis=c.axis)
     else:
         _scatter(p, c)

@@ -34,12 +34,9 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         mode, ad, i, _ = p.indices(c, TAKE, "raise", target="mx.nd.take")
         p.gather_op(c, ad, qn(_d.mxnet.take), {"a": c.data, "indices": i}, axis=c.axis, mode=mode)
     elif fam in ("gather", "gather_elements", "gather_nd"):
-        c2 = c
-        if fam != "gather_nd" or c.batch_dims:
-            i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "MXNet")
-            c2, _ = p.element_coordinates(c.with_(data=d), i, d, why="MXNet has no element-wise gather: full index "
-                                          "tuples for gather_nd "
-                                          "(docs/semantics.md#e4)" if fam == "gather_elements" else "")
+        c2 = c if fam == "gather_nd" and not c.batch_dims else p.gather_coordinates(
+            c, "MXNet", "MXNet has no element-wise gather: full index tuples for gather_nd (docs/semantics.md#e4)"
+            if fam == "gather_elements" else "")
         _, ad, i, _ = p.indices(c2, WRAP_RAISE, target="mx.nd.gather_nd")
         m = p.adapt("moveaxis", "idx", i, source=-1, destination=0, why=_FIRST)
         p.gather_op(c2, ad, qn(_d.mxnet.gather_nd), {"data": c2.data, "indices": m})
@@ -84,11 +81,7 @@ def _scatter(p: Plan, c: Canonical) -> None:
         p.tp.exact = False
         p.residual("duplicates", "reduces every update", "reduces only one update per position (MXNet scatter_nd "
                    "overwrites; no accumulating scatter exists)")
-        if c.bounds in ("clip", "wrap", "drop"):
-            whens = ("out_of_range", "negative") if c.negative == "bounds" else ("out_of_range",)
-            for when in whens:
-                p.residual(when, "reduces every update (after its bounds policy)", "reduces only one update per "
-                           "position when the policy makes two indices meet")
+        p.meet(c, "reduces every update (after its bounds policy)", "reduces only one update per position")
     if c.bounds == "raise":
         for when in ("out_of_range", "negative"):
             p.residual(when, "raises" if when == "out_of_range" or c.negative != "wrap" else "wraps it once",

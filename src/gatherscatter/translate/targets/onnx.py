@@ -68,11 +68,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                         "coordinates (docs/semantics.md#e1/docs/semantics.md#e7)")
         p.gather_op(c, ad, op, {"data": c.data, "indices": i}, **attrs, opset=opset)
     elif fam == "gather_elements":
-        d = c.data
-        if c.broadcast:
-            i, d = (p.adapt("broadcast_indices", "i", i, c.data, axis=c.axis, why="GatherElements does not "
-                            "broadcast (docs/semantics.md#e14)"),
-                    p.adapt("broadcast_data", "d", c.data, i, axis=c.axis, why="nor does its data"))
+        i, d, _ = p.broadcast_elements(c, i, c.data, None, "GatherElements")
         p.gather_op(c, ad, qn(_d.onnx.GatherElements), {"data": d, "indices": i}, axis=c.axis, opset=opset)
     elif fam == "gather_nd":
         b = c.batch_dims
@@ -81,13 +77,12 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
                            "opset 12: read single elements at their full coordinates"), 0
         p.gather_op(c, ad, qn(_d.onnx.GatherND), {"data": c.data, "indices": i}, batch_dims=b, opset=opset)
     else:
-        assert u is not None
         if fam == "scatter_nd" and c.batch_dims:
             i = p.adapt("nd_coordinates", "i", i, c.data, batch_dims=c.batch_dims, why="ScatterND has no batch_dims: "
                         "scatter single elements at their full coordinates (the updates already have that shape)")
-        if fam == "scatter_elements" and c.broadcast:
-            i = p.adapt("broadcast_indices", "i", i, c.data, axis=c.axis, why="ScatterElements does not broadcast")
-            u = p.adapt("broadcast_data", "u", u, i, axis=None, why="updates take the indices' shape")
+        if fam == "scatter_elements":
+            i, _, u = p.broadcast_elements(c, i, c.data, u, "ScatterElements")
+        assert u is not None
         extra: dict[str, Any] = {"axis": c.axis} if fam == "scatter_elements" else {}
         call = p.scatter_call(qn(_d.onnx.ScatterElements) if fam == "scatter_elements" else qn(_d.onnx.ScatterND),
                               "data", "indices", "updates", reduction=lambda r: r, opset=opset, **extra)

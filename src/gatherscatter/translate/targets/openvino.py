@@ -48,12 +48,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         p.residual("empty", "applies its index policy to an index into a size-0 axis (raises, or clamps and "
                    "then raises)", "Gather-8 returns 0 for every index into a size-0 axis")
     elif fam == "gather_elements":
-        _, ad, i, _ = p.indices(c, RAISE, target="GatherElements-6 (indices in [0, s-1])", cast="GatherElements-6")
-        i, d, _ = p.broadcast_elements(c, i, c.data, None, "GatherElements-6")
-        if not c.broadcast:
-            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="GatherElements-6 wants the data's shape off "
-                        "the axis: read only the block the index covers")
-        p.gather_op(c, ad, qn(_d.openvino.GatherElements), {"data": d, "indices": i}, axis=c.axis, version=6)
+        p.along_axis_gather(c, RAISE, None, qn(_d.openvino.GatherElements), "GatherElements-6 (indices in "
+                            "[0, s-1])", arr="data", broadcast=True, cast="GatherElements-6", version=6)
     elif fam in ("gather", "gather_nd"):
         c2 = c
         if fam == "gather":

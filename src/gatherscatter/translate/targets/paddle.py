@@ -30,8 +30,7 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     elif fam == "gather_elements":
         take = qn(_d.paddle.take_along_axis)
         _, ad, i, _ = p.indices(c, WRAP_RAISE, target=take, cast=take)
-        p.gather_op(c, ad, take, {"arr": c.data, "indices": i}, axis=c.axis,
-                    broadcast=c.broadcast)
+        p.gather_op(c, ad, take, {"arr": c.data, "indices": i}, axis=c.axis, broadcast=c.broadcast)
     elif fam in ("gather", "gather_nd"):
         c2 = p.nd_call(c, why="" if fam == "gather" else "paddle.gather_nd has no batch dims: element coordinates",
                        cast=qn(_d.paddle.gather_nd))

@@ -34,11 +34,8 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         extra: dict[str, Any] = {"batch_dims": c.batch_dims} if c.batch_dims else {}
         p.gather_op(c, ad, qn(_d.tensorflow.gather), {"params": c.data, "indices": i}, axis=c.axis, **extra)
     elif fam in ("gather", "gather_elements", "gather_nd"):
-        c2 = c
-        if fam != "gather_nd":
-            i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "tf.gather_nd")
-            c2, _ = p.element_coordinates(c.with_(data=d), i, d, why="TF has no element-wise gather: full index "
-                                          "tuples for tf.gather_nd (docs/semantics.md#e4)" if fam != "gather" else "")
+        why = "TF has no element-wise gather: full index tuples for tf.gather_nd (docs/semantics.md#e4)"
+        c2 = c if fam == "gather_nd" else p.gather_coordinates(c, "tf.gather_nd", why if fam != "gather" else "")
         _, ad, i, _ = p.indices(c2, RAISE, target="tf.gather_nd", cast="tf.gather_nd" if fam == "gather_nd" else "")
         extra = {"batch_dims": c2.batch_dims} if c2.batch_dims else {}
         p.gather_op(c2, ad, qn(_d.tensorflow.gather_nd), {"params": c2.data, "indices": i}, **extra)
@@ -76,13 +73,9 @@ def _scatter(p: Plan, c: Canonical) -> None:
         p.tp.exact = False
         p.residual("duplicates", "multiplies every update in", "keeps one product per position (TF has no "
                    "multiplying scatter; gather * updates written back with tensor_scatter_nd_update)")
-        if c.bounds in ("clip", "wrap", "drop"):
-            # the bounds policy can send two updates to one position: a duplicate the raw indices do not show
-            whens = ("out_of_range", "negative") if c.negative == "bounds" else ("out_of_range",)
-            for when in whens:
-                p.residual(when, f"{'drops' if c.bounds == 'drop' else 'multiplies in'} the update at "
-                           f"{'no' if c.bounds == 'drop' else 'the ' + c.bounds + 'ped'} position",
-                           "keeps one product per position when the policy makes two indices meet")
+        drop = c.bounds == "drop"
+        p.meet(c, f"{'drops' if drop else 'multiplies in'} the update at {'no' if drop else 'the ' + c.bounds + 'ped'} "
+               "position", "keeps one product per position")
     if c.reduction in ("max", "min"):
         p.residual("nonfinite", f"propagates a NaN update ({c.reduction})",
                    f"ignores it (tf.tensor_scatter_nd_{c.reduction})")

@@ -34,14 +34,11 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
         if op is T.GATHER_ND and c.bounds == "raise":
             p.residual("out_of_range", "raises", "reads on past a component's axis while the flat offset is in range")
     elif not c.is_scatter:
-        i, d, _ = p.broadcast_elements(c, c.indices, c.data, None, "TFLite")
-        p.flat_gather(c.with_(data=d, indices=i), RAISE, qn(T.GATHER), ("params", "indices"), "GATHER_ND has no "
-                      "batch dims nor element-wise form: GATHER reads the flattened data", flatten=True, axis=0)
+        p.flat_gather(c, RAISE, qn(T.GATHER), ("params", "indices"), "GATHER_ND has no batch dims nor element-wise "
+                      "form: GATHER reads the flattened data", flatten=True, axis=0)
     else:
-        i, _, u = p.broadcast_elements(c, c.indices, c.data, c.updates, "TFLite")
-        p.flat_scatter(c.with_(indices=i, updates=u), DROP if c.bounds == "drop" else RAISE, "TFLite", "no scatter "
-                       "into data: write it flattened", lambda c2, flat, off, u1, y: _scatter(p, c, c2.with_(out=y),
-                                                                                            flat, off, u1))
+        p.flat_scatter(c, DROP if c.bounds == "drop" else RAISE, "TFLite", "no scatter into data: write it flattened",
+                       lambda c2, flat, off, u1, y: _scatter(p, c, c2.with_(out=y), flat, off, u1))
     used = sorted({s.name for s in p.tp.steps if s.kind == "op"})
     ok = sorted(frozenset.intersection(*(sys.modules[get_op(q).lower.__module__].DATA_DTYPES for q in used)))
     p.residual("dtype", "computes in its dtypes", f"{', '.join(used)} take {', '.join(ok)} only: the invoke fails"

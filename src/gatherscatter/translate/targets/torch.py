@@ -45,13 +45,9 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 def _gather_elements(p: Plan, c: Canonical) -> None:
     if c.bounds == "wrap" and c.negative in ("wrap", "bounds"):
-        i = p.index_cast(c.indices, qn(_d.torch.take_along_dim))
-        d = c.data
-        if not c.broadcast:
-            d = p.adapt("slice_to_index", "d", d, i, axis=c.axis, why="the source does not broadcast: read only the "
-                        "block the index covers")
-        p.op(qn(_d.torch.take_along_dim), c.out, {"input": d, "indices": i}, dim=c.axis,
-             why="take_along_dim takes every index modulo the axis size, as the source's wrap mode")
+        take = qn(_d.torch.take_along_dim)
+        p.along_axis_gather(c, {None: ("wrap", "wrap")}, None, take, take, arr="input", cast=take, axis_kw="dim",
+                            why="take_along_dim takes every index modulo the axis size, as the source's wrap mode")
         return
     gather = qn(_d.torch.gather)
     _, ad, i, _ = p.indices(c, RAISE, target=gather, cast=gather)
