@@ -19,10 +19,12 @@ divergence_table("keras.scatter_update", __file__)
 
 
 def _describe(backend: str = "tensorflow") -> Description:
+    # exact for 2-D indices (and 1-D ones where the backend takes them); 3-D and more are reordered by each
+    # backend's transpose before the scatter (see the op's docstring), which the canonical form does not say
     c = scatter_canonical("scatter_update", backend, "none", "inputs", "updates")
     return keras_description("scatter_update", {"backend": backend}, ("inputs", "indices", "updates"), c,
                              narrow=backend == "jax", index_dtypes=("int32", "int64"),
-                             index_ndim=(2, 2) if backend in ("torch", "tensorflow") else (1, 2))
+                             index_ndim=(1, 1) if backend in ("torch", "tensorflow") else (0, 1))
 
 
 @dialect_op("keras", "scatter_update", family="scatter_nd", kind="scatter", versions=(KERAS_VERSION,),
