@@ -43,6 +43,7 @@ class CodeTarget:
     ops: dict[str, Emit] = field(default_factory=dict)
     prologue: Callable[[list[str]], list[str]] | None = None  # statements run first (MXNet: inputs to NumPy)
     epilogue: Callable[[str], str] | None = None  # the return statement
+    versioned: Callable[[Any], str] | None = None  # the header for a plan's version (Keras: its backend)
 
 
 def collect(table: dict[str, Emit]) -> Callable[[str], Callable[[Emit], Emit]]:
