@@ -6,6 +6,7 @@ data is combined where one lands; an overwrite keeps the update whose ``row_ids`
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import replace
 from typing import Any
@@ -13,8 +14,9 @@ from typing import Any
 from ... import dialects as _d
 from ...dialects._registry import get_op, qn
 from ...errors import UnsupportedError
-from ..codegen import function_code
-from ..codegen_python import TARGETS, op_calls
+from ..adapters import PyVocab
+from ..codegen import adapter_emitters, function_code
+from ..codegen_python import TARGETS, TfApi, op_calls
 from ._common import RAISE, Canonical, Mode, Names, Plan, Step, TargetPlan, include_self
 
 T = _d.tflite
@@ -99,6 +101,27 @@ def _tflite(fn, args):
         it.set_tensor(d["index"], np.asarray(args[d["name"]]))
     it.invoke()
     return it.get_tensor(it.get_output_details()[0]["index"])"""
+_LIT = """def _lit(v, like):
+    \"\"\"``v`` in ``like``'s dtype; a float +-inf as +-1 / 0, the zero read from ``like`` at run time (the
+    converter stores a constant +-inf as +-FLT_MAX, and folds x * 0 and the like: no element is NaN and finite).\"\"\"
+    if not (tf.as_dtype(like.dtype).is_floating and np.isinf(v)):
+        return tf.cast(np.asarray(v), like.dtype)
+    zero = tf.cast(tf.reduce_any(tf.math.is_nan(like) & tf.math.is_finite(like)), like.dtype)
+    return tf.cast(np.sign(v), like.dtype) / zero
+"""
+
+
+class _Vocab(PyVocab):
+    """TF's vocabulary, but a literal that may be +-inf (a value known when tracing: a reduction's identity) is
+    ``_lit(value, like)``, a runtime +-inf: an empty max/min segment reads +-inf, as in the source."""
+
+    def lit(self, value: Any, like: str) -> str:
+        if isinstance(value, str) or value in (-math.inf, math.inf):
+            return f"_lit({value}, {like})"
+        return super().lit(value, like)
+
+
+_ADAPTERS = adapter_emitters(_Vocab(TfApi()))
 
 
 def generate(t: Any) -> str:
@@ -110,5 +133,6 @@ def generate(t: Any) -> str:
     tf, args = TARGETS["tensorflow"], ", ".join(f"{k}={k}" for k in t.source.inputs)
     run = ["if not tf.inside_function():  # eager: trace, convert, run", f"    return _tflite(translated, "
            f"dict({args}))"]
-    tgt = replace(tf, name="tflite", header=tf.header + _RUN, ops=op_calls("tflite"), prologue=lambda _: run)
+    tgt = replace(tf, name="tflite", header=tf.header + _RUN, ops=op_calls("tflite"), prologue=lambda _: run,
+                  helpers={**tf.helpers, "_lit": _LIT}, adapters=_ADAPTERS)
     return function_code(tgt, t.source.inputs, t.steps, t.program.output, f"{t.source.op} as a TFLite model.")
