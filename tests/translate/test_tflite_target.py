@@ -125,6 +125,14 @@ def test_dropping_scatters_use_the_segment_ops_which_drop_negative_ids():
     assert got.tolist() == [0, 0, 3]
 
 
+def test_an_infinite_canvas_is_computed_at_run_time_and_finite_literals_stay_constants():
+    code = translate("jax.segment_max", to="tflite").code  # the converter would store a constant -inf as -FLT_MAX
+    assert "canvas = tf.broadcast_to(_lit(_identity(data.dtype.name, 'max'), data)," in code
+    assert "tf.math.is_finite(like)" in code
+    code = translate("tflite.UNSORTED_SEGMENT_SUM", to="tflite").code
+    assert "_lit(" not in code and "tf.cast(np.asarray(0), data.dtype)" in code
+
+
 def test_bad_indices_and_float64_fail_as_tflite_does():
     t = translate("tensorflow.tensor_scatter_nd_add", to="tflite")
     with pytest.raises(IndexOutOfRangeError):  # one past the end of the flattened data: the invoke fails
@@ -158,14 +166,33 @@ def test_generated_tflite_model_matches_the_source(op, attrs):
                                                                          if isinstance(a, np.ndarray)}
         return not (i64_mean or (model[0] == "error" and isinstance(model[1], DTypeError)))
 
-    inf_canvas = any(s.name == "full_rows" and s.attr_map.get("reduction") in ("max", "min") for s in t.steps)
     for tt, n in ((t, 3), (_on_tflite_dtypes(t), 6)):  # the source's own dtypes, then TFLite's
         report = check_code(tt, np.asarray, np.asarray, n=n, keep=keep)
         TOTAL.add(report)
-        if report.failures and inf_canvas:  # seen with jax.segment_min: an empty segment reads 3.4028235e38
-            pytest.xfail("TFLite's converter stores the +-inf constants of an output canvas (an empty max/min "
-                         "segment) as +-3.4028235e38: not yet a listed divergence of the plan")
         assert not report.failures, f"{t.code}\n{report}"
+
+
+@pytest.mark.tflite
+@pytest.mark.filterwarnings("ignore")
+def test_empty_max_min_segments_read_exact_infinities_in_the_model():
+    """The converter stores a constant +-inf as +-FLT_MAX: the model computes the canvas's infinity at run time."""
+    pytest.importorskip("tensorflow")
+    from gatherscatter.translate.codegen import compile_function
+
+    data, ids, inf = np.float32([2, -np.inf, 7, np.inf, 1, -0.0, 5]), np.int32([0, 1, 1, 3, 3, 4, 4]), np.inf
+    # hand-computed jax.ops.segment_max/min over 6 segments (2 and 5 empty), compared bit for bit (-0.0 too)
+    for op, want in (("jax.segment_max", [2, 7, -inf, inf, 5, -inf]), ("jax.segment_min", [2, -inf, inf, 1, -0.0,
+                                                                                             inf])):
+        got = compile_function(translate(op, to="tflite").code)(data=data, segment_ids=ids, num_segments=6)
+        assert got.dtype == np.float32 and got.view(np.int32).tolist() == np.float32(want).view(np.int32).tolist()
+    # the kernel ignores a NaN and maxes into the finite lowest(): the listed nonfinite divergence
+    t = translate("jax.segment_max", to="tflite")
+    got = compile_function(t.code)(data=np.float32([np.nan, 1, -np.inf]), segment_ids=np.int32([0, 0, 1]),
+                                   num_segments=3)
+    assert got.tolist() == [1, np.finfo(np.float32).min, -inf]  # jax: [nan, -inf, -inf]
+    assert t.run_source(data=np.float32([np.nan, 1, -np.inf]), segment_ids=np.int32([0, 0, 1]),
+                        num_segments=3).tolist()[1:] == [-inf, -inf]
+    assert any(r.when == "nonfinite" and "ignores" in r.target for r in t.residuals)
 
 
 @pytest.mark.tflite

@@ -80,6 +80,11 @@ def _scatter(p: Plan, c: Canonical, c2: Canonical, flat: str, off: str, u: str) 
              native_include_self=True)
     if c.duplicates != "first":
         p.duplicates(c, True, "TFLite")
+    if c.reduction in ("max", "min"):  # the kernel: out = std::max(out, x) from lowest() (checked on TF 2.21)
+        lim = "lowest (-3.4028235e38)" if c.reduction == "max" else "highest (3.4028235e38)"
+        p.residual("nonfinite", f"propagates a NaN update ({c.reduction})", f"{qn(SEGMENT[c.reduction])} ignores "
+                   f"it and starts from the finite {lim}: a segment of {'-' if c.reduction == 'max' else '+'}inf "
+                   "only reads that limit")
     if c.include_self and c.reduction in ("add", "sub", "mul", "mean"):
         p.residual("duplicates", "combines the updates into the data one by one", "reduces the updates, then "
                    "combines them with the data once: float rounding may differ")
