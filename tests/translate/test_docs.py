@@ -46,8 +46,6 @@ OWN_TARGET_GAPS = {
     "tensorflow.segment_prod": "TF's scatter ops have no product (tensor_scatter_nd_* add/sub/min/max/update)",
     "tensorflow.unsorted_segment_max": "an empty segment holds lowest(), which no layout adapter fills (a residual)",
     "tensorflow.unsorted_segment_min": "an empty segment holds max(), which no layout adapter fills (a residual)",
-    "tflite.UNSORTED_SEGMENT_MAX": "an empty segment holds lowest(), which no layout adapter fills (a residual)",
-    "tflite.UNSORTED_SEGMENT_MIN": "an empty segment holds max(), which no layout adapter fills (a residual)",
     "keras.segment_max": "keras.ops has no max scatter into data (scatter sums, scatter_update overwrites)",
     **{f"mlx.{n}": "MLX computes float64 data in float32, so no MLX plan is exact for every common dtype" for n in (
         "at_add", "at_subtract", "at_multiply", "at_maximum", "at_minimum", "at_divide", "put_along_axis", "take",

@@ -133,6 +133,18 @@ def test_an_infinite_canvas_is_computed_at_run_time_and_finite_literals_stay_con
     assert "_lit(" not in code and "tf.cast(np.asarray(0), data.dtype)" in code
 
 
+def test_tf_empty_max_min_segments_are_exact_with_the_finite_limits():
+    # TF (and TFLite's own kernels) fill an empty max/min segment with lowest()/max(): full_rows(finite=True)
+    for op, attrs in (("tensorflow.unsorted_segment_max", {}), ("tflite.UNSORTED_SEGMENT_MIN", {}),
+                      ("keras.segment_max", {"backend": "tensorflow"})):
+        t = translate(op, to="tflite", **attrs)
+        assert t.exact and [s.attr_map.get("finite") for s in t.steps if s.name == "full_rows"] == [True]
+    t = translate("tensorflow.unsorted_segment_min", to="tflite")
+    got = t.run(data=np.float32([1, 2]), segment_ids=np.int32([0, 0]), num_segments=2)
+    assert got.tolist() == [1, 3.4028234663852886e38]  # hand-computed: float32's largest finite value
+    assert not translate("tensorflow.unsorted_segment_min", to="tensorflow").exact  # other targets: the residual
+
+
 def test_bad_indices_and_float64_fail_as_tflite_does():
     t = translate("tensorflow.tensor_scatter_nd_add", to="tflite")
     with pytest.raises(IndexOutOfRangeError):  # one past the end of the flattened data: the invoke fails
@@ -193,6 +205,22 @@ def test_empty_max_min_segments_read_exact_infinities_in_the_model():
     assert t.run_source(data=np.float32([np.nan, 1, -np.inf]), segment_ids=np.int32([0, 0, 1]),
                         num_segments=3).tolist()[1:] == [-inf, -inf]
     assert any(r.when == "nonfinite" and "ignores" in r.target for r in t.residuals)
+
+
+@pytest.mark.tflite
+@pytest.mark.filterwarnings("ignore")
+def test_tf_empty_max_min_segments_read_the_finite_limits_in_the_model():
+    tf = pytest.importorskip("tensorflow")
+    from gatherscatter.translate.codegen import compile_function
+
+    ids, f32, i32 = np.int32([0, 0, 2]), np.finfo(np.float32), np.iinfo(np.int32)
+    for op, fn, lim in (("tensorflow.unsorted_segment_max", tf.math.unsorted_segment_max, "min"),
+                        ("tensorflow.unsorted_segment_min", tf.math.unsorted_segment_min, "max")):
+        run = compile_function(translate(op, to="tflite").code)
+        for data, info in ((np.float32([1, -np.inf, np.inf]), f32), (np.int32([1, 5, -7]), i32)):
+            got = run(data=data, segment_ids=ids, num_segments=4)  # segments 1 and 3 are empty
+            assert got[[1, 3]].tolist() == [getattr(info, lim)] * 2, (op, got)
+            assert got.tobytes() == fn(data, ids, 4).numpy().tobytes()  # the real TF, bit for bit
 
 
 @pytest.mark.tflite

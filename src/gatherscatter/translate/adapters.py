@@ -154,6 +154,13 @@ def valid_mask(v: Any, i: Any, data: Any, *, axis: int | None = None, batch_dims
     return ok if axis is not None else v.all_last(ok)
 
 
+def _limit(reduction: str, dtype: np.dtype[Any]) -> Any:
+    """The finite lowest (``max``) / highest (``min``) of ``dtype``: TF's empty max/min segment."""
+    from ..dialects._segment import empty_value
+
+    return empty_value("lowest" if reduction == "max" else "highest", np.dtype(dtype))
+
+
 @adapter("scale")
 def scale(v: Any, x: Any, *, alpha: Any) -> Any:
     """``alpha * x`` (torch ``index_add(alpha=)``), in ``x``'s dtype."""
@@ -426,10 +433,13 @@ def segment_count(v: Any, i: Any) -> Any:
 
 
 @adapter("full_rows")
-def full_rows(v: Any, n: Any, i: Any, data: Any, *, value: Any = None, reduction: str | None = None) -> Any:
+def full_rows(v: Any, n: Any, i: Any, data: Any, *, value: Any = None, reduction: str | None = None,
+              finite: bool = False) -> Any:
     """``full((n,) + data.shape[i.ndim:], e, data.dtype)``: a segment reduction's output canvas, ``e`` = ``value``
-    or ``reduction``'s identity (``n`` a count: an int, a 0-d or 1-element integer array)."""
-    e = value if value is not None else v.identity(data, reduction)
+    or ``reduction``'s identity (``n`` a count: an int, a 0-d or 1-element integer array); ``finite``: the dtype's
+    finite lowest (max) / highest (min) in place of -inf / +inf (TF's empty max/min segment: a target that
+    fills it, TFLite, sets it)."""
+    e = value if value is not None else v.limit(data, reduction) if finite else v.identity(data, reduction)
     return v.broadcast_to(v.lit(e, data), v.concat([v.count_shape(n), v.shape_of(data, v.rank(i))]))
 
 
@@ -570,6 +580,7 @@ class NumpyVocab(Eager):
         "zeros_like": lambda x: np.zeros_like(_a(x)), "ones_like": lambda x: np.ones_like(_a(x)),
         "full_like": lambda x, value: np.full_like(_a(x), value),
         "identity": lambda x, reduction: identity_value(reduction, _a(x).dtype),
+        "limit": lambda x, reduction: _limit(reduction, _a(x).dtype),
         "default_fill": lambda x: default_fill_value(_a(x).dtype), "rank": lambda x: int(np.ndim(x)),
         "tuple_len": lambda i: int(np.shape(i)[-1]) if np.ndim(i) else 0,
         "zeros": lambda shape, like: np.zeros(tuple(int(n) for n in _a(shape).reshape(-1)), dtype=_a(like).dtype),

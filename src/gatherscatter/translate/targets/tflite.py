@@ -12,7 +12,9 @@ from dataclasses import replace
 from typing import Any
 
 from ... import dialects as _d
+from ...dialects._record import Description
 from ...dialects._registry import get_op, qn
+from ...dialects._segment import _FINITE_EMPTY as FINITE_EMPTY
 from ...errors import UnsupportedError
 from ..adapters import PyVocab
 from ..codegen import adapter_emitters, function_code
@@ -90,6 +92,16 @@ def _scatter(p: Plan, c: Canonical, c2: Canonical, flat: str, off: str, u: str) 
                    "combines them with the data once: float rounding may differ")
 
 
+def settle(d: Description) -> Description:
+    """``d`` computed exactly here where TFLite can: TF's empty max/min segment holds the dtype's finite lowest /
+    highest (a residual of the description), which ``full_rows(finite=True)`` fills (in float32 and int32, the
+    only dtypes the segment ops take)."""
+    if FINITE_EMPTY not in d.residuals:
+        return d
+    pre = [replace(s, attrs=(*s.attrs, ("finite", True))) if s.name == "full_rows" else s for s in d.pre]
+    return replace(d, pre=pre, residuals=[r for r in d.residuals if r != FINITE_EMPTY])
+
+
 _RUN = """
 
 
@@ -114,6 +126,11 @@ _LIT = """def _lit(v, like):
     zero = tf.cast(tf.reduce_any(tf.math.is_nan(like) & tf.math.is_finite(like)), like.dtype)
     return tf.cast(np.sign(v), like.dtype) / zero
 """
+_LIMIT = """def _limit(dtype, reduction):
+    \"\"\"The finite lowest (max) / highest (min) of a dtype: TF's empty max/min segment.\"\"\"
+    info = np.finfo(dtype) if np.dtype(dtype).kind == "f" else np.iinfo(dtype)
+    return np.asarray(info.min if reduction == "max" else info.max).item()
+"""
 
 
 class _Vocab(PyVocab):
@@ -124,6 +141,9 @@ class _Vocab(PyVocab):
         if isinstance(value, str) or value in (-math.inf, math.inf):
             return f"_lit({value}, {like})"
         return super().lit(value, like)
+
+    def limit(self, x: str, reduction: str) -> str:
+        return f"_limit({self.api.dtype_name(x)}, {reduction!r})"
 
 
 _ADAPTERS = adapter_emitters(_Vocab(TfApi()))
@@ -139,5 +159,5 @@ def generate(t: Any) -> str:
     run = ["if not tf.inside_function():  # eager: trace, convert, run", f"    return _tflite(translated, "
            f"dict({args}))"]
     tgt = replace(tf, name="tflite", header=tf.header + _RUN, ops=op_calls("tflite"), prologue=lambda _: run,
-                  helpers={**tf.helpers, "_lit": _LIT}, adapters=_ADAPTERS)
+                  helpers={**tf.helpers, "_lit": _LIT, "_limit": _LIMIT}, adapters=_ADAPTERS)
     return function_code(tgt, t.source.inputs, t.steps, t.program.output, f"{t.source.op} as a TFLite model.")
