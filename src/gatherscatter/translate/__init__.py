@@ -31,7 +31,7 @@ from .ir import ADAPTERS, Program, Step
 from .model import WHEN, Canonical, Residual, Source, TargetPlan
 from .onnx_export import build_model, default_model
 from .plan import Names
-from .targets import TARGETS, plan_target, settle
+from .targets import TARGETS, plan_target
 from .verify import VerifyReport, verify
 
 __all__ = ["ADAPTERS", "Canonical", "Residual", "Step", "Translation", "VerifyReport", "translate"]
@@ -240,7 +240,7 @@ def translate(op: Any, to: str, *, version: Any = None, op_version: Any = None, 
         raise ArgumentError(f"translate {o.info.qualname}: {e}") from None
     names = Names()
     plan = plan_target(to, src.canonical, names, version)
-    src = settle(to, src)  # a source residual the target computes exactly (TFLite: TF's finite empty segments)
+    src = getattr(importlib.import_module(f"{__name__}.targets.{TARGETS[to]}"), "settle", lambda d: d)(src)  # TFLite
     first: list[Step] = []
     for c in src.before:  # canonical calls that run first (a gather feeding the main call), planned alike
         p = plan_target(to, c, names, version)

@@ -38,6 +38,7 @@ import numpy as np
 
 from ..dialects._common import POINTWISE
 from ..dialects._record import ADAPTER_PARAMS
+from ..dialects._segment import empty_value
 from ..errors import ArgumentError, ShapeError, UnsupportedError
 
 __all__ = ["DEFS", "NUMPY", "Int", "NumpyVocab", "OnnxVocab", "OvVocab", "PyVocab", "adapter", "default_fill_value",
@@ -152,13 +153,6 @@ def valid_mask(v: Any, i: Any, data: Any, *, axis: int | None = None, batch_dims
     """``0 <= i < s`` (after negative handling), reduced over the tuple axis in the nd form."""
     ok = v.and_(v.ge(i, 0), v.lt(i, v.size(data, i, axis, batch_dims)))
     return ok if axis is not None else v.all_last(ok)
-
-
-def _limit(reduction: str, dtype: np.dtype[Any]) -> Any:
-    """The finite lowest (``max``) / highest (``min``) of ``dtype``: TF's empty max/min segment."""
-    from ..dialects._segment import empty_value
-
-    return empty_value("lowest" if reduction == "max" else "highest", np.dtype(dtype))
 
 
 @adapter("scale")
@@ -436,9 +430,7 @@ def segment_count(v: Any, i: Any) -> Any:
 def full_rows(v: Any, n: Any, i: Any, data: Any, *, value: Any = None, reduction: str | None = None,
               finite: bool = False) -> Any:
     """``full((n,) + data.shape[i.ndim:], e, data.dtype)``: a segment reduction's output canvas, ``e`` = ``value``
-    or ``reduction``'s identity (``n`` a count: an int, a 0-d or 1-element integer array); ``finite``: the dtype's
-    finite lowest (max) / highest (min) in place of -inf / +inf (TF's empty max/min segment: a target that
-    fills it, TFLite, sets it)."""
+    or ``reduction``'s identity, its finite limit if ``finite`` (``n`` a count: an int, a 0-d or 1-element array)."""
     e = value if value is not None else v.limit(data, reduction) if finite else v.identity(data, reduction)
     return v.broadcast_to(v.lit(e, data), v.concat([v.count_shape(n), v.shape_of(data, v.rank(i))]))
 
@@ -580,7 +572,7 @@ class NumpyVocab(Eager):
         "zeros_like": lambda x: np.zeros_like(_a(x)), "ones_like": lambda x: np.ones_like(_a(x)),
         "full_like": lambda x, value: np.full_like(_a(x), value),
         "identity": lambda x, reduction: identity_value(reduction, _a(x).dtype),
-        "limit": lambda x, reduction: _limit(reduction, _a(x).dtype),
+        "limit": lambda x, reduction: empty_value("lowest" if reduction == "max" else "highest", _a(x).dtype),
         "default_fill": lambda x: default_fill_value(_a(x).dtype), "rank": lambda x: int(np.ndim(x)),
         "tuple_len": lambda i: int(np.shape(i)[-1]) if np.ndim(i) else 0,
         "zeros": lambda shape, like: np.zeros(tuple(int(n) for n in _a(shape).reshape(-1)), dtype=_a(like).dtype),

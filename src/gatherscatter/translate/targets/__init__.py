@@ -12,12 +12,11 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from ...dialects._record import Description
 from ...errors import UnsupportedError
 from ..model import NEUTRAL, Canonical, TargetPlan
 from ..plan import Names
 
-__all__ = ["TARGETS", "plan_target", "settle"]
+__all__ = ["TARGETS", "plan_target"]
 
 Planner = Callable[[Canonical, Names, Any], TargetPlan]
 
@@ -51,9 +50,3 @@ def plan_target(framework: str, c: Canonical, names: Names, version: Any = None)
         raise UnsupportedError(f"translate to {framework}: unknown family {c.family!r}")
     planner: Planner = importlib.import_module(f"{__name__}.{module}").plan
     return planner(c, names, version)
-
-
-def settle(framework: str, d: Description) -> Description:
-    """``d`` with the source residuals ``framework`` computes exactly settled (its planner module's ``settle``)."""
-    fn = getattr(importlib.import_module(f"{__name__}.{TARGETS[framework]}"), "settle", None)
-    return d if fn is None else fn(d)

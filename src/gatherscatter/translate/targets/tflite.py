@@ -6,13 +6,11 @@ data is combined where one lands; an overwrite keeps the update whose ``row_ids`
 
 from __future__ import annotations
 
-import math
 import sys
 from dataclasses import replace
 from typing import Any
 
 from ... import dialects as _d
-from ...dialects._record import Description
 from ...dialects._registry import get_op, qn
 from ...dialects._segment import _FINITE_EMPTY as FINITE_EMPTY
 from ...errors import UnsupportedError
@@ -82,24 +80,19 @@ def _scatter(p: Plan, c: Canonical, c2: Canonical, flat: str, off: str, u: str) 
              native_include_self=True)
     if c.duplicates != "first":
         p.duplicates(c, True, "TFLite")
-    if c.reduction in ("max", "min"):  # the kernel: out = std::max(out, x) from lowest() (checked on TF 2.21)
-        lim = "lowest (-3.4028235e38)" if c.reduction == "max" else "highest (3.4028235e38)"
-        p.residual("nonfinite", f"propagates a NaN update ({c.reduction})", f"{qn(SEGMENT[c.reduction])} ignores "
-                   f"it and starts from the finite {lim}: a segment of {'-' if c.reduction == 'max' else '+'}inf "
-                   "only reads that limit")
+    if c.reduction in ("max", "min"):  # the kernel: out = std::max(out, x) from lowest() (seen on TF 2.21)
+        p.residual("nonfinite", f"propagates a NaN update ({c.reduction})", f"{qn(SEGMENT[c.reduction])} ignores it"
+                   f" and starts from the finite limit: a segment of {'-+'[c.reduction == 'min']}inf only reads it")
     if c.include_self and c.reduction in ("add", "sub", "mul", "mean"):
         p.residual("duplicates", "combines the updates into the data one by one", "reduces the updates, then "
                    "combines them with the data once: float rounding may differ")
 
 
-def settle(d: Description) -> Description:
-    """``d`` computed exactly here where TFLite can: TF's empty max/min segment holds the dtype's finite lowest /
-    highest (a residual of the description), which ``full_rows(finite=True)`` fills (in float32 and int32, the
-    only dtypes the segment ops take)."""
-    if FINITE_EMPTY not in d.residuals:
-        return d
+def settle(d: Any) -> Any:
+    """Description ``d`` with TF's empty max/min segment (the finite lowest/highest, its residual) filled exactly."""
     pre = [replace(s, attrs=(*s.attrs, ("finite", True))) if s.name == "full_rows" else s for s in d.pre]
-    return replace(d, pre=pre, residuals=[r for r in d.residuals if r != FINITE_EMPTY])
+    ok = FINITE_EMPTY in d.residuals
+    return replace(d, pre=pre, residuals=[r for r in d.residuals if r != FINITE_EMPTY]) if ok else d
 
 
 _RUN = """
@@ -119,31 +112,23 @@ def _tflite(fn, args):
     it.invoke()
     return it.get_tensor(it.get_output_details()[0]["index"])"""
 _LIT = """def _lit(v, like):
-    \"\"\"``v`` in ``like``'s dtype; a float +-inf as +-1 / 0, the zero read from ``like`` at run time (the
-    converter stores a constant +-inf as +-FLT_MAX, and folds x * 0 and the like: no element is NaN and finite).\"\"\"
+    \"\"\"``v`` in ``like``'s dtype; +-inf as +-1 / (a zero it cannot fold): TFLite stores +-inf as +-FLT_MAX.\"\"\"
     if not (tf.as_dtype(like.dtype).is_floating and np.isinf(v)):
         return tf.cast(np.asarray(v), like.dtype)
     zero = tf.cast(tf.reduce_any(tf.math.is_nan(like) & tf.math.is_finite(like)), like.dtype)
     return tf.cast(np.sign(v), like.dtype) / zero
 """
-_LIMIT = """def _limit(dtype, reduction):
-    \"\"\"The finite lowest (max) / highest (min) of a dtype: TF's empty max/min segment.\"\"\"
-    info = np.finfo(dtype) if np.dtype(dtype).kind == "f" else np.iinfo(dtype)
-    return np.asarray(info.min if reduction == "max" else info.max).item()
-"""
 
 
 class _Vocab(PyVocab):
-    """TF's vocabulary, but a literal that may be +-inf (a value known when tracing: a reduction's identity) is
-    ``_lit(value, like)``, a runtime +-inf: an empty max/min segment reads +-inf, as in the source."""
+    """TF's, but a literal known when tracing (a reduction's identity: maybe +-inf) is ``_lit(value, like)``."""
 
     def lit(self, value: Any, like: str) -> str:
-        if isinstance(value, str) or value in (-math.inf, math.inf):
-            return f"_lit({value}, {like})"
-        return super().lit(value, like)
+        return f"_lit({value}, {like})" if isinstance(value, str) else super().lit(value, like)
 
     def limit(self, x: str, reduction: str) -> str:
-        return f"_limit({self.api.dtype_name(x)}, {reduction!r})"
+        m = "min" if reduction == "max" else "max"  # numpy's: TFLite computes float32 and int32 only
+        return f"(np.finfo if {x}.dtype.is_floating else np.iinfo)({x}.dtype.as_numpy_dtype).{m}"
 
 
 _ADAPTERS = adapter_emitters(_Vocab(TfApi()))
@@ -159,5 +144,5 @@ def generate(t: Any) -> str:
     run = ["if not tf.inside_function():  # eager: trace, convert, run", f"    return _tflite(translated, "
            f"dict({args}))"]
     tgt = replace(tf, name="tflite", header=tf.header + _RUN, ops=op_calls("tflite"), prologue=lambda _: run,
-                  helpers={**tf.helpers, "_lit": _LIT, "_limit": _LIMIT}, adapters=_ADAPTERS)
+                  helpers={**tf.helpers, "_lit": _LIT}, adapters=_ADAPTERS)
     return function_code(tgt, t.source.inputs, t.steps, t.program.output, f"{t.source.op} as a TFLite model.")
