@@ -13,9 +13,11 @@ working::
     ├── DTypeError            (TypeError)    a data or index dtype the op does not take
     │   ├── IndexDTypeError       (+IndexError)     an index dtype the framework refuses with IndexError
     │   ├── DTypeValueError       (+ValueError)     a value that cannot be converted (NumPy: ValueError)
-    │   └── DTypeOverflowError    (+OverflowError)  a value too large for the dtype (NumPy: OverflowError)
+    │   ├── DTypeOverflowError    (+OverflowError)  a value too large for the dtype (NumPy: OverflowError)
+    │   └── DTypeRuntimeError     (+RuntimeError)   a value refused with RuntimeError (torch: an int past int32)
     ├── ArgumentError         (TypeError)    an argument of the wrong Python type
     │   ├── ArgumentValueError    (+ValueError)     an argument missing or refused with ValueError
+    │   ├── ArgumentAttributeError (+AttributeError) a Python list or scalar where the framework reads .shape/.dtype
     │   └── IndexArgumentError    (+IndexError)     an index object refused with IndexError
     ├── DuplicateIndexError   (ValueError)   duplicates where the policy forbids them
     └── UnsupportedError      (ValueError)   an attribute, value or version the op does not have
@@ -33,12 +35,14 @@ vocabulary (``dim`` for torch, ``axis`` elsewhere).
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentAttributeError",
     "ArgumentError",
     "ArgumentValueError",
     "AxisError",
     "AxisIndexError",
     "DTypeError",
     "DTypeOverflowError",
+    "DTypeRuntimeError",
     "DTypeValueError",
     "DuplicateIndexError",
     "GatherScatterError",
@@ -135,3 +139,13 @@ class DTypeOverflowError(DTypeError, OverflowError):
 
 class AxisIndexError(AxisError, IndexError):
     """An axis out of range where the framework's error is also an IndexError (``numpy.exceptions.AxisError``)."""
+
+
+class DTypeRuntimeError(DTypeError, RuntimeError):
+    """A value refused with RuntimeError (torch: ``torch.as_tensor([2**40], dtype=torch.int32)`` -> ``RuntimeError:
+    value cannot be converted to type int32 without overflow``)."""
+
+
+class ArgumentAttributeError(ArgumentError, AttributeError):
+    """A Python list, tuple or scalar where the framework reads an array attribute, refused with AttributeError
+    (Keras: ``keras.ops.segment_sum([1.0], [0])`` -> ``'list' object has no attribute 'shape'``)."""

@@ -18,7 +18,7 @@ from .._record import Description, Residual, check_bool, check_choice
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from .._segment import SEGMENT_NAME, check_row_ids, empty_value, segment_description, segment_lowering
 from ..tensorflow import segment as tf_segment
-from ._backend import BACKENDS, KERAS_VERSION, NARROW, jax32, keras_context, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, NARROW, jax32, keras_context, parse_backend, python_arg
 
 __all__ = ["SEGMENT"]
 
@@ -41,6 +41,8 @@ def _lower(name: str, red: Reduction, data: Any, segment_ids: Any, num_segments:
     if not isinstance(sorted, (bool, np.bool_)):
         raise ArgumentError(f"{ctx.label}: sorted must be a bool (got {sorted!r})")
     n = None if num_segments is None else to_int(ctx, "num_segments", num_segments)
+    data = python_arg(ctx, "segment", b, "data", data)  # Keras reads data.shape, then segment_ids.shape
+    segment_ids = python_arg(ctx, "segment", b, "segment_ids", segment_ids)
     d = data_array(ctx, data)
     ids = as_index_array(ctx, segment_ids, "segment_ids")
     check_row_ids(ctx, d, ids)

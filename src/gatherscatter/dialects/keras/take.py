@@ -18,6 +18,7 @@ from ._backend import (
     backend_inputs,
     gather_description,
     index_policy,
+    torch_scalar_x,
 )
 
 divergence_table("keras.take", __file__)
@@ -80,6 +81,8 @@ def take(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow")
     [2.0]
     """
     b, ctx, d, i = backend_inputs("take", backend, x, indices, data="x", indices="indices")
+    if b == "torch":
+        torch_scalar_x(ctx, x, d)
     if axis is None:
         flat = d.reshape(-1)
         if b == "torch" and d.ndim:

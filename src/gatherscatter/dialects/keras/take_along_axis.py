@@ -11,7 +11,7 @@ from .._common import along_axis
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ..jax._common import default_fill
-from ._backend import BACKENDS, KERAS_VERSION, backend_inputs, gather_description
+from ._backend import BACKENDS, KERAS_VERSION, backend_inputs, gather_description, torch_scalar_x
 
 divergence_table("keras.take_along_axis", __file__)
 
@@ -60,6 +60,8 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
     [[3.0, 3.0]]
     """
     b, ctx, d, i = backend_inputs("take_along_axis", backend, x, indices, data="x", indices="indices")
+    if b == "torch":
+        torch_scalar_x(ctx, x, d)
     d, a = along_axis(ctx, d, i, axis)
     if i.ndim != d.ndim or any(i.shape[k] != d.shape[k] for k in range(d.ndim) if k != a):
         raise ShapeError(
