@@ -9,7 +9,8 @@ working::
     ├── ShapeError            (ValueError)   shapes or ranks that break an op's rule
     │   ├── AxisError                        an axis / dim / batch_dims out of range
     │   │   └── AxisIndexError        (+IndexError)     NumPy's AxisError is a ValueError and an IndexError
-    │   └── IndexShapeError       (+IndexError)     index shapes refused with IndexError (NumPy indexing)
+    │   ├── IndexShapeError       (+IndexError)     index shapes refused with IndexError (NumPy indexing)
+    │   └── ShapeRuntimeError     (+RuntimeError)   shapes refused with RuntimeError (torch)
     ├── DTypeError            (TypeError)    a data or index dtype the op does not take
     │   ├── IndexDTypeError       (+IndexError)     an index dtype the framework refuses with IndexError
     │   ├── DTypeValueError       (+ValueError)     a value that cannot be converted (NumPy: ValueError)
@@ -51,6 +52,7 @@ __all__ = [
     "IndexOutOfRangeError",
     "IndexShapeError",
     "ShapeError",
+    "ShapeRuntimeError",
     "UnsupportedError",
 ]
 
@@ -149,3 +151,8 @@ class DTypeRuntimeError(DTypeError, RuntimeError):
 class ArgumentAttributeError(ArgumentError, AttributeError):
     """A Python list, tuple or scalar where the framework reads an array attribute, refused with AttributeError
     (Keras: ``keras.ops.segment_sum([1.0], [0])`` -> ``'list' object has no attribute 'shape'``)."""
+
+
+class ShapeRuntimeError(ShapeError, RuntimeError):
+    """Shapes refused with RuntimeError (torch: ``torch.take_along_dim`` with indices of another rank, a value
+    tensor that does not broadcast to the indexing result)."""

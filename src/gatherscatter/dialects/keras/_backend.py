@@ -25,6 +25,7 @@ from ...errors import (
     IndexDTypeError,
     IndexShapeError,
     ShapeError,
+    ShapeRuntimeError,
     UnsupportedError,
 )
 from .._common import data_array
@@ -217,30 +218,33 @@ PYTHON_ARGS: dict[tuple[str, str], dict[str, str]] = {
     **{("segment", b): {"data": "AttributeError", "segment_ids": "AttributeError"} for b in BACKENDS},
 }
 
-#: (op, backend) -> what the op then does with Python indices read as (bool, float): 'int' (read as 0/1 /
-#: truncated toward 0: torch's ``.long()``, TF's cast to int64, ``np.take``'s intp conversion) or the built-in
-#: exception it raises; an empty Python list reads as float32 (jnp.take takes it; the others as for floats)
-PYTHON_INDEX_KINDS: dict[tuple[str, str], tuple[str, str]] = {
-    ("take", "jax"): ("int", "ValueError"),
-    ("take", "tensorflow"): ("TypeError", "Exception"),
-    ("take", "torch"): ("int", "int"),
-    ("take", "numpy"): ("int", "int"),
-    ("take_along_axis", "jax"): ("TypeError", "TypeError"),
-    ("take_along_axis", "tensorflow"): ("int", "int"),
-    ("take_along_axis", "torch"): ("int", "int"),
-    ("scatter", "tensorflow"): ("TypeError", "Exception"),
-    ("scatter", "torch"): ("IndexError", "IndexError"),
-    ("scatter", "numpy"): ("IndexError", "IndexError"),
-    ("scatter_update", "jax"): ("IndexError", "TypeError"),
-    ("scatter_update", "tensorflow"): ("Exception", "Exception"),
-    ("scatter_update", "torch"): ("int", "int"),
-    ("scatter_update", "numpy"): ("IndexError", "IndexError"),
+#: (op, backend) -> what the op then does with Python indices read as (bool, float, an empty list): 'int' (read
+#: as 0/1 / truncated toward 0: torch's ``.long()``, TF's cast to int64, ``np.take``'s intp conversion) or the
+#: built-in exception it raises (an empty Python list reads as float32 with no index tuple on its last axis)
+PYTHON_INDEX_KINDS: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("take", "jax"): ("int", "ValueError", "int"),
+    ("take", "tensorflow"): ("TypeError", "Exception", "Exception"),
+    ("take", "torch"): ("int", "int", "int"),
+    ("take", "numpy"): ("int", "int", "int"),
+    ("take_along_axis", "jax"): ("TypeError", "TypeError", "TypeError"),
+    ("take_along_axis", "tensorflow"): ("int", "int", "int"),
+    ("take_along_axis", "torch"): ("int", "int", "int"),
+    ("scatter", "tensorflow"): ("TypeError", "Exception", "Exception"),
+    ("scatter", "torch"): ("IndexError", "IndexError", "RuntimeError"),
+    ("scatter", "numpy"): ("IndexError", "IndexError", "ValueError"),
+    ("scatter_update", "jax"): ("IndexError", "TypeError", "ValueError"),
+    ("scatter_update", "tensorflow"): ("Exception", "Exception", "Exception"),
+    ("scatter_update", "torch"): ("int", "int", "IndexError"),
+    ("scatter_update", "numpy"): ("IndexError", "IndexError", "ValueError"),
 }
 
 _ERRORS: dict[str, type[GatherScatterError]] = {
     "TypeError": DTypeError, "Exception": DTypeError, "ValueError": DTypeValueError, "IndexError": IndexDTypeError,
     "OverflowError": DTypeOverflowError, "RuntimeError": DTypeRuntimeError, "AttributeError": ArgumentAttributeError,
 }
+#: the builtin class each backend raises for a shape its indexing refuses (a value tensor that does not broadcast)
+SHAPE_ERRORS: dict[str, type[ShapeError]] = {"jax": ShapeError, "tensorflow": ShapeError, "torch": ShapeRuntimeError,
+                                             "numpy": ShapeError}
 _I32 = np.iinfo(np.int32)
 _F32_MAX = float(np.finfo(np.float32).max)
 
@@ -321,14 +325,16 @@ def python_arg(ctx: OpContext, op: str, backend: str, arg: str, value: Any, name
     kinds = PYTHON_INDEX_KINDS.get((op, backend))
     if kinds is None or arg not in ("indices", "segment_ids"):
         return a
-    if how == "int64":
-        kinds = ("int", "int")
+    if a.size == 0 and isinstance(value, (list, tuple)):
+        if kinds[2] != "int":
+            _raise(ctx, kinds[2], name, "an empty Python list (float32, with no index tuple)", value)
+        return a.astype(np.int64)
     if a.dtype.kind == "b":
         if kinds[0] != "int":
             _raise(ctx, kinds[0], name, "bool indices", value)
         return a.astype(np.int64)
     if a.dtype.kind == "f":
-        if kinds[1] != "int" and not (kinds[1] == "ValueError" and a.size == 0):
+        if kinds[1] != "int":
             _raise(ctx, kinds[1], name, "float indices", value)
         if not np.all(np.isfinite(a)):
             _raise(ctx, "ValueError", name, "non-finite float indices", value)
@@ -357,16 +363,16 @@ def cast_updates(ctx: OpContext, backend: str, value: Any, dtype: np.dtype[Any],
             _raise(ctx, "TypeError", name, f"floats for {dtype} inputs", value)
         info = np.iinfo(dtype)
         if backend == "jax":
-            with np.errstate(invalid="ignore"):
-                return np.clip(np.nan_to_num(np.trunc(a), nan=0.0), info.min, info.max).astype(dtype)
+            t = np.nan_to_num(np.trunc(a.astype(np.float64)), nan=0.0)
+            return np.clip(t, info.min, info.max).astype(dtype)
         t = np.trunc(a)
-        if not np.all(np.isfinite(t)) or t.min() < info.min or t.max() > info.max:
+        if t.size and (not np.all(np.isfinite(t)) or t.min() < info.min or t.max() > info.max):
             _raise(ctx, "RuntimeError" if backend == "torch" else "OverflowError", name, f"a value outside {dtype}",
                    value)
         return t.astype(dtype)
     if dtype.kind in "iu" and a.dtype.kind in "iu":
         info = np.iinfo(dtype)
-        if backend != "tensorflow" and (a.min() < info.min or a.max() > info.max):
+        if backend != "tensorflow" and a.size and (a.min() < info.min or a.max() > info.max):
             _raise(ctx, "RuntimeError" if backend == "torch" else "OverflowError", name, f"a value outside {dtype}",
                    value)
         return a.astype(dtype)  # tensorflow: wraps

@@ -101,6 +101,9 @@ def scatter(indices: Any, values: Any, shape: Any, *, backend: str = "tensorflow
             raise ShapeError(f"{ctx.label}: Updates shape must have rank at least one (the tensorflow backend); "
                              "got a 0-d values")
         check_scatter_shapes(ctx, i, v, dims, "cpu", what="output")
+    if py_values and b == "torch" and v.size == 0 and i.size:
+        raise IndexShapeError(f"{ctx.label}: values is an empty Python list: the torch backend reads values[0] "
+                              "(torch: 'index 0 is out of bounds for dimension 0 with size 0')")
     if py_values and v.ndim == 0 and b in ("numpy", "torch") and i.ndim >= 1 and 1 <= i.shape[-1] <= len(dims):
         # a Python scalar: the numpy backend's reshape(values, [-1, ...]) then ufunc.at broadcast it; torch's loop
         # reads values[k] of the one-element reshape for each index tuple k

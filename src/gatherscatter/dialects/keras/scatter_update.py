@@ -12,7 +12,16 @@ from .._common import data_array
 from .._record import Description
 from .._registry import Lowering, dialect_op, divergence_table
 from ..tensorflow._scatter import check_scatter_shapes
-from ._backend import BACKENDS, KERAS_VERSION, backend_inputs, cast_updates, is_python, jax32, keras_description
+from ._backend import (
+    BACKENDS,
+    KERAS_VERSION,
+    SHAPE_ERRORS,
+    backend_inputs,
+    cast_updates,
+    is_python,
+    jax32,
+    keras_description,
+)
 from ._scatter import lower_scatter, scatter_canonical
 
 divergence_table("keras.scatter_update", __file__)
@@ -75,15 +84,24 @@ def scatter_update(inputs: Any, indices: Any, updates: Any, *, backend: str = "t
         i = np.transpose(i, (*range(i.ndim - 2, -1, -1), i.ndim - 1))
     if b == "jax" and hasattr(updates, "dtype"):
         updates = jax32(data_array(ctx, updates, "updates"))
-    if is_python(updates):
-        u = cast_updates(ctx, b, updates, d.dtype, "updates")
+    if is_python(inputs) and d.ndim == 0 and b in ("jax", "torch"):
+        raise IndexShapeError(f"{ctx.label}: inputs {inputs!r} is a Python scalar (0-d): the {b} backend indexes "
+                              "it with the index tuples ('too many indices')")
+    if is_python(updates) or (is_python(inputs) and hasattr(updates, "dtype")):
+        # Python updates, or array updates into Python inputs: each backend casts them to the inputs' dtype
+        if is_python(updates):
+            u = cast_updates(ctx, b, updates, d.dtype, "updates")
+        else:  # an array: converted to the inputs' dtype (floats truncated toward 0)
+            with np.errstate(all="ignore"):
+                u = np.asarray(updates).astype(d.dtype)
         k = i.shape[-1] if i.ndim else 0
         want = i.shape[:-1] + d.shape[k:]
         if b != "tensorflow" and u.shape != want and i.ndim and 1 <= k <= d.ndim:  # assignment broadcasts them
             try:
                 u = np.broadcast_to(u, want)
             except ValueError:
-                pass  # lower_scatter words the shape error
+                raise SHAPE_ERRORS[b](f"{ctx.label}: updates of shape {list(u.shape)} do not broadcast to the "
+                                      f"indexed shape {list(want)}") from None
     else:
         u = as_updates(ctx, updates, d.dtype)
     if b == "tensorflow":  # tf.tensor_scatter_nd_update's CPU shape rules (2-D indices or more, 1-D updates or more)

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...core.policy import MODULO, WRAPPING, Policy, fill
 from ...core.shape import IndexSpec
-from ...errors import ShapeError
+from ...errors import ShapeError, ShapeRuntimeError
 from .._common import along_axis
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
@@ -64,7 +64,7 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
         torch_scalar_x(ctx, x, d)
     d, a = along_axis(ctx, d, i, axis)
     if i.ndim != d.ndim or any(i.shape[k] != d.shape[k] for k in range(d.ndim) if k != a):
-        raise ShapeError(
+        raise (ShapeRuntimeError if b == "torch" else ShapeError)(  # torch.take_along_dim: RuntimeError
             f"{ctx.label}: indices must have x's rank and shape except along axis {a}; got x shape "
             f"{list(d.shape)} and indices shape {list(i.shape)}"
         )
