@@ -11,7 +11,7 @@ from ...core.context import OpContext
 from ...errors import ArgumentError, IndexShapeError, ShapeError
 from .._common import data_array
 from .._record import Description, Step
-from .._registry import Lowering, dialect_op
+from .._registry import Lowering, dialect_op, divergence_table
 from ..tensorflow._scatter import check_scatter_shapes
 from ._backend import (
     BACKENDS,
@@ -24,6 +24,8 @@ from ._backend import (
     python_arg,
 )
 from ._scatter import lower_scatter, scatter_canonical
+
+divergence_table("keras.scatter", __file__)
 
 
 def _check_shape_type(ctx: OpContext, backend: str, shape: Any) -> None:

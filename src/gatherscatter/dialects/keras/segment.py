@@ -31,6 +31,7 @@ SEGMENT: dict[str, tuple[Reduction, str, str]] = {
 divergence_table("keras.segment_sum", __file__, "segment_sum")
 for _n in SEGMENT:
     divergence_table(f"keras.{_n}", __file__, "backend_torch")
+    divergence_table(f"keras.{_n}", __file__, "python_lists")
 divergence_table("keras.segment_max", __file__, "segment_max")
 
 
@@ -142,7 +143,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
     Differs from itself across backends (this op's subject): see above.
 
     >>> import numpy as np, gatherscatter as gs
-    >>> gs.keras.{name}(np.float32([1, 2, 3, 4]), [0, 0, 2, 2], 4, backend="jax").tolist()
+    >>> gs.keras.{name}(np.float32([1, 2, 3, 4]), np.array([0, 0, 2, 2]), 4, backend="jax").tolist()
     {'[3.0, 0.0, 7.0, 0.0]' if red is Reduction.ADD else '[2.0, -inf, 4.0, -inf]'}
     """
     return dialect_op("keras", name, family="scatter_axis", kind="scatter", versions=(KERAS_VERSION,),
