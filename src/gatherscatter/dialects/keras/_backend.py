@@ -319,9 +319,11 @@ def python_arg(ctx: OpContext, op: str, backend: str, arg: str, value: Any, name
             a = a.astype(np.int64)
     elif how == "cast":
         return value
-    else:
-        _raise(ctx, how, name, f"the {backend} backend reads it as an array (.shape / .dtype / item assignment)",
-               value)
+    else:  # refused: the backend reads .shape / .dtype of it, or assigns into it
+        why = f"the {backend} backend reads it as an array (.shape / .dtype / item assignment)"
+        if how == "TypeError":
+            raise ArgumentError(f"{ctx.label}: {name} {value!r:.60} is refused: {why} (Keras raises TypeError here)")
+        _raise(ctx, how, name, why, value)
     kinds = PYTHON_INDEX_KINDS.get((op, backend))
     if kinds is None or arg not in ("indices", "segment_ids"):
         return a
