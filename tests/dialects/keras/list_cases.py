@@ -54,7 +54,6 @@ INDEX_VALUES: dict[str, Any] = {
 def _cases() -> list[Case]:
     out: list[Case] = []
     f3 = np.float32([1.5, 2.5, 3.5])
-    i2 = np.array([2, 0])
     # take / take_along_axis: x varied (indices an int64 array), then indices varied (x a float32 array)
     for label, v in VALUES.items():
         out.append((f"take x={label}", "take", (v, np.array([0])), {}))

@@ -199,13 +199,9 @@ PYTHON_RULES: dict[str, dict[str, str]] = {
 #: straight to int64, floats truncated), 'cast' (to the data's dtype, as the backend casts), or the built-in
 #: exception the backend raises (it reads ``.dtype`` / ``.shape`` of the argument, or indexes into a list)
 PYTHON_ARGS: dict[tuple[str, str], dict[str, str]] = {
-    ("take", "jax"): {"x": "convert", "indices": "convert"},
-    ("take", "tensorflow"): {"x": "convert", "indices": "convert"},
-    ("take", "torch"): {"x": "convert", "indices": "convert"},
+    **{(op, b): {"x": "convert", "indices": "convert"} for op in ("take", "take_along_axis")
+       for b in ("jax", "tensorflow", "torch")},
     ("take", "numpy"): {"x": "numpy", "indices": "numpy"},
-    ("take_along_axis", "jax"): {"x": "convert", "indices": "convert"},
-    ("take_along_axis", "tensorflow"): {"x": "convert", "indices": "convert"},
-    ("take_along_axis", "torch"): {"x": "convert", "indices": "convert"},
     ("take_along_axis", "numpy"): {"x": "AttributeError", "indices": "AttributeError"},
     ("scatter", "jax"): {"values": "AttributeError", "indices": "TypeError"},
     ("scatter", "tensorflow"): {"values": "convert", "indices": "convert"},
@@ -365,9 +361,10 @@ def cast_updates(ctx: OpContext, backend: str, value: Any, dtype: np.dtype[Any],
             _raise(ctx, "TypeError", name, f"floats for {dtype} inputs", value)
         info = np.iinfo(dtype)
         if backend == "jax":
-            t = np.nan_to_num(np.trunc(a.astype(np.float64)), nan=0.0)
-            return np.clip(t, info.min, info.max).astype(dtype)
-        t = np.trunc(a)
+            t: np.ndarray[Any, Any] = np.nan_to_num(np.trunc(a.astype(np.float64)), nan=0.0)
+            out: np.ndarray[Any, Any] = np.clip(t, info.min, info.max).astype(dtype)
+            return out
+        t = np.asarray(np.trunc(a))
         if t.size and (not np.all(np.isfinite(t)) or t.min() < info.min or t.max() > info.max):
             _raise(ctx, "RuntimeError" if backend == "torch" else "OverflowError", name, f"a value outside {dtype}",
                    value)

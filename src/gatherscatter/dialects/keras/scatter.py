@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.shape import as_array, as_index_array, check_allocatable
 from ...core.context import OpContext
+from ...core.shape import as_array, as_index_array, check_allocatable
 from ...errors import ArgumentError, IndexShapeError, ShapeError
 from .._common import data_array
 from .._record import Description, Step
@@ -75,6 +75,13 @@ def scatter(indices: Any, values: Any, shape: Any, *, backend: str = "tensorflow
             out[tuple(indices[i])] += values[i]        # bad tuples: per backend
 
     Differs from ``tf.scatter_nd`` only in the jax/torch/numpy backends' index rules.
+
+    Python lists, tuples and scalars: tensorflow, torch and numpy convert ``indices`` and
+    ``values`` (ints int32, floats float32, bools bool: ``PYTHON_RULES`` in
+    ``dialects/keras/_backend.py``); the jax backend refuses Python ``values`` (AttributeError:
+    it reads ``values.dtype``) and ``indices`` (TypeError: ``jnp.moveaxis``). A Python scalar
+    ``values`` is broadcast by numpy, raises on torch for more than one index tuple. An int
+    ``shape`` is taken by jax only.
 
     >>> import gatherscatter as gs
     >>> gs.keras.scatter([[1], [1], [-1]], [1.0, 2.0, 3.0], (4,), backend="numpy").tolist()

@@ -67,6 +67,14 @@ def scatter_update(inputs: Any, indices: Any, updates: Any, *, backend: str = "t
 
     Differs from ``keras.ops.scatter`` (sums into zeros).
 
+    Python lists, tuples and scalars: ``inputs`` and ``indices`` are converted (ints int32, floats
+    float32, bools bool: ``PYTHON_RULES`` in ``dialects/keras/_backend.py``; torch reads
+    ``indices`` straight as int64, floats truncated; the numpy backend reads ``indices`` with
+    ``np.array`` and refuses Python ``inputs``: TypeError). Python ``updates`` take the inputs'
+    dtype as each backend casts: floats truncated toward 0 (jax saturates, torch and numpy raise
+    past the range), refused for integer inputs by tensorflow (TypeError), which wraps ints past
+    the range; a scalar is broadcast (not by tensorflow).
+
     >>> import gatherscatter as gs
     >>> gs.keras.scatter_update([0.0, 0.0, 0.0], [[1], [1], [5]], [5.0, 7.0, 9.0], backend="jax").tolist()
     [0.0, 7.0, 0.0]

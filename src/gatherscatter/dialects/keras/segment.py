@@ -130,6 +130,10 @@ def _register(name: str, red: Reduction) -> DialectOp:
     - ``'numpy'``: ``ufunc.at`` over the non-negative ids in ``np.argsort`` order;
       ids >= num_segments raise; ``segment_max`` of integers returns float64.
 
+    ``data`` and ``segment_ids`` must be arrays on every backend: ``keras.ops`` reads their
+    ``.shape`` first, so a Python list, tuple or scalar raises AttributeError (here an
+    :class:`~gatherscatter.errors.ArgumentAttributeError`).
+
     Lowering: core ``scatter`` of the rows along axis 0 (``dialects/_segment.py``), or
     the TensorFlow op's own lowering for the tensorflow backend.
 

@@ -55,6 +55,12 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
     Differs from ``numpy.take_along_axis`` only in the torch backend's modulo and
     the jax backend's fill and 32-bit dtypes.
 
+    Python lists, tuples and scalars: jax, tensorflow and torch convert them (ints int32,
+    floats float32, bools bool: ``PYTHON_RULES`` in ``dialects/keras/_backend.py``); float and
+    bool index lists are cast to int64 by tensorflow and torch, refused by jax (TypeError); the
+    numpy backend refuses any Python ``x`` or ``indices`` (AttributeError: ``np.take_along_axis``
+    reads ``.ndim`` / ``.dtype``), here an :class:`~gatherscatter.errors.ArgumentAttributeError`.
+
     >>> import gatherscatter as gs
     >>> gs.keras.take_along_axis([[1.0, 2.0, 3.0]], [[5, -1]], axis=1, backend="torch").tolist()
     [[3.0, 3.0]]
