@@ -9,13 +9,16 @@ working::
     ├── ShapeError            (ValueError)   shapes or ranks that break an op's rule
     │   ├── AxisError                        an axis / dim / batch_dims out of range
     │   │   └── AxisIndexError        (+IndexError)     NumPy's AxisError is a ValueError and an IndexError
-    │   └── IndexShapeError       (+IndexError)     index shapes refused with IndexError (NumPy indexing)
+    │   ├── IndexShapeError       (+IndexError)     index shapes refused with IndexError (NumPy indexing)
+    │   └── ShapeRuntimeError     (+RuntimeError)   shapes refused with RuntimeError (torch)
     ├── DTypeError            (TypeError)    a data or index dtype the op does not take
     │   ├── IndexDTypeError       (+IndexError)     an index dtype the framework refuses with IndexError
     │   ├── DTypeValueError       (+ValueError)     a value that cannot be converted (NumPy: ValueError)
-    │   └── DTypeOverflowError    (+OverflowError)  a value too large for the dtype (NumPy: OverflowError)
+    │   ├── DTypeOverflowError    (+OverflowError)  a value too large for the dtype (NumPy: OverflowError)
+    │   └── DTypeRuntimeError     (+RuntimeError)   a value refused with RuntimeError (torch: an int past int32)
     ├── ArgumentError         (TypeError)    an argument of the wrong Python type
     │   ├── ArgumentValueError    (+ValueError)     an argument missing or refused with ValueError
+    │   ├── ArgumentAttributeError (+AttributeError) a Python list or scalar where the framework reads .shape/.dtype
     │   └── IndexArgumentError    (+IndexError)     an index object refused with IndexError
     ├── DuplicateIndexError   (ValueError)   duplicates where the policy forbids them
     └── UnsupportedError      (ValueError)   an attribute, value or version the op does not have
@@ -33,12 +36,14 @@ vocabulary (``dim`` for torch, ``axis`` elsewhere).
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentAttributeError",
     "ArgumentError",
     "ArgumentValueError",
     "AxisError",
     "AxisIndexError",
     "DTypeError",
     "DTypeOverflowError",
+    "DTypeRuntimeError",
     "DTypeValueError",
     "DuplicateIndexError",
     "GatherScatterError",
@@ -47,6 +52,7 @@ __all__ = [
     "IndexOutOfRangeError",
     "IndexShapeError",
     "ShapeError",
+    "ShapeRuntimeError",
     "UnsupportedError",
 ]
 
@@ -135,3 +141,18 @@ class DTypeOverflowError(DTypeError, OverflowError):
 
 class AxisIndexError(AxisError, IndexError):
     """An axis out of range where the framework's error is also an IndexError (``numpy.exceptions.AxisError``)."""
+
+
+class DTypeRuntimeError(DTypeError, RuntimeError):
+    """A value refused with RuntimeError (torch: ``torch.as_tensor([2**40], dtype=torch.int32)`` -> ``RuntimeError:
+    value cannot be converted to type int32 without overflow``)."""
+
+
+class ArgumentAttributeError(ArgumentError, AttributeError):
+    """A Python list, tuple or scalar where the framework reads an array attribute, refused with AttributeError
+    (Keras: ``keras.ops.segment_sum([1.0], [0])`` -> ``'list' object has no attribute 'shape'``)."""
+
+
+class ShapeRuntimeError(ShapeError, RuntimeError):
+    """Shapes refused with RuntimeError (torch: ``torch.take_along_dim`` with indices of another rank, a value
+    tensor that does not broadcast to the indexing result)."""

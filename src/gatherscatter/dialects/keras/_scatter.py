@@ -9,7 +9,7 @@ import numpy as np
 from ...core.context import OpContext
 from ...core.policy import Policy
 from ...core.shape import IndexSpec
-from ...errors import ShapeError
+from ...errors import IndexShapeError, ShapeError
 from .._record import Canonical, canonical
 from .._registry import Lowering
 from ._backend import index_policy
@@ -21,7 +21,8 @@ def lower_scatter(
 ) -> Lowering:
     """Scatter ``upd`` at the index tuples of ``idx`` into ``base`` with the backend's index rules."""
     if idx.ndim < 1 or not 1 <= idx.shape[-1] <= base.ndim:
-        raise ShapeError(
+        too_many = idx.ndim >= 1 and idx.shape[-1] > base.ndim  # jax / torch / numpy: IndexError 'too many indices'
+        raise (IndexShapeError if too_many else ShapeError)(
             f"{ctx.label}: indices must hold index tuples of 1 to {base.ndim} components on their last axis "
             f"(got indices shape {list(idx.shape)} for a target of shape {list(base.shape)})"
         )

@@ -12,7 +12,16 @@ from .._common import data_array
 from .._record import Description
 from .._registry import Lowering, dialect_op, divergence_table
 from ..tensorflow._scatter import check_scatter_shapes
-from ._backend import BACKENDS, KERAS_VERSION, backend_inputs, jax32, keras_description
+from ._backend import (
+    BACKENDS,
+    KERAS_VERSION,
+    SHAPE_ERRORS,
+    backend_inputs,
+    cast_updates,
+    is_python,
+    jax32,
+    keras_description,
+)
 from ._scatter import lower_scatter, scatter_canonical
 
 divergence_table("keras.scatter_update", __file__)
@@ -58,6 +67,14 @@ def scatter_update(inputs: Any, indices: Any, updates: Any, *, backend: str = "t
 
     Differs from ``keras.ops.scatter`` (sums into zeros).
 
+    Python lists, tuples and scalars: ``inputs`` and ``indices`` are converted (ints int32, floats
+    float32, bools bool: ``PYTHON_RULES`` in ``dialects/keras/_backend.py``; torch reads
+    ``indices`` straight as int64, floats truncated; the numpy backend reads ``indices`` with
+    ``np.array`` and refuses Python ``inputs``: TypeError). Python ``updates`` take the inputs'
+    dtype as each backend casts: floats truncated toward 0 (jax saturates, torch and numpy raise
+    past the range), refused for integer inputs by tensorflow (TypeError), which wraps ints past
+    the range; a scalar is broadcast (not by tensorflow).
+
     >>> import gatherscatter as gs
     >>> gs.keras.scatter_update([0.0, 0.0, 0.0], [[1], [1], [5]], [5.0, 7.0, 9.0], backend="jax").tolist()
     [0.0, 7.0, 0.0]
@@ -75,7 +92,26 @@ def scatter_update(inputs: Any, indices: Any, updates: Any, *, backend: str = "t
         i = np.transpose(i, (*range(i.ndim - 2, -1, -1), i.ndim - 1))
     if b == "jax" and hasattr(updates, "dtype"):
         updates = jax32(data_array(ctx, updates, "updates"))
-    u = as_updates(ctx, updates, d.dtype)
+    if is_python(inputs) and d.ndim == 0 and b in ("jax", "torch"):
+        raise IndexShapeError(f"{ctx.label}: inputs {inputs!r} is a Python scalar (0-d): the {b} backend indexes "
+                              "it with the index tuples ('too many indices')")
+    if is_python(updates) or (is_python(inputs) and hasattr(updates, "dtype")):
+        # Python updates, or array updates into Python inputs: each backend casts them to the inputs' dtype
+        if is_python(updates):
+            u = cast_updates(ctx, b, updates, d.dtype, "updates")
+        else:  # an array: converted to the inputs' dtype (floats truncated toward 0)
+            with np.errstate(all="ignore"):
+                u = np.asarray(updates).astype(d.dtype)
+        k = i.shape[-1] if i.ndim else 0
+        want = i.shape[:-1] + d.shape[k:]
+        if b != "tensorflow" and u.shape != want and i.ndim and 1 <= k <= d.ndim:  # assignment broadcasts them
+            try:
+                u = np.broadcast_to(u, want)
+            except ValueError:
+                raise SHAPE_ERRORS[b](f"{ctx.label}: updates of shape {list(u.shape)} do not broadcast to the "
+                                      f"indexed shape {list(want)}") from None
+    else:
+        u = as_updates(ctx, updates, d.dtype)
     if b == "tensorflow":  # tf.tensor_scatter_nd_update's CPU shape rules (2-D indices or more, 1-D updates or more)
         if u.ndim < 1:
             raise ShapeError(f"{ctx.label}: Updates shape must have rank at least one (the tensorflow backend); "

@@ -18,7 +18,7 @@ from .._record import Description, Residual, check_bool, check_choice
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
 from .._segment import SEGMENT_NAME, check_row_ids, empty_value, segment_description, segment_lowering
 from ..tensorflow import segment as tf_segment
-from ._backend import BACKENDS, KERAS_VERSION, NARROW, jax32, keras_context, parse_backend
+from ._backend import BACKENDS, KERAS_VERSION, NARROW, jax32, keras_context, parse_backend, python_arg
 
 __all__ = ["SEGMENT"]
 
@@ -31,6 +31,7 @@ SEGMENT: dict[str, tuple[Reduction, str, str]] = {
 divergence_table("keras.segment_sum", __file__, "segment_sum")
 for _n in SEGMENT:
     divergence_table(f"keras.{_n}", __file__, "backend_torch")
+    divergence_table(f"keras.{_n}", __file__, "python_lists")
 divergence_table("keras.segment_max", __file__, "segment_max")
 
 
@@ -41,6 +42,8 @@ def _lower(name: str, red: Reduction, data: Any, segment_ids: Any, num_segments:
     if not isinstance(sorted, (bool, np.bool_)):
         raise ArgumentError(f"{ctx.label}: sorted must be a bool (got {sorted!r})")
     n = None if num_segments is None else to_int(ctx, "num_segments", num_segments)
+    data = python_arg(ctx, "segment", b, "data", data)  # Keras reads data.shape, then segment_ids.shape
+    segment_ids = python_arg(ctx, "segment", b, "segment_ids", segment_ids)
     d = data_array(ctx, data)
     ids = as_index_array(ctx, segment_ids, "segment_ids")
     check_row_ids(ctx, d, ids)
@@ -127,6 +130,10 @@ def _register(name: str, red: Reduction) -> DialectOp:
     - ``'numpy'``: ``ufunc.at`` over the non-negative ids in ``np.argsort`` order;
       ids >= num_segments raise; ``segment_max`` of integers returns float64.
 
+    ``data`` and ``segment_ids`` must be arrays on every backend: ``keras.ops`` reads their
+    ``.shape`` first, so a Python list, tuple or scalar raises AttributeError (here an
+    :class:`~gatherscatter.errors.ArgumentAttributeError`).
+
     Lowering: core ``scatter`` of the rows along axis 0 (``dialects/_segment.py``), or
     the TensorFlow op's own lowering for the tensorflow backend.
 
@@ -140,7 +147,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
     Differs from itself across backends (this op's subject): see above.
 
     >>> import numpy as np, gatherscatter as gs
-    >>> gs.keras.{name}(np.float32([1, 2, 3, 4]), [0, 0, 2, 2], 4, backend="jax").tolist()
+    >>> gs.keras.{name}(np.float32([1, 2, 3, 4]), np.array([0, 0, 2, 2]), 4, backend="jax").tolist()
     {'[3.0, 0.0, 7.0, 0.0]' if red is Reduction.ADD else '[2.0, -inf, 4.0, -inf]'}
     """
     return dialect_op("keras", name, family="scatter_axis", kind="scatter", versions=(KERAS_VERSION,),

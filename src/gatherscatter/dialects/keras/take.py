@@ -18,6 +18,8 @@ from ._backend import (
     backend_inputs,
     gather_description,
     index_policy,
+    is_python,
+    torch_scalar_x,
 )
 
 divergence_table("keras.take", __file__)
@@ -73,13 +75,26 @@ def take(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow")
 
     Differs from itself across backends (this op's subject): see above.
 
+    Python lists, tuples and scalars are read as each backend reads them (``PYTHON_RULES`` /
+    ``PYTHON_ARGS`` in ``dialects/keras/_backend.py``): jax, tensorflow and torch convert them
+    (``convert_to_tensor``: ints int32, floats float32, bools bool; ints past int32 are int64 on
+    tensorflow, an error on jax and torch); the numpy backend's ``np.take`` reads them as NumPy
+    does (int64 / float64). Float index lists are truncated by torch and numpy and refused by jax
+    and tensorflow; a Python scalar ``x`` raises on torch (it reads ``x.shape[0]``).
+
     >>> import gatherscatter as gs
+    >>> gs.keras.take([1.5, 2.5, 3.5], [2.0, 0.0], backend="torch").dtype
+    dtype('float32')
     >>> gs.keras.take([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [3, 0], axis=1, backend="jax").tolist()
     [[nan, 1.0], [nan, 4.0]]
     >>> gs.keras.take([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [-1], backend="torch").tolist()
     [2.0]
     """
     b, ctx, d, i = backend_inputs("take", backend, x, indices, data="x", indices="indices")
+    if b == "torch":
+        torch_scalar_x(ctx, x, d)
+    elif b == "numpy" and d.ndim == 0 and is_python(x) and axis is not None:  # np.take(7, [0], axis=0) reads [7]
+        d = d.reshape(1)
     if axis is None:
         flat = d.reshape(-1)
         if b == "torch" and d.ndim:

@@ -6,12 +6,12 @@ from typing import Any
 
 from ...core.policy import MODULO, WRAPPING, Policy, fill
 from ...core.shape import IndexSpec
-from ...errors import ShapeError
+from ...errors import ShapeError, ShapeRuntimeError
 from .._common import along_axis
 from .._record import Description, Step, canonical, check_int
 from .._registry import Lowering, dialect_op, divergence_table
 from ..jax._common import default_fill
-from ._backend import BACKENDS, KERAS_VERSION, backend_inputs, gather_description
+from ._backend import BACKENDS, KERAS_VERSION, backend_inputs, gather_description, torch_scalar_x
 
 divergence_table("keras.take_along_axis", __file__)
 
@@ -55,14 +55,22 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
     Differs from ``numpy.take_along_axis`` only in the torch backend's modulo and
     the jax backend's fill and 32-bit dtypes.
 
+    Python lists, tuples and scalars: jax, tensorflow and torch convert them (ints int32,
+    floats float32, bools bool: ``PYTHON_RULES`` in ``dialects/keras/_backend.py``); float and
+    bool index lists are cast to int64 by tensorflow and torch, refused by jax (TypeError); the
+    numpy backend refuses any Python ``x`` or ``indices`` (AttributeError: ``np.take_along_axis``
+    reads ``.ndim`` / ``.dtype``), here an :class:`~gatherscatter.errors.ArgumentAttributeError`.
+
     >>> import gatherscatter as gs
     >>> gs.keras.take_along_axis([[1.0, 2.0, 3.0]], [[5, -1]], axis=1, backend="torch").tolist()
     [[3.0, 3.0]]
     """
     b, ctx, d, i = backend_inputs("take_along_axis", backend, x, indices, data="x", indices="indices")
+    if b == "torch":
+        torch_scalar_x(ctx, x, d)
     d, a = along_axis(ctx, d, i, axis)
     if i.ndim != d.ndim or any(i.shape[k] != d.shape[k] for k in range(d.ndim) if k != a):
-        raise ShapeError(
+        raise (ShapeRuntimeError if b == "torch" else ShapeError)(  # torch.take_along_dim: RuntimeError
             f"{ctx.label}: indices must have x's rank and shape except along axis {a}; got x shape "
             f"{list(d.shape)} and indices shape {list(i.shape)}"
         )
