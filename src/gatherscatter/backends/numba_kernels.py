@@ -402,7 +402,8 @@ def gather_elements3(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragm
         for a in range(a_n):
             for j in range(m_n):
                 bad += _elements_chunks(data, idx, out, a, j, size, wrap, buf)
-    elif a_n >= 8:
+        return bad
+    if a_n >= 8:
         for a in nb.prange(a_n):
             row_bad = 0
             for j in range(m_n):
