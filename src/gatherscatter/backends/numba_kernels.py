@@ -660,14 +660,16 @@ SERIAL: dict[Any, Any] = {
 }
 """Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
 
-SERIAL_BYTES: dict[Any, int] = {gather_elements2: 16 << 20, gather_elements3: 1 << 20}
+SERIAL_BYTES: dict[Any, int] = {gather_elements2: 4 << 20, gather_elements3: 1 << 20}
 """Kernels whose serial form runs only for calls moving at most this many bytes; larger one-thread calls run
 the parallel form at one thread, whose loop numba marks unaliased. The serial GatherElements loops vectorise
-through a stack buffer (:func:`_stack`); measured at one thread against the parallel form there (interleaved
-rounds, a loaded 2-vCPU VM: noisy), the last-axis one is 0.8x its time at 4 MiB moved, as fast at 16 MiB
-(the launch, 50-110 µs, is what it saves) and 1.06x at 134-268 MB (the buffer's copy), hence 16 MiB. The
-other axes' loop (:func:`gather_elements3`) measured as fast as the parallel form at 2 MiB and 1.2x its time
-at 16 MiB of random lines, so it keeps 1 MiB."""
+through a stack buffer (:func:`_stack`). Measured at one thread against the parallel form there (interleaved
+rounds, a 2-vCPU VM at load 3-5: noisy, +-10% between runs), the last-axis one took 0.7-0.85x its time at
+4 MiB moved (kernel and whole call); at 16 MiB it was as fast or 5-10% slower (kernel alone or whole call),
+and 1.06x at 134-268 MB (the buffer's copy); its sparse loop (short rows) lost to the parallel form's
+vectorised one once data's lines came from DRAM (the benchmark's topk at full size, 9.5 MiB: 1.6x). Hence
+4 MiB, where the launch (50-110 µs) is 10-30% of a call. The other axes' loop (:func:`gather_elements3`)
+measured as fast as the parallel form at 2 MiB and 1.2x its time at 16 MiB of random lines: 1 MiB."""
 
 
 def warm_up() -> float:
