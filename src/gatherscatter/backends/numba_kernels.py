@@ -255,10 +255,6 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
     return 0
 
 
-SPARSE_ROWS = 8
-"""The serial form of :func:`gather_elements2` takes its sparse loop when a row of indices is shorter than
-``1 / SPARSE_ROWS`` of the data row (the benchmark's topk: 32 of 4096), its dense loop otherwise."""
-
 _pointer: Any = types.CPointer  # untyped in numba
 CHUNK = 128
 """Elements the serial forms of :func:`gather_elements2` and :func:`gather_elements3` gather into their stack
@@ -297,16 +293,13 @@ def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragm
 
     Branch-free loops, a bad index reading element 0. The parallel form's loop (``_clamp`` per index)
     vectorises (AVX-512 gathers: more reads in flight, which pays on rows in DRAM): numba marks the arrays
-    unaliased in parallel loops. The serial form (calls on one thread) has no such mark, so its dense loop
-    gathers :data:`CHUNK` elements at a time into a stack buffer (:func:`_stack`), which vectorises, then
-    copies them to ``out``: measured on the benchmark's gather_elements_last at 1/2, 1/16 and 1/64 size
-    (interleaved rounds, one thread, a loaded 2-vCPU VM: noisy), 0.6-0.85x the time of the old
-    unvectorised loop, at or under the parallel form's at one thread before its launch (50-110 µs). For
-    short rows (:data:`SPARSE_ROWS`) the serial form takes a sparse loop, where each index is a random
-    read of its own cache line and fewer instructions per index pay: one unsigned compare (``t + lo``
-    outside ``[0, span)``: ``[-size, size)`` with ``wrap``, else ``[0, size)``) and numba's own
-    negative-index wrap of ``data[a, t]`` (ONNX's wrap; without ``wrap`` a good ``t`` is non-negative):
-    0.89-0.97x the unvectorised dense loop on the benchmark's topk at 1/16 size.
+    unaliased in parallel loops. The serial form (calls on one thread) has no such mark, so it gathers
+    :data:`CHUNK` elements at a time into a stack buffer (:func:`_stack`), which vectorises, then copies them
+    to ``out``. Measured (interleaved rounds, one thread, a 2-vCPU VM at load 3-5: noisy) on the benchmark's
+    gather_elements_last at 1/2, 1/16 and 1/64 size: 0.6-0.85x the time of the old unvectorised loop, at or
+    under the parallel form's at one thread before its launch (50-110 µs). On its topk (rows of 32 indices
+    into 4096) it replaces a sparse loop of one unsigned compare per index: 0.89-0.94x its time with the
+    caches flushed before each call (full, 1/2 and 1/16 size), 0.92-1.08x with warm caches.
     """
     a_n, m_n = idx.shape
     size = data.shape[1]
@@ -320,32 +313,19 @@ def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragm
                 out[a, j] = data[a, t]
             bad += row_bad
         return bad
-    if m_n * SPARSE_ROWS >= size:
-        buf = _carray(_stack_ptr(out, CHUNK), CHUNK)
-        for a in range(a_n):
-            drow = data[a]
-            row_bad = 0
-            for j0 in range(0, m_n, CHUNK):
-                n = min(CHUNK, m_n - j0)
-                irow, orow = idx[a, j0 : j0 + n], out[a, j0 : j0 + n]  # views from 0: no index wrap to test
-                for j in range(n):
-                    t, b = _clamp(irow[j], size, wrap)
-                    row_bad += b
-                    buf[j] = drow[t]
-                for j in range(n):  # an element loop: measured faster than orow[:] = buf[:n] here
-                    orow[j] = buf[j]
-            bad += row_bad
-        return bad
-    lo = np.uint64(size if wrap else 0)
-    span = np.uint64(size) + lo
+    buf = _carray(_stack_ptr(out, CHUNK), CHUNK)
     for a in range(a_n):
-        irow, drow, orow = idx[a], data[a], out[a]
+        drow = data[a]
         row_bad = 0
-        for j in range(m_n):
-            t = irow[j]
-            u = np.uint64(t) + lo >= span
-            row_bad += int(u)
-            orow[j] = drow[0 if u else t]
+        for j0 in range(0, m_n, CHUNK):
+            n = min(CHUNK, m_n - j0)
+            irow, orow = idx[a, j0 : j0 + n], out[a, j0 : j0 + n]  # views from 0: no index wrap to test
+            for j in range(n):
+                t, b = _clamp(irow[j], size, wrap)
+                row_bad += b
+                buf[j] = drow[t]
+            for j in range(n):  # an element loop: measured faster than orow[:] = buf[:n] here
+                orow[j] = buf[j]
         bad += row_bad
     return bad
 
@@ -666,9 +646,8 @@ the parallel form at one thread, whose loop numba marks unaliased. The serial Ga
 through a stack buffer (:func:`_stack`). Measured at one thread against the parallel form there (interleaved
 rounds, a 2-vCPU VM at load 3-5: noisy, +-10% between runs), the last-axis one took 0.7-0.85x its time at
 4 MiB moved (kernel and whole call); at 16 MiB it was as fast or 5-10% slower (kernel alone or whole call),
-and 1.06x at 134-268 MB (the buffer's copy); its sparse loop (short rows) lost to the parallel form's
-vectorised one once data's lines came from DRAM (the benchmark's topk at full size, 9.5 MiB: 1.6x). Hence
-4 MiB, where the launch (50-110 µs) is 10-30% of a call. The other axes' loop (:func:`gather_elements3`)
+and 1.06x at 134-268 MB (the buffer's copy). Hence 4 MiB, where the launch (50-110 µs) is 10-30% of a
+call. The other axes' loop (:func:`gather_elements3`)
 measured as fast as the parallel form at 2 MiB and 1.2x its time at 16 MiB of random lines: 1 MiB."""
 
 
