@@ -191,15 +191,14 @@ def test_row_reductions_in_rounds_equal_the_kernels(reduction):
 
 @pytest.mark.parametrize("wrap", [True, False])
 def test_gather_elements2_bad_counts_and_bits(wrap):
-    # the last-axis kernel's sparse loop (its serial form, rows under s / SPARSE_ROWS: one unsigned compare
-    # per index) and dense loop (both forms): indices just outside [-s, s) (wrap) or [0, s) (no wrap), and
-    # the int64 extremes, are counted; without a bad index every bit equals an independent expression
+    # the last-axis kernel, both forms, rows of indices much shorter than data's (top-k style) and longer:
+    # indices just outside [-s, s) (wrap) or [0, s) (no wrap), and the int64 extremes, are counted; without
+    # a bad index every bit equals an independent expression
     from gatherscatter.backends import numba_kernels as k
 
     s = 700
     data = RNG.integers(0, 2**32, (9, s), dtype=np.uint64).astype(np.uint32)
     lo = -s if wrap else 0
-    assert 87 * k.SPARSE_ROWS < s <= 88 * k.SPARSE_ROWS
     for m in (1, 3, 87, 88, 1029):
         idx = RNG.integers(lo, s, (9, m))
         expected = data[np.arange(9)[:, None], np.where(idx < 0, idx + s, idx)]
@@ -213,6 +212,41 @@ def test_gather_elements2_bad_counts_and_bits(wrap):
                 bad[a, j] = v
             assert kern(data, bad, out, wrap) == 3
             assert kern(data, np.full((9, m), -(2**63)), out, wrap) == 9 * m
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64])
+def test_gather_elements_stack_buffer_chunks(dtype):
+    # the serial forms gather through a stack buffer of CHUNK items (each item size its own buffer type):
+    # rows and lines one short of, at, and past a chunk, wrapped negatives and bad indices counted, every
+    # bit against numpy fancy indexing (an independent expression), both forms
+    from gatherscatter.backends import numba_kernels as k
+
+    c, s = k.CHUNK, 97
+    info = np.iinfo(dtype)
+    data = RNG.integers(0, info.max, (9, s), dtype=dtype, endpoint=True)
+    for m in (c - 1, c, c + 1, 2 * c + 5):
+        idx = RNG.integers(-s, s, (9, m))
+        expected = data[np.arange(9)[:, None], np.where(idx < 0, idx + s, idx)]
+        for kern in (k.gather_elements2, k.SERIAL[k.gather_elements2]):
+            out = np.zeros((9, m), dtype)
+            assert kern(data, idx, out, True) == 0
+            assert out.tobytes() == expected.tobytes()
+            bad = idx.copy()
+            bad[0, 0], bad[8, m - 1], bad[4, c - 2] = s, -s - 1, -1
+            assert kern(data, bad, out, True) == 2
+            assert kern(data, bad, out, False) == ((bad < 0) | (bad >= s)).sum()  # every negative is bad too
+    data3 = RNG.integers(0, info.max, (3, s, 2 * c + 9), dtype=dtype, endpoint=True)
+    for line in (k.SHORT_LINES - 1, k.SHORT_LINES, c - 1, c + 1, 2 * c + 5):  # shorter than data's: 3-D views
+        idx = RNG.integers(-s, s, (2, 5, line))
+        fixed = np.where(idx < 0, idx + s, idx)
+        expected = data3[np.arange(2)[:, None, None], fixed, np.arange(line)]
+        for kern in (k.gather_elements3, k.SERIAL[k.gather_elements3]):
+            out = np.zeros((2, 5, line), dtype)
+            assert kern(data3, idx, out, True) == 0
+            assert out.tobytes() == expected.tobytes()
+            bad = idx.copy()
+            bad[1, 4, line - 1], bad[0, 2, 0] = s, -s - 1
+            assert kern(data3, bad, out, True) == 2
 
 
 def _scatter_kernel_cases(k, f):

@@ -297,3 +297,29 @@ def test_thread_choice_is_by_median_after_a_warm_up_call_per_side(monkeypatch):
         backends._run(many, (), None, one)
     assert ran == ["one", "many"] * 6  # the sides alternate, one thread first
     assert backends.tuned_threads() == {("scripted", 7, 2): 1}
+
+
+@pytest.mark.skipif(not has("numba"), reason="numba not installed")
+def test_ready_remembers_a_compiled_signature_by_what_decides_numbas_types():
+    # _ready's shortcut (no numba typeof once a signature was found compiled) must tell apart every argument
+    # that numba types differently: dtype, rank, layout, read-only, and an int beyond int64
+    import numba
+
+    from gatherscatter import backends
+
+    kernel = numba.njit(lambda x, n: x.shape[0] + n)
+    a = np.zeros((4, 3), np.float32)
+    ro = a.copy()
+    ro.flags.writeable = False
+    raw = np.zeros(4 * 12 + 1, np.uint8)[1:].view(np.float32).reshape(4, 3)  # misaligned
+    variants = [a, a.astype(np.float64), a[0], a.T, a[:, ::2], ro, raw]
+    types = {}
+    for v in variants:  # one key never stands for two numba types (a key may be finer than numba's type)
+        assert types.setdefault(backends._arg_key(v), numba.typeof(v)) == numba.typeof(v)
+    assert len(set(types.values())) == 6  # the misaligned view types as `a` (numba's typeof ignores alignment)
+    assert backends._arg_key(2**63) is None and backends._arg_key((1, 2)) is None
+    assert backends._arg_key(3) is int and backends._arg_key(True) is bool
+    kernel(a, 1)
+    assert backends._ready(kernel, (a, 1))
+    assert (kernel, backends._arg_key(a), int) in backends._seen
+    assert (kernel, backends._arg_key(ro), int) not in backends._seen  # never compiled: not remembered

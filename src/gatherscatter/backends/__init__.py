@@ -67,6 +67,8 @@ from statistics import median
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 from ..errors import ArgumentError, UnsupportedError
 from . import pool
 
@@ -328,13 +330,35 @@ def _wait_left() -> float:
     return WAIT_S if until is None else max(0.0, until - time.monotonic())
 
 
+_seen: set[tuple[Any, ...]] = set()
+"""(kernel, :func:`_arg_key` of each argument) of signatures found compiled: numba's ``typeof`` of the
+arguments, the other way to tell, cost 4 µs per array (measured: 12 µs of a 30 µs call on 3 arrays)."""
+
+
+def _arg_key(a: Any) -> Any:
+    """What decides numba's type of a kernel argument (dtype, rank, layout, read-only for an array, as numba's
+    ``typeof``; the Python type of a bool or float, of an int in int64), or None when that is not all of it."""
+    t = type(a)
+    if t is np.ndarray:
+        f = a.flags
+        return a.dtype, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable
+    if t is bool or t is float or (t is int and -(1 << 63) <= a < 1 << 63):
+        return t
+    return None
+
+
 def _ready(kernel: Any, args: tuple[Any, ...]) -> bool:
     """Whether ``kernel`` has a compiled signature for ``args``; else queue its compile and wait up to WAIT_S."""
+    seen = (kernel, *map(_arg_key, args))
+    if seen in _seen:
+        return True
     try:
         sig = tuple(kernel.typeof_pyval(a) for a in args)
     except Exception:  # an untypeable argument: let the call itself report it
         return True
     if sig in kernel.overloads:
+        if None not in seen:
+            _seen.add(seen)
         return True
     key = (kernel, sig)
     with _lock:

@@ -255,30 +255,56 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
     return 0
 
 
-SPARSE_ROWS = 8
-"""The serial form of :func:`gather_elements2` takes its sparse loop when a row of indices is shorter than
-``1 / SPARSE_ROWS`` of the data row (the benchmark's topk: 32 of 4096), its dense loop otherwise."""
+_pointer: Any = types.CPointer  # untyped in numba
+CHUNK = 128
+"""Elements the serial forms of :func:`gather_elements2` and :func:`gather_elements3` gather into their stack
+buffer (:func:`_stack`) at a time before copying them out: 128 and 256 measured alike (64-4096 tried, noisy),
+1 KiB at most (8-byte items)."""
+
+
+@intrinsic
+def _stack(typingctx: Any, like: Any, n: Any) -> Any:  # pragma: no cover - compiled
+    """A pointer to ``n`` (a literal) items of ``like``'s unsigned dtype on the kernel's stack (uninitialised).
+
+    The function's own ``alloca`` (in its entry block: once per call, whatever loop calls this), viewed as an
+    array with the public :func:`numba.carray`. LLVM knows that memory no argument can alias, so a loop that
+    stores into it from ``data[t]`` vectorises (AVX-512 gathers) without the ``noalias`` attribute numba
+    gives array arguments only inside parallel loops. Only llvmlite's IR builder, nothing of numba's internals.
+    """
+    dt: Any = like.dtype
+    if not isinstance(n, types.IntegerLiteral) or not isinstance(dt, types.Integer):
+        return None
+    count, bits = n.literal_value, like.dtype.bitwidth  # dt narrowed to Integer: no bitwidth in its stub
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        with builder.goto_entry_block():
+            return builder.alloca(ir.IntType(bits), size=count)
+
+    return _pointer(dt)(like, n), codegen
+
+
+_stack_ptr: Any = _stack  # called from kernels as _carray(_stack_ptr(out, CHUNK), CHUNK)
+_carray: Any = nb.carray  # type: ignore[attr-defined]  # public, not in numba's explicit exports
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
     """out[a, j] = data[a, idx[a, j]]  (the last-axis case: one row per task, kept in cache); bad count.
 
-    Two loops, both branch-free with a bad index reading element 0. The dense one (``_clamp`` per index)
-    is the only one of the parallel form, which vectorises it (AVX-512 gathers: more reads in flight,
-    which pays on rows in DRAM). The serial form (calls up to :data:`SERIAL_BYTES`) takes a sparse loop
-    for short rows (:data:`SPARSE_ROWS`), where each index is a random read of its own cache line and
-    fewer instructions per index pay: one unsigned compare (``t + lo`` outside ``[0, span)``: ``[-size,
-    size)`` with ``wrap``, else ``[0, size)``) and numba's own negative-index wrap of ``data[a, t]``
-    (ONNX's wrap; without ``wrap`` a good ``t`` is non-negative). Measured on the benchmark's topk
-    (interleaved rounds, a loaded 2-vCPU VM: noisy): 0.89-0.97x the dense serial loop at 1/16 size, but
-    1.04-1.19x the vectorised loop at 1/2 (parallel forms at one thread; it does not vectorise: its row
-    views keep numba from marking the arrays unaliased), hence serial form only.
+    Branch-free loops, a bad index reading element 0. The parallel form's loop (``_clamp`` per index)
+    vectorises (AVX-512 gathers: more reads in flight, which pays on rows in DRAM): numba marks the arrays
+    unaliased in parallel loops. The serial form (calls on one thread) has no such mark, so it gathers
+    :data:`CHUNK` elements at a time into a stack buffer (:func:`_stack`), which vectorises, then copies them
+    to ``out``. Measured (interleaved rounds, one thread, a 2-vCPU VM at load 3-5: noisy) on the benchmark's
+    gather_elements_last at 1/2, 1/16 and 1/64 size: 0.6-0.85x the time of the old unvectorised loop, at or
+    under the parallel form's at one thread before its launch (50-110 µs). On its topk (rows of 32 indices
+    into 4096) it replaces a sparse loop of one unsigned compare per index: 0.89-0.94x its time with the
+    caches flushed before each call (full, 1/2 and 1/16 size), 0.92-1.08x with warm caches.
     """
     a_n, m_n = idx.shape
     size = data.shape[1]
     bad = 0
-    if not _SERIAL_FORM or m_n * SPARSE_ROWS >= size:  # _SERIAL_FORM: a compile-time constant
+    if not _SERIAL_FORM:  # a compile-time constant
         for a in nb.prange(a_n):
             row_bad = 0
             for j in range(m_n):
@@ -287,16 +313,19 @@ def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragm
                 out[a, j] = data[a, t]
             bad += row_bad
         return bad
-    lo = np.uint64(size if wrap else 0)
-    span = np.uint64(size) + lo
-    for a in nb.prange(a_n):
-        irow, drow, orow = idx[a], data[a], out[a]
+    buf = _carray(_stack_ptr(out, CHUNK), CHUNK)
+    for a in range(a_n):
+        drow = data[a]
         row_bad = 0
-        for j in range(m_n):
-            t = irow[j]
-            u = np.uint64(t) + lo >= span
-            row_bad += int(u)
-            orow[j] = drow[0 if u else t]
+        for j0 in range(0, m_n, CHUNK):
+            n = min(CHUNK, m_n - j0)
+            irow, orow = idx[a, j0 : j0 + n], out[a, j0 : j0 + n]  # views from 0: no index wrap to test
+            for j in range(n):
+                t, b = _clamp(irow[j], size, wrap)
+                row_bad += b
+                buf[j] = drow[t]
+            for j in range(n):  # an element loop: measured faster than orow[:] = buf[:n] here
+                orow[j] = buf[j]
         bad += row_bad
     return bad
 
@@ -312,12 +341,48 @@ def _elements_line(data: Any, idx: Any, out: Any, a: Any, j: Any, size: Any, wra
     return bad
 
 
+@nb.njit(inline="always")
+def _elements_chunks(  # pragma: no cover - compiled
+    data: Any, idx: Any, out: Any, a: Any, j: Any, size: Any, wrap: Any, buf: Any
+) -> Any:
+    """:func:`_elements_line` through the stack buffer ``buf`` (vectorises without ``noalias``: see
+    :func:`gather_elements2`); returns the bad count."""
+    bad = 0
+    c_n, w = idx.shape[2], buf.shape[0]
+    for c0 in range(0, c_n, w):
+        n = min(w, c_n - c0)
+        irow, orow, cols = idx[a, j, c0 : c0 + n], out[a, j, c0 : c0 + n], data[a, :, c0 : c0 + n]
+        for c in range(n):
+            t, b = _clamp(irow[c], size, wrap)
+            bad += b
+            buf[c] = cols[t, c]
+        for c in range(n):
+            orow[c] = buf[c]
+    return bad
+
+
+SHORT_LINES = 16
+"""The serial form of :func:`gather_elements3` takes the stack buffer for lines (the trailing size) of at least
+this many elements; shorter ones keep the plain element loop."""
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_elements3(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
-    """out[a, j, c] = data[a, idx[a, j, c], c]  (idx smaller than data on a and c is allowed); bad count."""
+    """out[a, j, c] = data[a, idx[a, j, c], c]  (idx smaller than data on a and c is allowed); bad count.
+
+    The serial form gathers lines of :data:`SHORT_LINES` or more elements through a stack buffer
+    (:func:`_elements_chunks`), which vectorises as the parallel form's loop does (see
+    :func:`gather_elements2`).
+    """
     a_n, m_n = idx.shape[0], idx.shape[1]
     size = data.shape[1]
     bad = 0
+    if _SERIAL_FORM and idx.shape[2] >= SHORT_LINES:  # _SERIAL_FORM: a compile-time constant
+        buf = _carray(_stack_ptr(out, CHUNK), CHUNK)
+        for a in range(a_n):
+            for j in range(m_n):
+                bad += _elements_chunks(data, idx, out, a, j, size, wrap, buf)
+        return bad
     if a_n >= 8:
         for a in nb.prange(a_n):
             row_bad = 0
@@ -575,12 +640,15 @@ SERIAL: dict[Any, Any] = {
 }
 """Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
 
-SERIAL_BYTES: dict[Any, int] = {gather_elements2: 1 << 20, gather_elements3: 1 << 20}
+SERIAL_BYTES: dict[Any, int] = {gather_elements2: 4 << 20, gather_elements3: 1 << 20}
 """Kernels whose serial form runs only for calls moving at most this many bytes; larger one-thread calls run
-the parallel form at one thread. The serial GatherElements loop measured 1.2x (1/16 of the benchmark's
-size) to 1.5x (1/2) slower than the parallel form's at one thread (same source: numba generates a
-different loop without ``parallel``: it vectorises only there, where numba marks the arrays unaliased),
-which outweighs the launch (50-100 µs) from about 1 MB moved."""
+the parallel form at one thread, whose loop numba marks unaliased. The serial GatherElements loops vectorise
+through a stack buffer (:func:`_stack`). Measured at one thread against the parallel form there (interleaved
+rounds, a 2-vCPU VM at load 3-5: noisy, +-10% between runs), the last-axis one took 0.7-0.85x its time at
+4 MiB moved (kernel and whole call); at 16 MiB it was as fast or 5-10% slower (kernel alone or whole call),
+and 1.06x at 134-268 MB (the buffer's copy). Hence 4 MiB, where the launch (50-110 µs) is 10-30% of a
+call. The other axes' loop (:func:`gather_elements3`)
+measured as fast as the parallel form at 2 MiB and 1.2x its time at 16 MiB of random lines: 1 MiB."""
 
 
 def warm_up() -> float:
