@@ -54,8 +54,8 @@ def test_run_quick_writes_markdown_and_json(tmp_path):
 
 @needs_peers
 def test_ab_quick():
-    out = _run("benchmarks/ab.py", "gather_rows_out", "--quick", "--reps", "3")
-    assert "gather_rows_out:" in out and "numba1" in out and "numpy1" in out
+    out = _run("benchmarks/ab.py", "gather_rows_out", "--quick", "--reps", "3", "--nospin")
+    assert "gather_rows_out:" in out and "numba1" in out and "numpy1" in out and "numba2_ort_nospin" in out
 
 
 @needs_peers
