@@ -42,10 +42,12 @@ def test_run_quick_writes_markdown_and_json(tmp_path):
         assert r["rounds"] >= 7 and {"numpy1", "numba1", "numba2"} <= set(r["ratios"])
         assert r["peak_extra_MB"] <= r["memory_limit_MB"]
         # the spinning-off peers: ORT in the rounds, torch with OMP_WAIT_POLICY=PASSIVE in its subprocess
-        assert r["checks"]["ort2_nospin"] and r["checks"]["torch2_passive"] and r["omp_wait_policy"] == "PASSIVE"
+        assert r["checks"]["torch2_passive"] and r["omp_wait_policy"] == "PASSIVE" and "ort2_nospin" in r["checks"]
         assert r["times"]["ort2_nospin"] > 0 and r["times"]["torch2_passive"] > 0
-        assert {"numba2_ort_nospin", "numba2_torch_passive"} <= set(r["ratios"]) and r["cost_s"]["ort2_nospin"] > 0
-    assert "ort2_spin_gain" in recs["gathernd_batch1"]["ratios"]  # scatternd_add_rows' ort2 may lose updates
+        assert "numba2_torch_passive" in r["ratios"] and r["cost_s"]["ort2_nospin"] > 0
+    # ORT's 2-thread ScatterND add may lose updates on duplicate indices (spinning or not): only the gather is sure
+    batch1 = recs["gathernd_batch1"]
+    assert batch1["checks"]["ort2_nospin"] and {"numba2_ort_nospin", "ort2_spin_gain"} <= set(batch1["ratios"])
     assert "| gathernd_batch1 | " in out.split("Spinning thread pools")[1]
     # combine.py merges runs (here: a run with itself)
     merged = _run("benchmarks/combine.py", str(tmp_path / "partial.json"), str(tmp_path / "partial.json"))
