@@ -29,6 +29,9 @@ from a quiet process, windows of calls each followed by an idle gap of the calle
 ``time.process_time`` minus the caller's ``time.thread_time``) per second of the caller's idle.
 A spinning pool shows as more CPU per idle second (up to a core per spinning worker) and, where
 spinning pays, a faster call; the difference to the same peer with spinning off is its price.
+Over gaps shorter than a call the rate divides small differences in the workers' CPU per call by
+little idle time: read the gaps of 5 ms and more (the 200 ms gap's CPU per call is the whole spin
+after one call).
 """
 
 from __future__ import annotations
