@@ -1,7 +1,7 @@
 """Benchmark gatherscatter against onnxruntime, torch, the best plain NumPy and onnx.reference.
 
     python benchmarks/run.py [--quick] [--sizes 1,2,16] [--threads 1,2] [--only NAME[,NAME]] [--out DIR]
-                             [--no-ref] [--no-compile]
+                             [--no-ref] [--no-compile] [--nospin-sizes 1,16]
 
 Each workload (benchmarks/workloads.py; perf-anchors §9) is first checked: every
 peer's result must agree with gatherscatter (exactly for gathers, 'none' and
