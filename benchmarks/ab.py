@@ -1,13 +1,14 @@
 """Interleaved A/B timing for a noisy, shared machine: ratios of ours to the peers, side by side.
 
-    python benchmarks/ab.py NAME[,NAME] [--threads 1,2] [--reps 9] [--quick] [--size N]
+    python benchmarks/ab.py NAME[,NAME] [--threads 1,2] [--reps 9] [--quick] [--size N] [--nospin]
 
 For each workload, every contestant (gatherscatter NumPy path at 1 thread, numba
 path at each thread count, onnxruntime and torch at each thread count) is called
 once per round, in turn, for ``--reps`` rounds; a foreign load then slows all of
 a round's calls alike. It prints each contestant's median and the median over
 rounds of the per-round ratio ours / best(ort, torch) at equal thread count (the
-numbers the targets are about). Results are checked as in run.py first.
+numbers the targets are about). Results are checked as in run.py first. ``--nospin`` adds onnxruntime
+with its pool's spinning off at each thread count above one (informational, as in run.py).
 """
 
 from __future__ import annotations
@@ -41,13 +42,13 @@ def check(w: Workload, a: dict[str, np.ndarray], threads: list[int]) -> None:
         raise SystemExit(f"{w.name}: the plain NumPy formulation disagrees")
 
 
-def ab(w: Workload, q: int, threads: list[int], reps: int) -> dict[str, Any]:
+def ab(w: Workload, q: int, threads: list[int], reps: int, nospin: bool = False) -> dict[str, Any]:
     a = w.inputs(q)
     check(w, a, threads)
     have = {"numba": True, "onnxruntime": True, "torch": True}
     try:
-        times = interleaved(contestants(w, a, threads, have, numpy=False), min_rounds=reps, max_rounds=reps,
-                            min_time=0.0)
+        cs = contestants(w, a, threads, have, numpy=False, nospin=nospin)
+        times = interleaved(cs, min_rounds=reps, max_rounds=reps, min_time=0.0)
     finally:
         backends.set_backend("auto")
     return {"name": w.name, "median": {n: statistics.median(v) for n, v in times.items()},
@@ -65,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reps", type=int, default=9)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--size", type=int, default=1, help="size divisor, as run.py --sizes (2: half, 16: 1/16)")
+    p.add_argument("--nospin", action="store_true", help="also onnxruntime with spinning off (informational)")
     args = p.parse_args(argv)
     threads = [int(x) for x in args.threads.split(",") if x]
     names = args.names.split(",")
@@ -72,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in names:
         if n not in by_name:
             p.error(f"unknown workload {n}")
-        r = ab(by_name[n], (32 if args.quick else 1) * args.size, threads, args.reps)
+        r = ab(by_name[n], (32 if args.quick else 1) * args.size, threads, args.reps, args.nospin)
         med = ", ".join(f"{k} {fmt(v)}" for k, v in r["median"].items())
         rat = ", ".join(f"{k} {v:.2f}" for k, v in r["ratio"].items())
         print(f"{n}: {med}\n  ratio ours/best peer (median of per-round ratios): {rat}", flush=True)

@@ -18,13 +18,31 @@ update (scatters). Parts (numba path unless marked np):
 * ``kernel``: the gather/scatter kernel alone on checked indices, reused output (at one thread its
   serial form, as the call runs it; ``kernel par1`` is the parallel form at one thread, for the launch cost);
 * ``np take`` / ``np at`` / ``np assign``: the NumPy path's data movement alone.
+
+    python benchmarks/parts.py NAME[,NAME] --spin [--size 16] [--threads 2] [--reps 5] [--gaps 0,0.0005,...]
+
+``--spin`` measures instead what a thread pool that spins between calls gains and costs: for each
+contestant at each thread count above one (ours, onnxruntime with its pool spinning and not,
+torch, and torch with ``OMP_WAIT_POLICY=PASSIVE`` in a subprocess: libgomp reads it at start),
+from a quiet process, windows of calls each followed by an idle gap of the caller (a sleep of
+``--gaps`` seconds): a call's time, and the CPU time of the process's other threads (its pools:
+``time.process_time`` minus the caller's ``time.thread_time``) per second of the caller's idle.
+A spinning pool shows as more CPU per idle second (up to a core per spinning worker) and, where
+spinning pays, a faster call; the difference to the same peer with spinning off is its price.
+Over gaps shorter than a call the rate divides small differences in the workers' CPU per call by
+little idle time: read the gaps of 5 ms and more (the 200 ms gap's CPU per call is the whole spin
+after one call).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,7 +51,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import Ort, interleaved, torch_call
+from run import PASSIVE_ENV, Ort, interleaved, torch_call
 from workloads import WORKLOADS, Workload
 
 from gatherscatter import backends
@@ -256,6 +274,167 @@ def peers(w: Workload, a: dict[str, np.ndarray], t: int) -> list[Part]:
     return res
 
 
+def quiesce(limit: float = 2.0, window: float = 0.02, busy: float = 0.1) -> None:
+    """Sleep until the process burns under ``busy`` of a core over a ``window`` (every pool's spinning over),
+    at most ``limit`` seconds."""
+    t_end = time.perf_counter() + limit
+    while time.perf_counter() < t_end:
+        c0, t0 = time.process_time(), time.perf_counter()
+        time.sleep(window)
+        if time.process_time() - c0 < busy * (time.perf_counter() - t0):
+            return
+
+
+Sample = tuple[float, float, int, float]
+"""One window of calls each followed by an idle gap of the caller: (the other threads' CPU seconds: the process's
+minus the caller's; the caller's idle seconds in all; the number of calls; their median seconds)."""
+
+
+def spin_samples(cs: list[tuple[str, Callable[[], Any], Callable[[], Any]]], gaps: list[float], reps: int,
+                 window: float = 0.25) -> dict[str, dict[float, list[Sample]]]:
+    """Per contestant ``(name, call, setup)`` and gap: ``reps`` windows of calls each followed by the caller
+    sleeping ``gap`` (at least 3 calls and ``window`` seconds). Each window starts from a quiet process;
+    contestants rotate. CPU is counted over whole windows: the kernel accounts another thread's CPU time
+    up to a scheduler tick late, which would swamp a sub-millisecond gap measured alone."""
+    out: dict[str, dict[float, list[Sample]]] = {n: {g: [] for g in gaps} for n, _, _ in cs}
+    for _, call, setup in cs:  # warm-up (compiles, the thread tuner's trials)
+        setup()
+        for _ in range(13):
+            call()
+    for r in range(reps):
+        for g in gaps:
+            for name, call, setup in cs[r % len(cs):] + cs[: r % len(cs)]:
+                setup()
+                quiesce()
+                calls: list[float] = []
+                idle = 0.0
+                c0, m0, t_end = time.process_time(), time.thread_time(), time.perf_counter() + window
+                while len(calls) < 3 or time.perf_counter() < t_end:
+                    t0 = time.perf_counter()
+                    call()
+                    t1 = time.perf_counter()
+                    calls.append(t1 - t0)
+                    if g:
+                        time.sleep(g)
+                        idle += time.perf_counter() - t1
+                others = (time.process_time() - c0) - (time.thread_time() - m0)
+                out[name][g].append((others, idle, len(calls), statistics.median(calls)))
+    return out
+
+
+def spin_table(samples: dict[str, dict[float, list[Sample]]]) -> dict[str, dict[float, Any]]:
+    """Medians over windows per contestant and gap: ``call_s`` (a call's time), ``others_ms_per_call`` (the CPU
+    of the process's other threads per call and gap: the pool's useful work plus its spinning) and
+    ``spin_ms_per_s`` (None back to back): what the gap adds to that, per second of the caller's idle
+    (``others_ms_per_call`` less its back-to-back value (gap 0: the useful work), over the gap; 1000 is one
+    core kept busy; without a gap-0 cell, all the other threads' CPU over the idle time)."""
+    res: dict[str, dict[float, Any]] = {}
+    for name, by_gap in samples.items():
+        res[name] = {}
+        for g, v in by_gap.items():
+            res[name][g] = {"call_s": statistics.median(c for *_, c in v),
+                            "others_ms_per_call": statistics.median(o / n for o, _, n, _ in v) * 1e3,
+                            "idle_s_per_call": statistics.median(i / n for _, i, n, _ in v)}
+        work = res[name][0.0]["others_ms_per_call"] if 0.0 in res[name] else 0.0
+        for g, cell in res[name].items():
+            cell["spin_ms_per_s"] = (cell["others_ms_per_call"] - work) / cell["idle_s_per_call"] if g else None
+    return res
+
+
+SPIN_PAIRS = (("ort{t}", "ort{t} no-spin"), ("torch{t}", "torch{t} passive"))
+"""(spinning peer, the same peer with its pool's spinning off) at ``t`` threads."""
+
+
+def spin_summary(table: dict[str, dict[float, Any]], t: int) -> list[str]:
+    """One line per spinning peer against its spinning-off form: the time a call saves after each gap, and the
+    price: the extra CPU of its other threads per second of the caller's idle (1000: a core kept busy) and per
+    call at the longest gap (the whole spin after one call)."""
+    lines = []
+    for spin, off in ((a.format(t=t), b.format(t=t)) for a, b in SPIN_PAIRS):
+        if spin not in table or off not in table:
+            continue
+        gaps = sorted(table[spin])
+        saves = ", ".join(f"{(table[off][g]['call_s'] - table[spin][g]['call_s']) * 1e6:.0f} µs"
+                          + (" back to back" if not g else f" after {g * 1e3:g} ms") for g in gaps)
+        price = ", ".join(f"{table[spin][g]['spin_ms_per_s'] - table[off][g]['spin_ms_per_s']:.0f} ms/s "
+                          f"at {g * 1e3:g} ms gaps" for g in gaps if g)
+        last = gaps[-1]
+        per_call = table[spin][last]["spin_ms_per_s"] - table[off][last]["spin_ms_per_s"]
+        per_call *= table[spin][last]["idle_s_per_call"]
+        lines.append(f"  {spin} against {off}: spinning saves per call {saves}; it costs extra CPU per second of "
+                     f"the caller's idle {price}; {per_call:.1f} ms of CPU per call followed by {last * 1e3:g} ms "
+                     "idle")
+    return lines
+
+
+def spin_contestants(w: Workload, a: dict[str, np.ndarray], t: int, only_torch: bool) -> list[Any]:
+    """At ``t`` threads: ours, onnxruntime spinning and not, torch (``only_torch``: torch alone)."""
+    import torch
+
+    def ours_setup() -> None:
+        backends.set_backend("numba")
+        backends.set_num_threads(t)
+
+    none = lambda: None  # noqa: E731
+    cs: list[Any] = []
+    if not only_torch:
+        cs.append((f"ours{t}", lambda: w.ours(a), ours_setup))
+        if not w.inplace:
+            cs += [(f"ort{t}", Ort(w, a, t).run, none), (f"ort{t} no-spin", Ort(w, a, t, spin=False).run, none)]
+    if w.torch is not None:
+        cs.append((f"torch{t}", torch_call(w, a), lambda: torch.set_num_threads(t)))
+    return cs
+
+
+def spin_main(args: argparse.Namespace) -> int:
+    """``--spin``: the spinning pools' gain and price (see the module docstring)."""
+    gaps = [float(x) for x in args.gaps.split(",") if x]
+    more = [int(x) for x in args.threads.split(",") if x and int(x) > 1]
+    by_name = {w.name: w for w in WORKLOADS}
+    result: dict[str, Any] = {}
+    for name in args.names.split(","):
+        w = by_name[name]
+        a = w.inputs((32 if args.quick else 1) * args.size)
+        for t in more:
+            samples = spin_samples(spin_contestants(w, a, t, args.spin_passive), gaps, args.reps)
+            backends.set_backend("auto")
+            result[f"{name} {t}"] = {n: {str(g): v for g, v in d.items()} for n, d in samples.items()}
+    if args.spin_passive:  # the subprocess: raw samples to the parent
+        print(json.dumps(result))
+        return 0
+    cmd = [sys.executable, __file__, args.names, "--spin", "--spin-passive", "--size", str(args.size),
+           "--threads", args.threads, "--reps", str(args.reps), "--gaps", args.gaps]
+    cmd += ["--quick"] if args.quick else []
+    sub = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env={**os.environ, **PASSIVE_ENV})
+    passive = json.loads(sub.stdout.strip().splitlines()[-1]) if sub.returncode == 0 else {}
+    if sub.returncode:
+        print(f"torch passive subprocess failed: {sub.stderr[-500:]}")
+    for key, samples in result.items():
+        name, t = key.rsplit(" ", 1)
+        got = {n: {float(g): v for g, v in d.items()} for n, d in samples.items()}
+        for n, d in passive.get(key, {}).items():
+            got[f"{n} passive"] = {float(g): v for g, v in d.items()}
+        table = spin_table(got)
+        size = "" if args.size == 1 else f" /{args.size}"
+        print(f"{name}{size} ({t} threads, {args.reps} windows per cell, medians): a call's time, and the CPU the "
+              "process's other threads (its pools) spend per second of the caller's idle gap beyond their back-to-back "
+              "work per call (1000 ms/s: a core kept busy):")
+        print("  " + f"{'contestant':18s}" + "".join(f"{'back to back' if not g else f'gap {g * 1e3:g} ms':>22s}"
+                                                    for g in gaps))
+        for n, d in table.items():
+            cells = "".join(f"{fmt_us(d[g]['call_s']):>22s}" if not g else
+                            f"{fmt_us(d[g]['call_s']) + ', ' + format(d[g]['spin_ms_per_s'], '.0f') + ' ms/s':>22s}"
+                            for g in gaps)
+            print(f"  {n:18s}{cells}")
+        for line in spin_summary(table, int(t)):
+            print(line)
+    return 0
+
+
+def fmt_us(s: float) -> str:
+    return f"{s * 1e3:.2f} ms" if s >= 1e-3 else f"{s * 1e6:.0f} µs"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("names")
@@ -263,7 +442,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reps", type=int, default=7)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--size", type=int, default=1, help="size divisor, as run.py --sizes (2: half, 16: 1/16)")
+    p.add_argument("--spin", action="store_true", help="the spinning pools' gain per call and CPU price while idle")
+    p.add_argument("--gaps", default="0,0.0005,0.005,0.05,0.2", help="--spin: the caller's idle gaps, seconds")
+    p.add_argument("--spin-passive", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.spin:
+        return spin_main(args)
     import numba
 
     from gatherscatter.backends import numba_kernels as k

@@ -1,7 +1,7 @@
 """Benchmark gatherscatter against onnxruntime, torch, the best plain NumPy and onnx.reference.
 
     python benchmarks/run.py [--quick] [--sizes 1,2,16] [--threads 1,2] [--only NAME[,NAME]] [--out DIR]
-                             [--no-ref] [--no-compile]
+                             [--no-ref] [--no-compile] [--nospin-sizes 1,16]
 
 Each workload (benchmarks/workloads.py; perf-anchors §9) is first checked: every
 peer's result must agree with gatherscatter (exactly for gathers, 'none' and
@@ -12,6 +12,12 @@ NumPy formulation and onnx.reference (capped: run on a truncated index set and
 extrapolated, shown with '~'). It prints medians, ratios to the best peer and
 GB/s next to a bandwidth probe measured in the same run, the peak extra memory
 of gatherscatter's call, and writes Markdown and JSON to --out.
+
+Spinning pools (informational, never a "best peer"): at each thread count above one,
+onnxruntime with its intra-op spinning off (``ort{t}_nospin``) runs in the same rounds,
+and torch with ``OMP_WAIT_POLICY=PASSIVE`` (``torch{t}_passive``: libgomp reads it once,
+at start, so it runs in a subprocess, beside ours, at the run's smallest size only).
+``--no-nospin`` leaves both out.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import gc
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -81,7 +88,8 @@ Contestant = tuple[str, Any, Any]  # (name, call, setup): setup selects backend 
 
 
 def interleaved(
-    cs: list[Contestant], min_rounds: int = 7, max_rounds: int = 25, min_time: float = 0.4, batch_s: float = 0.02
+    cs: list[Contestant], min_rounds: int = 7, max_rounds: int = 25, min_time: float = 0.4, batch_s: float = 0.02,
+    cost: dict[str, float] | None = None,
 ) -> dict[str, list[float]]:
     """Per-call times of every contestant, round by round, side by side.
 
@@ -91,10 +99,13 @@ def interleaved(
     contestant right after torch's can be slowed by its OpenMP workers still spinning
     (1.25-4.9x measured for identical code under load), so no contestant keeps that place.
     Rounds continue until ``min_rounds`` and ``min_time`` per contestant, at most ``max_rounds``.
-    GC is off while timing.
+    GC is off while timing. ``cost``, if given, receives each contestant's wall time in here (warm-up,
+    pauses and rounds: what having it in the run costs).
     """
+    cost = {} if cost is None else cost
     batch: dict[str, int] = {}
     for name, call, setup in cs:  # warm-up, and the batch size of sub-batch_s calls
+        t_c = time.perf_counter()
         setup()
         call()
         spent_w, fastest = 0.0, float("inf")
@@ -107,6 +118,7 @@ def interleaved(
             if i >= 1 and spent_w > WARM_S and not tuned(name):
                 break
         batch[name] = max(1, min(50, int(batch_s / max(fastest, 1e-7))))
+        cost[name] = cost.get(name, 0.0) + time.perf_counter() - t_c
     times: dict[str, list[float]] = {n: [] for n, _, _ in cs}
     spent = dict.fromkeys(times, 0.0)
     gc.disable()
@@ -115,6 +127,7 @@ def interleaved(
             if r >= min_rounds and min(spent.values()) >= min_time:
                 break
             for name, call, setup in cs[r % len(cs):] + cs[: r % len(cs)]:  # each round starts one later
+                t_c = time.perf_counter()
                 setup()
                 time.sleep(0.02)  # let the previous contestant's worker threads stop spinning
                 k = batch[name]
@@ -124,13 +137,31 @@ def interleaved(
                 dt = time.perf_counter() - t0
                 times[name].append(dt / k)
                 spent[name] += dt
+                cost[name] += time.perf_counter() - t_c
     finally:
         gc.enable()
     return times
 
 
+ORT_SPIN_KEY = "session.intra_op.allow_spinning"
+"""onnxruntime's session config entry for its intra-op pool's spinning ("1", the default: worker threads
+spin between calls, waiting for work; "0": they block). onnxruntime.ai, Performance > Thread management."""
+
+PEER = re.compile(r"(ort|torch)\d+")
+"""The names of the peers a ratio's "best" is taken over. The spinning-off variants (``ort2_nospin``,
+``torch2_passive``) are informational: never a best peer."""
+
+
+def is_peer(name: str) -> bool:
+    return PEER.fullmatch(name) is not None
+
+
 def round_ratios(times: dict[str, list[float]], threads: list[int]) -> dict[str, float]:
-    """Median over rounds of ours / best(ORT, torch) at equal thread count (numpy1: at 1 thread)."""
+    """Median over rounds of ours / best(ORT, torch) at equal thread count (numpy1: at 1 thread).
+
+    With ``ort{t}_nospin`` timed: ``numba{t}_ort_nospin`` (ours / it) and ``ort{t}_spin_gain``
+    (onnxruntime spinning / not spinning), also medians of per-round ratios.
+    """
     out: dict[str, float] = {}
     rounds = min(len(v) for v in times.values())
     for t in threads:
@@ -146,12 +177,22 @@ def round_ratios(times: dict[str, list[float]], threads: list[int]) -> dict[str,
             out[f"scale{t}"] = statistics.median(
                 times[f"ours_numba{t}"][r] / times["ours_numba1"][r] for r in range(rounds)
             )
+    for t in threads:
+        ns = times.get(f"ort{t}_nospin")
+        if ns is None:
+            continue
+        for num, key in ((f"ours_numba{t}", f"numba{t}_ort_nospin"), (f"ort{t}", f"ort{t}_spin_gain")):
+            if num in times:
+                out[key] = statistics.median(times[num][r] / ns[r] for r in range(rounds))
     return out
 
 
 def contestants(w: Workload, a: dict[str, np.ndarray], threads: list[int], have: dict[str, bool],
-                numpy: bool = True) -> list[Contestant]:
-    """Every implementation of ``w`` on the inputs ``a``, as interleavable contestants."""
+                numpy: bool = True, nospin: bool = False) -> list[Contestant]:
+    """Every implementation of ``w`` on the inputs ``a``, as interleavable contestants.
+
+    ``nospin``: also onnxruntime with its pool's spinning off, at each thread count above one (``ort{t}_nospin``).
+    """
     def on(backend: str, t: int = 1) -> Any:
         def setup() -> None:
             backends.set_backend(backend)
@@ -165,6 +206,8 @@ def contestants(w: Workload, a: dict[str, np.ndarray], threads: list[int], have:
         cs += [(f"ours_numba{t}", lambda: w.ours(a), on("numba", t)) for t in threads]
     if have.get("onnxruntime") and not w.inplace:
         cs += [(f"ort{t}", Ort(w, a, t).run, none) for t in threads]
+        if nospin:
+            cs += [(f"ort{t}_nospin", Ort(w, a, t, spin=False).run, none) for t in threads if t > 1]
     if have.get("torch") and w.torch is not None:
         import torch
 
@@ -189,7 +232,10 @@ def agree(w: Workload, ours: np.ndarray, other: np.ndarray) -> bool:
 
 
 class Ort:
-    def __init__(self, w: Workload, a: dict[str, np.ndarray], threads: int) -> None:
+    """``w`` as a one-node onnxruntime session (IOBinding, output in ORT's arena); ``spin=False`` turns off
+    its intra-op pool's spinning between calls (:data:`ORT_SPIN_KEY`)."""
+
+    def __init__(self, w: Workload, a: dict[str, np.ndarray], threads: int, spin: bool = True) -> None:
         import onnxruntime as ort
         from onnx import helper
 
@@ -207,6 +253,8 @@ class Ort:
         so.intra_op_num_threads = threads
         so.inter_op_num_threads = 1
         so.log_severity_level = 3
+        if not spin:
+            so.add_session_config_entry(ORT_SPIN_KEY, "0")
         self.sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
         self.io = self.sess.io_binding()
         for n in names:
@@ -385,12 +433,15 @@ def fmt_t(s: float | None, approx: bool = False) -> str:
 
 
 def run_workload(
-    w: Workload, q: int, threads: list[int], have: dict[str, bool], with_ref: bool, size: int = 1
+    w: Workload, q: int, threads: list[int], have: dict[str, bool], with_ref: bool, size: int = 1,
+    nospin: bool = True,
 ) -> dict[str, Any]:
-    """One workload at 1/``size`` of its size (on top of the --quick divisor ``q``)."""
+    """One workload at 1/``size`` of its size (on top of the --quick divisor ``q``); ``nospin``: with
+    ``ort{t}_nospin`` (informational) in the rounds."""
     a = w.inputs(q * size)
     label = w.name if size == 1 else f"{w.name} /{size}"
     rec: dict[str, Any] = {"name": label, "workload": w.name, "size": size, "times": {}, "checks": {}}
+    cost: dict[str, float] = {}  # seconds each contestant took in this record (checks and rounds)
     backends.set_backend("numpy")
 
     def fresh() -> dict[str, np.ndarray]:
@@ -414,6 +465,10 @@ def run_workload(
     if have["onnxruntime"] and not w.inplace:
         for t in threads:
             rec["checks"][f"ort{t}"] = agree(w, ours, Ort(w, a, t).result())
+            if nospin and t > 1:
+                t0 = time.perf_counter()
+                rec["checks"][f"ort{t}_nospin"] = agree(w, ours, Ort(w, a, t, spin=False).result())
+                cost[f"ort{t}_nospin"] = time.perf_counter() - t0
     if have["torch"] and w.torch is not None:
         import torch
 
@@ -421,7 +476,8 @@ def run_workload(
             torch.set_num_threads(t)
             rec["checks"][f"torch{t}"] = agree(w, ours, torch_call(w, fresh())().numpy())
     pool.trim(0.0)
-    times = interleaved(contestants(w, a, threads, have))
+    times = interleaved(contestants(w, a, threads, have, nospin=nospin), cost=cost)
+    rec["cost_s"] = cost
     rec["pool_MB"] = pool.pool_stats()["bytes"] / 1e6  # the output pool's memory after the timing
     pool.trim(0.0)
     backends.set_backend("auto")
@@ -438,6 +494,73 @@ def run_workload(
     return rec
 
 
+PASSIVE_ENV = {"OMP_WAIT_POLICY": "PASSIVE"}
+"""torch's intra-op pool is OpenMP (libgomp in the CPU wheels), whose threads spin after a parallel region
+before they sleep; with this wait policy they sleep at once. libgomp reads it when it loads, so torch runs
+with it only in a process started with it (:func:`passive_torch`)."""
+
+
+def passive_probe(names: list[str], q: int, size: int, threads: list[int]) -> dict[str, dict[str, Any]]:
+    """In this process (started with :data:`PASSIVE_ENV`): torch at each thread count above one, checked and
+    interleaved with ours at that count. Per record name: times, checks, ratios (``numba{t}_torch_passive``)."""
+    import torch
+
+    res: dict[str, dict[str, Any]] = {}
+    more = [t for t in threads if t > 1]
+    for w in WORKLOADS:
+        if w.name not in names or w.torch is None or not more:
+            continue
+        a = w.inputs(q * size)
+
+        def fresh(w: Workload = w, a: dict[str, np.ndarray] = a) -> dict[str, np.ndarray]:
+            return {k: v.copy() for k, v in a.items()} if w.inplace or w.out_buffer else a
+
+        backends.set_backend("numpy")
+        ours = w.ours(fresh())
+        checks = {}
+        for t in more:
+            torch.set_num_threads(t)
+            checks[f"torch{t}_passive"] = agree(w, ours, torch_call(w, fresh())().numpy())
+        call = torch_call(w, a)
+        cs = [c for c in contestants(w, a, more, {"numba": True}, numpy=False) if c[0] != "ours_numpy1"]
+        cs += [(f"torch{t}_passive", call, lambda t=t: torch.set_num_threads(t)) for t in more]
+        times = interleaved(cs)
+        backends.set_backend("auto")
+        rounds = min(len(v) for v in times.values())
+        res[w.name if size == 1 else f"{w.name} /{size}"] = {
+            "times": {f"torch{t}_passive": statistics.median(times[f"torch{t}_passive"]) for t in more},
+            "checks": checks,
+            "ratios": {f"numba{t}_torch_passive": statistics.median(
+                times[f"ours_numba{t}"][r] / times[f"torch{t}_passive"][r] for r in range(rounds)) for t in more},
+            "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""),
+        }
+    return res
+
+
+def passive_torch(records: list[dict[str, Any]], q: int, size: int, threads: list[int]) -> None:
+    """Run :func:`passive_probe` in a subprocess started with :data:`PASSIVE_ENV` on the records at 1/``size``
+    and merge its times, checks and ratios into them (a failure is noted in the records, not raised)."""
+    recs = {r["name"]: r for r in records if r.get("size", 1) == size}
+    names = sorted({r["workload"] for r in recs.values()})
+    if not names or not any(t > 1 for t in threads):
+        return
+    cmd = [sys.executable, __file__, "--passive-probe", "--only", ",".join(names), "--q", str(q),
+           "--sizes", str(size), "--threads", ",".join(map(str, threads))]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env={**os.environ, **PASSIVE_ENV},
+                             check=True)
+        got = json.loads(out.stdout.strip().splitlines()[-1])
+    except Exception as exc:
+        for r in recs.values():
+            r["passive_error"] = str(exc)[:200]
+        return
+    for name, d in got.items():
+        if name in recs:
+            for k in ("times", "checks", "ratios"):
+                recs[name].setdefault(k, {}).update(d[k])
+            recs[name]["omp_wait_policy"] = d["omp_wait_policy"]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="leading dims and index counts divided by 32 (< 1 min)")
@@ -448,7 +571,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-compile", action="store_true", help="skip the first-call probe (fresh processes)")
     p.add_argument("--sizes", default=None,
                    help="size divisors to run (default 1,2,16: full, half, 1/16; with --quick: 1)")
+    p.add_argument("--nospin-sizes", default="1,16",
+                   help="size divisors at which the informational spinning-off peers run (onnxruntime no-spin in the "
+                   "rounds; torch OMP passive in a subprocess, at the largest of them); 'none': nowhere")
     p.add_argument("--first-call-probe", default="", help=argparse.SUPPRESS)
+    p.add_argument("--passive-probe", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--q", type=int, default=16, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.first_call_probe:
@@ -456,6 +583,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     sizes = [int(x) for x in (args.sizes or ("1" if args.quick else "1,2,16")).split(",") if x]
     threads = [int(x) for x in args.threads.split(",") if x]
+    if args.passive_probe:
+        print(json.dumps(passive_probe(args.only.split(","), args.q, sizes[0], threads)))
+        return 0
     q = 32 if args.quick else 1
     only = {x for x in args.only.split(",") if x}
     chosen = [w for w in WORKLOADS if not only or w.name in only]
@@ -479,6 +609,9 @@ def main(argv: list[str] | None = None) -> int:
     env["bandwidth"] = bandwidth(args.quick)
     env["sizes"] = sizes
     env["first_call"] = first_calls(16) if have["numba"] and not args.no_compile else {}
+    nospin_sizes = [] if args.nospin_sizes == "none" else [int(x) for x in args.nospin_sizes.split(",") if x]
+    nospin_sizes = [z for z in sizes if z in nospin_sizes]
+    t_run = time.perf_counter()
     records = []
     progress = None
     if have["rich"] and not args.quick and sys.stdout.isatty():
@@ -493,12 +626,19 @@ def main(argv: list[str] | None = None) -> int:
                 if progress is None:
                     print(f"... {w.name} /{size}", file=sys.stderr, flush=True)
                 # onnx.reference only at full size (it is capped and extrapolated anyway)
-                records.append(run_workload(w, q, threads, have, with_ref=not args.no_ref and size == 1, size=size))
+                records.append(run_workload(w, q, threads, have, with_ref=not args.no_ref and size == 1, size=size,
+                                            nospin=size in nospin_sizes))
                 if progress is not None:
                     progress.advance(task)
     finally:
         if progress is not None:
             progress.stop()
+    if have["torch"] and have["numba"] and nospin_sizes:
+        t0 = time.perf_counter()
+        print(f"... torch with {PASSIVE_ENV} (subprocess, /{max(nospin_sizes)})", file=sys.stderr, flush=True)
+        passive_torch(records, q, max(nospin_sizes), threads)
+        env["passive_s"] = time.perf_counter() - t0
+    env["workloads_s"] = time.perf_counter() - t_run  # the records' time, the passive subprocess included
     md = render(env, records, threads)
     print(md)
     out = Path(args.out)
@@ -533,7 +673,7 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
     for r in records:
         t = r["times"]
         ok = r["checks"]
-        peers = {k: v for k, v in t.items() if (k.startswith("ort") or k.startswith("torch")) and v and ok.get(k, True)}
+        peers = {k: v for k, v in t.items() if is_peer(k) and v and ok.get(k, True)}
         best_name = min(peers, key=peers.__getitem__) if peers else None
         ours_best = min(v for k, v in t.items() if k.startswith("ours") and v)
         cells = []
@@ -577,7 +717,8 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
         pct = 100 * r["MB_moved"] / 1e3 / ours_best / bw["copy_GBps"]
         row.append(f"{pct:.0f}%")
         lines.append(f"| {r['name']} | " + " | ".join(row) + " |")
-    lines += render_scaling(records, threads) + render_first_calls(env.get("first_call") or {})
+    lines += render_scaling(records, threads) + render_spin(records, threads, env)
+    lines += render_first_calls(env.get("first_call") or {})
     return "\n".join(lines) + "\n"
 
 
@@ -615,6 +756,53 @@ def render_scaling(records: list[dict[str, Any]], threads: list[int]) -> list[st
                     cells.append(f"{v:.2f}")
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
     lines += ["", "Slower with more threads (> 1.05): " + (", ".join(flagged) if flagged else "none") + "."]
+    return lines
+
+
+def render_spin(records: list[dict[str, Any]], threads: list[int], env: dict[str, Any] | None = None) -> list[str]:
+    """The spinning-pool table (informational): the peers with their pools' spinning off, per record that has them.
+
+    Ratios are medians of per-round ratios: ``ort{t}_nospin`` ran in the run's rounds, ``torch{t}_passive`` in
+    a subprocess's own rounds beside ours (its time is that process's, not comparable with the main table's).
+    """
+    more = [t for t in threads if t != 1]
+    keys = [f"ort{t}_nospin" for t in more] + [f"torch{t}_passive" for t in more]
+    rows = [r for r in records if any(k in r["times"] for k in keys)]
+    if not rows:
+        return []
+    cols: list[tuple[str, str, str]] = []  # (header, times key, ratios key): a ratio cell when the ratios key is set
+    for t in more:
+        cols += [(f"ort{t}", f"ort{t}", ""), (f"ort{t} no-spin", f"ort{t}_nospin", ""),
+                 (f"ours{t} / ort{t} no-spin", f"ort{t}_nospin", f"numba{t}_ort_nospin"),
+                 (f"ort{t} / ort{t} no-spin", f"ort{t}_nospin", f"ort{t}_spin_gain"),
+                 (f"torch{t} passive", f"torch{t}_passive", ""),
+                 (f"ours{t} / torch{t} passive", f"torch{t}_passive", f"numba{t}_torch_passive")]
+    lines = ["", "Spinning thread pools (informational, not in 'best peer'): onnxruntime with "
+             f"`{ORT_SPIN_KEY}` = 0 (its workers block between calls instead of spinning), in the same rounds; "
+             f"torch with {' '.join(f'{k}={v}' for k, v in PASSIVE_ENV.items())} (libgomp's workers sleep at once), "
+             "in a subprocess beside ours at the run's smallest size (ratios from that process's rounds). "
+             "Ratios are medians of per-round ratios; < 1: the numerator is faster:", "",
+             "| workload | " + " | ".join(c[0] for c in cols) + " |", "|---" * (1 + len(cols)) + "|"]
+    for r in rows:
+        t, ok, rat = r["times"], r["checks"], r.get("ratios", {})
+        cells = []
+        for _, tk, rk in cols:
+            if tk not in t or (rk and rk not in rat and ok.get(tk, True)):
+                cells.append("-")
+            elif not ok.get(tk, True):
+                cells.append("WRONG")
+            else:
+                cells.append(f"{rat[rk]:.2f}" if rk else fmt_t(t[tk]))
+        lines.append(f"| {r['name']} | " + " | ".join(cells) + " |")
+    env = env or {}
+    spent = sum(v for r in records for k, v in r.get("cost_s", {}).items() if k in keys) + env.get("passive_s", 0.0)
+    if env.get("workloads_s"):
+        lines += ["", f"These informational peers took {spent:.0f} s of the workloads' {env['workloads_s']:.0f} s "
+                  f"(no-spin rounds {spent - env.get('passive_s', 0.0):.0f} s, passive subprocess "
+                  f"{env.get('passive_s', 0.0):.0f} s)."]
+    errs = sorted({r["passive_error"] for r in records if r.get("passive_error")})
+    if errs:
+        lines += ["", "torch passive subprocess failed: " + "; ".join(errs)]
     return lines
 
 
