@@ -137,7 +137,7 @@ def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list
         res.append(("check", lambda: k.count_bad(i.reshape(-1), d.shape[w.attrs.get("axis", 0)], wrap)))
     o, uu = (accel._bits(work), accel._bits(u)) if op == k.NONE else (work, u)
     if w.op == "ScatterElements" and w.attrs.get("axis") == -1:
-        res.append(("kernel", lambda: k.scatter_elements2(o, i, uu, op, wrap)))
+        res.append(("kernel", lambda: k.scatter_elements2(o, o, i, uu, op, False, wrap)))
     elif w.op == "ScatterElements":
         res.append(("kernel", lambda: k.scatter_elements3(o.reshape(1, *o.shape), i.reshape(1, *i.shape),
                                                          uu.reshape(1, *uu.shape), op, nthreads, wrap)))

@@ -274,14 +274,19 @@ def _scatter(
         ic = _c(idx)
         if raw and not fresh and launch(k.count_bad, ic.reshape(-1), d3[1], wrap):
             return None
-        if data is not None:
+        rows = i3[2] == 1 and i3[0] >= n  # the last-axis kernel, one row per task
+        fuse = rows and d3[2] == 1 and data is not None  # data's copy fused into it, row by row
+        if data is not None and not fuse:
             _copy(k, out, data)
         o3 = out.reshape(d3)
         u3 = np.ascontiguousarray(u).reshape(i3)
+        src = o3 if not fuse else data.reshape(d3)
         if op == k.NONE:
-            o3, u3 = _bits(o3), _bits(u3)
-        if i3[2] == 1 and i3[0] >= n:
-            bad = launch(k.scatter_elements2, o3[:, :, 0], ic.reshape(i3[:2]), u3[:, :, 0], op, wrap and raw)
+            o3, u3, src = _bits(o3), _bits(u3), _bits(src)
+        if rows:
+            bad = launch(
+                k.scatter_elements2, o3[:, :, 0], src[:, :, 0], ic.reshape(i3[:2]), u3[:, :, 0], op, fuse, wrap and raw
+            )
         else:
             if i3[0] < n:
                 # column blocks (fewer leading slices than threads): each thread scans every update;
