@@ -324,6 +324,54 @@ def test_scatter_bad_index_leaves_callers_arrays_untouched():
                 assert data.tobytes() == before.tobytes()
 
 
+@pytest.mark.parametrize("form", ["parallel", "serial"])
+def test_put_rows_equals_a_loop(form):
+    # out = data, then out[rows[i]] = upd[i] in order (duplicates: the last wins), in one pass over out's
+    # rows; expected from a plain loop. A bad row: its count, and nothing written
+    from gatherscatter.backends import numba_kernels as k
+
+    kern = k.SERIAL[k.put_rows] if form == "serial" else k.put_rows
+    for n, r, m in ((1000, 7, 300), (40, 256, 200), (3, 1, 10), (5000, 64, 9)):
+        data = RNG.integers(0, 2**32, (n, r), dtype=np.uint64).astype(np.uint32)
+        rows = RNG.integers(-n, n, m)
+        rows[m // 2] = rows[0]  # a duplicate
+        upd = RNG.integers(0, 2**32, (m, r), dtype=np.uint64).astype(np.uint32)
+        expected = data.copy()
+        for i in range(m):
+            expected[int(rows[i]) % n] = upd[i]
+        out = np.zeros_like(data)
+        assert kern(out.reshape(-1), data.reshape(-1), rows, upd.reshape(-1), r, True, np.empty(n, np.int32)) == 0
+        assert out.tobytes() == expected.tobytes()
+        rows[-1] = n
+        out[:] = 7
+        assert kern(out.reshape(-1), data.reshape(-1), rows, upd.reshape(-1), r, True, np.empty(n, np.int64)) == 1
+        assert (out == 7).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128, np.uint8])
+def test_scatter_nd_none_one_pass(dtype):
+    # ScatterND without reduction, rows of 64 bytes or more, out of place: one pass over the output
+    # (put_rows); duplicates (last wins), wrapped negatives, tuples of depth 2, batch dims, out=, bad rows
+    data = (RNG.standard_normal((600, 16, 64)) * 50).astype(dtype)
+    idx = RNG.integers(-600, 600, (2000, 1))
+    idx[1500] = idx[3]
+    upd = (RNG.standard_normal((2000, 16, 64)) * 50).astype(dtype)
+    _both(lambda: gs.scatter_nd(data, idx, upd))
+    _both(lambda: gs.scatter_nd(data, idx, upd, out=np.zeros_like(data)))
+    tup = np.stack([RNG.integers(-600, 600, 3000), RNG.integers(-16, 16, 3000)], -1)
+    u2 = (RNG.standard_normal((3000, 64)) * 50).astype(dtype)
+    _both(lambda: gs.scatter_nd(data, tup, u2))
+    batched = np.ascontiguousarray(tup[:1200].reshape(600, 2, 2)[:, :, 1:])
+    _both(lambda: gs.scatter_nd(data, batched, u2[:1200].reshape(600, 2, 64), batch_dims=1))
+    bad = idx.copy()
+    bad[1999] = 600
+    _both(lambda: gs.scatter_nd(data, bad, upd))
+    kept = np.ones_like(data)
+    with using_backend("numba"), pytest.raises(gs.IndexOutOfRangeError):
+        gs.scatter_nd(data, bad, upd, out=kept)
+    assert (kept == 1).all()
+
+
 def test_scatter_nd_rows_raw_bad_index_fused():
     # the row kernel checks the raw rows itself (fresh output): raise, drop and wrap as the NumPy path
     data = RNG.standard_normal((2000, 16)).astype(np.float32)

@@ -44,6 +44,7 @@ __all__ = [
     "gather_mid",
     "gather_rows",
     "nd_rows",
+    "put_rows",
     "scatter_elements2",
     "scatter_elements3",
     "scatter_rows",
@@ -57,7 +58,7 @@ _SERIAL_FORM = False
 """True in the globals of the serial forms (:func:`_serial`), a compile-time constant: there row copies are
 element loops, which measured 3x faster than slice assignment without ``parallel``; with it, slice
 assignment measured 1.3-3x faster than the loops (a 2-vCPU VM, rows of 256 words). Long 1-D copies
-(:func:`copy_blocks`) stay slices in both forms (3.7x faster than a loop in the serial form)."""
+(:func:`copy_blocks`) are ``memcpy`` calls in both forms (:func:`_memcpy_span`)."""
 
 cgutils: Any = _cgutils  # untyped numba internals used by the intrinsic below
 
@@ -96,6 +97,32 @@ def _prefetch_row(typingctx: Any, arr: Any, i: Any) -> Any:  # pragma: no cover 
 _prefetch: Any = _prefetch_row  # called from kernels as _prefetch(arr, i)
 
 
+@intrinsic
+def _memcpy_span(typingctx: Any, dst: Any, at: Any, src: Any, start: Any, count: Any) -> Any:  # pragma: no cover
+    """dst[at : at + count] = src[start : start + count] for 1-D C-contiguous arrays of one dtype, as one
+    ``memcpy`` (LLVM's intrinsic: the C library's copy); the spans must not overlap. numba's slice assignment
+    copies element by element: a 256 MB copy in 256 KiB blocks took 25.7 ms, against 20.1 ms as ``memcpy``
+    calls (one thread, a 2-vCPU VM)."""
+    ok = all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" for a in (dst, src))
+    if not ok or dst.dtype != src.dtype:
+        return None
+    sig = types.void(dst, at, src, start, count)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        d = context.make_array(sig.args[0])(context, builder, args[0])
+        s = context.make_array(sig.args[2])(context, builder, args[2])
+        at, start, count = (context.cast(builder, args[i], sig.args[i], types.intp) for i in (1, 3, 4))
+        item = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype)))
+        nbytes = builder.mul(count, item)
+        cgutils.raw_memcpy(builder, builder.gep(d.data, [at]), builder.gep(s.data, [start]), nbytes, 1)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_memcpy: Any = _memcpy_span  # called from kernels as _memcpy(dst, at, src, start, count)
+
+
 @nb.njit(inline="always")
 def _norm(t: Any, size: Any, wrap: Any) -> Any:  # pragma: no cover - compiled
     """The index in [0, size), or -1 when it is outside under the policy."""
@@ -108,13 +135,15 @@ def _norm(t: Any, size: Any, wrap: Any) -> Any:  # pragma: no cover - compiled
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def copy_blocks(dst: Any, src: Any) -> None:  # pragma: no cover - compiled
-    """dst[:] = src[:] (1-D) in 256 KiB blocks: a fresh destination's page faults interleave with the copy."""
+    """dst[:] = src[:] (1-D, C-contiguous) in 256 KiB blocks, each a ``memcpy``: a fresh destination's page
+    faults interleave with the copy. One thread, a 2-vCPU VM: 1.2-1.3x faster than numba's slice assignment
+    (element by element), which is itself 3x faster than a blocked element loop (not vectorised)."""
     n = src.shape[0]
     blk = (1 << 18) // src.itemsize
     for b in nb.prange((n + blk - 1) // blk):
         lo = b * blk
         hi = min(n, lo + blk)
-        dst[lo:hi] = src[lo:hi]  # 1-D: the slice measured 3.7x faster than an element loop in the serial form
+        _memcpy(dst, lo, src, lo, hi - lo)
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
@@ -435,6 +464,49 @@ def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bo
     return bad
 
 
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
+def put_rows(out: Any, data: Any, rows: Any, upd: Any, r: int, wrap: bool, last: Any) -> int:  # pragma: no cover
+    """out = data, then out[rows[i], :] = upd[i, :] for i in order, as one pass over ``out``'s rows (rows of
+    ``r`` words; ``out``, ``data``, ``upd`` flat 1-D, C-contiguous; ``last``: scratch of one int per row).
+
+    First ``last[t]`` = the last update of row ``t`` (or -1), in update order: the last one wins, as in
+    the sequential loop. Then each task takes a block of about 256 KiB of rows and copies each run of
+    rows no update reaches from ``data`` and each updated row from its last update, with ``memcpy``:
+    a row is written once and never read back, and overwritten rows are not copied from ``data``.
+    Returns the count of raw rows outside ``out`` (a negative one wrapped when ``wrap``): when it is
+    nonzero nothing was written to ``out``.
+    """
+    n = last.shape[0]
+    for t in range(n):
+        last[t] = -1
+    bad = 0
+    for i in range(rows.shape[0]):
+        t = rows[i]
+        if t < 0 and wrap:
+            t += n
+        if (t >= 0) & (t < n):
+            last[t] = i
+        else:
+            bad += 1
+    if bad:
+        return bad
+    blk = max(1, (1 << 18) // max(1, r * out.itemsize))
+    for b in nb.prange((n + blk - 1) // blk):
+        lo = b * blk
+        hi = min(n, lo + blk)
+        run = lo  # the first row of the current run of rows kept from data
+        for t in range(lo, hi):
+            s = last[t]
+            if s >= 0:
+                if run < t:
+                    _memcpy(out, run * r, data, run * r, (t - run) * r)
+                _memcpy(out, t * r, upd, s * r, r)
+                run = t + 1
+        if run < hi:
+            _memcpy(out, run * r, data, run * r, (hi - run) * r)
+    return 0
+
+
 @nb.njit(inline="always")
 def _elem_row(out: Any, idx: Any, upd: Any, a: int, wrap: bool, op: int) -> Any:  # pragma: no cover - compiled
     """Row ``a``'s updates in order; returns its bad-index count (a bad index is skipped)."""
@@ -588,7 +660,7 @@ _SERIAL_GLOBALS = {**globals(), "_SERIAL_FORM": True}
 SERIAL: dict[Any, Any] = {
     k: _serial(k)
     for k in (copy_blocks, count_bad, nd_rows, gather_rows, gather_mid, gather_elements2, gather_elements3,
-              scatter_rows, scatter_elements2, scatter_elements3)
+              scatter_rows, put_rows, scatter_elements2, scatter_elements3)
 }
 """Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
 
@@ -612,6 +684,7 @@ def warm_up() -> float:
         f(count_bad)(i1, 3, True)
         for cdt in (np.uint32, np.uint64):
             f(copy_blocks)(np.zeros(4, cdt), np.ones(4, cdt))
+            f(put_rows)(np.zeros(4, cdt), np.ones(4, cdt), i1, np.ones(4, cdt), 2, True, np.zeros(2, np.int32))
         f(nd_rows)(np.zeros((1, 2, 2), np.int64), np.array([2, 2], np.int64), 4, True, np.zeros((1, 2), np.int64))
         for dt in (np.uint32, np.uint64):
             d = np.zeros((4, 3), dt)

@@ -213,6 +213,17 @@ def _owner_threads(n: int, row: int) -> int:
     return n if row >= OWNER_MIN_ROW else 1
 
 
+PUT_MIN_ROW = 64
+"""Bytes of a row from which an out-of-place row scatter without reduction (ScatterND ``none``) runs as
+one pass over the output (:func:`~gatherscatter.backends.numba_kernels.put_rows`: each row written once,
+from ``data`` or from its last update) instead of a copy of ``data`` and then the scatter."""
+
+
+def _puts(k: Any, op: int, out: np.ndarray[Any, Any], R: int, data: np.ndarray[Any, Any] | None) -> bool:
+    """Whether the row scatter runs as :func:`put_rows` (which checks every row before writing anything)."""
+    return data is not None and op == k.NONE and R * out.itemsize >= PUT_MIN_ROW
+
+
 def _opcode(k: Any, reduction: str, dtype: np.dtype[Any]) -> int | None:
     if reduction == "none":
         return int(k.NONE) if _bits_ok(dtype) else None
@@ -312,10 +323,15 @@ def _scatter(
         R = prod(out.shape[a + 1 :])
         rows = _c(idx).reshape(-1)
         n = set_kernel_threads(u.nbytes * 2 + idx.nbytes)
-        if not fresh and launch(k.count_bad, rows, out.shape[a], wrap):
+        if not fresh and not _puts(k, op, out, R, data) and launch(k.count_bad, rows, out.shape[a], wrap):
             return None
     else:
         return False
+    if data is not None and _puts(k, op, out, R, data):
+        set_kernel_threads(u.nbytes * 2 + idx.nbytes + 2 * out.nbytes)
+        o1, d1, u1 = _bits(out.reshape(-1)), _bits(data.reshape(-1)), _bits(np.ascontiguousarray(u).reshape(-1))
+        last = np.empty(out.size // R, np.int32 if rows.size < 2**31 else np.int64)
+        return None if launch(k.put_rows, o1, d1, rows, u1, R * out.itemsize // o1.itemsize, wrap, last) else True
     if data is not None:
         _copy(k, out, data)
     o2 = out.reshape(-1, R)
