@@ -466,13 +466,15 @@ def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bo
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def put_rows(out: Any, data: Any, rows: Any, upd: Any, r: int, wrap: bool, last: Any) -> int:  # pragma: no cover
-    """out = data, then out[rows[i], :] = upd[i, :] for i in order, as one pass over ``out``'s rows (rows of
-    ``r`` words; ``out``, ``data``, ``upd`` flat 1-D, C-contiguous; ``last``: scratch of one int per row).
+    """out = data, then out[rows[i], :] = upd[i, :] for i in order, in one pass over ``out`` (rows of ``r``
+    words; ``out``, ``data``, ``upd`` flat 1-D, C-contiguous; ``last``: scratch of one int per row).
 
     First ``last[t]`` = the last update of row ``t`` (or -1), in update order: the last one wins, as in
-    the sequential loop. Then each task takes a block of about 256 KiB of rows and copies each run of
-    rows no update reaches from ``data`` and each updated row from its last update, with ``memcpy``:
-    a row is written once and never read back, and overwritten rows are not copied from ``data``.
+    the sequential loop. Then each task copies a block of about 256 KiB of ``data`` (one ``memcpy``) and
+    writes that block's updated rows from their last update while the block is in cache: one parallel
+    region where a copy and a scatter took two, and no update row written to memory twice. (Copying
+    only the rows no update reaches, in runs between updated rows, measured 1.1-1.2x slower at one
+    thread on the benchmark's rows of 1 KiB: the runs, 16 rows on average, are short copies.)
     Returns the count of raw rows outside ``out`` (a negative one wrapped when ``wrap``): when it is
     nonzero nothing was written to ``out``.
     """
@@ -494,16 +496,11 @@ def put_rows(out: Any, data: Any, rows: Any, upd: Any, r: int, wrap: bool, last:
     for b in nb.prange((n + blk - 1) // blk):
         lo = b * blk
         hi = min(n, lo + blk)
-        run = lo  # the first row of the current run of rows kept from data
+        _memcpy(out, lo * r, data, lo * r, (hi - lo) * r)
         for t in range(lo, hi):
             s = last[t]
             if s >= 0:
-                if run < t:
-                    _memcpy(out, run * r, data, run * r, (t - run) * r)
                 _memcpy(out, t * r, upd, s * r, r)
-                run = t + 1
-        if run < hi:
-            _memcpy(out, run * r, data, run * r, (hi - run) * r)
     return 0
 
 

@@ -215,8 +215,10 @@ def _owner_threads(n: int, row: int) -> int:
 
 PUT_MIN_ROW = 64
 """Bytes of a row from which an out-of-place row scatter without reduction (ScatterND ``none``) runs as
-one pass over the output (:func:`~gatherscatter.backends.numba_kernels.put_rows`: each row written once,
-from ``data`` or from its last update) instead of a copy of ``data`` and then the scatter."""
+one pass over the output (:func:`~gatherscatter.backends.numba_kernels.put_rows`: blocks of ``data``
+copied, each followed by its rows' last updates, in one parallel region) instead of a copy of ``data``
+and then the scatter. Below it, its scratch of one int per row grows past 1/16 of the data and a
+``memcpy`` per updated row costs more than the row."""
 
 
 def _puts(k: Any, op: int, out: np.ndarray[Any, Any], R: int, data: np.ndarray[Any, Any] | None) -> bool:
