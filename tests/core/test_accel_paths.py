@@ -140,6 +140,9 @@ def test_scatter_elements2_fused_copy_equals_a_loop(form):
         assert out.tobytes() == expected.tobytes(), op
         assert (buf[0] == 7.0).all() and (buf[-1] == 7.0).all()
         assert kern(out, data, idx, upd, op, True, False) == int((idx < 0).sum())  # no wrap: negatives bad
+        extremes = idx.copy()
+        extremes[0, 0], extremes[3, 8], extremes[2, 4] = 2**63 - 1, -(2**63), -6  # one unsigned compare each
+        assert kern(out, data, extremes, upd, op, True, True) == 3
 
 
 def test_scatter_elements_last_axis_fused_copy_paths():
