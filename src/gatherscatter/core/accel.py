@@ -271,7 +271,9 @@ def _scatter(
     which it rewrites or drops after a None; the kernel then checks each index as it
     goes (no separate pass: a quarter of ScatterElements add's time, benchmarks/README.md)
     and ``out`` may be half-written after a None. Otherwise (the caller's array) one
-    checking pass runs first and nothing is written after a False or a None.
+    checking pass runs first (or the kernel checks every index before its first write:
+    :func:`~gatherscatter.backends.numba_kernels.put_rows`) and nothing is written after a
+    False or a None.
     Resolved (``raw=False``) calls take elementwise specs only.
     """
     op = _opcode(k, reduction, out.dtype)
@@ -287,16 +289,16 @@ def _scatter(
         ic = _c(idx)
         if raw and not fresh and launch(k.count_bad, ic.reshape(-1), d3[1], wrap):
             return None
-        rows = i3[2] == 1 and i3[0] >= n  # the last-axis kernel, one row per task
-        fuse = rows and d3[2] == 1 and data is not None  # data's copy fused into it, row by row
+        by_row = i3[2] == 1 and i3[0] >= n  # the last-axis kernel, one row per task
+        fuse = by_row and d3[2] == 1 and data is not None  # data's copy fused into it, row by row
         if data is not None and not fuse:
             _copy(k, out, data)
         o3 = out.reshape(d3)
         u3 = np.ascontiguousarray(u).reshape(i3)
-        src = o3 if not fuse else data.reshape(d3)
+        src = data.reshape(d3) if fuse and data is not None else o3
         if op == k.NONE:
             o3, u3, src = _bits(o3), _bits(u3), _bits(src)
-        if rows:
+        if by_row:
             bad = launch(
                 k.scatter_elements2, o3[:, :, 0], src[:, :, 0], ic.reshape(i3[:2]), u3[:, :, 0], op, fuse, wrap and raw
             )
