@@ -17,6 +17,8 @@ update (scatters). Parts (numba path unless marked np):
 * ``offsets`` (np): the flat offsets the NumPy path computes;
 * ``kernel``: the gather/scatter kernel alone on checked indices, reused output (at one thread its
   serial form, as the call runs it; ``kernel par1`` is the parallel form at one thread, for the launch cost);
+  out-of-place ScatterND without reduction: ``kernel (put_rows)``, the data copy and the scatter in one pass
+  as the call runs them, and ``kernel (scatter)``, the scatter alone;
 * ``np take`` / ``np at`` / ``np assign``: the NumPy path's data movement alone.
 """
 
@@ -141,6 +143,13 @@ def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list
     elif w.op == "ScatterElements":
         res.append(("kernel", lambda: k.scatter_elements3(o.reshape(1, *o.shape), i.reshape(1, *i.shape),
                                                          uu.reshape(1, *uu.shape), op, nthreads, wrap)))
+    elif i.shape[-1] == 1 and op == k.NONE and not w.inplace:  # out of place: the copy and the scatter in one pass
+        last = np.empty(d.shape[0], np.int32)
+        flat = accel._bits(d.reshape(-1))
+        res.append(("kernel (put_rows)", lambda: k.put_rows(o.reshape(-1), flat, i.reshape(-1), uu.reshape(-1),
+                                                            o.shape[1], wrap, last)))
+        res.append(("kernel (scatter)", lambda: k.scatter_rows(o, i.reshape(-1), uu.reshape(len(i), -1), op, nthreads,
+                                                               wrap)))
     elif i.shape[-1] == 1:
         res.append(("kernel", lambda: k.scatter_rows(o, i.reshape(-1), uu.reshape(len(i), -1), op, nthreads, wrap)))
     else:
