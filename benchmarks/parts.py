@@ -18,7 +18,8 @@ update (scatters). Parts (numba path unless marked np):
 * ``kernel``: the gather/scatter kernel alone on checked indices, reused output (at one thread its
   serial form, as the call runs it; ``kernel par1`` is the parallel form at one thread, for the launch cost);
   out-of-place ScatterND without reduction: ``kernel (put_rows)``, the data copy and the scatter in one pass
-  as the call runs them, and ``kernel (scatter)``, the scatter alone;
+  as the call runs them, and ``kernel (scatter)``, the scatter alone; ScatterElements along the last axis:
+  ``kernel + copy``, the kernel with data's copy fused in, as the call runs it;
 * ``np take`` / ``np at`` / ``np assign``: the NumPy path's data movement alone.
 """
 
@@ -140,6 +141,9 @@ def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list
     o, uu = (accel._bits(work), accel._bits(u)) if op == k.NONE else (work, u)
     if w.op == "ScatterElements" and w.attrs.get("axis") == -1:
         res.append(("kernel", lambda: k.scatter_elements2(o, o, i, uu, op, False, wrap)))
+        if not w.inplace:  # as the call runs it: data's copy fused in, row by row
+            src = accel._bits(d) if op == k.NONE else d
+            res.append(("kernel + copy", lambda: k.scatter_elements2(o, src, i, uu, op, True, wrap)))
     elif w.op == "ScatterElements":
         res.append(("kernel", lambda: k.scatter_elements3(o.reshape(1, *o.shape), i.reshape(1, *i.shape),
                                                          uu.reshape(1, *uu.shape), op, nthreads, wrap)))
