@@ -14,7 +14,9 @@ write). Each kernel reproduces the NumPy path bit for bit:
 * gathers copy bits (data viewed as unsigned integers of its item size);
 * scatters are *owner-computes*: each thread owns a block of output rows (or of
   inner columns) and scans every update in row-major order, so duplicates resolve
-  and floating sums accumulate in exactly the sequential order, with no atomics.
+  and floating sums accumulate in exactly the sequential order, with no atomics;
+  the out-of-place row scatter without reduction (:func:`put_rows`) first finds each
+  row's last update in order, then writes every output row once.
 
 ``add`` and ``none`` scatter loops are specialised (the op a constant, no switch
 per element); the other reductions share a loop with a run-time op code, which
