@@ -17,6 +17,9 @@ update (scatters). Parts (numba path unless marked np):
 * ``offsets`` (np): the flat offsets the NumPy path computes;
 * ``kernel``: the gather/scatter kernel alone on checked indices, reused output (at one thread its
   serial form, as the call runs it; ``kernel par1`` is the parallel form at one thread, for the launch cost);
+  out-of-place ScatterND without reduction: ``kernel (put_rows)``, the data copy and the scatter in one pass
+  as the call runs them, and ``kernel (scatter)``, the scatter alone; ScatterElements along the last axis:
+  ``kernel + copy``, the kernel with data's copy fused in, as the call runs it;
 * ``np take`` / ``np at`` / ``np assign``: the NumPy path's data movement alone.
 
     python benchmarks/parts.py NAME[,NAME] --spin [--size 16] [--threads 2] [--reps 5] [--gaps 0,0.0005,...]
@@ -155,10 +158,20 @@ def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list
         res.append(("check", lambda: k.count_bad(i.reshape(-1), d.shape[w.attrs.get("axis", 0)], wrap)))
     o, uu = (accel._bits(work), accel._bits(u)) if op == k.NONE else (work, u)
     if w.op == "ScatterElements" and w.attrs.get("axis") == -1:
-        res.append(("kernel", lambda: k.scatter_elements2(o, i, uu, op, wrap)))
+        res.append(("kernel", lambda: k.scatter_elements2(o, o, i, uu, op, False, wrap)))
+        if not w.inplace:  # as the call runs it: data's copy fused in, row by row
+            src = accel._bits(d) if op == k.NONE else d
+            res.append(("kernel + copy", lambda: k.scatter_elements2(o, src, i, uu, op, True, wrap)))
     elif w.op == "ScatterElements":
         res.append(("kernel", lambda: k.scatter_elements3(o.reshape(1, *o.shape), i.reshape(1, *i.shape),
                                                          uu.reshape(1, *uu.shape), op, nthreads, wrap)))
+    elif i.shape[-1] == 1 and op == k.NONE and not w.inplace:  # out of place: the copy and the scatter in one pass
+        last = np.empty(d.shape[0], np.int32)
+        flat = accel._bits(d.reshape(-1))
+        res.append(("kernel (put_rows)", lambda: k.put_rows(o.reshape(-1), flat, i.reshape(-1), uu.reshape(-1),
+                                                            o.shape[1], wrap, last)))
+        res.append(("kernel (scatter)", lambda: k.scatter_rows(o, i.reshape(-1), uu.reshape(len(i), -1), op, nthreads,
+                                                               wrap)))
     elif i.shape[-1] == 1:
         res.append(("kernel", lambda: k.scatter_rows(o, i.reshape(-1), uu.reshape(len(i), -1), op, nthreads, wrap)))
     else:

@@ -117,6 +117,47 @@ def test_scatter_elements_raw(reduction):
     _both(lambda: gs.scatter_along_axis(data, idx, upd, 1, reduction=reduction, bounds="drop"))
 
 
+@pytest.mark.parametrize("form", ["parallel", "serial"])
+def test_scatter_elements2_fused_copy_equals_a_loop(form):
+    # copy=True: every row of out gets data's row (rows past idx's only that), then its updates in index
+    # order; the expected values come from a plain Python loop, duplicates included (float sums in order)
+    from gatherscatter.backends import numba_kernels as k
+
+    kern = k.SERIAL[k.scatter_elements2] if form == "serial" else k.scatter_elements2
+    data = RNG.standard_normal((7, 5)).astype(np.float32)
+    idx = RNG.integers(-5, 5, (4, 9))
+    upd = RNG.standard_normal((4, 9)).astype(np.float32)
+    for op, f in ((k.ADD, lambda x, y: np.float32(x + y)), (k.NONE, lambda x, y: y),
+                  (k.MAX, lambda x, y: max(x, y))):
+        expected = data.copy()
+        for a in range(4):
+            for j in range(9):
+                t = int(idx[a, j]) % 5
+                expected[a, t] = f(expected[a, t], upd[a, j])
+        buf = np.full((9, 5), 7.0, np.float32)
+        out = buf[1:-1]
+        assert kern(out, data, idx, upd, op, True, True) == 0
+        assert out.tobytes() == expected.tobytes(), op
+        assert (buf[0] == 7.0).all() and (buf[-1] == 7.0).all()
+        assert kern(out, data, idx, upd, op, True, False) == int((idx < 0).sum())  # no wrap: negatives bad
+        extremes = idx.copy()
+        extremes[0, 0], extremes[3, 8], extremes[2, 4] = 2**63 - 1, -(2**63), -6  # one unsigned compare each
+        assert kern(out, data, extremes, upd, op, True, True) == 3
+
+
+def test_scatter_elements_last_axis_fused_copy_paths():
+    # the fused copy with fewer index rows than data rows, into a fresh output and a caller's out=,
+    # and the unfused copy (a trailing axis of data longer than the indices')
+    data = RNG.standard_normal((300, 1024)).astype(np.float32)
+    idx = RNG.integers(-1024, 1024, (200, 4096))
+    upd = RNG.standard_normal((200, 4096)).astype(np.float32)
+    wide = np.repeat(data[:, :, None], 2, 2)
+    for reduction in ("none", "add", "max"):
+        _both(lambda r=reduction: gs.scatter_along_axis(data, idx, upd, 1, reduction=r))
+        _both(lambda r=reduction: gs.scatter_along_axis(data, idx, upd, 1, reduction=r, out=np.zeros_like(data)))
+        _both(lambda r=reduction: gs.scatter_along_axis(wide, idx[:, :, None], upd[:, :, None], 1, reduction=r))
+
+
 def test_scatter_elements_nan_max_bits():
     data = np.full((64, 512), np.nan, np.float32)
     data[::2] = 0.0
@@ -253,7 +294,7 @@ def _scatter_kernel_cases(k, f):
     """(name, call(out, idx, wrap, op) -> bad count, out shape, idx shape, size along the index) for every
     scatter kernel branch; ``f`` picks a kernel's form (parallel or serial)."""
     u2 = np.ones((6, 5), np.float32)
-    yield "elements2", lambda o, i, w, op: f(k.scatter_elements2)(o, i, u2, op, w), (6, 4), (6, 5), 4
+    yield "elements2", lambda o, i, w, op: f(k.scatter_elements2)(o, o, i, u2, op, False, w), (6, 4), (6, 5), 4
     u3 = np.ones((3, 5, 4), np.float32)
     yield "elements3", lambda o, i, w, op: f(k.scatter_elements3)(o, i, u3, op, 1, w), (3, 6, 4), (3, 5, 4), 6
     u1 = np.ones((1, 5, 4), np.float32)  # one slice, 2 threads, 4 columns: column blocks
@@ -318,6 +359,54 @@ def test_scatter_bad_index_leaves_callers_arrays_untouched():
                     call(out)
                 assert out.tobytes() == kept.tobytes()
                 assert data.tobytes() == before.tobytes()
+
+
+@pytest.mark.parametrize("form", ["parallel", "serial"])
+def test_put_rows_equals_a_loop(form):
+    # out = data, then out[rows[i]] = upd[i] in order (duplicates: the last wins), in one pass over out's
+    # rows; expected from a plain loop. A bad row: its count, and nothing written
+    from gatherscatter.backends import numba_kernels as k
+
+    kern = k.SERIAL[k.put_rows] if form == "serial" else k.put_rows
+    for n, r, m in ((1000, 7, 300), (40, 256, 200), (3, 1, 10), (5000, 64, 9)):
+        data = RNG.integers(0, 2**32, (n, r), dtype=np.uint64).astype(np.uint32)
+        rows = RNG.integers(-n, n, m)
+        rows[m // 2] = rows[0]  # a duplicate
+        upd = RNG.integers(0, 2**32, (m, r), dtype=np.uint64).astype(np.uint32)
+        expected = data.copy()
+        for i in range(m):
+            expected[int(rows[i]) % n] = upd[i]
+        out = np.zeros_like(data)
+        assert kern(out.reshape(-1), data.reshape(-1), rows, upd.reshape(-1), r, True, np.empty(n, np.int32)) == 0
+        assert out.tobytes() == expected.tobytes()
+        rows[-1] = n
+        out[:] = 7
+        assert kern(out.reshape(-1), data.reshape(-1), rows, upd.reshape(-1), r, True, np.empty(n, np.int64)) == 1
+        assert (out == 7).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128, np.uint8])
+def test_scatter_nd_none_one_pass(dtype):
+    # ScatterND without reduction, rows of 64 bytes or more, out of place: one pass over the output
+    # (put_rows); duplicates (last wins), wrapped negatives, tuples of depth 2, batch dims, out=, bad rows
+    data = (RNG.standard_normal((600, 16, 64)) * 50).astype(dtype)
+    idx = RNG.integers(-600, 600, (2000, 1))
+    idx[1500] = idx[3]
+    upd = (RNG.standard_normal((2000, 16, 64)) * 50).astype(dtype)
+    _both(lambda: gs.scatter_nd(data, idx, upd))
+    _both(lambda: gs.scatter_nd(data, idx, upd, out=np.zeros_like(data)))
+    tup = np.stack([RNG.integers(-600, 600, 3000), RNG.integers(-16, 16, 3000)], -1)
+    u2 = (RNG.standard_normal((3000, 64)) * 50).astype(dtype)
+    _both(lambda: gs.scatter_nd(data, tup, u2))
+    batched = np.ascontiguousarray(tup[:1200].reshape(600, 2, 2)[:, :, 1:])
+    _both(lambda: gs.scatter_nd(data, batched, u2[:1200].reshape(600, 2, 64), batch_dims=1))
+    bad = idx.copy()
+    bad[1999] = 600
+    _both(lambda: gs.scatter_nd(data, bad, upd))
+    kept = np.ones_like(data)
+    with using_backend("numba"), pytest.raises(gs.IndexOutOfRangeError):
+        gs.scatter_nd(data, bad, upd, out=kept)
+    assert (kept == 1).all()
 
 
 def test_scatter_nd_rows_raw_bad_index_fused():

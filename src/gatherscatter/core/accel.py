@@ -213,6 +213,19 @@ def _owner_threads(n: int, row: int) -> int:
     return n if row >= OWNER_MIN_ROW else 1
 
 
+PUT_MIN_ROW = 64
+"""Bytes of a row from which an out-of-place row scatter without reduction (ScatterND ``none``) runs as
+one pass over the output (:func:`~gatherscatter.backends.numba_kernels.put_rows`: blocks of ``data``
+copied, each followed by its rows' last updates, in one parallel region) instead of a copy of ``data``
+and then the scatter. Below it, its scratch of one int per row grows past 1/16 of the data and a
+``memcpy`` per updated row costs more than the row."""
+
+
+def _puts(k: Any, op: int, out: np.ndarray[Any, Any], R: int, data: np.ndarray[Any, Any] | None) -> bool:
+    """Whether the row scatter runs as :func:`put_rows` (which checks every row before writing anything)."""
+    return data is not None and op == k.NONE and R * out.itemsize >= PUT_MIN_ROW
+
+
 def _opcode(k: Any, reduction: str, dtype: np.dtype[Any]) -> int | None:
     if reduction == "none":
         return int(k.NONE) if _bits_ok(dtype) else None
@@ -258,7 +271,9 @@ def _scatter(
     which it rewrites or drops after a None; the kernel then checks each index as it
     goes (no separate pass: a quarter of ScatterElements add's time, benchmarks/README.md)
     and ``out`` may be half-written after a None. Otherwise (the caller's array) one
-    checking pass runs first and nothing is written after a False or a None.
+    checking pass runs first (or the kernel checks every index before its first write:
+    :func:`~gatherscatter.backends.numba_kernels.put_rows`) and nothing is written after a
+    False or a None.
     Resolved (``raw=False``) calls take elementwise specs only.
     """
     op = _opcode(k, reduction, out.dtype)
@@ -274,14 +289,19 @@ def _scatter(
         ic = _c(idx)
         if raw and not fresh and launch(k.count_bad, ic.reshape(-1), d3[1], wrap):
             return None
-        if data is not None:
+        by_row = i3[2] == 1 and i3[0] >= n  # the last-axis kernel, one row per task
+        fuse = by_row and d3[2] == 1 and data is not None  # data's copy fused into it, row by row
+        if data is not None and not fuse:
             _copy(k, out, data)
         o3 = out.reshape(d3)
         u3 = np.ascontiguousarray(u).reshape(i3)
+        src = data.reshape(d3) if fuse and data is not None else o3
         if op == k.NONE:
-            o3, u3 = _bits(o3), _bits(u3)
-        if i3[2] == 1 and i3[0] >= n:
-            bad = launch(k.scatter_elements2, o3[:, :, 0], ic.reshape(i3[:2]), u3[:, :, 0], op, wrap and raw)
+            o3, u3, src = _bits(o3), _bits(u3), _bits(src)
+        if by_row:
+            bad = launch(
+                k.scatter_elements2, o3[:, :, 0], src[:, :, 0], ic.reshape(i3[:2]), u3[:, :, 0], op, fuse, wrap and raw
+            )
         else:
             if i3[0] < n:
                 # column blocks (fewer leading slices than threads): each thread scans every update;
@@ -307,10 +327,15 @@ def _scatter(
         R = prod(out.shape[a + 1 :])
         rows = _c(idx).reshape(-1)
         n = set_kernel_threads(u.nbytes * 2 + idx.nbytes)
-        if not fresh and launch(k.count_bad, rows, out.shape[a], wrap):
+        if not fresh and not _puts(k, op, out, R, data) and launch(k.count_bad, rows, out.shape[a], wrap):
             return None
     else:
         return False
+    if data is not None and _puts(k, op, out, R, data):
+        set_kernel_threads(u.nbytes * 2 + idx.nbytes + 2 * out.nbytes)
+        o1, d1, u1 = _bits(out.reshape(-1)), _bits(data.reshape(-1)), _bits(np.ascontiguousarray(u).reshape(-1))
+        last = np.empty(out.size // R, np.int32 if rows.size < 2**31 else np.int64)
+        return None if launch(k.put_rows, o1, d1, rows, u1, R * out.itemsize // o1.itemsize, wrap, last) else True
     if data is not None:
         _copy(k, out, data)
     o2 = out.reshape(-1, R)
