@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -262,12 +264,10 @@ KNOWN = {
 }
 
 
-@pytest.mark.keras
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_python_lists_match_keras(backend: str) -> None:
-    """Every call of ``list_cases.CASES`` under Keras with this backend (a subprocess): same values and dtype, or both
-    raise, ours an instance of the built-in class Keras raised (TF's own errors derive from Exception only).
-    Differences are exactly :data:`KNOWN`. ``-s`` shows the tallies."""
+def _compare_with_keras(backend: str, cases: list[tuple[Any, ...]]) -> tuple[int, int, list[str]]:
+    """Run ``cases`` ((label, op, args, kwargs)) under Keras with this backend (a subprocess) and through gs.keras:
+    (agree: same values and dtype, both raise: ours an instance of the built-in class Keras raised (TF's own
+    errors derive from Exception only), the labels that differ)."""
     import builtins
     import os
     import pickle
@@ -275,17 +275,15 @@ def test_python_lists_match_keras(backend: str) -> None:
     import sys
     from pathlib import Path
 
-    from tests.dialects.keras.list_cases import CASES as KCASES
-
     pytest.importorskip("keras")
     worker = Path(__file__).with_name("keras_list_worker.py")
     env = dict(os.environ, KERAS_BACKEND=backend, TF_CPP_MIN_LOG_LEVEL="3")
-    proc = subprocess.run([sys.executable, str(worker)], input=pickle.dumps([c[1:] for c in KCASES]),
+    proc = subprocess.run([sys.executable, str(worker)], input=pickle.dumps([c[1:] for c in cases]),
                           capture_output=True, env=env, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]
     agree = both = 0
     differ: list[str] = []
-    for (label, op, args, kw), want in zip(KCASES, pickle.loads(proc.stdout), strict=True):
+    for (label, op, args, kw), want in zip(cases, pickle.loads(proc.stdout), strict=True):
         try:
             got = getattr(K, op)(*args, **kw, backend=backend)
         except gs.GatherScatterError as exc:
@@ -300,5 +298,33 @@ def test_python_lists_match_keras(backend: str) -> None:
             agree += 1
         else:
             differ.append(label)
+    return agree, both, differ
+
+
+@pytest.mark.keras
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_python_lists_match_keras(backend: str) -> None:
+    """Every call of ``list_cases.CASES`` under Keras with this backend: same values and dtype, or both raise.
+    Differences are exactly :data:`KNOWN`. ``-s`` shows the tallies."""
+    from tests.dialects.keras.list_cases import CASES as KCASES
+
+    agree, both, differ = _compare_with_keras(backend, KCASES)
     print(f"keras backend={backend}: {len(KCASES)} cases, {agree} agree, {both} both raise, {len(differ)} differ")
     assert sorted(differ) == sorted(k for b, k in KNOWN if b == backend)
+
+
+#: (backend, case label of gap_cases.py) -> the divergence record that explains the difference
+GAP_KNOWN: dict[tuple[str, str], str] = {}
+
+
+@pytest.mark.keras
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_array_gaps_match_keras(backend: str) -> None:
+    """``gap_cases.CASES`` (0-d ``x``, float index arrays, ``scatter_update(reduction=)``) under Keras with this
+    backend: same values and dtype, or both raise; differences are exactly :data:`GAP_KNOWN`."""
+    from tests.dialects.keras.gap_cases import CASES as GCASES
+
+    agree, both, differ = _compare_with_keras(backend, GCASES)
+    print(f"keras backend={backend} (array gaps): {len(GCASES)} cases, {agree} agree, {both} both raise, "
+          f"{len(differ)} differ")
+    assert sorted(differ) == sorted(k for b, k in GAP_KNOWN if b == backend)
