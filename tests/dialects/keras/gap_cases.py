@@ -61,7 +61,7 @@ def _cases() -> list[Case]:
                 (np.zeros((3, 2), np.float32), np.array([[[1, 0]], [[0, 1]]]), np.float32([[5, 7]])), {"reduction": "add"}))
     out.append(("scatter_update reduction=max int8 past", "scatter_update",
                 (np.int8([100, 2]), np.array([[0], [0]]), np.int8([100, 100])), {"reduction": "add"}))
-    for bad in ("sum", "", "none", 1):
+    for bad in ("sum", "", "none", 1, b"add"):
         out.append((f"scatter_update reduction={bad!r}", "scatter_update",
                     (np.float32([1, 2]), np.array([[0]]), np.float32([5])), {"reduction": bad}))
     return out

@@ -85,6 +85,75 @@ CASES = [
 ]
 
 
+F32 = np.float32
+DUP = (F32([1, 2, 3, 4]), np.array([[1], [1], [3]]), F32([5, -7, 2]))
+# the three array-input gaps (values worked by hand; each row also observed with Keras 3.15.1: gap_cases.py)
+GAP_CASES = [
+    # 1. a 0-d x: the torch backend reads x.shape[0] (IndexError) whatever the indices and axis
+    *[(op, (np.array(7.0, F32), ind), {"axis": ax}, "torch", gs.errors.IndexShapeError, None)
+      for op in (K.take, K.take_along_axis) for ind in (np.array(0), np.array([0])) for ax in (None, 0)],
+    (K.take, (np.array(7.0, F32), np.array([0])), {"axis": 0}, "numpy", [7.0], "float32"),  # np.take reads [7]
+    (K.take, (np.array(7.0, F32), np.array(-1)), {"axis": 0}, "numpy", 7.0, "float32"),
+    (K.take, (np.array(7.0, F32), np.array([0])), {}, "tensorflow", [7.0], "float32"),
+    (K.take_along_axis, (np.array(7.0, F32), np.array([0])), {}, "jax", [7.0], "float32"),
+    # 2. float index arrays: truncated toward 0 by tensorflow and torch (NaN / inf: the int64 minimum)
+    (K.take_along_axis, (X, F32([[0.5, 1.9, -0.5], [-1.5, -2.9, 2.99]])), {"axis": 1}, "tensorflow",
+     [[1.0, 2.0, 1.0], [6.0, 5.0, 6.0]], "float32"),  # [0, 1, 0], [-1, -2, 2] wrapped once
+    (K.take_along_axis, (X, np.float64([[-3.5], [-0.9]])), {"axis": 1}, "tensorflow", [[1.0], [4.0]], "float32"),
+    (K.take_along_axis, (X, np.float16([[np.nan], [0]])), {"axis": 1}, "tensorflow", gs.IndexOutOfRangeError, None),
+    (K.take_along_axis, (X, F32([[np.inf], [0]])), {"axis": 1}, "tensorflow", gs.IndexOutOfRangeError, None),
+    (K.take_along_axis, (X, F32([[3.5], [0]])), {"axis": 1}, "tensorflow", gs.IndexOutOfRangeError, None),
+    (K.take_along_axis, (X, F32([0.5, 5.2, -1.5])), {}, "tensorflow", [1.0, 6.0, 6.0], "float32"),
+    # torch: NaN -> -2**63, + 3 (negative), then modulo 3 = 1; 3.5 -> 3 -> 0
+    (K.take_along_axis, (X, F32([[np.nan], [3.5]])), {"axis": 1}, "torch", [[2.0], [4.0]], "float32"),
+    # torch, axis=None: a negative index is wrapped by x.shape[0] = 2, not x.size (as take): -1 -> 1
+    (K.take_along_axis, (X, F32([0.5, 5.2, -1.5])), {}, "torch", [1.0, 6.0, 2.0], "float32"),
+    (K.take_along_axis, (X, np.array([-1])), {}, "torch", [2.0], "float32"),
+    (K.take, (X, F32([0.5, 2.2])), {"axis": 1}, "torch", [[1.0, 3.0], [4.0, 6.0]], "float32"),
+    (K.take_along_axis, (X, F32([[0.5], [1.5]])), {"axis": 1}, "jax", gs.DTypeError, None),  # TypeError
+    (K.take_along_axis, (X, F32([[0.5], [1.5]])), {"axis": 1}, "numpy", IndexError, None),
+    (K.take, (X, F32([0.5])), {"axis": 1}, "jax", ValueError, None),
+    (K.take, (X, F32([0.5])), {"axis": 1}, "numpy", TypeError, None),
+    (K.take, (X, F32([0.5])), {"axis": 1}, "tensorflow", gs.DTypeError, None),
+    # 3. scatter_update(reduction=): 2 + 5 - 7 = 0, 2 * 5 * -7 = -70, 4 * 2 = 8
+    *[(K.scatter_update, DUP, {"reduction": r}, b, want, "float32") for b in BACKENDS for r, want in (
+        (None, [1.0, -7.0, 3.0, 2.0]), ("add", [1.0, 0.0, 3.0, 6.0]), ("max", [1.0, 5.0, 3.0, 4.0]),
+        ("min", [1.0, -7.0, 3.0, 2.0]), ("mul", [1.0, -70.0, 3.0, 8.0]), ("ADD", [1.0, 0.0, 3.0, 6.0]),
+        ("Mul", [1.0, -70.0, 3.0, 8.0]))],
+    (K.scatter_update, (np.arange(6, dtype=F32).reshape(3, 2), np.array([[2], [0], [2]]),
+                        F32([[1, 1], [10, -1], [3, 9]])), {"reduction": "add"}, "torch",
+     [[10.0, 0.0], [2.0, 3.0], [8.0, 15.0]], "float32"),
+    (K.scatter_update, (F32([1, 2, 3, 4]), np.array([[-1], [0]]), F32([5, 6])), {"reduction": "add"}, "torch",
+     [7.0, 2.0, 3.0, 9.0], "float32"),
+    (K.scatter_update, (F32([1, 2, 3, 4]), np.array([[-1], [0]]), F32([5, 6])), {"reduction": "mul"}, "tensorflow",
+     gs.IndexOutOfRangeError, None),
+    (K.scatter_update, (F32([1, 2, 3, 4]), np.array([[4], [0]]), F32([5, 6])), {"reduction": "max"}, "jax",
+     [6.0, 2.0, 3.0, 4.0], "float32"),  # out of range: dropped
+    (K.scatter_update, (F32([1, 2, 3, 4]), np.array([[4], [0]]), F32([5, 6])), {"reduction": "min"}, "numpy",
+     gs.IndexOutOfRangeError, None),
+    # NaN: tensorflow's max/min keep the value for a NaN update; the others propagate it
+    (K.scatter_update, (F32([1, NAN, 3, 4]), np.array([[1], [0]]), F32([5, NAN])), {"reduction": "max"},
+     "tensorflow", [1.0, NAN, 3.0, 4.0], "float32"),
+    (K.scatter_update, (F32([1, NAN, 3, 4]), np.array([[1], [0]]), F32([5, NAN])), {"reduction": "min"},
+     "tensorflow", [1.0, NAN, 3.0, 4.0], "float32"),
+    (K.scatter_update, (F32([1, NAN, 3, 4]), np.array([[1], [0]]), F32([5, NAN])), {"reduction": "max"},
+     "jax", [NAN, NAN, 3.0, 4.0], "float32"),
+    *[(K.scatter_update, (np.int8([100, 2]), np.array([[0], [0]]), np.int8([100, 100])), {"reduction": "add"}, b,
+       [44, 2], "int8") for b in BACKENDS],  # 300 wraps to 44
+    (K.scatter_update, (np.int64([1, 2]), np.array([[1], [1]]), np.int64([3, 4])), {"reduction": "mul"}, "jax",
+     [1, 24], "int32"),
+    # torch, 3-d indices: components on axis 1 ([[1, 0], [0, 1]] selects rows), the updates broadcast
+    (K.scatter_update, (np.zeros((3, 2), F32), np.array([[[1, 0]], [[0, 1]]]), F32([[5, 7]])), {"reduction": "add"},
+     "torch", [[10.0, 14.0], [10.0, 14.0], [0.0, 0.0]], "float32"),
+    (K.scatter_update, (np.zeros((3, 2), F32), np.array([[[1, 0]], [[0, 1]]]), F32([[5, 7]])), {"reduction": "max"},
+     "torch", gs.UnsupportedError, None),
+]
+# bad reduction values: Keras' own check (ValueError; a non-string: AttributeError from .lower())
+GAP_ERRORS = [(r, b, cls) for b in BACKENDS for r, cls in (("sum", gs.UnsupportedError), ("", ValueError),
+                                                           ("none", ValueError), (1, AttributeError),
+                                                           (b"add", ValueError), (None.__class__, AttributeError))]
+
+
 @pytest.mark.parametrize(("op", "args", "kw", "backend", "want", "dtype"), CASES)
 def test_hand_computed(op, args, kw, backend, want, dtype):
     if isinstance(want, type):
@@ -95,6 +164,29 @@ def test_hand_computed(op, args, kw, backend, want, dtype):
     got = op(*args, **kw, backend=backend)
     assert str(got.dtype) == dtype
     np.testing.assert_array_equal(got, np.asarray(want, got.dtype))
+
+
+
+@pytest.mark.parametrize(("op", "args", "kw", "backend", "want", "dtype"), GAP_CASES)
+def test_array_gaps_hand_computed(op, args, kw, backend, want, dtype):
+    test_hand_computed(op, args, kw, backend, want, dtype)
+
+
+@pytest.mark.parametrize(("reduction", "backend", "cls"), GAP_ERRORS)
+def test_bad_reduction(reduction, backend, cls):
+    with pytest.raises(cls) as info:
+        K.scatter_update(F32([1, 2]), np.array([[0]]), F32([5]), reduction=reduction, backend=backend)
+    assert isinstance(info.value, gs.GatherScatterError)
+    assert "keras.ops.scatter_update" in str(info.value) and repr(reduction)[:20] in str(info.value)
+
+
+def test_reduction_is_a_record_attribute():
+    """``reduction`` is declared with Keras' accepted values; the description carries it to the canonical form."""
+    op = gs.get_op("keras.scatter_update")
+    assert tuple(op.record.values["reduction"]) == (None, "add", "max", "min", "mul")
+    assert {v.get("reduction") for v in op.record.variants} == {None, "add", "max", "min", "mul"}
+    for r, want in ((None, "none"), ("add", "add"), ("mul", "mul"), ("max", "max")):
+        assert op.record.describe(backend="torch", reduction=r).canonical.reduction == want
 
 
 def test_numpy_backend_leaves_the_callers_array_alone():
@@ -327,4 +419,4 @@ def test_array_gaps_match_keras(backend: str) -> None:
     agree, both, differ = _compare_with_keras(backend, GCASES)
     print(f"keras backend={backend} (array gaps): {len(GCASES)} cases, {agree} agree, {both} both raise, "
           f"{len(differ)} differ")
-    assert sorted(differ) == sorted(k for b, k in GAP_KNOWN if b == backend)
+    assert sorted(differ) == sorted(k for b, k in GAP_KNOWN if b == backend), differ

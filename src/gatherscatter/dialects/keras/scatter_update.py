@@ -48,14 +48,14 @@ def _describe(backend: str = "tensorflow", reduction: str | None = None) -> Desc
 
 def parse_reduction(ctx: Any, reduction: Any) -> str:
     """Keras' own check (``keras.ops.scatter_update``): ``None`` or a string whose lower case is one of
-    :data:`REDUCTIONS`; anything else raises ValueError (a non-string: AttributeError, from ``.lower()``)."""
+    :data:`REDUCTIONS`; anything else raises ValueError (a value without ``.lower()``: AttributeError)."""
     if reduction is None:
         return "none"
-    if not isinstance(reduction, str):
+    if not isinstance(reduction, (str, bytes, bytearray)):
         raise ArgumentAttributeError(f"{ctx.label}: reduction={reduction!r} is not a string: Keras calls "
                                      "reduction.lower() (AttributeError)")
     r = reduction.lower()
-    if r not in REDUCTIONS:
+    if not isinstance(r, str) or r not in REDUCTIONS:  # bytes have .lower(): then Keras' ValueError
         raise UnsupportedError(f"{ctx.label}: Invalid reduction: {reduction!r}; supported values are: None, "
                                     "'add', 'max', 'min', 'mul' (any case)")
     return REDUCTIONS[r]
@@ -149,16 +149,18 @@ def scatter_update(inputs: Any, indices: Any, updates: Any, reduction: Any = Non
         else:  # an array: converted to the inputs' dtype (floats truncated toward 0)
             with np.errstate(all="ignore"):
                 u = np.asarray(updates).astype(d.dtype)
-        k = i.shape[-1] if i.ndim else 0
-        want = i.shape[:-1] + d.shape[k:]
-        if b != "tensorflow" and u.shape != want and i.ndim and 1 <= k <= d.ndim:  # assignment broadcasts them
-            try:
-                u = np.broadcast_to(u, want)
-            except ValueError:
-                raise SHAPE_ERRORS[b](f"{ctx.label}: updates of shape {list(u.shape)} do not broadcast to the "
-                                      f"indexed shape {list(want)}") from None
     else:
         u = as_updates(ctx, updates, d.dtype)
+    k = i.shape[-1] if i.ndim else 0
+    want = i.shape[:-1] + d.shape[k:]
+    # assignment, .at[] and ufunc.at broadcast the updates (not tensorflow; not torch's per-row reduction loop)
+    if b != "tensorflow" and u.shape != want and i.ndim and 1 <= k <= d.ndim and not (
+            b == "torch" and r in ("max", "min", "mul")):
+        try:
+            u = np.broadcast_to(u, want)
+        except ValueError:
+            raise SHAPE_ERRORS[b](f"{ctx.label}: updates of shape {list(u.shape)} do not broadcast to the "
+                                  f"indexed shape {list(want)}") from None
     if b == "tensorflow":  # tf.tensor_scatter_nd_update's CPU shape rules (2-D indices or more, 1-D updates or more)
         if u.ndim < 1:
             raise ShapeError(f"{ctx.label}: Updates shape must have rank at least one (the tensorflow backend); "
