@@ -29,9 +29,9 @@ divergence_table("keras.scatter_update", __file__)
 #: ``reduction=`` (Keras 3.15: ``None`` or one of these, case-insensitive: Keras lowers the string) -> the core's
 REDUCTIONS: dict[str | None, str] = {None: "none", "add": "add", "max": "max", "min": "min", "mul": "mul"}
 
-_TF_NAN = Residual("nonfinite", "a NaN update leaves the value unchanged under reduction='max'/'min' (backend='tensorflow': "
-                   "tf.tensor_scatter_nd_max/min keep the value unless the update compares greater/less)",
-                   "NaN propagates (as on the other backends)")
+_TF_NAN = Residual("nonfinite", "a NaN update leaves the value unchanged under reduction='max'/'min' "
+                   "(backend='tensorflow': tf.tensor_scatter_nd_max/min keep the value unless the update compares "
+                   "greater/less)", "NaN propagates (as on the other backends)")
 
 
 def _describe(backend: str = "tensorflow", reduction: str | None = None) -> Description:
