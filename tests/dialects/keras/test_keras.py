@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -83,6 +85,75 @@ CASES = [
 ]
 
 
+F32 = np.float32
+DUP = (F32([1, 2, 3, 4]), np.array([[1], [1], [3]]), F32([5, -7, 2]))
+# the three array-input gaps (values worked by hand; each row also observed with Keras 3.15.1: gap_cases.py)
+GAP_CASES = [
+    # 1. a 0-d x: the torch backend reads x.shape[0] (IndexError) whatever the indices and axis
+    *[(op, (np.array(7.0, F32), ind), {"axis": ax}, "torch", gs.errors.IndexShapeError, None)
+      for op in (K.take, K.take_along_axis) for ind in (np.array(0), np.array([0])) for ax in (None, 0)],
+    (K.take, (np.array(7.0, F32), np.array([0])), {"axis": 0}, "numpy", [7.0], "float32"),  # np.take reads [7]
+    (K.take, (np.array(7.0, F32), np.array(-1)), {"axis": 0}, "numpy", 7.0, "float32"),
+    (K.take, (np.array(7.0, F32), np.array([0])), {}, "tensorflow", [7.0], "float32"),
+    (K.take_along_axis, (np.array(7.0, F32), np.array([0])), {}, "jax", [7.0], "float32"),
+    # 2. float index arrays: truncated toward 0 by tensorflow and torch (NaN / inf: the int64 minimum)
+    (K.take_along_axis, (X, F32([[0.5, 1.9, -0.5], [-1.5, -2.9, 2.99]])), {"axis": 1}, "tensorflow",
+     [[1.0, 2.0, 1.0], [6.0, 5.0, 6.0]], "float32"),  # [0, 1, 0], [-1, -2, 2] wrapped once
+    (K.take_along_axis, (X, np.float64([[-3.5], [-0.9]])), {"axis": 1}, "tensorflow", [[1.0], [4.0]], "float32"),
+    (K.take_along_axis, (X, np.float16([[np.nan], [0]])), {"axis": 1}, "tensorflow", gs.IndexOutOfRangeError, None),
+    (K.take_along_axis, (X, F32([[np.inf], [0]])), {"axis": 1}, "tensorflow", gs.IndexOutOfRangeError, None),
+    (K.take_along_axis, (X, F32([[3.5], [0]])), {"axis": 1}, "tensorflow", gs.IndexOutOfRangeError, None),
+    (K.take_along_axis, (X, F32([0.5, 5.2, -1.5])), {}, "tensorflow", [1.0, 6.0, 6.0], "float32"),
+    # torch: NaN -> -2**63, + 3 (negative), then modulo 3 = 1; 3.5 -> 3 -> 0
+    (K.take_along_axis, (X, F32([[np.nan], [3.5]])), {"axis": 1}, "torch", [[2.0], [4.0]], "float32"),
+    # torch, axis=None: a negative index is wrapped by x.shape[0] = 2, not x.size (as take): -1 -> 1
+    (K.take_along_axis, (X, F32([0.5, 5.2, -1.5])), {}, "torch", [1.0, 6.0, 2.0], "float32"),
+    (K.take_along_axis, (X, np.array([-1])), {}, "torch", [2.0], "float32"),
+    (K.take, (X, F32([0.5, 2.2])), {"axis": 1}, "torch", [[1.0, 3.0], [4.0, 6.0]], "float32"),
+    (K.take_along_axis, (X, F32([[0.5], [1.5]])), {"axis": 1}, "jax", gs.DTypeError, None),  # TypeError
+    (K.take_along_axis, (X, F32([[0.5], [1.5]])), {"axis": 1}, "numpy", IndexError, None),
+    (K.take, (X, F32([0.5])), {"axis": 1}, "jax", ValueError, None),
+    (K.take, (X, F32([0.5])), {"axis": 1}, "numpy", TypeError, None),
+    (K.take, (X, F32([0.5])), {"axis": 1}, "tensorflow", gs.DTypeError, None),
+    # 3. scatter_update(reduction=): 2 + 5 - 7 = 0, 2 * 5 * -7 = -70, 4 * 2 = 8
+    *[(K.scatter_update, DUP, {"reduction": r}, b, want, "float32") for b in BACKENDS for r, want in (
+        (None, [1.0, -7.0, 3.0, 2.0]), ("add", [1.0, 0.0, 3.0, 6.0]), ("max", [1.0, 5.0, 3.0, 4.0]),
+        ("min", [1.0, -7.0, 3.0, 2.0]), ("mul", [1.0, -70.0, 3.0, 8.0]), ("ADD", [1.0, 0.0, 3.0, 6.0]),
+        ("Mul", [1.0, -70.0, 3.0, 8.0]))],
+    (K.scatter_update, (np.arange(6, dtype=F32).reshape(3, 2), np.array([[2], [0], [2]]),
+                        F32([[1, 1], [10, -1], [3, 9]])), {"reduction": "add"}, "torch",
+     [[10.0, 0.0], [2.0, 3.0], [8.0, 15.0]], "float32"),
+    (K.scatter_update, (F32([1, 2, 3, 4]), np.array([[-1], [0]]), F32([5, 6])), {"reduction": "add"}, "torch",
+     [7.0, 2.0, 3.0, 9.0], "float32"),
+    (K.scatter_update, (F32([1, 2, 3, 4]), np.array([[-1], [0]]), F32([5, 6])), {"reduction": "mul"}, "tensorflow",
+     gs.IndexOutOfRangeError, None),
+    (K.scatter_update, (F32([1, 2, 3, 4]), np.array([[4], [0]]), F32([5, 6])), {"reduction": "max"}, "jax",
+     [6.0, 2.0, 3.0, 4.0], "float32"),  # out of range: dropped
+    (K.scatter_update, (F32([1, 2, 3, 4]), np.array([[4], [0]]), F32([5, 6])), {"reduction": "min"}, "numpy",
+     gs.IndexOutOfRangeError, None),
+    # NaN: tensorflow's max/min keep the value for a NaN update; the others propagate it
+    (K.scatter_update, (F32([1, NAN, 3, 4]), np.array([[1], [0]]), F32([5, NAN])), {"reduction": "max"},
+     "tensorflow", [1.0, NAN, 3.0, 4.0], "float32"),
+    (K.scatter_update, (F32([1, NAN, 3, 4]), np.array([[1], [0]]), F32([5, NAN])), {"reduction": "min"},
+     "tensorflow", [1.0, NAN, 3.0, 4.0], "float32"),
+    (K.scatter_update, (F32([1, NAN, 3, 4]), np.array([[1], [0]]), F32([5, NAN])), {"reduction": "max"},
+     "jax", [NAN, NAN, 3.0, 4.0], "float32"),
+    *[(K.scatter_update, (np.int8([100, 2]), np.array([[0], [0]]), np.int8([100, 100])), {"reduction": "add"}, b,
+       [44, 2], "int8") for b in BACKENDS],  # 300 wraps to 44
+    (K.scatter_update, (np.int64([1, 2]), np.array([[1], [1]]), np.int64([3, 4])), {"reduction": "mul"}, "jax",
+     [1, 24], "int32"),
+    # torch, 3-d indices: components on axis 1 ([[1, 0], [0, 1]] selects rows), the updates broadcast
+    (K.scatter_update, (np.zeros((3, 2), F32), np.array([[[1, 0]], [[0, 1]]]), F32([[5, 7]])), {"reduction": "add"},
+     "torch", [[10.0, 14.0], [10.0, 14.0], [0.0, 0.0]], "float32"),
+    (K.scatter_update, (np.zeros((3, 2), F32), np.array([[[1, 0]], [[0, 1]]]), F32([[5, 7]])), {"reduction": "max"},
+     "torch", gs.UnsupportedError, None),
+]
+# bad reduction values: Keras' own check (ValueError; a non-string: AttributeError from .lower())
+GAP_ERRORS = [(r, b, cls) for b in BACKENDS for r, cls in (("sum", gs.UnsupportedError), ("", ValueError),
+                                                           ("none", ValueError), (1, AttributeError),
+                                                           (b"add", ValueError), (None.__class__, AttributeError))]
+
+
 @pytest.mark.parametrize(("op", "args", "kw", "backend", "want", "dtype"), CASES)
 def test_hand_computed(op, args, kw, backend, want, dtype):
     if isinstance(want, type):
@@ -93,6 +164,29 @@ def test_hand_computed(op, args, kw, backend, want, dtype):
     got = op(*args, **kw, backend=backend)
     assert str(got.dtype) == dtype
     np.testing.assert_array_equal(got, np.asarray(want, got.dtype))
+
+
+
+@pytest.mark.parametrize(("op", "args", "kw", "backend", "want", "dtype"), GAP_CASES)
+def test_array_gaps_hand_computed(op, args, kw, backend, want, dtype):
+    test_hand_computed(op, args, kw, backend, want, dtype)
+
+
+@pytest.mark.parametrize(("reduction", "backend", "cls"), GAP_ERRORS)
+def test_bad_reduction(reduction, backend, cls):
+    with pytest.raises(cls) as info:
+        K.scatter_update(F32([1, 2]), np.array([[0]]), F32([5]), reduction=reduction, backend=backend)
+    assert isinstance(info.value, gs.GatherScatterError)
+    assert "keras.ops.scatter_update" in str(info.value) and repr(reduction)[:20] in str(info.value)
+
+
+def test_reduction_is_a_record_attribute():
+    """``reduction`` is declared with Keras' accepted values; the description carries it to the canonical form."""
+    op = gs.get_op("keras.scatter_update")
+    assert tuple(op.record.values["reduction"]) == (None, "add", "max", "min", "mul")
+    assert {v.get("reduction") for v in op.record.variants} == {None, "add", "max", "min", "mul"}
+    for r, want in ((None, "none"), ("add", "add"), ("mul", "mul"), ("max", "max")):
+        assert op.record.describe(backend="torch", reduction=r).canonical.reduction == want
 
 
 def test_numpy_backend_leaves_the_callers_array_alone():
@@ -262,12 +356,10 @@ KNOWN = {
 }
 
 
-@pytest.mark.keras
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_python_lists_match_keras(backend: str) -> None:
-    """Every call of ``list_cases.CASES`` under Keras with this backend (a subprocess): same values and dtype, or both
-    raise, ours an instance of the built-in class Keras raised (TF's own errors derive from Exception only).
-    Differences are exactly :data:`KNOWN`. ``-s`` shows the tallies."""
+def _compare_with_keras(backend: str, cases: list[tuple[Any, ...]]) -> tuple[int, int, list[str]]:
+    """Run ``cases`` ((label, op, args, kwargs)) under Keras with this backend (a subprocess) and through gs.keras:
+    (agree: same values and dtype, both raise: ours an instance of the built-in class Keras raised (TF's own
+    errors derive from Exception only), the labels that differ)."""
     import builtins
     import os
     import pickle
@@ -275,17 +367,15 @@ def test_python_lists_match_keras(backend: str) -> None:
     import sys
     from pathlib import Path
 
-    from tests.dialects.keras.list_cases import CASES as KCASES
-
     pytest.importorskip("keras")
     worker = Path(__file__).with_name("keras_list_worker.py")
     env = dict(os.environ, KERAS_BACKEND=backend, TF_CPP_MIN_LOG_LEVEL="3")
-    proc = subprocess.run([sys.executable, str(worker)], input=pickle.dumps([c[1:] for c in KCASES]),
+    proc = subprocess.run([sys.executable, str(worker)], input=pickle.dumps([c[1:] for c in cases]),
                           capture_output=True, env=env, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]
     agree = both = 0
     differ: list[str] = []
-    for (label, op, args, kw), want in zip(KCASES, pickle.loads(proc.stdout), strict=True):
+    for (label, op, args, kw), want in zip(cases, pickle.loads(proc.stdout), strict=True):
         try:
             got = getattr(K, op)(*args, **kw, backend=backend)
         except gs.GatherScatterError as exc:
@@ -300,5 +390,33 @@ def test_python_lists_match_keras(backend: str) -> None:
             agree += 1
         else:
             differ.append(label)
+    return agree, both, differ
+
+
+@pytest.mark.keras
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_python_lists_match_keras(backend: str) -> None:
+    """Every call of ``list_cases.CASES`` under Keras with this backend: same values and dtype, or both raise.
+    Differences are exactly :data:`KNOWN`. ``-s`` shows the tallies."""
+    from tests.dialects.keras.list_cases import CASES as KCASES
+
+    agree, both, differ = _compare_with_keras(backend, KCASES)
     print(f"keras backend={backend}: {len(KCASES)} cases, {agree} agree, {both} both raise, {len(differ)} differ")
     assert sorted(differ) == sorted(k for b, k in KNOWN if b == backend)
+
+
+#: (backend, case label of gap_cases.py) -> the divergence record that explains the difference
+GAP_KNOWN: dict[tuple[str, str], str] = {}
+
+
+@pytest.mark.keras
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_array_gaps_match_keras(backend: str) -> None:
+    """``gap_cases.CASES`` (0-d ``x``, float index arrays, ``scatter_update(reduction=)``) under Keras with this
+    backend: same values and dtype, or both raise; differences are exactly :data:`GAP_KNOWN`."""
+    from tests.dialects.keras.gap_cases import CASES as GCASES
+
+    agree, both, differ = _compare_with_keras(backend, GCASES)
+    print(f"keras backend={backend} (array gaps): {len(GCASES)} cases, {agree} agree, {both} both raise, "
+          f"{len(differ)} differ")
+    assert sorted(differ) == sorted(k for b, k in GAP_KNOWN if b == backend), differ

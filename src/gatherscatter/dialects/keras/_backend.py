@@ -32,6 +32,7 @@ from .._common import data_array
 from .._record import Canonical, Description, Residual, Step, check_choice
 
 __all__ = [
+    "ARRAY_FLOAT_INDICES",
     "BACKENDS",
     "INDEX_RULES",
     "KERAS_VERSION",
@@ -115,7 +116,8 @@ def backend_inputs(name: str, backend: Any, data: Any, indices: Any, /, **names:
     data = python_arg(ctx, name, b, ctx.data, data)
     indices = python_arg(ctx, name, b, "indices", indices)
     d = data_array(ctx, data)
-    i = as_index_array(ctx, indices, "indices")
+    i = array_float_indices(ctx, name, b, indices)
+    i = as_index_array(ctx, i, "indices")
     if b == "jax":
         d, i = jax32(d), jax32(i)
     return b, ctx, d, i
@@ -234,6 +236,18 @@ PYTHON_INDEX_KINDS: dict[tuple[str, str], tuple[str, str, str]] = {
     ("scatter_update", "numpy"): ("IndexError", "IndexError", "ValueError"),
 }
 
+#: (op, backend) -> what the op does with a floating-point index ARRAY (float16/32/64; measured, Keras 3.15.1):
+#: 'trunc' (cast to int64: truncated toward 0, NaN, infinities and values past int64 read as the int64 minimum,
+#: then the backend's usual index rules: torch's ``.long()``, TF's ``convert_to_tensor(indices, 'int64')``) or
+#: the built-in exception the backend raises (jnp.take: ValueError, jnp.take_along_axis: TypeError, tf.gather:
+#: InvalidArgumentError (an Exception), np.take: TypeError, np.take_along_axis: IndexError)
+ARRAY_FLOAT_INDICES: dict[tuple[str, str], str] = {
+    ("take", "jax"): "ValueError", ("take", "tensorflow"): "Exception", ("take", "torch"): "trunc",
+    ("take", "numpy"): "TypeError",
+    ("take_along_axis", "jax"): "TypeError", ("take_along_axis", "tensorflow"): "trunc",
+    ("take_along_axis", "torch"): "trunc", ("take_along_axis", "numpy"): "IndexError",
+}
+
 _ERRORS: dict[str, type[GatherScatterError]] = {
     "TypeError": DTypeError, "Exception": DTypeError, "ValueError": DTypeValueError, "IndexError": IndexDTypeError,
     "OverflowError": DTypeOverflowError, "RuntimeError": DTypeRuntimeError, "AttributeError": ArgumentAttributeError,
@@ -340,6 +354,28 @@ def python_arg(ctx: OpContext, op: str, backend: str, arg: str, value: Any, name
     return a
 
 
+def array_float_indices(ctx: OpContext, op: str, backend: str, indices: Any) -> Any:
+    """A floating-point index array as ``op`` on ``backend`` reads it (:data:`ARRAY_FLOAT_INDICES`); other
+    values unchanged.
+
+    >>> ctx = keras_context("take_along_axis", "tensorflow")
+    >>> array_float_indices(ctx, "take_along_axis", "tensorflow", np.float32([1.9, -1.5, np.nan])).tolist()
+    [1, -1, -9223372036854775808]
+    """
+    how = ARRAY_FLOAT_INDICES.get((op, backend))
+    if how is None or is_python(indices) or not isinstance(indices, (np.ndarray, np.generic)) \
+            or indices.dtype.kind != "f":
+        return indices
+    if how != "trunc":
+        _raise(ctx, how, "indices", f"a {indices.dtype} index array (the {backend} backend takes integer indices)",
+               indices)
+    a = np.asarray(indices, np.float64)
+    ok = np.isfinite(a) & (np.abs(a) < 2.0**63)
+    out = np.full(a.shape, np.iinfo(np.int64).min, np.int64)
+    out[ok] = np.trunc(a[ok])
+    return out
+
+
 def cast_updates(ctx: OpContext, backend: str, value: Any, dtype: np.dtype[Any], name: str) -> np.ndarray[Any, Any]:
     """Python ``updates`` of ``scatter_update`` in the inputs' ``dtype``, as each backend casts them: jax converts
     (:data:`PYTHON_RULES`), then casts (floats truncated, saturating); torch converts with the dtype (truncated;
@@ -380,7 +416,9 @@ def cast_updates(ctx: OpContext, backend: str, value: Any, dtype: np.dtype[Any],
 
 
 def torch_scalar_x(ctx: OpContext, x: Any, d: np.ndarray[Any, Any]) -> None:
-    """The torch backend reads ``x.shape[0]`` (or ``x.shape[axis]``) of a Python scalar ``x``: IndexError."""
-    if d.ndim == 0 and is_python(x):
-        raise IndexShapeError(f"{ctx.label}: x {x!r} is a Python scalar: the torch backend reads x.shape[0] of it "
+    """The torch backend reads ``x.shape[0]`` (or ``x.shape[axis]``) of a 0-d ``x`` (a Python scalar or a 0-d
+    array), whatever the indices and axis: IndexError (measured, Keras 3.15.1)."""
+    if d.ndim == 0:
+        what = "a Python scalar" if is_python(x) else "a 0-d array"
+        raise IndexShapeError(f"{ctx.label}: x {x!r:.60} is {what}: the torch backend reads x.shape[0] of it "
                               "(torch: 'tuple index out of range')")

@@ -18,7 +18,6 @@ from ._backend import (
     backend_inputs,
     gather_description,
     index_policy,
-    is_python,
     torch_scalar_x,
 )
 
@@ -93,7 +92,7 @@ def take(x: Any, indices: Any, axis: Any = None, *, backend: str = "tensorflow")
     b, ctx, d, i = backend_inputs("take", backend, x, indices, data="x", indices="indices")
     if b == "torch":
         torch_scalar_x(ctx, x, d)
-    elif b == "numpy" and d.ndim == 0 and is_python(x) and axis is not None:  # np.take(7, [0], axis=0) reads [7]
+    elif b == "numpy" and d.ndim == 0 and axis is not None:  # np.take(7, [0], axis=0) reads [7] (0-d arrays too)
         d = d.reshape(1)
     if axis is None:
         flat = d.reshape(-1)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ...core.policy import MODULO, WRAPPING, Policy, fill
 from ...core.shape import IndexSpec
 from ...errors import ShapeError, ShapeRuntimeError
@@ -21,11 +23,16 @@ def _describe(axis: int | None = None, backend: str = "tensorflow") -> Descripti
     pre: list[Step] = []
     layout: dict[str, Any] = {"full_index": True}
     data = "x"
+    idx = "indices"
     if axis is None:
+        if backend == "torch":  # wraps a negative index by x.shape[0] (a Keras bug), then reads the flattened x
+            pre.append(Step.adapt("normalize_negative", "i0", "indices", "x", axis=0,
+                                  why="the torch backend wraps negatives by x.shape[0], not x.size"))
+            idx = "i0"
         pre.append(Step.adapt("flatten", "flat", "x", why="axis=None works on the flattened x (1-d indices)"))
         data = "flat"
         layout["rank"] = (1, 1)
-    base = canonical("gather_elements", data=data, axis=0 if axis is None else axis)
+    base = canonical("gather_elements", data=data, indices=idx, axis=0 if axis is None else axis)
     return gather_description("take_along_axis", backend, {"axis": axis, "backend": backend}, base, pre,
                               ("x", "indices"), **layout)
 
@@ -42,7 +49,9 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
     has ``x``'s rank and shape except along ``axis``. Per ``backend=``: ``'jax'``
     wraps negatives once and fills out-of-range reads (NaN / integer minimum; 32-bit
     dtypes); ``'tensorflow'`` and ``'numpy'`` wrap negatives once and raise out of
-    range; ``'torch'`` takes every index modulo the axis size.
+    range; ``'torch'`` takes every index modulo the axis size (``axis=None``: a negative
+    index is first wrapped by ``x.shape[0]``, not ``x.size``, a Keras bug reproduced), and
+    raises an ``IndexError`` for a 0-d ``x`` (it reads ``x.shape[0]``).
 
     Lowering: core ``gather`` with ``IndexSpec(axis=a, batch=a, elementwise=True)``.
 
@@ -57,7 +66,9 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
 
     Python lists, tuples and scalars: jax, tensorflow and torch convert them (ints int32,
     floats float32, bools bool: ``PYTHON_RULES`` in ``dialects/keras/_backend.py``); float and
-    bool index lists are cast to int64 by tensorflow and torch, refused by jax (TypeError); the
+    bool index lists are cast to int64 by tensorflow and torch, refused by jax (TypeError); float
+    index ARRAYS too (truncated toward 0; NaN, infinities and values past int64 read as the int64
+    minimum: ``ARRAY_FLOAT_INDICES``), refused by jax (TypeError) and numpy (IndexError); the
     numpy backend refuses any Python ``x`` or ``indices`` (AttributeError: ``np.take_along_axis``
     reads ``.ndim`` / ``.dtype``), here an :class:`~gatherscatter.errors.ArgumentAttributeError`.
 
@@ -68,6 +79,8 @@ def take_along_axis(x: Any, indices: Any, axis: Any = None, *, backend: str = "t
     b, ctx, d, i = backend_inputs("take_along_axis", backend, x, indices, data="x", indices="indices")
     if b == "torch":
         torch_scalar_x(ctx, x, d)
+    if b == "torch" and axis is None and d.ndim:  # Keras: indices + x.shape[0] where negative, then the flat x
+        i = np.where(i < 0, i + d.shape[0], i)
     d, a = along_axis(ctx, d, i, axis)
     if i.ndim != d.ndim or any(i.shape[k] != d.shape[k] for k in range(d.ndim) if k != a):
         raise (ShapeRuntimeError if b == "torch" else ShapeError)(  # torch.take_along_dim: RuntimeError
