@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import platform
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -93,6 +95,27 @@ def test_nonfinite_bit_for_bit(op, data, ids, n, want):
     assert (np.isnan(got) == np.isnan(want)).all(), (got, want)
     ok = ~np.isnan(want)
     np.testing.assert_array_equal(got[ok].view(np.uint32), want[ok].view(np.uint32))
+
+
+# NaN bits of sums on x86-64 (0x7fc00000 NaN, 0xffc00000 -NaN, 0x7f800000 inf): UNSORTED_SEGMENT_SUM adds
+# acc + x and SEGMENT_SUM's compiled += adds x + acc; of two NaN operands x86 keeps the first one's
+NAN_SIGNS = [
+    ("UNSORTED_SEGMENT_SUM", [0x7FC00000, 0xFFC00000], 0x7FC00000),
+    ("UNSORTED_SEGMENT_SUM", [0xFFC00000, 0x7F800000, 0x7FC00000], 0xFFC00000),
+    ("UNSORTED_SEGMENT_PROD", [0xFFC00000, 0x7FC00000], 0xFFC00000),
+    ("SEGMENT_SUM", [0x7FC00000, 0xFFC00000], 0xFFC00000),
+    ("SEGMENT_SUM", [0xFFC00000, 0x7F800000, 0x7FC00000, 0x3F800000], 0x7FC00000),
+    ("SEGMENT_SUM", [0x7F800000, 0xFF800000], 0xFFC00000),  # inf + -inf: x86's default NaN
+    ("SEGMENT_SUM", [0x7F800000, 0xFF800000, 0x7FC00000], 0x7FC00000),
+]
+
+
+@pytest.mark.skipif(platform.machine().lower() not in ("x86_64", "amd64"), reason="x86-64's NaN rules")
+@pytest.mark.parametrize(("name", "bits", "want"), NAN_SIGNS)
+def test_nan_signs(name, bits, want):
+    d = np.uint32(bits).view(F)
+    got = getattr(tfl, name)(d, np.zeros(len(bits), I32), *(() if name == "SEGMENT_SUM" else (1,)))
+    assert int(got.view(np.uint32)[0]) == want
 
 
 INT32_EDGES = [  # two's complement wrap (what the int32 kernels do), extremes

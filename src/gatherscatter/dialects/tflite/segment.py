@@ -63,33 +63,55 @@ _STD_MINMAX = {
 }
 
 
-def fold_updates(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """``data`` as TFLite's max/min fold sees it: the rows on which any max/min scatter gives the kernel's bits.
+def fold_updates(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], *,
+                 x_first: bool = False) -> np.ndarray[Any, Any]:
+    """``data`` as TFLite's fold sees it: the rows on which the core scatter (``acc + x``, NaN-propagating
+    max/min, any order of ties) gives the kernel's bits.
 
-    The kernel runs ``acc = std::max(acc, x)`` (``x if acc < x else acc``) from ``lowest()`` (min:
+    Max/min: the kernel runs ``acc = std::max(acc, x)`` (``x if acc < x else acc``) from ``lowest()`` (min:
     ``std::min`` from ``max()``), rows in order. ``acc`` is never NaN, so a NaN row leaves it as it is, and so
     does a ``-inf`` (below the finite start): both are raised to ``lowest()`` here (``fmax(x, lowest())``), a
     value that leaves every ``acc`` as it is too. On a tie ``acc`` stays: of zeros of both signs the first
     (rows in order, per segment and element) wins, so every zero of a (segment, element) gets the first one's
-    sign here, and any order of ties gives it. Integers, sums and products: ``data`` itself.
+    sign here. ``x_first`` (SEGMENT_SUM's compiled ``+=``, measured on x86-64): the sum is ``x + acc``, and
+    of two NaNs x86 keeps the first operand's, so a segment element holding a NaN ends with its last NaN: every
+    value of that (segment, element) becomes that NaN here (``acc + x`` keeps the first). Otherwise ``data``.
 
     >>> import numpy as np
     >>> fold_updates(Reduction.MAX, np.float32([np.nan, 0.0, -0.0, -np.inf]), np.int32([0, 1, 1, 2])).tolist()
     [-3.4028234663852886e+38, 0.0, 0.0, -3.4028234663852886e+38]
     """
-    if data.dtype.kind != "f" or red not in (Reduction.MAX, Reduction.MIN):
+    if data.dtype.kind != "f":
+        return data
+    if red is Reduction.ADD and x_first:
+        nan = np.isnan(data)
+        return _spread(data.copy(), ids, nan, last=True, everywhere=True) if nan.any() else data
+    if red not in (Reduction.MAX, Reduction.MIN):
         return data
     start = empty_value("lowest" if red is Reduction.MAX else "highest", data.dtype)
     u = np.fmax(data, start) if red is Reduction.MAX else np.fmin(data, start)
-    flat = u.reshape(ids.size, int(np.prod(data.shape[ids.ndim :], dtype=np.int64)))
-    zero = flat == 0
+    zero = u == 0
     if zero.any():
-        neg = np.signbit(flat[zero])
+        neg = np.signbit(u[zero])
         if neg.any() and not neg.all():
-            row, col = np.nonzero(zero)  # row-major: a (segment, element)'s zeros in row order
-            key = ids.reshape(-1)[row].astype(np.int64) * flat.shape[1] + col
-            _, first, which = np.unique(key, return_index=True, return_inverse=True)
-            flat[zero] = np.where(neg[first][which.reshape(-1)], -0.0, 0.0)
+            _spread(u, ids, zero, last=False, everywhere=False)
+    return u
+
+
+def _spread(u: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], mask: np.ndarray[Any, Any], *, last: bool,
+            everywhere: bool) -> np.ndarray[Any, Any]:
+    """Give the first (``last``: the last) ``mask``ed value of each (segment, element) of ``u``, rows in order, to
+    every ``mask``ed value of it (``everywhere``: to each of its values), in place."""
+    width = int(np.prod(u.shape[ids.ndim :], dtype=np.int64))
+    flat, m, seg = u.reshape(ids.size, width), mask.reshape(ids.size, width), ids.reshape(-1).astype(np.int64)
+    row, col = np.nonzero(m)  # row-major: a (segment, element)'s values in row order
+    if last:
+        row, col = row[::-1], col[::-1]
+    keys, first = np.unique(seg[row] * width + col, return_index=True)
+    value = flat[row[first], col[first]]
+    every = seg[:, None] * width + np.arange(width)
+    to = np.isin(every, keys) if everywhere else m
+    flat[to] = value[np.searchsorted(keys, every[to])]
     return u
 
 
@@ -112,16 +134,18 @@ def SEGMENT_SUM(data: Any, segment_ids: Any) -> Lowering:
     ``data.shape[0]`` entries. Stricter than TF: the ids must start at 0 and each
     must equal the previous one or exceed it by 1 (no empty segment), else the
     invoke fails; the output has ``segment_ids[-1] + 1`` rows. The sums start at 0
-    (``memset``): ``[-0.0]`` sums to ``+0.0``; NaN and infinities add as IEEE says.
+    (``memset``): ``[-0.0]`` sums to ``+0.0``. The compiled ``+=`` adds ``x + acc``: of NaNs
+    the last one's sign stays (x86-64; :func:`fold_updates`).
 
     Lowering: core ``scatter`` of the rows along axis 0, reduction add
-    (``dialects/_segment.py``).
+    (``dialects/_segment.py``), of the rows :func:`fold_updates` gives (a segment
+    element holding a NaN: that last NaN throughout).
 
     Equivalent loop::
 
         out = zeros((segment_ids[-1] + 1,) + data.shape[1:])
         for j in range(len(segment_ids)):
-            out[segment_ids[j]] += data[j]
+            out[segment_ids[j]] = data[j] + out[segment_ids[j]]   # elementwise
 
     Differs from ``tf.math.segment_sum`` (any sorted ids there, empty segments 0).
 
@@ -146,7 +170,8 @@ def SEGMENT_SUM(data: Any, segment_ids: Any) -> Lowering:
             f"('delta == 0 || delta == 1'; no empty segment)",
         )
     n = int(ids[-1]) + 1 if ids.size else 0
-    return segment_lowering(ctx, d, ids, n, Reduction.ADD, np.zeros((), d.dtype))
+    return segment_lowering(ctx, fold_updates(Reduction.ADD, d, ids, x_first=True), ids, n, Reduction.ADD,
+                            np.zeros((), d.dtype))
 
 
 def _register(name: str, red: Reduction, empty: str) -> DialectOp:
