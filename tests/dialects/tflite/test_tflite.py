@@ -88,7 +88,9 @@ NONFINITE = [
 @pytest.mark.parametrize(("op", "data", "ids", "n", "want"), NONFINITE)
 def test_nonfinite_bit_for_bit(op, data, ids, n, want):
     args = (F(data), I32(ids)) + (() if n is None else (n,))
+    before = args[0].copy()
     got = op(*args)
+    np.testing.assert_array_equal(args[0].view(np.uint32), before.view(np.uint32))  # the caller's data as it was
     want = F(want)
     assert got.dtype == want.dtype and got.shape == want.shape
     # the bits (signed zeros) where a value is not NaN; any NaN where one is expected

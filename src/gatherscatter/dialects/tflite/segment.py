@@ -89,12 +89,14 @@ def fold_updates(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any
     if red not in (Reduction.MAX, Reduction.MIN):
         return data
     start = empty_value("lowest" if red is Reduction.MAX else "highest", data.dtype)
-    u = np.fmax(data, start) if red is Reduction.MAX else np.fmin(data, start)
+    inside = (data >= start) if red is Reduction.MAX else (data <= start)  # False for NaN and the far infinity
+    u = data if inside.all() else np.fmax(data, start) if red is Reduction.MAX else np.fmin(data, start)
+    del inside  # (finite data: no copy, and one mask at a time)
     zero = u == 0
     if zero.any():
         neg = np.signbit(u[zero])
         if neg.any() and not neg.all():
-            _spread(u, ids, zero, last=False, everywhere=False)
+            u = _spread(u if u is not data else data.copy(), ids, zero, last=False, everywhere=False)
     return u
 
 

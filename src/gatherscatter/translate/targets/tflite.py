@@ -76,6 +76,10 @@ def _scatter(p: Plan, c: Canonical, c2: Canonical, flat: str, off: str, u: str) 
 
     p.reduce(c2, call, data=flat, indices=i32, updates=u, native=frozenset(SEGMENT) | {"none"},
              native_include_self=True)
+    if c.reduction in ("max", "min"):
+        p.residual("nonfinite", f"propagates a NaN update ({c.reduction})", f"ignores it and stops at the finite "
+                   f"{'lowest()' if c.reduction == 'max' else 'max()'} (UNSORTED_SEGMENT_{c.reduction.upper()}: "
+                   f"std::{c.reduction} from that start)")
     if c.duplicates != "first":
         p.duplicates(c, True, "TFLite")
     if c.include_self and c.reduction in ("add", "sub", "mul", "mean"):
