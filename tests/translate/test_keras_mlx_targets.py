@@ -52,16 +52,6 @@ EXTRA_OPS = ("keras.take", "keras.take_along_axis", "keras.scatter", "keras.scat
 CALLS = REPRESENTATIVE + [(op, attrs) for op, attrs in calls() if op in EXTRA_OPS]
 
 
-def _translate(op: str, to: str, version: Any, attrs: dict[str, Any]) -> Translation | None:
-    """The translation, or None where the target has no counterpart (Keras: no mul/max/min scatter)."""
-    c = translate(op, to="gatherscatter", **attrs).source.canonical
-    if to == "keras" and c.is_scatter and c.reduction in ("mul", "max", "min"):
-        with pytest.raises(UnsupportedError, match=f"keras.ops has no {c.reduction} scatter"):
-            translate(op, to=to, version=version, **attrs)
-        return None
-    return translate(op, to=to, version=version, **attrs)
-
-
 def strict(t: Translation) -> Translation:
     """``t`` without its 64-bits-in-32 residual (when=always), over cases of the dtypes the target keeps."""
     if not any(r.when == "always" and "32 bits" in r.target for r in t.plan.residuals):
@@ -123,19 +113,28 @@ def test_keras_scatters_and_hand_computed_results():
     assert t.ops == ["keras.scatter_update"]
     out = t.run(data=np.arange(1, 9), indices=np.array([[4], [3], [1], [7]]), updates=np.array([9, 10, 11, 12]))
     assert out.tolist() == [1, 11, 3, 10, 9, 6, 7, 12]
-    # an adding scatter: zeros + keras.ops.scatter, then added to the data (float sums may round differently)
+    # an adding scatter: keras.ops.scatter_update(reduction='add') adds each update into the data in turn
     t = translate("torch.scatter_add", to="keras", dim=0)
-    assert t.ops == ["keras.scatter"] and "combine" in [s.name for s in t.steps]
-    assert any(r.when == "duplicates" and "sums them first" in r.target for r in t.residuals)
+    assert t.ops == ["keras.scatter_update"] and "reduction='add'" in t.code and t.exact
+    assert not any(r.when == "duplicates" for r in t.residuals)  # no longer 'sums them first'
     out = t.run(input=np.array([1, 1, 1, 1]), index=np.array([1, 1, 2]), src=np.array([10, 20, 30]))
     assert out.tolist() == [1, 31, 31, 1]
+    # float32: 2**24 + 1 rounds to 2**24 (ties to even) twice; summing the updates first would give 2**24 + 2
+    out = t.run(input=np.array([2.0**24], np.float32), index=np.array([0, 0]), src=np.array([1, 1], np.float32))
+    assert out.tolist() == [2.0**24]
     # torch.gather: index [[0, 0], [1, 0]] along dim 1 of [[1, 2], [3, 4]]
     out = translate("torch.gather", to="keras", dim=1).run(input=np.array([[1, 2], [3, 4]]),
                                                          index=np.array([[0, 0], [1, 0]]))
     assert out.tolist() == [[1, 1], [4, 3]]
-    for r in ("mul", "max", "min"):
-        with pytest.raises(UnsupportedError, match=f"keras.ops has no {r} scatter"):
-            translate("onnx.ScatterND", to="keras", reduction=r)
+    # mul/max/min: scatter_update(reduction=...), every duplicate in turn
+    data, ix, upd = np.array([2, 5, 4]), np.array([[1], [1], [2]]), np.array([4, 3, 7])
+    for r, want in (("mul", [2, 60, 28]), ("max", [2, 5, 7]), ("min", [2, 3, 4])):
+        t = translate("onnx.ScatterND", to="keras", reduction=r)
+        assert t.ops == ["keras.scatter_update"] and f"reduction='{r}'" in t.code and t.exact
+        assert t.run(data=data, indices=ix, updates=upd).tolist() == want
+        nan = [x for x in t.residuals if x.when == "nonfinite"]  # tf.tensor_scatter_nd_max/min ignore a NaN update
+        assert len(nan) == (r != "mul") and not any(x.when == "nonfinite" for x in translate(
+            "onnx.ScatterND", to="keras", version="jax", reduction=r).residuals)
 
 
 def test_mlx_plans_and_hand_computed_results():
@@ -173,9 +172,7 @@ VERIFY = [(to, v, op, a) for to, v in TARGETS for op, a in CALLS if v in (None, 
 @pytest.mark.parametrize(("to", "version", "op", "attrs"), VERIFY,
                          ids=[f"{to}-{v}-{call_id(o, a)}" for to, v, o, a in VERIFY])
 def test_translation_verifies_strictly(to, version, op, attrs):
-    t = _translate(op, to, version, attrs)
-    if t is None:
-        return
+    t = translate(op, to=to, version=version, **attrs)
     report = strict(t).verify(n=12, seed=5)
     assert report.ok, f"{t}\n{report}"
     assert report.agree > 0
@@ -225,10 +222,7 @@ def test_generated_keras_code_matches_the_source_on_real_keras(backend):
     jobs: list[tuple[str, str, dict[str, Any]]] = []
     meta: list[Any] = []
     for op, attrs in CALLS if backend != "jax" else NEUTRAL:  # JAX compiles every op for every shape: fewer
-        t = _translate(op, "keras", backend, attrs)
-        if t is None:
-            continue
-        t = strict(t)
+        t = strict(translate(op, to="keras", version=backend, **attrs))
         code = t.code
         for case in sample_cases(t.source, n=N if backend != "jax" else 4, seed=1):
             meta.append((t, case, _outcome(lambda: t.run_source(**case.args))))  # noqa: B023

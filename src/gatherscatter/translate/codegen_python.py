@@ -266,7 +266,7 @@ OP_CALLS: dict[str, str] = {
     qn(_d.keras.take): "keras.ops.take({x}, {indices}, axis={axis})",
     qn(_d.keras.take_along_axis): "keras.ops.take_along_axis({x}, {indices}, axis={axis})",
     qn(_d.keras.scatter): "keras.ops.scatter({indices}, {values}, {shape})",
-    qn(_d.keras.scatter_update): "keras.ops.scatter_update({inputs}, {indices}, {updates})",
+    qn(_d.keras.scatter_update): "keras.ops.scatter_update({inputs}, {indices}, {updates}{,reduction})",
     qn(_d.mlx.take): "mx.take({a}, {indices}, axis={axis})",
     qn(_d.mlx.take_along_axis): "mx.take_along_axis({a}, {indices}, axis={axis})",
     qn(_d.mlx.put_along_axis): "mx.put_along_axis({a}, {indices}, {values}, axis={axis})",

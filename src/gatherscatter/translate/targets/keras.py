@@ -3,7 +3,8 @@
 ``keras.ops`` differ by ``KERAS_BACKEND`` (bad indices, 32-bit JAX): a plan is for the backend ``version=``
 names (jax | tensorflow | torch | numpy; default ``'tensorflow'``, Keras' and ``gs.keras``'s), with the
 dialect's index rules; the code sets and checks it. Nd gathers take from the flattened x at flat offsets;
-scatters take index tuples; ``scatter`` sums into zeros (add: ``data + scatter``); no mul/max/min scatter.
+scatters take index tuples: ``scatter_update(..., reduction=)`` (Keras 3.15) adds/multiplies/maxes/mins every
+update into the data in turn (as the canonical form; tensorflow's max/min ignore a NaN update).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import Any
 from ... import dialects as _d
 from ...dialects._registry import qn
 from ...dialects.keras._backend import index_policy
-from ...errors import UnsupportedError
 from ..ir import Step
 from ..model import Canonical, TargetPlan
 from ..plan import Names
@@ -49,9 +49,6 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
     elif fam in ("gather", "gather_nd"):
         p.flat_gather(c, _modes("take", b, "bounds"), qn(_d.keras.take), ("x", "indices"), "keras.ops has no "
                       "gather_nd: take from the flattened x", flatten=True, axis=0, **kw)
-    elif c.reduction in ("mul", "max", "min"):
-        raise UnsupportedError(f"translate to keras: keras.ops has no {c.reduction} scatter (scatter sums into "
-                               "zeros, scatter_update overwrites)")
     else:
         _scatter(p, c, b)
     for when, source, target in _BACKEND_RESIDUALS.get(b, ()):
@@ -63,25 +60,18 @@ def plan(c: Canonical, names: Names, version: Any = None) -> TargetPlan:
 
 
 def _scatter(p: Plan, c: Canonical, b: str) -> None:
-    shape: list[str] = []
-
     def call(data: str, ix: str, upd: str, reduction: str, out: str) -> list[Step]:
-        if reduction == "none":
-            args = {"inputs": data, "indices": ix, "updates": upd}
-            return [Step.op(qn(_d.keras.scatter_update), out, args, backend=b)]
-        first = [] if shape else [Step.adapt("shape_of", p.names("shape"), data, why="keras.ops.scatter's zeros")]
-        shape[:] = shape or [first[0].out]
-        s = p.names("s")
-        return [*first, Step.op(qn(_d.keras.scatter), s, {"indices": ix, "values": upd, "shape": shape[0]},
-                                backend=b, why="keras.ops.scatter sums the updates into zeros ..."),
-                Step.adapt("combine", out, data, s, reduction="add", why="... then adds them to the data")]
+        kw = {} if reduction == "none" else {"reduction": reduction}
+        return [Step.op(qn(_d.keras.scatter_update), out, {"inputs": data, "indices": ix, "updates": upd},
+                        backend=b, **kw)]
 
-    # flat (n, 1) index tuples: the torch backend takes 2-D indices only, TF no 1-D ones
+    # flat (n, 1) index tuples: the torch backend takes 2-D indices only (and loops over their rows for
+    # max/min/mul), TF no 1-D ones
     flat_scatter(p, c, _modes("scatter_update", b, "bounds"), "keras.ops.scatter_update", call,
-                 frozenset({"none", "add"}), column=True)
+                 frozenset({"none", "add", "mul", "max", "min"}), column=True)
     p.duplicates(c, False, "keras.ops.scatter_update")
     if b == "numpy":
         p.residual(*_IN_PLACE)
-    if c.reduction != "none":
-        p.residual("duplicates", "adds repeated updates into the data one at a time", "sums them first "
-                   "(keras.ops.scatter), then adds the sum: float results may round differently")
+    if b == "tensorflow" and c.reduction in ("max", "min"):
+        p.residual("nonfinite", f"propagates a NaN update ({c.reduction})", "keeps the value (the tensorflow "
+                   f"backend's tf.tensor_scatter_nd_{c.reduction})")
