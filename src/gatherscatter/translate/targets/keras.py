@@ -1,4 +1,4 @@
-"""Target Keras 3.15 ``keras.ops`` (take, take_along_axis, scatter, scatter_update) on ONE backend.
+"""Target Keras 3.15 ``keras.ops`` (take, take_along_axis, scatter_update) on ONE backend.
 
 ``keras.ops`` differ by ``KERAS_BACKEND`` (bad indices, 32-bit JAX): a plan is for the backend ``version=``
 names (jax | tensorflow | torch | numpy; default ``'tensorflow'``, Keras' and ``gs.keras``'s), with the
