@@ -837,6 +837,8 @@ class PyVocab(TextVocab):
         "strides": lambda api, x, k: api.const(f"[math.prod(tuple({x}.shape)[d + 1:{k}]) for d in range({k})]",
                                                api.dt("int64")),
         "identity": lambda api, x, reduction: f"_identity({api.dtype_name(x)}, {reduction!r})",
+        "limit": lambda api, x, reduction: f"(np.finfo if np.dtype({api.dtype_name(x)}).kind == 'f' else np.iinfo)("
+                 f"{api.dtype_name(x)}).{'min' if reduction == 'max' else 'max'}",  # a max/min's finite start
         "default_fill": lambda api, x: f"_default_fill({api.dtype_name(x)})",
         "zeros": lambda api, shape, like: api.zeros(f"tuple(int(n) for n in {shape})", f"{like}.dtype"),
         "broadcast_off_axis": lambda api, x, other, axis: api.broadcast_to(x, f"_off_axis_shape({x}, {other}, {axis})"),

@@ -19,6 +19,7 @@ from ..model import Canonical, TargetPlan
 from ..plan import Names
 from ._common import Mode, Plan
 from .mlx import flat_scatter
+from .tflite import settle  # noqa: F401  (TF's empty max/min segment: its finite limit, filled exactly)
 
 DEFAULT_BACKEND = "tensorflow"
 _BACKEND_RESIDUALS = {
