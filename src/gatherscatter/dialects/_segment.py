@@ -31,8 +31,8 @@ from ..errors import ShapeError, UnsupportedError
 from ._record import Description, Residual, Step, canonical
 from ._registry import Lowering
 
-__all__ = ["EMPTY_KINDS", "check_prefix_ids", "check_row_ids", "counts", "empty_value", "segment_description",
-           "segment_lowering", "sorted_description", "undescribed"]
+__all__ = ["EMPTY_KINDS", "check_prefix_ids", "check_row_ids", "counts", "empty_value", "later_unless_smaller",
+           "segment_description", "segment_lowering", "sorted_description", "undescribed"]
 
 
 EMPTY_KINDS = ("zero", "one", "lowest", "highest", "-inf", "+inf")
@@ -99,6 +99,61 @@ def segment_lowering(
                         result=post(empty_out) if post is not None else empty_out)
     policy = Policy(bounds=bounds, negative="bounds", reduction=reduction, include_self=False, mean_rounding="trunc")
     return Lowering("scatter", out, idx, IndexSpec(axis=0), policy, ctx, updates=upd, post=post)
+
+
+def later_unless_smaller(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], num_segments: int,
+                         start: Any) -> np.ndarray[Any, Any]:
+    """``data`` as the fold ``acc = acc if x < acc else x`` (max; min: ``x > acc``) from ``start`` sees it: the
+    rows on which the core scatter's max/min (NaN-propagating, any order of ties, ``include_self=False``) gives
+    the fold's bits. It is Eigen's ``cwiseMax`` (``std::max(x, acc)``), TF's unsorted_segment_max/min on CPU.
+
+    Per (segment, element), rows in row-major order of ``ids``: a NaN row is taken (``x < acc`` is false) and
+    the next row replaces it (``x < NaN`` is false too). So with ``k`` the last NaN row: if it is the segment's
+    last row, the result is that NaN (every row of the element becomes it); otherwise rows up to ``k`` become
+    the far infinity (they no longer count) and the rest fold from the first of them (a far infinity there
+    stays); with no NaN the rows are raised to ``start`` (``fmax(x, start)``: a far infinity is below it). Of
+    tied zeros the last counting one wins (``x < acc`` is false on a tie): every counting zero gets its sign.
+    Ids outside ``[0, num_segments)`` are not looked at. Integers (and floats with no NaN, no far infinity and
+    no mixed zeros) come back as ``data`` itself.
+
+    >>> later_unless_smaller(Reduction.MAX, np.float32([1, np.nan, np.nan, 1, 3, np.nan, 2]),
+    ...                      np.int32([0, 0, 1, 1, 2, 2, 2]), 3, np.float32(-3e38)).tolist()
+    [nan, nan, -inf, 1.0, -inf, -inf, 2.0]
+    """
+    if data.dtype.kind in "iub" or data.size == 0:
+        return data
+    mx = red is Reduction.MAX
+    rows = ids.size
+    u = data.reshape(rows, -1)
+    flat = ids.reshape(-1).astype(np.intp)
+    valid = (flat >= 0) & (flat < num_segments)
+    seg = np.where(valid, flat, num_segments)  # an extra segment for the ids nobody looks at
+    far = -np.inf if mx else np.inf
+    nan = np.isnan(u)
+    zero = u == 0
+    mixed = zero.any() and 0 < np.signbit(u[zero]).sum() < zero.sum()
+    if not nan.any() and not mixed and ((u >= start).all() if mx else (u <= start).all()):
+        return data
+    r = np.arange(rows)[:, None]
+    last_nan = np.full((num_segments + 1, u.shape[1]), -1)
+    np.maximum.at(last_nan, seg, np.where(nan, r, -1))
+    last_row = np.full(num_segments + 1, -1)
+    np.maximum.at(last_row, seg, np.arange(rows))
+    k = last_nan[seg]  # (rows, width): the last NaN row of each row's (segment, element), -1 for none
+    out = np.where(k < 0, np.fmax(u, start) if mx else np.fmin(u, start), np.where(r <= k, u.dtype.type(far), u))
+    ends_nan = (k >= 0) & (k == last_row[seg][:, None])
+    if ends_nan.any():
+        cols = np.broadcast_to(np.arange(u.shape[1]), u.shape)
+        out[ends_nan] = u[k[ends_nan], cols[ends_nan]]
+    if mixed:
+        counts = zero & (r > k) & ~ends_nan
+        last_zero = np.full_like(last_nan, -1)
+        np.maximum.at(last_zero, seg, np.where(counts, r, -1))
+        lz = last_zero[seg]
+        fix = counts & (lz >= 0)
+        cols = np.broadcast_to(np.arange(u.shape[1]), u.shape)
+        out[fix] = u[lz[fix], cols[fix]]
+    return out.reshape(data.shape)
 
 
 def check_row_ids(ctx: OpContext, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], note: str = "") -> None:

@@ -23,6 +23,7 @@ from .._segment import (
     SEGMENT_NAME,
     check_prefix_ids,
     empty_value,
+    later_unless_smaller,
     segment_description,
     segment_lowering,
     sorted_description,
@@ -188,7 +189,10 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
         post = None
         if reduction in ("mean", "sqrt_n") and not sorted_:  # the sorted mean is the core's (integers truncate)
             post = _mean_post(ids, n, d.dtype, sqrt=reduction == "sqrt_n")
-        return segment_lowering(ctx, d, ids, n, kind_red, empty_value(empty, d.dtype), bounds="drop", post=post)
+        start = empty_value(empty, d.dtype)
+        if not sorted_ and reduction in ("max", "min"):  # Eigen's cwiseMax fold: see later_unless_smaller
+            d = later_unless_smaller(kind_red, d, ids, n, start)
+        return segment_lowering(ctx, d, ids, n, kind_red, start, bounds="drop", post=post)
 
     if sorted_:
 
