@@ -14,7 +14,7 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Residual
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._segment import check_row_ids, segment_lowering, sorted_description
+from .._segment import check_row_ids, later_unless_smaller, segment_lowering, sorted_description
 from ._common import PADDLE_VERSION, check_paddle_dtype, index_array, paddle_context
 
 __all__ = ["SEGMENT"]
@@ -31,12 +31,6 @@ SEGMENT: dict[str, Reduction] = {
 
 for _n in SEGMENT:
     divergence_table(f"paddle.{_n}", __file__, "empty_data_no_segment")
-for _n in ("segment_max", "segment_min"):
-    divergence_table(f"paddle.{_n}", __file__, "nan_in_data",
-                 example={"call": f"paddle.geometric.{_n}", "args": {"data": ["nan", 1, 2], "segment_ids": [0, 0, 0]},
-                 "dtypes": {"data": "float32", "segment_ids": "int64"},
-                 "theirs": {"equals": [2] if _n == "segment_max" else [1]}, "ours": {"equals": ["nan"]}})
-
 
 def _check_sorted(ctx: Any, ids: np.ndarray[Any, Any]) -> int:
     """Paddle's checks in its order; returns the number of output rows ``ids[-1] + 1``."""
@@ -78,6 +72,8 @@ def _register(name: str, red: Reduction) -> DialectOp:
         if ids.size == 0:
             raise ShapeError(f"{ctx.label}: segment_ids must not be empty (paddle crashes on empty data)")
         n = _check_sorted(ctx, ids)
+        if red in (Reduction.MAX, Reduction.MIN):  # the kernel takes a later row unless smaller (NaN, ties)
+            d = later_unless_smaller(red, d, ids, n, -np.inf if red is Reduction.MAX else np.inf)
         return segment_lowering(ctx, d, ids, n, red, np.zeros((), d.dtype), bounds="drop")
 
     verb = {"segment_sum": "sum", "segment_mean": "mean", "segment_max": "max", "segment_min": "min"}[name]
