@@ -51,6 +51,8 @@ _RED = {word: red for red, word in SEGMENT_NAME.items()}
 
 for _n in UNSORTED:
     divergence_table(f"tensorflow.{_n}", __file__, "segment_id_num_segments")
+for _n in ("segment_max", "segment_min"):
+    divergence_table(f"tensorflow.{_n}", __file__, "sorted_minmax_packets")
 for _n in ("unsorted_segment_mean", "unsorted_segment_sqrt_n"):
     divergence_table(f"tensorflow.{_n}", __file__, "integer_data")
 
