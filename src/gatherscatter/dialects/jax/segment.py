@@ -101,7 +101,8 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
     accepted and checked to be bools); ``bucket_size`` is not supported.
 
     Lowering: one core ``scatter`` along axis 0, reduction {red.value},
-    ``include_self=False`` over the identity (``dialects/_segment.py``).
+    ``include_self=False`` over the identity (``dialects/_segment.py``); max/min as XLA on CPU (measured):
+    -0 orders below +0, and a NaN keeps a sign of its own (``xla_minmax``).
 
     Equivalent loop::
 

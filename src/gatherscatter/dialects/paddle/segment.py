@@ -87,7 +87,9 @@ def _register(name: str, red: Reduction) -> DialectOp:
     float64; an integer mean rounds toward zero. Unsorted ids and negative ids raise.
 
     Lowering: one core ``scatter`` along axis 0, ``include_self=False`` over zeros
-    (``dialects/_segment.py``); the mean is the core's mean, rounding integers toward zero.
+    (``dialects/_segment.py``); the mean is the core's mean, rounding integers toward zero. Max/min fold
+    as the kernel (measured): the later row is taken unless smaller (a NaN is taken and the next row
+    replaces it; of tied zeros the last wins: ``later_unless_smaller``).
 
     Equivalent loop::
 

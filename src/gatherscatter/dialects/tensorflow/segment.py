@@ -173,7 +173,7 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
 
     Lowering: one core ``scatter`` of the rows into the output along axis 0 with
     reduction {rname} and ``include_self=False`` over an output filled with the
-    empty-segment value (``dialects/_segment.py``).
+    empty-segment value (``dialects/_segment.py``).{_FOLD_DOC[sorted_] if reduction in ('max', 'min') else ''}
 
     Equivalent loop::
 
@@ -271,6 +271,15 @@ _UNSORTED_DOC = (
     "``segment_ids`` (int16/int32/int64) has a prefix of ``data.shape`` as its shape and any order; the output "
     "has ``num_segments`` rows. Negative ids drop their row; ids >= num_segments raise (on CPU)."
 )
+_FOLD_DOC = {
+    False: """ NaN, infinities and signed zeros as TF's kernel: ``acc = acc if x < acc else x``
+    (max; min: ``x > acc``) from the empty value, rows in order: a NaN is taken and the next row
+    replaces it, of tied zeros the last wins (``later_unless_smaller``).""",
+    True: """ NaN, infinities and signed zeros as the x86-64 kernel (measured): a one-row segment is
+    copied; in the columns filling 32-byte packets a NaN is skipped from -inf (min: +inf) and the first
+    of tied zeros stays, the other columns fold as the unsorted op from the infinity (a divergence record:
+    the packet width is the build's).""",
+}
 _EMPTY_DOC = {
     "zero": "0",
     "one": "1",

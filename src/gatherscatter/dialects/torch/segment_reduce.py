@@ -178,7 +178,9 @@ def segment_reduce(
     ``scatter`` along ``axis`` with ``axis`` batch dims, ``include_self=True`` over
     ``initial`` or the empty value (the identity of sum/prod/max/min); a mean is the
     core mean with ``include_self=False`` over NaN (with ``initial``: a sum over
-    ``initial`` divided by the row count in ``post``, which no description states).
+    ``initial`` divided by the row count in ``post``, which no description states). Max/min
+    as the CPU kernel's ``acc = x if isnan(x) else std::max(acc, x)``: the last NaN, the first
+    of tied zeros (``initial`` before every row: ``tie_zeros``).
 
     Equivalent loop::
 
