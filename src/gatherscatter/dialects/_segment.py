@@ -31,9 +31,9 @@ from ..errors import ShapeError, UnsupportedError
 from ._record import Description, Residual, Step, canonical
 from ._registry import Lowering
 
-__all__ = ["EMPTY_KINDS", "check_prefix_ids", "check_row_ids", "counts", "empty_value", "later_unless_smaller",
-           "segment_description", "segment_lowering", "sorted_description", "tie_zeros", "undescribed",
-           "xla_minmax"]
+__all__ = ["EMPTY_KINDS", "check_prefix_ids", "check_row_ids", "counts", "empty_value", "fold_residual",
+           "later_unless_smaller", "segment_description", "segment_lowering", "sorted_description", "tie_zeros",
+           "undescribed", "xla_minmax"]
 
 
 EMPTY_KINDS = ("zero", "one", "lowest", "highest", "-inf", "+inf")
@@ -286,6 +286,17 @@ _FINITE_EMPTY = Residual(
     "holds the reduction's identity (-inf/+inf for floats; the integer limits agree)",
     "no layout adapter fills the dtype's finite limits",
 )
+
+
+def fold_residual(reduction: str, start: str, packets: bool = False) -> Residual:
+    """What the canonical max/min (NaN-propagating) does not say about a framework whose kernel folds
+    ``acc = acc if x < acc else x`` (:func:`later_unless_smaller`) from ``start``; ``packets``: TF's sorted
+    kernel, whose packet columns skip NaN instead."""
+    cmp = "<" if reduction == "max" else ">"
+    how = (f"a one-row segment is copied; packet columns skip NaN from {start}, the others fold acc = acc if "
+           f"x {cmp} acc else x from it" if packets else
+           f"folds acc = acc if x {cmp} acc else x from {start}: a NaN is taken and the next row replaces it")
+    return Residual("nonfinite", how, "propagates NaN", "tied zeros of both signs: the framework's order")
 
 
 def undescribed(op: str, why: str) -> Callable[..., Description]:

@@ -20,6 +20,7 @@ from .._segment import (
     SEGMENT_NAME,
     check_row_ids,
     empty_value,
+    fold_residual,
     segment_description,
     segment_lowering,
     xla_minmax,
@@ -188,7 +189,9 @@ def _describer(name: str, red: Reduction) -> Any:
                                        f"tf.math.{SEGMENT[name][1]}, whose output has segment_ids[-1] + 1 rows (a "
                                        "size read from the ids' values)")
             return segment_description(op, attrs, reduction, "zero" if red is Reduction.ADD else "lowest",
-                                       raises_past_end=True, index_ndim=(1, 1))
+                                       raises_past_end=True, index_ndim=(1, 1),
+                                       residuals=() if red is Reduction.ADD else (fold_residual(reduction, "lowest()"),
+                                                                                  ))
         empty = "zero" if red is Reduction.ADD else "-inf"
         if backend == "jax":
             return segment_description(op, attrs, reduction, empty, index_ndim=(1, 1), index_dtypes=("int32",),

@@ -14,7 +14,7 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Residual
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._segment import check_row_ids, later_unless_smaller, segment_lowering, sorted_description
+from .._segment import check_row_ids, fold_residual, later_unless_smaller, segment_lowering, sorted_description
 from ._common import PADDLE_VERSION, check_paddle_dtype, index_array, paddle_context
 
 __all__ = ["SEGMENT"]
@@ -31,6 +31,10 @@ SEGMENT: dict[str, Reduction] = {
 
 for _n in SEGMENT:
     divergence_table(f"paddle.{_n}", __file__, "empty_data_no_segment")
+
+def _fold(verb: str) -> tuple[Residual, ...]:
+    return (fold_residual(verb, "the first row"),) if verb in ("max", "min") else ()
+
 
 def _check_sorted(ctx: Any, ids: np.ndarray[Any, Any]) -> int:
     """Paddle's checks in its order; returns the number of output rows ``ids[-1] + 1``."""
@@ -109,7 +113,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
                       differentiable=("data",),
                       describe=lambda: sorted_description(f"paddle.{name}", verb, index_dtypes=("int32", "int64"),
                                                           data_dtypes=("float64", "float32", "int64", "int32"),
-                                                          residuals=(_EMPTY_IDS,)))(public)
+                                                          residuals=(_EMPTY_IDS, *_fold(verb))))(public)
 
 
 _EMPTY_IDS = Residual("empty", "raises for empty segment_ids (paddle crashes)", "returns an empty result")

@@ -23,6 +23,7 @@ from .._segment import (
     SEGMENT_NAME,
     check_prefix_ids,
     empty_value,
+    fold_residual,
     later_unless_smaller,
     segment_description,
     segment_lowering,
@@ -246,17 +247,20 @@ def _register(name: str, reduction: str, empty: str, dtypes: frozenset[str], sor
 
 def _describer(name: str, reduction: str, empty: str, sorted_: bool) -> Any:
     op = f"tensorflow.{name}"
+    start = ("-inf" if reduction == "max" else "+inf") if sorted_ else "lowest()" if empty == "lowest" else "max()"
+    fold = (fold_residual(reduction, start, packets=sorted_),) if reduction in ("max", "min") else ()
     if sorted_:
 
         def describe_sorted() -> Description:
-            return sorted_description(op, reduction, index_dtypes=("int32", "int64"), data_dtypes=_COMMON, empty=empty)
+            return sorted_description(op, reduction, index_dtypes=("int32", "int64"), data_dtypes=_COMMON, empty=empty,
+                                      residuals=fold)
 
         return describe_sorted
     divide = reduction if reduction in ("mean", "sqrt_n") else ""
     dts = ("float64", "float32") if reduction == "sqrt_n" else (*_COMMON, "uint8") if divide else None
 
     def describe() -> Description:
-        return segment_description(op, {}, "sum" if divide else reduction, empty, raises_past_end=True,
+        return segment_description(op, {}, "sum" if divide else reduction, empty, raises_past_end=True, residuals=fold,
                                    index_dtypes=("int16", "int32", "int64"), divide=divide, data_dtypes=dts)
 
     return describe
