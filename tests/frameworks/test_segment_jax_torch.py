@@ -71,3 +71,36 @@ def test_torch_segment_reduce_matches_torch(reduce):
         agree += 1
     print(f"torch.segment_reduce({reduce!r}): {agree} agree, {both} both raise")
     assert agree >= N // 2
+
+
+POOL = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0])
+
+
+@pytest.mark.parametrize("reduce", ["max", "min"])
+def test_nonfinite_max_min_match_jax_and_torch_bitwise(reduce):
+    """NaN (both signs), infinities and signed zeros: the same bits as jax (scatter fold, mode drop/clip) and
+    torch (lengths, a batch axis, initial)."""
+    jax = pytest.importorskip("jax")
+    torch = pytest.importorskip("torch")
+    jax.config.update("jax_enable_x64", True)
+    rng = np.random.default_rng(18 + len(reduce))
+    agree = 0
+    for k in range(80):
+        dtype = ("float32", "float64", "float16")[k % 3]
+        data = rng.choice(POOL, (int(rng.integers(1, 10)), *[(), (3,), (2, 4)][k % 3])).astype(dtype)
+        ids = rng.integers(-1, 5, data.shape[0])
+        mode = "clip" if k % 4 == 0 else None
+        if dtype != "float16":
+            want = np.asarray(getattr(jax.ops, f"segment_{reduce}")(data, ids, 4, mode=mode))
+            got = getattr(gs.jax, f"segment_{reduce}")(data, ids, 4, mode=mode)
+            assert got.tobytes() == want.tobytes(), (data.tolist(), ids.tolist(), mode)
+            agree += 1
+        lengths = np.stack([np.bincount(np.sort(rng.integers(0, 3, data.shape[0])), minlength=3)] * 2)
+        batch = np.stack([data, data[::-1]])
+        kw = {"initial": float(rng.choice([0.0, -0.0, 1.0]))} if k % 5 == 0 else {}
+        want = torch.segment_reduce(torch.from_numpy(batch), reduce, lengths=torch.from_numpy(lengths), axis=1,
+                                    **kw).numpy()
+        got = gs.torch.segment_reduce(batch, reduce, lengths=lengths, axis=1, **kw)
+        assert got.tobytes() == want.tobytes(), (batch.tolist(), lengths.tolist(), kw)
+        agree += 1
+    print(f"segment {reduce} nonfinite: {agree} agree")

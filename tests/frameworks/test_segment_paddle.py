@@ -42,3 +42,21 @@ def test_segment_ops_match_paddle(name):
         agree += 1
     print(f"paddle.geometric.{name}: {agree} agree, {both} both raise")
     assert agree >= N // 2
+
+
+@pytest.mark.parametrize("name", ["segment_max", "segment_min"])
+def test_nonfinite_max_min_match_paddle_bitwise(name):
+    """NaN (both signs), infinities and signed zeros: the same bits as paddle (the later row unless smaller)."""
+    paddle = pytest.importorskip("paddle")
+    rng = np.random.default_rng(sum(map(ord, name)))
+    pool = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.0])
+    agree = 0
+    for k in range(90):
+        dtype = ("float32", "float64", "float16")[k % 3]
+        data = rng.choice(pool, (int(rng.integers(1, 20)), *[(), (3,), (8,), (17,)][k % 4])).astype(dtype)
+        ids = np.sort(rng.integers(0, 4, data.shape[0]))
+        want = getattr(paddle.geometric, name)(paddle.to_tensor(data), paddle.to_tensor(ids)).numpy()
+        got = getattr(gs.paddle, name)(data, ids)
+        assert got.tobytes() == want.tobytes() and got.shape == want.shape, (data.tolist(), ids.tolist())
+        agree += 1
+    print(f"paddle {name} nonfinite: {agree} agree")

@@ -31,8 +31,9 @@ from ..errors import ShapeError, UnsupportedError
 from ._record import Description, Residual, Step, canonical
 from ._registry import Lowering
 
-__all__ = ["EMPTY_KINDS", "check_prefix_ids", "check_row_ids", "counts", "empty_value", "segment_description",
-           "segment_lowering", "sorted_description", "undescribed"]
+__all__ = ["EMPTY_KINDS", "check_prefix_ids", "check_row_ids", "counts", "empty_value", "fold_residual",
+           "later_unless_smaller", "segment_description", "segment_lowering", "sorted_description", "tie_zeros",
+           "undescribed", "xla_minmax"]
 
 
 EMPTY_KINDS = ("zero", "one", "lowest", "highest", "-inf", "+inf")
@@ -101,6 +102,153 @@ def segment_lowering(
     return Lowering("scatter", out, idx, IndexSpec(axis=0), policy, ctx, updates=upd, post=post)
 
 
+def later_unless_smaller(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], num_segments: int,
+                         start: Any) -> np.ndarray[Any, Any]:
+    """``data`` as the fold ``acc = acc if x < acc else x`` (max; min: ``x > acc``) from ``start`` sees it: the
+    rows on which the core scatter's max/min (NaN-propagating, any order of ties, ``include_self=False``) gives
+    the fold's bits. It is Eigen's ``cwiseMax`` (``std::max(x, acc)``), TF's unsorted_segment_max/min on CPU.
+
+    Per (segment, element), rows in row-major order of ``ids``: a NaN row is taken (``x < acc`` is false) and
+    the next row replaces it (``x < NaN`` is false too). So with ``k`` the last NaN row: if it is the segment's
+    last row, the result is that NaN (every row of the element becomes it); otherwise rows up to ``k`` become
+    the far infinity (they no longer count) and the rest fold from the first of them (a far infinity there
+    stays); with no NaN the rows are raised to ``start`` (``fmax(x, start)``: a far infinity is below it). Of
+    tied zeros the last counting one wins (``x < acc`` is false on a tie): every counting zero gets its sign.
+    Ids outside ``[0, num_segments)`` are not looked at. Integers (and floats with no NaN, no far infinity and
+    no mixed zeros) come back as ``data`` itself.
+
+    >>> later_unless_smaller(Reduction.MAX, np.float32([1, np.nan, np.nan, 1, 3, np.nan, 2]),
+    ...                      np.int32([0, 0, 1, 1, 2, 2, 2]), 3, np.float32(-3e38)).tolist()
+    [nan, nan, -inf, 1.0, -inf, -inf, 2.0]
+    """
+    if data.dtype.kind in "iub" or data.size == 0:
+        return data
+    mx = red is Reduction.MAX
+    u, seg = _rows(data, ids, num_segments)
+    nan = np.isnan(u)
+    zero = u == 0
+    mixed = _mixed(u, zero)
+    if not nan.any() and not mixed and ((u >= start).all() if mx else (u <= start).all()):
+        return data
+    r = np.arange(u.shape[0])[:, None]
+    last_nan = np.full((num_segments + 1, u.shape[1]), -1)
+    np.maximum.at(last_nan, seg, np.where(nan, r, -1))
+    last_row = np.full(num_segments + 1, -1)
+    np.maximum.at(last_row, seg, np.arange(u.shape[0]))
+    k = last_nan[seg]  # (rows, width): the last NaN row of each row's (segment, element), -1 for none
+    far = u.dtype.type(-np.inf if mx else np.inf)
+    out = np.where(k < 0, np.fmax(u, start) if mx else np.fmin(u, start), np.where(r <= k, far, u))
+    ends_nan = (k >= 0) & (k == last_row[seg][:, None])
+    if ends_nan.any():
+        cols = np.broadcast_to(np.arange(u.shape[1]), u.shape)
+        out[ends_nan] = u[k[ends_nan], cols[ends_nan]]
+    if mixed:
+        _zero_sign(out, u, seg, num_segments, zero & (r > k) & ~ends_nan, "last")
+    return out.reshape(data.shape)
+
+
+def tie_zeros(data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], num_segments: int, pick: str, *,
+              nan: str = "") -> np.ndarray[Any, Any]:
+    """``data`` with the zeros of each (segment, element) given one sign, so that the core scatter's max/min
+    (any order of ties) gives the framework's zero: ``pick`` ``'first'`` / ``'last'`` (the sign of the first / last
+    zero, rows in row-major order of ``ids``: a fold that keeps / replaces ``acc`` on a tie), ``'+0'`` / ``'-0'``
+    (+0 if any zero is +0, else -0 / the reverse: a max / min that orders -0 below +0). ``ids.shape`` is a prefix
+    of ``data.shape``; ids outside ``[0, num_segments)`` are not looked at. ``data`` itself when no
+    (segment, element) could hold zeros of both signs (integers, no zero, or one sign only). ``nan``
+    ``'first'`` / ``'last'``: every NaN of a (segment, element) also becomes its first / last NaN (a fold that
+    keeps / replaces a NaN ``acc``), whichever NaN the core propagates.
+
+    >>> tie_zeros(np.float32([0.0, -0.0, -0.0, 0.0]), np.int32([0, 0, 1, 1]), 2, "first").tolist()
+    [0.0, 0.0, -0.0, -0.0]
+    """
+    if data.dtype.kind in "iub" or data.size == 0:
+        return data
+    u, seg = _rows(data, ids, num_segments)
+    zero = u == 0
+    isnan = np.isnan(u) if nan else None
+    mixed = _mixed(u, zero)
+    if not mixed and (isnan is None or not isnan.any()):
+        return data
+    out = u.copy()
+    if mixed:
+        _zero_sign(out, u, seg, num_segments, zero, pick)
+    if isnan is not None and isnan.any():
+        _zero_sign(out, u, seg, num_segments, isnan, nan)
+    return out.reshape(data.shape)
+
+
+def xla_minmax(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], num_segments: int
+               ) -> np.ndarray[Any, Any]:
+    """``data`` as XLA's CPU scatter max/min (``jax.ops.segment_max/min``, measured) sees it: the rows on which
+    the core scatter (NaN-propagating, any order of ties) gives XLA's bits.
+
+    XLA folds ``acc = max(acc, x)`` from -inf (min: from +inf), rows in order, with a max that orders -0 below +0
+    (of zeros of both signs, max gives +0 and min -0: :func:`tie_zeros` ``'+0'`` / ``'-0'``) and propagates NaN
+    with a sign of its own: a NaN ``acc`` stays as it is; a NaN ``x`` gives NaN with the sign bit of
+    ``acc`` and ``x`` ANDed (min: ORed). So a (segment, element) holding a NaN ends with its first NaN, negative iff
+    that NaN and every earlier row are negative (min: iff any of them is): every row of it becomes that NaN here.
+
+    >>> xla_minmax(Reduction.MIN, np.float32([-1.0, np.nan, 2.0, np.nan, -1.0]), np.int32([0, 0, 1, 1, 1]), 2
+    ...            ).view(np.uint32).tolist() == [0xFFC00000, 0xFFC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000]
+    True
+    """
+    if data.dtype.kind in "iub" or data.size == 0:
+        return data
+    u, seg = _rows(data, ids, num_segments)
+    nan = np.isnan(u)
+    mx = red is Reduction.MAX
+    tied = tie_zeros(data, ids, num_segments, "+0" if mx else "-0")
+    if not nan.any():
+        return tied
+    out = (tied if tied is not data else data.copy()).reshape(u.shape)
+    rows = u.shape[0]
+    r = np.arange(rows)[:, None]
+    first = np.full((num_segments + 1, u.shape[1]), rows)
+    np.minimum.at(first, seg, np.where(nan, r, rows))
+    f = first[seg]
+    has = f < rows
+    neg = np.signbit(u)
+    hit = np.zeros(first.shape, bool)  # max: a positive row up to the first NaN; min: a negative one
+    np.logical_or.at(hit, seg, (neg != mx) & (r <= f))
+    cols = np.broadcast_to(np.arange(u.shape[1]), u.shape)
+    out[has] = np.copysign(u[f[has], cols[has]], np.where(hit[seg][has] != mx, -1.0, 1.0)).astype(u.dtype)
+    return out.reshape(data.shape)
+
+
+def _rows(data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], num_segments: int
+          ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """``data`` as (rows, width) and each row's segment, ``num_segments`` for a row nobody looks at."""
+    flat = ids.reshape(-1).astype(np.intp)
+    return data.reshape(ids.size, -1), np.where((flat >= 0) & (flat < num_segments), flat, num_segments)
+
+
+def _mixed(u: np.ndarray[Any, Any], zero: np.ndarray[Any, Any]) -> bool:
+    """Zeros of both signs somewhere in ``u``."""
+    return bool(zero.any()) and 0 < int(np.signbit(u[zero]).sum()) < int(zero.sum())
+
+
+def _zero_sign(out: np.ndarray[Any, Any], u: np.ndarray[Any, Any], seg: np.ndarray[Any, Any], n: int,
+               mask: np.ndarray[Any, Any], pick: str) -> None:
+    """Give the ``mask``ed zeros of ``out`` (rows of ``u`` in segments ``seg``) one sign per (segment, element),
+    chosen by ``pick`` (:func:`tie_zeros`), in place; ``'first'`` / ``'last'`` copy the first / last ``mask``ed
+    value of ``u``, so any mask works (NaNs)."""
+    if pick in ("first", "last"):
+        rows = u.shape[0]
+        none = rows if pick == "first" else -1
+        key = np.full((n + 1, u.shape[1]), none)
+        (np.minimum if pick == "first" else np.maximum).at(key, seg, np.where(mask, np.arange(rows)[:, None], none))
+        z = key[seg]
+        fix = mask & (z != none)
+        cols = np.broadcast_to(np.arange(u.shape[1]), u.shape)
+        out[fix] = u[z[fix], cols[fix]]
+        return
+    neg = pick == "-0"
+    hit = np.zeros((n + 1, u.shape[1]), bool)
+    np.logical_or.at(hit, seg, mask & (np.signbit(u) == neg))
+    signed = np.where(hit[seg], -0.0 if neg else 0.0, 0.0 if neg else -0.0).astype(u.dtype)
+    out[mask] = signed[mask]
+
+
 def check_row_ids(ctx: OpContext, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], note: str = "") -> None:
     """``segment_ids`` is 1-D with one id per row of ``data`` (``note``: the framework's own words)."""
     if ids.ndim != 1 or data.ndim < 1 or ids.size != data.shape[0]:
@@ -138,6 +286,17 @@ _FINITE_EMPTY = Residual(
     "holds the reduction's identity (-inf/+inf for floats; the integer limits agree)",
     "no layout adapter fills the dtype's finite limits",
 )
+
+
+def fold_residual(reduction: str, start: str, packets: bool = False) -> Residual:
+    """What the canonical max/min (NaN-propagating) does not say about a framework whose kernel folds
+    ``acc = acc if x < acc else x`` (:func:`later_unless_smaller`) from ``start``; ``packets``: TF's sorted
+    kernel, whose packet columns skip NaN instead."""
+    cmp = "<" if reduction == "max" else ">"
+    how = (f"a one-row segment is copied; packet columns skip NaN from {start}, the others fold acc = acc if "
+           f"x {cmp} acc else x from it" if packets else
+           f"folds acc = acc if x {cmp} acc else x from {start}: a NaN is taken and the next row replaces it")
+    return Residual("nonfinite", how, "propagates NaN", "tied zeros of both signs: the framework's order")
 
 
 def undescribed(op: str, why: str) -> Callable[..., Description]:

@@ -15,7 +15,7 @@ from ...core.shape import as_index_array, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from .._record import Description, Residual, check_choice
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._segment import SEGMENT_NAME, check_row_ids, empty_value, segment_description, segment_lowering
+from .._segment import SEGMENT_NAME, check_row_ids, empty_value, segment_description, segment_lowering, xla_minmax
 from ._common import (
     GRAD,
     JAX_VERSION,
@@ -81,6 +81,8 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
             raise UnsupportedError(f"{ctx.label}: mode 'one_hot' applies to take_along_axis only")
         bounds = "clip" if m is GatherScatterMode.CLIP else "drop"
         # segment ids are never wrapped: negative ids are out of range (dropped, or clipped to 0)
+        if red in (Reduction.MAX, Reduction.MIN):  # XLA's zeros and NaN signs (measured on CPU): see xla_minmax
+            d = xla_minmax(red, d, np.clip(ids, 0, max(n - 1, 0)) if bounds == "clip" else ids, n)
         return segment_lowering(ctx, d, ids, n, red, empty_value(empty, d.dtype), bounds=bounds)
 
     public.__name__ = name
@@ -99,7 +101,8 @@ def _register(name: str, red: Reduction, empty: str, rejected: frozenset[str]) -
     accepted and checked to be bools); ``bucket_size`` is not supported.
 
     Lowering: one core ``scatter`` along axis 0, reduction {red.value},
-    ``include_self=False`` over the identity (``dialects/_segment.py``).
+    ``include_self=False`` over the identity (``dialects/_segment.py``); max/min as XLA on CPU (measured):
+    -0 orders below +0, and a NaN keeps a sign of its own (``xla_minmax``).
 
     Equivalent loop::
 

@@ -16,7 +16,15 @@ from ...errors import ArgumentError, UnsupportedError
 from .._common import data_array
 from .._record import Description, Residual, check_bool, check_choice
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._segment import SEGMENT_NAME, check_row_ids, empty_value, segment_description, segment_lowering
+from .._segment import (
+    SEGMENT_NAME,
+    check_row_ids,
+    empty_value,
+    fold_residual,
+    segment_description,
+    segment_lowering,
+    xla_minmax,
+)
 from ..tensorflow import segment as tf_segment
 from ._backend import BACKENDS, KERAS_VERSION, NARROW, jax32, keras_context, parse_backend, python_arg
 
@@ -68,6 +76,8 @@ def _lower(name: str, red: Reduction, data: Any, segment_ids: Any, num_segments:
                 f"num_segments=None"
             )
         d = jax32(d)
+        if red is not Reduction.ADD:  # jax.ops.segment_max: XLA's signed zeros and NaN signs
+            d = xla_minmax(red, d, ids, max(n, 0))
         return segment_lowering(ctx, d, ids, max(n, 0), red, empty_value("zero" if red is Reduction.ADD else "-inf",
                                                                         d.dtype))
     if b == "torch":
@@ -179,7 +189,9 @@ def _describer(name: str, red: Reduction) -> Any:
                                        f"tf.math.{SEGMENT[name][1]}, whose output has segment_ids[-1] + 1 rows (a "
                                        "size read from the ids' values)")
             return segment_description(op, attrs, reduction, "zero" if red is Reduction.ADD else "lowest",
-                                       raises_past_end=True, index_ndim=(1, 1))
+                                       raises_past_end=True, index_ndim=(1, 1),
+                                       residuals=() if red is Reduction.ADD else (fold_residual(reduction, "lowest()"),
+                                                                                  ))
         empty = "zero" if red is Reduction.ADD else "-inf"
         if backend == "jax":
             return segment_description(op, attrs, reduction, empty, index_ndim=(1, 1), index_dtypes=("int32",),

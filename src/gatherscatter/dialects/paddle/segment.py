@@ -14,7 +14,7 @@ from ...errors import ShapeError
 from .._common import data_array
 from .._record import Residual
 from .._registry import DialectOp, Lowering, dialect_op, divergence_table
-from .._segment import check_row_ids, segment_lowering, sorted_description
+from .._segment import check_row_ids, fold_residual, later_unless_smaller, segment_lowering, sorted_description
 from ._common import PADDLE_VERSION, check_paddle_dtype, index_array, paddle_context
 
 __all__ = ["SEGMENT"]
@@ -31,11 +31,9 @@ SEGMENT: dict[str, Reduction] = {
 
 for _n in SEGMENT:
     divergence_table(f"paddle.{_n}", __file__, "empty_data_no_segment")
-for _n in ("segment_max", "segment_min"):
-    divergence_table(f"paddle.{_n}", __file__, "nan_in_data",
-                 example={"call": f"paddle.geometric.{_n}", "args": {"data": ["nan", 1, 2], "segment_ids": [0, 0, 0]},
-                 "dtypes": {"data": "float32", "segment_ids": "int64"},
-                 "theirs": {"equals": [2] if _n == "segment_max" else [1]}, "ours": {"equals": ["nan"]}})
+
+def _fold(verb: str) -> tuple[Residual, ...]:
+    return (fold_residual(verb, "the first row"),) if verb in ("max", "min") else ()
 
 
 def _check_sorted(ctx: Any, ids: np.ndarray[Any, Any]) -> int:
@@ -78,6 +76,8 @@ def _register(name: str, red: Reduction) -> DialectOp:
         if ids.size == 0:
             raise ShapeError(f"{ctx.label}: segment_ids must not be empty (paddle crashes on empty data)")
         n = _check_sorted(ctx, ids)
+        if red in (Reduction.MAX, Reduction.MIN):  # the kernel takes a later row unless smaller (NaN, ties)
+            d = later_unless_smaller(red, d, ids, n, -np.inf if red is Reduction.MAX else np.inf)
         return segment_lowering(ctx, d, ids, n, red, np.zeros((), d.dtype), bounds="drop")
 
     verb = {"segment_sum": "sum", "segment_mean": "mean", "segment_max": "max", "segment_min": "min"}[name]
@@ -91,7 +91,9 @@ def _register(name: str, red: Reduction) -> DialectOp:
     float64; an integer mean rounds toward zero. Unsorted ids and negative ids raise.
 
     Lowering: one core ``scatter`` along axis 0, ``include_self=False`` over zeros
-    (``dialects/_segment.py``); the mean is the core's mean, rounding integers toward zero.
+    (``dialects/_segment.py``); the mean is the core's mean, rounding integers toward zero. Max/min fold
+    as the kernel (measured): the later row is taken unless smaller (a NaN is taken and the next row
+    replaces it; of tied zeros the last wins: ``later_unless_smaller``).
 
     Equivalent loop::
 
@@ -111,7 +113,7 @@ def _register(name: str, red: Reduction) -> DialectOp:
                       differentiable=("data",),
                       describe=lambda: sorted_description(f"paddle.{name}", verb, index_dtypes=("int32", "int64"),
                                                           data_dtypes=("float64", "float32", "int64", "int32"),
-                                                          residuals=(_EMPTY_IDS,)))(public)
+                                                          residuals=(_EMPTY_IDS, *_fold(verb))))(public)
 
 
 _EMPTY_IDS = Residual("empty", "raises for empty segment_ids (paddle crashes)", "returns an empty result")

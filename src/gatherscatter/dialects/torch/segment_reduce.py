@@ -13,7 +13,7 @@ from .. import _record as rec
 from .._common import data_array
 from .._record import Description, Mapper, Step, canonical, real_ids
 from .._registry import Lowering, dialect_op, divergence_table
-from .._segment import empty_value
+from .._segment import empty_value, tie_zeros
 from ._common import GRAD, VERSION, as_bool, norm_dim, torch_context
 
 #: reduce string -> (core reduction, empty segment value without ``initial``); 'amax'/'amin' are torch's aliases
@@ -178,7 +178,9 @@ def segment_reduce(
     ``scatter`` along ``axis`` with ``axis`` batch dims, ``include_self=True`` over
     ``initial`` or the empty value (the identity of sum/prod/max/min); a mean is the
     core mean with ``include_self=False`` over NaN (with ``initial``: a sum over
-    ``initial`` divided by the row count in ``post``, which no description states).
+    ``initial`` divided by the row count in ``post``, which no description states). Max/min
+    as the CPU kernel's ``acc = x if isnan(x) else std::max(acc, x)``: the last NaN, the first
+    of tied zeros (``initial`` before every row: ``tie_zeros``).
 
     Equivalent loop::
 
@@ -259,6 +261,13 @@ def segment_reduce(
     else:
         init = np.broadcast_to(np.asarray(initial, dtype=np.float64).astype(d.dtype), shape)
         inc = True
+    if red in (Reduction.MAX, Reduction.MIN) and d.dtype.kind == "f":
+        # the kernel: acc = x if isnan(x) else std::max(acc, x): the last NaN wins, and on a tie acc stays (the
+        # first zero, initial before all); one segment key per (batch, segment), rows in order along axis
+        b = np.arange(int(np.prod(ids.shape[:-1], dtype=np.int64))).reshape(ids.shape[:-1] + (1,))
+        d = tie_zeros(d, np.where(ids >= 0, b * nseg + ids, -1), b.size * nseg, "first", nan="last")
+        if initial is not None and init.size and init.reshape(-1)[0] == 0:
+            d = np.where(d == 0, init.reshape(-1)[0], d)
     policy = Policy(bounds="drop", negative="bounds", reduction=red, include_self=inc)
     post = None
     if reduce == "mean" and not inc:  # the canonical mean: an empty segment keeps the canvas's NaN
