@@ -420,3 +420,26 @@ def test_scatter_nd_rows_raw_bad_index_fused():
         for reduction in ("none", "add", "min"):
             _both(lambda d=d, idx=idx, upd=upd, r=reduction: gs.scatter_nd(d, idx, upd, reduction=r))
             _both(lambda d=d, idx=idx, upd=upd, r=reduction: gs.scatter_nd(d, idx, upd, reduction=r, bounds="drop"))
+
+
+def test_parallel_forms_really_parallelise():
+    # a prange loop numba cannot turn into a parallel region compiles anyway, with only a warning, and then
+    # runs on one thread at any thread count (scatter_elements2's prange over a conditional expression did:
+    # 2 threads measured 1.00x one until the benchmark showed it). Each kernel's first signature is compiled
+    # again, uncached, and must give no such warning.
+    pytest.importorskip("numba")
+    import warnings
+
+    import numba as nb
+
+    from gatherscatter.backends import numba_kernels as k
+
+    k.warm_up()
+    opts = {**k._OPTS, "cache": False}
+    for kern in k.SERIAL:
+        assert kern.signatures, kern
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            nb.njit(**opts)(kern.py_func).compile(kern.signatures[0])
+        bad = [str(w.message) for w in seen if "no transformation for parallel execution" in str(w.message)]
+        assert not bad, (kern.__name__, bad)
