@@ -133,14 +133,24 @@ def _sorted_fold(red: Reduction, d: np.ndarray[Any, Any], ids: np.ndarray[Any, A
     u = d.reshape(ids.size, -1)
     width = u.shape[1]
     cut = width - width % (8 if d.dtype.itemsize <= 4 else 4)
-    out = u.copy()
+    out = u  # copied only when a row changes (finite data with one sign of zero: d itself, no copy)
     if cut:
+        head = u[:, :cut]
         multi = (np.bincount(ids, minlength=n)[ids] > 1)[:, None]
-        packed = np.where(multi & np.isnan(u[:, :cut]), u.dtype.type(far), u[:, :cut])
-        out[:, :cut] = np.where(multi, tie_zeros(packed, ids, n, "first"), u[:, :cut])
+        nan = multi & np.isnan(head)
+        packed = np.where(nan, u.dtype.type(far), head) if nan.any() else head
+        del nan
+        tied = tie_zeros(packed, ids, n, "first")
+        if tied is not head:
+            out = u.copy()
+            out[:, :cut] = np.where(multi, tied, head)
     if cut < width:
-        out[:, cut:] = later_unless_smaller(red, u[:, cut:], ids, n, far)
-    return out.reshape(d.shape)
+        tail = u[:, cut:]
+        folded = later_unless_smaller(red, tail, ids, n, far)
+        if folded is not tail:
+            out = u.copy() if out is u else out
+            out[:, cut:] = folded
+    return d if out is u else out.reshape(d.shape)
 
 
 def _mean_post(ids: np.ndarray[Any, Any], n: int, dtype: np.dtype[Any], *, sqrt: bool
