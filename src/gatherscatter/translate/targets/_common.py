@@ -22,11 +22,12 @@ Two ways to reach an op:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from ...dialects._segment import _FINITE_EMPTY as FINITE_EMPTY
 from ..ir import Step
 from ..model import Canonical, Residual, TargetPlan
 from ..plan import IndexAdaptation, Names, ScatterCall, adapt_indices, decompose_reduction, index_kw
@@ -357,3 +358,11 @@ class Plan:
             return n, d, None
         u = self.adapt("broadcast_data", "u", updates, n, axis=None, why="updates take the indices' shape")
         return n, data, u
+
+
+def settle(d: Any) -> Any:
+    """(A target module's ``settle``, for targets that fill the finite limit exactly: TFLite, Keras, TF.)
+    Description ``d`` with TF's empty max/min segment (the finite lowest/highest, its residual) filled exactly."""
+    pre = [replace(s, attrs=(*s.attrs, ("finite", True))) if s.name == "full_rows" else s for s in d.pre]
+    ok = FINITE_EMPTY in d.residuals
+    return replace(d, pre=pre, residuals=[r for r in d.residuals if r != FINITE_EMPTY]) if ok else d

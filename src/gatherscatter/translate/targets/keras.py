@@ -17,9 +17,8 @@ from ...dialects.keras._backend import index_policy
 from ..ir import Step
 from ..model import Canonical, TargetPlan
 from ..plan import Names
-from ._common import Mode, Plan
+from ._common import Mode, Plan, settle  # noqa: F401  (settle: TF's finite empty max/min segment)
 from .mlx import flat_scatter
-from .tflite import settle  # noqa: F401  (TF's empty max/min segment: its finite limit, filled exactly)
 
 DEFAULT_BACKEND = "tensorflow"
 _BACKEND_RESIDUALS = {

@@ -19,8 +19,7 @@ from typing import Any
 
 from ... import dialects as _d
 from ...dialects._registry import qn
-from ._common import RAISE, Canonical, Names, Plan, Step, TargetPlan
-from .tflite import settle  # noqa: F401  (TF's empty max/min segment: its finite limit, filled exactly)
+from ._common import RAISE, Canonical, Names, Plan, Step, TargetPlan, settle  # noqa: F401  (settle: TF's finite empty max/min segment)
 
 SCATTER = {"none": qn(_d.tensorflow.tensor_scatter_nd_update), "add": qn(_d.tensorflow.tensor_scatter_nd_add),
            "sub": qn(_d.tensorflow.tensor_scatter_nd_sub), "max": qn(_d.tensorflow.tensor_scatter_nd_max),

@@ -12,12 +12,11 @@ from typing import Any
 
 from ... import dialects as _d
 from ...dialects._registry import get_op, qn
-from ...dialects._segment import _FINITE_EMPTY as FINITE_EMPTY
 from ...errors import UnsupportedError
 from ..adapters import PyVocab
 from ..codegen import adapter_emitters, function_code
 from ..codegen_python import TARGETS, TfApi, op_calls
-from ._common import RAISE, Canonical, Mode, Names, Plan, Step, TargetPlan, include_self
+from ._common import RAISE, Canonical, Mode, Names, Plan, Step, TargetPlan, include_self, settle  # noqa: F401
 
 T = _d.tflite
 DROP: dict[Any, Mode] = {None: ("bounds", "drop")}  # flat offsets -> -1, dropped by UNSORTED_SEGMENT_*
@@ -86,13 +85,6 @@ def _scatter(p: Plan, c: Canonical, c2: Canonical, flat: str, off: str, u: str) 
     if c.include_self and c.reduction in ("add", "sub", "mul", "mean"):
         p.residual("duplicates", "combines the updates into the data one by one", "reduces the updates, then "
                    "combines them with the data once: float rounding may differ")
-
-
-def settle(d: Any) -> Any:
-    """Description ``d`` with TF's empty max/min segment (the finite lowest/highest, its residual) filled exactly."""
-    pre = [replace(s, attrs=(*s.attrs, ("finite", True))) if s.name == "full_rows" else s for s in d.pre]
-    ok = FINITE_EMPTY in d.residuals
-    return replace(d, pre=pre, residuals=[r for r in d.residuals if r != FINITE_EMPTY]) if ok else d
 
 
 _RUN = """
