@@ -30,6 +30,7 @@ from .._segment import (
     segment_description,
     segment_lowering,
     sorted_description,
+    tie_zeros,
 )
 from ._tfl import TFLITE_VERSION, tfl_context
 
@@ -63,7 +64,7 @@ _STD_MINMAX = {
 }
 
 
-def fold_updates(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], *,
+def fold_updates(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], num_segments: int, *,
                  x_first: bool = False) -> np.ndarray[Any, Any]:
     """``data`` as TFLite's fold sees it: the rows on which the core scatter (``acc + x``, NaN-propagating
     max/min, any order of ties) gives the kernel's bits.
@@ -78,7 +79,7 @@ def fold_updates(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any
     value of that (segment, element) becomes that NaN here (``acc + x`` keeps the first). Otherwise ``data``.
 
     >>> import numpy as np
-    >>> fold_updates(Reduction.MAX, np.float32([np.nan, 0.0, -0.0, -np.inf]), np.int32([0, 1, 1, 2])).tolist()
+    >>> fold_updates(Reduction.MAX, np.float32([np.nan, 0.0, -0.0, -np.inf]), np.int32([0, 1, 1, 2]), 3).tolist()
     [-3.4028234663852886e+38, 0.0, 0.0, -3.4028234663852886e+38]
     """
     if data.dtype.kind != "f":
@@ -92,12 +93,7 @@ def fold_updates(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any
     inside = (data >= start) if red is Reduction.MAX else (data <= start)  # False for NaN and the far infinity
     u = data if inside.all() else np.fmax(data, start) if red is Reduction.MAX else np.fmin(data, start)
     del inside  # (finite data: no copy, and one mask at a time)
-    zero = u == 0
-    if zero.any():
-        neg = np.signbit(u[zero])
-        if neg.any() and not neg.all():
-            u = _spread(u if u is not data else data.copy(), ids, zero, last=False, everywhere=False)
-    return u
+    return tie_zeros(u, ids, num_segments, "first")
 
 
 def _spread(u: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], mask: np.ndarray[Any, Any], *, last: bool,
@@ -172,7 +168,7 @@ def SEGMENT_SUM(data: Any, segment_ids: Any) -> Lowering:
             f"('delta == 0 || delta == 1'; no empty segment)",
         )
     n = int(ids[-1]) + 1 if ids.size else 0
-    return segment_lowering(ctx, fold_updates(Reduction.ADD, d, ids, x_first=True), ids, n, Reduction.ADD,
+    return segment_lowering(ctx, fold_updates(Reduction.ADD, d, ids, n, x_first=True), ids, n, Reduction.ADD,
                             np.zeros((), d.dtype))
 
 
@@ -196,7 +192,7 @@ def _register(name: str, red: Reduction, empty: str) -> DialectOp:
             raise ctx.with_(data="the output", range_style="half_open", position_sep=",", bounds_note=note).index_error(
                 value=int(ids.reshape(-1)[j]), position=pos, size=n, axis=0
             )
-        return segment_lowering(ctx, fold_updates(red, d, ids), ids, n, red, empty_value(empty, d.dtype),
+        return segment_lowering(ctx, fold_updates(red, d, ids, n), ids, n, red, empty_value(empty, d.dtype),
                                 bounds="drop")
 
     public.__name__ = name
