@@ -69,13 +69,16 @@ def timeit(fn: Any, min_time: float = 0.4, min_reps: int = 5, max_reps: int = 50
 
 
 WARM_CALLS = 13
-"""Untimed calls per contestant before the rounds: one more than the thread tuner's 2 x 6
-(:data:`gatherscatter.backends.TUNE_WARMUP` + ``TUNE_SAMPLES`` per side), so that the rounds time the
-tuner's choice, not its trials; contestants the tuner does not run stop after ``WARM_S`` of them.
-The batch size comes from the fastest of them. It came from one call before session 8: at 2 threads
-that call was the tuner's first parallel launch (9 ms for a 0.5 ms gather), so the batch was 2 calls,
-each paying the wake-up after the 20 ms pause between contestants, and gather_axis1 and gathernd_rows at
-1/16 showed 2 threads 1.75x slower than one, which was the harness, not the call."""
+"""Untimed calls per contestant before the rounds; the batch size comes from the fastest of them.
+Contestants on our thread tuner keep warming up until its choices are final
+(:func:`gatherscatter.backends.tuning_pending` empty: two or three measurements of 2 x 6 calls,
+``TUNE_RECHECK`` calls apart), at most ``WARM_TUNED`` calls, so that the rounds time the tuner's choice,
+not its trials; contestants the tuner does not run stop after ``WARM_S`` of them. The batch size came
+from one call before session 8: at 2 threads that call was the tuner's first parallel launch (9 ms for a
+0.5 ms gather), so the batch was 2 calls, each paying the wake-up after the 20 ms pause between
+contestants, and gather_axis1 and gathernd_rows at 1/16 showed 2 threads 1.75x slower than one, which
+was the harness, not the call."""
+WARM_TUNED = 200
 WARM_S = 0.3
 
 
@@ -89,7 +92,7 @@ Contestant = tuple[str, Any, Any]  # (name, call, setup): setup selects backend 
 
 def interleaved(
     cs: list[Contestant], min_rounds: int = 7, max_rounds: int = 25, min_time: float = 0.4, batch_s: float = 0.02,
-    cost: dict[str, float] | None = None,
+    cost: dict[str, float] | None = None, tune: dict[str, Any] | None = None,
 ) -> dict[str, list[float]]:
     """Per-call times of every contestant, round by round, side by side.
 
@@ -100,7 +103,8 @@ def interleaved(
     (1.25-4.9x measured for identical code under load), so no contestant keeps that place.
     Rounds continue until ``min_rounds`` and ``min_time`` per contestant, at most ``max_rounds``.
     GC is off while timing. ``cost``, if given, receives each contestant's wall time in here (warm-up,
-    pauses and rounds: what having it in the run costs).
+    pauses and rounds: what having it in the run costs); ``tune``, if given, receives each tuned contestant's
+    thread-count measurements (kernel@size class -> the choice of each measurement, oldest first).
     """
     cost = {} if cost is None else cost
     batch: dict[str, int] = {}
@@ -109,14 +113,20 @@ def interleaved(
         setup()
         call()
         spent_w, fastest = 0.0, float("inf")
-        for i in range(WARM_CALLS):  # our thread tuner decides within these (2 x 6 calls); then the steady time
+        if tuned(name):
+            backends.reset_tuning()  # each record's choices measured afresh, within this warm-up
+        i = 0
+        while i < WARM_CALLS or (tuned(name) and backends.tuning_pending() and i < WARM_TUNED):
             t0 = time.perf_counter()
             call()
             dt = time.perf_counter() - t0
             spent_w += dt
             fastest = min(fastest, dt)
-            if i >= 1 and spent_w > WARM_S and not tuned(name):
+            i += 1
+            if i >= 2 and spent_w > WARM_S and not tuned(name):
                 break
+        if tuned(name) and tune is not None:
+            tune[name] = {f"{k[0]}@{k[1]}": v for k, v in backends.tuning_votes().items()}
         batch[name] = max(1, min(50, int(batch_s / max(fastest, 1e-7))))
         cost[name] = cost.get(name, 0.0) + time.perf_counter() - t_c
     times: dict[str, list[float]] = {n: [] for n, _, _ in cs}
@@ -476,8 +486,10 @@ def run_workload(
             torch.set_num_threads(t)
             rec["checks"][f"torch{t}"] = agree(w, ours, torch_call(w, fresh())().numpy())
     pool.trim(0.0)
-    times = interleaved(contestants(w, a, threads, have, nospin=nospin), cost=cost)
+    tune: dict[str, Any] = {}
+    times = interleaved(contestants(w, a, threads, have, nospin=nospin), cost=cost, tune=tune)
     rec["cost_s"] = cost
+    rec["tuner"] = tune
     rec["pool_MB"] = pool.pool_stats()["bytes"] / 1e6  # the output pool's memory after the timing
     pool.trim(0.0)
     backends.set_backend("auto")
@@ -756,6 +768,25 @@ def render_scaling(records: list[dict[str, Any]], threads: list[int]) -> list[st
                     cells.append(f"{v:.2f}")
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
     lines += ["", "Slower with more threads (> 1.05): " + (", ".join(flagged) if flagged else "none") + "."]
+    return lines + render_tuner(records, sizes, names, more)
+
+
+def render_tuner(records: list[dict[str, Any]], sizes: list[int], names: list[str], more: list[int]) -> list[str]:
+    """The thread tuner's measurements behind ours at t threads: per kernel, each measurement's choice."""
+    by = {(r.get("workload", r["name"]), r.get("size", 1)): r for r in records}
+    if not any(r.get("tuner") for r in records):
+        return []
+    head = " | ".join(f"{'full' if z == 1 else f'1/{z}'} {t}T" for z in sizes for t in more)
+    lines = ["", "The thread tuner's measurements in the warm-up (per kernel: the thread count each measurement "
+             "chose, oldest first; two agreeing make it final):", "", "| workload | " + head + " |",
+             "|---" * (1 + len(sizes) * len(more)) + "|"]
+    for n in names:
+        cells = []
+        for z in sizes:
+            for t in more:
+                votes = by.get((n, z), {}).get("tuner", {}).get(f"ours_numba{t}", {})
+                cells.append("; ".join(f"{k.split('@')[0]} {','.join(map(str, v))}" for k, v in votes.items()) or "-")
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
     return lines
 
 

@@ -202,8 +202,7 @@ def tuning(monkeypatch):
         pytest.skip("one CPU: nothing to choose")
     monkeypatch.setattr(backends, "PARALLEL_BYTES", 1 << 16)
     monkeypatch.setattr(backends, "_tune_on", True)
-    monkeypatch.setattr(backends, "_samples", {})
-    monkeypatch.setattr(backends, "_tuned", {})
+    monkeypatch.setattr(backends, "_tuning", {})
     threads = backends.get_num_threads()
     backends.set_num_threads(2)
     try:
@@ -273,8 +272,7 @@ def test_thread_choice_is_by_median_after_a_warm_up_call_per_side(monkeypatch):
     from gatherscatter import backends
 
     monkeypatch.setattr(backends, "_tune_on", True)
-    monkeypatch.setattr(backends, "_samples", {})
-    monkeypatch.setattr(backends, "_tuned", {})
+    monkeypatch.setattr(backends, "_tuning", {})
     monkeypatch.setattr(backends._call, "n", 2, raising=False)
     monkeypatch.setattr(backends._call, "bucket", 7, raising=False)
     durations = {"one": [10.0] + [1.0] * 5, "many": [100.0, 0.5, 3.0, 3.0, 3.0, 3.0]}
@@ -297,6 +295,79 @@ def test_thread_choice_is_by_median_after_a_warm_up_call_per_side(monkeypatch):
         backends._run(many, (), None, one)
     assert ran == ["one", "many"] * 6  # the sides alternate, one thread first
     assert backends.tuned_threads() == {("scripted", 7, 2): 1}
+
+
+def _scripted_tuner(monkeypatch, durations):
+    """The tuner on a fake clock: each call of side "one" / "many" takes its next scripted duration."""
+    from gatherscatter import backends
+
+    monkeypatch.setattr(backends, "_tune_on", True)
+    monkeypatch.setattr(backends, "_tuning", {})
+    monkeypatch.setattr(backends._call, "n", 2, raising=False)
+    monkeypatch.setattr(backends._call, "bucket", 7, raising=False)
+    clock = [0.0]
+    ran: list[str] = []
+
+    def kernel_for(side):
+        def k():
+            ran.append(side)
+            clock[0] += durations[side].pop(0)
+        k.__name__ = "scripted"
+        return k
+
+    monkeypatch.setattr(backends.time, "perf_counter", lambda: clock[0])
+    fake_numba = type(sys)("numba")
+    fake_numba.set_num_threads = lambda n: None
+    monkeypatch.setitem(sys.modules, "numba", fake_numba)
+    many, one = kernel_for("many"), kernel_for("one")
+    return backends, (lambda: backends._run(many, (), None, one)), ran
+
+
+def test_thread_choice_is_measured_again_until_two_measurements_agree(monkeypatch):
+    # The first measurement is disturbed (the parallel side slow: a foreign load, a waking vCPU) and picks
+    # 1 thread; the re-check TUNE_RECHECK calls later finds 2 threads at half the time; they disagree, so
+    # a third measurement decides: 2 threads, final. Then no more measuring: every call runs on 2.
+    from gatherscatter import backends as b
+
+    per = b.TUNE_WARMUP + b.TUNE_SAMPLES
+    durations = {
+        "one": [1.0] * (per + b.TUNE_RECHECK + per + per),
+        "many": [3.0] * per + [0.5] * (per + b.TUNE_RECHECK + per + 40),
+    }
+    backends, call, ran = _scripted_tuner(monkeypatch, durations)
+    key = ("scripted", 7, 2)
+    for _ in range(2 * per):
+        call()
+    assert backends.tuning_votes() == {key: [1]} and backends.tuned_threads() == {key: 1}
+    assert backends.tuning_pending() == [key]
+    ran.clear()
+    for _ in range(b.TUNE_RECHECK + 2 * per):
+        call()
+    assert ran == ["one"] * b.TUNE_RECHECK + ["one", "many"] * per  # the choice, then the re-check
+    assert backends.tuning_votes() == {key: [1, 2]} and backends.tuned_threads() == {key: 2}  # the later one
+    ran.clear()
+    for _ in range(b.TUNE_RECHECK + 2 * per):
+        call()
+    assert ran == ["many"] * b.TUNE_RECHECK + ["one", "many"] * per
+    assert backends.tuning_votes() == {key: [1, 2, 2]} and backends.tuning_pending() == []
+    ran.clear()
+    for _ in range(40):
+        call()
+    assert ran == ["many"] * 40 and backends.tuned_threads() == {key: 2}
+    backends.reset_tuning()
+    assert backends.tuned_threads() == {} and backends.tuning_votes() == {}
+
+
+def test_thread_choice_is_final_when_the_re_check_agrees(monkeypatch):
+    from gatherscatter import backends as b
+
+    per = b.TUNE_WARMUP + b.TUNE_SAMPLES
+    durations = {"one": [1.0] * (2 * per + b.TUNE_RECHECK + 30), "many": [2.0] * (2 * per)}
+    backends, call, ran = _scripted_tuner(monkeypatch, durations)
+    for _ in range(4 * per + b.TUNE_RECHECK + 30):
+        call()
+    assert backends.tuning_votes() == {("scripted", 7, 2): [1, 1]} and backends.tuning_pending() == []
+    assert ran[-30:] == ["one"] * 30  # final: no third measurement
 
 
 @pytest.mark.skipif(not has("numba"), reason="numba not installed")

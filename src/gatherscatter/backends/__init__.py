@@ -23,7 +23,8 @@ overhead. ``tbb`` is used only when asked for. The layer is numba's, process-wid
 is set when gatherscatter first loads its kernels, and applies to other numba code
 in the process that has not run a parallel region yet. On top of that, when more than one
 thread is asked for, each kernel and size class is timed on 1 and on n threads
-for its first few calls and keeps the faster (:func:`_run`, :func:`tuned_threads`;
+for its first few calls and keeps the faster, measured again a few dozen calls later
+until two measurements agree (:func:`_run`, :func:`tuned_threads`, :func:`reset_tuning`;
 ``GATHERSCATTER_AUTOTUNE=0`` turns this off).
 
 First call. With the ``auto`` backend, a call never waits for numba: numba is
@@ -82,11 +83,14 @@ __all__ = [
     "kernels",
     "launch",
     "pool",
+    "reset_tuning",
     "set_backend",
     "set_kernel_threads",
     "set_num_threads",
     "threads_for",
     "tuned_threads",
+    "tuning_pending",
+    "tuning_votes",
     "wait_compiled",
     "warm_up",
 ]
@@ -175,32 +179,88 @@ def set_kernel_threads(nbytes: int) -> int:
 
 
 TUNE_WARMUP = 1
-"""Calls on each side (1 thread, n threads) run first and not counted: a side's first call pays for
-cold caches, a fresh output's page faults or a thread pool's start (9 ms measured), not its speed."""
+"""Calls on each side (1 thread, n threads) run first in each measurement and not counted: a side's first
+call pays for cold caches, a fresh output's page faults or a thread pool's start (9 ms measured), not its
+speed."""
 TUNE_SAMPLES = 5
-"""Calls timed on each side after the warm-up before a (kernel, size class, n) is decided."""
+"""Calls timed on each side after the warm-up in one measurement."""
 TUNE_GAIN = 0.95
 """n threads are kept only when their median time is below this fraction of one thread's.
 
 Medians, not minima: with 3 samples and minima a lucky parallel call (0.56 ms against a steady 0.93 ms)
 beat the serial form's cold first calls (0.84-1.1 ms against a steady 0.45 ms), and 2 threads then ran
 the benchmark's gather_axis1 at 1/16 size 1.75x slower than 1 (session 7's runs)."""
+TUNE_RECHECK = 24
+"""Calls on the chosen side after a measurement before the choice is measured again.
+
+One measurement was not enough: the same kernel and size gave opposite choices in two idle runs
+(gather_rows at 1/2 size, where 2 threads take 0.6x one thread's time, kept one thread in run 14), and
+the first parallel calls after an idle spell ran 1.5-2.5x slower than the steady ones (GatherElements at
+1/16: 1.4, 0.9, 0.8, 0.7, 0.6, 0.6 ms). So the choice is measured a second time; if the two agree it
+is final, otherwise a third measurement decides (two out of three). Cost: at most 3 x 2 x 6 calls
+per (kernel, size class, n), once per process."""
+TUNE_VOTES = 3
 _tune_on = os.environ.get("GATHERSCATTER_AUTOTUNE", "1") != "0"
-_samples: dict[tuple[str, int, int], tuple[list[float], list[float]]] = {}
-_tuned: dict[tuple[str, int, int], int] = {}
+
+
+class _Tuning:
+    """The measurements of one (kernel, size class, n): the samples of the one being taken, the choices so far."""
+
+    __slots__ = ("many", "ones", "since", "votes")
+
+    def __init__(self) -> None:
+        self.ones: list[float] = []
+        self.many: list[float] = []
+        self.votes: list[int] = []
+        self.since = 0  # calls on the current choice since the last measurement
+
+    @property
+    def choice(self) -> int | None:
+        """The thread count in use between measurements: the majority of the votes, else the latest."""
+        if not self.votes:
+            return None
+        return max(set(self.votes), key=lambda v: (self.votes.count(v), v == self.votes[-1]))
+
+    @property
+    def final(self) -> bool:
+        v = self.votes
+        return len(v) >= TUNE_VOTES or (len(v) >= 2 and v.count(v[-1]) >= 2)
+
+    @property
+    def measuring(self) -> bool:
+        return not self.votes or (not self.final and self.since >= TUNE_RECHECK)
+
+
+_tuning: dict[tuple[str, int, int], _Tuning] = {}
 
 
 def tuned_threads() -> dict[tuple[str, int, int], int]:
     """The thread counts chosen so far: (kernel, size class = bit length of bytes moved, threads asked) -> used."""
-    return dict(_tuned)
+    return {k: c for k, t in list(_tuning.items()) if (c := t.choice) is not None}
+
+
+def tuning_pending() -> list[tuple[str, int, int]]:
+    """The (kernel, size class, threads asked) whose choice is not final yet (a measurement is due or under way)."""
+    return [k for k, t in list(_tuning.items()) if not t.final]
+
+
+def tuning_votes() -> dict[tuple[str, int, int], list[int]]:
+    """Each measurement's choice so far, per (kernel, size class, threads asked), oldest first."""
+    return {k: list(t.votes) for k, t in list(_tuning.items())}
+
+
+def reset_tuning() -> None:
+    """Forget every thread-count choice: the next calls measure again (e.g. after the machine's load changed)."""
+    _tuning.clear()
 
 
 def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one: Any = None) -> Any:
     """Call ``kernel``; with more than one thread asked, choose 1 or n threads for its size class by measurement.
 
-    The first ``TUNE_WARMUP + TUNE_SAMPLES`` calls of each side of a (kernel, size class, n) alternate
-    between one thread and n, timed; then the side with the lower median after the warm-up calls is kept
-    (n only if clearly faster: ``TUNE_GAIN``). The
+    A measurement: the next ``TUNE_WARMUP + TUNE_SAMPLES`` calls on each side of a (kernel, size class, n)
+    alternate between one thread and n, timed; the side with the lower median after the warm-up calls is
+    chosen (n only if clearly faster: ``TUNE_GAIN``). ``TUNE_RECHECK`` calls later the choice is measured
+    again; two agreeing measurements (or two of three) make it final (:data:`TUNE_RECHECK`). The
     thread count never changes a result (the kernels are bit-identical at any count, tested), only
     speed: this is how a second thread never makes a call slower than one on whatever machine,
     threading layer and load the process meets (a 2-vCPU VM measured 2 threads 1.07-5x slower than
@@ -213,13 +273,16 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
     import numba
 
     key = (getattr(kernel, "__name__", "kernel"), getattr(_call, "bucket", 0), n)
-    choice = _tuned.get(key)
-    if choice is None:
-        ones, many = _samples.setdefault(key, ([], []))
-        side = ones if len(ones) <= len(many) else many
-        use = 1 if side is ones else n
+    st = _tuning.get(key)
+    if st is None:
+        st = _tuning.setdefault(key, _Tuning())
+    measuring = st.measuring
+    if measuring:
+        side = st.ones if len(st.ones) <= len(st.many) else st.many
+        use = 1 if side is st.ones else n
     else:
-        use = choice
+        use = st.choice or n
+        st.since += 1
     if use != n:
         if nthreads_at is not None:  # the kernel splits its work by this count: one block per thread
             args = (*args[:nthreads_at], use, *args[nthreads_at + 1 :])
@@ -234,11 +297,13 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
     finally:
         if use != n and one is None:
             numba.set_num_threads(n)
-    if choice is None:
+    if measuring:
         side.append(dt)
         need = TUNE_WARMUP + TUNE_SAMPLES
-        if len(ones) >= need and len(many) >= need:
-            _tuned[key] = n if median(many[TUNE_WARMUP:]) < TUNE_GAIN * median(ones[TUNE_WARMUP:]) else 1
+        if len(st.ones) >= need and len(st.many) >= need:
+            faster = median(st.many[TUNE_WARMUP:]) < TUNE_GAIN * median(st.ones[TUNE_WARMUP:])
+            st.votes.append(n if faster else 1)
+            st.ones, st.many, st.since = [], [], 0
     return result
 
 
