@@ -203,11 +203,18 @@ def nd_rows(idx: Any, sizes: Any, block: int, wrap: bool, rows: Any) -> int:  # 
 
 @nb.njit(inline="always")
 def _clamp(t: Any, size: Any, wrap: Any) -> tuple[Any, Any]:  # pragma: no cover - compiled
-    """(index to read, 0 or 1 for bad): branch-free, a bad index reads element 0."""
-    if wrap:
-        t = t + size if t < 0 else t
-    ok = (t >= 0) & (t < size)
-    return (t if ok else 0), (0 if ok else 1)
+    """(index to read, as uint64; 0 or 1 for bad): branch-free, a bad index reads element 0.
+
+    One unsigned compare (a negative index is a huge unsigned one). The signed form
+    (``(t >= 0) & (t < size)`` on int64) compiled to loops 1.1-2.8x slower: the serial form of a gather of
+    4M single elements took 49-56 ms against 22-23 ms, and GatherElements' parallel form on 2 threads
+    1.4-1.7x onnxruntime's time against 0.7-0.9x (interleaved rounds, a 2-vCPU VM).
+    """
+    if wrap and t < 0:
+        t += size
+    u = np.uint64(t)
+    ok = u < np.uint64(size)
+    return (u if ok else np.uint64(0)), (0 if ok else 1)
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
@@ -288,9 +295,8 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
 
 _pointer: Any = types.CPointer  # untyped in numba
 CHUNK = 128
-"""Elements the serial forms of :func:`gather_elements2` and :func:`gather_elements3` gather into their stack
-buffer (:func:`_stack`) at a time before copying them out: 128 and 256 measured alike (64-4096 tried, noisy),
-1 KiB at most (8-byte items)."""
+"""Elements the serial form of :func:`gather_elements3` gathers into its stack buffer (:func:`_stack`) at a
+time before copying them out: 128 and 256 measured alike (64-4096 tried, noisy), 1 KiB at most (8-byte items)."""
 
 
 @intrinsic
@@ -322,41 +328,23 @@ _carray: Any = nb.carray  # type: ignore[attr-defined]  # public, not in numba's
 def gather_elements2(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
     """out[a, j] = data[a, idx[a, j]]  (the last-axis case: one row per task, kept in cache); bad count.
 
-    Branch-free loops, a bad index reading element 0. The parallel form's loop (``_clamp`` per index)
-    vectorises (AVX-512 gathers: more reads in flight, which pays on rows in DRAM): numba marks the arrays
-    unaliased in parallel loops. The serial form (calls on one thread) has no such mark, so it gathers
-    :data:`CHUNK` elements at a time into a stack buffer (:func:`_stack`), which vectorises, then copies them
-    to ``out``. Measured (interleaved rounds, one thread, a 2-vCPU VM at load 3-5: noisy) on the benchmark's
-    gather_elements_last at 1/2, 1/16 and 1/64 size: 0.6-0.85x the time of the old unvectorised loop, at or
-    under the parallel form's at one thread before its launch (50-110 µs). On its topk (rows of 32 indices
-    into 4096) it replaces a sparse loop of one unsigned compare per index: 0.89-0.94x its time with the
-    caches flushed before each call (full, 1/2 and 1/16 size), 0.92-1.08x with warm caches.
+    A branch-free loop (:func:`_clamp`: one unsigned compare; a bad index reads element 0), the same in both
+    forms. Until session 10 the serial form gathered through a stack buffer (:func:`_stack`), which
+    vectorised a loop whose signed bounds check did not; with the unsigned check the plain loop measured
+    faster in both forms (interleaved rounds against onnxruntime, a 2-vCPU VM, rows of 4096, 64-4096 rows):
+    the serial form 0.83-0.90x onnxruntime's time at one thread against 0.96-1.11x through the buffer and
+    0.88-0.94x for the parallel form at one thread; the parallel form at two threads 0.37-0.92x against
+    1.41-1.67x with the signed check (which vectorised to AVX-512 gathers that did not scale).
     """
     a_n, m_n = idx.shape
     size = data.shape[1]
     bad = 0
-    if not _SERIAL_FORM:  # a compile-time constant
-        for a in nb.prange(a_n):
-            row_bad = 0
-            for j in range(m_n):
-                t, b = _clamp(idx[a, j], size, wrap)
-                row_bad += b
-                out[a, j] = data[a, t]
-            bad += row_bad
-        return bad
-    buf = _carray(_stack_ptr(out, CHUNK), CHUNK)
-    for a in range(a_n):
-        drow = data[a]
+    for a in nb.prange(a_n):
         row_bad = 0
-        for j0 in range(0, m_n, CHUNK):
-            n = min(CHUNK, m_n - j0)
-            irow, orow = idx[a, j0 : j0 + n], out[a, j0 : j0 + n]  # views from 0: no index wrap to test
-            for j in range(n):
-                t, b = _clamp(irow[j], size, wrap)
-                row_bad += b
-                buf[j] = drow[t]
-            for j in range(n):  # an element loop: measured faster than orow[:] = buf[:n] here
-                orow[j] = buf[j]
+        for j in range(m_n):
+            t, b = _clamp(idx[a, j], size, wrap)
+            row_bad += b
+            out[a, j] = data[a, t]
         bad += row_bad
     return bad
 
@@ -377,7 +365,7 @@ def _elements_chunks(  # pragma: no cover - compiled
     data: Any, idx: Any, out: Any, a: Any, j: Any, size: Any, wrap: Any, buf: Any
 ) -> Any:
     """:func:`_elements_line` through the stack buffer ``buf`` (vectorises without ``noalias``: see
-    :func:`gather_elements2`); returns the bad count."""
+    :func:`_stack`); returns the bad count."""
     bad = 0
     c_n, w = idx.shape[2], buf.shape[0]
     for c0 in range(0, c_n, w):
@@ -402,8 +390,7 @@ def gather_elements3(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragm
     """out[a, j, c] = data[a, idx[a, j, c], c]  (idx smaller than data on a and c is allowed); bad count.
 
     The serial form gathers lines of :data:`SHORT_LINES` or more elements through a stack buffer
-    (:func:`_elements_chunks`), which vectorises as the parallel form's loop does (see
-    :func:`gather_elements2`).
+    (:func:`_elements_chunks`), which vectorises as the parallel form's loop does (see :func:`_stack`).
     """
     a_n, m_n = idx.shape[0], idx.shape[1]
     size = data.shape[1]
@@ -734,15 +721,12 @@ SERIAL: dict[Any, Any] = {
 }
 """Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
 
-SERIAL_BYTES: dict[Any, int] = {gather_elements2: 4 << 20, gather_elements3: 1 << 20}
+SERIAL_BYTES: dict[Any, int] = {gather_elements3: 1 << 20}
 """Kernels whose serial form runs only for calls moving at most this many bytes; larger one-thread calls run
-the parallel form at one thread, whose loop numba marks unaliased. The serial GatherElements loops vectorise
-through a stack buffer (:func:`_stack`). Measured at one thread against the parallel form there (interleaved
-rounds, a 2-vCPU VM at load 3-5: noisy, +-10% between runs), the last-axis one took 0.7-0.85x its time at
-4 MiB moved (kernel and whole call); at 16 MiB it was as fast or 5-10% slower (kernel alone or whole call),
-and 1.06x at 134-268 MB (the buffer's copy). Hence 4 MiB, where the launch (50-110 µs) is 10-30% of a
-call. The other axes' loop (:func:`gather_elements3`)
-measured as fast as the parallel form at 2 MiB and 1.2x its time at 16 MiB of random lines: 1 MiB."""
+the parallel form at one thread, whose loop numba marks unaliased. The other axes' GatherElements loop
+(:func:`gather_elements3`, whose serial form gathers through a stack buffer: :func:`_stack`) measured as fast as
+the parallel form at 2 MiB and 1.2x its time at 16 MiB of random lines: 1 MiB. (The last-axis loop,
+:func:`gather_elements2`, had 4 MiB here until its serial form measured faster at every size: see it.)"""
 
 
 def warm_up() -> float:
