@@ -225,6 +225,27 @@ def test_thread_count_chosen_by_measurement_keeps_results_exact(tuning):
     assert chosen and set(chosen.values()) <= {1, 2} and all(k[2] == 2 for k in chosen)
 
 
+def test_a_final_choice_of_one_thread_takes_the_one_thread_path(tuning, monkeypatch):
+    # TUNE_GAIN 0: n threads never count as faster, so two measurements vote 1 and the choice is final; from
+    # then on launch runs the serial form directly (no tuner, no numba thread setting), as a 1-thread call does
+    import gatherscatter as gs
+
+    monkeypatch.setattr(tuning, "TUNE_GAIN", 0.0)
+    rng = np.random.default_rng(13)
+    d = rng.standard_normal((1 << 12, 16)).astype(np.float32)
+    i = rng.integers(0, 1 << 12, 1 << 14)
+    per = tuning.TUNE_WARMUP + tuning.TUNE_SAMPLES
+    for _ in range(2 * per + tuning.TUNE_RECHECK + 2 * per):
+        assert gs.take(d, i, axis=0).tobytes() == d[i].tobytes()
+    assert [v for k, v in tuning.tuning_votes().items() if k[0] == "gather_rows"] == [[1, 1]]
+    runs: list[str] = []
+    real = tuning.launch.__globals__["_run"]
+    monkeypatch.setattr(tuning, "_run", lambda kernel, *a, **kw: (runs.append(kernel.__name__), real(kernel, *a, **kw))[1])
+    for _ in range(5):
+        assert gs.take(d, i, axis=0).tobytes() == d[i].tobytes()
+    assert "gather_rows" not in runs
+
+
 def test_thread_choice_also_sets_a_scatters_work_split(tuning, monkeypatch):
     # the row scatter splits rows by its own thread-count argument: on the 1-thread side of the
     # measurement it gets 1 (one scan of the updates), and the sums stay in sequential order either way

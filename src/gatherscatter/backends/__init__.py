@@ -158,9 +158,9 @@ _max_threads: int | None = None  # numba's NUMBA_NUM_THREADS, read once
 
 
 def set_kernel_threads(nbytes: int) -> int:
-    """Set numba's thread count for a call moving ``nbytes`` (see :func:`threads_for`); returns it.
-
-    At one thread the kernels run in their serial form (:func:`launch`), which needs no numba setting.
+    """Choose the thread count for this thread's next kernel calls, moving ``nbytes`` (see :func:`threads_for`);
+    returns it. numba's own count is set when a parallel form runs (:func:`_run`); at one thread the kernels
+    run in their serial form (:func:`launch`), which needs no numba setting.
     """
     global _max_threads
     n = threads_for(nbytes)
@@ -170,8 +170,6 @@ def set_kernel_threads(nbytes: int) -> int:
         if _max_threads is None:
             _max_threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
         n = min(n, _max_threads)
-        if n > 1:
-            numba.set_num_threads(n)
     _call.n = n
     _call.nbytes = nbytes
     _call.bucket = max(0, nbytes).bit_length()
@@ -184,10 +182,12 @@ call pays for cold caches, a fresh output's page faults or a thread pool's start
 speed."""
 TUNE_SAMPLES = 5
 """Calls timed on each side after the warm-up in one measurement."""
-TUNE_GAIN = 0.95
+TUNE_GAIN = 0.9
 """n threads are kept only when their median time is below this fraction of one thread's.
 
-Medians, not minima: with 3 samples and minima a lucky parallel call (0.56 ms against a steady 0.93 ms)
+0.95 until session 10, when two idle benchmark runs each had a call whose measurements voted 2, 1, 2 (a
+2-thread gain of a few percent, measured on back-to-back calls) run 1.26x slower on 2 threads in the timed
+rounds, where each call follows an idle pause: a marginal gain is not worth a second core. Medians, not minima: with 3 samples and minima a lucky parallel call (0.56 ms against a steady 0.93 ms)
 beat the serial form's cold first calls (0.84-1.1 ms against a steady 0.45 ms), and 2 threads then ran
 the benchmark's gather_axis1 at 1/16 size 1.75x slower than 1 (session 7's runs)."""
 TUNE_RECHECK = 24
@@ -206,9 +206,10 @@ _tune_on = os.environ.get("GATHERSCATTER_AUTOTUNE", "1") != "0"
 class _Tuning:
     """The measurements of one (kernel, size class, n): the samples of the one being taken, the choices so far."""
 
-    __slots__ = ("many", "ones", "since", "votes")
+    __slots__ = ("many", "ones", "settled", "since", "votes")
 
     def __init__(self) -> None:
+        self.settled = 0  # the final choice once there is one (launch then skips the tuner)
         self.ones: list[float] = []
         self.many: list[float] = []
         self.votes: list[int] = []
@@ -268,10 +269,13 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
     one-thread side runs (no parallel launch).
     """
     n = getattr(_call, "n", 1)
-    if n <= 1 or not _tune_on:
+    if n <= 1:
         return kernel(*args)
     import numba
 
+    if not _tune_on:
+        numba.set_num_threads(n)
+        return kernel(*args)
     key = (getattr(kernel, "__name__", "kernel"), getattr(_call, "bucket", 0), n)
     st = _tuning.get(key)
     if st is None:
@@ -283,20 +287,15 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
     else:
         use = st.choice or n
         st.since += 1
-    if use != n:
-        if nthreads_at is not None:  # the kernel splits its work by this count: one block per thread
-            args = (*args[:nthreads_at], use, *args[nthreads_at + 1 :])
-        if one is not None:
-            kernel = one
-        else:
-            numba.set_num_threads(use)
-    try:
-        t0 = time.perf_counter()
-        result = kernel(*args)
-        dt = time.perf_counter() - t0
-    finally:
-        if use != n and one is None:
-            numba.set_num_threads(n)
+    if use != n and nthreads_at is not None:  # the kernel splits its work by this count: one block per thread
+        args = (*args[:nthreads_at], use, *args[nthreads_at + 1 :])
+    if use != n and one is not None:
+        kernel = one
+    else:
+        numba.set_num_threads(use)
+    t0 = time.perf_counter()
+    result = kernel(*args)
+    dt = time.perf_counter() - t0
     if measuring:
         side.append(dt)
         need = TUNE_WARMUP + TUNE_SAMPLES
@@ -304,6 +303,8 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
             faster = median(st.many[TUNE_WARMUP:]) < TUNE_GAIN * median(st.ones[TUNE_WARMUP:])
             st.votes.append(n if faster else 1)
             st.ones, st.many, st.since = [], [], 0
+            if st.final:
+                st.settled = st.choice or 0
     return result
 
 
@@ -516,7 +517,14 @@ def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = Non
         nbytes = getattr(_call, "nbytes", 0)
         if nbytes > k.SERIAL_BYTES.get(kernel, nbytes):
             one = None  # its serial form is slower than the parallel form at one thread at this size
-    if getattr(_call, "n", 1) <= 1:
+    n = getattr(_call, "n", 1)
+    if n > 1 and one is not None and _tune_on:
+        st = _tuning.get((getattr(kernel, "__name__", "kernel"), getattr(_call, "bucket", 0), n))
+        if st is not None and st.settled == 1:  # final: one thread; the one-thread path, no tuner on the way
+            n = 1
+            if nthreads_at is not None:
+                args = (*args[:nthreads_at], 1, *args[nthreads_at + 1 :])
+    if n <= 1:
         if one is not None:
             # one thread: the kernel's serial form, no parallel region (whose launch alone costs 50-100 µs)
             if _backend == "auto" and not _ready(one, args):
@@ -524,7 +532,7 @@ def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = Non
             return one(*args)
         import numba
 
-        numba.set_num_threads(1)  # the parallel form on one thread (set_kernel_threads leaves numba alone at 1)
+        numba.set_num_threads(1)  # the parallel form on one thread
     if _backend == "auto" and not (_ready(kernel, args) and (one is None or not _tune_on or _ready(one, args))):
         raise KernelNotReadyError(getattr(kernel, "__name__", "kernel"))
     if _serial is False:
