@@ -287,37 +287,6 @@ def test_thread_choice_also_sets_a_scatters_work_split(tuning, monkeypatch):
     assert any(k[0] == "scatter_rows" for k in tuning.tuned_threads())
 
 
-def test_thread_choice_is_by_median_after_a_warm_up_call_per_side(monkeypatch):
-    # Scripted call times: each side's first call is cold (not counted); one lucky fast parallel call
-    # among slow ones must not win (a minimum would pick 2 threads here; the median picks 1).
-    from gatherscatter import backends
-
-    monkeypatch.setattr(backends, "_tune_on", True)
-    monkeypatch.setattr(backends, "_tuning", {})
-    monkeypatch.setattr(backends._call, "n", 2, raising=False)
-    monkeypatch.setattr(backends._call, "bucket", 7, raising=False)
-    durations = {"one": [10.0] + [1.0] * 5, "many": [100.0, 0.5, 3.0, 3.0, 3.0, 3.0]}
-    clock = [0.0]
-    ran: list[str] = []
-
-    def kernel_for(side):
-        def k():
-            ran.append(side)
-            clock[0] += durations[side].pop(0)
-        k.__name__ = "scripted"
-        return k
-
-    monkeypatch.setattr(backends.time, "perf_counter", lambda: clock[0])
-    fake_numba = type(sys)("numba")
-    fake_numba.set_num_threads = lambda n: None
-    monkeypatch.setitem(sys.modules, "numba", fake_numba)
-    many, one = kernel_for("many"), kernel_for("one")
-    for _ in range(2 * (backends.TUNE_WARMUP + backends.TUNE_SAMPLES)):
-        backends._run(many, (), None, one)
-    assert ran == ["one", "many"] * 6  # the sides alternate, one thread first
-    assert backends.tuned_threads() == {("scripted", 7, 2): 1}
-
-
 def _scripted_tuner(monkeypatch, durations):
     """The tuner on a fake clock: each call of side "one" / "many" takes its next scripted duration."""
     from gatherscatter import backends
@@ -342,6 +311,17 @@ def _scripted_tuner(monkeypatch, durations):
     monkeypatch.setitem(sys.modules, "numba", fake_numba)
     many, one = kernel_for("many"), kernel_for("one")
     return backends, (lambda: backends._run(many, (), None, one)), ran
+
+
+def test_thread_choice_is_by_median_after_a_warm_up_call_per_side(monkeypatch):
+    # Scripted call times: each side's first call is cold (not counted); one lucky fast parallel call
+    # among slow ones must not win (a minimum would pick 2 threads here; the median picks 1).
+    durations = {"one": [10.0] + [1.0] * 5, "many": [100.0, 0.5, 3.0, 3.0, 3.0, 3.0]}
+    backends, call, ran = _scripted_tuner(monkeypatch, durations)
+    for _ in range(2 * (backends.TUNE_WARMUP + backends.TUNE_SAMPLES)):
+        call()
+    assert ran == ["one", "many"] * 6  # the sides alternate, one thread first
+    assert backends.tuned_threads() == {("scripted", 7, 2): 1}
 
 
 def test_thread_choice_is_measured_again_until_two_measurements_agree(monkeypatch):
