@@ -185,9 +185,11 @@ TUNE_SAMPLES = 5
 TUNE_GAIN = 0.9
 """n threads are kept only when their median time is below this fraction of one thread's.
 
-0.95 until session 10, when two idle benchmark runs each had a call whose measurements voted 2, 1, 2 (a
-2-thread gain of a few percent, measured on back-to-back calls) run 1.26x slower on 2 threads in the timed
-rounds, where each call follows an idle pause: a marginal gain is not worth a second core. Medians, not minima: with 3 samples and minima a lucky parallel call (0.56 ms against a steady 0.93 ms)
+0.95 until session 10, when a call whose measurements voted 2, 1, 2 (a 2-thread gain of a few percent,
+measured on back-to-back calls) ran 1.26x slower on 2 threads in an idle benchmark run's timed rounds,
+where each call follows a pause: a marginal gain is not worth a second core.
+
+Medians, not minima: with 3 samples and minima a lucky parallel call (0.56 ms against a steady 0.93 ms)
 beat the serial form's cold first calls (0.84-1.1 ms against a steady 0.45 ms), and 2 threads then ran
 the benchmark's gather_axis1 at 1/16 size 1.75x slower than 1 (session 7's runs)."""
 TUNE_RECHECK = 24
