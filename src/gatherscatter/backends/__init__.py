@@ -237,6 +237,16 @@ class _Tuning:
 _tuning: dict[tuple[str, int, int], _Tuning] = {}
 
 
+def _tune_key(kernel: Any, n: int) -> tuple[str, int, int]:
+    """The tuner's key for ``kernel`` on this thread's call: (kernel name, size class, threads asked)."""
+    return (getattr(kernel, "__name__", "kernel"), getattr(_call, "bucket", 0), n)
+
+
+def _split(args: tuple[Any, ...], at: int | None, n: int) -> tuple[Any, ...]:
+    """``args`` with the kernel's own thread-count argument (its work split, at position ``at``) set to ``n``."""
+    return args if at is None else (*args[:at], n, *args[at + 1 :])
+
+
 def tuned_threads() -> dict[tuple[str, int, int], int]:
     """The thread counts chosen so far: (kernel, size class = bit length of bytes moved, threads asked) -> used."""
     return {k: c for k, t in list(_tuning.items()) if (c := t.choice) is not None}
@@ -278,7 +288,7 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
     if not _tune_on:
         numba.set_num_threads(n)
         return kernel(*args)
-    key = (getattr(kernel, "__name__", "kernel"), getattr(_call, "bucket", 0), n)
+    key = _tune_key(kernel, n)
     st = _tuning.get(key)
     if st is None:
         st = _tuning.setdefault(key, _Tuning())
@@ -289,8 +299,8 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
     else:
         use = st.choice or n
         st.since += 1
-    if use != n and nthreads_at is not None:  # the kernel splits its work by this count: one block per thread
-        args = (*args[:nthreads_at], use, *args[nthreads_at + 1 :])
+    if use != n:  # a kernel that splits its work by its own count gets one block per thread
+        args = _split(args, nthreads_at, use)
     if use != n and one is not None:
         kernel = one
     else:
@@ -521,11 +531,10 @@ def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = Non
             one = None  # its serial form is slower than the parallel form at one thread at this size
     n = getattr(_call, "n", 1)
     if n > 1 and one is not None and _tune_on:
-        st = _tuning.get((getattr(kernel, "__name__", "kernel"), getattr(_call, "bucket", 0), n))
+        st = _tuning.get(_tune_key(kernel, n))
         if st is not None and st.settled == 1:  # final: one thread; the one-thread path, no tuner on the way
             n = 1
-            if nthreads_at is not None:
-                args = (*args[:nthreads_at], 1, *args[nthreads_at + 1 :])
+            args = _split(args, nthreads_at, 1)
     if n <= 1:
         if one is not None:
             # one thread: the kernel's serial form, no parallel region (whose launch alone costs 50-100 µs)
