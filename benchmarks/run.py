@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -737,6 +738,22 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
 SCALE_LIMIT = 1.05
 
 
+def _size(z: int) -> str:
+    return "full" if z == 1 else f"1/{z}"
+
+
+def _grid(records: list[dict[str, Any]], names: list[str], sizes: list[int], more: list[int], title: str,
+          suffix: str, cell: Callable[[dict[str, Any], str, int, int], str]) -> list[str]:
+    """A table of one row per workload and one column per (size, thread count above one): ``cell(record,
+    workload, size, threads)`` each (the record {} where that run has none)."""
+    by = {(r.get("workload", r["name"]), r.get("size", 1)): r for r in records}
+    head = " | ".join(f"{_size(z)} {t}T{suffix}" for z in sizes for t in more)
+    lines = ["", title, "", "| workload | " + head + " |", "|---" * (1 + len(sizes) * len(more)) + "|"]
+    for n in names:
+        lines.append(f"| {n} | " + " | ".join(cell(by.get((n, z), {}), n, z, t) for z in sizes for t in more) + " |")
+    return lines
+
+
 def render_scaling(records: list[dict[str, Any]], threads: list[int]) -> list[str]:
     """Thread scaling of the accelerated path: numba{t} / numba1 per workload and size (round medians)."""
     more = [t for t in threads if t != 1]
@@ -744,50 +761,33 @@ def render_scaling(records: list[dict[str, Any]], threads: list[int]) -> list[st
         return []
     sizes = sorted({r.get("size", 1) for r in records})
     names = list(dict.fromkeys(r.get("workload", r["name"]) for r in records))
-    by = {(r.get("workload", r["name"]), r.get("size", 1)): r for r in records}
-    head = " | ".join(f"{'full' if z == 1 else f'1/{z}'} {t}T/1T" for z in sizes for t in more)
-    lines = ["", f"Thread scaling of the accelerated path (ours at t threads / ours at 1 thread, median of the "
-             f"rounds' ratios; **bold** above {SCALE_LIMIT}):", "", "| workload | " + head + " |",
-             "|---" * (1 + len(sizes) * len(more)) + "|"]
     flagged = []
-    for n in names:
-        cells = []
-        for z in sizes:
-            for t in more:
-                r = by.get((n, z), {})
-                v = r.get("ratios", {}).get(f"scale{t}")
-                t1, tt = r.get("times", {}).get("ours_numba1"), r.get("times", {}).get(f"ours_numba{t}")
-                if v is None and t1 and tt:  # a run before session 6: the ratio of the medians
-                    v = tt / t1
-                if v is None:
-                    cells.append("-")
-                elif v > SCALE_LIMIT:
-                    cells.append(f"**{v:.2f}**")
-                    flagged.append(f"{n} {'full' if z == 1 else f'1/{z}'} {t}T")
-                else:
-                    cells.append(f"{v:.2f}")
-        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+
+    def cell(r: dict[str, Any], n: str, z: int, t: int) -> str:
+        v = r.get("ratios", {}).get(f"scale{t}")
+        t1, tt = r.get("times", {}).get("ours_numba1"), r.get("times", {}).get(f"ours_numba{t}")
+        if v is None and t1 and tt:  # a run before session 6: the ratio of the medians
+            v = tt / t1
+        if v is None:
+            return "-"
+        if v > SCALE_LIMIT:
+            flagged.append(f"{n} {_size(z)} {t}T")
+            return f"**{v:.2f}**"
+        return f"{v:.2f}"
+
+    lines = _grid(records, names, sizes, more, "Thread scaling of the accelerated path (ours at t threads / ours at "
+                  f"1 thread, median of the rounds' ratios; **bold** above {SCALE_LIMIT}):", "/1T", cell)
     lines += ["", "Slower with more threads (> 1.05): " + (", ".join(flagged) if flagged else "none") + "."]
-    return lines + render_tuner(records, sizes, names, more)
-
-
-def render_tuner(records: list[dict[str, Any]], sizes: list[int], names: list[str], more: list[int]) -> list[str]:
-    """The thread tuner's measurements behind ours at t threads: per kernel, each measurement's choice."""
-    by = {(r.get("workload", r["name"]), r.get("size", 1)): r for r in records}
-    if not any(r.get("tuner") for r in records):
-        return []
-    head = " | ".join(f"{'full' if z == 1 else f'1/{z}'} {t}T" for z in sizes for t in more)
-    lines = ["", "The thread tuner's measurements in the warm-up (per kernel: the thread count each measurement "
-             "chose, oldest first; two agreeing make it final):", "", "| workload | " + head + " |",
-             "|---" * (1 + len(sizes) * len(more)) + "|"]
-    for n in names:
-        cells = []
-        for z in sizes:
-            for t in more:
-                votes = by.get((n, z), {}).get("tuner", {}).get(f"ours_numba{t}", {})
-                cells.append("; ".join(f"{k.split('@')[0]} {','.join(map(str, v))}" for k, v in votes.items()) or "-")
-        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    if any(r.get("tuner") for r in records):
+        lines += _grid(records, names, sizes, more, "The thread tuner's measurements in the warm-up (per kernel: the "
+                       "thread count each measurement chose, oldest first; two agreeing make it final):", "", votes)
     return lines
+
+
+def votes(r: dict[str, Any], n: str, z: int, t: int) -> str:
+    """The thread tuner's measurements behind ours at t threads: per kernel, each measurement's choice."""
+    got = r.get("tuner", {}).get(f"ours_numba{t}", {})
+    return "; ".join(f"{k.split('@')[0]} {','.join(map(str, v))}" for k, v in got.items()) or "-"
 
 
 def render_spin(records: list[dict[str, Any]], threads: list[int], env: dict[str, Any] | None = None) -> list[str]:
