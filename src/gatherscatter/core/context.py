@@ -22,13 +22,38 @@ in the dialect.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import IndexOutOfRangeError
 
-__all__ = ["NEUTRAL", "OpContext"]
+__all__ = ["NEUTRAL", "OpContext", "memo"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+_PLAIN = frozenset({str, int, type(None)})
+
+
+def memo(fn: _F) -> _F:
+    """``fn`` with its results kept for arguments that are all ``str``, ``int`` or None, or tuples of them
+    (exactly those types: ``True`` and ``1.0`` equal ``1`` but may be refused); other arguments call ``fn`` each
+    time. Errors are not kept: a refused argument raises on every call.
+
+    For a dialect's pure helpers run on every call (its :class:`OpContext`, its version check): building a
+    frozen :class:`OpContext` took 1.9 µs and ONNX's opset check 2.4 µs of a 27 µs call; kept, 0.3-0.5 µs.
+    At most 512 results are kept (a caller can pass any string).
+    """
+    kept = functools.lru_cache(maxsize=512)(fn)
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        for v in (*args, *kwargs.values()):
+            if type(v) not in _PLAIN and not (type(v) is tuple and all(type(x) in _PLAIN for x in v)):
+                return fn(*args, **kwargs)
+        return kept(*args, **kwargs)
+
+    return call  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

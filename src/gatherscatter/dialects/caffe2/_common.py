@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_index_array, prod, to_int
 from ...errors import AxisError, ShapeError
@@ -25,6 +25,7 @@ __all__ = ["caffe2_context", "lower_gather"]
 _INDEX_DTYPES = frozenset({"int32", "int64"})
 
 
+@memo
 def caffe2_context(name: str) -> OpContext:
     """Message naming: ``caffe2.Gather (caffe2, final source)`` with Caffe2's input names."""
     return OpContext(op=f"caffe2.{name}", version="caffe2, final source", data="DATA", indices="INDICES")

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from ...core.policy import Reduction
 from ...core.shape import dtype_name
 from ...errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError, UnsupportedError
@@ -49,6 +49,7 @@ MODE_VALUES = ("clip", "fill", "drop", "promise_in_bounds")
 """The ``mode`` strings a gather/scatter accepts (``jax.lax.GatherScatterMode``; None: the op's default)."""
 
 
+@memo
 def jax_context(op: str, **names: str) -> OpContext:
     """Message naming: ``jax.numpy.take (jax 0.10)`` with JAX's argument names."""
     return OpContext(op=op, version=JAX_VERSION, **names)

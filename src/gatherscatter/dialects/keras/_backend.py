@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from ...core.shape import as_array, as_index_array
 from ...errors import (
     ArgumentAttributeError,
@@ -95,6 +95,7 @@ def parse_backend(name: str, backend: Any) -> str:
     return backend
 
 
+@memo
 def keras_context(name: str, backend: str, **names: str) -> OpContext:
     """Message naming: ``keras.ops.take (Keras 3.15, backend='jax')``."""
     return OpContext(op=f"keras.ops.{name}", version=f"Keras {KERAS_VERSION}, backend={backend!r}", **names)

@@ -7,7 +7,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from ...errors import DTypeError
 from .._record import Canonical, Description, Residual, Step
 
@@ -17,6 +17,7 @@ MLX_VERSION = "0.32"
 """The MLX release measured (0.32.4, CPU wheel ``mlx[cpu]``)."""
 
 
+@memo
 def mlx_context(name: str, **names: str) -> OpContext:
     """Message naming: ``mlx.core.take (MLX 0.32)``."""
     return OpContext(op=f"mlx.core.{name}", version=f"MLX {MLX_VERSION}", **names)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from ...core.shape import as_array, dtype_name
 from ...errors import DTypeError, ShapeError, UnsupportedError
 
@@ -40,6 +40,7 @@ DATA = frozenset({"float16", "float32", "float64", "uint8", "int8", "int32", "in
 INDEX = frozenset({"float16", "float32", "float64", "uint8", "int8", "int32", "int64"})
 
 
+@memo
 def mx_context(name: str, **names: str) -> OpContext:
     """``mxnet.take (MXNet 1.9.1)`` with MXNet's argument names."""
     return OpContext(op=f"mxnet.{name}", version=f"MXNet {VERSION}", **names)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from ...core.indices import raise_out_of_range
 from ...core.policy import Negative, Policy
 from ...core.shape import as_array, dtype_name, normalize_axis
@@ -62,6 +62,7 @@ MODES = {
 }
 
 
+@memo
 def np_context(name: str, **names: str) -> OpContext:
     """``numpy.take (numpy 2.4)`` with NumPy's argument names."""
     return OpContext(op=f"numpy.{name}", version=f"numpy {VERSION}", **names)

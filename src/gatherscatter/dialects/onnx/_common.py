@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from ...core.policy import Reduction, parse_enum
 from ...core.shape import as_index_array, dtype_name, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
@@ -41,6 +41,7 @@ _T13 = _T | frozenset({"bfloat16"})
 _REDUCTIONS_SINCE = {"none": 0, "add": 16, "mul": 16, "max": 18, "min": 18}
 
 
+@memo
 def op_version(name: str, versions: tuple[int, ...], opset: Any, *, removed_at: int | None = None) -> tuple[int, int]:
     """``(opset, op_version)`` in force for ``opset`` (None: the newest)."""
     if opset is None:
@@ -63,6 +64,7 @@ def op_version(name: str, versions: tuple[int, ...], opset: Any, *, removed_at: 
     return opset, max(known)
 
 
+@memo
 def onnx_context(name: str, opset: int, version: int) -> OpContext:
     """Message naming: ``onnx.Gather (opset 13, Gather-13)``."""
     return OpContext(op=f"onnx.{name}", version=f"opset {opset}, {name}-{version}")

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from ...core.policy import Reduction
 from ...core.shape import as_index_array, as_updates, dtype_name, normalize_axis, to_int
 from ...errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
@@ -67,6 +67,7 @@ _OPSETS = {
 }
 
 
+@memo
 def ov_version(name: str, version: Any) -> int:
     """The op version asked for (``None``: the newest), checked against the versions the op has."""
     known = _OPSETS[name]
@@ -82,6 +83,7 @@ def ov_version(name: str, version: Any) -> int:
     return v
 
 
+@memo
 def ov_context(name: str, version: int) -> OpContext:
     """Message naming: ``openvino.Gather (Gather-8)``."""
     return OpContext(op=f"openvino.{name}", version=f"{name}-{version}")

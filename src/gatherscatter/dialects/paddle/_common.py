@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from ...core.shape import as_index_array, dtype_name, prod
 from ...errors import ArgumentError, DTypeError, ShapeError
 from .._common import data_array, first_true
@@ -55,6 +55,7 @@ _NO_SUCH_DTYPE = {
 }
 
 
+@memo
 def paddle_context(
     name: str, *, data: str = "x", indices: str = "index", updates: str = "updates", axis: str = "axis"
 ) -> OpContext:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from ...core.indices import raise_out_of_range
 from ...core.policy import Negative, Policy
 from ...core.shape import as_index_array, dtype_name, prod
@@ -104,6 +104,7 @@ CPU_BOUNDS = "TensorFlow on CPU rejects negative and out-of-range indices"
 """TF's phrase for its CPU bounds errors; each op adds what the other devices do."""
 
 
+@memo
 def tf_context(
     name: str, device: str, *, data: str = "params", note: str = "device='gpu' returns 0 there, device='xla' clamps",
     tuple_shape: str = "",

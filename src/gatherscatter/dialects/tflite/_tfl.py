@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from .._common import first_true
 
 __all__ = ["GATHER_INDEX_DTYPES", "TFLITE_VERSION", "check_in_range", "tfl_context"]
@@ -18,6 +18,7 @@ GATHER_INDEX_DTYPES = frozenset({"int16", "int32", "int64"})
 """The index types ``GATHER`` and ``GATHER_ND`` take (their kernels' ``positions`` / ``indices`` switch)."""
 
 
+@memo
 def tfl_context(name: str, **names: str) -> OpContext:
     """Message naming: ``tflite.GATHER (TF 2.21 TFLite interpreter)``."""
     return OpContext(op=f"tflite.{name}", version=f"{TFLITE_VERSION} TFLite interpreter", **names)

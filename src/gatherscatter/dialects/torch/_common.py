@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.context import OpContext
+from ...core.context import OpContext, memo
 from ...core.policy import MeanCount, Policy
 from ...core.scatter import count_in_dtype as core_count_in_dtype
 from ...core.shape import IndexSpec, as_array, as_index_array, dtype_name, to_int
@@ -93,6 +93,7 @@ _FLOAT_MAX = {
 }
 
 
+@memo
 def torch_context(name: str, *, indices: str = "index", updates: str = "src", data: str = "input") -> OpContext:
     """Message naming: ``torch.gather (2.13)``, with torch's argument names."""
     return OpContext(op=f"torch.{name}", version=VERSION, data=data, indices=indices, updates=updates, axis="dim")
