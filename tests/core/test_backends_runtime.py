@@ -12,6 +12,8 @@ import os
 import subprocess
 import sys
 import threading
+import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -160,10 +162,50 @@ def test_pool_memory_is_bounded_and_released(small_pool):
     gc.collect()  # a full collection releases every idle buffer (through the pool's gc hook)
     assert pool._on_gc in gc.callbacks
     # in a full run the gc-time trim (a non-blocking lock) has been seen to leave 8 MiB idle; what bounds memory
-    # regardless is the trim the idle timer runs: it must release every idle buffer
+    # regardless is the trim the idle trimmer runs: it must release every idle buffer
     pool.trim(0.0)
     assert pool.pool_stats()["idle_bytes"] == 0
     assert pool.pool_stats()["bytes"] <= held
+
+
+def test_pool_idle_buffers_are_released_by_one_long_lived_thread(small_pool, monkeypatch):
+    monkeypatch.setattr(pool, "IDLE_S", 0.05)
+    a = pool.empty((1 << 18,), np.float32)  # a tracked buffer starts the trimmer
+    trimmer = pool._trimmer
+    assert trimmer is not None and trimmer.is_alive()
+    del a
+    for _ in range(3):  # more buffers made and dropped: the same thread trims them, none is started
+        b = pool.empty((1 << 18,), np.float32)
+        del b
+        time.sleep(0.12)
+    deadline = time.monotonic() + 10  # the trimmer may be in a sleep of the real IDLE_S (1 s) from earlier
+    while pool.pool_stats()["idle_bytes"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert pool.pool_stats()["idle_bytes"] == 0  # released without a trim() or a collection of ours
+    assert pool._trimmer is trimmer
+    assert [t.name for t in threading.enumerate()].count("gatherscatter-pool-trim") == 1
+
+
+def test_pool_trimmer_is_restarted_in_a_forked_child(small_pool):
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    pool.empty((1 << 18,), np.float32)
+    assert pool._trimmer is not None
+    r, w = os.pipe()
+    with warnings.catch_warnings():  # Python 3.12+ warns of fork() in a process with threads (ours are idle)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:  # the child: the parent's thread is gone; the pool starts its own on first use
+        ok = pool._trimmer is None and not pool._busy.is_set()
+        c = pool.empty((1 << 18,), np.float32)
+        ok = ok and pool._trimmer is not None and pool._trimmer.is_alive() and c.shape == (1 << 18,)
+        os.write(w, b"1" if ok else b"0")
+        os._exit(0)
+    os.close(w)
+    got = os.read(r, 1)
+    os.waitpid(pid, 0)
+    os.close(r)
+    assert got == b"1"
 
 
 def test_pool_is_safe_with_threads(small_pool):

@@ -11,7 +11,7 @@ result, every view of it (NumPy views refer to the buffer itself) and every expo
 Memory is bounded: the buffers the pool tracks (in use or idle) never exceed the cap
 (:func:`set_pool_bytes`, environment variable ``GATHERSCATTER_OUTPUT_POOL`` in bytes;
 0 disables the pool); past it, outputs are plain ``np.empty``. Idle buffers are released
-after :data:`IDLE_S` seconds without use (a timer thread) and at every full garbage
+after :data:`IDLE_S` seconds without use (one background thread) and at every full garbage
 collection. The only visible difference from ``np.empty``: ``arr.flags.owndata`` is False
 (so ``arr.resize`` refuses; ``np.resize`` and copies work).
 
@@ -43,7 +43,8 @@ _STEP = 1 << 21  # sizes rounded up to 2 MiB (a huge page)
 _lock = threading.Lock()
 _cap = int(os.environ.get("GATHERSCATTER_OUTPUT_POOL", str(1 << 30)))
 _bufs: list[list[Any]] = []  # [buffer (uint8 ndarray), last use (monotonic)]
-_timer: threading.Timer | None = None
+_trimmer: threading.Thread | None = None  # one long-lived thread releases idle buffers (_trim_loop)
+_busy = threading.Event()  # set while the pool tracks buffers: the trimmer waits on it when there are none
 _hits = 0
 _misses = 0
 
@@ -96,21 +97,36 @@ def trim(older_than: float = IDLE_S) -> None:
         _trim_locked(older_than)
 
 
-def _tick() -> None:
-    global _timer
-    with _lock:
-        _trim_locked(IDLE_S)
-        _timer = None
-        if _bufs:
-            _schedule_locked()
+def _trim_loop(busy: threading.Event) -> None:
+    """The trimmer: every :data:`IDLE_S` seconds while the pool tracks buffers, release the idle ones; with none
+    tracked, wait (no wake-ups) until a buffer is made. One thread for the process's life (it used to be a
+    ``threading.Timer``, a new thread every second while buffers were held)."""
+    while True:
+        busy.wait()
+        time.sleep(IDLE_S)
+        with _lock:
+            _trim_locked(IDLE_S)
+            if not _bufs:
+                busy.clear()
 
 
 def _schedule_locked() -> None:
-    global _timer
-    if _timer is None:
-        _timer = threading.Timer(IDLE_S, _tick)
-        _timer.daemon = True
-        _timer.start()
+    global _trimmer
+    if _trimmer is None:
+        _trimmer = threading.Thread(target=_trim_loop, args=(_busy,), name="gatherscatter-pool-trim", daemon=True)
+        _trimmer.start()
+    if not _busy.is_set():
+        _busy.set()
+
+
+def _after_fork() -> None:
+    """In a forked child: the parent's trimmer thread is not there, and the lock may have been held."""
+    global _lock, _trimmer, _busy
+    _lock, _trimmer, _busy = threading.Lock(), None, threading.Event()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 def _on_gc(phase: str, info: dict[str, Any]) -> None:
