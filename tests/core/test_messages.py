@@ -92,3 +92,41 @@ def test_no_dialect_words_a_bounds_error_itself():
                     and node.func.id == "IndexOutOfRangeError" and rel not in allowed):
                 offenders.append(f"{rel}:{node.lineno}")
     assert offenders == []
+
+
+def test_memo_keeps_results_only_for_exact_plain_arguments():
+    from gatherscatter.core.context import memo
+
+    calls: list[object] = []
+
+    @memo
+    def version(name, v=None):
+        calls.append(v)
+        if type(v) is not int and v is not None:
+            raise TypeError(f"{name}: v must be an int, got {v!r}")
+        return (name, v)
+
+    assert version("x", 13) == ("x", 13) and version("x", 13) == ("x", 13)
+    assert calls == [13]  # kept
+    with pytest.raises(TypeError):
+        version("x", True)  # equal to 1 and hashes alike, yet refused: not served from a kept 1
+    version("x", 1)
+    with pytest.raises(TypeError):
+        version("x", True)
+    with pytest.raises(TypeError):
+        version("x", 1.0)
+    with pytest.raises(TypeError):
+        version("x", [1])  # unhashable: called through, the function's own error
+    with pytest.raises(TypeError):
+        version("x", (1.5,))
+    assert sum(v is True for v in calls) == 2  # errors are not kept
+
+    seen: list[object] = []
+
+    @memo
+    def pair(t):
+        seen.append(t)
+        return t
+
+    pair((1, "a")), pair((1, "a")), pair((True, "a"))
+    assert seen == [(1, "a"), (True, "a")]  # a tuple of plain values is kept; one holding a bool is not
