@@ -31,7 +31,10 @@ from .shape import IndexSpec, prod
 __all__ = ["gather", "raw_ok", "scatter", "scatter_rows"]
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.uint64}
-_REDUCE_OK = frozenset(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"])
+_REDUCE_OK = frozenset(  # dtypes, not names: ``str(dtype)`` took 1.5 µs of every scatter call
+    np.dtype(t)
+    for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64")
+)
 
 
 def _bits_ok(dtype: np.dtype[Any]) -> bool:
@@ -229,7 +232,7 @@ def _puts(k: Any, op: int, out: np.ndarray[Any, Any], R: int, data: np.ndarray[A
 def _opcode(k: Any, reduction: str, dtype: np.dtype[Any]) -> int | None:
     if reduction == "none":
         return int(k.NONE) if _bits_ok(dtype) else None
-    if str(dtype) not in _REDUCE_OK:
+    if dtype not in _REDUCE_OK:
         return None
     return int(k.OPS[reduction])
 
