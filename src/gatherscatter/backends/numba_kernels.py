@@ -766,7 +766,7 @@ SERIAL: dict[Any, Any] = {
 }
 """Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
 
-SERIAL_BYTES: dict[Any, int] = {gather_elements3: 1 << 20, gather_elements2: 4 << 20}
+SERIAL_BYTES: dict[Any, int] = {gather_elements3: 1 << 20, gather_elements2: 32 << 20}
 """Kernels whose serial form runs only for calls moving at most this many bytes; larger one-thread calls run
 the parallel form at one thread, whose loop numba marks unaliased. The other axes' GatherElements loop
 (:func:`gather_elements3`, whose serial form gathers through a stack buffer: :func:`_stack`) measured as fast as
@@ -774,7 +774,9 @@ the parallel form at 2 MiB and 1.2x its time at 16 MiB of random lines: 1 MiB. T
 (:func:`gather_elements2`), since it touches each row first, against onnxruntime at one thread (rows of 4096
 float32, as many int64 indices; caches flushed before each call / back to back): 16 MiB moved, serial
 0.67x / 0.71x, parallel form 0.59x / 0.76x; 128 MiB 0.67x / 0.69x against 0.60x / 0.60x; 1 MiB 0.48x / 0.65x
-against 0.42x / 0.74x: 4 MiB."""
+against 0.42x / 0.74x. 4 MiB here put the benchmark's topk (32 indices per row of 4096: 8 MiB as weighed,
+a 0.3 ms call) on the parallel form, whose launch (60-190 µs on numba's workqueue layer) made it 1.52x the best
+peer at one thread against 1.19x on the serial form (one full run each): 32 MiB."""
 
 
 def warm_up() -> float:
