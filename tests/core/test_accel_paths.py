@@ -334,6 +334,23 @@ def test_scatter_kernels_count_bad_indices_and_never_write_outside(form):
                 assert (out != 7.0).any() or op == k.MAX, case
 
 
+@pytest.mark.parametrize("form", ["parallel", "serial"])
+def test_count_bad_counts_exactly_the_indices_outside_at_the_edges(form):
+    # the check before writing into a caller's array: every value at and around the edges, the int64 extremes
+    # (whose unsigned sums wrap around), both policies; the oracle is the plain rule, written out
+    from gatherscatter.backends import numba_kernels as k
+
+    kern = k.SERIAL[k.count_bad] if form == "serial" else k.count_bad
+    lo64, hi64 = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+    for size in (1, 5, 4096):
+        edge = [lo64, lo64 + 1, -2 * size - 1, -size - 1, -size, -size + 1, -1, 0, size - 1, size, size + 1,
+                2 * size, hi64 - size, hi64]
+        idx = np.array(edge * 3, np.int64)
+        for wrap in (False, True):
+            expected = sum(1 for t in idx.tolist() if not ((-size <= t < size) if wrap else (0 <= t < size)))
+            assert kern(idx, size, wrap) == expected, (size, wrap)
+
+
 def test_scatter_bad_index_leaves_callers_arrays_untouched():
     # fresh outputs are checked inside the kernels (half-written, then discarded); a caller's out= or
     # in-place data is checked before the first write: a bad index leaves it as it was
