@@ -74,6 +74,7 @@ from ..errors import ArgumentError, UnsupportedError
 from . import pool
 
 __all__ = [
+    "LINE_BYTES",
     "PARALLEL_BYTES",
     "SMALL_BYTES",
     "KernelNotReadyError",
@@ -97,6 +98,10 @@ __all__ = [
 
 SMALL_BYTES = 1 << 20
 """Below this many bytes moved, the ``auto`` backend stays on NumPy (its call overhead is lower)."""
+
+LINE_BYTES = 64
+"""Bytes of one cache line: the step of GatherElements' in-order row read (the kernels) and the unit a random
+element read is weighed by when choosing threads (``core.accel``)."""
 
 PARALLEL_BYTES = 1 << 23
 """Below this many bytes moved (calls of about a millisecond), a kernel runs on one thread: there a

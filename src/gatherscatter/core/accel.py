@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..backends import KernelNotReadyError, launch, pool, set_kernel_threads
+from ..backends import LINE_BYTES, KernelNotReadyError, launch, pool, set_kernel_threads
 from .offsets import piece_size, row_pieces
 from .shape import IndexSpec, prod
 
@@ -74,11 +74,10 @@ def _elementwise_3d(
     )
 
 
-_LINE = 64
-"""Bytes of one cache line. An elementwise gather (GatherElements) reads each element at a random place
-of its data row: its work is weighed as a cache line per element, up to the lines of ``data``, on top
-of the output and the indices (topk: 131 K elements of 4 B from a 64 MB array move 1.5 MB but touch
-8 MB of lines; weighed by bytes alone it never got a second thread, which torch uses to 1.76x)."""
+# An elementwise gather (GatherElements) reads each element at a random place of its data row: its work is
+# weighed as a cache line (LINE_BYTES) per element, up to the lines of ``data``, on top of the output and the
+# indices (topk: 131 K elements of 4 B from a 64 MB array move 1.5 MB but touch 8 MB of lines; weighed by
+# bytes alone it never got a second thread, which torch uses to 1.76x).
 
 
 def raw_ok(idx: np.ndarray[Any, Any]) -> bool:
@@ -157,7 +156,7 @@ def _gather(
         return None
     mine = out is None
     res = pool.empty(out_shape, d.dtype) if out is None else out  # pre-faulted when recycled
-    set_kernel_threads(res.nbytes + idx.nbytes + (_LINE * min(res.size, d.nbytes // _LINE) if shapes else 0))
+    set_kernel_threads(res.nbytes + idx.nbytes + (LINE_BYTES * min(res.size, d.nbytes // LINE_BYTES) if shapes else 0))
     ic = _c(idx)
     if raw and not mine and not spec.vector and launch(k.count_bad, ic.reshape(-1), d.shape[a], wrap):
         return None  # checked before writing into the caller's array
