@@ -48,6 +48,8 @@ def combine(paths: list[str]) -> str:
     env["date"] = " / ".join(r["env"]["date"] for r in runs) + runs_note
     env["bandwidth"] = {k: max(r["env"]["bandwidth"][k] for r in runs) for k in env["bandwidth"]}
     env["first_call"] = _first_calls([r["env"].get("first_call") or {} for r in runs])
+    layers = sorted({r["env"]["numba_layer"] for r in runs if r["env"].get("numba_layer")})
+    env["numba_layer"] = " / ".join(layers)  # different layers in the runs would show here
     env.pop("workloads_s", None)  # one run's wall time: not a combined quantity
     records = []
     for rec in runs[0]["records"]:

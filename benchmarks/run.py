@@ -23,7 +23,10 @@ at start, so it runs in a subprocess, beside ours, at the run's smallest size on
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
+import importlib.metadata
+import importlib.util
 import json
 import os
 import platform
@@ -605,7 +608,6 @@ def main(argv: list[str] | None = None) -> int:
     if only - {w.name for w in WORKLOADS}:
         p.error(f"unknown workload(s): {', '.join(sorted(only - {w.name for w in WORKLOADS}))}")
 
-    import importlib.util
 
     have = {m: importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnx", "torch", "numba", "rich")}
     env = {
@@ -619,6 +621,8 @@ def main(argv: list[str] | None = None) -> int:
     for mod in ("onnxruntime", "onnx", "torch", "numba"):
         if have[mod]:
             env["versions"][mod] = __import__(mod).__version__
+    with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+        env["versions"]["tbb"] = importlib.metadata.version("tbb")  # numba's tbb threading layer, when it loads
     env["bandwidth"] = bandwidth(args.quick)
     env["sizes"] = sizes
     env["first_call"] = first_calls(16) if have["numba"] and not args.no_compile else {}
@@ -652,6 +656,11 @@ def main(argv: list[str] | None = None) -> int:
         passive_torch(records, q, max(nospin_sizes), threads)
         env["passive_s"] = time.perf_counter() - t0
     env["workloads_s"] = time.perf_counter() - t_run  # the records' time, the passive subprocess included
+    if have["numba"]:
+        import numba
+
+        with contextlib.suppress(ValueError):  # no parallel region ran
+            env["numba_layer"] = numba.threading_layer()
     md = render(env, records, threads)
     print(md)
     out = Path(args.out)
@@ -670,7 +679,9 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
     lines = [
         f"Run {env['date']} on {env['machine']}, Python {env['python']}; "
         + ", ".join(f"{k} {v}" for k, v in env["versions"].items())
-        + (" (quick sizes: /32)" if env["quick"] else ""),
+        + (" (quick sizes: /32)" if env["quick"] else "")
+        + (f"; numba threading layer {env['numba_layer']}" if env.get("numba_layer") else "")
+        + ".",
         "",
         f"Bandwidth probe (same run): copy {bw['copy_GBps']:.1f} GB/s (read+write), "
         f"random 256 B row gather {bw['random_row_gather_GBps']:.1f} GB/s.",

@@ -21,6 +21,17 @@ def has(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
+def has_dist(name: str) -> bool:
+    """Whether the distribution ``name`` is installed (for packages without a Python module, such as ``tbb``)."""
+    from importlib import metadata
+
+    try:
+        metadata.distribution(name)
+    except metadata.PackageNotFoundError:
+        return False
+    return True
+
+
 def mem_available() -> int | None:
     """MemAvailable of /proc/meminfo in bytes (None where there is no /proc/meminfo)."""
     try:

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from gatherscatter.backends import pool
-from tests.conftest import has
+from tests.conftest import has, has_dist
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
@@ -39,21 +39,84 @@ backends._load()
 print(json.dumps({"layer": numba.config.THREADING_LAYER}))
 """
 
+RAN = """
+import numpy as np
+import gatherscatter as gs
+backends.set_backend("numba")
+backends.set_num_threads(2)
+d = np.arange(4 << 20, dtype=np.float32).reshape(1 << 12, 1 << 10)
+i = np.arange(1 << 12)[::-1].copy()
+for _ in range(8):  # the run-time tuner times the serial form and the parallel one in turn
+    assert np.array_equal(gs.take(d, i, axis=0), d[i])
+print(json.dumps({"layer": numba.config.THREADING_LAYER,
+                  "ran": numba.threading_layer()}))
+"""
 
-@pytest.mark.skipif(not has("numba"), reason="numba not installed")
-def test_threading_layer_defaults_to_workqueue():
+NO_TBB = "from gatherscatter import backends; backends._tbb_usable = lambda: False\n"
+
+
+def _default_layer(code: str) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
     res = subprocess.run(
-        [sys.executable, "-c", LAYER], capture_output=True, text=True, timeout=300, env={**env, "PYTHONPATH": SRC}
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env={**env, "PYTHONPATH": SRC}
     )
     assert res.returncode == 0, res.stderr[-3000:]
-    assert json.loads(res.stdout.strip().splitlines()[-1])["layer"] == "workqueue"
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(not (has("numba") and has_dist("tbb")), reason="numba or tbb not installed")
+def test_threading_layer_defaults_to_tbb_when_it_loads():
+    from gatherscatter import backends
+
+    assert backends._tbb_usable()
+    got = _default_layer(LAYER + RAN)
+    assert got == {"layer": "tbb", "ran": "tbb"}
+
+
+@pytest.mark.skipif(not (has_dist("tbb") and sys.platform == "linux"), reason="the tbb wheel on Linux")
+def test_tbb_found_in_the_wheels_files_when_off_the_loader_path(monkeypatch):
+    """pip puts libtbb in <prefix>/lib, which a venv's loader does not search: the wheel's file list finds it."""
+    import ctypes
+
+    from gatherscatter import backends
+
+    real, asked = ctypes.CDLL, []
+
+    def cdll(name, *args, **kwargs):
+        asked.append(str(name))
+        if "/" not in str(name):
+            raise OSError(f"{name}: cannot open shared object file")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(ctypes, "CDLL", cdll)
+    assert backends._tbb_usable()
+    assert asked[0] == "libtbb.so.12" and asked[1].endswith("/libtbb.so.12") and len(asked) == 2
+
+
+@pytest.mark.parametrize("version, usable", [(12050, False), (12060, True), (12200, True)])
+def test_tbb_older_than_numba_accepts_is_not_used(monkeypatch, version, usable):
+    import ctypes
+
+    from gatherscatter import backends
+
+    class Lib:
+        def __init__(self):
+            self.TBB_runtime_interface_version = lambda: version
+
+    monkeypatch.setattr(ctypes, "CDLL", lambda *a, **k: Lib())
+    assert backends._tbb_usable() is usable
+
+
+@pytest.mark.skipif(not has("numba"), reason="numba not installed")
+def test_threading_layer_falls_back_to_workqueue_without_tbb():
+    got = _default_layer(NO_TBB + LAYER + RAN)
+    assert got == {"layer": "workqueue", "ran": "workqueue"}
 
 
 @pytest.mark.skipif(not has("numba"), reason="numba not installed")
 @pytest.mark.parametrize("layer", ["omp", "safe"])
 def test_threading_layer_respects_the_users_choice(layer):
-    assert _python(LAYER, NUMBA_THREADING_LAYER=layer)["layer"] == layer
+    assert _python(LAYER, NUMBA_THREADING_LAYER=layer) == {"layer": layer}
 
 
 @pytest.mark.skipif(not has("numba"), reason="numba not installed")

@@ -10,18 +10,25 @@ Control: ``gs.set_backend('auto' | 'numpy' | 'numba')`` (environment variable
 ``GATHERSCATTER_BACKEND``), ``gs.set_num_threads(n)`` / ``gs.get_num_threads()``
 (default: every core; calls moving less than :data:`PARALLEL_BYTES` run on one thread). A call on
 one thread runs each kernel's serial form (the same source compiled without ``parallel``): a
-parallel region's launch alone cost 50-100 µs on numba's ``workqueue`` layer, even at one thread.
+parallel region's launch alone cost 50-100 µs on numba's ``workqueue`` layer, even at one thread
+(2-25 µs on ``tbb``).
 
 Threading layer. Unless the user chose one (``NUMBA_THREADING_LAYER`` in the
 environment, or ``numba.config.THREADING_LAYER`` set before the first kernel),
-the kernels run on numba's ``workqueue`` layer: measured on a 2-vCPU VM, the
-``omp`` layer (picked by numba whenever an OpenMP runtime such as libgomp is
-installed) made 2-thread calls 2-5x slower than 1-thread ones (GatherND of
-100k rows of 256 B: 8.4 ms on 1 thread, 32 ms on 2 with ``omp``, 11.7 ms with
-``workqueue``, on a loaded machine); ``workqueue`` never lost more than launch
-overhead. ``tbb`` is used only when asked for. The layer is numba's, process-wide: it
-is set when gatherscatter first loads its kernels, and applies to other numba code
-in the process that has not run a parallel region yet. On top of that, when more than one
+the kernels run on numba's ``tbb`` layer when a TBB runtime of 2021.6 or later
+loads (the ``tbb`` wheel, part of the ``fast`` extra where it has wheels), else on
+its ``workqueue`` layer. Measured on a 2-vCPU VM (benchmarks/README.md): a
+parallel region's launch costs 2-25 µs on ``tbb`` against 60-190 µs on
+``workqueue``, and at 1/16 of the benchmark's sizes (calls of 0.2-3 ms) the
+2-thread calls ran 0.4-0.6x onnxruntime's where ``workqueue`` ran them at
+0.9-1.1x. ``omp`` is never chosen here: with libgomp's default wait policy its
+workers spin between regions and made 2-thread calls 2-5x slower than 1-thread
+ones (GatherND of 100k rows of 256 B: 8.4 ms on 1 thread, 32 ms on 2), and
+making it wait passively would change the policy of every other libgomp user
+in the process (torch ships the same runtime). On either layer, calls from
+:data:`PARALLEL_BYTES` up may run on more threads (the tuner below decides). The layer is numba's,
+process-wide: it is set when gatherscatter first loads its kernels, and applies
+to other numba code in the process that has not run a parallel region yet. On top of that, when more than one
 thread is asked for, each kernel and size class is timed on 1 and on n threads
 for its first few calls and keeps the faster, measured again a few dozen calls later
 until two measurements agree (:func:`_run`, :func:`tuned_threads`, :func:`reset_tuning`;
@@ -39,7 +46,7 @@ state between calls, never write into their inputs, and return new arrays;
 numba's own thread count is set per calling thread, and where numba runs on its
 ``workqueue`` threading layer (not thread-safe: it aborts the process on
 concurrent parallel launches) kernel launches are serialised with a lock
-(``omp`` and ``tbb`` launch concurrently). ``set_backend`` and
+(``tbb`` and ``omp`` launch concurrently). ``set_backend`` and
 ``set_num_threads`` are **process-wide** settings, not thread- or
 context-local: set them once at start-up. Changing them while other threads run
 ops is safe but applies to those threads' next primitive calls too; it never
@@ -329,7 +336,7 @@ _launch_lock = threading.Lock()
 _serial: bool | None = None
 """Whether parallel kernel launches must be serialised: None until the first launch tells.
 
-numba's ``workqueue`` threading layer (the default here, see the module docstring)
+numba's ``workqueue`` threading layer (the default here without TBB, see the module docstring)
 aborts the whole process when two Python threads launch parallel kernels at the
 same time ("Concurrent access has been detected"). Under that layer every launch
 holds :data:`_launch_lock`; the ``omp`` and ``tbb`` layers are thread-safe and
@@ -350,13 +357,46 @@ def _layer_is_serial() -> bool | None:
         return None
 
 
+TBB_INTERFACE = 12060
+"""The oldest TBB runtime numba's ``tbb`` layer accepts (TBB 2021.6, its ``TBB_runtime_interface_version``)."""
+
+
+def _tbb_usable() -> bool:
+    """Whether numba's ``tbb`` layer can load: a TBB runtime of 2021.6 or later, found by the dynamic loader or
+    in the ``tbb`` wheel's files (pip puts its libraries in ``<prefix>/lib``, off the loader's path in a venv;
+    loading that file first makes numba's own load by name find it)."""
+    import ctypes
+    import sys
+
+    name = {"win32": "tbb12.dll", "darwin": "libtbb.12.dylib"}.get(sys.platform, "libtbb.so.12")
+    try:
+        lib = ctypes.CDLL(name)
+    except OSError:
+        try:
+            from importlib import metadata
+
+            found = [f for f in metadata.files("tbb") or () if f.name == name]
+            lib = ctypes.CDLL(str(found[0].locate()), mode=ctypes.RTLD_GLOBAL) if found else None
+        except (metadata.PackageNotFoundError, OSError):
+            lib = None
+    if lib is None:
+        return False
+    try:
+        version = lib.TBB_runtime_interface_version
+    except AttributeError:
+        return False
+    version.restype = ctypes.c_int
+    return int(version()) >= TBB_INTERFACE
+
+
 def _choose_layer() -> str:
-    """Set numba's threading layer to ``workqueue`` unless the user chose one; returns the layer in effect."""
+    """Set numba's threading layer unless the user chose one: ``tbb`` when a TBB runtime loads, else
+    ``workqueue`` (see the module docstring); returns the layer in effect."""
     import numba
 
     cfg: Any = numba.config
     if "NUMBA_THREADING_LAYER" not in os.environ and cfg.THREADING_LAYER == "default":
-        cfg.THREADING_LAYER = "workqueue"
+        cfg.THREADING_LAYER = "tbb" if _tbb_usable() else "workqueue"
     return str(cfg.THREADING_LAYER)
 
 
