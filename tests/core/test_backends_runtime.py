@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 import warnings
 from pathlib import Path
 
@@ -93,7 +94,7 @@ def test_tbb_found_in_the_wheels_files_when_off_the_loader_path(monkeypatch):
     assert asked[0] == "libtbb.so.12" and asked[1].endswith("/libtbb.so.12") and len(asked) == 2
 
 
-@pytest.mark.parametrize("version, usable", [(12050, False), (12060, True), (12200, True)])
+@pytest.mark.parametrize(("version", "usable"), [(12050, False), (12060, True), (12200, True)])
 def test_tbb_older_than_numba_accepts_is_not_used(monkeypatch, version, usable):
     import ctypes
 
@@ -104,7 +105,17 @@ def test_tbb_older_than_numba_accepts_is_not_used(monkeypatch, version, usable):
             self.TBB_runtime_interface_version = lambda: version
 
     monkeypatch.setattr(ctypes, "CDLL", lambda *a, **k: Lib())
-    assert backends._tbb_usable() is usable
+    monkeypatch.setitem(sys.modules, "numba.np.ufunc.tbbpool", types.ModuleType("tbbpool"))  # numba's pool loads
+    assert backends._tbb_usable() is (usable and has("numba"))
+
+
+@pytest.mark.skipif(not (has("numba") and has_dist("tbb")), reason="numba or tbb not installed")
+def test_tbb_not_used_when_numbas_tbb_pool_does_not_load(monkeypatch):
+    """A TBB runtime beside a numba built without its TBB pool (some platforms' wheels): not the tbb layer."""
+    from gatherscatter import backends
+
+    monkeypatch.setitem(sys.modules, "numba.np.ufunc.tbbpool", None)  # makes its import raise ImportError
+    assert not backends._tbb_usable()
 
 
 @pytest.mark.skipif(not has("numba"), reason="numba not installed")

@@ -364,7 +364,7 @@ TBB_INTERFACE = 12060
 def _tbb_usable() -> bool:
     """Whether numba's ``tbb`` layer can load: a TBB runtime of 2021.6 or later, found by the dynamic loader or
     in the ``tbb`` wheel's files (pip puts its libraries in ``<prefix>/lib``, off the loader's path in a venv;
-    loading that file first makes numba's own load by name find it)."""
+    loading that file first makes numba's own load by name find it), and numba's TBB pool built against it."""
     import ctypes
     import sys
 
@@ -386,7 +386,13 @@ def _tbb_usable() -> bool:
     except AttributeError:
         return False
     version.restype = ctypes.c_int
-    return int(version()) >= TBB_INTERFACE
+    if int(version()) < TBB_INTERFACE:
+        return False
+    try:  # numba's own TBB pool: a numba built without it (some platforms' wheels) cannot use the layer
+        import numba.np.ufunc.tbbpool  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _choose_layer() -> str:
