@@ -366,9 +366,11 @@ def _tbb_usable() -> bool:
     in the ``tbb`` wheel's files (pip puts its libraries in ``<prefix>/lib``, off the loader's path in a venv;
     loading that file first makes numba's own load by name find it), and numba's TBB pool built against it."""
     import ctypes
+    import importlib
     import sys
 
     name = {"win32": "tbb12.dll", "darwin": "libtbb.12.dylib"}.get(sys.platform, "libtbb.so.12")
+    lib: ctypes.CDLL | None
     try:
         lib = ctypes.CDLL(name)
     except OSError:
@@ -389,7 +391,7 @@ def _tbb_usable() -> bool:
     if int(version()) < TBB_INTERFACE:
         return False
     try:  # numba's own TBB pool: a numba built without it (some platforms' wheels) cannot use the layer
-        import numba.np.ufunc.tbbpool  # noqa: F401
+        importlib.import_module("numba.np.ufunc.tbbpool")
     except ImportError:
         return False
     return True
