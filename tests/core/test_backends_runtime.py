@@ -223,6 +223,27 @@ def test_pool_reuses_a_released_buffer(small_pool):
     assert _addr(b) == addr  # the pre-faulted buffer came back
 
 
+def test_pool_serves_mid_size_outputs_without_growing_them():
+    """Outputs from 1 MiB come from the pool (a released one is handed out again, already faulted); below 8 MiB a
+    buffer is rounded up to 256 KiB, not to a 2 MiB huge page."""
+    cap = pool.get_pool_bytes()
+    pool.set_pool_bytes(64 << 20)
+    try:
+        pool.trim(0.0)
+        a = pool.empty((1 << 18,), np.float32)  # exactly 1 MiB
+        assert not a.flags.owndata and a.base.nbytes == 1 << 20
+        first = _addr(a)
+        del a
+        assert _addr(pool.empty((1 << 18,), np.float32)) == first
+        b = pool.empty((300_000,), np.float32)  # 1.14 MiB -> 1.25 MiB
+        assert b.base.nbytes == 5 << 18
+        c = pool.empty((3 << 20,), np.float32)  # 12 MiB: 2 MiB steps
+        assert c.base.nbytes == 12 << 20
+        assert pool.empty(((1 << 18) - 1,), np.float32).flags.owndata  # under 1 MiB: plain np.empty
+    finally:
+        pool.set_pool_bytes(cap)
+
+
 def test_pool_memory_is_bounded_and_released(small_pool):
     gc.collect()
     pool.trim(0.0)
