@@ -608,7 +608,6 @@ def main(argv: list[str] | None = None) -> int:
     if only - {w.name for w in WORKLOADS}:
         p.error(f"unknown workload(s): {', '.join(sorted(only - {w.name for w in WORKLOADS}))}")
 
-
     have = {m: importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnx", "torch", "numba", "rich")}
     env = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),

@@ -36,14 +36,15 @@ __all__ = ["IDLE_S", "MIN_BYTES", "empty", "get_pool_bytes", "pool_stats", "set_
 
 MIN_BYTES = 1 << 20
 """Outputs smaller than this (1 MiB, the ``auto`` backend's :data:`~gatherscatter.backends.SMALL_BYTES`) are
-plain ``np.empty``. 8 MiB until session 12, when a GatherElements of 4 MiB output (1/16 of the benchmark's
-size, 1 thread) measured its whole call 1.25x onnxruntime's time against 0.81x for its kernel: in a caller that
-keeps each result until the next call, every fresh output is new memory, faulted in and written cold (with the
-pool at 1 MiB that call took 0.80x its time with the pool at 8 MiB, the same process, interleaved rounds)."""
+plain ``np.empty``. 8 MiB until session 12: in a caller that keeps each result until the next call (``y =
+op(...)`` in a loop), every fresh output is new memory, faulted in and written cold; a GatherElements with a
+4 MiB output, one thread, took 0.80x its time with the pool from 1 MiB against 8 MiB (the same process,
+interleaved rounds)."""
 IDLE_S = 1.0
 """An idle buffer unused for this long is released."""
-_STEP = 1 << 21  # sizes of 8 MiB and more rounded up to 2 MiB (a huge page) ...
+_STEP = 1 << 21  # sizes of _STEP_FROM and more rounded up to 2 MiB (a huge page) ...
 _SMALL_STEP = 1 << 18  # ... smaller ones to 256 KiB (a 1 MiB output would otherwise hold 2 MiB)
+_STEP_FROM = 1 << 23
 
 _lock = threading.Lock()
 _cap = int(os.environ.get("GATHERSCATTER_OUTPUT_POOL", str(1 << 30)))
@@ -154,7 +155,7 @@ def empty(shape: tuple[int, ...], dtype: Any) -> np.ndarray[Any, Any]:
         n *= int(s)
     if n < MIN_BYTES or _cap <= 0 or dt.hasobject:
         return np.empty(shape, dt)
-    step = _STEP if n >= 1 << 23 else _SMALL_STEP
+    step = _STEP if n >= _STEP_FROM else _SMALL_STEP
     size = -(-n // step) * step
     with _lock:
         now = time.monotonic()
