@@ -102,9 +102,10 @@ def interleaved(
 
     Each round calls every contestant in turn (a batch of calls for sub-``batch_s``
     ones, timed as one and divided), so a foreign load or a change of CPU state
-    slows a round's contestants alike. The order rotates by one each round: the
-    contestant right after torch's can be slowed by its OpenMP workers still spinning
-    (1.25-4.9x measured for identical code under load), so no contestant keeps that place.
+    slows a round's contestants alike. The order rotates by one each round (each contestant
+    takes every position in turn; neighbours keep their cyclic order), and each batch starts
+    20 ms after the previous one: the contestant right after torch's was slowed by its OpenMP
+    workers still spinning (1.25-4.9x measured for identical code under load).
     Rounds continue until ``min_rounds`` and ``min_time`` per contestant, at most ``max_rounds``.
     GC is off while timing. ``cost``, if given, receives each contestant's wall time in here (warm-up,
     pauses and rounds: what having it in the run costs); ``tune``, if given, receives each tuned contestant's
