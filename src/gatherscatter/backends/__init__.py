@@ -11,17 +11,17 @@ Control: ``gs.set_backend('auto' | 'numpy' | 'numba')`` (environment variable
 (default: every core; calls moving less than :data:`PARALLEL_BYTES` run on one thread). A call on
 one thread runs each kernel's serial form (the same source compiled without ``parallel``): a
 parallel region's launch alone cost 50-100 µs on numba's ``workqueue`` layer, even at one thread
-(2-25 µs on ``tbb``).
+(1.6-95 µs on ``tbb``, by how long its workers were idle).
 
 Threading layer. Unless the user chose one (``NUMBA_THREADING_LAYER`` in the
 environment, or ``numba.config.THREADING_LAYER`` set before the first kernel),
 the kernels run on numba's ``tbb`` layer when a TBB runtime of 2021.6 or later
 loads (the ``tbb`` wheel, part of the ``fast`` extra where it has wheels), else on
 its ``workqueue`` layer. Measured on a 2-vCPU VM (benchmarks/README.md): a
-parallel region's launch costs 2-25 µs on ``tbb`` against 60-190 µs on
-``workqueue``, and at 1/16 of the benchmark's sizes (calls of 0.2-3 ms) the
-2-thread calls ran 0.4-0.6x onnxruntime's where ``workqueue`` ran them at
-0.9-1.1x. ``omp`` is never chosen here: with libgomp's default wait policy its
+parallel region's launch costs 1.6 µs on ``tbb`` back to back and 64 µs after 20 ms
+idle, against 104 and 194 µs on ``workqueue``; at 1/16 of the benchmark's sizes (calls of 0.2-3 ms),
+on four of eight workloads measured in turn, the 2-thread calls ran 0.40-0.70x the best peer's time
+where ``workqueue`` ran them at 0.85-1.12x, and no worse on the other four. ``omp`` is never chosen here: with libgomp's default wait policy its
 workers spin between regions and made 2-thread calls 2-5x slower than 1-thread
 ones (GatherND of 100k rows of 256 B: 8.4 ms on 1 thread, 32 ms on 2), and
 making it wait passively would change the policy of every other libgomp user
