@@ -19,9 +19,11 @@ the kernels run on numba's ``tbb`` layer when a TBB runtime of 2021.6 or later
 loads (the ``tbb`` wheel, part of the ``fast`` extra where it has wheels), else on
 its ``workqueue`` layer. Measured on a 2-vCPU VM (benchmarks/README.md): a
 parallel region's launch costs 1.6 µs on ``tbb`` back to back and 64 µs after 20 ms
-idle, against 104 and 194 µs on ``workqueue``; at 1/16 of the benchmark's sizes (calls of 0.2-3 ms),
-on four of eight workloads measured in turn, the 2-thread calls ran 0.40-0.70x the best peer's time
-where ``workqueue`` ran them at 0.85-1.12x, and no worse on the other four. ``omp`` is never chosen here: with libgomp's default wait policy its
+idle, against 104 and 194 µs on ``workqueue``; at 1/16 of the benchmark's sizes
+(calls of 0.2-3 ms), on five of eight workloads measured in turn, the 2-thread
+calls' ratio to the best peer fell from 0.85-2.18 on ``workqueue`` to 0.40-1.10,
+and the other three stayed within the measurements' spread. ``omp`` is
+never chosen here: with libgomp's default wait policy its
 workers spin between regions and made 2-thread calls 2-5x slower than 1-thread
 ones (GatherND of 100k rows of 256 B: 8.4 ms on 1 thread, 32 ms on 2), and
 making it wait passively would change the policy of every other libgomp user
