@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -30,6 +32,19 @@ def has_dist(name: str) -> bool:
     except metadata.PackageNotFoundError:
         return False
     return True
+
+
+@contextlib.contextmanager
+def pool_cap(n: int) -> Iterator[None]:
+    """The output pool capped at ``n`` bytes (0: off) inside the block, its cap restored after."""
+    from gatherscatter.backends import pool
+
+    cap = pool.get_pool_bytes()
+    pool.set_pool_bytes(n)
+    try:
+        yield
+    finally:
+        pool.set_pool_bytes(cap)
 
 
 def mem_available() -> int | None:

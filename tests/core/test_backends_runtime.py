@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from gatherscatter.backends import pool
-from tests.conftest import has, has_dist
+from tests.conftest import has, has_dist, pool_cap
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
@@ -181,10 +181,8 @@ def test_background_compile_serves_exact_results_meanwhile(tmp_path, child):
 @pytest.fixture
 def small_pool(monkeypatch):
     monkeypatch.setattr(pool, "MIN_BYTES", 1 << 20)
-    cap = pool.get_pool_bytes()
-    pool.set_pool_bytes(8 << 20)
-    yield
-    pool.set_pool_bytes(cap)
+    with pool_cap(8 << 20):
+        yield
 
 
 def _addr(a: np.ndarray) -> int:
@@ -226,9 +224,7 @@ def test_pool_reuses_a_released_buffer(small_pool):
 def test_pool_serves_mid_size_outputs_without_growing_them():
     """Outputs from 1 MiB come from the pool (a released one is handed out again, already faulted); below 8 MiB a
     buffer is rounded up to 256 KiB, not to a 2 MiB huge page."""
-    cap = pool.get_pool_bytes()
-    pool.set_pool_bytes(64 << 20)
-    try:
+    with pool_cap(64 << 20):
         pool.trim(0.0)
         a = pool.empty((1 << 18,), np.float32)  # exactly 1 MiB
         assert not a.flags.owndata and a.base.nbytes == 1 << 20
@@ -240,8 +236,6 @@ def test_pool_serves_mid_size_outputs_without_growing_them():
         c = pool.empty((3 << 20,), np.float32)  # 12 MiB: 2 MiB steps
         assert c.base.nbytes == 12 << 20
         assert pool.empty(((1 << 18) - 1,), np.float32).flags.owndata  # under 1 MiB: plain np.empty
-    finally:
-        pool.set_pool_bytes(cap)
 
 
 def test_pool_memory_is_bounded_and_released(small_pool):

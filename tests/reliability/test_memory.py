@@ -27,6 +27,7 @@ import pytest
 
 import gatherscatter as gs
 from gatherscatter import backends
+from tests.conftest import pool_cap
 
 from . import cases
 from .cases import CASES
@@ -47,12 +48,8 @@ Info = dict[str, Any]
 def _no_output_pool() -> Iterator[None]:
     """Every output a fresh allocation that tracemalloc sees: a buffer the output pool recycles from an earlier
     call (outputs from 1 MiB) would hide the output's bytes from the peak."""
-    cap = backends.pool.get_pool_bytes()
-    backends.pool.set_pool_bytes(0)
-    try:
+    with pool_cap(0):
         yield
-    finally:
-        backends.pool.set_pool_bytes(cap)
 
 
 def _lax_grid(info: Info) -> int:
