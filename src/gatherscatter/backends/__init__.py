@@ -369,32 +369,25 @@ def _tbb_usable() -> bool:
     loading that file first makes numba's own load by name find it), and numba's TBB pool built against it."""
     import ctypes
     import importlib
+    import importlib.metadata
     import sys
 
     name = {"win32": "tbb12.dll", "darwin": "libtbb.12.dylib"}.get(sys.platform, "libtbb.so.12")
-    lib: ctypes.CDLL | None
     try:
-        lib = ctypes.CDLL(name)
-    except OSError:
         try:
-            from importlib import metadata
-
-            found = [f for f in metadata.files("tbb") or () if f.name == name]
-            lib = ctypes.CDLL(str(found[0].locate()), mode=ctypes.RTLD_GLOBAL) if found else None
-        except (metadata.PackageNotFoundError, OSError):
-            lib = None
-    if lib is None:
-        return False
-    try:
+            lib = ctypes.CDLL(name)
+        except OSError:
+            found = [f for f in importlib.metadata.files("tbb") or () if f.name == name]
+            if not found:
+                return False
+            lib = ctypes.CDLL(str(found[0].locate()), mode=ctypes.RTLD_GLOBAL)
         version = lib.TBB_runtime_interface_version
-    except AttributeError:
-        return False
-    version.restype = ctypes.c_int
-    if int(version()) < TBB_INTERFACE:
-        return False
-    try:  # numba's own TBB pool: a numba built without it (some platforms' wheels) cannot use the layer
+        version.restype = ctypes.c_int
+        if int(version()) < TBB_INTERFACE:
+            return False
+        # numba's own TBB pool: a numba built without it (some platforms' wheels) cannot use the layer
         importlib.import_module("numba.np.ufunc.tbbpool")
-    except ImportError:
+    except (OSError, AttributeError, ImportError):  # importlib.metadata.PackageNotFoundError is an ImportError
         return False
     return True
 
