@@ -255,6 +255,38 @@ def test_gather_elements2_bad_counts_and_bits(wrap):
             assert kern(data, np.full((9, m), -(2**63)), out, wrap) == 9 * m
 
 
+def test_gather_elements2_wraps_from_the_first_negative_on():
+    # the last-axis kernel runs a row's spans without wrapping until one reports a bad index, then runs that
+    # span again wrapping, and the rest of its block of rows too: negatives only in the first span, only in a
+    # later one, only in the last element, in one row of many (rows past ROW_BLOCKS share a block), a real bad
+    # index before the first negative, and rows one short of, at and past the span edges; every bit against
+    # numpy fancy indexing on the wrapped indices (an independent expression), both forms
+    from gatherscatter.backends import numba_kernels as k
+
+    s, rows = 300, k.ROW_BLOCKS + 45
+    data = RNG.integers(0, 2**32, (rows, s), dtype=np.uint64).astype(np.uint32)
+    first, span = k.FIRST_SPAN, k.SPAN
+    for m in (first - 1, first, first + 1, first + span, first + span + 7):
+        base = RNG.integers(0, s, (rows, m))
+        cases = {"none": base.copy(), "all": base - s}
+        for name, (r, j) in {"first span": (0, 0), "later span": (1, m - 1), "last row": (rows - 1, m - 1),
+                             "mid row": (rows // 2, m // 2)}.items():
+            idx = base.copy()
+            idx[r, j] = -1 - idx[r, j] % s
+            cases[name] = idx
+        for name, idx in cases.items():
+            expected = data[np.arange(rows)[:, None], np.where(idx < 0, idx + s, idx)]
+            for kern in (k.gather_elements2, k.SERIAL[k.gather_elements2]):
+                out = np.zeros((rows, m), np.uint32)
+                assert kern(data, idx, out, True) == 0, (m, name)
+                assert out.tobytes() == expected.tobytes(), (m, name)
+                assert kern(data, idx, out, False) == (idx < 0).sum(), (m, name)
+                bad = idx.copy()
+                bad[rows // 2, 0] = s  # a real bad index in a row's first span, before any negative
+                bad[rows // 2, m - 1] = -1
+                assert kern(data, bad, out, True) == 1, (m, name)
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64])
 def test_gather_elements_stack_buffer_chunks(dtype):
     # the serial forms gather through a stack buffer of CHUNK items (each item size its own buffer type):
