@@ -408,6 +408,7 @@ def _elements_row(data: Any, idx: Any, out: Any, a: Any, wrap: Any, neg: Any) ->
     size = data.shape[1]
     bad = 0
     if m_n <= FIRST_SPAN:  # a short row is one span, indexed in place (views cost more than the row)
+        # the two loops written out: through an inlined helper they measured 1.1-1.5x slower (rows of 32)
         if not neg:
             for j in range(m_n):
                 t, b = _clamp(idx[a, j], size, False)
