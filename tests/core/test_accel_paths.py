@@ -492,3 +492,30 @@ def test_parallel_forms_really_parallelise():
             nb.njit(**opts)(kern.py_func).compile(kern.signatures[0])
         bad = [str(w.message) for w in seen if "no transformation for parallel execution" in str(w.message)]
         assert not bad, (kern.__name__, bad)
+
+
+def test_warm_up_shares_cover_every_kernel_once():
+    # .ci/run fills numba's cache from two processes side by side: every warm-up signature must be in exactly
+    # one share, and all of one kernel's in the same share (two processes writing one kernel's cache index
+    # would lose entries); the shares about even; bad share arguments refused, naming the argument
+    from gatherscatter import backends
+    from gatherscatter.backends import numba_kernels as k
+
+    every = [(kern, tuple(type(a) if not isinstance(a, np.ndarray) else (a.dtype, a.ndim) for a in args))
+             for kern, args in k._warm_calls()]
+    assert len({kern for kern, _ in every}) == 2 * len(k.SERIAL)  # each kernel, both forms
+    for parts in (1, 2, 3):
+        shares = k.warm_parts(parts)
+        assert len(shares) == parts
+        flat = [(kern, tuple(type(a) if not isinstance(a, np.ndarray) else (a.dtype, a.ndim) for a in args))
+                for share in shares for kern, args in share]
+        assert sorted(map(repr, flat)) == sorted(map(repr, every))
+        owners = {}
+        for i, share in enumerate(shares):
+            for kern, _ in share:
+                assert owners.setdefault(kern, i) == i, kern
+        biggest = max(sum(1 for kern2, _ in every if kern2 is kern) for kern, _ in every)
+        assert max(map(len, shares)) - min(map(len, shares)) <= biggest
+    for part, parts in ((0, 0), (2, 2), (-1, 2), (True, 2), (0, 1.0)):
+        with pytest.raises(gs.ArgumentError, match="warm_up: part"):
+            backends.warm_up(part, parts)

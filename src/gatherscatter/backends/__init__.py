@@ -683,19 +683,24 @@ def wait_compiled(timeout: float | None = None) -> bool:
         pending[0].wait(left)
 
 
-def warm_up() -> float | None:
+def warm_up(part: int = 0, parts: int = 1) -> float | None:
     """Compile (or load from numba's cache) the common kernel signatures now, in this thread; returns seconds.
 
     Kernels otherwise compile on first use, one signature at a time (in the background
-    with the ``auto`` backend). None when numba is not installed.
+    with the ``auto`` backend). None when numba is not installed. ``part`` of ``parts``: only that share
+    of the kernels, for processes that fill numba's cache side by side (each kernel in one share only).
     """
     global _compile_seconds
+    if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
+        raise ArgumentError(f"warm_up: parts must be an int >= 1 (got {parts!r})")
+    if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < parts:
+        raise ArgumentError(f"warm_up: part must be an int in [0, parts) = [0, {parts}) (got {part!r})")
     k = _load()
     if k is None:
         return None
     t0 = time.perf_counter()
     with _launch_lock:  # its kernels run in parallel regions: serialised like any other launch
-        k.warm_up()
+        k.warm_up(part, parts)
     _compile_seconds = time.perf_counter() - t0
     return _compile_seconds
 

@@ -866,30 +866,61 @@ a 0.3 ms call) on the parallel form, whose launch (60-190 µs on numba's workque
 peer at one thread against 1.19x on the serial form (one full run each): 32 MiB."""
 
 
-def warm_up() -> float:
-    """Compile (or load from cache) every kernel, parallel and serial, for float32/int64; returns seconds taken."""
-    import time
-
-    t0 = time.perf_counter()
+def _warm_calls() -> list[tuple[Any, tuple[Any, ...]]]:
+    """(kernel, arguments) of every signature :func:`warm_up` compiles: each kernel, parallel and serial form,
+    for float32/int64 and the other common item sizes."""
+    calls: list[tuple[Any, tuple[Any, ...]]] = []
     forms: tuple[Any, ...] = (lambda k: k, SERIAL.__getitem__)
     f: Any
     for f in forms:
         i1 = np.zeros(2, np.int64)
-        f(count_bad)(i1, 3, True)
+        calls.append((f(count_bad), (i1, 3, True)))
         for cdt in (np.uint32, np.uint64):
-            f(copy_blocks)(np.zeros(4, cdt), np.ones(4, cdt))
-            f(put_rows)(np.zeros(4, cdt), np.ones(4, cdt), i1, np.ones(4, cdt), 2, True, np.zeros(2, np.int32))
-        f(nd_rows)(np.zeros((1, 2, 2), np.int64), np.array([2, 2], np.int64), 4, True, np.zeros((1, 2), np.int64))
+            calls.append((f(copy_blocks), (np.zeros(4, cdt), np.ones(4, cdt))))
+            calls.append((f(put_rows), (np.zeros(4, cdt), np.ones(4, cdt), i1, np.ones(4, cdt), 2, True,
+                                         np.zeros(2, np.int32))))
+        calls.append((f(nd_rows), (np.zeros((1, 2, 2), np.int64), np.array([2, 2], np.int64), 4, True,
+                                   np.zeros((1, 2), np.int64))))
         for dt in (np.uint32, np.uint64):
             d = np.zeros((4, 3), dt)
-            f(gather_rows)(d, i1, np.zeros((2, 3), dt), True)
-            f(gather_mid)(d.reshape(1, 4, 3), i1, np.zeros((1, 2, 3), dt), True)
-            f(gather_elements2)(d, np.zeros((4, 2), np.int64), np.zeros((4, 2), dt), True)
-            f(gather_elements3)(d.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.zeros((1, 2, 3), dt), True)
+            calls.append((f(gather_rows), (d, i1, np.zeros((2, 3), dt), True)))
+            calls.append((f(gather_mid), (d.reshape(1, 4, 3), i1, np.zeros((1, 2, 3), dt), True)))
+            calls.append((f(gather_elements2), (d, np.zeros((4, 2), np.int64), np.zeros((4, 2), dt), True)))
+            calls.append((f(gather_elements3), (d.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64),
+                                                np.zeros((1, 2, 3), dt), True)))
         for rdt in (np.float32, np.float64, np.int32, np.int64):
             o = np.zeros((4, 3), rdt)
-            f(scatter_rows)(o, i1, np.ones((2, 3), rdt), ADD, 1, True)
-            f(scatter_elements2)(o, o, np.zeros((4, 2), np.int64), np.ones((4, 2), rdt), ADD, True, True)
-            f(scatter_elements3)(o.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64), np.ones((1, 2, 3), rdt), ADD, 1,
-                                 True)
+            calls.append((f(scatter_rows), (o, i1, np.ones((2, 3), rdt), ADD, 1, True)))
+            calls.append((f(scatter_elements2), (o, o, np.zeros((4, 2), np.int64), np.ones((4, 2), rdt), ADD, True,
+                                                 True)))
+            calls.append((f(scatter_elements3), (o.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64),
+                                                 np.ones((1, 2, 3), rdt), ADD, 1, True)))
+    return calls
+
+
+def warm_parts(parts: int) -> list[list[tuple[Any, tuple[Any, ...]]]]:
+    """:func:`_warm_calls` in ``parts`` shares of about as many signatures, every signature of one kernel (one
+    form) in the same share: processes that compile different shares at once never write the same kernel's
+    entry in numba's cache (its index file is read, extended and written whole). Shared by count: with an
+    empty cache, two processes side by side on two cores took 74 s against 120 s for one (the shares 71 and 43 s;
+    weighing parallel forms 3x a serial one measured worse, 89 and 25 s)."""
+    by_kernel: dict[Any, list[tuple[Any, tuple[Any, ...]]]] = {}
+    for kernel, args in _warm_calls():
+        by_kernel.setdefault(kernel, []).append((kernel, args))
+    shares: list[list[tuple[Any, tuple[Any, ...]]]] = [[] for _ in range(parts)]
+    for calls in sorted(by_kernel.values(), key=len, reverse=True):  # largest first, each to the smallest share
+        min(shares, key=len).extend(calls)
+    return shares
+
+
+def warm_up(part: int = 0, parts: int = 1) -> float:
+    """Compile (or load from cache) every kernel, parallel and serial, for float32/int64; returns seconds taken.
+
+    ``part`` of ``parts``: only that share of the kernels (:func:`warm_parts`), for processes that compile
+    the shares side by side (``.ci/run``: two, on two cores)."""
+    import time
+
+    t0 = time.perf_counter()
+    for kernel, args in warm_parts(parts)[part]:
+        kernel(*args)
     return time.perf_counter() - t0
