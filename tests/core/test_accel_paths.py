@@ -501,14 +501,16 @@ def test_warm_up_shares_cover_every_kernel_once():
     from gatherscatter import backends
     from gatherscatter.backends import numba_kernels as k
 
-    every = [(kern, tuple(type(a) if not isinstance(a, np.ndarray) else (a.dtype, a.ndim) for a in args))
-             for kern, args in k._warm_calls()]
+    def signatures(calls):
+        return [(kern, tuple((a.dtype, a.ndim) if isinstance(a, np.ndarray) else type(a) for a in args))
+                for kern, args in calls]
+
+    every = signatures(k._warm_calls())
     assert len({kern for kern, _ in every}) == 2 * len(k.SERIAL)  # each kernel, both forms
     for parts in (1, 2, 3):
         shares = k.warm_parts(parts)
         assert len(shares) == parts
-        flat = [(kern, tuple(type(a) if not isinstance(a, np.ndarray) else (a.dtype, a.ndim) for a in args))
-                for share in shares for kern, args in share]
+        flat = signatures(call for share in shares for call in share)
         assert sorted(map(repr, flat)) == sorted(map(repr, every))
         owners = {}
         for i, share in enumerate(shares):
