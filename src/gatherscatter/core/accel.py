@@ -28,7 +28,7 @@ from ..backends import LINE_BYTES, KernelNotReadyError, launch, pool, set_kernel
 from .offsets import piece_size, row_pieces
 from .shape import IndexSpec, prod
 
-__all__ = ["gather", "raw_ok", "scatter", "scatter_rows"]
+__all__ = ["gather", "raw_ok", "run_recipe", "scatter", "scatter_rows"]
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.uint64}
 _REDUCE_OK = frozenset(  # dtypes, not names: ``str(dtype)`` took 1.5 µs of every scatter call
@@ -138,12 +138,15 @@ def _gather(
     *,
     raw: bool = False,
     wrap: bool = False,
+    recipe: list[Any] | None = None,
 ) -> np.ndarray[Any, Any] | None:
     """The gather on the kernels (into ``out`` when given), or None when they do not apply.
 
     With ``raw``, ``idx`` is the caller's index array (int64, every policy's
     in-range case); None then also means a bad index was found: nothing usable
-    was produced and ``out`` (when given) was not written.
+    was produced and ``out`` (when given) was not written. ``recipe``: a list that
+    receives what :func:`run_recipe` needs to repeat this call on any arrays of the same
+    dtypes, shapes and strides, when the call is one launch on views (a call plan).
     """
     if not _bits_ok(d.dtype):
         return None
@@ -156,17 +159,24 @@ def _gather(
         return None
     mine = out is None
     res = pool.empty(out_shape, d.dtype) if out is None else out  # pre-faulted when recycled
-    set_kernel_threads(res.nbytes + idx.nbytes + (LINE_BYTES * min(res.size, d.nbytes // LINE_BYTES) if shapes else 0))
+    work = res.nbytes + idx.nbytes + (LINE_BYTES * min(res.size, d.nbytes // LINE_BYTES) if shapes else 0)
+    set_kernel_threads(work)
     ic = _c(idx)
+
+    def views(kernel: Any, ds: tuple[int, ...], is_: tuple[int, ...], rs: tuple[int, ...]) -> Any:
+        if recipe is not None:
+            recipe[:] = [kernel, ds, is_, rs, work]
+        return launch(kernel, _bits(d.reshape(ds)), ic.reshape(is_), _bits(res.reshape(rs)), wrap)
+
     if raw and not mine and not spec.vector and launch(k.count_bad, ic.reshape(-1), d.shape[a], wrap):
         return None  # checked before writing into the caller's array
     if shapes is not None:
         d3, i3 = shapes
         if i3[2] == 1 and d3[2] == 1 and i3[0] >= 8:  # (a trailing dim of indices shorter than data's: 3-D)
             d2, i2 = d3[:2], i3[:2]
-            bad = launch(k.gather_elements2, _bits(d.reshape(d2)), ic.reshape(i2), _bits(res.reshape(i2)), wrap)
+            bad = views(k.gather_elements2, d2, i2, i2)
         else:
-            bad = launch(k.gather_elements3, _bits(d.reshape(d3)), ic.reshape(i3), _bits(res.reshape(i3)), wrap)
+            bad = views(k.gather_elements3, d3, i3, i3)
         return None if bad else res
     b = spec.batch
     B, P = prod(d.shape[:b]), prod(d.shape[b:a])
@@ -175,6 +185,9 @@ def _gather(
             return None
         if spec.depth == 1 and B == 1:
             S, R = d.shape[a], prod(d.shape[a + 1 :])
+            if mine:
+                bad = views(k.gather_rows, (S, R), (-1,), (-1, R))
+                return None if bad else res
             rows = ic.reshape(-1)
         else:
             found = _nd_rows(k, idx, d.shape, spec, wrap)
@@ -189,12 +202,12 @@ def _gather(
         return None if bad else res
     if not spec.vector and B * P == 1:
         S, R = d.shape[a], prod(d.shape[a + 1 :])
-        bad = launch(k.gather_rows, _bits(d.reshape(S, R)), ic.reshape(-1), _bits(res.reshape(-1, R)), wrap)
+        bad = views(k.gather_rows, (S, R), (-1,), (-1, R))
         return None if bad else res
     if not spec.vector and B == 1:
         S, R = d.shape[a], prod(d.shape[a + 1 :])
         M = idx.size
-        bad = launch(k.gather_mid, _bits(d.reshape(P, S, R)), ic.reshape(-1), _bits(res.reshape(P, M, R)), wrap)
+        bad = views(k.gather_mid, (P, S, R), (-1,), (P, M, R))
         return None if bad else res
     if raw:
         return None
@@ -203,6 +216,21 @@ def _gather(
     for first, rows in row_pieces(d.shape, idx, spec, piece_size(obits.shape[0])):
         launch(k.gather_rows, dbits, _c(rows), obits[first : first + rows.size], False)
     return res
+
+
+def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any],
+               out_shape: tuple[int, ...]) -> np.ndarray[Any, Any] | None:
+    """The launch a raw gather recorded in ``recipe`` (:func:`_gather`), on ``d`` and ``idx`` of the recorded
+    call's dtypes, shapes and strides, into a fresh output; negative indices are not wrapped (they count as
+    bad). None when an index is bad or the kernel is still compiling: the caller then takes the whole path."""
+    kernel, ds, is_, rs, work = recipe
+    res = pool.empty(out_shape, d.dtype)
+    set_kernel_threads(work)
+    try:
+        bad = launch(kernel, _bits(d.reshape(ds)), idx.reshape(is_), _bits(res.reshape(rs)), False)
+    except KernelNotReadyError:
+        return None
+    return None if bad else res
 
 
 OWNER_MIN_ROW = 16

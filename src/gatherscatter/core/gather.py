@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import backends
 from ..errors import DTypeError, UnsupportedError
-from . import accel
+from . import accel, plans
 from .context import NEUTRAL, OpContext
 from .indices import resolve
 from .offsets import element_offsets, piece_size, row_pieces
@@ -113,6 +113,25 @@ def _take_elements(d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], axis: int
         np.take(flat_d, flat, mode="wrap", out=res[s0 : s0 + step])
 
 
+def _plan(nbytes: int, spec: IndexSpec, out_shape: tuple[int, ...], recipe: list[Any]) -> plans.Plan:
+    """This gather on the kernels for any data and indices of the same dtypes, shapes and strides (a call
+    plan, :mod:`gatherscatter.core.plans`), or None (then the whole path) unless every index is in
+    ``[0, size)``: negative ones are not wrapped here, whatever the policy, so that an op whose lowering
+    looked at the indices' signs never gets an answer it would not give. ``recipe``: the one launch the
+    call made (empty when it made more, e.g. GatherND's rows first: then the plan runs the dispatch)."""
+
+    def plan(d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any]) -> np.ndarray[Any, Any] | None:
+        if backends.kernels(nbytes) is None:  # the accelerated path was switched off since (set_backend)
+            return None
+        return accel.run_recipe(recipe, d, idx, out_shape)
+
+    def dispatch(d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any]) -> np.ndarray[Any, Any] | None:
+        kern = backends.kernels(nbytes)
+        return None if kern is None else accel.gather(kern, d, idx, spec, out_shape, raw=True, wrap=False)
+
+    return plan if recipe else dispatch
+
+
 def gather(
     data: Any,
     indices: Any,
@@ -150,12 +169,16 @@ def gather(
     a, k = spec.axis, spec.depth
     sizes = tuple(d.shape[a : a + k])
     n_out = prod(out_shape)
-    kern = backends.kernels(n_out * d.itemsize + idx.nbytes)
+    nbytes = n_out * d.itemsize + idx.nbytes
+    kern = backends.kernels(nbytes)
     if kern is not None and n_out and prod(sizes) and d.flags.c_contiguous and accel.raw_ok(idx):
         # the caller's indices straight to the kernels, checked there; a bad one sends us below
         wrap = policy.negative is Negative.WRAP
-        fast = accel.gather(kern, d, idx, spec, out_shape, out, raw=True, wrap=wrap)
+        recipe: list[Any] | None = [] if out is None and plans.recording() else None
+        fast = accel.gather(kern, d, idx, spec, out_shape, out, raw=True, wrap=wrap, recipe=recipe)
         if fast is not None:
+            if recipe is not None:
+                plans.offer(d, idx, fast, _plan(nbytes, spec, out_shape, recipe))
             return fast
     lin, valid = resolve(ctx, idx, sizes, spec, policy, d.shape)
     if n_out == 0:
