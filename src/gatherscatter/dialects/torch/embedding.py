@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -39,12 +40,35 @@ def _renorm(ctx: OpContext, w: np.ndarray[Any, Any], idx: np.ndarray[Any, Any], 
             norm = float(np.count_nonzero(a))
         elif p == 2 and a.dtype == np.float32:
             norm = _fma_norm32(a)
+        elif p == 2 and a.size <= 3:
+            norm = _fma_norm64(a)
         else:
             norm = float(np.power(np.sum(np.power(a, p)), 1.0 / p)) if p != 2 else float(np.sqrt(np.dot(a, a)))
         if norm > float(max_norm):
             scale = float(max_norm) / (norm + 1e-7)
             out[int(i)] = (row.astype(a.dtype) * a.dtype.type(scale)).astype(w.dtype)
     return out
+
+
+def _fma_norm64(a: np.ndarray[Any, Any]) -> float:
+    """torch's float64 2-norm of a row: ``acc = fma(x, x, acc)`` in order, then sqrt (as :func:`_fma_norm32`).
+
+    ``x * x`` is ``p + e`` exactly (Dekker's product, ``x`` split in halves of 26 bits), and ``math.fsum``
+    rounds ``p + e + acc`` once: a fused multiply-add. Used for rows of up to 3 elements, which torch's
+    kernel reduces in order (below its vector width): on an AVX2 machine ``np.sqrt(np.dot(a, a))`` differed
+    from torch by an ulp on 1,679 of 15,000 such norms, this on none. Longer rows go through torch's
+    vectorised reduction, whose order neither reproduces exactly (rows of 4-300: the dot matched 48-100%,
+    an in-order FMA 20-88%); they keep the dot.
+    """
+    acc = 0.0
+    for x in a.tolist():
+        c = 134217729.0 * x  # 2**27 + 1
+        hi = c - (c - x)
+        lo = x - hi
+        prod = x * x
+        err = ((hi * hi - prod) + 2.0 * hi * lo) + lo * lo
+        acc = math.fsum((prod, err, acc))
+    return float(np.sqrt(acc))
 
 
 def _fma_norm32(a: np.ndarray[Any, Any]) -> float:
