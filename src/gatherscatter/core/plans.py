@@ -56,11 +56,10 @@ def enabled() -> bool:
 
 
 def set_enabled(on: bool) -> bool:
-    """Turn plans on or off for every thread (off also forgets them); returns the previous setting."""
+    """Turn plans on or off for every thread; returns the previous setting. Plans kept stay kept while off
+    (:func:`clear` forgets them)."""
     global _on
     was, _on = _on, bool(on)
-    if not _on:
-        _plans.clear()
     return was
 
 
