@@ -350,7 +350,7 @@ def test_thread_count_chosen_by_measurement_keeps_results_exact(tuning):
     d = rng.standard_normal((1 << 12, 16)).astype(np.float32)
     i = rng.integers(0, 1 << 12, 1 << 14)
     expected = d[i]
-    got = [gs.take(d, i, axis=0) for _ in range(2 * (tuning.TUNE_WARMUP + tuning.TUNE_SAMPLES) + 2)]
+    got = [gs.take(d, i, axis=0) for _ in range(2 * tuning.TUNE_CALLS + 2)]
     assert all(g.tobytes() == expected.tobytes() for g in got)  # on 1 thread and on 2 alike
     chosen = {k: v for k, v in tuning.tuned_threads().items() if k[0] == "gather_rows"}
     assert chosen and set(chosen.values()) <= {1, 2} and all(k[2] == 2 for k in chosen)
@@ -365,7 +365,7 @@ def test_a_final_choice_of_one_thread_takes_the_one_thread_path(tuning, monkeypa
     rng = np.random.default_rng(13)
     d = rng.standard_normal((1 << 12, 16)).astype(np.float32)
     i = rng.integers(0, 1 << 12, 1 << 14)
-    per = tuning.TUNE_WARMUP + tuning.TUNE_SAMPLES
+    per = tuning.TUNE_CALLS
     for _ in range(2 * per + tuning.TUNE_RECHECK + 2 * per):
         assert gs.take(d, i, axis=0).tobytes() == d[i].tobytes()
     assert [v for k, v in tuning.tuning_votes().items() if k[0] == "gather_rows"] == [[1, 1]]
@@ -411,7 +411,7 @@ def test_thread_choice_also_sets_a_scatters_work_split(tuning, monkeypatch):
         return real(watched, args, nthreads_at, None if one is None else watched_one)
 
     monkeypatch.setattr(tuning, "_run", spy)
-    got = [gs.scatter_nd(data, idx, upd, reduction="add") for _ in range(2 * (tuning.TUNE_WARMUP + tuning.TUNE_SAMPLES) + 2)]
+    got = [gs.scatter_nd(data, idx, upd, reduction="add") for _ in range(2 * tuning.TUNE_CALLS + 2)]
     assert all(g.tobytes() == expected.tobytes() for g in got)
     assert {s for s, _ in splits} == {1, 2}  # both sides of the measurement ran
     assert all(split == threads for split, threads in splits)
@@ -444,15 +444,46 @@ def _scripted_tuner(monkeypatch, durations):
     return backends, (lambda: backends._run(many, (), None, one)), ran
 
 
-def test_thread_choice_is_by_median_after_a_warm_up_call_per_side(monkeypatch):
-    # Scripted call times: each side's first call is cold (not counted); one lucky fast parallel call
-    # among slow ones must not win (a minimum would pick 2 threads here; the median picks 1).
-    durations = {"one": [10.0] + [1.0] * 5, "many": [100.0, 0.5, 3.0, 3.0, 3.0, 3.0]}
+def test_thread_choice_is_by_median_of_blocks_after_their_first_call(monkeypatch):
+    # Scripted call times: each block's first call pays for the switch of side (not counted); one lucky fast
+    # parallel call among slow ones must not win (a minimum would pick 2 threads here; the median picks 1).
+    b = _tuner_constants()
+    assert (b.TUNE_BLOCK, b.TUNE_WARMUP, b.TUNE_BLOCKS) == (3, 1, 3)
+    durations = {"one": [10.0, 1.0, 1.0] * 3, "many": [100.0, 0.5, 3.0] + [100.0, 3.0, 3.0] * 2}
     backends, call, ran = _scripted_tuner(monkeypatch, durations)
-    for _ in range(2 * (backends.TUNE_WARMUP + backends.TUNE_SAMPLES)):
+    for _ in range(2 * backends.TUNE_CALLS):
         call()
-    assert ran == ["one", "many"] * 6  # the sides alternate, one thread first
+    assert ran == (["one"] * 3 + ["many"] * 3) * 3  # the sides take turns by blocks, one thread first
     assert backends.tuned_threads() == {("scripted", 7, 2): 1}
+
+
+class _Waking(list):
+    """Scripted parallel calls: 0.6 back to back, 2.5 right after a serial call (the worker woke up)."""
+
+    def __init__(self, ran):
+        super().__init__([0.0] * 1000)
+        self.ran = ran
+
+    def pop(self, i=-1):
+        super().pop(i)
+        return 2.5 if len(self.ran) < 2 or self.ran[-2] != "many" else 0.6
+
+
+def test_thread_choice_does_not_count_the_calls_that_switch_side(monkeypatch):
+    # A parallel call right after a serial one pays for waking the worker: measured call by call in turn, every
+    # parallel call would pay it (2.5 against 1.0: one thread); in blocks without their first calls, none does.
+    durations = {"one": [1.0] * 1000, "many": []}
+    backends, call, ran = _scripted_tuner(monkeypatch, durations)
+    durations["many"] = _Waking(ran)
+    for _ in range(2 * backends.TUNE_CALLS):
+        call()
+    assert backends.tuning_votes() == {("scripted", 7, 2): [2]}
+
+
+def _tuner_constants():
+    from gatherscatter import backends
+
+    return backends
 
 
 def test_thread_choice_is_measured_again_until_two_measurements_agree(monkeypatch):
@@ -461,7 +492,7 @@ def test_thread_choice_is_measured_again_until_two_measurements_agree(monkeypatc
     # a third measurement decides: 2 threads, final. Then no more measuring: every call runs on 2.
     from gatherscatter import backends as b
 
-    per = b.TUNE_WARMUP + b.TUNE_SAMPLES
+    per = b.TUNE_CALLS
     durations = {
         "one": [1.0] * (per + b.TUNE_RECHECK + per + per),
         "many": [3.0] * per + [0.5] * (per + b.TUNE_RECHECK + per + 40),
@@ -475,12 +506,13 @@ def test_thread_choice_is_measured_again_until_two_measurements_agree(monkeypatc
     ran.clear()
     for _ in range(b.TUNE_RECHECK + 2 * per):
         call()
-    assert ran == ["one"] * b.TUNE_RECHECK + ["one", "many"] * per  # the choice, then the re-check
+    blocks = (["one"] * b.TUNE_BLOCK + ["many"] * b.TUNE_BLOCK) * b.TUNE_BLOCKS
+    assert ran == ["one"] * b.TUNE_RECHECK + blocks  # the choice, then the re-check
     assert backends.tuning_votes() == {key: [1, 2]} and backends.tuned_threads() == {key: 2}  # the later one
     ran.clear()
     for _ in range(b.TUNE_RECHECK + 2 * per):
         call()
-    assert ran == ["many"] * b.TUNE_RECHECK + ["one", "many"] * per
+    assert ran == ["many"] * b.TUNE_RECHECK + blocks
     assert backends.tuning_votes() == {key: [1, 2, 2]} and backends.tuning_pending() == []
     ran.clear()
     for _ in range(40):
@@ -493,7 +525,7 @@ def test_thread_choice_is_measured_again_until_two_measurements_agree(monkeypatc
 def test_thread_choice_is_final_when_the_re_check_agrees(monkeypatch):
     from gatherscatter import backends as b
 
-    per = b.TUNE_WARMUP + b.TUNE_SAMPLES
+    per = b.TUNE_CALLS
     durations = {"one": [1.0] * (2 * per + b.TUNE_RECHECK + 30), "many": [2.0] * (2 * per)}
     backends, call, ran = _scripted_tuner(monkeypatch, durations)
     for _ in range(4 * per + b.TUNE_RECHECK + 30):

@@ -190,12 +190,26 @@ def set_kernel_threads(nbytes: int) -> int:
     return n
 
 
+TUNE_BLOCK = 3
+"""Calls in a row on one side (1 thread, n threads) in a measurement; the sides take turns by blocks,
+one thread first.
+
+Blocks, not single calls in turn (until session 14): a parallel call right after a serial one finds the
+pool's worker asleep and pays for waking it, which calls back to back do not. ONNX top-k GatherElements at
+full size (2 vCPUs, tbb), 1 thread against 2, medians of three trials each: back to back 355-685 µs against
+220-234 µs; in turn call by call 387-968 against 289-641 µs (2 threads at 0.75-0.91 of one: that measurement
+votes 1 thread at TUNE_GAIN about half the time); in blocks of 3 without their first calls 400-522 against
+228-326 µs (0.57-0.65). The benchmark's runs had voted 1 thread there (runs 26 and 27)."""
 TUNE_WARMUP = 1
-"""Calls on each side (1 thread, n threads) run first in each measurement and not counted: a side's first
-call pays for cold caches, a fresh output's page faults or a thread pool's start (9 ms measured), not its
-speed."""
-TUNE_SAMPLES = 5
-"""Calls timed on each side after the warm-up in one measurement."""
+"""Calls at the start of each block not counted: the first pays for the switch of side (a sleeping worker to
+wake, caches the other side filled), for a side's first call also a fresh output's page faults or a thread
+pool's start (9 ms measured), not its speed."""
+TUNE_BLOCKS = 3
+"""Blocks on each side in one measurement."""
+TUNE_CALLS = TUNE_BLOCK * TUNE_BLOCKS
+"""Calls on each side in one measurement."""
+TUNE_SAMPLES = TUNE_BLOCKS * (TUNE_BLOCK - TUNE_WARMUP)
+"""Calls timed on each side in one measurement (all but each block's first)."""
 TUNE_GAIN = 0.9
 """n threads are kept only when their median time is below this fraction of one thread's.
 
@@ -213,7 +227,7 @@ One measurement was not enough: the same kernel and size gave opposite choices i
 (gather_rows at 1/2 size, where 2 threads take 0.6x one thread's time, kept one thread in run 14), and
 the first parallel calls after an idle spell ran 1.5-2.5x slower than the steady ones (GatherElements at
 1/16: 1.4, 0.9, 0.8, 0.7, 0.6, 0.6 ms). So the choice is measured a second time; if the two agree it
-is final, otherwise a third measurement decides (two out of three). Cost: at most 3 x 2 x 6 calls
+is final, otherwise a third measurement decides (two out of three). Cost: at most 3 x 2 x TUNE_CALLS calls
 per (kernel, size class, n), once per process."""
 TUNE_VOTES = 3
 _tune_on = os.environ.get("GATHERSCATTER_AUTOTUNE", "1") != "0"
@@ -222,10 +236,11 @@ _tune_on = os.environ.get("GATHERSCATTER_AUTOTUNE", "1") != "0"
 class _Tuning:
     """The measurements of one (kernel, size class, n): the samples of the one being taken, the choices so far."""
 
-    __slots__ = ("many", "ones", "settled", "since", "votes")
+    __slots__ = ("calls", "many", "ones", "settled", "since", "votes")
 
     def __init__(self) -> None:
         self.settled = 0  # the final choice once there is one (launch then skips the tuner)
+        self.calls = 0  # calls so far in the measurement being taken
         self.ones: list[float] = []
         self.many: list[float] = []
         self.votes: list[int] = []
@@ -284,11 +299,11 @@ def reset_tuning() -> None:
 def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one: Any = None) -> Any:
     """Call ``kernel``; with more than one thread asked, choose 1 or n threads for its size class by measurement.
 
-    A measurement: the next ``TUNE_WARMUP + TUNE_SAMPLES`` calls on each side of a (kernel, size class, n)
-    alternate between one thread and n, timed; the side with the lower median after the warm-up calls is
-    chosen (n only if clearly faster: ``TUNE_GAIN``). ``TUNE_RECHECK`` calls later the choice is measured
-    again; two agreeing measurements (or two of three) make it final (:data:`TUNE_RECHECK`). The
-    thread count never changes a result (the kernels are bit-identical at any count, tested), only
+    A measurement: the next ``TUNE_CALLS`` calls on each side of a (kernel, size class, n) run in blocks of
+    ``TUNE_BLOCK`` on one thread and on n in turn, timed; the side with the lower median over its blocks'
+    calls after their first (``TUNE_WARMUP``) is chosen (n only if clearly faster: ``TUNE_GAIN``).
+    ``TUNE_RECHECK`` calls later the choice is measured again; two agreeing measurements (or two of three)
+    make it final (:data:`TUNE_RECHECK`). The thread count never changes a result (the kernels are bit-identical at any count, tested), only
     speed: this is how a second thread never makes a call slower than one on whatever machine,
     threading layer and load the process meets (a 2-vCPU VM measured 2 threads 1.07-5x slower than
     one on some memory-bound kernels, faster on others). ``one``: the kernel's serial form, which the
@@ -308,7 +323,7 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
         st = _tuning.setdefault(key, _Tuning())
     measuring = st.measuring
     if measuring:
-        side = st.ones if len(st.ones) <= len(st.many) else st.many
+        side = st.many if (st.calls // TUNE_BLOCK) % 2 else st.ones
         use = 1 if side is st.ones else n
     else:
         use = st.choice or n
@@ -323,12 +338,13 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
     result = kernel(*args)
     dt = time.perf_counter() - t0
     if measuring:
-        side.append(dt)
-        need = TUNE_WARMUP + TUNE_SAMPLES
-        if len(st.ones) >= need and len(st.many) >= need:
-            faster = median(st.many[TUNE_WARMUP:]) < TUNE_GAIN * median(st.ones[TUNE_WARMUP:])
+        if st.calls % TUNE_BLOCK >= TUNE_WARMUP:
+            side.append(dt)
+        st.calls += 1
+        if st.calls >= 2 * TUNE_CALLS:
+            faster = median(st.many) < TUNE_GAIN * median(st.ones)
             st.votes.append(n if faster else 1)
-            st.ones, st.many, st.since = [], [], 0
+            st.ones, st.many, st.since, st.calls = [], [], 0, 0
             if st.final:
                 st.settled = st.choice or 0
     return result
