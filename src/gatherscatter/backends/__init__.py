@@ -302,12 +302,12 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
     A measurement: the next ``TUNE_CALLS`` calls on each side of a (kernel, size class, n) run in blocks of
     ``TUNE_BLOCK`` on one thread and on n in turn, timed; the side with the lower median over its blocks'
     calls after their first (``TUNE_WARMUP``) is chosen (n only if clearly faster: ``TUNE_GAIN``).
-    ``TUNE_RECHECK`` calls later the choice is measured again; two agreeing measurements (or two of three)
-    make it final (:data:`TUNE_RECHECK`). The thread count never changes a result (the kernels are bit-identical at any count, tested), only
-    speed: this is how a second thread never makes a call slower than one on whatever machine,
-    threading layer and load the process meets (a 2-vCPU VM measured 2 threads 1.07-5x slower than
-    one on some memory-bound kernels, faster on others). ``one``: the kernel's serial form, which the
-    one-thread side runs (no parallel launch).
+    ``TUNE_RECHECK`` calls later the choice is measured again; two agreeing measurements (or two of three) make
+    it final (:data:`TUNE_RECHECK`). The thread count never changes a result (the kernels are bit-identical at
+    any count, tested), only speed: this is how a second thread never makes a call slower than one on whatever
+    machine, threading layer and load the process meets (a 2-vCPU VM measured 2 threads 1.07-5x slower than one
+    on some memory-bound kernels, faster on others). ``one``: the kernel's serial form, which the one-thread
+    side runs (no parallel launch).
     """
     n = getattr(_call, "n", 1)
     if n <= 1:
