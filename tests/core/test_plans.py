@@ -33,6 +33,16 @@ def fresh_plans():
         plans.clear()
 
 
+def _arrays(seed, rows, cols, k):
+    """Float data ``(rows, cols)`` and in-range int64 indices ``(rows, k)`` for axis 1."""
+    rng = np.random.default_rng(seed)
+    return rng.random((rows, cols)), rng.integers(0, cols, (rows, k))
+
+
+def _kept(op, args, kwargs):
+    return plans.get(plans.signature(op, args, kwargs)) is not None
+
+
 def _outcome(fn):
     try:
         r = fn()
@@ -109,7 +119,7 @@ def test_plans_are_kept_for_most_framework_gathers(fresh_plans):
     with using_backend("numba"):
         for op, args, kwargs in calls:
             op(*args, **kwargs)
-            assert plans.get(plans.signature(op, args, kwargs)) is not None, op.info.qualname
+            assert _kept(op, args, kwargs), op.info.qualname
 
 
 def test_a_kept_plan_skips_the_lowering(fresh_plans, monkeypatch):
@@ -133,33 +143,29 @@ def test_a_kept_plan_skips_the_lowering(fresh_plans, monkeypatch):
 
 
 def test_what_is_not_kept(fresh_plans):
-    rng = np.random.default_rng(7)
-    d = rng.random((6, 5))
-    i = rng.integers(0, 5, (6, 3))
+    d, i = _arrays(7, 6, 5, 3)
     op = gs.onnx.GatherElements
     with using_backend("numba"):
         op(d.tolist(), i, axis=1)  # a list: no signature
         assert plans.signature(op, (d.tolist(), i), {"axis": 1}) is None
         op(d, i.astype(np.int32), axis=1)  # indices converted by the core: not the caller's array
-        assert plans.get(plans.signature(op, (d, i.astype(np.int32)), {"axis": 1})) is None
+        assert not _kept(op, (d, i.astype(np.int32)), {"axis": 1})
         out = np.empty((6, 3, 5))
         gs.take(d, i, axis=0, out=out)  # into the caller's array: not kept
-        assert plans.get(plans.signature(gs.take, (d, i), {"axis": 0, "out": out})) is None
-        same = rng.integers(0, 4, (4, 4))
-        gs.onnx.GatherElements(same, same, axis=1)  # one array as data and indices: not kept
-        assert plans.get(plans.signature(op, (same, same), {"axis": 1})) is None
+        assert not _kept(gs.take, (d, i), {"axis": 0, "out": out})
+        same = np.arange(16).reshape(4, 4) % 4
+        op(same, same, axis=1)  # one array as data and indices: not kept
+        assert not _kept(op, (same, same), {"axis": 1})
         assert plans.signature(op, (d, i), {"axis": 1.0}) is None  # floats are not kept by value
         assert plans.signature(op, (d, i), {"axis": True}) != plans.signature(op, (d, i), {"axis": 1})
 
 
 def test_a_plan_follows_the_backend(fresh_plans):
-    rng = np.random.default_rng(8)
-    d = rng.random((40, 30))
-    i = rng.integers(0, 30, (40, 30))
+    d, i = _arrays(8, 40, 30, 30)
     op = gs.onnx.GatherElements
     with using_backend("numba"):
         op(d, i, axis=1)
-        assert plans.get(plans.signature(op, (d, i), {"axis": 1})) is not None
+        assert _kept(op, (d, i), {"axis": 1})
     with using_backend("numpy"):
         bad = i.copy()
         bad[3, 4] = 30
@@ -169,9 +175,7 @@ def test_a_plan_follows_the_backend(fresh_plans):
 
 
 def test_plans_can_be_turned_off(fresh_plans):
-    rng = np.random.default_rng(9)
-    d = rng.random((6, 5))
-    i = rng.integers(0, 5, (6, 3))
+    d, i = _arrays(9, 6, 5, 3)
     plans.set_enabled(False)
     with using_backend("numba"):
         gs.onnx.GatherElements(d, i, axis=1)
@@ -189,9 +193,7 @@ def test_the_number_of_plans_is_bounded(fresh_plans):
 
 
 def test_a_signature_without_a_plan_is_recorded_again_on_its_2nd_4th_8th_call(fresh_plans, monkeypatch):
-    rng = np.random.default_rng(11)
-    d = rng.random((6, 5))
-    i = rng.integers(0, 5, (6, 3))
+    d, i = _arrays(11, 6, 5, 3)
     op = gs.onnx.GatherElements
     key = plans.signature(op, (d, i), {"axis": 1})
     with using_backend("numpy"):
