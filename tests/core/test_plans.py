@@ -192,7 +192,7 @@ def test_the_number_of_plans_is_bounded(fresh_plans):
     assert 0 < len(plans._plans) <= plans.LIMIT
 
 
-def test_a_signature_without_a_plan_is_recorded_again_on_its_2nd_4th_8th_call(fresh_plans, monkeypatch):
+def test_a_signature_without_a_plan_is_recorded_again_after_1_2_4_8_calls_without_one(fresh_plans, monkeypatch):
     d, i = _arrays(11, 6, 5, 3)
     op = gs.onnx.GatherElements
     key = plans.signature(op, (d, i), {"axis": 1})

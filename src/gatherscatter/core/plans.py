@@ -10,10 +10,10 @@ Only the index values can change the outcome, and the kernels check every one of
 So the first call of a signature runs the whole path and, when the core's gather took the kernels
 on the caller's own arrays (:func:`offer`), the registry keeps what the core decided (a *plan*: a
 function of the data and index arrays) under the call's :func:`signature`. The next call with that
-signature runs the plan. A plan answers only when every index is one the kernel accepts as it is;
-for anything else (a bad or a negative index where the op does not wrap, a kernel still compiling,
-the accelerated path switched off) it returns None and the call takes the whole path, which
-raises the op's own error or applies its policy. A plan is kept only when nothing the call did
+signature runs the plan. A plan answers only when every index is in ``[0, size)``; for anything
+else (a bad index, a negative one even where the op wraps it: a plan never wraps, a kernel still
+compiling, the accelerated path switched off) it returns None and the call takes the whole path,
+which raises the op's own error, applies its policy or wraps. A plan is kept only when nothing the call did
 after the gather could differ between calls: the op's result is the very array the kernel wrote,
 and the core read the caller's arrays themselves (no converted copy).
 
@@ -110,9 +110,9 @@ class _Recording:
 
 def record(key: tuple[Any, ...]) -> _Recording | None:
     """Start recording this thread's offers (the registry, around a call whose signature has no plan), or None:
-    a signature whose calls kept no plan so far is recorded again on its 2nd, 4th, 8th ... call only (a
-    scatter, a converted argument, or a kernel still compiling in the background), so that its calls do not
-    pay for recording each time."""
+    a signature whose calls kept no plan (a scatter, a converted argument, a kernel still compiling in the
+    background) is recorded again only after its 1st, 2nd, 4th, 8th ... call without one, so that its calls
+    do not pay for recording each time."""
     n = _misses(key)
     if n & (n - 1):  # not a power of two (0 is one: the first call records)
         _note_miss(key, n + 1)
