@@ -195,8 +195,8 @@ TUNE_BLOCK = 3
 one thread first.
 
 Blocks, not single calls in turn (until session 14): a parallel call right after a serial one finds the
-pool's worker asleep and pays for waking it, which calls back to back do not. ONNX top-k GatherElements at
-full size (2 vCPUs, tbb), 1 thread against 2, medians of three trials each: back to back 355-685 µs against
+pool's worker asleep and pays for waking it, which calls back to back do not. The benchmark's top-k element
+gather at full size (2 vCPUs, tbb), 1 thread against 2, medians of three trials each: back to back 355-685 µs against
 220-234 µs; in turn call by call 387-968 against 289-641 µs (2 threads at 0.66-0.91 of one; above TUNE_GAIN,
 a vote for 1 thread, in 2 of 6 trials); in blocks of 3 without their first calls 400-522 against 228-326 µs
 (0.57-0.65). The benchmark's runs had voted 1 thread there (runs 26 and 27)."""

@@ -118,7 +118,8 @@ def _plan(nbytes: int, spec: IndexSpec, out_shape: tuple[int, ...], recipe: list
     plan, :mod:`gatherscatter.core.plans`), or None (then the whole path) unless every index is in
     ``[0, size)``: negative ones are not wrapped here, whatever the policy, so that an op whose lowering
     looked at the indices' signs never gets an answer it would not give. ``recipe``: the one launch the
-    call made (empty when it made more, e.g. GatherND's rows first: then the plan runs the dispatch)."""
+    call made (empty when it made more, e.g. index tuples turned into rows first: then the plan runs the
+    dispatch)."""
 
     def plan(d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any]) -> np.ndarray[Any, Any] | None:
         if backends.kernels(nbytes) is None:  # the accelerated path was switched off since (set_backend)

@@ -1,7 +1,7 @@
 """Call plans: a framework op's repeated call with the same signature goes straight to the kernels.
 
-A small call spends most of its time in Python, not in the kernel: for ONNX GatherElements of
-32 indices per row on 256 rows (a top-k), the whole call took 22 µs and its kernel 6.2 µs; the
+A small call spends most of its time in Python, not in the kernel: for an element gather of
+32 indices per row on 256 rows (the benchmark's top-k at 1/16), the whole call took 22 µs and its kernel 6.2 µs; the
 dialect's checks, the registry and the core took 10 µs of the rest (session 13's measurement, in
 ``benchmarks/README.md``). Those layers decide the same thing for every call whose arguments have
 the same types, dtypes, shapes, strides and attribute values: which kernel runs, on which views.
