@@ -163,20 +163,15 @@ def _gather(
     set_kernel_threads(work)
     ic = _c(idx)
 
-    def views(kernel: Any, ds: tuple[int, ...], is_: tuple[int, ...], rs: tuple[int, ...]) -> Any:
-        if recipe is not None:
-            recipe[:] = [kernel, ds, is_, rs, work]
-        return launch(kernel, _bits(d.reshape(ds)), ic.reshape(is_), _bits(res.reshape(rs)), wrap)
-
     if raw and not mine and not spec.vector and launch(k.count_bad, ic.reshape(-1), d.shape[a], wrap):
         return None  # checked before writing into the caller's array
     if shapes is not None:
         d3, i3 = shapes
         if i3[2] == 1 and d3[2] == 1 and i3[0] >= 8:  # (a trailing dim of indices shorter than data's: 3-D)
             d2, i2 = d3[:2], i3[:2]
-            bad = views(k.gather_elements2, d2, i2, i2)
+            bad = _views(k.gather_elements2, d, d2, ic, i2, res, i2, wrap, recipe, work)
         else:
-            bad = views(k.gather_elements3, d3, i3, i3)
+            bad = _views(k.gather_elements3, d, d3, ic, i3, res, i3, wrap, recipe, work)
         return None if bad else res
     b = spec.batch
     B, P = prod(d.shape[:b]), prod(d.shape[b:a])
@@ -186,7 +181,7 @@ def _gather(
         if spec.depth == 1 and B == 1:
             S, R = d.shape[a], prod(d.shape[a + 1 :])
             if mine:
-                bad = views(k.gather_rows, (S, R), (-1,), (-1, R))
+                bad = _views(k.gather_rows, d, (S, R), ic, (-1,), res, (-1, R), wrap, recipe, work)
                 return None if bad else res
             rows = ic.reshape(-1)
         else:
@@ -202,12 +197,12 @@ def _gather(
         return None if bad else res
     if not spec.vector and B * P == 1:
         S, R = d.shape[a], prod(d.shape[a + 1 :])
-        bad = views(k.gather_rows, (S, R), (-1,), (-1, R))
+        bad = _views(k.gather_rows, d, (S, R), ic, (-1,), res, (-1, R), wrap, recipe, work)
         return None if bad else res
     if not spec.vector and B == 1:
         S, R = d.shape[a], prod(d.shape[a + 1 :])
         M = idx.size
-        bad = views(k.gather_mid, (P, S, R), (-1,), (P, M, R))
+        bad = _views(k.gather_mid, d, (P, S, R), ic, (-1,), res, (P, M, R), wrap, recipe, work)
         return None if bad else res
     if raw:
         return None
@@ -216,6 +211,16 @@ def _gather(
     for first, rows in row_pieces(d.shape, idx, spec, piece_size(obits.shape[0])):
         launch(k.gather_rows, dbits, _c(rows), obits[first : first + rows.size], False)
     return res
+
+
+def _views(kernel: Any, d: np.ndarray[Any, Any], ds: tuple[int, ...], idx: np.ndarray[Any, Any],
+           is_: tuple[int, ...], res: np.ndarray[Any, Any], rs: tuple[int, ...], wrap: bool,
+           recipe: list[Any] | None = None, work: int = 0) -> Any:
+    """Launch ``kernel`` on ``d``, ``idx`` and ``res`` viewed as ``ds``, ``is_`` and ``rs`` (items as bits);
+    with ``recipe``, first note the launch there for :func:`run_recipe` (``work``: its thread-count bytes)."""
+    if recipe is not None:
+        recipe[:] = [kernel, ds, is_, rs, work]
+    return launch(kernel, _bits(d.reshape(ds)), idx.reshape(is_), _bits(res.reshape(rs)), wrap)
 
 
 def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any],
@@ -227,7 +232,7 @@ def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, 
     res = pool.empty(out_shape, d.dtype)
     set_kernel_threads(work)
     try:
-        bad = launch(kernel, _bits(d.reshape(ds)), idx.reshape(is_), _bits(res.reshape(rs)), False)
+        bad = _views(kernel, d, ds, idx, is_, res, rs, False)
     except KernelNotReadyError:
         return None
     return None if bad else res

@@ -1,8 +1,8 @@
 """Call plans: a framework op's repeated call with the same signature goes straight to the kernels.
 
-A small call spends most of its time in Python, not in the kernel: for an element gather of
-32 indices per row on 256 rows (the benchmark's top-k at 1/16), the whole call took 22 µs and its kernel 6.2 µs; the
-dialect's checks, the registry and the core took 10 µs of the rest (session 13's measurement, in
+A small call spends most of its time in Python, not in the kernel: for an element gather of 32
+indices per row on 256 rows (the benchmark's top-k at 1/16), the whole call took 22 µs and its kernel
+6.2 µs; the dialect's checks, the registry and the core took 10 µs of the rest (session 13's measurement, in
 ``benchmarks/README.md``). Those layers decide the same thing for every call whose arguments have
 the same types, dtypes, shapes, strides and attribute values: which kernel runs, on which views.
 Only the index values can change the outcome, and the kernels check every one of them.
@@ -13,8 +13,8 @@ function of the data and index arrays) under the call's :func:`signature`. The n
 signature runs the plan. A plan answers only when every index is in ``[0, size)``; for anything
 else (a bad index, a negative one even where the op wraps it: a plan never wraps, a kernel still
 compiling, the accelerated path switched off) it returns None and the call takes the whole path,
-which raises the op's own error, applies its policy or wraps. A plan is kept only when nothing the call did
-after the gather could differ between calls: the op's result is the very array the kernel wrote,
+which raises the op's own error, applies its policy or wraps. A plan is kept only when nothing the call
+did after the gather could differ between calls: the op's result is the very array the kernel wrote,
 and the core read the caller's arrays themselves (no converted copy).
 
 ``GATHERSCATTER_PLANS=0`` in the environment turns plans off (every call takes the whole path);
@@ -31,7 +31,8 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "Plan", "clear", "enabled", "get", "offer", "record", "recorded", "recording", "set_enabled", "signature", "stop",
+    "Plan", "answer", "clear", "enabled", "get", "offer", "record", "recorded", "recording", "set_enabled",
+    "signature", "stop",
 ]
 
 Plan = Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], "np.ndarray[Any, Any] | None"]
@@ -91,6 +92,13 @@ def get(key: tuple[Any, ...]) -> tuple[Plan, int | str, int | str] | None:
     return None if e is None or isinstance(e, int) else e
 
 
+def answer(kept: tuple[Plan, int | str, int | str], args: tuple[Any, ...],
+           kwargs: dict[str, Any]) -> np.ndarray[Any, Any] | None:
+    """Run the plan ``kept`` (:func:`get`) on this call's data and indices; None: the call takes the whole path."""
+    plan, d, i = kept
+    return plan(args[d] if isinstance(d, int) else kwargs[d], args[i] if isinstance(i, int) else kwargs[i])
+
+
 def _misses(key: tuple[Any, ...]) -> int:
     e = _plans.get(key)
     return e if isinstance(e, int) else 0
@@ -115,17 +123,17 @@ def record(key: tuple[Any, ...]) -> _Recording | None:
     do not pay for recording each time."""
     n = _misses(key)
     if n & (n - 1):  # not a power of two (0 is one: the first call records)
-        _note_miss(key, n + 1)
+        _keep(key, n + 1)
         return None
     r = _Recording()
     _rec.now = r
     return r
 
 
-def _note_miss(key: tuple[Any, ...], n: int) -> None:
+def _keep(key: tuple[Any, ...], entry: tuple[Plan, int | str, int | str] | int) -> None:
     if key not in _plans and len(_plans) >= LIMIT:
         _plans.clear()
-    _plans[key] = n
+    _plans[key] = entry
 
 
 def recording() -> bool:
@@ -145,15 +153,9 @@ def offer(data: np.ndarray[Any, Any], indices: np.ndarray[Any, Any], result: np.
 def recorded(r: _Recording, key: tuple[Any, ...], args: tuple[Any, ...], kwargs: dict[str, Any],
              result: Any) -> None:
     """End the recording ``r``: keep its plan for ``key`` when the call's result is the one gather's output
-    and that gather read two of the caller's own arguments."""
-    _rec.now = None
+    and that gather read two of the caller's own arguments (the caller has called :func:`stop`)."""
     kept = _kept(r, args, kwargs, result)
-    if kept is None:
-        _note_miss(key, _misses(key) + 1)
-        return
-    if key not in _plans and len(_plans) >= LIMIT:
-        _plans.clear()
-    _plans[key] = kept
+    _keep(key, _misses(key) + 1 if kept is None else kept)
 
 
 def _kept(r: _Recording, args: tuple[Any, ...], kwargs: dict[str, Any],
@@ -172,5 +174,5 @@ def _kept(r: _Recording, args: tuple[Any, ...], kwargs: dict[str, Any],
 
 
 def stop() -> None:
-    """End a recording without keeping anything (the call raised)."""
+    """End this thread's recording (then :func:`recorded` keeps what it found, unless the call raised)."""
     _rec.now = None

@@ -252,24 +252,18 @@ def dialect_op(
                 if key is None:
                     if has_dask_array(args, kwargs):  # a lazy Dask result (the dask extra)
                         return cast(np.ndarray[Any, Any], run_dask(lower, info.qualname, args, kwargs))
-                    return lower(*args, **kwargs).run()
-                kept = plans.get(key)
-                if kept is not None:  # this signature's call plan (core/plans.py); None: the whole path
-                    plan, d, i = kept
-                    res = plan(args[d] if isinstance(d, int) else kwargs[d],
-                               args[i] if isinstance(i, int) else kwargs[i])
+                elif (kept := plans.get(key)) is not None:  # this signature's call plan (core/plans.py)
+                    res = plans.answer(kept, args, kwargs)
                     if res is not None:
                         return res
-                    return lower(*args, **kwargs).run()
-                rec = plans.record(key)
-                if rec is None:
-                    return lower(*args, **kwargs).run()
-                try:
-                    res = lower(*args, **kwargs).run()
-                finally:
-                    plans.stop()
-                plans.recorded(rec, key, args, kwargs, res)
-                return res
+                elif (rec := plans.record(key)) is not None:
+                    try:
+                        res = lower(*args, **kwargs).run()
+                    finally:
+                        plans.stop()
+                    plans.recorded(rec, key, args, kwargs, res)
+                    return res
+                return lower(*args, **kwargs).run()  # the whole path
             except MemoryError as exc:
                 # a MemoryError is never the answer (DESIGN.md): an output (or a view's copy) too large for
                 # this machine is a shape the caller can fix
