@@ -142,6 +142,35 @@ def test_a_kept_plan_skips_the_lowering(fresh_plans, monkeypatch):
         assert calls == [1]
 
 
+def test_a_plan_on_one_thread_calls_the_serial_kernel_directly_and_follows_the_thread_count(fresh_plans, monkeypatch):
+    from gatherscatter import backends
+    from gatherscatter.core import accel
+
+    rng = np.random.default_rng(7)
+    d = rng.random((300, 64), np.float32)
+    op = gs.onnx.GatherElements
+    launches = []
+    real = accel.launch
+    monkeypatch.setattr(accel, "launch", lambda *a, **k: launches.append(1) or real(*a, **k))
+    monkeypatch.setattr(backends, "_threads", backends._threads)  # restored after the test
+    with using_backend("numba"):
+        backends.set_num_threads(1)
+        for _ in range(4):  # the whole path, the plan through launch, then twice its serial form directly
+            i = rng.integers(0, 64, (300, 8))
+            assert np.array_equal(op(d, i, axis=-1), np.take_along_axis(d, i, 1))
+        assert launches == [1, 1]
+        bad = rng.integers(0, 64, (300, 8))
+        bad[299, 7] = 64  # the direct call finds it and declines: the whole path raises the op's error
+        with pytest.raises(gs.IndexOutOfRangeError, match=r"indices\[299, 7\] = 64"):
+            op(d, bad, axis=-1)
+        assert len(launches) == 3
+        backends.set_num_threads(2)
+        monkeypatch.setattr(backends, "PARALLEL_BYTES", 0)  # the call now runs on 2 threads: through launch
+        i = rng.integers(0, 64, (300, 8))
+        assert np.array_equal(op(d, i, axis=-1), np.take_along_axis(d, i, 1))
+        assert len(launches) == 4
+
+
 def test_what_is_not_kept(fresh_plans):
     d, i = _arrays(7, 6, 5, 3)
     op = gs.onnx.GatherElements

@@ -75,7 +75,7 @@ import time
 from collections.abc import Callable
 from statistics import median
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -94,6 +94,7 @@ __all__ = [
     "launch",
     "pool",
     "reset_tuning",
+    "serial_form",
     "set_backend",
     "set_kernel_threads",
     "set_num_threads",
@@ -578,6 +579,18 @@ def _child_compile() -> None:
         getattr(k, name).compile(eval(text, _sig_namespace()))  # from the parent, see above
 
 
+def serial_form(kernel: Callable[..., Any], nbytes: int) -> Callable[..., Any] | None:
+    """The serial form :func:`launch` runs for ``kernel`` on one thread at ``nbytes`` (see
+    :func:`set_kernel_threads`), or None when it runs the parallel form there (or has no kernels)."""
+    k = _kernels
+    if k is None:
+        return None
+    one = k.SERIAL.get(kernel)
+    if one is None or nbytes > k.SERIAL_BYTES.get(kernel, nbytes):
+        return None
+    return cast(Callable[..., Any], one)
+
+
 def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = None) -> Any:
     """Run a parallel kernel (returning its result), serialised under numba's non-thread-safe ``workqueue`` layer.
 
@@ -587,12 +600,8 @@ def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = Non
     follows the thread count chosen at run time (:func:`_run`).
     """
     global _serial
-    k = _kernels
-    one = k.SERIAL.get(kernel) if k is not None else None
-    if one is not None and k is not None:
-        nbytes = getattr(_call, "nbytes", 0)
-        if nbytes > k.SERIAL_BYTES.get(kernel, nbytes):
-            one = None  # its serial form is slower than the parallel form at one thread at this size
+    # its serial form, unless that is slower than the parallel form at one thread at this size
+    one = serial_form(kernel, getattr(_call, "nbytes", 0))
     n = getattr(_call, "n", 1)
     if n > 1 and one is not None and _tune_on:
         st = _tuning.get(_tune_key(kernel, n))
