@@ -558,3 +558,34 @@ def test_ready_remembers_a_compiled_signature_by_what_decides_numbas_types():
     assert backends._ready(kernel, (a, 1))
     assert (kernel, backends._arg_key(a), int) in backends._seen
     assert (kernel, backends._arg_key(ro), int) not in backends._seen  # never compiled: not remembered
+
+
+def test_background_jobs_run_with_a_short_switch_interval_and_restore_it():
+    """While the background thread imports numba or loads a kernel, the interpreter switches threads every
+    BACKGROUND_SWITCH_S (the caller's NumPy-path calls get the GIL back sooner); after the job the interval is
+    what it was, unless the job (or anything else) set another one meanwhile."""
+    from gatherscatter import backends
+
+    was = sys.getswitchinterval()
+    seen: list[float] = []
+    done = threading.Event()
+    try:
+        sys.setswitchinterval(0.004)
+        with backends._lock:
+            backends._submit(lambda: seen.append(sys.getswitchinterval()))
+            backends._submit(done.set)
+        assert done.wait(30)
+        deadline = time.monotonic() + 5
+        while sys.getswitchinterval() != 0.004 and time.monotonic() < deadline:
+            time.sleep(0.01)  # the worker restores it right after the job that set the event
+        assert seen and abs(seen[0] - backends.BACKGROUND_SWITCH_S) < 1e-6
+        assert sys.getswitchinterval() == 0.004
+
+        done.clear()
+        with backends._lock:
+            backends._submit(lambda: (sys.setswitchinterval(0.003), done.set()))
+        assert done.wait(30)
+        time.sleep(0.2)
+        assert sys.getswitchinterval() == 0.003  # set by the job itself: left as it is
+    finally:
+        sys.setswitchinterval(was)
