@@ -436,8 +436,8 @@ BACKGROUND_SWITCH_S = 0.0001
 """The interpreter's switch interval (``sys.setswitchinterval``; Python's default is 5 ms) while the background
 thread runs a job (numba's import, a kernel loaded from cache): the caller's thread meanwhile runs its calls on
 the NumPy path, and each NumPy call that releases the GIL then waits for the background thread to hand it back,
-up to a switch interval each time. A ScatterND add at 1/16 of the benchmark's size (about 640 NumPy calls, 22-39
-ms once numba is loaded), its slowest call while numba loaded in a fresh process (warm cache, a 2-vCPU VM):
+up to a switch interval each time. The benchmark's scatter-add of rows at 1/16 of its size (about 640 NumPy calls,
+22-39 ms once numba is loaded), its slowest call while numba loaded in a fresh process (warm cache, a 2-vCPU VM):
 421-552 ms with 5 ms (four processes), 189-193 ms with 0.1 ms (three); the kernels were ready after 1.02-1.72 s
 and 0.92-1.23 s. The setting is the interpreter's, so it holds for every thread of the process while a job runs
 (a cold compile, mostly a wait for the compiling child, can take tens of seconds); it is restored after each

@@ -146,9 +146,14 @@ def _on_gc(phase: str, info: dict[str, Any]) -> None:
 gc.callbacks.append(_on_gc)
 
 
-def empty(shape: tuple[int, ...], dtype: Any) -> np.ndarray[Any, Any]:
-    """An uninitialised C-contiguous array of ``shape`` and ``dtype``, from the pool when large enough."""
+def empty(shape: tuple[int, ...], dtype: Any, nbytes: int | None = None) -> np.ndarray[Any, Any]:
+    """An uninitialised C-contiguous array of ``shape`` and ``dtype``, from the pool when large enough.
+
+    ``nbytes``: the array's size in bytes, when the caller already knows it (a call plan): under
+    :data:`MIN_BYTES` the array is then a plain ``np.empty`` at once, without working the size out again."""
     global _hits, _misses
+    if nbytes is not None and nbytes < MIN_BYTES:
+        return np.empty(shape, dtype)
     dt = np.dtype(dtype)
     n = dt.itemsize
     for s in shape:

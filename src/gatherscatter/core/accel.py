@@ -218,9 +218,13 @@ def _views(kernel: Any, d: np.ndarray[Any, Any], ds: tuple[int, ...], idx: np.nd
            recipe: list[Any] | None = None, work: int = 0) -> Any:
     """Launch ``kernel`` on ``d``, ``idx`` and ``res`` viewed as ``ds``, ``is_`` and ``rs`` (items as bits);
     with ``recipe``, first note the launch there for :func:`run_recipe` (``work``: its thread-count bytes)."""
-    if recipe is not None:
+    if recipe is not None:  # as run_recipe unpacks it; the last, _SERIAL_SLOT, is filled by run_recipe
         recipe[:] = [kernel, ds, is_, rs, work, _UINT[d.dtype.itemsize], res.nbytes, None]
     return launch(kernel, _bits(d.reshape(ds)), idx.reshape(is_), _bits(res.reshape(rs)), wrap)
+
+
+_SERIAL_SLOT = 7
+"""Where a recipe keeps the kernel's serial form once a call of it has run on one thread (None until then)."""
 
 
 def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any],
@@ -231,12 +235,12 @@ def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, 
 
     Once a call of the recipe has run on one thread through :func:`launch` (which compiles or checks the
     kernel's serial form for these argument types), later calls that run on one thread call that serial form
-    directly: the thread choice, the readiness check and the pool's lookup (an output under
-    :data:`~gatherscatter.backends.pool.MIN_BYTES` is a plain ``np.empty``) are the same for every call of the
-    recipe. Top-k element gather at 1/16 of the benchmark's size, 20,000 calls back to back: 13.6-14.9 against
-    18.5-20.2 µs for the plan's part of the call (0.73x; see benchmarks/README.md, session 15)."""
+    directly: the thread choice, the readiness check and the pool's size (``pool.empty`` given it: an output
+    under :data:`~gatherscatter.backends.pool.MIN_BYTES` is then a plain ``np.empty``) are the same for every
+    call of the recipe. Top-k element gather at 1/16 of the benchmark's size, 20,000 calls back to back:
+    13.6-14.9 against 18.5-20.2 µs for the plan's part of the call (0.73x; see benchmarks/README.md, session 15)."""
     kernel, ds, is_, rs, work, bits, out_bytes, one = recipe
-    res = np.empty(out_shape, d.dtype) if out_bytes < pool.MIN_BYTES else pool.empty(out_shape, d.dtype)
+    res = pool.empty(out_shape, d.dtype, out_bytes)
     args = (d.view(bits).reshape(ds), idx.reshape(is_), res.view(bits).reshape(rs), False)
     if one is not None and threads_for(work) == 1:
         bad = one(*args)
@@ -247,7 +251,7 @@ def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, 
         except KernelNotReadyError:
             return None
         if n == 1:
-            recipe[7] = serial_form(kernel, work)
+            recipe[_SERIAL_SLOT] = serial_form(kernel, work)
     return None if bad else res
 
 
