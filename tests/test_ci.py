@@ -19,7 +19,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss units and /proc are Linux's")
 def test_peak_rss_reports_the_commands_peak_and_keeps_its_status():
-    # a child that touches 300 MiB: the reported peak is at least that, and at most a little more
+    # a child that touches 300 MiB: the one-process peak is at least that, and at most a little more
     r = _run("--", sys.executable, "-c", "import numpy as np; a = np.ones(300 * 2**20 // 8); print(a.sum())")
     assert r.returncode == 0, r.stderr
     line = r.stdout.strip().splitlines()[-1]
@@ -33,6 +33,26 @@ def test_peak_rss_reports_the_commands_peak_and_keeps_its_status():
     assert over.returncode == 3 and over.stdout.rstrip().endswith("limit 0.1 GiB: OVER")
     ok = _run("--limit-gib", "4", "--", sys.executable, "-c", "pass")
     assert ok.returncode == 0 and ok.stdout.rstrip().endswith("limit 4 GiB: ok")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="PSS comes from Linux's smaps_rollup")
+def test_peak_of_all_processes_sums_the_tree():
+    # pytest -n 2 runs two workers at once: the whole tree's memory is what the machine must hold. Two
+    # grandchildren holding 300 MiB each at the same time: one process peaked near 300 MiB, the tree near 600
+    pytest.importorskip("psutil")
+    hold = "import numpy as np, time; a = np.ones(300 * 2**20 // 8); time.sleep(2.5); print(a.sum())"
+    code = (f"import subprocess, sys; ps = [subprocess.Popen([sys.executable, '-c', {hold!r}]) for _ in range(2)]; "
+            "sys.exit(max(p.wait() for p in ps))")
+    r = _run("--every", "0.1", "--", sys.executable, "-c", code)
+    assert r.returncode == 0, r.stderr
+    tree_line, one_line = r.stdout.strip().splitlines()[-2:]
+    assert tree_line.startswith("peak PSS of all processes: ") and one_line.startswith("peak RSS: ")
+    tree = int(tree_line.split("(")[1].split(" MiB")[0])
+    one = int(one_line.split("(")[1].split(" MiB")[0])
+    assert 300 <= one < 450 and 600 <= tree < 800, r.stdout
+    # the limit applies to the tree: 0.5 GiB holds either process but not both
+    over = _run("--every", "0.1", "--limit-gib", "0.5", "--", sys.executable, "-c", code)
+    assert over.returncode == 3 and over.stdout.rstrip().endswith("limit 0.5 GiB: OVER"), over.stdout
 
 
 def test_ci_run_wraps_the_suite_in_the_peak_report():

@@ -471,11 +471,13 @@ def test_scatter_nd_rows_raw_bad_index_fused():
             _both(lambda d=d, idx=idx, upd=upd, r=reduction: gs.scatter_nd(d, idx, upd, reduction=r, bounds="drop"))
 
 
-def test_parallel_forms_really_parallelise():
+@pytest.mark.parametrize("share", range(4))
+def test_parallel_forms_really_parallelise(share):
     # a prange loop numba cannot turn into a parallel region compiles anyway, with only a warning, and then
     # runs on one thread at any thread count (scatter_elements2's prange over a conditional expression did:
     # 2 threads measured 1.00x one until the benchmark showed it). Each kernel's first signature is compiled
-    # again, uncached, and must give no such warning.
+    # again, uncached, and must give no such warning. Four shares of the kernels (every fourth), so that
+    # `pytest -n` spreads the minute of compiling over its workers.
     pytest.importorskip("numba")
     import warnings
 
@@ -485,7 +487,8 @@ def test_parallel_forms_really_parallelise():
 
     k.warm_up()
     opts = {**k._OPTS, "cache": False}
-    for kern in k.SERIAL:
+    assert len(k.SERIAL) >= 4
+    for kern in list(k.SERIAL)[share::4]:
         assert kern.signatures, kern
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
