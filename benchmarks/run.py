@@ -155,6 +155,12 @@ def interleaved(
                 cost[name] += time.perf_counter() - t_c
     finally:
         gc.enable()
+    if tune is not None:  # the revisits of final choices (backends.TUNE_REVISIT_S) the rounds saw
+        now = {f"{k[0]}@{k[1]}": v for k, v in backends.tuning_votes().items()}
+        for name in [n for n in tune if tuned(n)]:
+            before = tune[name]
+            tune[f"{name}_rounds"] = {k: v[len(before.get(k, [])) :] for k, v in now.items()
+                                      if len(v) > len(before.get(k, []))}
     return times
 
 
@@ -791,14 +797,22 @@ def render_scaling(records: list[dict[str, Any]], threads: list[int]) -> list[st
     lines += ["", "Slower with more threads (> 1.05): " + (", ".join(flagged) if flagged else "none") + "."]
     if any(r.get("tuner") for r in records):
         lines += _grid(records, names, sizes, more, "The thread tuner's measurements in the warm-up (per kernel: the "
-                       "thread count each measurement chose, oldest first; two agreeing make it final):", "", votes)
+                       "thread count each measurement chose, oldest first; two agreeing make it final), and after "
+                       "`+` its revisits of the final choice during the timed rounds:", "", votes)
     return lines
 
 
 def votes(r: dict[str, Any], n: str, z: int, t: int) -> str:
     """The thread tuner's measurements behind ours at t threads: per kernel, each measurement's choice."""
     got = r.get("tuner", {}).get(f"ours_numba{t}", {})
-    return "; ".join(f"{k.split('@')[0]} {','.join(map(str, v))}" for k, v in got.items()) or "-"
+    later = r.get("tuner", {}).get(f"ours_numba{t}_rounds", {})
+    cells = []
+    for k in list(got) + [k for k in later if k not in got]:
+        cell = " ".join([k.split("@")[0], ",".join(map(str, got.get(k, [])))]).rstrip()
+        if later.get(k):
+            cell += f" + {','.join(map(str, later[k]))}"
+        cells.append(cell)
+    return "; ".join(cells) or "-"
 
 
 def render_spin(records: list[dict[str, Any]], threads: list[int], env: dict[str, Any] | None = None) -> list[str]:

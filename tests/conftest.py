@@ -80,6 +80,30 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return max(1, min(cpus, by_memory))
 
 
+SIGNATURES_HEADER = """\
+# The numba kernel signatures the test suite compiles, one "kernel: argument types" per line: .ci/run
+# compiles them before the suite (backends.warm_up(..., signatures=...)), in two processes side by side, so
+# that the suite's workers do not each compile them on first use. A missing line costs time, never a result.
+# Regenerate: rm .ci/numba-signatures.txt; GS_RECORD_SIGNATURES=$PWD/.ci/numba-signatures.txt CI=true python -m pytest -n auto
+"""
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """With ``GS_RECORD_SIGNATURES=path``: add the numba signatures this process compiled or loaded to that file;
+    the main process (after every pytest-xdist worker has added its own) then sorts it, each line once."""
+    path = os.environ.get("GS_RECORD_SIGNATURES")
+    if not path:
+        return
+    k = sys.modules.get("gatherscatter.backends.numba_kernels")
+    with open(path, "a") as f:
+        f.write("".join(line + "\n" for line in (k.signature_lines() if k is not None else [])))
+    if not hasattr(session.config, "workerinput"):
+        with open(path) as f:
+            lines = sorted({x for x in f.read().splitlines() if x.strip() and not x.startswith("#")})
+        with open(path, "w") as f:
+            f.write(SIGNATURES_HEADER + "".join(line + "\n" for line in lines))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Opt-in suites (framework markers, slow) run only when selected with -m.
 

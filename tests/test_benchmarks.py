@@ -184,3 +184,11 @@ def test_spin_table_and_summary(bench):
                     "it costs extra CPU per second of the caller's idle 800 ms/s at 50 ms gaps; 40.0 ms of CPU "
                     "per call followed by 50 ms idle")
     assert parts.spin_summary({"ort2": table["ort2"]}, 2) == []  # no spinning-off form: no comparison
+
+
+def test_tuner_cell_shows_the_warm_up_votes_and_the_rounds_revisits(bench):
+    run = bench["run"]
+    rec = {"tuner": {"ours_numba2": {"gather_rows@24": [1, 1], "nd_rows@20": [2, 2]},
+                     "ours_numba2_rounds": {"gather_rows@24": [2, 2], "copy_blocks@24": [2]}}}
+    assert run.votes(rec, "gather_rows", 1, 2) == "gather_rows 1,1 + 2,2; nd_rows 2,2; copy_blocks + 2"
+    assert run.votes({"tuner": {}}, "x", 1, 2) == "-"

@@ -74,3 +74,25 @@ def test_the_numpy_size_limit_test_runs_in_little_memory():
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+
+
+def test_recording_the_suites_numba_signatures(tmp_path):
+    # GS_RECORD_SIGNATURES (tests/conftest.py) writes what .ci/run warms up: the header, then each compiled
+    # signature once, sorted, whatever was in the file before
+    pytest.importorskip("numba")
+    out = tmp_path / "sigs.txt"
+    out.write_text("zz_old: (int64,)\nzz_old: (int64,)\n")
+    node = "tests/core/test_accel_paths.py::test_warm_up_of_a_signature_compiles_it_without_calling"
+    env = {**os.environ, "GS_RECORD_SIGNATURES": str(out)}
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", node], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    text = out.read_text()
+    from tests.conftest import SIGNATURES_HEADER
+
+    assert text.startswith(SIGNATURES_HEADER)
+    lines = text[len(SIGNATURES_HEADER) :].splitlines()
+    assert lines == sorted(set(lines)) and lines.count("zz_old: (int64,)") == 1
+    assert "copy_blocks_1: (Array(uint8, 1, 'C', True, aligned=True), Array(uint8, 1, 'C', False, aligned=True))" in lines
+    # the committed list starts with the same header
+    assert (ROOT / ".ci" / "numba-signatures.txt").read_text().startswith(SIGNATURES_HEADER)

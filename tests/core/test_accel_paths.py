@@ -8,6 +8,8 @@ same error; the NumPy path is itself tested against loop oracles.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -18,6 +20,7 @@ from tests.conftest import has, using_backend
 pytestmark = pytest.mark.skipif(not has("numba"), reason="numba not installed")
 
 RNG = np.random.default_rng(20261122)
+ROOT = Path(__file__).resolve().parents[2]
 BIG = (1 << 20) + 3  # > 4 MB of float32: the block copy and multi-threaded kernels
 
 
@@ -524,3 +527,46 @@ def test_warm_up_shares_cover_every_kernel_once():
     for part, parts in ((0, 0), (2, 2), (-1, 2), (True, 2), (0, 1.0)):
         with pytest.raises(gs.ArgumentError, match="warm_up: part"):
             backends.warm_up(part, parts)
+
+
+def test_warm_up_compiles_listed_signatures_in_the_owning_share():
+    # .ci/run warms up the suite's own signatures (.ci/numba-signatures.txt): each line parses back to the
+    # numba types it was written from, names a kernel that exists, and goes to the share of its kernel (one
+    # process per kernel's cache index); bad lines are refused naming the line
+    pytest.importorskip("numba")
+    from numba.core import types
+
+    from gatherscatter.backends import numba_kernels as k
+
+    lines = (ROOT / ".ci" / "numba-signatures.txt").read_text().splitlines()
+    listed = [x for x in lines if x.strip() and not x.startswith("#")]
+    assert len(listed) >= 100 and len(set(listed)) == len(listed)
+    names = k.kernels_by_name()
+    for line in listed:
+        name, sig = line.split(": ", 1)
+        assert name in names, line
+        assert repr(tuple(k.parse_signature(sig))) == sig
+    ro = k.parse_signature("(Array(uint8, 2, 'C', True, aligned=True), int64, bool)")
+    assert ro == (types.Array(types.uint8, 2, "C", readonly=True), types.int64, types.boolean)
+    jobs = k._jobs(["# a comment", "", "no_such_kernel: (int64,)", f"gather_rows: {ro!r}"])
+    warm = k._warm_calls()
+    assert len(jobs) == len(warm) + 1 and [j[0] for j in jobs[:-1]] == [w[0] for w in warm]
+    assert jobs[-1] == (k.gather_rows, ro)
+    for parts in (1, 2, 3):
+        shares = k.warm_parts(parts, [f"gather_rows: {ro!r}"])
+        owner = [i for i, share in enumerate(shares) if any(kern is k.gather_rows for kern, _ in share)]
+        assert len(owner) == 1 and (k.gather_rows, ro) in shares[owner[0]]
+    for bad in ("(Array(uint8, 2, 'C'), __import__('os'))", "(1, 2)", "int64"):
+        with pytest.raises(gs.ArgumentError, match="warm_up: signature"):
+            k.parse_signature(bad)
+
+
+def test_warm_up_of_a_signature_compiles_it_without_calling():
+    # a listed signature is compiled (numba's compile, cached), not run: afterwards the kernel has it
+    pytest.importorskip("numba")
+    from gatherscatter.backends import numba_kernels as k
+
+    sig = "(Array(uint8, 1, 'C', True, aligned=True), Array(uint8, 1, 'C', False, aligned=True))"
+    k.warm_up(0, 1, [f"copy_blocks_1: {sig}"])
+    assert sig in {repr(s) for s in k.copy_blocks_1.signatures}
+    assert f"copy_blocks_1: {sig}" in k.signature_lines()

@@ -589,3 +589,83 @@ def test_background_jobs_run_with_a_short_switch_interval_and_restore_it():
         assert sys.getswitchinterval() == 0.003  # set by the job itself: left as it is
     finally:
         sys.setswitchinterval(was)
+
+
+def test_final_choice_is_revisited_at_growing_intervals(monkeypatch):
+    # A final choice made while the machine was disturbed must not stay for the process: TUNE_REVISIT_S after
+    # it, it is measured again. A revisit that disagrees reopens the choice (a third measurement decides); one
+    # that agrees doubles the wait before the next.
+    from gatherscatter import backends as b
+
+    per, recheck, revisit = b.TUNE_CALLS, b.TUNE_RECHECK, b.TUNE_REVISIT_S
+    durations = {"one": [1.0] * 10_000, "many": [2.0] * 10_000}  # one thread faster at first
+    backends, call, ran = _scripted_tuner(monkeypatch, durations)
+    now = [1000.0]
+    monkeypatch.setattr(backends.time, "monotonic", lambda: now[0])
+    key = ("scripted", 7, 2)
+    blocks = (["one"] * b.TUNE_BLOCK + ["many"] * b.TUNE_BLOCK) * b.TUNE_BLOCKS
+
+    def calls(k):
+        ran.clear()
+        for _ in range(k):
+            call()
+        return list(ran)
+
+    calls(4 * per + recheck)
+    assert backends.tuning_votes() == {key: [1, 1]} and backends.tuned_threads() == {key: 1}
+    assert backends.tuning_pending() == []
+    now[0] += revisit - 0.5
+    assert calls(50) == ["one"] * 50  # not due yet
+    durations["many"] = [0.25] * 10_000  # the machine changed: two threads now take a quarter of one's time
+    now[0] += 0.5
+    assert calls(2 * per) == blocks  # the revisit
+    assert backends.tuning_votes() == {key: [1, 1, 2]} and backends.tuned_threads() == {key: 2}
+    assert backends.tuning_pending() == [key]  # reopened: 1 against 2, the latest in use until a third vote
+    assert calls(recheck + 2 * per) == ["many"] * recheck + blocks
+    assert backends.tuning_votes() == {key: [1, 1, 2, 2]} and backends.tuning_pending() == []
+    assert backends._tuning[key].settled == 2
+    # revisits that agree: after TUNE_REVISIT_S, then twice that, then four times
+    for wait in (revisit, 2 * revisit, 4 * revisit):
+        now[0] += wait - 0.5
+        assert calls(30) == ["many"] * 30
+        now[0] += 0.5
+        assert calls(2 * per) == blocks
+        assert backends.tuned_threads() == {key: 2} and backends.tuning_pending() == []
+    assert backends.tuning_votes() == {key: [1, 1, 2, 2, 2, 2, 2]}
+    # the wait stops growing at TUNE_REVISIT_MAX_S
+    st = backends._tuning[key]
+    for _ in range(20):
+        st.vote(2)
+    assert st.wait == b.TUNE_REVISIT_MAX_S and st.due == now[0] + b.TUNE_REVISIT_MAX_S
+
+
+def test_launch_skips_the_tuner_for_a_final_one_thread_choice_until_its_revisit(monkeypatch):
+    # launch runs a final one-thread choice's serial form without the tuner; once the revisit is due the call
+    # goes through the tuner (_run), which measures again
+    from gatherscatter import backends
+
+    def kern():
+        return "parallel"
+
+    def one():
+        return "serial"
+
+    kern.__name__ = "scripted"
+    monkeypatch.setattr(backends, "_tune_on", True)
+    monkeypatch.setattr(backends, "_tuning", {})
+    monkeypatch.setattr(backends, "_backend", "numba")
+    monkeypatch.setattr(backends, "_serial", False)
+    monkeypatch.setattr(backends, "serial_form", lambda k, nbytes: one)
+    monkeypatch.setattr(backends._call, "n", 2, raising=False)
+    monkeypatch.setattr(backends._call, "bucket", 7, raising=False)
+    through_tuner = []
+    monkeypatch.setattr(backends, "_run", lambda k, args, at, o: through_tuner.append(k) or "tuned")
+    now = [50.0]
+    monkeypatch.setattr(backends.time, "monotonic", lambda: now[0])
+    st = backends._tuning.setdefault(backends._tune_key(kern, 2), backends._Tuning())
+    st.vote(1)
+    st.vote(1)
+    assert st.settled == 1
+    assert backends.launch(kern) == "serial" and through_tuner == []
+    now[0] += backends.TUNE_REVISIT_S
+    assert backends.launch(kern) == "tuned" and through_tuner == [kern]

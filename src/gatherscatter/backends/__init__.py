@@ -73,7 +73,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from statistics import median
 from types import ModuleType
 from typing import Any, cast
@@ -230,39 +230,78 @@ One measurement was not enough: the same kernel and size gave opposite choices i
 the first parallel calls after an idle spell ran 1.5-2.5x slower than the steady ones (GatherElements at
 1/16: 1.4, 0.9, 0.8, 0.7, 0.6, 0.6 ms). So the choice is measured a second time; if the two agree it
 is final, otherwise a third measurement decides (two out of three). Cost: at most 3 x 2 x TUNE_CALLS calls
-per (kernel, size class, n), once per process."""
+per (kernel, size class, n) to reach a final choice (and see :data:`TUNE_REVISIT_S`)."""
 TUNE_VOTES = 3
+TUNE_REVISIT_S = 10.0
+"""Seconds after a final choice before it is measured once more; each revisit that agrees doubles the wait (up
+to :data:`TUNE_REVISIT_MAX_S`). A revisit that disagrees reopens the choice: the old choice and the new vote
+stand as two disagreeing measurements, a third one ``TUNE_RECHECK`` calls later decides (two out of three),
+and the wait starts again at this value.
+
+A final choice used to stay for the process. On this 2-vCPU VM the same call's one-thread time moved by up to
+4x within minutes (session 15: top-k GatherElements 569 µs on one thread in run 28, 1.99 ms in run 29), so a
+choice made in such a moment could keep one thread for the whole run: 5 of the 10 rows of runs 28 and 29 that
+missed only at 2 threads were rows whose tuner had voted one thread. Cost: one measurement (``2 *
+TUNE_CALLS`` calls, half on each side) per revisit, at most one per 10 s and, while the choice holds, about
+one per 11 minutes after an hour."""
+TUNE_REVISIT_MAX_S = 640.0
+"""The longest wait between two revisits of a final choice (:data:`TUNE_REVISIT_S`)."""
 _tune_on = os.environ.get("GATHERSCATTER_AUTOTUNE", "1") != "0"
 
 
 class _Tuning:
     """The measurements of one (kernel, size class, n): the samples of the one being taken, the choices so far."""
 
-    __slots__ = ("calls", "many", "ones", "settled", "since", "votes")
+    __slots__ = ("calls", "due", "many", "ones", "recent", "settled", "since", "votes", "wait")
 
     def __init__(self) -> None:
-        self.settled = 0  # the final choice once there is one (launch then skips the tuner)
+        self.settled = 0  # the final choice once there is one (launch then skips the tuner until a revisit)
         self.calls = 0  # calls so far in the measurement being taken
         self.ones: list[float] = []
         self.many: list[float] = []
-        self.votes: list[int] = []
+        self.votes: list[int] = []  # every measurement's choice, oldest first (tuning_votes)
+        self.recent: list[int] = []  # the votes the current choice stands on
         self.since = 0  # calls on the current choice since the last measurement
+        self.wait = TUNE_REVISIT_S  # seconds from a final choice to its next revisit
+        self.due = 0.0  # time.monotonic() of the next revisit of a final choice
 
     @property
     def choice(self) -> int | None:
-        """The thread count in use between measurements: the majority of the votes, else the latest."""
-        if not self.votes:
+        """The thread count in use between measurements: the majority of the recent votes, else the latest."""
+        v = self.recent
+        if not v:
             return None
-        return max(set(self.votes), key=lambda v: (self.votes.count(v), v == self.votes[-1]))
+        return max(set(v), key=lambda c: (v.count(c), c == v[-1]))
 
     @property
     def final(self) -> bool:
-        v = self.votes
+        v = self.recent
         return len(v) >= TUNE_VOTES or (len(v) >= 2 and v.count(v[-1]) >= 2)
+
+    def revisit_due(self) -> bool:
+        """Whether a final choice is due to be measured again (:data:`TUNE_REVISIT_S`)."""
+        return time.monotonic() >= self.due
 
     @property
     def measuring(self) -> bool:
-        return not self.votes or (not self.final and self.since >= TUNE_RECHECK)
+        if not self.recent:
+            return True
+        if self.final:
+            return self.revisit_due()
+        return self.since >= TUNE_RECHECK
+
+    def vote(self, v: int) -> None:
+        """A measurement chose ``v`` threads."""
+        self.votes.append(v)
+        if self.settled and v == self.settled:  # a revisit confirms the final choice: wait longer for the next
+            self.wait = min(2 * self.wait, TUNE_REVISIT_MAX_S)
+        elif self.settled:  # a revisit disagrees: two disagreeing votes, a third measurement decides
+            self.recent, self.settled, self.wait = [self.settled, v], 0, TUNE_REVISIT_S
+        else:
+            self.recent.append(v)
+        if self.final:
+            self.settled = self.choice or 0
+            self.due = time.monotonic() + self.wait
 
 
 _tuning: dict[tuple[str, int, int], _Tuning] = {}
@@ -305,7 +344,8 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
     ``TUNE_BLOCK`` on one thread and on n in turn, timed; the side with the lower median over its blocks'
     calls after their first (``TUNE_WARMUP``) is chosen (n only if clearly faster: ``TUNE_GAIN``).
     ``TUNE_RECHECK`` calls later the choice is measured again; two agreeing measurements (or two of three) make
-    it final (:data:`TUNE_RECHECK`). The thread count never changes a result (the kernels are bit-identical at
+    it final (:data:`TUNE_RECHECK`); a final choice is measured again after :data:`TUNE_REVISIT_S`, then at
+    doubling intervals while it holds. The thread count never changes a result (the kernels are bit-identical at
     any count, tested), only speed: this is how a second thread never makes a call slower than one on whatever
     machine, threading layer and load the process meets (a 2-vCPU VM measured 2 threads 1.07-5x slower than one
     on some memory-bound kernels, faster on others). ``one``: the kernel's serial form, which the one-thread
@@ -345,10 +385,8 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
         st.calls += 1
         if st.calls >= 2 * TUNE_CALLS:
             faster = median(st.many) < TUNE_GAIN * median(st.ones)
-            st.votes.append(n if faster else 1)
             st.ones, st.many, st.since, st.calls = [], [], 0, 0
-            if st.final:
-                st.settled = st.choice or 0
+            st.vote(n if faster else 1)
     return result
 
 
@@ -625,7 +663,7 @@ def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = Non
     n = getattr(_call, "n", 1)
     if n > 1 and one is not None and _tune_on:
         st = _tuning.get(_tune_key(kernel, n))
-        if st is not None and st.settled == 1:  # final: one thread; the one-thread path, no tuner on the way
+        if st is not None and st.settled == 1 and not st.revisit_due():  # final: one thread, no tuner on the way
             n = 1
             args = _split(args, nthreads_at, 1)
     if n <= 1:
@@ -728,12 +766,15 @@ def wait_compiled(timeout: float | None = None) -> bool:
         pending[0].wait(left)
 
 
-def warm_up(part: int = 0, parts: int = 1) -> float | None:
+def warm_up(part: int = 0, parts: int = 1, signatures: Iterable[str] = ()) -> float | None:
     """Compile (or load from numba's cache) the common kernel signatures now, in this thread; returns seconds.
 
     Kernels otherwise compile on first use, one signature at a time (in the background
     with the ``auto`` backend). None when numba is not installed. ``part`` of ``parts``: only that share
     of the kernels, for processes that fill numba's cache side by side (each kernel in one share only).
+    ``signatures``: more to compile, as ``"kernel: signature"`` lines, e.g. those a workload compiled on
+    first use (``numba_kernels.signature_lines()`` after it ran; ``.ci/run`` warms up the test suite's,
+    ``.ci/numba-signatures.txt``), to fill the cache of a machine or image beforehand.
     """
     global _compile_seconds
     if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
@@ -745,7 +786,7 @@ def warm_up(part: int = 0, parts: int = 1) -> float | None:
         return None
     t0 = time.perf_counter()
     with _launch_lock:  # its kernels run in parallel regions: serialised like any other launch
-        k.warm_up(part, parts)
+        k.warm_up(part, parts, signatures)
     _compile_seconds = time.perf_counter() - t0
     return _compile_seconds
 

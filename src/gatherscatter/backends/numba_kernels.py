@@ -27,6 +27,7 @@ are latency-bound).
 from __future__ import annotations
 
 import types as _pytypes
+from collections.abc import Iterable
 from typing import Any
 
 import numba as nb
@@ -898,14 +899,70 @@ def _warm_calls() -> list[tuple[Any, tuple[Any, ...]]]:
     return calls
 
 
-def warm_parts(parts: int) -> list[list[tuple[Any, tuple[Any, ...]]]]:
-    """:func:`_warm_calls` in ``parts`` shares of about as many signatures, every signature of one kernel (one
-    form) in the same share: processes that compile different shares at once never write the same kernel's
-    entry in numba's cache (its index file is read, extended and written whole). Shared by count: with an
-    empty cache, two processes side by side on two cores took 74 s against 120 s for one (the shares 71 and 43 s;
-    weighing parallel forms 3x a serial one measured worse, 89 and 25 s)."""
-    by_kernel: dict[Any, list[tuple[Any, tuple[Any, ...]]]] = {}
-    for kernel, args in _warm_calls():
+def kernels_by_name() -> dict[str, Any]:
+    """Every kernel, parallel and serial form, by its name (the serial form's ends in ``_1``)."""
+    return {k.__name__: k for pair in SERIAL.items() for k in pair}
+
+
+def signature_lines() -> list[str]:
+    """``"kernel: signature"`` for every signature compiled or loaded in this process, sorted: the lines
+    :func:`warm_up` reads back (``signatures=``). The test suite writes them with ``GS_RECORD_SIGNATURES``
+    (``tests/conftest.py``) into ``.ci/numba-signatures.txt``, which ``.ci/run`` warms up before the suite."""
+    return sorted(f"{name}: {sig!r}" for name, k in kernels_by_name().items() for sig in k.signatures)
+
+
+class Signature(tuple):  # type: ignore[type-arg]
+    """numba argument types to compile a kernel for (a warm-up job compiled, not called)."""
+
+
+_SIG_TYPES = ("boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+              "float32", "float64", "complex64", "complex128")
+
+
+def parse_signature(text: str) -> Signature:
+    """The numba argument types written as ``repr`` of a compiled signature, e.g.
+    ``(Array(uint32, 2, 'C', False, aligned=True), int64, bool)``; ArgumentError for anything else."""
+    from ..errors import ArgumentError
+
+    def array(dtype: Any, ndim: int, layout: Any, readonly: bool = False, aligned: bool = True) -> Any:
+        return types.Array(dtype, ndim, layout, readonly=readonly, aligned=aligned)
+
+    names: dict[str, Any] = {n: getattr(types, n) for n in _SIG_TYPES}
+    names.update(Array=array, bool=types.boolean)
+    try:
+        # no builtins: only the names above (types, Array, True, False) can be used
+        got = eval(text, {"__builtins__": {}, "True": True, "False": False}, names)
+    except Exception as e:
+        raise ArgumentError(f"warm_up: signature {text!r} is not a numba signature ({e})") from None
+    if not isinstance(got, tuple) or not all(isinstance(t, types.Type) for t in got):
+        raise ArgumentError(f"warm_up: signature {text!r} is not a tuple of numba types")
+    return Signature(got)
+
+
+def _jobs(signatures: Iterable[str] = ()) -> list[tuple[Any, Any]]:
+    """:func:`_warm_calls`, then a compile job ``(kernel, Signature)`` per ``"kernel: signature"`` line (blank
+    lines and ``#`` comments skipped; a kernel name that no longer exists is skipped: the list is a speed-up)."""
+    jobs: list[tuple[Any, Any]] = list(_warm_calls())
+    by_name = kernels_by_name()
+    for line in signatures:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, sep, sig = line.partition(":")
+        if name.strip() in by_name and sep:
+            jobs.append((by_name[name.strip()], parse_signature(sig.strip())))
+    return jobs
+
+
+def warm_parts(parts: int, signatures: Iterable[str] = ()) -> list[list[tuple[Any, Any]]]:
+    """:func:`_warm_calls` (and the ``signatures`` lines, :func:`_jobs`) in ``parts`` shares of about as many
+    signatures, every signature of one kernel (one form) in the same share: processes that compile different
+    shares at once never write the same kernel's entry in numba's cache (its index file is read, extended and
+    written whole). Shared by count: with an empty cache, two processes side by side on two cores took 74 s
+    against 120 s for one (the shares 71 and 43 s; weighing parallel forms 3x a serial one measured worse, 89
+    and 25 s)."""
+    by_kernel: dict[Any, list[tuple[Any, Any]]] = {}
+    for kernel, args in _jobs(signatures):
         by_kernel.setdefault(kernel, []).append((kernel, args))
     shares: list[list[tuple[Any, tuple[Any, ...]]]] = [[] for _ in range(parts)]
     for calls in sorted(by_kernel.values(), key=len, reverse=True):  # largest first, each to the smallest share
@@ -913,14 +970,18 @@ def warm_parts(parts: int) -> list[list[tuple[Any, tuple[Any, ...]]]]:
     return shares
 
 
-def warm_up(part: int = 0, parts: int = 1) -> float:
-    """Compile (or load from cache) every kernel, parallel and serial, for float32/int64; returns seconds taken.
+def warm_up(part: int = 0, parts: int = 1, signatures: Iterable[str] = ()) -> float:
+    """Compile (or load from cache) every kernel, parallel and serial, for float32/int64, and each
+    ``"kernel: signature"`` line of ``signatures`` (:func:`signature_lines`); returns seconds taken.
 
     ``part`` of ``parts``: only that share of the kernels (:func:`warm_parts`), for processes that compile
     the shares side by side (``.ci/run``: two, on two cores)."""
     import time
 
     t0 = time.perf_counter()
-    for kernel, args in warm_parts(parts)[part]:
-        kernel(*args)
+    for kernel, args in warm_parts(parts, signatures)[part]:
+        if isinstance(args, Signature):
+            kernel.compile(tuple(args))
+        else:
+            kernel(*args)
     return time.perf_counter() - t0
