@@ -12,6 +12,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+# pytest-xdist's workers (and the processes tests start) inherit this: at most two glibc malloc arenas, not one
+# per thread of every framework's thread pool, whose free pages each arena kept (with the trim after each module,
+# _release_framework_caches: the suite on two workers peaked at 2.69 GiB PSS in all, 3.89 GiB without either)
+os.environ.setdefault("MALLOC_ARENA_MAX", "2")
+
 settings.register_profile(
     "ci", derandomize=True, max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -173,8 +178,7 @@ def _release_framework_caches():
     """After each test module, drop JAX's compiled-executable caches and give the heap's free pages back: the
     JAX comparisons compile hundreds of small programs, kept for the whole run they were the largest share of
     the suite's peak memory; and the frameworks' thread pools leave free pages in their threads' malloc arenas
-    (the suite on two pytest-xdist workers, all processes' PSS: 3.89 GiB without the trim, 2.69 GiB with it
-    and MALLOC_ARENA_MAX=2)."""
+    (see MALLOC_ARENA_MAX above)."""
     yield
     jax = sys.modules.get("jax")
     if jax is not None:
