@@ -964,7 +964,7 @@ def warm_parts(parts: int, signatures: Iterable[str] = ()) -> list[list[tuple[An
     by_kernel: dict[Any, list[tuple[Any, Any]]] = {}
     for kernel, args in _jobs(signatures):
         by_kernel.setdefault(kernel, []).append((kernel, args))
-    shares: list[list[tuple[Any, tuple[Any, ...]]]] = [[] for _ in range(parts)]
+    shares: list[list[tuple[Any, Any]]] = [[] for _ in range(parts)]
     for calls in sorted(by_kernel.values(), key=len, reverse=True):  # largest first, each to the smallest share
         min(shares, key=len).extend(calls)
     return shares
