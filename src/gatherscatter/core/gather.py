@@ -95,15 +95,40 @@ _CHUNK = 1 << 17
 """Index elements per piece of the elementwise NumPy gather (its offsets stay in cache)."""
 
 
+ROW_TAKE_MIN = 2048
+"""Indices per row from which the elementwise NumPy gather along the last axis runs a ``take`` per row, with
+no flat offsets (:func:`_take_elements`).
+
+The offsets (``index + row * row length``, a broadcast ``add``) took 35-45% of the path's time; a ``take`` per
+row has none, but pays a call per row. Against the offsets, 15 calls each in turn (float32 rows of 4096):
+0.79x for 256 rows of 4096 indices, 0.89x for 2048, 0.86x for 4096; 1.17x for 4096 rows of 1024 indices
+and 1.55x for 256 (session 16, benchmarks/README.md)."""
+
+
 def _take_elements(d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], axis: int, res: np.ndarray[Any, Any]) -> None:
     """``res[j] = d[j with lin[j] on axis]`` (C-contiguous ``d`` and ``res``), in pieces along dim 0.
 
     Flat offsets for the whole index would be an int64 array as large as the
-    output, written to memory and read back; per piece they stay in cache.
+    output, written to memory and read back; per piece they stay in cache. Along
+    the last axis, with at least :data:`ROW_TAKE_MIN` indices per row, a ``take``
+    per row instead (no offsets).
     """
     flat_d = d.reshape(-1)
     if lin.ndim == 0:
         np.take(flat_d, element_offsets(d.shape, lin, axis), mode="wrap", out=res)
+        return
+    m = lin.shape[-1]
+    if (
+        axis == d.ndim - 1
+        and lin.ndim >= 2
+        and m >= ROW_TAKE_MIN
+        and lin.shape[1:-1] == d.shape[1:-1]
+        and lin.shape[0] <= d.shape[0]
+    ):
+        # index row r reads data row r: the data's first lin.shape[0] blocks are its rows, in order
+        rows = d[: lin.shape[0]].reshape(-1, d.shape[-1])
+        for d_row, i_row, r_row in zip(rows, lin.reshape(-1, m), res.reshape(-1, m), strict=True):
+            np.take(d_row, i_row, mode="wrap", out=r_row)
         return
     n0 = lin.shape[0]
     step = max(1, _CHUNK // max(1, prod(lin.shape[1:])))
