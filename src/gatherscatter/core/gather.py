@@ -124,6 +124,7 @@ def _take_elements(d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], axis: int
         and m >= ROW_TAKE_MIN
         and lin.shape[1:-1] == d.shape[1:-1]
         and lin.shape[0] <= d.shape[0]
+        and res.flags.c_contiguous  # its rows are views (an out= is C-contiguous: core.out)
     ):
         # index row r reads data row r: the data's first lin.shape[0] blocks are its rows, in order
         rows = d[: lin.shape[0]].reshape(-1, d.shape[-1])
