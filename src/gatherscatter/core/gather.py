@@ -18,7 +18,7 @@ from ..errors import DTypeError, UnsupportedError
 from . import accel, plans
 from .context import NEUTRAL, OpContext
 from .indices import resolve
-from .offsets import element_offsets, piece_size, row_pieces
+from .offsets import element_offsets, leading_rows_match, piece_size, row_pieces
 from .out import check_out
 from .policy import Bounds, Negative, Policy
 from .shape import IndexSpec, as_array, as_index_array, check_allocatable, check_spec, gather_shape, prod
@@ -122,8 +122,7 @@ def _take_elements(d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], axis: int
         axis == d.ndim - 1
         and lin.ndim >= 2
         and m >= ROW_TAKE_MIN
-        and lin.shape[1:-1] == d.shape[1:-1]
-        and lin.shape[0] <= d.shape[0]
+        and leading_rows_match(d.shape, lin.shape, axis)
         and res.flags.c_contiguous  # its rows are views (an out= is C-contiguous: core.out)
     ):
         # index row r reads data row r: the data's first lin.shape[0] blocks are its rows, in order

@@ -15,7 +15,15 @@ import numpy as np
 
 from .shape import IndexSpec, prod
 
-__all__ = ["MAX_PIECE", "MIN_PIECE", "element_offsets", "piece_size", "row_offsets", "row_pieces"]
+__all__ = [
+    "MAX_PIECE",
+    "MIN_PIECE",
+    "element_offsets",
+    "leading_rows_match",
+    "piece_size",
+    "row_offsets",
+    "row_pieces",
+]
 
 MAX_PIECE = 1 << 20
 """Most elements (rows or offsets) one work piece of the primitives holds: bounds temporaries."""
@@ -73,6 +81,12 @@ def row_pieces(
         yield bp0 * M, rows.reshape(-1)
 
 
+def leading_rows_match(dshape: tuple[int, ...], ishape: tuple[int, ...], axis: int) -> bool:
+    """Whether an elementwise index of shape ``ishape`` reads the data's leading blocks in order: the dims before
+    ``axis`` equal the data's, except dim 0, which may be cut short (a piece of a larger index)."""
+    return ishape[:axis] == dshape[:axis] or (ishape[1:axis] == dshape[1:axis] and ishape[0] <= dshape[0])
+
+
 def element_offsets(
     dshape: tuple[int, ...],
     lin: np.ndarray[Any, Any],
@@ -93,8 +107,7 @@ def element_offsets(
     ishape = lin.shape
     shift = first * prod(dshape[1:]) if first and axis != 0 else 0
     dst = None if out is None else out[: lin.size].reshape(ishape)
-    lead_ok = ishape[:axis] == dshape[:axis] or (ishape[1:axis] == dshape[1:axis] and ishape[0] <= dshape[0])
-    if lead_ok and ishape[axis + 1 :] == dshape[axis + 1 :]:
+    if leading_rows_match(dshape, ishape, axis) and ishape[axis + 1 :] == dshape[axis + 1 :]:
         # the leading block may be cut short on dim 0 only: its rows keep data's strides
         A, s, C = prod(ishape[:axis]), dshape[axis], prod(dshape[axis + 1 :])
         m = ishape[axis]
