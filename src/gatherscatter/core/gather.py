@@ -18,7 +18,7 @@ from ..errors import DTypeError, UnsupportedError
 from . import accel, plans
 from .context import NEUTRAL, OpContext
 from .indices import resolve
-from .offsets import element_offsets, leading_rows_match, piece_size, row_pieces
+from .offsets import element_offsets, last_axis_rows, piece_size, row_pieces
 from .out import check_out
 from .policy import Bounds, Negative, Policy
 from .shape import IndexSpec, as_array, as_index_array, check_allocatable, check_spec, gather_shape, prod
@@ -117,17 +117,9 @@ def _take_elements(d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], axis: int
     if lin.ndim == 0:
         np.take(flat_d, element_offsets(d.shape, lin, axis), mode="wrap", out=res)
         return
-    m = lin.shape[-1]
-    if (
-        axis == d.ndim - 1
-        and lin.ndim >= 2
-        and m >= ROW_TAKE_MIN
-        and leading_rows_match(d.shape, lin.shape, axis)
-        and res.flags.c_contiguous  # its rows are views (an out= is C-contiguous: core.out)
-    ):
-        # index row r reads data row r: the data's first lin.shape[0] blocks are its rows, in order
-        rows = d[: lin.shape[0]].reshape(-1, d.shape[-1])
-        for d_row, i_row, r_row in zip(rows, lin.reshape(-1, m), res.reshape(-1, m), strict=True):
+    rows = last_axis_rows(d, lin, res, ROW_TAKE_MIN) if axis == d.ndim - 1 and res.flags.c_contiguous else None
+    if rows is not None:  # res's rows are views (C-contiguous: an out= is validated so, core.out)
+        for d_row, i_row, r_row in zip(*rows, strict=True):
             np.take(d_row, i_row, mode="wrap", out=r_row)
         return
     n0 = lin.shape[0]

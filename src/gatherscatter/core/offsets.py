@@ -19,6 +19,7 @@ __all__ = [
     "MAX_PIECE",
     "MIN_PIECE",
     "element_offsets",
+    "last_axis_rows",
     "leading_rows_match",
     "piece_size",
     "row_offsets",
@@ -85,6 +86,27 @@ def leading_rows_match(dshape: tuple[int, ...], ishape: tuple[int, ...], axis: i
     """Whether an elementwise index of shape ``ishape`` reads the data's leading blocks in order: the dims before
     ``axis`` equal the data's, except dim 0, which may be cut short (a piece of a larger index)."""
     return ishape[:axis] == dshape[:axis] or (ishape[1:axis] == dshape[1:axis] and ishape[0] <= dshape[0])
+
+
+def last_axis_rows(
+    a: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], b: np.ndarray[Any, Any], m_min: int
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]] | None:
+    """An elementwise spec along ``a``'s last axis as matching rows ``(a rows, index rows, b rows)``, or None.
+
+    Index row r addresses row r of ``a`` (a gather's data, a scatter's output) and goes with row r of ``b`` (a
+    gather's result, a scatter's updates: shaped like the index), so a per-row ``take``, assignment or
+    ``ufunc.at`` needs no flat offsets. None unless every index row has at least ``m_min`` entries (below that
+    the per-row call costs more than the offsets it saves), the index reads ``a``'s leading rows in order
+    (:func:`leading_rows_match`) and ``a`` is C-contiguous (its rows are views). ``b``'s rows are views only if
+    ``b`` is C-contiguous: a caller that writes them checks that.
+    """
+    axis = a.ndim - 1
+    if lin.ndim < 2 or lin.ndim != a.ndim or lin.shape[-1] < m_min or not a.flags.c_contiguous:
+        return None
+    if not leading_rows_match(a.shape, lin.shape, axis):
+        return None
+    m = lin.shape[-1]
+    return a[: lin.shape[0]].reshape(-1, a.shape[-1]), lin.reshape(-1, m), b.reshape(-1, m)
 
 
 def element_offsets(

@@ -14,7 +14,9 @@ updates quickly while keeping the sequential loop's exact result:
   once per call), the rest with ``ufunc.at``; dtypes whose ``ufunc.at`` rounds
   differently from the ufunc's own loop (float16, complex) go through
   :func:`reduce_ranked`;
-* each piece is first offered to the numba kernels (:mod:`.accel`).
+* each piece is first offered to the numba kernels (:mod:`.accel`);
+* an elementwise scatter along the last axis with long index rows runs row by
+  row instead, with no flat offsets (:func:`along_last_rows`).
 
 See ``docs/memory.md`` for the scratch sizes.
 """
@@ -27,16 +29,19 @@ from typing import Any
 import numpy as np
 
 from . import accel
-from .offsets import element_offsets, piece_size, row_pieces
+from .offsets import element_offsets, last_axis_rows, piece_size, row_pieces
 from .shape import IndexSpec, prod
 
 __all__ = [
     "MAX_ROUNDS",
+    "ROW_ASSIGN_MIN",
+    "ROW_AT_MIN",
     "ROUNDS_CHUNK",
     "ROUNDS_MIN_ROW",
     "WIDE_ROUND",
     "Piece",
     "R_of",
+    "along_last_rows",
     "RowScratch",
     "assign_pieces",
     "at_exact",
@@ -68,6 +73,53 @@ def assign_pieces(o2: np.ndarray[Any, Any], parts: Iterable[Piece], kern: Any, *
             o2.reshape(-1)[rows] = u2.reshape(-1)  # 1-D fancy assignment: ~1.8x faster than 2-D
         else:
             put_rows(o2, rows, u2)
+
+
+ROW_ASSIGN_MIN = 512
+"""Indices per row from which an elementwise assignment along the last axis runs row by row
+(:func:`along_last_rows`): a fancy assignment per row against flat offsets and one assignment, float32, 2**20
+updates (session 17, benchmarks/README.md): 1.79x at 128 per row, 1.14x at 256, 0.89x at 512, 0.76-0.82x from
+1024."""
+
+ROW_AT_MIN = 2048
+"""Indices per row from which an elementwise reduction along the last axis runs ``ufunc.at`` row by row
+(:func:`along_last_rows`): ``ufunc.at`` has a larger fixed cost per call than an assignment. Measured as for
+:data:`ROW_ASSIGN_MIN` with ``np.add.at``: 1.82x at 512 per row, 1.04x at 1024, 0.83-0.84x from 2048."""
+
+
+def along_last_rows(
+    o: np.ndarray[Any, Any],
+    lin: np.ndarray[Any, Any],
+    u: np.ndarray[Any, Any],
+    ufunc: np.ufunc | None,
+    *,
+    first_wins: bool = False,
+    ident: Any = None,
+) -> bool:
+    """An elementwise scatter along ``o``'s last axis applied row by row, if its rows are long enough.
+
+    Index row r writes output row r (:func:`~gatherscatter.core.offsets.last_axis_rows`): per row a fancy
+    assignment (``ufunc`` None; the last of duplicated indices wins, the first with ``first_wins``) or
+    ``ufunc.at`` (after writing ``ident`` at every targeted position when it is not None: ``include_self=False``).
+    Rows are disjoint, so the row-major order of the updates is kept. ``lin`` must be resolved, with nothing
+    dropped; ``ufunc.at`` only on dtypes where it is exact (:func:`at_exact`). False (nothing written) when the
+    rows are shorter than :data:`ROW_ASSIGN_MIN` or :data:`ROW_AT_MIN`.
+    """
+    rows = last_axis_rows(o, lin, u, ROW_ASSIGN_MIN if ufunc is None else ROW_AT_MIN)
+    if rows is None:
+        return False
+    if ufunc is None:
+        step = -1 if first_wins else 1  # backwards within a row: its first update is written last
+        for o_row, i_row, u_row in zip(*rows, strict=True):
+            o_row[i_row[::step]] = u_row[::step]
+        return True
+    with np.errstate(all="ignore"):
+        if ident is not None:
+            for o_row, i_row, _ in zip(*rows, strict=True):
+                o_row[i_row] = ident
+        for o_row, i_row, u_row in zip(*rows, strict=True):
+            ufunc.at(o_row, i_row, u_row)
+    return True
 
 
 def reduce_pieces(

@@ -28,7 +28,7 @@ from .indices import format_position, resolve
 from .offsets import piece_size
 from .out import check_out
 from .policy import Accumulate, Bounds, Duplicates, Identity, MeanCount, MeanRounding, Negative, Policy, Reduction
-from .rows import Piece, R_of, assign_pieces, pieces, reduce_pieces, small
+from .rows import Piece, R_of, along_last_rows, assign_pieces, at_exact, pieces, reduce_pieces, small
 from .shape import (
     IndexSpec,
     as_array,
@@ -318,6 +318,21 @@ def scatter(
         and accel.scatter(k, out, lin, u, spec, red.value, raw=False)
     ):
         return out
+    if kern is None and valid is None and spec.elementwise and spec.axis == d.ndim - 1:
+        # the NumPy path: long rows along the last axis go row by row, with no flat offsets
+        first = policy.duplicates is Duplicates.FIRST
+        if ufunc is None and along_last_rows(out, lin, u, None, first_wins=first):
+            return out
+        if (
+            ufunc is not None
+            and wide is None
+            and red is not Reduction.MEAN
+            and at_exact(out.dtype)
+            and along_last_rows(
+                out, lin, u, ufunc, ident=None if policy.include_self else identity_of(red, out.dtype, policy.identity)
+            )
+        ):
+            return out
     R = R_of(d.shape, spec)
     o2 = out.reshape(-1, R)
     if ufunc is None:
