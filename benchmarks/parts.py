@@ -61,7 +61,16 @@ from gatherscatter import backends
 from gatherscatter.backends import pool
 from gatherscatter.core import IndexSpec
 from gatherscatter.core.offsets import element_offsets, piece_size
-from gatherscatter.core.rows import ROUNDS_MIN_ROW, RowScratch, chunk_rows, put_rows, reduce_rows
+from gatherscatter.core.gather import ROW_TAKE_MIN
+from gatherscatter.core.rows import (
+    ROUNDS_MIN_ROW,
+    ROW_ASSIGN_MIN,
+    ROW_AT_MIN,
+    RowScratch,
+    chunk_rows,
+    put_rows,
+    reduce_rows,
+)
 from gatherscatter.core.rows import pieces as core_pieces
 
 Part = tuple[str, Callable[[], Any]]
@@ -194,7 +203,14 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
         shape = np.asarray(w.ours(a)).shape
         buf = np.zeros(shape, d.dtype)
         res.append(("np faults", faults(shape, d.dtype)))
-        if name.startswith("gather_elements"):
+        if name.startswith("gather_elements") and i.shape[-1] >= ROW_TAKE_MIN:
+            # the core's take per row (core.gather.ROW_TAKE_MIN): no offsets
+            def take_rows() -> None:
+                for d_row, i_row, r_row in zip(d, i, buf, strict=True):
+                    np.take(d_row, i_row, mode="wrap", out=r_row)
+
+            res.append(("np take rows", take_rows))
+        elif name.startswith("gather_elements"):
             flat = element_offsets(d.shape, i, 1)
             res.append(("np offsets", lambda: element_offsets(d.shape, i, 1)))
             res.append(("np take", lambda: np.take(d.reshape(-1), flat, mode="wrap", out=buf)))
@@ -221,6 +237,19 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
     res.append(("np copy", lambda: np.copyto(work, d)))
     red = w.attrs.get("reduction", "none")
     ufunc = {"add": np.add, "max": np.maximum}.get(red)
+    if w.op == "ScatterElements" and w.attrs["axis"] % d.ndim == d.ndim - 1 and i.shape[-1] >= (
+        ROW_ASSIGN_MIN if ufunc is None else ROW_AT_MIN
+    ):
+        # the core's row by row path (core.rows.along_last_rows): no offsets
+        def by_rows() -> None:
+            for o_row, i_row, u_row in zip(work, i, u, strict=True):
+                if ufunc is None:
+                    o_row[i_row] = u_row
+                else:
+                    ufunc.at(o_row, i_row, u_row)
+
+        res.append(("np rows", by_rows))
+        return res
     if w.op == "ScatterElements":
         axis = w.attrs["axis"] % d.ndim
         spec = IndexSpec(axis=axis, batch=axis, elementwise=True)
