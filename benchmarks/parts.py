@@ -60,8 +60,8 @@ from workloads import WORKLOADS, Workload
 from gatherscatter import backends
 from gatherscatter.backends import pool
 from gatherscatter.core import IndexSpec
-from gatherscatter.core.offsets import element_offsets, piece_size
 from gatherscatter.core.gather import ROW_TAKE_MIN
+from gatherscatter.core.offsets import element_offsets, last_axis_rows, piece_size
 from gatherscatter.core.rows import (
     ROUNDS_MIN_ROW,
     ROW_ASSIGN_MIN,
@@ -237,21 +237,22 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
     res.append(("np copy", lambda: np.copyto(work, d)))
     red = w.attrs.get("reduction", "none")
     ufunc = {"add": np.add, "max": np.maximum}.get(red)
-    if w.op == "ScatterElements" and w.attrs["axis"] % d.ndim == d.ndim - 1 and i.shape[-1] >= (
-        ROW_ASSIGN_MIN if ufunc is None else ROW_AT_MIN
-    ):
-        # the core's row by row path (core.rows.along_last_rows): no offsets
-        def by_rows() -> None:
-            for o_row, i_row, u_row in zip(work, i, u, strict=True):
-                if ufunc is None:
-                    o_row[i_row] = u_row
-                else:
-                    ufunc.at(o_row, i_row, u_row)
-
-        res.append(("np rows", by_rows))
-        return res
     if w.op == "ScatterElements":
         axis = w.attrs["axis"] % d.ndim
+        # the core's row by row path (core.rows.along_last_rows, by the same rule): no offsets
+        m_min = ROW_ASSIGN_MIN if ufunc is None else ROW_AT_MIN
+        rows3 = last_axis_rows(work, i, u, m_min) if axis == d.ndim - 1 else None
+        if rows3 is not None:
+
+            def by_rows() -> None:
+                for o_row, i_row, u_row in zip(*rows3, strict=True):
+                    if ufunc is None:
+                        o_row[i_row] = u_row
+                    else:
+                        ufunc.at(o_row, i_row, u_row)
+
+            res.append(("np rows", by_rows))
+            return res
         spec = IndexSpec(axis=axis, batch=axis, elementwise=True)
         # the core's pieces of about 2^20 elements, offsets computed per piece
         def pieces() -> None:

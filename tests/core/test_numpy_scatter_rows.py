@@ -41,8 +41,8 @@ def row_path(monkeypatch):
     return seen
 
 
-def _run(data, idx, upd, policy=Policy(), out=None):
-    spec = _spec(data.ndim)
+def _run(data, idx, upd, policy=None, out=None):
+    spec, policy = _spec(data.ndim), policy or Policy()
     with using_backend("numpy"):
         got = scatter(data, idx, upd, spec, policy, out=out)
     return got, scatter_loop(data, idx, upd, spec, policy)

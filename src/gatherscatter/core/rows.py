@@ -34,15 +34,15 @@ from .shape import IndexSpec, prod
 
 __all__ = [
     "MAX_ROUNDS",
-    "ROW_ASSIGN_MIN",
-    "ROW_AT_MIN",
     "ROUNDS_CHUNK",
     "ROUNDS_MIN_ROW",
+    "ROW_ASSIGN_MIN",
+    "ROW_AT_MIN",
     "WIDE_ROUND",
     "Piece",
     "R_of",
-    "along_last_rows",
     "RowScratch",
+    "along_last_rows",
     "assign_pieces",
     "at_exact",
     "chunk_rows",
