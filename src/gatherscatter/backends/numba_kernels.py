@@ -58,7 +58,7 @@ __all__ = [
 NONE, ADD, SUB, MUL, MAX, MIN = 0, 1, 2, 3, 4, 5
 OPS = {"none": NONE, "add": ADD, "sub": SUB, "mul": MUL, "max": MAX, "min": MIN, "mean": ADD}
 PREFETCH = 16
-"""Rows ahead whose first cache line a row gather prefetches."""
+"""Rows ahead whose first cache lines a row gather prefetches (:func:`gather_rows`)."""
 ROW_BLOCKS = 256
 """Blocks of rows a parallel kernel splits its rows in where a task carries state from row to row
 (:func:`gather_elements2`): enough for the thread pool to balance up to dozens of threads."""
@@ -300,7 +300,8 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool) -> int:  # pragma: n
 
     Rows of 128 words or more are copied as slice assignments (numba's vectorised
     copy measured fastest there), shorter ones by an element loop; rows of several
-    words prefetch the row ``PREFETCH`` ahead, single elements do not.
+    words prefetch the row ``PREFETCH`` ahead (its first four cache lines when the
+    element loop copies it, its first otherwise), single elements do not.
     """
     n = rows.shape[0]
     size = data.shape[0]
