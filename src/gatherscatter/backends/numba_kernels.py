@@ -73,30 +73,33 @@ cgutils: Any = _cgutils  # untyped numba internals used by the intrinsic below
 _OPTS: dict[str, Any] = {"parallel": True, "cache": True, "nogil": True, "boundscheck": False}
 
 
+def _prefetch_line(context: Any, builder: Any, aryty: Any, ary_value: Any, inds: list[Any]) -> None:  # pragma: no cover
+    """Emit a prefetch (read, high locality) of the cache line holding element ``inds`` of an array argument."""
+    ary = context.make_array(aryty)(context, builder, ary_value)
+    ptr = cgutils.get_item_pointer2(
+        context,
+        builder,
+        data=ary.data,
+        shape=cgutils.unpack_tuple(builder, ary.shape),
+        strides=cgutils.unpack_tuple(builder, ary.strides),
+        layout=aryty.layout,
+        inds=inds,
+        wraparound=False,
+    )
+    i8p = ir.IntType(8).as_pointer()
+    i32 = ir.IntType(32)
+    fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+    fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+    builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+
+
 @intrinsic
 def _prefetch_row(typingctx: Any, arr: Any, i: Any) -> Any:  # pragma: no cover - compiled
     """Prefetch the first cache line of row ``i`` of a 2-D array (no fault, no effect on results)."""
     sig = types.void(arr, i)
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        aryty = sig.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        ptr = cgutils.get_item_pointer2(
-            context,
-            builder,
-            data=ary.data,
-            shape=cgutils.unpack_tuple(builder, ary.shape),
-            strides=cgutils.unpack_tuple(builder, ary.strides),
-            layout=aryty.layout,
-            inds=[args[1], zero],
-            wraparound=False,
-        )
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        _prefetch_line(context, builder, sig.args[0], args[0], [args[1], context.get_constant(types.intp, 0)])
         return context.get_dummy_value()
 
     return sig, codegen
@@ -111,29 +114,13 @@ def _prefetch_elem(typingctx: Any, arr: Any, i: Any, j: Any) -> Any:  # pragma: 
     sig = types.void(arr, i, j)
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        aryty = sig.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer2(
-            context,
-            builder,
-            data=ary.data,
-            shape=cgutils.unpack_tuple(builder, ary.shape),
-            strides=cgutils.unpack_tuple(builder, ary.strides),
-            layout=aryty.layout,
-            inds=[args[1], args[2]],
-            wraparound=False,
-        )
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        _prefetch_line(context, builder, sig.args[0], args[0], [args[1], args[2]])
         return context.get_dummy_value()
 
     return sig, codegen
 
 
-_prefetch_at: Any = _prefetch_elem
+_prefetch_at: Any = _prefetch_elem  # called from kernels as _prefetch_at(arr, i, j)
 
 
 @intrinsic
