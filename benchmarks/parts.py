@@ -64,9 +64,8 @@ from gatherscatter.core.gather import ROW_TAKE_MIN
 from gatherscatter.core.offsets import element_offsets, last_axis_rows, piece_size
 from gatherscatter.core.rows import (
     ROUNDS_MIN_ROW,
-    ROW_ASSIGN_MIN,
-    ROW_AT_MIN,
     RowScratch,
+    along_last_rows,
     chunk_rows,
     put_rows,
     reduce_rows,
@@ -203,10 +202,11 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
         shape = np.asarray(w.ours(a)).shape
         buf = np.zeros(shape, d.dtype)
         res.append(("np faults", faults(shape, d.dtype)))
-        if name.startswith("gather_elements") and i.shape[-1] >= ROW_TAKE_MIN:
-            # the core's take per row (core.gather.ROW_TAKE_MIN): no offsets
+        rows3 = last_axis_rows(d, i, 1, buf, ROW_TAKE_MIN) if name.startswith("gather_elements") else None
+        if rows3 is not None:
+            # the core's take per row (core.gather.ROW_TAKE_MIN, the same rule): no offsets
             def take_rows() -> None:
-                for d_row, i_row, r_row in zip(d, i, buf, strict=True):
+                for d_row, i_row, r_row in zip(*rows3, strict=True):
                     np.take(d_row, i_row, mode="wrap", out=r_row)
 
             res.append(("np take rows", take_rows))
@@ -239,19 +239,9 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
     ufunc = {"add": np.add, "max": np.maximum}.get(red)
     if w.op == "ScatterElements":
         axis = w.attrs["axis"] % d.ndim
-        # the core's row by row path (core.rows.along_last_rows, by the same rule): no offsets
-        m_min = ROW_ASSIGN_MIN if ufunc is None else ROW_AT_MIN
-        rows3 = last_axis_rows(work, i, u, m_min) if axis == d.ndim - 1 else None
-        if rows3 is not None:
-
-            def by_rows() -> None:
-                for o_row, i_row, u_row in zip(*rows3, strict=True):
-                    if ufunc is None:
-                        o_row[i_row] = u_row
-                    else:
-                        ufunc.at(o_row, i_row, u_row)
-
-            res.append(("np rows", by_rows))
+        # the core's row by row path itself (core.rows.along_last_rows), where it applies (it writes work): no offsets
+        if along_last_rows(work, i, axis, u, ufunc):
+            res.append(("np rows", lambda: along_last_rows(work, i, axis, u, ufunc)))
             return res
         spec = IndexSpec(axis=axis, batch=axis, elementwise=True)
         # the core's pieces of about 2^20 elements, offsets computed per piece

@@ -117,7 +117,7 @@ def _take_elements(d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], axis: int
     if lin.ndim == 0:
         np.take(flat_d, element_offsets(d.shape, lin, axis), mode="wrap", out=res)
         return
-    rows = last_axis_rows(d, lin, res, ROW_TAKE_MIN) if axis == d.ndim - 1 and res.flags.c_contiguous else None
+    rows = last_axis_rows(d, lin, axis, res, ROW_TAKE_MIN) if res.flags.c_contiguous else None
     if rows is not None:  # res's rows are views (C-contiguous: an out= is validated so, core.out)
         for d_row, i_row, r_row in zip(*rows, strict=True):
             np.take(d_row, i_row, mode="wrap", out=r_row)

@@ -89,21 +89,20 @@ def leading_rows_match(dshape: tuple[int, ...], ishape: tuple[int, ...], axis: i
 
 
 def last_axis_rows(
-    a: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], b: np.ndarray[Any, Any], m_min: int
+    a: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], axis: int, b: np.ndarray[Any, Any], m_min: int
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]] | None:
-    """An elementwise spec along ``a``'s last axis as matching rows ``(a rows, index rows, b rows)``, or None.
+    """An elementwise spec along ``axis`` as matching rows ``(a rows, index rows, b rows)``, or None.
 
     Index row r addresses row r of ``a`` (a gather's data, a scatter's output) and goes with row r of ``b`` (a
     gather's result, a scatter's updates: shaped like the index), so a per-row ``take``, assignment or
-    ``ufunc.at`` needs no flat offsets. None unless every index row has at least ``m_min`` entries (below that
-    the per-row call costs more than the offsets it saves), the index reads ``a``'s leading rows in order
-    (:func:`leading_rows_match`) and ``a`` is C-contiguous (its rows are views). ``b``'s rows are views only if
-    ``b`` is C-contiguous: a caller that writes them checks that.
+    ``ufunc.at`` needs no flat offsets. None unless ``axis`` is ``a``'s last, every index row has at least
+    ``m_min`` entries (below that the per-row call costs more than the offsets it saves), the index reads ``a``'s
+    leading rows in order (:func:`leading_rows_match`) and ``a`` is C-contiguous (its rows are views). ``b``'s
+    rows are views only if ``b`` is C-contiguous: a caller that writes them checks that.
     """
-    axis = a.ndim - 1
-    if lin.ndim < 2 or lin.ndim != a.ndim or lin.shape[-1] < m_min or not a.flags.c_contiguous:
+    if axis != a.ndim - 1 or lin.ndim < 2 or lin.ndim != a.ndim or lin.shape[-1] < m_min:
         return None
-    if not leading_rows_match(a.shape, lin.shape, axis):
+    if not a.flags.c_contiguous or not leading_rows_match(a.shape, lin.shape, axis):
         return None
     m = lin.shape[-1]
     return a[: lin.shape[0]].reshape(-1, a.shape[-1]), lin.reshape(-1, m), b.reshape(-1, m)

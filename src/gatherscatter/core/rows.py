@@ -90,22 +90,23 @@ ROW_AT_MIN = 2048
 def along_last_rows(
     o: np.ndarray[Any, Any],
     lin: np.ndarray[Any, Any],
+    axis: int,
     u: np.ndarray[Any, Any],
     ufunc: np.ufunc | None,
     *,
     first_wins: bool = False,
     ident: Any = None,
 ) -> bool:
-    """An elementwise scatter along ``o``'s last axis applied row by row, if its rows are long enough.
+    """An elementwise scatter along ``axis`` applied row by row, if that is ``o``'s last and its rows are long enough.
 
     Index row r writes output row r (:func:`~gatherscatter.core.offsets.last_axis_rows`): per row a fancy
     assignment (``ufunc`` None; the last of duplicated indices wins, the first with ``first_wins``) or
     ``ufunc.at`` (after writing ``ident`` at every targeted position when it is not None: ``include_self=False``).
     Rows are disjoint, so the row-major order of the updates is kept. ``lin`` must be resolved, with nothing
-    dropped; ``ufunc.at`` only on dtypes where it is exact (:func:`at_exact`). False (nothing written) when the
-    rows are shorter than :data:`ROW_ASSIGN_MIN` or :data:`ROW_AT_MIN`.
+    dropped; ``ufunc.at`` only on dtypes where it is exact (:func:`at_exact`). False (nothing written) for another
+    axis or rows shorter than :data:`ROW_ASSIGN_MIN` or :data:`ROW_AT_MIN`.
     """
-    rows = last_axis_rows(o, lin, u, ROW_ASSIGN_MIN if ufunc is None else ROW_AT_MIN)
+    rows = last_axis_rows(o, lin, axis, u, ROW_ASSIGN_MIN if ufunc is None else ROW_AT_MIN)
     if rows is None:
         return False
     if ufunc is None:

@@ -318,20 +318,16 @@ def scatter(
         and accel.scatter(k, out, lin, u, spec, red.value, raw=False)
     ):
         return out
-    if kern is None and valid is None and spec.elementwise and spec.axis == d.ndim - 1:
+    if (
+        kern is None
+        and valid is None
+        and spec.elementwise
+        and (ufunc is None or (wide is None and red is not Reduction.MEAN and at_exact(out.dtype)))
+    ):
         # the NumPy path: long rows along the last axis go row by row, with no flat offsets
+        ident = None if ufunc is None or policy.include_self else identity_of(red, out.dtype, policy.identity)
         first = policy.duplicates is Duplicates.FIRST
-        if ufunc is None and along_last_rows(out, lin, u, None, first_wins=first):
-            return out
-        if (
-            ufunc is not None
-            and wide is None
-            and red is not Reduction.MEAN
-            and at_exact(out.dtype)
-            and along_last_rows(
-                out, lin, u, ufunc, ident=None if policy.include_self else identity_of(red, out.dtype, policy.identity)
-            )
-        ):
+        if along_last_rows(out, lin, spec.axis, u, ufunc, first_wins=first, ident=ident):
             return out
     R = R_of(d.shape, spec)
     o2 = out.reshape(-1, R)
