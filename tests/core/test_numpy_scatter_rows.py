@@ -131,3 +131,72 @@ def test_rows_into_out_and_inputs_untouched(row_path, inplace):
     assert np.array_equal(idx, idx0) and np.array_equal(upd, upd0)
     if not inplace:
         assert np.array_equal(data, data0)
+
+
+@pytest.fixture
+def resolved(monkeypatch):
+    """How many times the scatter resolved (checked and normalised) its indices itself."""
+    calls: list[int] = []
+    real = scatter_module.resolve
+
+    def spy(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scatter_module, "resolve", spy)
+    return calls
+
+
+@pytest.mark.parametrize("itype", [np.int64, np.int32, np.int16])
+@pytest.mark.parametrize("policy", [Policy(), Policy(duplicates="first"), Policy(reduction="add"),
+                                    Policy(reduction="max", include_self=False)])
+def test_numpy_checks_the_indices_itself(row_path, resolved, itype, policy):
+    """Negative indices wrap and others must be in range (ONNX's rule), a fresh output: NumPy's own check, no pass
+    of ours; -1 and n - 1 in one row are the same position (duplicates across the two spellings)."""
+    n = 900
+    data = RNG.integers(-9, 9, (3, n)).astype(np.float64)
+    idx = RNG.integers(-n, n, (3, ROW_AT_MIN + 3)).astype(itype)
+    idx[:, :4] = [-1, n - 1, -n, 0]
+    upd = RNG.integers(-9, 9, idx.shape).astype(np.float64)
+    got, want = _run(data, idx, upd, policy)
+    assert row_path == [True] and resolved == []
+    assert got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize(
+    ("policy", "itype"),
+    [
+        (Policy(negative="raise"), np.int64),  # NumPy would wrap what must raise
+        (Policy(bounds="clip"), np.int64),  # NumPy would raise what must be clipped
+        (Policy(duplicates="raise"), np.int64),  # NumPy would not see the duplicates
+        (Policy(), np.uint32),  # unsigned: resolved first (an index past int64 must not wrap)
+    ],
+)
+def test_other_rules_resolve_first(row_path, resolved, policy, itype):
+    n = 700
+    data = RNG.standard_normal((2, n))
+    idx = RNG.permutation(n)[: ROW_ASSIGN_MIN + 5].astype(itype)[None].repeat(2, 0)
+    upd = RNG.standard_normal(idx.shape)
+    got, want = _run(data, idx, upd, policy)
+    assert resolved == [1] and row_path == [True]
+    assert got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("reduction", ["none", "add"])
+@pytest.mark.parametrize(("row", "col", "bad"), [(0, 0, 900), (2, 17, -901), (2, ROW_AT_MIN - 2, 10**12)])
+def test_numpy_checked_bad_index_raises_the_typed_error(row_path, resolved, reduction, row, col, bad):
+    """A bad index that NumPy's own check meets (after earlier rows were written into the fresh output): the typed
+    error names the first bad one, as the pass of ours would; the caller's arrays are untouched."""
+    n = 900
+    data = RNG.standard_normal((3, n))
+    idx = RNG.integers(-n, n, (3, ROW_AT_MIN))
+    idx[row, col] = bad
+    idx[2, -1] = n  # a second bad index, later: not the one named
+    upd = RNG.standard_normal(idx.shape)
+    data0, idx0, upd0 = data.copy(), idx.copy(), upd.copy()
+    with using_backend("numpy"), pytest.raises(errors.IndexOutOfRangeError) as err:
+        scatter(data, idx, upd, _spec(2), Policy(reduction=reduction))
+    assert isinstance(err.value, IndexError)
+    assert f"indices[{row}, {col}] = {bad}" in str(err.value)
+    assert resolved == [1] and row_path == []  # NumPy raised inside the rows; resolve named the index
+    assert np.array_equal(data, data0) and np.array_equal(idx, idx0) and np.array_equal(upd, upd0)

@@ -103,8 +103,10 @@ def along_last_rows(
     assignment (``ufunc`` None; the last of duplicated indices wins, the first with ``first_wins``) or
     ``ufunc.at`` (after writing ``ident`` at every targeted position when it is not None: ``include_self=False``).
     Rows are disjoint, so the row-major order of the updates is kept. ``lin`` must be resolved, with nothing
-    dropped; ``ufunc.at`` only on dtypes where it is exact (:func:`at_exact`). False (nothing written) for another
-    axis or rows shorter than :data:`ROW_ASSIGN_MIN` or :data:`ROW_AT_MIN`.
+    dropped, or be signed indices under NumPy's own rule (negative ones count from the end, others outside the
+    row raise IndexError, possibly after earlier rows were written); ``ufunc.at`` only on dtypes where it is
+    exact (:func:`at_exact`). False (nothing written) for another axis or rows shorter than
+    :data:`ROW_ASSIGN_MIN` or :data:`ROW_AT_MIN`.
     """
     rows = last_axis_rows(o, lin, axis, u, ROW_ASSIGN_MIN if ufunc is None else ROW_AT_MIN)
     if rows is None:
