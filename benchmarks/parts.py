@@ -59,7 +59,7 @@ from workloads import WORKLOADS, Workload
 
 from gatherscatter import backends
 from gatherscatter.backends import pool
-from gatherscatter.core import IndexSpec
+from gatherscatter.core import IndexSpec, Policy
 from gatherscatter.core.gather import ROW_TAKE_MIN
 from gatherscatter.core.offsets import element_offsets, last_axis_rows, piece_size
 from gatherscatter.core.rows import (
@@ -71,6 +71,7 @@ from gatherscatter.core.rows import (
     reduce_rows,
 )
 from gatherscatter.core.rows import pieces as core_pieces
+from gatherscatter.core.scatter import numpy_checks
 
 Part = tuple[str, Callable[[], Any]]
 
@@ -196,9 +197,10 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
     """The workload's parts on the NumPy path (one thread)."""
     d, i = a["data"], a["indices"]
     res: list[Part] = [("np total", lambda: w.ours(a))]
-    res.append(("np check", lambda: i.view(np.uint64).max()))
+    check: Part = ("np check", lambda: i.view(np.uint64).max())
     name = w.name.removesuffix("_out")
     if "updates" not in a:
+        res.append(check)
         shape = np.asarray(w.ours(a)).shape
         buf = np.zeros(shape, d.dtype)
         res.append(("np faults", faults(shape, d.dtype)))
@@ -241,8 +243,12 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
         axis = w.attrs["axis"] % d.ndim
         # the core's row by row path itself (core.rows.along_last_rows), where it applies (it writes work): no offsets
         if along_last_rows(work, i, axis, u, ufunc):
+            if not numpy_checks(Policy(), i):  # the core's rule: ONNX's indices are checked by NumPy's own rows
+                res.insert(1, check)
             res.append(("np rows", lambda: along_last_rows(work, i, axis, u, ufunc)))
             return res
+    res.insert(1, check)
+    if w.op == "ScatterElements":
         spec = IndexSpec(axis=axis, batch=axis, elementwise=True)
         # the core's pieces of about 2^20 elements, offsets computed per piece
         def pieces() -> None:

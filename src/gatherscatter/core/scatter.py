@@ -294,7 +294,7 @@ def scatter(
         and (ufunc is None or (wide is None and red is not Reduction.MEAN and at_exact(d.dtype)))
     )
     copied = False
-    if numpy_rows and mine is not None and u.size and d.size and _numpy_checks(policy, idx):
+    if numpy_rows and mine is not None and u.size and d.size and numpy_checks(policy, idx):
         # NumPy's assignment and ufunc.at check every index themselves, by this very rule: no pass of ours first
         np.copyto(mine, d)
         copied = True
@@ -362,7 +362,7 @@ def scatter(
     return out
 
 
-def _numpy_checks(policy: Policy, idx: np.ndarray[Any, Any]) -> bool:
+def numpy_checks(policy: Policy, idx: np.ndarray[Any, Any]) -> bool:
     """Whether NumPy's own index check is this policy's: a negative index counts from the end and one outside
     ``[-n, n)`` raises (IndexError), for signed integer indices; duplicates are not an error.
 
