@@ -301,8 +301,8 @@ def scatter(
         try:
             if _rows(mine, idx, u, spec, policy, ufunc, red):
                 return mine
-        except IndexError:
-            pass  # a bad index: resolve (below) raises the typed error naming the first one
+        except IndexError:  # a bad index: resolve (below) raises the typed error naming the first one
+            copied = False  # (and were it ever not to, the output would be copied again before any other write)
     lin, valid = resolve(ctx, idx, sizes, spec, policy, d.shape)
     empty = u.size == 0 or d.size == 0
     if wide is not None and not empty:
