@@ -61,6 +61,7 @@ from gatherscatter import backends
 from gatherscatter.backends import pool
 from gatherscatter.core import IndexSpec, Policy
 from gatherscatter.core.gather import ROW_TAKE_MIN
+from gatherscatter.core.indices import numpy_checks
 from gatherscatter.core.offsets import element_offsets, last_axis_rows, piece_size
 from gatherscatter.core.rows import (
     ROUNDS_MIN_ROW,
@@ -71,7 +72,6 @@ from gatherscatter.core.rows import (
     reduce_rows,
 )
 from gatherscatter.core.rows import pieces as core_pieces
-from gatherscatter.core.scatter import numpy_checks
 
 Part = tuple[str, Callable[[], Any]]
 
@@ -239,15 +239,14 @@ def np_parts(w: Workload, a: dict[str, np.ndarray]) -> list[Part]:
     res.append(("np copy", lambda: np.copyto(work, d)))
     red = w.attrs.get("reduction", "none")
     ufunc = {"add": np.add, "max": np.maximum}.get(red)
-    if w.op == "ScatterElements":
-        axis = w.attrs["axis"] % d.ndim
-        # the core's row by row path itself (core.rows.along_last_rows), where it applies (it writes work): no offsets
-        if along_last_rows(work, i, axis, u, ufunc):
-            if not numpy_checks(Policy(), i):  # the core's rule: ONNX's indices are checked by NumPy's own rows
-                res.insert(1, check)
-            res.append(("np rows", lambda: along_last_rows(work, i, axis, u, ufunc)))
-            return res
-    res.insert(1, check)
+    axis = w.attrs.get("axis", 0) % d.ndim
+    # the core's row by row path itself (core.rows.along_last_rows), where it applies (it writes work): no offsets
+    by_rows = w.op == "ScatterElements" and along_last_rows(work, i, axis, u, ufunc)
+    if not (by_rows and numpy_checks(Policy(), i)):  # the core's rule: NumPy's own rows check ONNX's indices
+        res.insert(1, check)
+    if by_rows:
+        res.append(("np rows", lambda: along_last_rows(work, i, axis, u, ufunc)))
+        return res
     if w.op == "ScatterElements":
         spec = IndexSpec(axis=axis, batch=axis, elementwise=True)
         # the core's pieces of about 2^20 elements, offsets computed per piece

@@ -24,7 +24,7 @@ from .. import backends
 from ..errors import DTypeError, DuplicateIndexError, UnsupportedError
 from . import accel
 from .context import NEUTRAL, OpContext
-from .indices import format_position, resolve
+from .indices import format_position, numpy_checks, resolve
 from .offsets import piece_size
 from .out import check_out
 from .policy import Accumulate, Bounds, Duplicates, Identity, MeanCount, MeanRounding, Negative, Policy, Reduction
@@ -360,23 +360,6 @@ def scatter(
     if counts is not None:
         _finish_mean(o2, counts, policy)
     return out
-
-
-def numpy_checks(policy: Policy, idx: np.ndarray[Any, Any]) -> bool:
-    """Whether NumPy's own index check is this policy's: a negative index counts from the end and one outside
-    ``[-n, n)`` raises (IndexError), for signed integer indices; duplicates are not an error.
-
-    A fancy assignment and ``ufunc.at`` check each index inside their loop, so the NumPy path's scatter by rows
-    needs no pass of its own over the indices first (that pass is 0.24-0.36x the best peer's whole call:
-    benchmarks/README.md, session 18). ``np.take``'s checked mode is no such gain for the gathers: a ``take``
-    per row with ``mode="raise"`` took 1.4x the time of ``mode="wrap"`` after the check pass.
-    """
-    return (
-        policy.negative is Negative.WRAP
-        and policy.bounds is Bounds.RAISE
-        and policy.duplicates is not Duplicates.RAISE
-        and idx.dtype.kind == "i"
-    )
 
 
 def _rows(
