@@ -123,6 +123,14 @@ def parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[
     return _parts(w, a, k, nthreads)
 
 
+def _aligned_zeros(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    """Zeros of ``shape`` starting on a cache line, as the output pool's (pool.ALIGN)."""
+    n = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    raw = np.zeros(n + pool.ALIGN, np.uint8)
+    at = -raw.ctypes.data % pool.ALIGN
+    return raw[at : at + n].view(dtype).reshape(shape)
+
+
 def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[Part]:
     from gatherscatter.core import accel
 
@@ -135,16 +143,18 @@ def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list
         if "out" not in a:
             res.append(("total no pool", without_pool(lambda: w.ours(a))))
         res.append(("faults", faults(shape, d.dtype)))
-        buf = np.zeros(shape, d.dtype)
+        buf = _aligned_zeros(shape, d.dtype)  # as a pooled output
         bits = accel._bits
+        row = int(np.prod(shape[1:] if name == "gather_rows" else shape[2:] if name == "gather_axis1" else ()))
+        st = accel._streams(buf, row)  # (GatherND's rows: below)
         if name.startswith("gather_elements"):
             ii = i.reshape(i.shape[0], -1)
             res.append(("check", lambda: k.count_bad(i.reshape(-1), d.shape[-1], wrap)))
             res.append(("kernel", lambda: k.gather_elements2(bits(d), ii, bits(buf), wrap)))
         elif name == "gather_axis1":
-            res.append(("kernel", lambda: k.gather_mid(bits(d), i, bits(buf), wrap)))
+            res.append(("kernel", lambda: k.gather_mid(bits(d), i, bits(buf), wrap, st)))
         elif name == "gather_rows":
-            res.append(("kernel", lambda: k.gather_rows(bits(d), i, bits(buf), wrap)))
+            res.append(("kernel", lambda: k.gather_rows(bits(d), i, bits(buf), wrap, st)))
         else:  # GatherND
             b = w.attrs.get("batch_dims", 0)
             B, kd = int(np.prod(d.shape[:b])), i.shape[-1]
@@ -154,7 +164,8 @@ def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list
             rows = np.empty((B, M), np.int64)
             res.append(("check (nd rows)", lambda: k.nd_rows(i.reshape(B, M, kd), sizes, T, wrap, rows)))
             res.append(("kernel", lambda: k.gather_rows(bits(d.reshape(B * T, R)), rows.reshape(-1),
-                                                        bits(buf.reshape(-1, R)), False)))
+                                                        bits(buf.reshape(-1, R)), False,
+                                                        accel._streams(buf, R))))
         return res
     u = a["updates"]
     op = k.OPS[w.attrs.get("reduction", "none")]
@@ -162,7 +173,8 @@ def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list
     if not w.inplace:
         res.append(("total no pool", without_pool(lambda: w.ours(a))))
     res.append(("faults", faults(d.shape, d.dtype)))
-    res.append(("copy", lambda: k.copy_blocks(accel._bits(work.reshape(-1)), accel._bits(d.reshape(-1)))))
+    stream = d.nbytes >= backends.STREAM_BYTES  # as accel._copy
+    res.append(("copy", lambda: k.copy_blocks(accel._bits(work.reshape(-1)), accel._bits(d.reshape(-1)), stream)))
     if not (w.op == "ScatterND" and i.shape[-1] > 1):
         res.append(("check", lambda: k.count_bad(i.reshape(-1), d.shape[w.attrs.get("axis", 0)], wrap)))
     o, uu = (accel._bits(work), accel._bits(u)) if op == k.NONE else (work, u)
@@ -178,7 +190,7 @@ def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list
         last = np.empty(d.shape[0], np.int32)
         flat = accel._bits(d.reshape(-1))
         res.append(("kernel (put_rows)", lambda: k.put_rows(o.reshape(-1), flat, i.reshape(-1), uu.reshape(-1),
-                                                            o.shape[1], wrap, last)))
+                                                            o.shape[1], wrap, last, stream)))
         res.append(("kernel (scatter)", lambda: k.scatter_rows(o, i.reshape(-1), uu.reshape(len(i), -1), op, nthreads,
                                                                wrap)))
     elif i.shape[-1] == 1:

@@ -227,14 +227,16 @@ def test_pool_serves_mid_size_outputs_without_growing_them():
     with pool_cap(64 << 20):
         pool.trim(0.0)
         a = pool.empty((1 << 18,), np.float32)  # exactly 1 MiB
-        assert not a.flags.owndata and a.base.nbytes == 1 << 20
+        assert not a.flags.owndata and a.base.nbytes == (1 << 20) + pool.ALIGN  # room to start on a line
+        assert _addr(a) % pool.ALIGN == 0
         first = _addr(a)
         del a
         assert _addr(pool.empty((1 << 18,), np.float32)) == first
         b = pool.empty((300_000,), np.float32)  # 1.14 MiB -> 1.25 MiB
-        assert b.base.nbytes == 5 << 18
+        assert b.base.nbytes == (5 << 18) + pool.ALIGN
         c = pool.empty((3 << 20,), np.float32)  # 12 MiB: 2 MiB steps
-        assert c.base.nbytes == 12 << 20
+        assert c.base.nbytes == (12 << 20) + pool.ALIGN
+        assert _addr(b) % pool.ALIGN == 0 and _addr(c) % pool.ALIGN == 0  # every pooled output starts on a line
         assert pool.empty(((1 << 18) - 1,), np.float32).flags.owndata  # under 1 MiB: plain np.empty
 
 

@@ -87,6 +87,8 @@ __all__ = [
     "LINE_BYTES",
     "PARALLEL_BYTES",
     "SMALL_BYTES",
+    "STREAM_BYTES",
+    "STREAM_VECTOR",
     "KernelNotReadyError",
     "compile_seconds",
     "get_backend",
@@ -113,6 +115,42 @@ SMALL_BYTES = 1 << 20
 LINE_BYTES = 64
 """Bytes of one cache line: the step of GatherElements' in-order row read (the kernels) and the unit a random
 element read is weighed by when choosing threads (``core.accel``)."""
+
+
+
+def _last_cache_bytes(default: int = 32 << 20) -> int:
+    """The size of the CPU's last-level cache (Linux sysfs: the highest level cpu0 reports), else ``default``."""
+    best, size = -1, default
+    root = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return default
+    for name in names:
+        try:
+            with open(f"{root}/{name}/level") as f:
+                level = int(f.read())
+            with open(f"{root}/{name}/size") as f:
+                text = f.read().strip()
+            n = int(text.rstrip("KMG")) << {"K": 10, "M": 20, "G": 30}.get(text[-1:], 0)
+        except (OSError, ValueError):
+            continue
+        if level > best and n > 0:
+            best, size = level, n
+    return size
+
+
+STREAM_VECTOR = 32
+"""Bytes of each streaming store of the kernels (``numba_kernels._stream_span``; an AVX register, which LLVM
+splits where the CPU has only 16-byte stores): 16 and 64 measured slower (a 2-vCPU EPYC VM, one thread, copies
+of 16-128 MiB). A row gather streams rows that are whole vectors from an aligned start (``core.accel``)."""
+
+STREAM_BYTES = max(1 << 20, _last_cache_bytes() // 2)
+"""Bytes of a copy's destination from which the kernels copy with streaming stores (``numba_kernels._stream_span``:
+the destination's lines are written without being read first): half the last-level cache, where the copy's
+source and destination together no longer fit in it. 16 MiB on the 32 MiB L3 of the benchmark's VM, where a
+one-thread copy of 16 MiB took 0.55-0.80x, of 64 and 128 MiB 0.55-0.75x, the time of a ``memcpy`` (glibc streams
+only from 192 MiB there; benchmarks/README.md, session 19)."""
 
 PARALLEL_BYTES = 1 << 23
 """Below this many bytes moved (calls of about a millisecond), a kernel runs on one thread: there a

@@ -21,7 +21,8 @@ write). Each kernel reproduces the NumPy path bit for bit:
 ``add`` and ``none`` scatter loops are specialised (the op a constant, no switch
 per element); the other reductions share a loop with a run-time op code, which
 keeps the compile time down. Row gathers prefetch the source row :data:`PREFETCH` rows ahead (random row reads
-are latency-bound).
+are latency-bound). Large copies (``stream``: the copy of ``data`` in scatters, long rows of row gathers) write
+with streaming stores (:func:`_stream_span`), chosen by the core (``core.accel``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from numba.core import cgutils as _cgutils
 from numba.core import types
 from numba.extending import intrinsic
 
-from . import LINE_BYTES
+from . import LINE_BYTES, STREAM_VECTOR
 
 __all__ = [
     "OPS",
@@ -164,6 +165,70 @@ def _memcpy_span(typingctx: Any, dst: Any, at: Any, src: Any, start: Any, count:
 
 _memcpy: Any = _memcpy_span  # called from kernels as _memcpy(dst, at, src, start, count)
 
+STREAM_BLOCK = 1 << 18
+"""Bytes of output a row gather with streaming stores writes between two fences (:func:`gather_rows`)."""
+
+
+@intrinsic
+def _stream_span(typingctx: Any, dst: Any, at: Any, src: Any, start: Any, count: Any) -> Any:  # pragma: no cover
+    """``dst.flat[at : at + count] = src.flat[start : start + count]`` with non-temporal (streaming) stores, for
+    C-contiguous arrays of one dtype (the caller guarantees contiguity; any ndim): the bytes before the first
+    :data:`STREAM_VECTOR`-aligned address of the destination and after its last whole vector are a ``memcpy``,
+    the rest vector loads and streaming stores. A streaming store writes a whole cache line
+    without reading it first (a plain store reads the line, then writes it back: 3 bytes of memory traffic per
+    byte copied instead of 2). Streaming stores are weakly ordered: a task ends its copies with :func:`_fence`
+    before another thread (or the caller) reads ``dst``. The spans must not overlap."""
+    ok = all(isinstance(a, types.Array) for a in (dst, src))
+    if not ok or dst.dtype != src.dtype:
+        return None
+    sig = types.void(dst, at, src, start, count)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        d = context.make_array(sig.args[0])(context, builder, args[0])
+        s = context.make_array(sig.args[2])(context, builder, args[2])
+        at, start, count = (context.cast(builder, args[i], sig.args[i], types.intp) for i in (1, 3, 4))
+        item = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype)))
+        intp = context.get_value_type(types.intp)
+        i8p = ir.IntType(8).as_pointer()
+        nbytes = builder.mul(count, item)
+        dp = builder.bitcast(builder.gep(d.data, [at]), i8p)
+        sp = builder.bitcast(builder.gep(s.data, [start]), i8p)
+        vec = intp(STREAM_VECTOR)
+        head = builder.and_(builder.neg(builder.ptrtoint(dp, intp)), intp(STREAM_VECTOR - 1))
+        head = builder.select(builder.icmp_unsigned("<", nbytes, head), nbytes, head)
+        cgutils.raw_memcpy(builder, dp, sp, head, 1)
+        nvec = builder.udiv(builder.sub(nbytes, head), vec)
+        vp = ir.VectorType(ir.IntType(8), STREAM_VECTOR).as_pointer()
+        d0, s0 = builder.bitcast(builder.gep(dp, [head]), vp), builder.bitcast(builder.gep(sp, [head]), vp)
+        nontemporal = builder.module.add_metadata([ir.IntType(32)(1)])
+        with cgutils.for_range(builder, nvec) as loop:
+            v = builder.load(builder.gep(s0, [loop.index]), align=1)
+            st = builder.store(v, builder.gep(d0, [loop.index]), align=STREAM_VECTOR)
+            st.set_metadata("nontemporal", nontemporal)
+        done = builder.add(head, builder.mul(nvec, vec))
+        cgutils.raw_memcpy(builder, builder.gep(dp, [done]), builder.gep(sp, [done]), builder.sub(nbytes, done), 1)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_stream: Any = _stream_span  # called from kernels as _stream(dst, at, src, start, count)
+
+
+@intrinsic
+def _store_fence(typingctx: Any) -> Any:  # pragma: no cover - compiled
+    """A full memory fence (``mfence`` on x86): every streaming store before it is visible to every thread."""
+    sig = types.void()
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        builder.fence("seq_cst")
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_fence: Any = _store_fence  # called from kernels as _fence()
+
 
 @nb.njit(inline="always")
 def _norm(t: Any, size: Any, wrap: Any) -> Any:  # pragma: no cover - compiled
@@ -184,16 +249,21 @@ def _range_u(size: Any, wrap: Any) -> tuple[Any, Any]:  # pragma: no cover - com
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def copy_blocks(dst: Any, src: Any) -> None:  # pragma: no cover - compiled
-    """dst[:] = src[:] (1-D, C-contiguous) in 256 KiB blocks, each a ``memcpy``: a fresh destination's page
-    faults interleave with the copy. One thread, a 2-vCPU VM: 1.2-1.3x faster than numba's slice assignment
-    (element by element), which is itself 3x faster than a blocked element loop (not vectorised)."""
+def copy_blocks(dst: Any, src: Any, stream: bool) -> None:  # pragma: no cover - compiled
+    """dst[:] = src[:] (1-D, C-contiguous) in 256 KiB blocks, each a ``memcpy`` (or, with ``stream``, a copy with
+    streaming stores: :func:`_stream_span`): a fresh destination's page faults interleave with the copy. One
+    thread, a 2-vCPU VM: 1.2-1.3x faster than numba's slice assignment (element by element), which is itself 3x
+    faster than a blocked element loop (not vectorised)."""
     n = src.shape[0]
     blk = (1 << 18) // src.itemsize
     for b in nb.prange((n + blk - 1) // blk):
         lo = b * blk
         hi = min(n, lo + blk)
-        _memcpy(dst, lo, src, lo, hi - lo)
+        if stream:
+            _stream(dst, lo, src, lo, hi - lo)
+            _fence()
+        else:
+            _memcpy(dst, lo, src, lo, hi - lo)
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
@@ -282,19 +352,39 @@ def _touch_row(data: Any, a: Any, step: Any) -> None:  # pragma: no cover - comp
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def gather_rows(data: Any, rows: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
+def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int:  # pragma: no cover - compiled
     """out[i, :] = data[rows[i], :]  (data, out 2-D; raw rows against data.shape[0]); returns bad count.
 
     Rows of 128 words or more are copied as slice assignments (numba's vectorised
     copy measured fastest there), shorter ones by an element loop; rows of several
     words prefetch the row ``PREFETCH`` ahead (its first four cache lines when the
-    element loop copies it, its first otherwise), single elements do not.
+    element loop copies it, its first otherwise), single elements do not. With ``stream`` (rows of
+    several words; ``data`` and ``out`` C-contiguous) each row is copied with streaming stores
+    (:func:`_stream_span`), in blocks of rows that each end with a fence.
     """
     n = rows.shape[0]
     size = data.shape[0]
     r = data.shape[1]
     bad = 0
-    if r == 1:
+    if stream and r > 1:
+        line = max(1, 64 // data.itemsize)
+        last = min(r, 4 * line) if r < 128 else line  # as below
+        blk = max(1, STREAM_BLOCK // (r * out.itemsize))
+        for b in nb.prange((n + blk - 1) // blk):
+            for i in range(b * blk, min(n, b * blk + blk)):
+                if i + PREFETCH < n:
+                    t = rows[i + PREFETCH]
+                    if 0 <= t < size:
+                        _prefetch(data, t)
+                        for j in range(line, last, line):
+                            _prefetch_at(data, t, j)
+                s = _norm(rows[i], size, wrap)
+                if s < 0:
+                    bad += 1
+                else:
+                    _stream(out, i * r, data, s * r, r)
+            _fence()
+    elif r == 1:
         # single elements: branch-free check, no prefetch (measured slower there)
         for i in nb.prange(n):
             t, b = _clamp(rows[i], size, wrap)
@@ -325,8 +415,11 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool) -> int:  # pragma: n
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no cover - compiled
-    """out[p, m, :] = data[p, idx[m], :]  (data (P, S, R), out (P, M, R)); returns bad count (nothing written then)."""
+def gather_mid(data: Any, idx: Any, out: Any, wrap: bool, stream: bool) -> int:  # pragma: no cover - compiled
+    """out[p, m, :] = data[p, idx[m], :]  (data (P, S, R), out (P, M, R)); returns bad count (nothing written then).
+    With ``stream`` (``data`` and ``out`` C-contiguous) whole output slabs are written with streaming stores
+    (:func:`_stream_span`), each slab ending with a fence; tasks of single rows (fewer slabs than 8 and than
+    indices) do not stream (a fence per few rows would wait on every one)."""
     p_n, size = data.shape[0], data.shape[1]
     m_n = idx.shape[0]
     bad = 0
@@ -340,16 +433,21 @@ def gather_mid(data: Any, idx: Any, out: Any, wrap: bool) -> int:  # pragma: no 
         return bad
     if p_n >= 8 or p_n >= m_n:
         # whole output slabs per task: sequential writes, reads within one data slab
+        r = data.shape[2]
         for p in nb.prange(p_n):
             for m in range(m_n):
                 s = idx[m]
                 if s < 0:
                     s += size
-                if _SERIAL_FORM:  # a compile-time constant: see its docstring
+                if stream:
+                    _stream(out, (p * m_n + m) * r, data, (p * size + s) * r, r)
+                elif _SERIAL_FORM:  # a compile-time constant: see its docstring
                     for j in range(data.shape[2]):
                         out[p, m, j] = data[p, s, j]
                 else:
                     out[p, m, :] = data[p, s, :]
+            if stream:
+                _fence()
     else:
         for m in nb.prange(m_n):
             s = idx[m]
@@ -678,13 +776,15 @@ def scatter_rows(out: Any, rows: Any, upd: Any, op: int, nthreads: int, wrap: bo
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def put_rows(out: Any, data: Any, rows: Any, upd: Any, r: int, wrap: bool, last: Any) -> int:  # pragma: no cover
+def put_rows(out: Any, data: Any, rows: Any, upd: Any, r: int, wrap: bool, last: Any,  # pragma: no cover
+             stream: bool) -> int:
     """out = data, then out[rows[i], :] = upd[i, :] for i in order, in one pass over ``out`` (rows of ``r``
     words; ``out``, ``data``, ``upd`` flat 1-D, C-contiguous; ``last``: scratch of one int per row).
 
     First ``last[t]`` = the last update of row ``t`` (or -1), in update order: the last one wins, as in
     the sequential loop. Then each task copies a block of about 256 KiB of ``data`` (one ``memcpy``) and
-    writes that block's updated rows from their last update while the block is in cache: one parallel
+    writes that block's updated rows from their last update while the block is in cache (with ``stream``:
+    each row of the block once, from ``data`` or its last update, by streaming stores): one parallel
     region where a copy and a scatter took two, and no update row written to memory twice. (Copying
     only the rows no update reaches, in runs between updated rows, measured 1.1-1.2x slower at one
     thread on the benchmark's rows of 1 KiB: the runs, 16 rows on average, are short copies.)
@@ -709,11 +809,24 @@ def put_rows(out: Any, data: Any, rows: Any, upd: Any, r: int, wrap: bool, last:
     for b in nb.prange((n + blk - 1) // blk):
         lo = b * blk
         hi = min(n, lo + blk)
-        _memcpy(out, lo * r, data, lo * r, (hi - lo) * r)
-        for t in range(lo, hi):
-            s = last[t]
-            if s >= 0:
-                _memcpy(out, t * r, upd, s * r, r)
+        if stream:  # each row once, from data or from its last update: no line written twice
+            run = lo
+            for t in range(lo, hi):
+                s = last[t]
+                if s >= 0:
+                    if run < t:
+                        _stream(out, run * r, data, run * r, (t - run) * r)
+                    _stream(out, t * r, upd, s * r, r)
+                    run = t + 1
+            if run < hi:
+                _stream(out, run * r, data, run * r, (hi - run) * r)
+            _fence()
+        else:
+            _memcpy(out, lo * r, data, lo * r, (hi - lo) * r)
+            for t in range(lo, hi):
+                s = last[t]
+                if s >= 0:
+                    _memcpy(out, t * r, upd, s * r, r)
     return 0
 
 
@@ -902,15 +1015,15 @@ def _warm_calls() -> list[tuple[Any, tuple[Any, ...]]]:
         i1 = np.zeros(2, np.int64)
         calls.append((f(count_bad), (i1, 3, True)))
         for cdt in (np.uint32, np.uint64):
-            calls.append((f(copy_blocks), (np.zeros(4, cdt), np.ones(4, cdt))))
+            calls.append((f(copy_blocks), (np.zeros(4, cdt), np.ones(4, cdt), True)))
             calls.append((f(put_rows), (np.zeros(4, cdt), np.ones(4, cdt), i1, np.ones(4, cdt), 2, True,
-                                         np.zeros(2, np.int32))))
+                                         np.zeros(2, np.int32), True)))
         calls.append((f(nd_rows), (np.zeros((1, 2, 2), np.int64), np.array([2, 2], np.int64), 4, True,
                                    np.zeros((1, 2), np.int64))))
         for dt in (np.uint32, np.uint64):
             d = np.zeros((4, 3), dt)
-            calls.append((f(gather_rows), (d, i1, np.zeros((2, 3), dt), True)))
-            calls.append((f(gather_mid), (d.reshape(1, 4, 3), i1, np.zeros((1, 2, 3), dt), True)))
+            calls.append((f(gather_rows), (d, i1, np.zeros((2, 3), dt), True, True)))
+            calls.append((f(gather_mid), (d.reshape(1, 4, 3), i1, np.zeros((1, 2, 3), dt), True, True)))
             calls.append((f(gather_elements2), (d, np.zeros((4, 2), np.int64), np.zeros((4, 2), dt), True)))
             calls.append((f(gather_elements3), (d.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64),
                                                 np.zeros((1, 2, 3), dt), True)))

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["IDLE_S", "MIN_BYTES", "empty", "get_pool_bytes", "pool_stats", "set_pool_bytes", "trim"]
+__all__ = ["ALIGN", "IDLE_S", "MIN_BYTES", "empty", "get_pool_bytes", "pool_stats", "set_pool_bytes", "trim"]
 
 MIN_BYTES = 1 << 20
 """Outputs smaller than this (1 MiB, the ``auto`` backend's :data:`~gatherscatter.backends.SMALL_BYTES`) are
@@ -40,6 +40,9 @@ plain ``np.empty``. 8 MiB until session 12: in a caller that keeps each result u
 op(...)`` in a loop), every fresh output is new memory, faulted in and written cold; a GatherElements with a
 4 MiB output, one thread, took 0.80x its time with the pool from 1 MiB against 8 MiB (the same process,
 interleaved rounds)."""
+ALIGN = 64
+"""Every pooled output starts at a multiple of this many bytes (a cache line; NumPy's large arrays start 16 bytes
+into a page): the kernels' streaming stores (``numba_kernels._stream_span``) then fill whole lines of each row."""
 IDLE_S = 1.0
 """An idle buffer unused for this long is released."""
 _STEP = 1 << 21  # sizes of _STEP_FROM and more rounded up to 2 MiB (a huge page) ...
@@ -166,18 +169,19 @@ def empty(shape: tuple[int, ...], dtype: Any, nbytes: int | None = None) -> np.n
         now = time.monotonic()
         found = None
         for e in _bufs:
-            if size <= e[0].nbytes <= size + size // 4 and _refs(e) <= _FREE:
+            if size <= e[0].nbytes - ALIGN <= size + size // 4 and _refs(e) <= _FREE:
                 found = e
                 break
         if found is None:
             _trim_locked(IDLE_S)
             total = sum(e[0].nbytes for e in _bufs)
-            if total + size > _cap:
+            if total + size + ALIGN > _cap:
                 _trim_locked(0.0)  # idle buffers of other sizes go first
                 total = sum(e[0].nbytes for e in _bufs)
-            if total + size > _cap:
+            if total + size + ALIGN > _cap:
                 return np.empty(shape, dt)
-            found = [np.empty(size, np.uint8), now]
+            raw = np.empty(size + ALIGN, np.uint8)
+            found = [raw, now, -raw.ctypes.data % ALIGN]
             _bufs.append(found)
             _misses += 1
         else:
@@ -185,5 +189,6 @@ def empty(shape: tuple[int, ...], dtype: Any, nbytes: int | None = None) -> np.n
         found[1] = now
         _schedule_locked()
         buf: np.ndarray[Any, Any] = found[0]
-    res: np.ndarray[Any, Any] = buf[:n].view(dt).reshape(shape)
+    at = found[2]
+    res: np.ndarray[Any, Any] = buf[at : at + n].view(dt).reshape(shape)
     return res
