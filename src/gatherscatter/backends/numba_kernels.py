@@ -140,6 +140,18 @@ def _keep_value(typingctx: Any, x: Any) -> Any:  # pragma: no cover - compiled
 _keep: Any = _keep_value  # called from kernels as _keep(value)
 
 
+def _span(context: Any, builder: Any, sig: Any, args: Any) -> tuple[Any, Any, Any]:  # pragma: no cover - compiled
+    """The byte pointers and byte count of a span copy's arguments ``(dst, at, src, start, count)``."""
+    d = context.make_array(sig.args[0])(context, builder, args[0])
+    s = context.make_array(sig.args[2])(context, builder, args[2])
+    at, start, count = (context.cast(builder, args[i], sig.args[i], types.intp) for i in (1, 3, 4))
+    item = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype)))
+    i8p = ir.IntType(8).as_pointer()
+    dp = builder.bitcast(builder.gep(d.data, [at]), i8p)
+    sp = builder.bitcast(builder.gep(s.data, [start]), i8p)
+    return dp, sp, builder.mul(count, item)
+
+
 @intrinsic
 def _memcpy_span(typingctx: Any, dst: Any, at: Any, src: Any, start: Any, count: Any) -> Any:  # pragma: no cover
     """dst[at : at + count] = src[start : start + count] for 1-D C-contiguous arrays of one dtype, as one
@@ -152,12 +164,8 @@ def _memcpy_span(typingctx: Any, dst: Any, at: Any, src: Any, start: Any, count:
     sig = types.void(dst, at, src, start, count)
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        d = context.make_array(sig.args[0])(context, builder, args[0])
-        s = context.make_array(sig.args[2])(context, builder, args[2])
-        at, start, count = (context.cast(builder, args[i], sig.args[i], types.intp) for i in (1, 3, 4))
-        item = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype)))
-        nbytes = builder.mul(count, item)
-        cgutils.raw_memcpy(builder, builder.gep(d.data, [at]), builder.gep(s.data, [start]), nbytes, 1)
+        dp, sp, nbytes = _span(context, builder, sig, args)
+        cgutils.raw_memcpy(builder, dp, sp, nbytes, 1)
         return context.get_dummy_value()
 
     return sig, codegen
@@ -184,15 +192,8 @@ def _stream_span(typingctx: Any, dst: Any, at: Any, src: Any, start: Any, count:
     sig = types.void(dst, at, src, start, count)
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        d = context.make_array(sig.args[0])(context, builder, args[0])
-        s = context.make_array(sig.args[2])(context, builder, args[2])
-        at, start, count = (context.cast(builder, args[i], sig.args[i], types.intp) for i in (1, 3, 4))
-        item = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype)))
+        dp, sp, nbytes = _span(context, builder, sig, args)
         intp = context.get_value_type(types.intp)
-        i8p = ir.IntType(8).as_pointer()
-        nbytes = builder.mul(count, item)
-        dp = builder.bitcast(builder.gep(d.data, [at]), i8p)
-        sp = builder.bitcast(builder.gep(s.data, [start]), i8p)
         vec = intp(STREAM_VECTOR)
         head = builder.and_(builder.neg(builder.ptrtoint(dp, intp)), intp(STREAM_VECTOR - 1))
         head = builder.select(builder.icmp_unsigned("<", nbytes, head), nbytes, head)
@@ -351,6 +352,18 @@ def _touch_row(data: Any, a: Any, step: Any) -> None:  # pragma: no cover - comp
     _keep(s)
 
 
+@nb.njit(inline="always")
+def _prefetch_ahead(data: Any, rows: Any, i: Any, line: Any, last: Any) -> None:  # pragma: no cover - compiled
+    """Prefetch the row ``PREFETCH`` rows after row ``i`` of a row gather (a bad one not): its first cache line,
+    and each ``line``-th item after it up to ``last``."""
+    if i + PREFETCH < rows.shape[0]:
+        t = rows[i + PREFETCH]
+        if 0 <= t < data.shape[0]:
+            _prefetch(data, t)
+            for j in range(line, last, line):
+                _prefetch_at(data, t, j)
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int:  # pragma: no cover - compiled
     """out[i, :] = data[rows[i], :]  (data, out 2-D; raw rows against data.shape[0]); returns bad count.
@@ -372,12 +385,7 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
         blk = max(1, STREAM_BLOCK // (r * out.itemsize))
         for b in nb.prange((n + blk - 1) // blk):
             for i in range(b * blk, min(n, b * blk + blk)):
-                if i + PREFETCH < n:
-                    t = rows[i + PREFETCH]
-                    if 0 <= t < size:
-                        _prefetch(data, t)
-                        for j in range(line, last, line):
-                            _prefetch_at(data, t, j)
+                _prefetch_ahead(data, rows, i, line, last)
                 s = _norm(rows[i], size, wrap)
                 if s < 0:
                     bad += 1
@@ -397,12 +405,7 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
         line = max(1, 64 // data.itemsize)
         last = min(r, 4 * line) if r < 128 else line
         for i in nb.prange(n):
-            if i + PREFETCH < n:
-                t = rows[i + PREFETCH]
-                if 0 <= t < size:
-                    _prefetch(data, t)
-                    for j in range(line, last, line):
-                        _prefetch_at(data, t, j)
+            _prefetch_ahead(data, rows, i, line, last)
             s = _norm(rows[i], size, wrap)
             if s < 0:
                 bad += 1
