@@ -173,7 +173,7 @@ def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list
     if not w.inplace:
         res.append(("total no pool", without_pool(lambda: w.ours(a))))
     res.append(("faults", faults(d.shape, d.dtype)))
-    stream = d.nbytes >= backends.STREAM_BYTES  # as accel._copy
+    stream = accel.copy_streams(d)
     res.append(("copy", lambda: k.copy_blocks(accel._bits(work.reshape(-1)), accel._bits(d.reshape(-1)), stream)))
     if not (w.op == "ScatterND" and i.shape[-1] > 1):
         res.append(("check", lambda: k.count_bad(i.reshape(-1), d.shape[w.attrs.get("axis", 0)], wrap)))

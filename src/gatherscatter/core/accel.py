@@ -37,7 +37,7 @@ from ..backends import (
 from .offsets import piece_size, row_pieces
 from .shape import IndexSpec, prod
 
-__all__ = ["gather", "raw_ok", "run_recipe", "scatter", "scatter_rows"]
+__all__ = ["copy_streams", "gather", "raw_ok", "run_recipe", "scatter", "scatter_rows"]
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.uint64}
 _REDUCE_OK = frozenset(  # dtypes, not names: ``str(dtype)`` took 1.5 µs of every scatter call
@@ -63,9 +63,15 @@ def _copy(k: Any, out: np.ndarray[Any, Any], data: np.ndarray[Any, Any]) -> None
     """``out[...] = data`` (bits); large C-contiguous copies on the kernels (fresh pages fault in parallel blocks),
     with streaming stores from :data:`~gatherscatter.backends.STREAM_BYTES`."""
     if data.nbytes >= (1 << 22) and data.flags.c_contiguous and _bits_ok(data.dtype):
-        launch(k.copy_blocks, _bits(out.reshape(-1)), _bits(data.reshape(-1)), data.nbytes >= STREAM_BYTES)
+        launch(k.copy_blocks, _bits(out.reshape(-1)), _bits(data.reshape(-1)), copy_streams(data))
     else:
         np.copyto(out, data)
+
+
+def copy_streams(data: np.ndarray[Any, Any]) -> bool:
+    """Whether the kernels' copy of ``data`` (a scatter's, into its output) uses streaming stores: from
+    :data:`~gatherscatter.backends.STREAM_BYTES`."""
+    return data.nbytes >= STREAM_BYTES
 
 
 def _elementwise_3d(
@@ -416,7 +422,7 @@ def _scatter(
         o1, d1, u1 = _bits(out.reshape(-1)), _bits(data.reshape(-1)), _bits(np.ascontiguousarray(u).reshape(-1))
         last = np.empty(out.size // R, np.int32 if rows.size < 2**31 else np.int64)
         r = R * out.itemsize // o1.itemsize
-        return None if launch(k.put_rows, o1, d1, rows, u1, r, wrap, last, out.nbytes >= STREAM_BYTES) else True
+        return None if launch(k.put_rows, o1, d1, rows, u1, r, wrap, last, copy_streams(data)) else True
     if data is not None:
         _copy(k, out, data)
     o2 = out.reshape(-1, R)
