@@ -99,28 +99,34 @@ def without_pool(fn: Callable[[], Any]) -> Callable[[], Any]:
     return run
 
 
-class _Serial:
-    """The kernels module with each parallel kernel replaced by its serial form (one-thread calls)."""
+class _Launched:
+    """The kernels module as the core launches its kernels: the arrays a kernel only reads go read-only
+    (``numba_kernels.frozen``: the signature the core compiled); with ``serial``, each parallel kernel replaced
+    by its serial form (one-thread calls)."""
 
-    def __init__(self, k: Any) -> None:
-        self.k = k
+    def __init__(self, k: Any, serial: bool = False) -> None:
+        self.k, self.serial = k, serial
 
     def __getattr__(self, name: str) -> Any:
         v = getattr(self.k, name)
         try:
             # GatherElements keeps its parallel form above SERIAL_BYTES (all the benchmark's sizes but topk's)
-            return v if v in self.k.SERIAL_BYTES else self.k.SERIAL.get(v, v)
+            if self.serial and v not in self.k.SERIAL_BYTES:
+                v = self.k.SERIAL.get(v, v)
+            if v not in self.k.READS:
+                return v
         except TypeError:  # unhashable (OPS)
             return v
+        return lambda *args: v(*self.k.frozen(v, args))
 
 
 def parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[Part]:
     """The workload's parts on the numba path (k: the kernels module)."""
     if nthreads == 1:
-        res = _parts(w, a, _Serial(k), 1)
-        par = [p for p in _parts(w, a, k, 1) if p[0] == "kernel"]
+        res = _parts(w, a, _Launched(k, serial=True), 1)
+        par = [p for p in _parts(w, a, _Launched(k), 1) if p[0] == "kernel"]
         return res + [("kernel par1", f) for _, f in par]
-    return _parts(w, a, k, nthreads)
+    return _parts(w, a, _Launched(k), nthreads)
 
 
 def _aligned_zeros(shape: tuple[int, ...], dtype: Any) -> np.ndarray:

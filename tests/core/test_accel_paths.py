@@ -526,8 +526,16 @@ def test_warm_up_shares_cover_every_kernel_once():
         for i, share in enumerate(shares):
             for kern, _ in share:
                 assert owners.setdefault(kern, i) == i, kern
-        biggest = max(sum(1 for kern2, _ in every if kern2 is kern) for kern, _ in every)
-        assert max(map(len, shares)) - min(map(len, shares)) <= biggest
+        # about even by compile time: apart by at most the heaviest kernel's signatures
+        loads = [sum(k.COMPILE_SECONDS.get(kern.__name__, 1.0) for kern, _ in share) for share in shares]
+        biggest = max(sum(k.COMPILE_SECONDS.get(kern.__name__, 1.0) for kern2, _ in every if kern2 is kern)
+                      for kern, _ in every)
+        assert max(loads) - min(loads) <= biggest + 1e-9
+    assert set(k.COMPILE_SECONDS) == set(k.kernels_by_name()), "every kernel weighed, no stale name"
+    # the weights decide: a share of the one heavy kernel against the rest, not an even count
+    heavy = {kern for kern, _ in k._warm_calls() if k.COMPILE_SECONDS[kern.__name__] >= 9}
+    shares = k.warm_parts(2)
+    assert sum(any(kern in heavy for kern, _ in share) for share in shares) == len(heavy) == 2
     for part, parts in ((0, 0), (2, 2), (-1, 2), (True, 2), (0, 1.0)):
         with pytest.raises(gs.ArgumentError, match="warm_up: part"):
             backends.warm_up(part, parts)
@@ -574,3 +582,35 @@ def test_warm_up_of_a_signature_compiles_it_without_calling():
     k.warm_up(0, 1, [f"copy_blocks_1: {sig}"])
     assert sig in {repr(s) for s in k.copy_blocks_1.signatures}
     assert f"copy_blocks_1: {sig}" in k.signature_lines()
+
+
+def test_kernels_read_their_inputs_read_only_one_signature_either_way():
+    # numba types a read-only array apart from a writeable one: launch passes each array a kernel only reads as
+    # a read-only view, so callers with writeable and with read-only arrays run one compiled signature; the
+    # caller's arrays keep their flags and bytes, and the kernel writes its output as before
+    from gatherscatter.backends import numba_kernels as k
+
+    assert set(k.READS) == set(k.kernels_by_name().values())
+    x = RNG.random((4096, 64)).astype(np.float32)
+    i = RNG.integers(-4096, 4096, 30000)
+    xr, ir = x.copy(), i.copy()
+    xr.flags.writeable = ir.flags.writeable = False
+    forms = (k.gather_rows, k.SERIAL[k.gather_rows])
+    with using_backend("numba"):
+        want = gs.onnx.Gather(x, i, axis=0)
+        seen = {kern: set(kern.overloads) for kern in forms}
+        got = gs.onnx.Gather(xr, ir, axis=0)
+        assert {kern: set(kern.overloads) for kern in forms} == seen, "a second signature for read-only inputs"
+    assert got.tobytes() == want.tobytes() == x[i].tobytes()
+    assert x.flags.writeable and i.flags.writeable and not xr.flags.writeable and not ir.flags.writeable
+    ran = [sig for kern in forms for sig in seen[kern] if sig[0].dtype == k.types.uint32 and sig[0].ndim == 2]
+    assert ran and all(not sig[0].mutable and not sig[1].mutable and sig[2].mutable for sig in ran)
+    # frozen itself: writeable inputs become read-only views (the caller's array untouched), read-only ones and
+    # outputs pass as they are, other arguments as given
+    out = np.zeros((3, 64), np.float32)
+    args = (x, i[:3], out, True, False)
+    got_args = k.frozen(k.gather_rows, args)
+    assert got_args[0] is not x and np.shares_memory(got_args[0], x) and not got_args[0].flags.writeable
+    assert not got_args[1].flags.writeable and got_args[2] is out and got_args[3:] == (True, False)
+    again = k.frozen(k.gather_rows, (xr, ir, out, True, False))
+    assert x.flags.writeable and again[0] is xr and again[1] is ir

@@ -693,9 +693,12 @@ def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = Non
     With the ``auto`` backend, raises :class:`KernelNotReadyError` (before running anything) when the kernel's
     signature is still compiling in the background; the dispatch in the core then takes the NumPy path.
     ``nthreads_at``: the position of the kernel's own thread-count argument (its work split), which
-    follows the thread count chosen at run time (:func:`_run`).
+    follows the thread count chosen at run time (:func:`_run`). The arrays the kernel only reads go to it
+    read-only (``numba_kernels.frozen``: one compiled signature whether the caller's arrays are writeable or not).
     """
     global _serial
+    if _kernels is not None:
+        args = _kernels.frozen(kernel, args)
     # its serial form, unless that is slower than the parallel form at one thread at this size
     one = serial_form(kernel, getattr(_call, "nbytes", 0))
     n = getattr(_call, "n", 1)

@@ -995,6 +995,33 @@ SERIAL: dict[Any, Any] = {
 }
 """Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
 
+READS: dict[Any, tuple[int, ...]] = {
+    kernel: reads
+    for parallel, reads in (
+        (copy_blocks, (1,)), (count_bad, (0,)), (nd_rows, (0,)), (gather_rows, (0, 1)), (gather_mid, (0, 1)),
+        (gather_elements2, (0, 1)), (gather_elements3, (0, 1)), (scatter_rows, (1, 2)), (put_rows, (1, 2, 3)),
+        (scatter_elements2, (1, 2, 3)), (scatter_elements3, (1, 2)),
+    )
+    for kernel in (parallel, SERIAL[parallel])
+}
+"""Each kernel (both forms) -> the positions of the arrays it only reads, which :func:`frozen` passes read-only."""
+
+
+def frozen(kernel: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``args`` with each array ``kernel`` only reads (:data:`READS`) as a read-only view (the caller's own arrays
+    untouched): numba types a read-only array apart from a writeable one, so a kernel called with both compiled
+    twice, seconds each (arrays from ``np.asarray`` of a JAX array, ``np.broadcast_to``, a read-only memory map);
+    now every call of a kernel with the same dtypes and ranks runs one signature. 0.6 µs per array on a 2-vCPU VM
+    (a view and ``setflags``): of the suite's 154 recorded signatures, 50 were such second copies."""
+    got = list(args)
+    for i in READS.get(kernel, ()):
+        a = got[i]
+        if a.flags.writeable:
+            a = got[i] = a.view()
+            a.setflags(write=False)
+    return tuple(got)
+
+
 SERIAL_BYTES: dict[Any, int] = {gather_elements3: 1 << 20, gather_elements2: 32 << 20}
 """Kernels whose serial form runs only for calls moving at most this many bytes; larger one-thread calls run
 the parallel form at one thread, whose loop numba marks unaliased. The other axes' GatherElements loop
@@ -1037,7 +1064,7 @@ def _warm_calls() -> list[tuple[Any, tuple[Any, ...]]]:
                                                  True)))
             calls.append((f(scatter_elements3), (o.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64),
                                                  np.ones((1, 2, 3), rdt), ADD, 1, True)))
-    return calls
+    return [(kernel, frozen(kernel, args)) for kernel, args in calls]  # as launched: inputs read-only
 
 
 def kernels_by_name() -> dict[str, Any]:
@@ -1095,20 +1122,42 @@ def _jobs(signatures: Iterable[str] = ()) -> list[tuple[Any, Any]]:
     return jobs
 
 
+COMPILE_SECONDS: dict[str, float] = {
+    "scatter_elements3": 16.1, "scatter_rows": 9.1, "gather_elements2": 6.1, "scatter_rows_1": 5.3,
+    "scatter_elements3_1": 4.8, "gather_rows": 4.4, "gather_elements3": 3.9, "gather_mid": 3.8,
+    "scatter_elements2": 2.8, "gather_elements3_1": 1.7, "gather_elements2_1": 1.6, "put_rows": 1.6, "nd_rows": 1.5,
+    "scatter_elements2_1": 1.3, "gather_rows_1": 1.0, "copy_blocks": 0.7, "put_rows_1": 0.6, "gather_mid_1": 0.5,
+    "count_bad": 0.4, "nd_rows_1": 0.4, "copy_blocks_1": 0.2, "count_bad_1": 0.1,
+}
+"""Seconds a signature of each kernel (by name) takes to compile: the mean over the warm-up's calls and the
+lines of ``.ci/numba-signatures.txt`` (one process, an empty cache, a 2-vCPU EPYC VM; 818 s for all 203). A
+parallel form with several ``prange`` loops and helpers inlined per constant op costs the most (numba's parfor
+passes copy and analyse each loop's IR): 0.1-16 s. :func:`warm_parts` shares by these weights (a kernel
+missing here weighs 1 s)."""
+
+
 def warm_parts(parts: int, signatures: Iterable[str] = ()) -> list[list[tuple[Any, Any]]]:
-    """:func:`_warm_calls` (and the ``signatures`` lines, :func:`_jobs`) in ``parts`` shares of about as many
-    signatures, every signature of one kernel (one form) in the same share: processes that compile different
-    shares at once never write the same kernel's entry in numba's cache (its index file is read, extended and
-    written whole). Shared by count: with an empty cache, two processes side by side on two cores took 74 s
-    against 120 s for one (the shares 71 and 43 s; weighing parallel forms 3x a serial one measured worse, 89
-    and 25 s)."""
+    """:func:`_warm_calls` (and the ``signatures`` lines, :func:`_jobs`) in ``parts`` shares of about the same
+    compile time (:data:`COMPILE_SECONDS`), every signature of one kernel (one form) in the same share:
+    processes that compile different shares at once never write the same kernel's entry in numba's cache (its
+    index file is read, extended and written whole). Each kernel's signatures, heaviest first, go to the
+    lightest share. Shared by count instead, the two shares of .ci/run took 548 and 686 s side by side (the
+    suite's 154 signatures and the warm-up's: 364 and 456 s by these weights, against 410 and 410 now)."""
     by_kernel: dict[Any, list[tuple[Any, Any]]] = {}
     for kernel, args in _jobs(signatures):
         by_kernel.setdefault(kernel, []).append((kernel, args))
     shares: list[list[tuple[Any, Any]]] = [[] for _ in range(parts)]
-    for calls in sorted(by_kernel.values(), key=len, reverse=True):  # largest first, each to the smallest share
-        min(shares, key=len).extend(calls)
+    loads = [0.0] * parts
+    for calls in sorted(by_kernel.values(), key=_weight, reverse=True):
+        lightest = loads.index(min(loads))
+        shares[lightest].extend(calls)
+        loads[lightest] += _weight(calls)
     return shares
+
+
+def _weight(calls: list[tuple[Any, Any]]) -> float:
+    """Seconds to compile ``calls`` (all of one kernel), by :data:`COMPILE_SECONDS`."""
+    return len(calls) * COMPILE_SECONDS.get(calls[0][0].__name__, 1.0)
 
 
 def warm_up(part: int = 0, parts: int = 1, signatures: Iterable[str] = ()) -> float:

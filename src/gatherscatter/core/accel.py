@@ -273,7 +273,10 @@ def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, 
     13.6-14.9 against 18.5-20.2 µs for the plan's part of the call (0.73x; see benchmarks/README.md, session 15)."""
     kernel, ds, is_, rs, work, bits, out_bytes, one, row = recipe
     res = pool.empty(out_shape, d.dtype, out_bytes)
-    args: tuple[Any, ...] = (d.view(bits).reshape(ds), idx.reshape(is_), res.view(bits).reshape(rs), False)
+    dv, iv = d.view(bits).reshape(ds), idx.reshape(is_)  # new views: read-only, as launch passes them
+    dv.setflags(write=False)
+    iv.setflags(write=False)
+    args: tuple[Any, ...] = (dv, iv, res.view(bits).reshape(rs), False)
     if row is not None:
         args = (*args, _streams(res, row))
     if one is not None and threads_for(work) == 1:
