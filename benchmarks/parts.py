@@ -117,7 +117,7 @@ class _Launched:
                 return v
         except TypeError:  # unhashable (OPS)
             return v
-        return lambda *args: v(*self.k.frozen(v, args))
+        return self.k.launched(v)
 
 
 def parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list[Part]:

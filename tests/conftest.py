@@ -189,10 +189,3 @@ def _release_framework_caches():
     if _TRIM is not None:
         _TRIM(0)
 
-
-def launched(kernel: Any) -> Any:
-    """A numba kernel (either form) called as ``backends.launch`` calls it: the arrays it only reads go read-only
-    (``numba_kernels.frozen``), so that a test runs the signature the library compiles, not a second one."""
-    from gatherscatter.backends import numba_kernels as k
-
-    return lambda *args: kernel(*k.frozen(kernel, args))

@@ -15,7 +15,7 @@ import pytest
 
 import gatherscatter as gs
 from gatherscatter.core import IndexSpec, Policy, gather
-from tests.conftest import has, launched, using_backend
+from tests.conftest import has, using_backend
 
 pytestmark = pytest.mark.skipif(not has("numba"), reason="numba not installed")
 
@@ -126,7 +126,7 @@ def test_scatter_elements2_fused_copy_equals_a_loop(form):
     # order; the expected values come from a plain Python loop, duplicates included (float sums in order)
     from gatherscatter.backends import numba_kernels as k
 
-    kern = launched(k.SERIAL[k.scatter_elements2] if form == "serial" else k.scatter_elements2)
+    kern = k.launched(k.SERIAL[k.scatter_elements2] if form == "serial" else k.scatter_elements2)
     data = RNG.standard_normal((7, 5)).astype(np.float32)
     idx = RNG.integers(-5, 5, (4, 9))
     upd = RNG.standard_normal((4, 9)).astype(np.float32)
@@ -246,7 +246,7 @@ def test_gather_elements2_bad_counts_and_bits(wrap):
     for m in (1, 3, 87, 88, 1029):
         idx = RNG.integers(lo, s, (9, m))
         expected = data[np.arange(9)[:, None], np.where(idx < 0, idx + s, idx)]
-        for kern in map(launched, (k.gather_elements2, k.SERIAL[k.gather_elements2])):
+        for kern in map(k.launched, (k.gather_elements2, k.SERIAL[k.gather_elements2])):
             out = np.zeros((9, m), np.uint32)
             assert kern(data, idx, out, wrap) == 0
             assert out.tobytes() == expected.tobytes()
@@ -279,7 +279,7 @@ def test_gather_elements2_wraps_from_the_first_negative_on():
             cases[name] = idx
         for name, idx in cases.items():
             expected = data[np.arange(rows)[:, None], np.where(idx < 0, idx + s, idx)]
-            for kern in map(launched, (k.gather_elements2, k.SERIAL[k.gather_elements2])):
+            for kern in map(k.launched, (k.gather_elements2, k.SERIAL[k.gather_elements2])):
                 out = np.zeros((rows, m), np.uint32)
                 assert kern(data, idx, out, True) == 0, (m, name)
                 assert out.tobytes() == expected.tobytes(), (m, name)
@@ -303,7 +303,7 @@ def test_gather_elements_stack_buffer_chunks(dtype):
     for m in (c - 1, c, c + 1, 2 * c + 5):
         idx = RNG.integers(-s, s, (9, m))
         expected = data[np.arange(9)[:, None], np.where(idx < 0, idx + s, idx)]
-        for kern in map(launched, (k.gather_elements2, k.SERIAL[k.gather_elements2])):
+        for kern in map(k.launched, (k.gather_elements2, k.SERIAL[k.gather_elements2])):
             out = np.zeros((9, m), dtype)
             assert kern(data, idx, out, True) == 0
             assert out.tobytes() == expected.tobytes()
@@ -316,7 +316,7 @@ def test_gather_elements_stack_buffer_chunks(dtype):
         idx = RNG.integers(-s, s, (2, 5, line))
         fixed = np.where(idx < 0, idx + s, idx)
         expected = data3[np.arange(2)[:, None, None], fixed, np.arange(line)]
-        for kern in map(launched, (k.gather_elements3, k.SERIAL[k.gather_elements3])):
+        for kern in map(k.launched, (k.gather_elements3, k.SERIAL[k.gather_elements3])):
             out = np.zeros((2, 5, line), dtype)
             assert kern(data3, idx, out, True) == 0
             assert out.tobytes() == expected.tobytes()
@@ -351,7 +351,7 @@ def test_scatter_kernels_count_bad_indices_and_never_write_outside(form):
     from gatherscatter.backends import numba_kernels as k
 
     def pick(kernel):
-        return launched(k.SERIAL[kernel] if form == "serial" else kernel)
+        return k.launched(k.SERIAL[kernel] if form == "serial" else kernel)
 
     for name, call, oshape, ishape, size in _scatter_kernel_cases(k, pick):
         for op in (k.ADD, k.NONE, k.MAX):
@@ -375,7 +375,7 @@ def test_count_bad_counts_exactly_the_indices_outside_at_the_edges(form):
     # (whose unsigned sums wrap around), both policies; the oracle is the plain rule, written out
     from gatherscatter.backends import numba_kernels as k
 
-    kern = launched(k.SERIAL[k.count_bad] if form == "serial" else k.count_bad)
+    kern = k.launched(k.SERIAL[k.count_bad] if form == "serial" else k.count_bad)
     lo64, hi64 = np.iinfo(np.int64).min, np.iinfo(np.int64).max
     for size in (1, 5, 4096):
         edge = [lo64, lo64 + 1, -2 * size - 1, -size - 1, -size, -size + 1, -1, 0, size - 1, size, size + 1,
@@ -421,7 +421,7 @@ def test_put_rows_equals_a_loop(form, stream):
     # plain loop. A bad row: its count, and nothing written
     from gatherscatter.backends import numba_kernels as k
 
-    kern = launched(k.SERIAL[k.put_rows] if form == "serial" else k.put_rows)
+    kern = k.launched(k.SERIAL[k.put_rows] if form == "serial" else k.put_rows)
     for n, r, m in ((1000, 7, 300), (40, 256, 200), (3, 1, 10), (5000, 64, 9)):
         data = RNG.integers(0, 2**32, (n, r), dtype=np.uint64).astype(np.uint32)
         rows = RNG.integers(-n, n, m)

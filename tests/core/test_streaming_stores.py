@@ -14,7 +14,7 @@ import pytest
 import gatherscatter as gs
 from gatherscatter import backends
 from gatherscatter.backends import pool
-from tests.conftest import has, launched, using_backend
+from tests.conftest import has, using_backend
 
 pytestmark = pytest.mark.skipif(not has("numba"), reason="numba not installed")
 
@@ -68,7 +68,7 @@ def test_stream_span_on_two_dimensional_rows(copy_span):
 def test_copy_blocks_stream_equals_the_source(form):
     from gatherscatter.backends import numba_kernels as k
 
-    kern = launched(k.SERIAL[k.copy_blocks] if form == "serial" else k.copy_blocks)
+    kern = k.launched(k.SERIAL[k.copy_blocks] if form == "serial" else k.copy_blocks)
     for n in (0, 1, 7, (1 << 16) + 3, (1 << 17) * 3 + 11):  # several 256 KiB blocks, a ragged last one
         src = RNG.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
         for off in (0, 1, 3):  # destinations that start off the vector grid
@@ -81,8 +81,8 @@ def test_copy_blocks_stream_equals_the_source(form):
 def test_row_gather_kernels_stream_equal_a_loop(form):
     from gatherscatter.backends import numba_kernels as k
 
-    rows_k = launched(k.SERIAL[k.gather_rows] if form == "serial" else k.gather_rows)
-    mid_k = launched(k.SERIAL[k.gather_mid] if form == "serial" else k.gather_mid)
+    rows_k = k.launched(k.SERIAL[k.gather_rows] if form == "serial" else k.gather_rows)
+    mid_k = k.launched(k.SERIAL[k.gather_mid] if form == "serial" else k.gather_mid)
     for n, r in ((300, 64), (50, 5), (7, 1), (2000, 8), (20, 600)):
         data = RNG.integers(0, 2**32, (n, r), dtype=np.uint64).astype(np.uint32)
         rows = RNG.integers(-n, n, 3 * n + 1)

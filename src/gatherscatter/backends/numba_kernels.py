@@ -1013,8 +1013,9 @@ def frozen(kernel: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
     twice, seconds each (arrays from ``np.asarray`` of a JAX array, ``np.broadcast_to``, a read-only memory map);
     now every call of a kernel with the same dtypes and ranks runs one signature. Of the suite's 154 recorded
     signatures, 54 were such second copies. 1.6 µs for two writeable arrays, 0.7-0.8 µs for read-only ones (a
-    2-vCPU VM; ``setflags(False)`` 0.2 µs of it per array, twice that with the keyword). A call plan's launch
-    (``core.accel.run_recipe``) sets the flag on the views it makes itself: 0.2 µs for two."""
+    2-vCPU VM; ``setflags(False)`` 0.2 µs of it per array, twice that with the keyword). The core sets the flag
+    on the views of data and indices it makes itself (``core.accel._read_only``: 0.2 µs for two), which then
+    pass here unchanged."""
     reads = READS.get(kernel)
     if not reads:
         return args
@@ -1025,6 +1026,13 @@ def frozen(kernel: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
             a = got[i] = a.view()
             a.setflags(False)
     return tuple(got)
+
+
+def launched(kernel: Any) -> Any:
+    """``kernel`` (either form) called as ``backends.launch`` calls it, the arrays it reads read-only
+    (:func:`frozen`): the signature the library compiles (``benchmarks/parts.py`` and the tests that call a
+    kernel form directly)."""
+    return lambda *args: kernel(*frozen(kernel, args))
 
 
 SERIAL_BYTES: dict[Any, int] = {gather_elements3: 1 << 20, gather_elements2: 32 << 20}

@@ -55,6 +55,14 @@ def _bits(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return a.view(_UINT[a.dtype.itemsize])
 
 
+def _read_only(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``a``, a view of the core's own making, made read-only in place: as ``launch`` passes an array a kernel
+    reads (``numba_kernels.frozen``), which then has no view of its own to make. ``setflags(False)``: 0.2 µs,
+    the keyword form twice that."""
+    a.setflags(False)
+    return a
+
+
 def _c(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return np.ascontiguousarray(a, dtype=np.int64)
 
@@ -238,7 +246,7 @@ def _views(kernel: Any, d: np.ndarray[Any, Any], ds: tuple[int, ...], idx: np.nd
     ``row``: the items of a row of a row gather, whose kernel then also takes :func:`_streams`."""
     if recipe is not None:  # as run_recipe unpacks it; _SERIAL_SLOT is filled by run_recipe
         recipe[:] = [kernel, ds, is_, rs, work, _UINT[d.dtype.itemsize], res.nbytes, None, row]
-    args = (_bits(d.reshape(ds)), idx.reshape(is_), _bits(res.reshape(rs)), wrap)
+    args = (_read_only(_bits(d.reshape(ds))), _read_only(idx.reshape(is_)), _bits(res.reshape(rs)), wrap)
     return launch(kernel, *args) if row is None else launch(kernel, *args, _streams(res, row))
 
 
@@ -273,10 +281,8 @@ def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, 
     13.6-14.9 against 18.5-20.2 µs for the plan's part of the call (0.73x; see benchmarks/README.md, session 15)."""
     kernel, ds, is_, rs, work, bits, out_bytes, one, row = recipe
     res = pool.empty(out_shape, d.dtype, out_bytes)
-    dv, iv = d.view(bits).reshape(ds), idx.reshape(is_)  # new views: read-only, as launch passes them
-    dv.setflags(False)  # (the keyword form: twice the time)
-    iv.setflags(False)
-    args: tuple[Any, ...] = (dv, iv, res.view(bits).reshape(rs), False)
+    args: tuple[Any, ...] = (_read_only(d.view(bits).reshape(ds)), _read_only(idx.reshape(is_)),
+                             res.view(bits).reshape(rs), False)
     if row is not None:
         args = (*args, _streams(res, row))
     if one is not None and threads_for(work) == 1:
