@@ -807,7 +807,7 @@ def wait_compiled(timeout: float | None = None) -> bool:
         pending[0].wait(left)
 
 
-def warm_up(part: int = 0, parts: int = 1, signatures: Iterable[str] = ()) -> float | None:
+def warm_up(part: int = 0, parts: int = 1, signatures: Iterable[str] = (), common: bool = True) -> float | None:
     """Compile (or load from numba's cache) the common kernel signatures now, in this thread; returns seconds.
 
     Kernels otherwise compile on first use, one signature at a time (in the background
@@ -815,19 +815,22 @@ def warm_up(part: int = 0, parts: int = 1, signatures: Iterable[str] = ()) -> fl
     of the kernels, for processes that fill numba's cache side by side (each kernel in one share only).
     ``signatures``: more to compile, as ``"kernel: signature"`` lines, e.g. those a workload compiled on
     first use (``numba_kernels.signature_lines()`` after it ran; ``.ci/run`` warms up the test suite's,
-    ``.ci/numba-signatures.txt``), to fill the cache of a machine or image beforehand.
+    ``.ci/numba-signatures.txt``), to fill the cache of a machine or image beforehand. ``common=False``:
+    only those lines, not the common signatures (a workload's own list, nothing it will not run).
     """
     global _compile_seconds
     if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
         raise ArgumentError(f"warm_up: parts must be an int >= 1 (got {parts!r})")
     if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < parts:
         raise ArgumentError(f"warm_up: part must be an int in [0, parts) = [0, {parts}) (got {part!r})")
+    if not isinstance(common, bool):
+        raise ArgumentError(f"warm_up: common must be True or False (got {common!r})")
     k = _load()
     if k is None:
         return None
     t0 = time.perf_counter()
     with _launch_lock:  # its kernels run in parallel regions: serialised like any other launch
-        k.warm_up(part, parts, signatures)
+        k.warm_up(part, parts, signatures, common)
     _compile_seconds = time.perf_counter() - t0
     return _compile_seconds
 

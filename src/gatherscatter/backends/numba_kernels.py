@@ -1120,10 +1120,11 @@ def parse_signature(text: str) -> Signature:
     return Signature(got)
 
 
-def _jobs(signatures: Iterable[str] = ()) -> list[tuple[Any, Any]]:
-    """:func:`_warm_calls`, then a compile job ``(kernel, Signature)`` per ``"kernel: signature"`` line (blank
-    lines and ``#`` comments skipped; a kernel name that no longer exists is skipped: the list is a speed-up)."""
-    jobs: list[tuple[Any, Any]] = list(_warm_calls())
+def _jobs(signatures: Iterable[str] = (), common: bool = True) -> list[tuple[Any, Any]]:
+    """:func:`_warm_calls` (unless not ``common``), then a compile job ``(kernel, Signature)`` per
+    ``"kernel: signature"`` line (blank lines and ``#`` comments skipped; a kernel name that no longer exists is
+    skipped: the list is a speed-up)."""
+    jobs: list[tuple[Any, Any]] = list(_warm_calls()) if common else []
     by_name = kernels_by_name()
     for line in signatures:
         line = line.strip()
@@ -1149,15 +1150,15 @@ passes copy and analyse each loop's IR): 0.1-16 s. :func:`warm_parts` shares by 
 missing here weighs 1 s)."""
 
 
-def warm_parts(parts: int, signatures: Iterable[str] = ()) -> list[list[tuple[Any, Any]]]:
-    """:func:`_warm_calls` (and the ``signatures`` lines, :func:`_jobs`) in ``parts`` shares of about the same
+def warm_parts(parts: int, signatures: Iterable[str] = (), common: bool = True) -> list[list[tuple[Any, Any]]]:
+    """:func:`_warm_calls` (unless not ``common``) and the ``signatures`` lines (:func:`_jobs`) in ``parts`` shares of about the same
     compile time (:data:`COMPILE_SECONDS`), every signature of one kernel (one form) in the same share:
     processes that compile different shares at once never write the same kernel's entry in numba's cache (its
     index file is read, extended and written whole). Each kernel's signatures, heaviest first, go to the
     lightest share. Shared by count instead, the two shares of .ci/run took 548 and 686 s side by side (the
     suite's 154 signatures and the warm-up's: 364 and 456 s by these weights, against 410 and 410 now)."""
     by_kernel: dict[Any, list[tuple[Any, Any]]] = {}
-    for kernel, args in _jobs(signatures):
+    for kernel, args in _jobs(signatures, common):
         by_kernel.setdefault(kernel, []).append((kernel, args))
     shares: list[list[tuple[Any, Any]]] = [[] for _ in range(parts)]
     loads = [0.0] * parts
@@ -1173,16 +1174,16 @@ def _weight(calls: list[tuple[Any, Any]]) -> float:
     return len(calls) * COMPILE_SECONDS.get(calls[0][0].__name__, 1.0)
 
 
-def warm_up(part: int = 0, parts: int = 1, signatures: Iterable[str] = ()) -> float:
-    """Compile (or load from cache) every kernel, parallel and serial, for float32/int64, and each
-    ``"kernel: signature"`` line of ``signatures`` (:func:`signature_lines`); returns seconds taken.
+def warm_up(part: int = 0, parts: int = 1, signatures: Iterable[str] = (), common: bool = True) -> float:
+    """Compile (or load from cache) every kernel, parallel and serial, for float32/int64 (not when ``common`` is
+    False), and each ``"kernel: signature"`` line of ``signatures`` (:func:`signature_lines`); returns seconds.
 
     ``part`` of ``parts``: only that share of the kernels (:func:`warm_parts`), for processes that compile
-    the shares side by side (``.ci/run``: two, on two cores)."""
+    the shares side by side (``.ci/run``: two, on two cores, the suite's signatures only)."""
     import time
 
     t0 = time.perf_counter()
-    for kernel, args in warm_parts(parts, signatures)[part]:
+    for kernel, args in warm_parts(parts, signatures, common)[part]:
         if isinstance(args, Signature):
             kernel.compile(tuple(args))
         else:
