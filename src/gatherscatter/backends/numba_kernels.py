@@ -352,18 +352,6 @@ def _touch_row(data: Any, a: Any, step: Any) -> None:  # pragma: no cover - comp
     _keep(s)
 
 
-@nb.njit(inline="always")
-def _prefetch_ahead(data: Any, rows: Any, i: Any, line: Any, last: Any) -> None:  # pragma: no cover - compiled
-    """Prefetch the row ``PREFETCH`` rows after row ``i`` of a row gather (a bad one not): its first cache line,
-    and each ``line``-th item after it up to ``last``."""
-    if i + PREFETCH < rows.shape[0]:
-        t = rows[i + PREFETCH]
-        if 0 <= t < data.shape[0]:
-            _prefetch(data, t)
-            for j in range(line, last, line):
-                _prefetch_at(data, t, j)
-
-
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int:  # pragma: no cover - compiled
     """out[i, :] = data[rows[i], :]  (data, out 2-D; raw rows against data.shape[0]); returns bad count.
@@ -385,7 +373,12 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
         blk = max(1, STREAM_BLOCK // (r * out.itemsize))
         for b in nb.prange((n + blk - 1) // blk):
             for i in range(b * blk, min(n, b * blk + blk)):
-                _prefetch_ahead(data, rows, i, line, last)
+                if i + PREFETCH < n:
+                    t = rows[i + PREFETCH]
+                    if 0 <= t < size:
+                        _prefetch(data, t)
+                        for j in range(line, last, line):
+                            _prefetch_at(data, t, j)
                 s = _norm(rows[i], size, wrap)
                 if s < 0:
                     bad += 1
@@ -404,8 +397,15 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
         # ahead left gather_rows (rows of 256 B) waiting on the rest (session 17); wide rows stream on their own
         line = max(1, 64 // data.itemsize)
         last = min(r, 4 * line) if r < 128 else line
+        # (the prefetch written out in both loops: as an inlined helper, shared, the serial form took 1.04-1.29x
+        # the time for rows of 256 B-1 KiB, session 21)
         for i in nb.prange(n):
-            _prefetch_ahead(data, rows, i, line, last)
+            if i + PREFETCH < n:
+                t = rows[i + PREFETCH]
+                if 0 <= t < size:
+                    _prefetch(data, t)
+                    for j in range(line, last, line):
+                        _prefetch_at(data, t, j)
             s = _norm(rows[i], size, wrap)
             if s < 0:
                 bad += 1
@@ -1151,8 +1151,9 @@ missing here weighs 1 s)."""
 
 
 def warm_parts(parts: int, signatures: Iterable[str] = (), common: bool = True) -> list[list[tuple[Any, Any]]]:
-    """:func:`_warm_calls` (unless not ``common``) and the ``signatures`` lines (:func:`_jobs`) in ``parts`` shares of about the same
-    compile time (:data:`COMPILE_SECONDS`), every signature of one kernel (one form) in the same share:
+    """:func:`_warm_calls` (unless not ``common``) and the ``signatures`` lines (:func:`_jobs`) in ``parts``
+    shares of about the same compile time (:data:`COMPILE_SECONDS`), every signature of one kernel (one form) in
+    the same share:
     processes that compile different shares at once never write the same kernel's entry in numba's cache (its
     index file is read, extended and written whole). Each kernel's signatures, heaviest first, go to the
     lightest share. Shared by count instead, the two shares of .ci/run took 548 and 686 s side by side (the
