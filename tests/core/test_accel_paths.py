@@ -608,7 +608,7 @@ def test_warm_up_compiles_listed_signatures_in_the_owning_share():
 
     lines = (ROOT / ".ci" / "numba-signatures.txt").read_text().splitlines()
     listed = [x for x in lines if x.strip() and not x.startswith("#")]
-    assert len(listed) >= 80 and len(set(listed)) == len(listed)
+    assert len(listed) >= 60 and len(set(listed)) == len(listed)
     names = k.kernels_by_name()
     for line in listed:
         name, sig = line.split(": ", 1)
@@ -622,7 +622,8 @@ def test_warm_up_compiles_listed_signatures_in_the_owning_share():
     assert jobs[-1] == (k.gather_rows, ro)
     assert k._jobs(["# a comment", f"gather_rows: {ro!r}"], common=False) == [(k.gather_rows, ro)]
     for parts in (1, 2, 3):
-        assert sum(k.warm_parts(parts, [f"gather_rows: {ro!r}"], common=False), []) == [(k.gather_rows, ro)]
+        only = k.warm_parts(parts, [f"gather_rows: {ro!r}"], common=False)
+        assert [job for share in only for job in share] == [(k.gather_rows, ro)]
         shares = k.warm_parts(parts, [f"gather_rows: {ro!r}"])
         owner = [i for i, share in enumerate(shares) if any(kern is k.gather_rows for kern, _ in share)]
         assert len(owner) == 1 and (k.gather_rows, ro) in shares[owner[0]]
