@@ -157,6 +157,21 @@ class using_backend:  # noqa: N801 - used as a context manager, like a function
         backends.set_backend("auto")
 
 
+@contextlib.contextmanager
+def using_threads(n: int | None) -> Iterator[None]:
+    """``with using_threads(1):`` the kernels' thread count set to ``n`` inside the block (None: unchanged),
+    then restored, an unset count included."""
+    from gatherscatter import backends
+
+    old = backends._threads
+    if n is not None:
+        backends.set_num_threads(n)
+    try:
+        yield
+    finally:
+        backends._threads = old
+
+
 def _malloc_trim() -> Any:
     """glibc's ``malloc_trim`` (None elsewhere): hands the heap's free pages, in every thread's arena, back to
     the system."""

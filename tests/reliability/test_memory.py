@@ -27,7 +27,7 @@ import pytest
 
 import gatherscatter as gs
 from gatherscatter import backends
-from tests.conftest import pool_cap
+from tests.conftest import pool_cap, using_threads
 
 from . import cases
 from .cases import CASES
@@ -147,23 +147,11 @@ def _warm(op: Any, make: cases.Make, parallel: bool) -> None:
         backends.PARALLEL_BYTES, backends._tune_on = par, tune
 
 
-@contextmanager
-def _threads(n: int | None) -> Iterator[None]:
-    """The kernels' thread count set to ``n`` inside the block (None: unchanged)."""
-    old = backends._threads
-    if n is not None:
-        backends.set_num_threads(n)
-    try:
-        yield
-    finally:
-        backends._threads = old
-
-
 def _measure(name: str, cid: str, make: cases.Make, dtype: Any, threads: int | None = None) -> tuple[float, float, Info]:
     """(peak / (output + index bytes), the bound for this case, sizes); ``threads``: the kernels' thread count
     (None: the default, every core)."""
     op = gs.get_op(name)
-    with _threads(threads):
+    with using_threads(threads):
         _warm(op, make, parallel=threads != 1)
         args, kwargs = make(np.random.default_rng(0), SIDE)
         with _traced() as peak:
