@@ -747,12 +747,96 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
         pct = 100 * r["MB_moved"] / 1e3 / ours_best / bw["copy_GBps"]
         row.append(f"{pct:.0f}%")
         lines.append(f"| {r['name']} | " + " | ".join(row) + " |")
+    lines += render_sweep(records, threads, bw["copy_GBps"])
     lines += render_scaling(records, threads) + render_spin(records, threads, env)
     lines += render_first_calls(env.get("first_call") or {})
+    lines += render_targets(records, threads, bw["copy_GBps"], env.get("first_call") or {})
     return "\n".join(lines) + "\n"
 
 
-SCALE_LIMIT = 1.05
+SCALE_LIMIT = 1.05  # ours at t threads / ours at 1 thread
+PEER_LIMIT = 1.0  # the accelerated path / the best of onnxruntime and torch at the same thread count
+NUMPY_LIMIT = 1.5  # the NumPy path at 1 thread / the best peer at 1 thread
+STREAM_SHARE = 0.5  # a streaming gather's compulsory traffic / the copy probe's bandwidth
+FIRST_CALL_LIMIT = 0.5  # seconds a call may wait beyond a steady NumPy-path call
+
+
+def _copy_share(r: dict[str, Any], copy_gbps: float) -> float:
+    """A record's compulsory traffic at its fastest accelerated time, as a share of the copy probe's bandwidth."""
+    ours = min(v for k, v in r["times"].items() if k.startswith("ours") and v)
+    return r["MB_moved"] / 1e3 / ours / copy_gbps
+
+
+def _streaming(r: dict[str, Any]) -> bool:
+    return any(w.streaming for w in WORKLOADS if w.name == r.get("workload", r["name"]))
+
+
+def _over(rat: dict[str, Any], key: str, limit: float) -> str:
+    """A ratio cell, **bold** above ``limit``."""
+    if key not in rat:
+        return "-"
+    return f"**{rat[key]:.2f}**" if rat[key] > limit else f"{rat[key]:.2f}"
+
+
+def render_sweep(records: list[dict[str, Any]], threads: list[int], copy_gbps: float) -> list[str]:
+    """The size sweep: per workload, each target's ratio at every size of the run, side by side."""
+    sizes = sorted({r.get("size", 1) for r in records})
+    if len(sizes) < 2:
+        return []
+    by = {(r.get("workload", r["name"]), r.get("size", 1)): r for r in records}
+    names = list(dict.fromkeys(r.get("workload", r["name"]) for r in records))
+    groups = [("NumPy 1T", "numpy1", NUMPY_LIMIT)] + [(f"accelerated {t}T", f"numba{t}", PEER_LIMIT) for t in threads]
+    head = [f"{g}: {_size(z)}" if i == 0 else _size(z) for g, _, _ in groups for i, z in enumerate(sizes)]
+    head += [f"% of copy: {_size(z)}" if i == 0 else _size(z) for i, z in enumerate(sizes)]
+    lines = ["", "Size sweep (ours / the best of onnxruntime and torch at the same thread count, the median of the "
+             f"rounds' ratios; **bold** above the target: {NUMPY_LIMIT} for the NumPy path, {PEER_LIMIT} for the "
+             f"accelerated path, under {STREAM_SHARE:.0%} of the copy probe for a streaming gather):", "",
+             "| workload | " + " | ".join(head) + " |", "|---" * (1 + len(head)) + "|"]
+    for n in names:
+        cells = [_over(by.get((n, z), {}).get("ratios", {}), key, limit) for _, key, limit in groups for z in sizes]
+        for z in sizes:
+            r = by.get((n, z))
+            if r is None or not _streaming(r):
+                cells.append("-")
+                continue
+            share = _copy_share(r, copy_gbps)
+            cells.append(f"**{share:.0%}**" if share < STREAM_SHARE else f"{share:.0%}")
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def render_targets(records: list[dict[str, Any]], threads: list[int], copy_gbps: float,
+                   fc: dict[str, dict[str, Any]]) -> list[str]:
+    """The issue's targets, each with the rows that miss it (workload and size, the ratio)."""
+    checks: list[tuple[str, list[str]]] = []
+    more = [t for t in threads if t != 1]
+
+    def misses(key: str, limit: float, above: bool = True) -> list[str]:
+        out = []
+        for r in records:
+            v = r.get("ratios", {}).get(key)
+            if v is not None and (v > limit if above else v < limit):
+                out.append(f"{r['name']} {v:.2f}")
+        return out
+
+    for t in more:
+        checks.append((f"ours at {t} threads / ours at 1 thread <= {SCALE_LIMIT}", misses(f"scale{t}", SCALE_LIMIT)))
+    if fc:
+        worst = max((c["max_s"] - c.get("numpy_s", c["steady_s"]), fam, label) for fam, d in fc.items()
+                    for label, c in d.items() if isinstance(c, dict) and "max_s" in c)
+        checks.append((f"no call waits over {FIRST_CALL_LIMIT} s for compilation (longest: {fmt_t(worst[0])})",
+                       [f"{worst[1]} {worst[2]} {fmt_t(worst[0])}"] if worst[0] > FIRST_CALL_LIMIT else []))
+    for t in threads:
+        checks.append((f"accelerated at {t} thread{'s' if t > 1 else ''} <= {PEER_LIMIT}x the best peer",
+                       misses(f"numba{t}", PEER_LIMIT)))
+    checks.append((f"NumPy path at 1 thread <= {NUMPY_LIMIT}x the best peer", misses("numpy1", NUMPY_LIMIT)))
+    low = [f"{r['name']} {_copy_share(r, copy_gbps):.0%}" for r in records
+           if _streaming(r) and _copy_share(r, copy_gbps) < STREAM_SHARE]
+    checks.append((f"streaming gathers >= {STREAM_SHARE:.0%} of the copy bandwidth", low))
+    lines = ["", "Targets (rows over each, with their ratio):", "", "| target | rows over | which |", "|---|---|---|"]
+    for what, over in checks:
+        lines.append(f"| {what} | {len(over)} | {', '.join(over) or 'met'} |")
+    return lines
 
 
 def _size(z: int) -> str:

@@ -193,3 +193,32 @@ def test_tuner_cell_shows_the_warm_up_votes_and_the_rounds_revisits(bench):
                      "ours_numba2_rounds": {"gather_rows@24": [2, 2], "copy_blocks@24": [2]}}}
     assert run.votes(rec, "gather_rows", 1, 2) == "gather_rows 1,1 + 2,2; nd_rows 2,2; copy_blocks + 2"
     assert run.votes({"tuner": {}}, "x", 1, 2) == "-"
+
+
+def test_size_sweep_and_targets_tables(bench):
+    """The sweep puts each target's ratio at every size side by side, bold over its limit; the targets table lists
+    each miss once, with its ratio; a streaming gather's share of the copy probe comes from its fastest time."""
+    def rec(name: str, size: int, ratios: dict[str, float], ours: float) -> dict:
+        r = _record(name, {"ours_numba1": ours, "ours_numba2": 2 * ours}, {}, ratios)
+        return {**r, "workload": name.split()[0], "size": size}
+
+    recs = [rec("gather_rows", 1, {"numba1": 1.2, "scale2": 1.06}, 2e-3),  # 10 MB in 2 ms: 5 GB/s, 50% of 10
+            rec("gather_rows /16", 16, {"numpy1": 1.6}, 2.5e-3),  # 4 GB/s: 40%
+            rec("scatternd_add_rows", 1, {"numba2": 1.01}, 1e-4)]  # not a streaming gather: no share
+    fc = {"Gather": {"workload": "gather_rows", "cold": {"first_s": 0.1, "max_s": 0.7, "numpy_s": 0.1,
+                                                        "ready_s": 9.0, "steady_s": 0.01}}}
+    md = bench["run"].render({**ENV, "first_call": fc}, recs, [1, 2])
+    sweep = md.split("Size sweep")[1].split("\n\n")[1].splitlines()
+    assert sweep[0] == ("| workload | NumPy 1T: full | 1/16 | accelerated 1T: full | 1/16 | accelerated 2T: full | 1/16 "
+                        "| % of copy: full | 1/16 |")
+    assert sweep[2] == "| gather_rows | 0.75 | **1.60** | **1.20** | 0.50 | 0.67 | 0.67 | 50% | **40%** |"
+    assert sweep[3] == "| scatternd_add_rows | 0.75 | - | 0.50 | - | **1.01** | - | - | - |"
+    targets = {line.split(" | ")[0][2:]: line.split(" | ")[1:] for line in md.split("Targets (")[1].splitlines()
+               if line.startswith("| ")}
+    assert targets["ours at 2 threads / ours at 1 thread <= 1.05"] == ["1", "gather_rows 1.06 |"]
+    assert targets["no call waits over 0.5 s for compilation (longest: 600 ms)"] == ["1", "Gather cold 600 ms |"]
+    assert targets["accelerated at 1 thread <= 1.0x the best peer"] == ["1", "gather_rows 1.20 |"]
+    assert targets["accelerated at 2 threads <= 1.0x the best peer"] == ["1", "scatternd_add_rows 1.01 |"]
+    assert targets["NumPy path at 1 thread <= 1.5x the best peer"] == ["1", "gather_rows /16 1.60 |"]
+    assert targets["streaming gathers >= 50% of the copy bandwidth"] == ["1", "gather_rows /16 40% |"]
+    assert "Size sweep" not in bench["run"].render(ENV, recs[:1], [1, 2])  # one size: no sweep
