@@ -130,7 +130,7 @@ ENV = {"date": "d", "machine": "m", "python": "3", "versions": {}, "quick": True
 
 
 def _spin_rows(md: str) -> dict[str, str]:
-    part = md.split("Spinning thread pools")[1].split("First calls")[0]
+    part = md.split("Spinning thread pools")[1].split("First calls")[0].split("Targets (")[0]
     return {line.split(" | ")[0][2:]: line for line in part.splitlines() if line.startswith("| ")}
 
 
