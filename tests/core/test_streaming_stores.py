@@ -180,3 +180,25 @@ def test_streaming_scatters_end_to_end(monkeypatch, dtype):
     assert got_add.tobytes() == added.tobytes()
     assert data.tobytes() == keep.tobytes()
     assert ("put_rows", True) in seen and ("copy_blocks", True) in seen
+
+
+def test_stream_bytes_is_half_the_last_cache_within_bounds():
+    assert backends._stream_bytes(32 << 20) == 16 << 20  # an AMD EPYC VM's L3
+    assert backends._stream_bytes(480 << 20) == 32 << 20  # an Intel Xeon VM's 480 MiB L3: capped
+    assert backends._stream_bytes(64 << 20) == 32 << 20
+    assert backends._stream_bytes(1 << 20) == 1 << 20  # never under 1 MiB
+    assert backends.STREAM_BYTES <= backends.STREAM_CAP == 32 << 20
+
+
+def test_cpu_vendor_and_prefetch_lines(tmp_path):
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n")
+    assert backends._cpu_vendor(str(info)) == "GenuineIntel"
+    assert backends._prefetch_lines("GenuineIntel") == 1
+    info.write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\n")
+    assert backends._cpu_vendor(str(info)) == "AuthenticAMD"
+    assert backends._prefetch_lines("AuthenticAMD") == 4 and backends._prefetch_lines("") == 4
+    info.write_text("processor\t: 0\n")  # no vendor line (e.g. some ARM kernels)
+    assert backends._cpu_vendor(str(info)) == ""
+    assert backends._cpu_vendor(str(tmp_path / "missing")) == ""
+    assert backends.PREFETCH_LINES == backends._prefetch_lines(backends._cpu_vendor())

@@ -86,8 +86,10 @@ from . import pool
 __all__ = [
     "LINE_BYTES",
     "PARALLEL_BYTES",
+    "PREFETCH_LINES",
     "SMALL_BYTES",
     "STREAM_BYTES",
+    "STREAM_CAP",
     "STREAM_VECTOR",
     "KernelNotReadyError",
     "compile_seconds",
@@ -140,17 +142,53 @@ def _last_cache_bytes(default: int = 32 << 20) -> int:
     return size
 
 
+def _cpu_vendor(path: str = "/proc/cpuinfo") -> str:
+    """The CPU's vendor string (Linux: ``vendor_id`` in /proc/cpuinfo, e.g. ``GenuineIntel``), else ``""``."""
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("vendor_id"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
+def _prefetch_lines(vendor: str) -> int:
+    """:data:`PREFETCH_LINES` on a CPU of ``vendor`` (:func:`_cpu_vendor`)."""
+    return 1 if vendor == "GenuineIntel" else 4
+
+
+PREFETCH_LINES = _prefetch_lines(_cpu_vendor())
+"""Cache lines of the row ahead a row gather prefetches for rows under 128 items (``numba_kernels.gather_rows``;
+wider rows prefetch their first line). On an AMD EPYC VM a single line left the gather of 256 B rows waiting
+on the rest of each row (session 17): 4 lines there. On an Intel Xeon VM the core's own adjacent-line and
+streamer prefetchers fetch the rest, and 4 lines took more time: the serial kernel alone, 256 B rows, one line
+against four, 0.88x (2 M rows), 0.87x (1 M) and 0.79x (125 k rows; session 22). numba's cache is kept per CPU
+model, so a kernel compiled with one value is never loaded on the other kind of CPU."""
+
 STREAM_VECTOR = 32
 """Bytes of each streaming store of the kernels (``numba_kernels._stream_span``; an AVX register, which LLVM
 splits where the CPU has only 16-byte stores): 16 and 64 measured slower (a 2-vCPU EPYC VM, one thread, copies
 of 16-128 MiB). A row gather streams rows that are whole vectors from an aligned start (``core.accel``)."""
 
-STREAM_BYTES = max(1 << 20, _last_cache_bytes() // 2)
+STREAM_CAP = 32 << 20
+"""The most :data:`STREAM_BYTES` can be, whatever the last-level cache the CPU reports."""
+
+def _stream_bytes(last_cache: int) -> int:
+    """:data:`STREAM_BYTES` for a last-level cache of ``last_cache`` bytes."""
+    return max(1 << 20, min(STREAM_CAP, last_cache // 2))
+
+
+STREAM_BYTES = _stream_bytes(_last_cache_bytes())
 """Bytes of a copy's destination from which the kernels copy with streaming stores (``numba_kernels._stream_span``:
 the destination's lines are written without being read first): half the last-level cache, where the copy's
-source and destination together no longer fit in it. 16 MiB on the 32 MiB L3 of the benchmark's VM, where a
-one-thread copy of 16 MiB took 0.55-0.80x, of 64 and 128 MiB 0.55-0.75x, the time of a ``memcpy`` (glibc streams
-only from 192 MiB there; benchmarks/README.md, session 19)."""
+source and destination together no longer fit in it, and at most :data:`STREAM_CAP`. 16 MiB on the 32 MiB L3
+of an AMD EPYC VM (2 vCPUs), where a one-thread copy of 16 MiB took 0.55-0.80x, of 64 and 128 MiB 0.55-0.75x,
+the time of a ``memcpy`` (glibc streams only from 192 MiB there; benchmarks/README.md, session 19). The cap: a
+VM's share of a large L3 is not the whole of it. An Intel Xeon VM (2 vCPUs) reports 480 MiB of L3, whose half
+would stream only from 240 MiB; there one-thread copies with streaming stores took 1.21x ``memcpy``'s time at
+24 MiB, 0.89x at 32, 0.75x at 48 and 0.62x at 56-128 MiB (session 22)."""
 
 PARALLEL_BYTES = 1 << 23
 """Below this many bytes moved (calls of about a millisecond), a kernel runs on one thread: there a

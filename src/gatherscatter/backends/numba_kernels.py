@@ -38,7 +38,7 @@ from numba.core import cgutils as _cgutils
 from numba.core import types
 from numba.extending import intrinsic
 
-from . import LINE_BYTES, STREAM_VECTOR
+from . import LINE_BYTES, PREFETCH_LINES, STREAM_VECTOR
 
 __all__ = [
     "OPS",
@@ -358,7 +358,7 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
 
     Rows of 128 words or more are copied as slice assignments (numba's vectorised
     copy measured fastest there), shorter ones by an element loop; rows of several
-    words prefetch the row ``PREFETCH`` ahead (its first four cache lines when the
+    words prefetch the row ``PREFETCH`` ahead (its first ``PREFETCH_LINES`` cache lines when the
     element loop copies it, its first otherwise), single elements do not. With ``stream`` (rows of
     several words; ``data`` and ``out`` C-contiguous) each row is copied with streaming stores
     (:func:`_stream_span`), in blocks of rows that each end with a fence.
@@ -369,7 +369,7 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
     bad = 0
     if stream and r > 1:
         line = max(1, 64 // data.itemsize)
-        last = min(r, 4 * line) if r < 128 else line  # as below
+        last = min(r, PREFETCH_LINES * line) if r < 128 else line  # as below
         blk = max(1, STREAM_BLOCK // (r * out.itemsize))
         for b in nb.prange((n + blk - 1) // blk):
             for i in range(b * blk, min(n, b * blk + blk)):
@@ -393,10 +393,10 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
             out[i, 0] = data[t, 0]
     else:
         wide = r >= 128  # loop-invariant: the compiler hoists the choice out of the loop
-        # rows copied by the element loop (under 128 words) also prefetch their next three cache lines: one line
-        # ahead left gather_rows (rows of 256 B) waiting on the rest (session 17); wide rows stream on their own
+        # rows copied by the element loop (under 128 words) prefetch PREFETCH_LINES cache lines (backends: the CPU's
+        # own prefetchers fetch the rest on some CPUs, not on others); wide rows stream on their own
         line = max(1, 64 // data.itemsize)
-        last = min(r, 4 * line) if r < 128 else line
+        last = min(r, PREFETCH_LINES * line) if r < 128 else line
         # (the prefetch written out in both loops: as an inlined helper, shared, the serial form took 1.04-1.29x
         # the time for rows of 256 B-1 KiB, session 21)
         for i in nb.prange(n):
@@ -1035,7 +1035,7 @@ def launched(kernel: Any) -> Any:
     return lambda *args: kernel(*frozen(kernel, args))
 
 
-SERIAL_BYTES: dict[Any, int] = {gather_elements3: 1 << 20, gather_elements2: 32 << 20}
+SERIAL_BYTES: dict[Any, int] = {gather_elements3: 1 << 20, gather_elements2: 32 << 20, scatter_elements2: 2 << 20}
 """Kernels whose serial form runs only for calls moving at most this many bytes; larger one-thread calls run
 the parallel form at one thread, whose loop numba marks unaliased. The other axes' GatherElements loop
 (:func:`gather_elements3`, whose serial form gathers through a stack buffer: :func:`_stack`) measured as fast as
@@ -1045,7 +1045,11 @@ float32, as many int64 indices; caches flushed before each call / back to back):
 0.67x / 0.71x, parallel form 0.59x / 0.76x; 128 MiB 0.67x / 0.69x against 0.60x / 0.60x; 1 MiB 0.48x / 0.65x
 against 0.42x / 0.74x. 4 MiB here put the benchmark's topk (32 indices per row of 4096: 8 MiB as weighed,
 a 0.3 ms call) on the parallel form, whose launch (60-190 µs on numba's workqueue layer) made it 1.52x the best
-peer at one thread against 1.19x on the serial form (one full run each): 32 MiB."""
+peer at one thread against 1.19x on the serial form (one full run each): 32 MiB. The last-axis scatter
+(:func:`scatter_elements2`; an Intel Xeon VM, one thread, ``benchmarks/parts.py scatter_elements_add_last``: rows
+of 1024 float32, 4096 updates each): the parallel form took 0.91x the serial form's time on 4096 rows, 0.89x
+on 2048, 0.86x on 256 (a 2.6 ms call): 2 MiB, so that only calls where a parallel launch is a visible share
+run the serial form."""
 
 
 def _warm_calls() -> list[tuple[Any, tuple[Any, ...]]]:
