@@ -43,8 +43,14 @@ interleaved rounds)."""
 ALIGN = 64
 """Every pooled output starts at a multiple of this many bytes (a cache line; NumPy's large arrays start 16 bytes
 into a page): the kernels' streaming stores (``numba_kernels._stream_span``) then fill whole lines of each row."""
-IDLE_S = 1.0
-"""An idle buffer unused for this long is released."""
+IDLE_S = 5.0
+"""An idle buffer unused for this long is released (at most :func:`get_pool_bytes` of them at any time).
+
+1 s until session 22, shorter than the time between two calls of a large gather in the benchmark's rounds
+(every peer runs in between: 1.5-2 s at full size), so each call met a released buffer and paid its page
+faults: the gather of 2 M rows of 256 B at one thread (a 512 MB output, ``benchmarks/parts.py gather_rows``,
+an Intel Xeon VM) took 200.8 ms, of which faults 68.9 ms and the kernel 135.2 ms (onnxruntime 139.8 ms);
+with 5 s, 135.5 ms. The price: idle memory held up to 4 s longer after the last call."""
 _STEP = 1 << 21  # sizes of _STEP_FROM and more rounded up to 2 MiB (a huge page) ...
 _SMALL_STEP = 1 << 18  # ... smaller ones to 256 KiB (a 1 MiB output would otherwise hold 2 MiB)
 _STEP_FROM = 1 << 23
