@@ -175,6 +175,7 @@ of 16-128 MiB). A row gather streams rows that are whole vectors from an aligned
 STREAM_CAP = 32 << 20
 """The most :data:`STREAM_BYTES` can be, whatever the last-level cache the CPU reports."""
 
+
 def _stream_bytes(last_cache: int) -> int:
     """:data:`STREAM_BYTES` for a last-level cache of ``last_cache`` bytes."""
     return max(1 << 20, min(STREAM_CAP, last_cache // 2))

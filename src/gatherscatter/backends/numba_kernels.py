@@ -1047,9 +1047,9 @@ against 0.42x / 0.74x. 4 MiB here put the benchmark's topk (32 indices per row o
 a 0.3 ms call) on the parallel form, whose launch (60-190 µs on numba's workqueue layer) made it 1.52x the best
 peer at one thread against 1.19x on the serial form (one full run each): 32 MiB. The last-axis scatter
 (:func:`scatter_elements2`; an Intel Xeon VM, one thread, ``benchmarks/parts.py scatter_elements_add_last``: rows
-of 1024 float32, 4096 updates each): the parallel form took 0.91x the serial form's time on 4096 rows, 0.89x
-on 2048, 0.86x on 256 (a 2.6 ms call): 2 MiB, so that only calls where a parallel launch is a visible share
-run the serial form."""
+of 1024 float32, 4096 updates each): the parallel form took 0.91x and 1.02x (two measurements) the serial form's
+time on 4096 rows, 0.89x on 2048, 0.86x on 256 (a 2.6 ms call): 2 MiB, so that only calls where a parallel
+launch is a visible share run the serial form."""
 
 
 def _warm_calls() -> list[tuple[Any, tuple[Any, ...]]]:
