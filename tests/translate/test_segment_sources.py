@@ -101,6 +101,14 @@ def _targets() -> dict[str, tuple[Any, Any]]:
     return out
 
 
+def _torch_sqrt_is_exact() -> bool:
+    """Whether torch's float64 sqrt of the integers 1..4096 is the correctly rounded one (NumPy's) on this CPU."""
+    import torch
+
+    x = np.arange(1, 4097, dtype=np.float64)
+    return bool((torch.sqrt(torch.from_numpy(x)).numpy() == np.sqrt(x)).all())
+
+
 #: every op on NumPy and torch; JAX (slow to dispatch eagerly: ~20 s a call) on the one with most adapters
 CODE = [(t, op) for t in ("numpy", "torch") for op in SORTED + DIVIDED + ["tensorflow.unsorted_segment_sum",
                                                                          "jax.segment_max"]] + [
@@ -115,7 +123,10 @@ def test_generated_code_computes_the_source(op: str, target: str) -> None:
     if conv is None:
         pytest.skip(f"{target} is not installed")
     t = translate(op, to=target)
-    report = check_code(t, *conv, n=12)
+    # torch's float sqrt is not correctly rounded where it runs its AVX-512 kernels (an Intel Xeon: sqrt(2.0) in
+    # float64 one ulp low, 527 of the integers 1..100000 off by one ulp): a divisor sqrt(N) may differ there
+    ulp = 1 if target == "torch" and "sqrt" in t.code and not _torch_sqrt_is_exact() else 0
+    report = check_code(t, *conv, n=12, ulp=ulp)
     assert not report.failures, f"{t.code}\n{report}"
     assert report.agree - report.both_raise >= 4, str(report)
 
