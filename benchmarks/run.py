@@ -744,8 +744,7 @@ def render(env: dict[str, Any], records: list[dict[str, Any]], threads: list[int
         ours_best = min(v for k, v in t.items() if k.startswith("ours") and v)
         ref = t.get("ref")
         row.append(f"{ref / ours_best:.0f}" if ref else "-")
-        pct = 100 * r["MB_moved"] / 1e3 / ours_best / bw["copy_GBps"]
-        row.append(f"{pct:.0f}%")
+        row.append(f"{_copy_share(r, bw['copy_GBps']):.0%}")
         lines.append(f"| {r['name']} | " + " | ".join(row) + " |")
     lines += render_sweep(records, threads, bw["copy_GBps"])
     lines += render_scaling(records, threads) + render_spin(records, threads, env)
@@ -811,19 +810,14 @@ def render_targets(records: list[dict[str, Any]], threads: list[int], copy_gbps:
     checks: list[tuple[str, list[str]]] = []
     more = [t for t in threads if t != 1]
 
-    def misses(key: str, limit: float, above: bool = True) -> list[str]:
-        out = []
-        for r in records:
-            v = r.get("ratios", {}).get(key)
-            if v is not None and (v > limit if above else v < limit):
-                out.append(f"{r['name']} {v:.2f}")
-        return out
+    def misses(key: str, limit: float) -> list[str]:
+        got = ((r["name"], r.get("ratios", {}).get(key)) for r in records)
+        return [f"{name} {v:.2f}" for name, v in got if v is not None and v > limit]
 
     for t in more:
         checks.append((f"ours at {t} threads / ours at 1 thread <= {SCALE_LIMIT}", misses(f"scale{t}", SCALE_LIMIT)))
     if fc:
-        worst = max((c["max_s"] - c.get("numpy_s", c["steady_s"]), fam, label) for fam, d in fc.items()
-                    for label, c in d.items() if isinstance(c, dict) and "max_s" in c)
+        worst = _longest_wait(fc)
         checks.append((f"no call waits over {FIRST_CALL_LIMIT} s for compilation (longest: {fmt_t(worst[0])})",
                        [f"{worst[1]} {worst[2]} {fmt_t(worst[0])}"] if worst[0] > FIRST_CALL_LIMIT else []))
     for t in threads:
@@ -878,7 +872,7 @@ def render_scaling(records: list[dict[str, Any]], threads: list[int]) -> list[st
 
     lines = _grid(records, names, sizes, more, "Thread scaling of the accelerated path (ours at t threads / ours at "
                   f"1 thread, median of the rounds' ratios; **bold** above {SCALE_LIMIT}):", "/1T", cell)
-    lines += ["", "Slower with more threads (> 1.05): " + (", ".join(flagged) if flagged else "none") + "."]
+    lines += ["", f"Slower with more threads (> {SCALE_LIMIT}): " + (", ".join(flagged) if flagged else "none") + "."]
     if any(r.get("tuner") for r in records):
         lines += _grid(records, names, sizes, more, "The thread tuner's measurements in the warm-up (per kernel: the "
                        "thread count each measurement chose, oldest first; two agreeing make it final), and after "
@@ -946,6 +940,12 @@ def render_spin(records: list[dict[str, Any]], threads: list[int], env: dict[str
     return lines
 
 
+def _longest_wait(fc: dict[str, dict[str, Any]]) -> tuple[float, str, str]:
+    """The first-call probes' longest call beyond a steady NumPy-path call: (seconds, op family, cold or warm)."""
+    return max(((c["max_s"] - c.get("numpy_s", c["steady_s"]), fam, label) for fam, d in fc.items()
+                for label, c in d.items() if isinstance(c, dict) and "max_s" in c), default=(0.0, "", ""))
+
+
 def render_first_calls(fc: dict[str, dict[str, Any]]) -> list[str]:
     """The first-call table: per op family, fresh processes, cold (empty numba cache) and warm."""
     if not fc:
@@ -956,7 +956,6 @@ def render_first_calls(fc: dict[str, dict[str, Any]]) -> list[str]:
              "call until the kernels were ready, ready = seconds until then, steady = a call after:", "",
              "| op family | workload | cold first | cold max | cold ready | warm first | warm max | warm ready "
              "| steady | NumPy path |", "|---" * 10 + "|"]
-    worst = 0.0
     for fam, d in fc.items():
         cells = []
         for label in ("cold", "warm"):
@@ -964,14 +963,14 @@ def render_first_calls(fc: dict[str, dict[str, Any]]) -> list[str]:
             if "error" in c or not c:
                 cells += ["failed", "-", "-"]
                 continue
-            worst = max(worst, c["max_s"] - c.get("numpy_s", c["steady_s"]))
             cells += [fmt_t(c["first_s"]), fmt_t(c["max_s"]), _secs(c["ready_s"])]
         steady, npy = d.get("warm", {}).get("steady_s"), d.get("warm", {}).get("numpy_s")
         tail = f" | {fmt_t(steady)} | {fmt_t(npy)} |"
         lines.append(f"| {fam} | {d.get('workload', '')} | " + " | ".join(cells) + tail)
-    lines += ["", f"Longest call beyond a steady NumPy-path call, any family: {fmt_t(worst)} (target: no wait over "
-              "0.5 s for compilation; a call waits at most backends.WAIT_S = 0.05 s for it, the rest is the NumPy "
-              "path's own time, first-touch page faults and the CPU the background compile takes)."]
+    lines += ["", f"Longest call beyond a steady NumPy-path call, any family: {fmt_t(_longest_wait(fc)[0])} "
+              "(target: no wait over 0.5 s for compilation; a call waits at most backends.WAIT_S = 0.05 s for it, "
+              "the rest is the NumPy path's own time, first-touch page faults and the CPU the background compile "
+              "takes)."]
     return lines
 
 
