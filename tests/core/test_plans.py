@@ -8,6 +8,8 @@ the next calls, with other values in arrays of the same dtypes, shapes and strid
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -66,6 +68,27 @@ def _index_variants(idx):
         yield name, x
 
 
+def _special_values(a):
+    """``a``'s dtype, shape and strides holding the values lowerings treat apart (a plan must not skip that):
+    NaN, zeros of both signs, infinities, for floats; negative values and zeros for integers."""
+    if not a.flags.c_contiguous or not a.size or a.dtype.kind not in "iuf":
+        return
+    flat = a.reshape(-1)
+    if a.dtype.kind == "f":
+        for name, v in (("NaN", np.nan), ("-0.0", -0.0), ("-inf", -np.inf), ("inf", np.inf)):
+            x = flat.copy()
+            x[::2] = v
+            yield name, x.reshape(a.shape)
+        x = flat.copy()
+        x[:] = 0.0
+        x[1::2] = -0.0
+        yield "zeros of both signs", x.reshape(a.shape)
+    else:
+        yield "zeros", np.zeros_like(a)
+        if a.dtype.kind == "i":
+            yield "negative", (-1 - np.abs(a.astype(np.int64) % 7)).astype(a.dtype)
+
+
 def _data_variant(data):
     if not data.flags.c_contiguous or data.dtype.kind not in "biufc":
         return data
@@ -88,6 +111,7 @@ def test_a_plan_answers_as_the_whole_path(op, fresh_plans):
             for name, v in _index_variants(idx):
                 calls.append((f"indices {name}", {**kw, ii: v}))
             calls.append(("other data", {**kw, di: _data_variant(data)}))
+            calls += [(f"data {name}", {**kw, di: v}) for name, v in _special_values(data)]
             plans.set_enabled(False)
             expected = [_outcome(lambda k=k: op(**k)) for _, k in calls]
             plans.set_enabled(True)
@@ -239,3 +263,170 @@ def test_a_signature_without_a_plan_is_recorded_again_after_1_2_4_8_calls_withou
     with using_backend("numba"):
         op(d, i, axis=1)  # the 9th call: the 8th miss is a power of two, so it records, and keeps the plan
     assert plans.get(key) is not None
+
+
+SCATTERS = [op for op in gs.ops() if op.info.kind == "scatter"]
+SCATTER_CASES = 40  # more than for gathers: fewer generated scatter cases have int64 indices the kernels take raw
+
+
+def _modes(op):
+    """How a scatter's result is asked for: a fresh array, and where the op takes ``out=``, into the caller's
+    array and in place (``out=data``)."""
+    yield "fresh", None
+    if "out" in inspect.signature(op).parameters:
+        yield "into out", "out"
+        yield "in place", "data"
+
+
+def _copies(kw):
+    return {n: v.copy() if type(v) is np.ndarray else v for n, v in kw.items()}
+
+
+def _call(op, kw, di, mode):
+    """``op`` on copies of ``kw``'s arrays (each call starts from the same values), ``out=`` per ``mode``;
+    the outcome and every array the call was given, after it (only an ``out=`` may change)."""
+    k = _copies(kw)
+    if mode == "out":
+        k["out"] = np.zeros_like(k[di])
+    elif mode == "data":
+        k["out"] = k[di]
+    outcome = _outcome(lambda: op(**k))
+    return outcome, [(n, v.tobytes()) for n, v in k.items() if type(v) is np.ndarray]
+
+
+def _scatter_plan_checked(op, kw, roles, label):
+    """Every variant of the call ``op(**kw)`` in every way of asking for the result, with the plan kept by each
+    way's first call, against the whole path (plans off); how many ways kept a plan."""
+    ii, di, ui = roles.get("indices"), roles.get("data"), roles.get("updates")
+    idx, data, upd = kw.get(ii), kw.get(di), kw.get(ui)
+    calls = [("the case", dict(kw))]
+    calls += [(f"indices {name}", {**kw, ii: v}) for name, v in _index_variants(idx)]
+    calls.append(("other data", {**kw, di: _data_variant(data)}))
+    calls += [(f"data {name}", {**kw, di: v}) for name, v in _special_values(data)]
+    if type(upd) is np.ndarray:
+        calls.append(("other updates", {**kw, ui: _data_variant(upd)}))
+        calls += [(f"updates {name}", {**kw, ui: v}) for name, v in _special_values(upd)]
+    modes = [m for _, m in _modes(op)]
+    plans.set_enabled(False)
+    expected = {(name, m): _call(op, k, di, m) for name, k in calls for m in modes}
+    plans.set_enabled(True)
+    kept = 0
+    for recording in modes:
+        plans.clear()
+        assert _call(op, kw, di, recording) == expected["the case", recording], f"{label}: recording"
+        k0 = _copies(kw)
+        key = plans.signature(op, (), {**k0, "out": k0[di]} if recording else k0)
+        if key is None or plans.get(key) is None:
+            continue
+        kept += 1
+        for (name, m), want in expected.items():
+            assert _call(op, dict(calls)[name], di, m) == want, f"{label}, kept {recording}: {name}, {m}"
+    return kept
+
+
+@pytest.mark.parametrize("op", SCATTERS, ids=lambda op: op.info.qualname)
+def test_a_scatter_plan_answers_as_the_whole_path(op, fresh_plans):
+    """As for gathers, with other updates too, and for each way of asking for the result (fresh, ``out=``,
+    ``out=data``): a plan kept in one way is also met by calls of the others with the same signature."""
+    kept = 0
+    with using_backend("numba"):
+        for n in range(SCATTER_CASES):
+            case = generate(op.info.qualname, op, 7, n)
+            kw, roles = case.kwargs, case.roles
+            idx, data = kw.get(roles.get("indices")), kw.get(roles.get("data"))
+            if type(idx) is not np.ndarray or type(data) is not np.ndarray or idx.dtype != np.int64 or not idx.size:
+                continue
+            if any(type(v) is np.ndarray and (v.nbytes > 1 << 20 or 0 in v.strides) for v in kw.values()):
+                continue  # the fuzzer's broadcast giants: each call here starts from copies
+            kept += _scatter_plan_checked(op, kw, roles, f"{op.info.qualname} case {n} ({case.kind})")
+    if kept == 0:
+        pytest.skip("no generated case of this op keeps a plan (converted arrays, a post step, or no kernel)")
+
+
+def _scatter_cases():
+    """Common framework scatters on rows and elements, float32 data, in-range int64 indices with duplicates, and
+    whether each keeps plans (TF's max/min treat a NaN update apart: they keep none)."""
+    rng = np.random.default_rng(12)
+    d = rng.random((40, 16), np.float32)
+    rows = rng.integers(0, 40, (30, 1))
+    u_rows = rng.random((30, 16), np.float32)
+    el = rng.integers(0, 16, (40, 5))
+    u_el = rng.random((40, 5), np.float32)
+    roles = {"data": "data", "indices": "indices", "updates": "updates"}
+    nd = {"data": d, "indices": rows, "updates": u_rows}
+    yield gs.onnx.ScatterND, nd, roles, True
+    yield gs.onnx.ScatterND, {**nd, "reduction": "add"}, roles, True
+    yield gs.scatter_nd, nd, roles, True
+    yield gs.scatter_nd, {**nd, "reduction": "max"}, roles, True
+    tf = {"tensor": d, "indices": rows, "updates": u_rows}
+    tf_roles = {"data": "tensor", "indices": "indices", "updates": "updates"}
+    yield gs.tensorflow.tensor_scatter_nd_update, tf, tf_roles, True
+    yield gs.tensorflow.tensor_scatter_nd_max, tf, tf_roles, False  # a NaN update keeps the current value
+    yield gs.tensorflow.tensor_scatter_nd_min, tf, tf_roles, False
+    el_kw = {"data": d, "indices": el, "updates": u_el}
+    yield gs.onnx.ScatterElements, {**el_kw, "axis": 1}, roles, True
+    yield gs.onnx.ScatterElements, {**el_kw, "axis": 1, "reduction": "add"}, roles, True
+    yield gs.scatter_along_axis, {**el_kw, "axis": 1}, roles, True
+    yield gs.scatter_along_axis, {**el_kw, "axis": -1, "reduction": "add"}, roles, True
+
+
+@pytest.mark.parametrize("case", list(_scatter_cases()), ids=lambda c: c[0].info.qualname)
+def test_common_scatters_keep_plans_that_answer_as_the_whole_path(case, fresh_plans):
+    """Not vacuous: the common framework scatters keep plans, in every way each can be asked (fresh, ``out=``,
+    ``out=data``), and the plans answer as the whole path."""
+    op, kw, roles, keeps = case
+    with using_backend("numba"):
+        assert _scatter_plan_checked(op, kw, roles, op.info.qualname) == (len(list(_modes(op))) if keeps else 0)
+
+
+def test_an_in_place_plan_declines_another_out_and_a_read_only_one(fresh_plans, monkeypatch):
+    """``out=data`` keeps a plan whose signature a call into another array (or into a read-only one) shares;
+    the plan declines those (the whole path writes the other array, or raises), and writes nothing."""
+    rng = np.random.default_rng(13)
+    d = rng.random((50, 8), np.float32)
+    i = rng.integers(0, 50, (20, 1))
+    u = rng.random((20, 8), np.float32)
+    want = d.copy()
+    for r, row in enumerate(i[:, 0]):
+        want[row] = u[r]
+    with using_backend("numba"):
+        first = d.copy()
+        assert gs.scatter_nd(first, i, u, out=first) is first
+        assert np.array_equal(first, want)
+        key = plans.signature(gs.scatter_nd, (first, i, u), {"out": first})
+        assert plans.get(key) is not None
+        calls = []
+        lowering = type(gs.scatter_nd.lower(d, i, u))
+        real = lowering.run
+        monkeypatch.setattr(lowering, "run", lambda self: calls.append(1) or real(self))
+        again = d.copy()
+        assert gs.scatter_nd(again, i, u, out=again) is again and np.array_equal(again, want)
+        assert calls == []  # the plan ran
+        other, src = np.zeros_like(d), d.copy()
+        assert gs.scatter_nd(src, i, u, out=other) is other  # the whole path: into other, data untouched
+        assert np.array_equal(other, want) and np.array_equal(src, d) and calls == [1]
+        ro = np.zeros_like(d)
+        ro.flags.writeable = False
+        with pytest.raises(gs.ArgumentError, match="writeable"):
+            gs.scatter_nd(d.copy(), i, u, out=ro)
+        assert not ro.any()
+        alias = d.copy()
+        view = alias[...]  # another object on the same memory: in place for the core, declined by the plan
+        assert gs.scatter_nd(alias, i, u, out=view) is view and np.array_equal(alias, want) and calls == [1, 1]
+        plans.clear()
+        into = np.zeros_like(d)
+        assert gs.scatter_nd(d, i, u, out=into) is into and np.array_equal(into, want)  # keeps the out= plan
+        assert plans.get(key) is not None
+        buf = np.zeros(d.size, np.float32)
+        out = buf.reshape(d.shape)
+        u_in_out = buf[80:240].reshape(u.shape)  # the updates inside out: the whole path refuses
+        u_in_out[...] = u
+        with pytest.raises(gs.ArgumentError, match="share memory with updates"):
+            gs.scatter_nd(d, i, u_in_out, out=out)
+        assert np.array_equal(u_in_out, u) and not buf[:80].any()
+        bad = i.copy()
+        bad[7, 0] = 50
+        mine = d.copy()
+        with pytest.raises(gs.IndexOutOfRangeError):
+            gs.scatter_nd(mine, bad, u, out=mine)
+        assert np.array_equal(mine, d)  # checked before the first write

@@ -196,7 +196,7 @@ def gather(
         fast = accel.gather(kern, d, idx, spec, out_shape, out, raw=True, wrap=wrap, recipe=recipe)
         if fast is not None:
             if recipe is not None:
-                plans.offer(d, idx, fast, _plan(nbytes, spec, out_shape, recipe))
+                plans.offer((d, idx), fast, _plan(nbytes, spec, out_shape, recipe))
             return fast
     lin, valid = resolve(ctx, idx, sizes, spec, policy, d.shape)
     if n_out == 0:

@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import backends
 from ..errors import DTypeError, DuplicateIndexError, UnsupportedError
-from . import accel
+from . import accel, plans
 from .context import NEUTRAL, OpContext
 from .indices import format_position, numpy_checks, resolve
 from .offsets import piece_size
@@ -220,6 +220,37 @@ def _widened(policy: Policy, dtype: np.dtype[Any]) -> np.dtype[Any] | None:
 _ACCUMULATING = (Reduction.ADD, Reduction.SUB, Reduction.MUL, Reduction.MEAN)
 
 
+def _plan(spec: IndexSpec, reduction: str, nbytes: int, inplace: bool) -> plans.Plan:
+    """This scatter on the kernels for any data, indices and updates of the same dtypes, shapes and strides
+    (a call plan, :mod:`gatherscatter.core.plans`), into a fresh output or, given one, into ``out`` (the data
+    itself when ``inplace``); None (then the whole path) unless every index is in ``[0, size)`` (negative ones
+    are not wrapped, whatever the policy) and ``out`` passes the core's checks that its signature does not fix:
+    writeable, and the data itself when ``inplace``, else sharing no memory with an input. On None nothing has
+    been written to the caller's ``out`` (the kernels check every index before their first write there)."""
+
+    def plan(
+        d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any], u: np.ndarray[Any, Any],
+        out: np.ndarray[Any, Any] | None = None,
+    ) -> np.ndarray[Any, Any] | None:
+        kern = backends.kernels(nbytes)
+        if kern is None:  # the accelerated path was switched off since (set_backend)
+            return None
+        if out is None:
+            target = backends.pool.empty(d.shape, d.dtype)
+        elif not out.flags.writeable or (
+            out is not d if inplace else any(np.may_share_memory(out, a) for a in (d, idx, u))
+        ):
+            return None
+        else:
+            target = out
+        done = accel.scatter(
+            kern, target, idx, u, spec, reduction, raw=True, data=None if inplace else d, fresh=out is None
+        )
+        return target if done else None
+
+    return plan
+
+
 def scatter(
     data: Any,
     indices: Any,
@@ -287,6 +318,8 @@ def scatter(
             data=None if inplace else d, fresh=out is None,
         )
         if done:
+            if plans.recording():
+                plans.offer((d, idx, u), target, _plan(spec, red.value, u.nbytes + idx.nbytes, inplace), out)
             return target
     numpy_rows = (
         kern is None

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import plans
 from ..core.context import OpContext
 from ..core.policy import Policy, Reduction
 from ..core.shape import IndexSpec, check_allocatable
@@ -121,6 +122,7 @@ def later_unless_smaller(red: Reduction, data: np.ndarray[Any, Any], ids: np.nda
     ...                      np.int32([0, 0, 1, 1, 2, 2, 2]), 3, np.float32(-3e38)).tolist()
     [nan, nan, -inf, 1.0, -inf, -inf, 2.0]
     """
+    plans.values_read()  # the values decide (core/plans.py)
     if data.dtype.kind in "iub" or data.size == 0:
         return data
     mx = red is Reduction.MAX
@@ -161,6 +163,7 @@ def tie_zeros(data: np.ndarray[Any, Any], ids: np.ndarray[Any, Any], num_segment
     >>> tie_zeros(np.float32([0.0, -0.0, -0.0, 0.0]), np.int32([0, 0, 1, 1]), 2, "first").tolist()
     [0.0, 0.0, -0.0, -0.0]
     """
+    plans.values_read()  # the values decide (core/plans.py)
     if data.dtype.kind in "iub" or data.size == 0:
         return data
     u, seg = _rows(data, ids, num_segments)
@@ -192,6 +195,7 @@ def xla_minmax(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any, 
     ...            ).view(np.uint32).tolist() == [0xFFC00000, 0xFFC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000]
     True
     """
+    plans.values_read()  # the values decide (core/plans.py)
     if data.dtype.kind in "iub" or data.size == 0:
         return data
     u, seg = _rows(data, ids, num_segments)

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core import plans
 from ...core.policy import Reduction
 from ...errors import ShapeError
 from .._common import data_array
@@ -38,6 +39,7 @@ def _fold(verb: str) -> tuple[Residual, ...]:
 
 def _check_sorted(ctx: Any, ids: np.ndarray[Any, Any]) -> int:
     """Paddle's checks in its order; returns the number of output rows ``ids[-1] + 1``."""
+    plans.values_read()  # the values decide (core/plans.py)
     rows = int(ids[-1]) + 1
     if rows <= 0:
         raise ShapeError(

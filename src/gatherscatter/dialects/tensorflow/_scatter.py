@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core import plans
 from ...core.context import OpContext
 from ...core.policy import Policy
 from ...core.shape import IndexSpec, as_updates, dtype_name, prod
@@ -195,6 +196,7 @@ def lower_tensor_scatter(
     spec = IndexSpec(axis=0, depth=i.shape[-1], vector=True)
     policy = check_bad_tuples(ctx, i, tuple(t.shape), mode, reduction)
     if reduction in ("max", "min") and (got in FLOATS or got == "bfloat16") and u.size:
+        plans.values_read()  # NaN updates are treated apart
         nan = np.isnan(u)
         if nan.any():
             # TF keeps the current value when the update is NaN (old < NaN is false), so a NaN

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core import plans
 from ...core.context import OpContext
 from ...core.policy import Reduction
 from ...core.shape import as_array, as_index_array, to_int
@@ -60,6 +61,7 @@ for _n in ("unsorted_segment_mean", "unsorted_segment_sqrt_n"):
 
 def _check_sorted(ctx: OpContext, ids: np.ndarray[Any, Any]) -> int:
     """TF's ``SegmentReductionOp`` checks, in its order; returns ``output_rows = ids[-1] + 1``."""
+    plans.values_read()  # the values decide (core/plans.py)
     n = ids.size
     rows = int(ids[-1]) + 1 if n else 0
     if rows < 0:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core import plans
 from ...core.context import OpContext
 from ...core.policy import Reduction
 from ...core.shape import as_array, as_index_array
@@ -82,6 +83,7 @@ def fold_updates(red: Reduction, data: np.ndarray[Any, Any], ids: np.ndarray[Any
     >>> fold_updates(Reduction.MAX, np.float32([np.nan, 0.0, -0.0, -np.inf]), np.int32([0, 1, 1, 2]), 3).tolist()
     [-3.4028234663852886e+38, 0.0, 0.0, -3.4028234663852886e+38]
     """
+    plans.values_read()  # the values decide (core/plans.py)
     if data.dtype.kind != "f":
         return data
     if red is Reduction.ADD and x_first:
