@@ -195,6 +195,41 @@ def test_a_plan_on_one_thread_calls_the_serial_kernel_directly_and_follows_the_t
         assert len(launches) == 4
 
 
+def test_a_plan_calls_the_serial_kernel_directly_once_the_tuner_chose_one_thread(fresh_plans, monkeypatch):
+    """At 2 threads, once the tuner's final choice for the plan's kernel is one thread, the plan calls the serial
+    form itself (as launch would, without its lookups); when the choice's revisit is due, through launch again."""
+    import time
+
+    from gatherscatter import backends
+    from gatherscatter.core import accel
+
+    rng = np.random.default_rng(17)
+    d = rng.random((300, 64), np.float32)
+    op = gs.onnx.GatherElements
+    launches = []
+    real = accel.launch
+    monkeypatch.setattr(accel, "launch", lambda *a, **k: launches.append(a[0]) or real(*a, **k))
+    monkeypatch.setattr(backends, "_threads", backends._threads)
+    monkeypatch.setattr(backends, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(backends, "_tune_on", True)
+    monkeypatch.setattr(backends, "_tuning", {})
+    with using_backend("numba"):
+        backends.set_num_threads(2)
+        i = rng.integers(0, 64, (300, 8))
+        assert np.array_equal(op(d, i, axis=-1), np.take_along_axis(d, i, 1))  # the whole path, keeps the plan
+        (key,) = backends._tuning
+        st = backends._tuning[key]
+        st.recent, st.settled, st.due = [1, 1], 1, time.monotonic() + 3600  # final: one thread
+        for _ in range(3):
+            i = rng.integers(0, 64, (300, 8))
+            assert np.array_equal(op(d, i, axis=-1), np.take_along_axis(d, i, 1))
+        assert len(launches) == 2  # the whole path's, then the plan's first (which finds the serial form)
+        st.due = time.monotonic() - 1  # a revisit is due: through launch (and the tuner) again
+        i = rng.integers(0, 64, (300, 8))
+        assert np.array_equal(op(d, i, axis=-1), np.take_along_axis(d, i, 1))
+        assert len(launches) == 3
+
+
 def test_what_is_not_kept(fresh_plans):
     d, i = _arrays(7, 6, 5, 3)
     op = gs.onnx.GatherElements

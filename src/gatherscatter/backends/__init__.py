@@ -103,6 +103,7 @@ __all__ = [
     "set_backend",
     "set_kernel_threads",
     "set_num_threads",
+    "settled_one",
     "threads_for",
     "tuned_threads",
     "tuning_pending",
@@ -191,16 +192,19 @@ VM's share of a large L3 is not the whole of it. An Intel Xeon VM (2 vCPUs) repo
 would stream only from 240 MiB; there one-thread copies with streaming stores took 1.21x ``memcpy``'s time at
 24 MiB, 0.89x at 32, 0.75x at 48 and 0.62x at 56-128 MiB (session 22)."""
 
-PARALLEL_BYTES = 1 << 20
+PARALLEL_BYTES = 1 << 22
 """Below this many bytes moved, a kernel runs on one thread; from it up, the tuner (:func:`_run`) chooses 1 or
-n threads by measurement. It is :data:`SMALL_BYTES`: every call on the kernels is tuned.
+n threads by measurement.
 
 8 MiB from session 12 to 22, on a 2-vCPU AMD EPYC where sending the calls of 2-8 MiB through the tuner fixed
 no miss and once put a 2-thread row 1.06x over its one-thread time (session 15). On the Intel Xeon VM of
-session 22 the same calls gain a second thread where the peers do: at 1/16 of the benchmark's sizes, ours at 2
-threads / the best peer's (``benchmarks/ab.py``, 9 rounds each, session 23) went from 1.19 to 0.72 on
-gathernd_elem, 1.72 to 1.19 on gathernd_batch1 and 1.25 to 0.94 on scatternd_add_elem; the top-k gather at 1/2
-(1 MiB) from one thread to 0.59 of its time. The thread-scaling table of the full runs checks the guarantee."""
+session 22 the calls of 4-8 MiB gain a second thread where the peers do: at 1/16 of the benchmark's sizes, ours
+at 2 threads / the best peer's (``benchmarks/ab.py``, 9 rounds each, session 23) went from 1.19 to 0.72 on
+gathernd_elem, 1.72 to 1.19 on gathernd_batch1 and 1.25 to 0.94 on scatternd_add_elem. From 1 MiB (runs 50 and
+51) a call of 2-4 MiB broke the 2-thread guarantee: the in-place ScatterND at 1/16 (1,024 rows of 1 KiB into
+16 MiB), whose tuner measured two threads faster in back-to-back calls (their halves of the rows stay in each
+core's 2 MiB L2), ran 1.42x slower on two threads than on one in the benchmark's rounds (219 against 148 µs),
+where every other contestant runs between two of its calls."""
 
 WAIT_S = 0.05
 """How long one call waits, in all, for numba's import or a kernel signature in the background
@@ -717,6 +721,20 @@ def _child_compile() -> None:
     k = _load()
     if k is not None:
         getattr(k, name).compile(eval(text, _sig_namespace()))  # from the parent, see above
+
+
+def settled_one(kernel: Callable[..., Any], nbytes: int) -> bool:
+    """Whether a call of ``kernel`` moving ``nbytes`` runs on one thread now without the tuner: below
+    :data:`PARALLEL_BYTES` (or one thread asked), or the tuner's final choice for its size class is one thread and
+    no revisit is due. A caller holding the kernel's serial form may then call it directly, as :func:`launch`
+    would (a call plan: no launch, no tuner lookup on each call)."""
+    n = threads_for(nbytes)
+    if n <= 1:
+        return True
+    if not _tune_on or _max_threads is None:
+        return False
+    st = _tuning.get((getattr(kernel, "__name__", "kernel"), max(0, nbytes).bit_length(), min(n, _max_threads)))
+    return st is not None and st.settled == 1 and not st.revisit_due()
 
 
 def serial_form(kernel: Callable[..., Any], nbytes: int) -> Callable[..., Any] | None:

@@ -32,7 +32,7 @@ from ..backends import (
     pool,
     serial_form,
     set_kernel_threads,
-    threads_for,
+    settled_one,
 )
 from .offsets import piece_size, row_pieces
 from .shape import IndexSpec, prod
@@ -285,15 +285,15 @@ def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, 
                              res.view(bits).reshape(rs), False)
     if row is not None:
         args = (*args, _streams(res, row))
-    if one is not None and threads_for(work) == 1:
+    if one is not None and settled_one(kernel, work):
         bad = one(*args)
     else:
-        n = set_kernel_threads(work)
+        set_kernel_threads(work)
         try:
             bad = launch(kernel, *args)
         except KernelNotReadyError:
             return None
-        if n == 1:
+        if settled_one(kernel, work):
             recipe[_SERIAL_SLOT] = serial_form(kernel, work)
     return None if bad else res
 
