@@ -225,8 +225,9 @@ def _plan(spec: IndexSpec, reduction: str, nbytes: int, inplace: bool) -> plans.
     (a call plan, :mod:`gatherscatter.core.plans`), into a fresh output or, given one, into ``out`` (the data
     itself when ``inplace``); None (then the whole path) unless every index is in ``[0, size)`` (negative ones
     are not wrapped, whatever the policy) and ``out`` passes the core's checks that its signature does not fix:
-    writeable, and the data itself when ``inplace``, else sharing no memory with an input. On None nothing has
-    been written to the caller's ``out`` (the kernels check every index before their first write there)."""
+    writeable, and the data itself when ``inplace``, else sharing no memory with an input. On a bad index nothing
+    has been written to the caller's ``out`` (the kernels check every index before their first write there); while
+    a kernel compiles, ``out`` may hold the data's copy, which the whole path then writes again."""
 
     def plan(
         d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any], u: np.ndarray[Any, Any],
