@@ -201,4 +201,4 @@ def test_cpu_vendor_and_prefetch_lines(tmp_path):
     info.write_text("processor\t: 0\n")  # no vendor line (e.g. some ARM kernels)
     assert backends._cpu_vendor(str(info)) == ""
     assert backends._cpu_vendor(str(tmp_path / "missing")) == ""
-    assert backends.PREFETCH_LINES == backends._prefetch_lines(backends._cpu_vendor())
+    assert backends._prefetch_lines(backends._cpu_vendor()) == backends.PREFETCH_LINES

@@ -368,6 +368,10 @@ class _Tuning:
         """Whether a final choice is due to be measured again (:data:`TUNE_REVISIT_S`)."""
         return time.monotonic() >= self.due
 
+    def holds_one(self) -> bool:
+        """Whether the final choice is one thread and no revisit is due: the call needs no tuner on its way."""
+        return self.settled == 1 and not self.revisit_due()
+
     @property
     def measuring(self) -> bool:
         if not self.recent:
@@ -393,9 +397,10 @@ class _Tuning:
 _tuning: dict[tuple[str, int, int], _Tuning] = {}
 
 
-def _tune_key(kernel: Any, n: int) -> tuple[str, int, int]:
-    """The tuner's key for ``kernel`` on this thread's call: (kernel name, size class, threads asked)."""
-    return (getattr(kernel, "__name__", "kernel"), getattr(_call, "bucket", 0), n)
+def _tune_key(kernel: Any, n: int, bucket: int | None = None) -> tuple[str, int, int]:
+    """The tuner's key for ``kernel``: (kernel name, size class, threads asked); the size class of this thread's
+    call unless ``bucket`` is given."""
+    return (getattr(kernel, "__name__", "kernel"), getattr(_call, "bucket", 0) if bucket is None else bucket, n)
 
 
 def _split(args: tuple[Any, ...], at: int | None, n: int) -> tuple[Any, ...]:
@@ -733,8 +738,8 @@ def settled_one(kernel: Callable[..., Any], nbytes: int) -> bool:
         return True
     if not _tune_on or _max_threads is None:
         return False
-    st = _tuning.get((getattr(kernel, "__name__", "kernel"), max(0, nbytes).bit_length(), min(n, _max_threads)))
-    return st is not None and st.settled == 1 and not st.revisit_due()
+    st = _tuning.get(_tune_key(kernel, min(n, _max_threads), max(0, nbytes).bit_length()))  # as set_kernel_threads
+    return st is not None and st.holds_one()
 
 
 def serial_form(kernel: Callable[..., Any], nbytes: int) -> Callable[..., Any] | None:
@@ -766,7 +771,7 @@ def launch(kernel: Callable[..., Any], *args: Any, nthreads_at: int | None = Non
     n = getattr(_call, "n", 1)
     if n > 1 and one is not None and _tune_on:
         st = _tuning.get(_tune_key(kernel, n))
-        if st is not None and st.settled == 1 and not st.revisit_due():  # final: one thread, no tuner on the way
+        if st is not None and st.holds_one():
             n = 1
             args = _split(args, nthreads_at, 1)
     if n <= 1:

@@ -22,7 +22,7 @@ from ..errors import ArgumentError
 from .context import OpContext
 from .shape import dtype_name
 
-__all__ = ["check_out", "check_out_inputs", "same_memory"]
+__all__ = ["check_out", "check_out_inputs", "plan_accepts", "same_memory"]
 
 _MAX_WORK = cast(Any, 1 << 16)  # bounded exact overlap test; beyond it, assume overlap (the stubs allow -1/0 only)
 
@@ -99,3 +99,16 @@ def check_out(
             want, got = dtype.str, out.dtype.str
         raise ArgumentError(f"{ctx.label}: out must have the result's dtype {want}; got {got}")
     return same
+
+
+def plan_accepts(out: np.ndarray[Any, Any], data: np.ndarray[Any, Any], others: tuple[np.ndarray[Any, Any], ...],
+                 inplace: bool) -> bool:
+    """The rules of :func:`check_out_inputs` that a call plan (``core/plans.py``) checks on each call, its signature
+    fixing ``out``'s type, dtype, shape and strides: ``out`` writeable and, ``inplace``, ``data`` itself, else
+    sharing no memory with ``data`` or ``others``, in their quick, conservative form (the same object; memory
+    bounds). False: the call takes the whole path, which applies the rules themselves."""
+    if not out.flags.writeable:
+        return False
+    if inplace:
+        return out is data
+    return not any(np.may_share_memory(out, a) for a in (data, *others))

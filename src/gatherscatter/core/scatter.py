@@ -26,7 +26,7 @@ from . import accel, plans
 from .context import NEUTRAL, OpContext
 from .indices import format_position, numpy_checks, resolve
 from .offsets import piece_size
-from .out import check_out
+from .out import check_out, plan_accepts
 from .policy import Accumulate, Bounds, Duplicates, Identity, MeanCount, MeanRounding, Negative, Policy, Reduction
 from .rows import Piece, R_of, along_last_rows, assign_pieces, at_exact, pieces, reduce_pieces, small
 from .shape import (
@@ -238,12 +238,10 @@ def _plan(spec: IndexSpec, reduction: str, nbytes: int, inplace: bool) -> plans.
             return None
         if out is None:
             target = backends.pool.empty(d.shape, d.dtype)
-        elif not out.flags.writeable or (
-            out is not d if inplace else any(np.may_share_memory(out, a) for a in (d, idx, u))
-        ):
-            return None
-        else:
+        elif plan_accepts(out, d, (idx, u), inplace):
             target = out
+        else:
+            return None
         done = accel.scatter(
             kern, target, idx, u, spec, reduction, raw=True, data=None if inplace else d, fresh=out is None
         )
@@ -301,7 +299,8 @@ def scatter(
     check_allocatable(ctx, d.shape, d.dtype)
     # the output before the indices are read: fail fast on an enormous (broadcast) data
     mine: np.ndarray[Any, Any] | None = backends.pool.empty(d.shape, d.dtype) if out is None else None
-    kern = backends.kernels(u.nbytes + idx.nbytes)
+    nbytes = u.nbytes + idx.nbytes
+    kern = backends.kernels(nbytes)
     wide = _widened(policy, d.dtype)
     fast_ok = (
         kern is not None
@@ -320,7 +319,7 @@ def scatter(
         )
         if done:
             if plans.recording():
-                plans.offer((d, idx, u), target, _plan(spec, red.value, u.nbytes + idx.nbytes, inplace), out)
+                plans.offer((d, idx, u), target, _plan(spec, red.value, nbytes, inplace), out)
             return target
     numpy_rows = (
         kern is None
