@@ -18,7 +18,8 @@ update (scatters). Parts (numba path unless marked np):
 * ``kernel``: the gather/scatter kernel alone on checked indices, reused output (at one thread its
   serial form, as the call runs it; ``kernel par1`` is the parallel form at one thread, for the launch cost);
   out-of-place ScatterND without reduction: ``kernel (put_rows)``, the data copy and the scatter in one pass
-  as the call runs them, and ``kernel (scatter)``, the scatter alone; ScatterElements along the last axis:
+  (as the call runs them below a streaming copy's size), and ``kernel (scatter)``, the scatter alone (``copy`` and
+  it: the call from a streaming copy's size); ScatterElements along the last axis:
   ``kernel + copy``, the kernel with data's copy fused in, as the call runs it;
 * ``np take`` / ``np at`` / ``np assign``: the NumPy path's data movement alone.
 
@@ -196,7 +197,7 @@ def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list
         last = np.empty(d.shape[0], np.int32)
         flat = accel._bits(d.reshape(-1))
         res.append(("kernel (put_rows)", lambda: k.put_rows(o.reshape(-1), flat, i.reshape(-1), uu.reshape(-1),
-                                                            o.shape[1], wrap, last, stream)))
+                                                            o.shape[1], wrap, last)))
         res.append(("kernel (scatter)", lambda: k.scatter_rows(o, i.reshape(-1), uu.reshape(len(i), -1), op, nthreads,
                                                                wrap)))
     elif i.shape[-1] == 1:

@@ -413,12 +413,10 @@ def test_scatter_bad_index_leaves_callers_arrays_untouched():
                 assert data.tobytes() == before.tobytes()
 
 
-@pytest.mark.parametrize("stream", [False, True])
 @pytest.mark.parametrize("form", ["parallel", "serial"])
-def test_put_rows_equals_a_loop(form, stream):
+def test_put_rows_equals_a_loop(form):
     # out = data, then out[rows[i]] = upd[i] in order (duplicates: the last wins), in one pass over out's
-    # rows (with stream: each row once, from data or its last update, by streaming stores); expected from a
-    # plain loop. A bad row: its count, and nothing written
+    # rows; expected from a plain loop. A bad row: its count, and nothing written
     from gatherscatter.backends import numba_kernels as k
 
     kern = k.launched(k.SERIAL[k.put_rows] if form == "serial" else k.put_rows)
@@ -431,13 +429,11 @@ def test_put_rows_equals_a_loop(form, stream):
         for i in range(m):
             expected[int(rows[i]) % n] = upd[i]
         out = np.zeros_like(data)
-        assert kern(out.reshape(-1), data.reshape(-1), rows, upd.reshape(-1), r, True, np.empty(n, np.int32),
-                    stream) == 0
+        assert kern(out.reshape(-1), data.reshape(-1), rows, upd.reshape(-1), r, True, np.empty(n, np.int32)) == 0
         assert out.tobytes() == expected.tobytes()
         rows[-1] = n
         out[:] = 7
-        assert kern(out.reshape(-1), data.reshape(-1), rows, upd.reshape(-1), r, True, np.empty(n, np.int64),
-                    stream) == 1
+        assert kern(out.reshape(-1), data.reshape(-1), rows, upd.reshape(-1), r, True, np.empty(n, np.int64)) == 1
         assert (out == 7).all()
 
 

@@ -1,7 +1,8 @@
 """Streaming (non-temporal) stores: the copy of data in large scatters, the rows of large row gathers.
 
 Large copies write their destination with streaming stores (``numba_kernels._stream_span``): the bytes before
-the destination's first aligned vector and after its last whole one are a ``memcpy``, the rest vector stores.
+the destination's first aligned vector and after its last whole one are a ``memcpy``, the rest vector stores
+(whole groups of four pages interleaved first).
 Each case's expected bytes come from NumPy slicing or a plain loop, never from the kernels; the paths are
 forced at small sizes (``STREAM_BYTES`` patched to 0) and checked to be the ones taken.
 """
@@ -51,6 +52,27 @@ def test_stream_span_copies_exactly_that_span(copy_span, dtype):
                 expected[at : at + count] = src[start : start + count]
                 copy_span(dst, at, src, start, count)
                 assert dst.tobytes() == expected.tobytes(), (at, start, count)
+    assert src.tobytes() == keep.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint32, np.uint64])
+def test_stream_span_page_groups(copy_span, dtype):
+    # spans of whole groups of interleaved pages (4 x 4 KiB) and around them: one byte short of a group, one
+    # group, a group and a vector, two groups and a ragged tail; each from several misaligned starts
+    from gatherscatter.backends import numba_kernels as k
+
+    item = np.dtype(dtype).itemsize
+    group = k._STREAM_PAGES * k._STREAM_PAGE // item
+    vec = backends.STREAM_VECTOR // item
+    src = RNG.integers(0, np.iinfo(dtype).max, 3 * group + 4 * vec, dtype=dtype, endpoint=True)
+    keep = src.copy()
+    for count in (group - 1, group, group + vec, 2 * group + 3, 3 * group):
+        for at, start in ((0, 0), (1, 0), (vec - 1, 5), (3, vec + 1)):
+            dst = np.full(src.size + 2 * vec, 0x5A, dtype)
+            expected = dst.copy()
+            expected[at : at + count] = src[start : start + count]
+            copy_span(dst, at, src, start, count)
+            assert dst.tobytes() == expected.tobytes(), (count, at, start)
     assert src.tobytes() == keep.tobytes()
 
 
@@ -126,8 +148,10 @@ def _spy_streams(monkeypatch):
 
     def launch(kernel, *args, **kw):
         name = getattr(kernel, "__name__", str(kernel))
-        if name in ("copy_blocks", "put_rows", "gather_rows", "gather_mid"):
+        if name in ("copy_blocks", "gather_rows", "gather_mid"):
             seen.append((name, bool(args[-1])))
+        elif name == "put_rows":
+            seen.append((name, False))  # it has no streaming form
         return real(kernel, *args, **kw)
 
     monkeypatch.setattr(accel, "launch", launch)
@@ -179,7 +203,35 @@ def test_streaming_scatters_end_to_end(monkeypatch, dtype):
     assert got.tobytes() == expected.tobytes()
     assert got_add.tobytes() == added.tobytes()
     assert data.tobytes() == keep.tobytes()
-    assert ("put_rows", True) in seen and ("copy_blocks", True) in seen
+    # a streaming copy of data, then the scatter: never the one pass (put_rows), which has no streaming form
+    assert ("copy_blocks", True) in seen and not any(name == "put_rows" for name, _ in seen)
+
+
+def test_the_one_pass_row_scatter_runs_below_a_streaming_copy_only(monkeypatch):
+    # ScatterND without reduction into a fresh output: one pass (put_rows) while data's copy would not stream,
+    # a streaming copy and then the scatter from there; the same bits either way
+    from gatherscatter.core import accel
+
+    data = RNG.standard_normal((20000, 64)).astype(np.float32)  # 5 MiB: copied on the kernels
+    idx = RNG.integers(-20000, 20000, (3000, 1))
+    upd = RNG.standard_normal((3000, 64)).astype(np.float32)
+    expected = data.copy()
+    for i in range(3000):
+        expected[int(idx[i, 0]) % 20000] = upd[i]
+    for limit, one_pass in ((data.nbytes + 1, True), (data.nbytes, False)):
+        monkeypatch.setattr(accel, "STREAM_BYTES", limit)
+        names: list[str] = []
+        real = accel.launch
+
+        def launch(kernel, *args, real=real, names=names, **kw):
+            names.append(getattr(kernel, "__name__", ""))
+            return real(kernel, *args, **kw)
+
+        monkeypatch.setattr(accel, "launch", launch)
+        with using_backend("numba"):
+            got = gs.onnx.ScatterND(data, idx, upd)
+        assert got.tobytes() == expected.tobytes()
+        assert ("put_rows" in names) == one_pass and ("copy_blocks" in names) == (not one_pass), names
 
 
 def test_stream_bytes_is_half_the_last_cache_within_bounds():
