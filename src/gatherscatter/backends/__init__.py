@@ -157,15 +157,18 @@ def _cpu_vendor(path: str = "/proc/cpuinfo") -> str:
 
 def _prefetch_lines(vendor: str) -> int:
     """:data:`PREFETCH_LINES` on a CPU of ``vendor`` (:func:`_cpu_vendor`)."""
-    return 1 if vendor == "GenuineIntel" else 4
+    return 0 if vendor == "GenuineIntel" else 4
 
 
 PREFETCH_LINES = _prefetch_lines(_cpu_vendor())
-"""Cache lines of the row ahead a row gather prefetches for rows under 128 items (``numba_kernels.gather_rows``;
-wider rows prefetch their first line). On an AMD EPYC VM a single line left the gather of 256 B rows waiting
-on the rest of each row (session 17): 4 lines there. On an Intel Xeon VM the core's own adjacent-line and
-streamer prefetchers fetch the rest, and 4 lines took more time: the serial kernel alone, 256 B rows, one line
-against four, 0.88x (2 M rows), 0.87x (1 M) and 0.79x (125 k rows; session 22). numba's cache is kept per CPU
+"""Cache lines of the row ahead a row gather prefetches (``numba_kernels.gather_rows``; rows under 128 items:
+this many lines; wider rows: their first line; 0: no prefetch at all). On an AMD EPYC VM a single line left the
+gather of 256 B rows waiting on the rest of each row (session 17): 4 lines there. On an Intel Xeon VM the core's
+own prefetchers fetch the rows: 4 lines took more time than 1 (the serial kernel alone, 256 B rows, one line
+against four, 0.88x at 2 M rows, 0.87x at 1 M, 0.79x at 125 k; session 22), and 1 more than none: ours / the
+best peer at one thread (``benchmarks/ab.py``, 7-9 rounds), none against one line: gather_rows 0.89 / 0.91 (full
+size), 0.88 / 0.95 (1/2), 0.92 / 0.99 (1/16); gather_rows_out 1.05 / 1.11, 1.02 / 1.06, 1.02 / 1.08; rows of
+1 KiB (gathernd_batch1, gather_axis1 at 1/2) the same within 0.02 (session 24). numba's cache is kept per CPU
 model, so a kernel compiled with one value is never loaded on the other kind of CPU."""
 
 STREAM_VECTOR = 32

@@ -389,7 +389,8 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
     Rows of 128 words or more are copied as slice assignments (numba's vectorised
     copy measured fastest there), shorter ones by an element loop; rows of several
     words prefetch the row ``PREFETCH`` ahead (its first ``PREFETCH_LINES`` cache lines when the
-    element loop copies it, its first otherwise), single elements do not. With ``stream`` (rows of
+    element loop copies it, its first otherwise; none when ``PREFETCH_LINES`` is 0, on Intel CPUs),
+    single elements do not. With ``stream`` (rows of
     several words; ``data`` and ``out`` C-contiguous) each row is copied with streaming stores
     (:func:`_stream_span`), in blocks of rows that each end with a fence.
     """
@@ -403,7 +404,7 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
         blk = max(1, STREAM_BLOCK // (r * out.itemsize))
         for b in nb.prange((n + blk - 1) // blk):
             for i in range(b * blk, min(n, b * blk + blk)):
-                if i + PREFETCH < n:
+                if PREFETCH_LINES and i + PREFETCH < n:
                     t = rows[i + PREFETCH]
                     if 0 <= t < size:
                         _prefetch(data, t)
@@ -430,7 +431,7 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
         # (the prefetch written out in both loops: as an inlined helper, shared, the serial form took 1.04-1.29x
         # the time for rows of 256 B-1 KiB, session 21)
         for i in nb.prange(n):
-            if i + PREFETCH < n:
+            if PREFETCH_LINES and i + PREFETCH < n:
                 t = rows[i + PREFETCH]
                 if 0 <= t < size:
                     _prefetch(data, t)
