@@ -59,7 +59,7 @@ def _read_only(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """``a``, a view of the core's own making, made read-only in place: as ``launch`` passes an array a kernel
     reads (``numba_kernels.frozen``), which then has no view of its own to make. ``setflags(False)``: 0.2 µs,
     the keyword form twice that."""
-    a.setflags(False)
+    a.setflags(False)  # type: ignore[call-arg]  # numpy's stubs make it keyword-only
     return a
 
 
