@@ -878,6 +878,16 @@ def _elem_row(orow: Any, irow: Any, urow: Any, wrap: bool, op: int) -> Any:  # p
     return bad
 
 
+@nb.njit(inline="always")
+def _elem_row_op(orow: Any, irow: Any, urow: Any, wrap: bool, op: int) -> Any:  # pragma: no cover - compiled
+    """:func:`_elem_row` with ``op`` made a constant for ``add`` and ``none`` (loops of their own)."""
+    if op == ADD:
+        return _elem_row(orow, irow, urow, wrap, ADD)
+    if op == NONE:
+        return _elem_row(orow, irow, urow, wrap, NONE)
+    return _elem_row(orow, irow, urow, wrap, op)
+
+
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
 def scatter_elements2(  # pragma: no cover - compiled
     out: Any, data: Any, idx: Any, upd: Any, op: int, copy: bool, wrap: bool
@@ -907,18 +917,9 @@ def scatter_elements2(  # pragma: no cover - compiled
         if a >= a_n:
             pass
         elif wrap:
-            if op == ADD:
-                row_bad += _elem_row(orow, idx[a], upd[a], True, ADD)
-            elif op == NONE:
-                row_bad += _elem_row(orow, idx[a], upd[a], True, NONE)
-            else:
-                row_bad += _elem_row(orow, idx[a], upd[a], True, op)
-        elif op == ADD:
-            row_bad += _elem_row(orow, idx[a], upd[a], False, ADD)
-        elif op == NONE:
-            row_bad += _elem_row(orow, idx[a], upd[a], False, NONE)
+            row_bad += _elem_row_op(orow, idx[a], upd[a], True, op)
         else:
-            row_bad += _elem_row(orow, idx[a], upd[a], False, op)
+            row_bad += _elem_row_op(orow, idx[a], upd[a], False, op)
         bad += row_bad
     return bad
 
