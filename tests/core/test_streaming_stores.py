@@ -138,11 +138,11 @@ def test_streams_rule(monkeypatch):
     assert backends.STREAM_VECTOR % 16 == 0 and pool.ALIGN % backends.STREAM_VECTOR == 0
 
 
-def _spy_streams(monkeypatch):
-    """Patch STREAM_BYTES to 0 (every copy and row gather streams) and record each kernel launch's stream flag."""
+def _spy_streams(monkeypatch, stream_bytes=0):
+    """Patch STREAM_BYTES (0: every copy and row gather streams) and record each kernel launch's stream flag."""
     from gatherscatter.core import accel
 
-    monkeypatch.setattr(accel, "STREAM_BYTES", 0)
+    monkeypatch.setattr(accel, "STREAM_BYTES", stream_bytes)
     seen: list[tuple[str, bool]] = []
     real = accel.launch
 
@@ -210,8 +210,6 @@ def test_streaming_scatters_end_to_end(monkeypatch, dtype):
 def test_the_one_pass_row_scatter_runs_below_a_streaming_copy_only(monkeypatch):
     # ScatterND without reduction into a fresh output: one pass (put_rows) while data's copy would not stream,
     # a streaming copy and then the scatter from there; the same bits either way
-    from gatherscatter.core import accel
-
     data = RNG.standard_normal((20000, 64)).astype(np.float32)  # 5 MiB: copied on the kernels
     idx = RNG.integers(-20000, 20000, (3000, 1))
     upd = RNG.standard_normal((3000, 64)).astype(np.float32)
@@ -219,18 +217,11 @@ def test_the_one_pass_row_scatter_runs_below_a_streaming_copy_only(monkeypatch):
     for i in range(3000):
         expected[int(idx[i, 0]) % 20000] = upd[i]
     for limit, one_pass in ((data.nbytes + 1, True), (data.nbytes, False)):
-        monkeypatch.setattr(accel, "STREAM_BYTES", limit)
-        names: list[str] = []
-        real = accel.launch
-
-        def launch(kernel, *args, real=real, names=names, **kw):
-            names.append(getattr(kernel, "__name__", ""))
-            return real(kernel, *args, **kw)
-
-        monkeypatch.setattr(accel, "launch", launch)
+        seen = _spy_streams(monkeypatch, limit)
         with using_backend("numba"):
             got = gs.onnx.ScatterND(data, idx, upd)
         assert got.tobytes() == expected.tobytes()
+        names = [name for name, _ in seen]
         assert ("put_rows" in names) == one_pass and ("copy_blocks" in names) == (not one_pass), names
 
 

@@ -262,6 +262,11 @@ def threads_for(nbytes: int) -> int:
 _max_threads: int | None = None  # numba's NUMBA_NUM_THREADS, read once
 
 
+def _size_class(nbytes: int) -> int:
+    """The tuner's size class of a call moving ``nbytes``: its bit length."""
+    return max(0, nbytes).bit_length()
+
+
 def set_kernel_threads(nbytes: int) -> int:
     """Choose the thread count for this thread's next kernel calls, moving ``nbytes`` (see :func:`threads_for`);
     returns it. numba's own count is set when a parallel form runs (:func:`_run`); at one thread the kernels
@@ -277,7 +282,7 @@ def set_kernel_threads(nbytes: int) -> int:
         n = min(n, _max_threads)
     _call.n = n
     _call.nbytes = nbytes
-    _call.bucket = max(0, nbytes).bit_length()
+    _call.bucket = _size_class(nbytes)
     return n
 
 
@@ -741,7 +746,7 @@ def settled_one(kernel: Callable[..., Any], nbytes: int) -> bool:
         return True
     if not _tune_on or _max_threads is None:
         return False
-    st = _tuning.get(_tune_key(kernel, min(n, _max_threads), max(0, nbytes).bit_length()))  # as set_kernel_threads
+    st = _tuning.get(_tune_key(kernel, min(n, _max_threads), _size_class(nbytes)))  # as set_kernel_threads
     return st is not None and st.holds_one()
 
 

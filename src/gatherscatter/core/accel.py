@@ -423,15 +423,17 @@ def _scatter(
             return None
         rows, R = found
         wrap = False
+        one_pass = _puts(k, op, out, R, data)
     elif B * P == 1:
         R = prod(out.shape[a + 1 :])
         rows = _c(idx).reshape(-1)
         n = set_kernel_threads(u.nbytes * 2 + idx.nbytes)
-        if not fresh and not _puts(k, op, out, R, data) and launch(k.count_bad, rows, out.shape[a], wrap):
+        one_pass = _puts(k, op, out, R, data)
+        if not fresh and not one_pass and launch(k.count_bad, rows, out.shape[a], wrap):
             return None
     else:
         return False
-    if data is not None and _puts(k, op, out, R, data):
+    if one_pass and data is not None:
         set_kernel_threads(u.nbytes * 2 + idx.nbytes + 2 * out.nbytes)
         o1, d1, u1 = _bits(out.reshape(-1)), _bits(data.reshape(-1)), _bits(np.ascontiguousarray(u).reshape(-1))
         last = np.empty(out.size // R, np.int32 if rows.size < 2**31 else np.int64)
