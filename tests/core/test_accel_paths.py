@@ -108,6 +108,82 @@ def test_gather_nd_tuples_raw(batch_dims):
                                                     np.float32), batch_dims=batch_dims, reduction="add"))
 
 
+@pytest.mark.parametrize("form", ["parallel", "serial"])
+def test_gather_nd_kernel_equals_a_loop(form):
+    # GatherND's one-pass row gather: each tuple checked (negatives wrapped when asked) where its row is copied;
+    # a bad tuple is counted and its row left unwritten. The oracle: the rule and the row-major offset, as loops.
+    from gatherscatter.backends import numba_kernels as k
+
+    kern = k.launched(k.SERIAL[k.gather_nd] if form == "serial" else k.gather_nd)
+    lo64, hi64 = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+    cases = (((7,), 3, 40, 5, np.uint32), ((4, 6), 1, 300, 130, np.uint32), ((3, 2, 5), 2, 50, 1, np.uint64),
+             ((9,), 4, 33, 200, np.uint8), ((5, 2), 2, 70, 2, np.uint16), ((5,), 0, 4, 3, np.uint8),
+             ((5, 2), 2, 0, 2, np.uint16))
+    for sizes, b_n, m_n, r, dt in cases:
+        t_n = int(np.prod(sizes))
+        data = RNG.integers(0, 250, (b_n * t_n, r)).astype(dt)  # 255 is never a value: the unwritten rows' mark
+        for wrap in (False, True):
+            idx = np.stack([RNG.integers(-s - 2, s + 2, (b_n, m_n)) for s in sizes], -1).astype(np.int64)
+            if idx.size >= 4:
+                idx.reshape(-1)[:4] = (lo64, hi64, lo64 + 1, hi64 - 1)  # unsigned sums that wrap around
+            expected = np.full((b_n * m_n, r), 255, dt)
+            bad = 0
+            for b in range(b_n):
+                for m in range(m_n):
+                    off = 0
+                    for j, s in enumerate(sizes):
+                        t = int(idx[b, m, j])
+                        t = t + s if wrap and t < 0 else t
+                        if not 0 <= t < s:
+                            bad += 1
+                            break
+                        off = off * s + t
+                    else:
+                        expected[b * m_n + m] = data[b * t_n + off]
+            out = np.full((b_n * m_n, r), 255, dt)
+            case = (sizes, b_n, m_n, r, wrap)
+            assert kern(data, idx, out, wrap, np.array(sizes, np.int64)) == bad, case
+            assert out.tobytes() == expected.tobytes(), case
+            assert b_n * m_n == 0 or 0 < bad < b_n * m_n, case  # both kinds of tuple were met
+
+
+def test_gather_nd_runs_one_launch_unless_its_output_streams_or_is_the_callers(monkeypatch):
+    # a fresh output that does not stream: the one-pass kernel, then on a call plan (a bad tuple in a planned
+    # call still raises the NumPy path's error); a streaming output or out=: tuples to rows, then the row gather
+    from gatherscatter.core import accel
+
+    seen: list[str] = []
+    real = accel.launch
+
+    def launch(kernel, *args, **kw):
+        seen.append(kernel.__name__)
+        return real(kernel, *args, **kw)
+
+    monkeypatch.setattr(accel, "launch", launch)
+    data = RNG.standard_normal((4, 300, 600)).astype(np.float32)  # rows of 2400 B: they stream from STREAM_BYTES
+    idx = RNG.integers(-300, 300, (4, 500, 1))
+    expected = np.stack([data[b][idx[b, :, 0]] for b in range(4)])  # NumPy's negative indices count from the end
+    bad = idx.copy()
+    bad[2, 17, 0] = 300
+    with using_backend("numba"):
+        assert gs.onnx.GatherND(data, idx, batch_dims=1).tobytes() == expected.tobytes()
+        assert seen == ["gather_nd"]
+        for _ in range(3):  # the plan's runs
+            assert gs.onnx.GatherND(data, idx, batch_dims=1).tobytes() == expected.tobytes()
+    _both(lambda: gs.onnx.GatherND(data, bad, batch_dims=1))
+    seen.clear()
+    out = np.empty_like(expected)
+    with using_backend("numba"):
+        gs.gather_nd(data, idx, batch_dims=1, out=out)
+    assert seen == ["nd_rows", "count_bad", "gather_rows"] and out.tobytes() == expected.tobytes()
+    seen.clear()
+    monkeypatch.setattr(accel, "STREAM_BYTES", 0)
+    with using_backend("numba"):
+        part = idx[:, :77].copy()  # C-contiguous int64: the caller's indices go to the kernels unresolved
+        assert gs.onnx.GatherND(data, part, batch_dims=1).tobytes() == expected[:, :77].tobytes()
+    assert seen == ["nd_rows", "gather_rows"]
+
+
 @pytest.mark.parametrize("reduction", ["none", "add", "mul", "min"])
 def test_scatter_elements_raw(reduction):
     data = RNG.standard_normal((64, 1024)).astype(np.float32)

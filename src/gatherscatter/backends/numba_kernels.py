@@ -48,6 +48,7 @@ __all__ = [
     "gather_elements2",
     "gather_elements3",
     "gather_mid",
+    "gather_nd",
     "gather_rows",
     "nd_rows",
     "put_rows",
@@ -445,6 +446,48 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
             else:
                 for j in range(r):
                     out[i, j] = data[s, j]
+    return bad
+
+
+@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
+def gather_nd(data: Any, idx: Any, out: Any, wrap: bool, sizes: Any) -> int:  # pragma: no cover - compiled
+    """out[b * M + m, :] = data[b * T + the row-major offset of idx[b, m, :] in ``sizes``, :]  (GatherND's row
+    gather in one pass: data (B * T, R) with T the product of ``sizes``, idx (B, M, K), out (B * M, R)); returns
+    the count of tuples with a component outside its size (after wrapping negatives), whose rows are not written.
+
+    :func:`nd_rows` and then :func:`gather_rows` in one parallel region, each tuple read where its row is copied:
+    the two launches and the scratch of rows cost 35-45 µs per call (a 4 MB batched gather took 0.42 ms on one
+    thread). The row copy and its prefetch are :func:`gather_rows`' (written out again: as an inlined helper the
+    serial form's copy took 1.04-1.29x the time, session 21); its streaming form is not here: outputs that stream
+    keep the two launches, whose cost is small beside theirs.
+    """
+    b_n, m_n, _ = idx.shape
+    n = b_n * m_n
+    t_n = data.shape[0] // b_n if b_n else 0
+    r = data.shape[1]
+    bad = 0
+    wide = r >= 128
+    line = max(1, 64 // data.itemsize)
+    last = min(r, PREFETCH_LINES * line) if r < 128 else line
+    for i in nb.prange(n):
+        if PREFETCH_LINES and i + PREFETCH < n:
+            j = i + PREFETCH
+            jb = j // m_n if b_n > 1 else 0
+            t = _tuple_row(idx, jb, j - jb * m_n, sizes, False)
+            if t >= 0:
+                _prefetch(data, jb * t_n + t)
+                for k in range(line, last, line):
+                    _prefetch_at(data, jb * t_n + t, k)
+        b = i // m_n if b_n > 1 else 0
+        off = _tuple_row(idx, b, i - b * m_n, sizes, wrap)
+        if off < 0:
+            bad += 1
+        elif wide and not _SERIAL_FORM:
+            out[i, :] = data[b * t_n + off, :]
+        else:
+            s = b * t_n + off
+            for j in range(r):
+                out[i, j] = data[s, j]
     return bad
 
 
@@ -1022,17 +1065,17 @@ def _serial(kernel: Any) -> Any:
 _SERIAL_GLOBALS = {**globals(), "_SERIAL_FORM": True}
 SERIAL: dict[Any, Any] = {
     k: _serial(k)
-    for k in (copy_blocks, count_bad, nd_rows, gather_rows, gather_mid, gather_elements2, gather_elements3,
-              scatter_rows, put_rows, scatter_elements2, scatter_elements3)
+    for k in (copy_blocks, count_bad, nd_rows, gather_rows, gather_nd, gather_mid, gather_elements2,
+              gather_elements3, scatter_rows, put_rows, scatter_elements2, scatter_elements3)
 }
 """Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
 
 READS: dict[Any, tuple[int, ...]] = {
     kernel: reads
     for parallel, reads in (
-        (copy_blocks, (1,)), (count_bad, (0,)), (nd_rows, (0,)), (gather_rows, (0, 1)), (gather_mid, (0, 1)),
-        (gather_elements2, (0, 1)), (gather_elements3, (0, 1)), (scatter_rows, (1, 2)), (put_rows, (1, 2, 3)),
-        (scatter_elements2, (1, 2, 3)), (scatter_elements3, (1, 2)),
+        (copy_blocks, (1,)), (count_bad, (0,)), (nd_rows, (0,)), (gather_rows, (0, 1)), (gather_nd, (0, 1, 4)),
+        (gather_mid, (0, 1)), (gather_elements2, (0, 1)), (gather_elements3, (0, 1)), (scatter_rows, (1, 2)),
+        (put_rows, (1, 2, 3)), (scatter_elements2, (1, 2, 3)), (scatter_elements3, (1, 2)),
     )
     for kernel in (parallel, SERIAL[parallel])
 }
@@ -1102,6 +1145,8 @@ def _warm_calls() -> list[tuple[Any, tuple[Any, ...]]]:
         for dt in (np.uint32, np.uint64):
             d = np.zeros((4, 3), dt)
             calls.append((f(gather_rows), (d, i1, np.zeros((2, 3), dt), True, True)))
+            calls.append((f(gather_nd), (d, np.zeros((1, 2, 2), np.int64), np.zeros((2, 3), dt), True,
+                                         np.array([2, 2], np.int64))))
             calls.append((f(gather_mid), (d.reshape(1, 4, 3), i1, np.zeros((1, 2, 3), dt), True, True)))
             calls.append((f(gather_elements2), (d, np.zeros((4, 2), np.int64), np.zeros((4, 2), dt), True)))
             calls.append((f(gather_elements3), (d.reshape(1, 4, 3), np.zeros((1, 2, 3), np.int64),
@@ -1177,13 +1222,14 @@ COMPILE_SECONDS: dict[str, float] = {
     "scatter_elements3_1": 4.8, "gather_rows": 4.4, "gather_elements3": 3.9, "gather_mid": 3.8,
     "scatter_elements2": 2.8, "gather_elements3_1": 1.7, "gather_elements2_1": 1.6, "put_rows": 1.6, "nd_rows": 1.5,
     "scatter_elements2_1": 1.3, "gather_rows_1": 1.0, "copy_blocks": 0.7, "put_rows_1": 0.6, "gather_mid_1": 0.5,
-    "count_bad": 0.4, "nd_rows_1": 0.4, "copy_blocks_1": 0.2, "count_bad_1": 0.1,
+    "count_bad": 0.4, "nd_rows_1": 0.4, "copy_blocks_1": 0.2, "count_bad_1": 0.1, "gather_nd": 2.1, "gather_nd_1": 0.6,
 }
 """Seconds a signature of each kernel (by name) takes to compile: the mean over the warm-up's calls and the
 lines of ``.ci/numba-signatures.txt`` (one process, an empty cache, a 2-vCPU EPYC VM; 818 s for all 203). A
 parallel form with several ``prange`` loops and helpers inlined per constant op costs the most (numba's parfor
-passes copy and analyse each loop's IR): 0.1-16 s. :func:`warm_parts` shares by these weights (a kernel
-missing here weighs 1 s)."""
+passes copy and analyse each loop's IR): 0.1-16 s. ``gather_nd`` (session 25) was timed on the Intel Xeon VM, 1.1
+and 0.33 s, and scaled by ``gather_rows``' ratio between the two machines (2.29 s there). :func:`warm_parts`
+shares by these weights (a kernel missing here weighs 1 s)."""
 
 
 def warm_parts(parts: int, signatures: Iterable[str] = (), common: bool = True) -> list[list[tuple[Any, Any]]]:

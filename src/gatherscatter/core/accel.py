@@ -209,6 +209,15 @@ def _gather(
                 return None if bad else res
             rows = ic.reshape(-1)
         else:
+            kd = spec.depth
+            R = prod(d.shape[a + kd :])
+            if mine and not _streams(res, R):  # tuples read where their rows are copied: one launch
+                T, M = prod(d.shape[a : a + kd]), prod(idx.shape[b:-1])
+                sizes = np.array(d.shape[a : a + kd], np.int64)
+                sizes.setflags(write=False)  # as the kernel reads it (no second signature: frozen)
+                bad = _views(k.gather_nd, d, (B * T, R), ic, (B, M, kd), res, (B * M, R), wrap, recipe, work,
+                             tail=(sizes,))
+                return None if bad else res
             found = _nd_rows(k, idx, d.shape, spec, wrap)
             if found is None:
                 return None
@@ -240,14 +249,15 @@ def _gather(
 
 def _views(kernel: Any, d: np.ndarray[Any, Any], ds: tuple[int, ...], idx: np.ndarray[Any, Any],
            is_: tuple[int, ...], res: np.ndarray[Any, Any], rs: tuple[int, ...], wrap: bool,
-           recipe: list[Any] | None = None, work: int = 0, row: int | None = None) -> Any:
+           recipe: list[Any] | None = None, work: int = 0, row: int | None = None, tail: tuple[Any, ...] = ()) -> Any:
     """Launch ``kernel`` on ``d``, ``idx`` and ``res`` viewed as ``ds``, ``is_`` and ``rs`` (items as bits);
     with ``recipe``, first note the launch there for :func:`run_recipe` (``work``: its thread-count bytes).
-    ``row``: the items of a row of a row gather, whose kernel then also takes :func:`_streams`."""
+    ``row``: the items of a row of a row gather, whose kernel then also takes :func:`_streams`. ``tail``: the
+    kernel's last arguments, the same for every call of the recipe (GatherND's sizes)."""
     if recipe is not None:  # as run_recipe unpacks it; _SERIAL_SLOT is filled by run_recipe
-        recipe[:] = [kernel, ds, is_, rs, work, _UINT[d.dtype.itemsize], res.nbytes, None, row]
+        recipe[:] = [kernel, ds, is_, rs, work, _UINT[d.dtype.itemsize], res.nbytes, None, row, tail]
     args = (_read_only(_bits(d.reshape(ds))), _read_only(idx.reshape(is_)), _bits(res.reshape(rs)), wrap)
-    return launch(kernel, *args) if row is None else launch(kernel, *args, _streams(res, row))
+    return launch(kernel, *args, *tail) if row is None else launch(kernel, *args, _streams(res, row), *tail)
 
 
 def _streams(res: np.ndarray[Any, Any], row: int) -> bool:
@@ -279,12 +289,14 @@ def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, 
     under :data:`~gatherscatter.backends.pool.MIN_BYTES` is then a plain ``np.empty``) are the same for every
     call of the recipe. Top-k element gather at 1/16 of the benchmark's size, 20,000 calls back to back:
     13.6-14.9 against 18.5-20.2 µs for the plan's part of the call (0.73x; see benchmarks/README.md, session 15)."""
-    kernel, ds, is_, rs, work, bits, out_bytes, one, row = recipe
+    kernel, ds, is_, rs, work, bits, out_bytes, one, row, tail = recipe
     res = pool.empty(out_shape, d.dtype, out_bytes)
     args: tuple[Any, ...] = (_read_only(d.view(bits).reshape(ds)), _read_only(idx.reshape(is_)),
                              res.view(bits).reshape(rs), False)
     if row is not None:
         args = (*args, _streams(res, row))
+    if tail:
+        args = (*args, *tail)
     if one is not None and settled_one(kernel, work):
         bad = one(*args)
     else:
