@@ -168,14 +168,11 @@ def _parts(w: Workload, a: dict[str, np.ndarray], k: Any, nthreads: int) -> list
             T, R = int(np.prod(d.shape[b : b + kd])), int(np.prod(d.shape[b + kd :]))
             M = i.size // (B * kd)
             sizes = np.array(d.shape[b : b + kd], np.int64)
-            if not accel._streams(buf, R):  # as the call runs it: each tuple read where its row is copied
-                res.append(("kernel (one pass)", lambda: k.gather_nd(bits(d.reshape(B * T, R)), i.reshape(B, M, kd),
-                                                                     bits(buf.reshape(-1, R)), wrap, sizes)))
-                return res
             rows = np.empty((B, M), np.int64)
             res.append(("check (nd rows)", lambda: k.nd_rows(i.reshape(B, M, kd), sizes, T, wrap, rows)))
             res.append(("kernel", lambda: k.gather_rows(bits(d.reshape(B * T, R)), rows.reshape(-1),
-                                                        bits(buf.reshape(-1, R)), False, True)))
+                                                        bits(buf.reshape(-1, R)), False,
+                                                        accel._streams(buf, R))))
         return res
     u = a["updates"]
     op = k.OPS[w.attrs.get("reduction", "none")]

@@ -8,6 +8,7 @@ same error; the NumPy path is itself tested against loop oracles.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -110,8 +111,9 @@ def test_gather_nd_tuples_raw(batch_dims):
 
 @pytest.mark.parametrize("form", ["parallel", "serial"])
 def test_gather_nd_kernel_equals_a_loop(form):
-    # GatherND's one-pass row gather: each tuple checked (negatives wrapped when asked) where its row is copied;
-    # a bad tuple is counted and its row left unwritten. The oracle: the rule and the row-major offset, as loops.
+    # GatherND's row gather: every tuple checked (negatives wrapped when asked) and turned into its row first; with
+    # a bad one, their count and nothing written, else every row copied (plain or streaming stores). The oracle:
+    # the rule and the row-major offset, as loops.
     from gatherscatter.backends import numba_kernels as k
 
     kern = k.launched(k.SERIAL[k.gather_nd] if form == "serial" else k.gather_nd)
@@ -122,10 +124,11 @@ def test_gather_nd_kernel_equals_a_loop(form):
     for sizes, b_n, m_n, r, dt in cases:
         t_n = int(np.prod(sizes))
         data = RNG.integers(0, 250, (b_n * t_n, r)).astype(dt)  # 255 is never a value: the unwritten rows' mark
-        for wrap in (False, True):
-            idx = np.stack([RNG.integers(-s - 2, s + 2, (b_n, m_n)) for s in sizes], -1).astype(np.int64)
-            if idx.size >= 4:
-                idx.reshape(-1)[:4] = (lo64, hi64, lo64 + 1, hi64 - 1)  # unsigned sums that wrap around
+        for wrap, stream, bad_ones in itertools.product((False, True), (False, True), (False, True)):
+            lows = [-s if wrap else 0 for s in sizes]
+            idx = np.stack([RNG.integers(lo, s, (b_n, m_n)) for lo, s in zip(lows, sizes, strict=True)], -1).astype(np.int64)
+            if bad_ones and idx.size >= 8:  # the edges just outside, and unsigned sums that wrap around
+                idx.reshape(-1)[:8:2] = (lo64, hi64, lows[0] - 1, sizes[0])
             expected = np.full((b_n * m_n, r), 255, dt)
             bad = 0
             for b in range(b_n):
@@ -140,23 +143,28 @@ def test_gather_nd_kernel_equals_a_loop(form):
                         off = off * s + t
                     else:
                         expected[b * m_n + m] = data[b * t_n + off]
+            if bad:
+                expected[:] = 255
             out = np.full((b_n * m_n, r), 255, dt)
-            case = (sizes, b_n, m_n, r, wrap)
-            assert kern(data, idx, out, wrap, np.array(sizes, np.int64)) == bad, case
+            case = (sizes, b_n, m_n, r, wrap, stream, bad_ones)
+            assert kern(data, idx, out, wrap, stream, np.array(sizes, np.int64)) == bad, case
             assert out.tobytes() == expected.tobytes(), case
-            assert b_n * m_n == 0 or 0 < bad < b_n * m_n, case  # both kinds of tuple were met
+            assert bool(bad) == (bad_ones and idx.size >= 8), case
 
 
-def test_gather_nd_runs_one_launch_unless_its_output_streams_or_is_the_callers(monkeypatch):
-    # a fresh output that does not stream: the one-pass kernel, then on a call plan (a bad tuple in a planned
-    # call still raises the NumPy path's error); a streaming output or out=: tuples to rows, then the row gather
+def test_gather_nd_runs_as_one_call_and_checks_every_tuple_before_writing(monkeypatch):
+    # every raw GatherND is one call (tuples to rows, then the row gather), into a fresh output, a streaming one or
+    # the caller's out=, then on a call plan; a bad tuple raises the NumPy path's error, out= left untouched
     from gatherscatter.core import accel
 
     seen: list[str] = []
+    streams: list[bool] = []
     real = accel.launch
 
     def launch(kernel, *args, **kw):
         seen.append(kernel.__name__)
+        if kernel.__name__ == "gather_nd":
+            streams.append(args[4])
         return real(kernel, *args, **kw)
 
     monkeypatch.setattr(accel, "launch", launch)
@@ -172,16 +180,20 @@ def test_gather_nd_runs_one_launch_unless_its_output_streams_or_is_the_callers(m
             assert gs.onnx.GatherND(data, idx, batch_dims=1).tobytes() == expected.tobytes()
     _both(lambda: gs.onnx.GatherND(data, bad, batch_dims=1))
     seen.clear()
-    out = np.empty_like(expected)
+    out = np.full_like(expected, 7.0)
     with using_backend("numba"):
+        with pytest.raises(gs.IndexOutOfRangeError, match=r"\[2, 17, 0\] = 300"):
+            gs.gather_nd(data, bad, batch_dims=1, out=out)
+        assert (out == 7.0).all() and "gather_nd" in seen
         gs.gather_nd(data, idx, batch_dims=1, out=out)
-    assert seen == ["nd_rows", "count_bad", "gather_rows"] and out.tobytes() == expected.tobytes()
+    assert out.tobytes() == expected.tobytes()
+    assert not any(streams)
     seen.clear()
-    monkeypatch.setattr(accel, "STREAM_BYTES", 0)
+    monkeypatch.setattr(accel, "STREAM_BYTES", 0)  # every output streams
     with using_backend("numba"):
         part = idx[:, :77].copy()  # C-contiguous int64: the caller's indices go to the kernels unresolved
         assert gs.onnx.GatherND(data, part, batch_dims=1).tobytes() == expected[:, :77].tobytes()
-    assert seen == ["nd_rows", "gather_rows"]
+    assert seen == ["gather_nd"] and streams[-1] is True
 
 
 @pytest.mark.parametrize("reduction", ["none", "add", "mul", "min"])
@@ -616,6 +628,9 @@ def test_parallel_forms_really_parallelise(share):
     assert len(k.SERIAL) >= 4
     for kern in list(k.SERIAL)[share::2]:
         loops = _prange_loops(kern.py_func)
+        if kern in k.COMPOSITE:  # its parallel loops are its callees', each checked here on its own
+            assert loops == 0 and not kern.targetoptions.get("parallel"), kern.__name__
+            continue
         assert loops >= 1, kern.__name__
         assert _parfor_loops(kern, first[kern]) == loops, kern.__name__
     # the check can fail: a kernel whose second prange loop (its bound a conditional expression) stays serial
@@ -671,8 +686,9 @@ def test_warm_up_shares_cover_every_kernel_once():
 
 def test_warm_up_compiles_listed_signatures_in_the_owning_share():
     # .ci/run warms up the suite's own signatures (.ci/numba-signatures.txt): each line parses back to the
-    # numba types it was written from, names a kernel that exists, and goes to the share of its kernel (one
-    # process per kernel's cache index); bad lines are refused naming the line
+    # numba types it was written from, names a kernel that exists with as many parameters (a stale line stops
+    # the warm-up), and goes to the share of its kernel (one process per kernel's cache index); bad lines are
+    # refused naming the line
     pytest.importorskip("numba")
     from numba.core import types
 
@@ -686,6 +702,7 @@ def test_warm_up_compiles_listed_signatures_in_the_owning_share():
         name, sig = line.split(": ", 1)
         assert name in names, line
         assert repr(tuple(k.parse_signature(sig))) == sig
+        assert len(k.parse_signature(sig)) == names[name].py_func.__code__.co_argcount, line
     ro = k.parse_signature("(Array(uint8, 2, 'C', True, aligned=True), int64, bool)")
     assert ro == (types.Array(types.uint8, 2, "C", readonly=True), types.int64, types.boolean)
     jobs = k._jobs(["# a comment", "", "no_such_kernel: (int64,)", f"gather_rows: {ro!r}"])
@@ -738,7 +755,8 @@ def test_kernels_read_their_inputs_read_only_one_signature_either_way():
         assert {kern: set(kern.overloads) for kern in forms} == seen, "a second signature for read-only inputs"
     assert got.tobytes() == want.tobytes() == x[i].tobytes()
     assert x.flags.writeable and i.flags.writeable and not xr.flags.writeable and not ir.flags.writeable
-    ran = [sig for kern in forms for sig in seen[kern] if sig[0].dtype == k.types.uint32 and sig[0].ndim == 2]
+    ran = [sig for kern in forms for sig in seen[kern] if sig[0].dtype == k.types.uint32 and sig[0].ndim == 2
+           and not isinstance(sig[3], k.types.Literal)]  # not gather_nd's own call (its rows, a constant wrap)
     assert ran and all(not sig[0].mutable and not sig[1].mutable and sig[2].mutable for sig in ran)
     # frozen itself: writeable inputs become read-only views (the caller's array untouched), read-only ones and
     # outputs pass as they are, other arguments as given

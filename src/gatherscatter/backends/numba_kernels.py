@@ -73,6 +73,8 @@ assignment measured 1.3-3x faster than the loops (a 2-vCPU VM, rows of 256 words
 cgutils: Any = _cgutils  # untyped numba internals used by the intrinsic below
 
 _OPTS: dict[str, Any] = {"parallel": True, "cache": True, "nogil": True, "boundscheck": False}
+_CALLS: dict[str, Any] = {**_OPTS, "parallel": False}
+"""A composite kernel's options (:data:`COMPOSITE`): its parallel loops are the kernels it calls."""
 
 
 def _prefetch_line(context: Any, builder: Any, aryty: Any, ary_value: Any, inds: list[Any]) -> None:  # pragma: no cover
@@ -449,46 +451,25 @@ def gather_rows(data: Any, rows: Any, out: Any, wrap: bool, stream: bool) -> int
     return bad
 
 
-@nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
-def gather_nd(data: Any, idx: Any, out: Any, wrap: bool, sizes: Any) -> int:  # pragma: no cover - compiled
-    """out[b * M + m, :] = data[b * T + the row-major offset of idx[b, m, :] in ``sizes``, :]  (GatherND's row
-    gather in one pass: data (B * T, R) with T the product of ``sizes``, idx (B, M, K), out (B * M, R)); returns
-    the count of tuples with a component outside its size (after wrapping negatives), whose rows are not written.
+@nb.njit(**_CALLS)  # type: ignore[untyped-decorator]  # numba ships no type hints
+def gather_nd(data: Any, idx: Any, out: Any, wrap: bool, stream: bool, sizes: Any) -> int:  # pragma: no cover
+    """GatherND's row gather in one call: :func:`nd_rows` (each tuple of idx (B, M, K) to its row of data (B * T, R),
+    T the product of ``sizes``), then, only when every tuple is good, :func:`gather_rows` into out (B * M, R);
+    returns the count of bad tuples (nothing written then).
 
-    :func:`nd_rows` and then :func:`gather_rows` in one parallel region, each tuple read where its row is copied:
-    the two launches and the scratch of rows cost 35-45 µs per call (a 4 MB batched gather took 0.42 ms on one
-    thread). The row copy and its prefetch are :func:`gather_rows`' (written out again: as an inlined helper the
-    serial form's copy took 1.04-1.29x the time, session 21); its streaming form is not here: outputs that stream
-    keep the two launches, whose cost is small beside theirs.
+    One call where the core made two launches and the rows' scratch in Python: 35-45 µs per call (a 4 MB batched
+    gather took 0.42 ms on one thread), and now a call plan's single launch. A composite (:data:`COMPOSITE`):
+    compiled without ``parallel``, it calls the two kernels' parallel forms, and its serial form their serial
+    forms. One pass instead (each tuple read where its row is copied) took 1.5-4x the time of the two for rows
+    of 4-256 B over 64 MiB of data, 1.0x for 1 KiB rows: the rows computed first let the row loop keep many
+    reads in flight.
     """
     b_n, m_n, _ = idx.shape
-    n = b_n * m_n
-    t_n = data.shape[0] // b_n if b_n else 0
-    r = data.shape[1]
-    bad = 0
-    wide = r >= 128
-    line = max(1, 64 // data.itemsize)
-    last = min(r, PREFETCH_LINES * line) if r < 128 else line
-    for i in nb.prange(n):
-        if PREFETCH_LINES and i + PREFETCH < n:
-            j = i + PREFETCH
-            jb = j // m_n if b_n > 1 else 0
-            t = _tuple_row(idx, jb, j - jb * m_n, sizes, False)
-            if t >= 0:
-                _prefetch(data, jb * t_n + t)
-                for k in range(line, last, line):
-                    _prefetch_at(data, jb * t_n + t, k)
-        b = i // m_n if b_n > 1 else 0
-        off = _tuple_row(idx, b, i - b * m_n, sizes, wrap)
-        if off < 0:
-            bad += 1
-        elif wide and not _SERIAL_FORM:
-            out[i, :] = data[b * t_n + off, :]
-        else:
-            s = b * t_n + off
-            for j in range(r):
-                out[i, j] = data[s, j]
-    return bad
+    rows = np.empty((b_n, m_n), np.int64)
+    bad = nd_rows(idx, sizes, data.shape[0] // b_n if b_n else 0, wrap, rows)
+    if bad:
+        return bad
+    return gather_rows(data, rows.reshape(b_n * m_n), out, False, stream)
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
@@ -1059,6 +1040,7 @@ def _serial(kernel: Any) -> Any:
     opts = {k: v for k, v in _OPTS.items() if k != "parallel"}
     one = nb.njit(**opts)(fn)
     globals()[name] = one  # the background compile's child finds it by name
+    _SERIAL_GLOBALS[py.__name__] = one  # a composite's serial form calls the serial forms (numba binds at compile)
     return one
 
 
@@ -1069,11 +1051,13 @@ SERIAL: dict[Any, Any] = {
               gather_elements3, scatter_rows, put_rows, scatter_elements2, scatter_elements3)
 }
 """Each parallel kernel -> its serial form (:func:`_serial`), for calls on one thread."""
+COMPOSITE = frozenset({gather_nd})
+"""Kernels that call other kernels (their parallel loops are the callees'), compiled without ``parallel``."""
 
 READS: dict[Any, tuple[int, ...]] = {
     kernel: reads
     for parallel, reads in (
-        (copy_blocks, (1,)), (count_bad, (0,)), (nd_rows, (0,)), (gather_rows, (0, 1)), (gather_nd, (0, 1, 4)),
+        (copy_blocks, (1,)), (count_bad, (0,)), (nd_rows, (0,)), (gather_rows, (0, 1)), (gather_nd, (0, 1, 5)),
         (gather_mid, (0, 1)), (gather_elements2, (0, 1)), (gather_elements3, (0, 1)), (scatter_rows, (1, 2)),
         (put_rows, (1, 2, 3)), (scatter_elements2, (1, 2, 3)), (scatter_elements3, (1, 2)),
     )
@@ -1145,7 +1129,7 @@ def _warm_calls() -> list[tuple[Any, tuple[Any, ...]]]:
         for dt in (np.uint32, np.uint64):
             d = np.zeros((4, 3), dt)
             calls.append((f(gather_rows), (d, i1, np.zeros((2, 3), dt), True, True)))
-            calls.append((f(gather_nd), (d, np.zeros((1, 2, 2), np.int64), np.zeros((2, 3), dt), True,
+            calls.append((f(gather_nd), (d, np.zeros((1, 2, 2), np.int64), np.zeros((2, 3), dt), True, True,
                                          np.array([2, 2], np.int64))))
             calls.append((f(gather_mid), (d.reshape(1, 4, 3), i1, np.zeros((1, 2, 3), dt), True, True)))
             calls.append((f(gather_elements2), (d, np.zeros((4, 2), np.int64), np.zeros((4, 2), dt), True)))
@@ -1169,8 +1153,11 @@ def kernels_by_name() -> dict[str, Any]:
 def signature_lines() -> list[str]:
     """``"kernel: signature"`` for every signature compiled or loaded in this process, sorted: the lines
     :func:`warm_up` reads back (``signatures=``). The test suite writes them with ``GS_RECORD_SIGNATURES``
-    (``tests/conftest.py``) into ``.ci/numba-signatures.txt``, which ``.ci/run`` warms up before the suite."""
-    return sorted(f"{name}: {sig!r}" for name, k in kernels_by_name().items() for sig in k.signatures)
+    (``tests/conftest.py``) into ``.ci/numba-signatures.txt``, which ``.ci/run`` warms up before the suite. Not
+    the signatures a composite (:data:`COMPOSITE`) compiles its callees for (a constant argument, typed as a
+    literal): compiling the composite compiles them."""
+    return sorted(f"{name}: {sig!r}" for name, k in kernels_by_name().items() for sig in k.signatures
+                  if not any(isinstance(t, types.Literal) for t in sig))
 
 
 class Signature(tuple):  # type: ignore[type-arg]
@@ -1222,14 +1209,14 @@ COMPILE_SECONDS: dict[str, float] = {
     "scatter_elements3_1": 4.8, "gather_rows": 4.4, "gather_elements3": 3.9, "gather_mid": 3.8,
     "scatter_elements2": 2.8, "gather_elements3_1": 1.7, "gather_elements2_1": 1.6, "put_rows": 1.6, "nd_rows": 1.5,
     "scatter_elements2_1": 1.3, "gather_rows_1": 1.0, "copy_blocks": 0.7, "put_rows_1": 0.6, "gather_mid_1": 0.5,
-    "count_bad": 0.4, "nd_rows_1": 0.4, "copy_blocks_1": 0.2, "count_bad_1": 0.1, "gather_nd": 2.1, "gather_nd_1": 0.6,
+    "count_bad": 0.4, "nd_rows_1": 0.4, "copy_blocks_1": 0.2, "count_bad_1": 0.1, "gather_nd": 6.1, "gather_nd_1": 1.7,
 }
 """Seconds a signature of each kernel (by name) takes to compile: the mean over the warm-up's calls and the
 lines of ``.ci/numba-signatures.txt`` (one process, an empty cache, a 2-vCPU EPYC VM; 818 s for all 203). A
 parallel form with several ``prange`` loops and helpers inlined per constant op costs the most (numba's parfor
-passes copy and analyse each loop's IR): 0.1-16 s. ``gather_nd`` (session 25) was timed on the Intel Xeon VM, 1.1
-and 0.33 s, and scaled by ``gather_rows``' ratio between the two machines (2.29 s there). :func:`warm_parts`
-shares by these weights (a kernel missing here weighs 1 s)."""
+passes copy and analyse each loop's IR): 0.1-16 s. ``gather_nd`` (session 25, a composite: its callees' signatures
+compiled with it) was timed on the Intel Xeon VM, 3.2 and 0.9 s, and scaled by ``gather_rows``' ratio between the
+two machines (2.29 s there). :func:`warm_parts` shares by these weights (a kernel missing here weighs 1 s)."""
 
 
 def warm_parts(parts: int, signatures: Iterable[str] = (), common: bool = True) -> list[list[tuple[Any, Any]]]:

@@ -208,25 +208,18 @@ def _gather(
                 bad = _views(k.gather_rows, d, (S, R), ic, (-1,), res, (-1, R), wrap, recipe, work, R)
                 return None if bad else res
             rows = ic.reshape(-1)
-        else:
-            kd = spec.depth
-            R = prod(d.shape[a + kd :])
-            if mine and not _streams(res, R):  # tuples read where their rows are copied: one launch
-                T, M = prod(d.shape[a : a + kd]), prod(idx.shape[b:-1])
-                sizes = np.array(d.shape[a : a + kd], np.int64)
-                sizes.setflags(write=False)  # as the kernel reads it (no second signature: frozen)
-                bad = _views(k.gather_nd, d, (B * T, R), ic, (B, M, kd), res, (B * M, R), wrap, recipe, work,
-                             tail=(sizes,))
-                return None if bad else res
-            found = _nd_rows(k, idx, d.shape, spec, wrap)
-            if found is None:
-                return None
-            rows, R = found
-            wrap = False
-            S = d.size // R if R else 0
-        if not mine and launch(k.count_bad, rows, S, wrap):
-            return None
-        bad = launch(k.gather_rows, _bits(d.reshape(S, R)), rows, _bits(res.reshape(-1, R)), wrap, _streams(res, R))
+            if launch(k.count_bad, rows, S, wrap):
+                return None  # checked before writing into the caller's array
+            bad = launch(k.gather_rows, _bits(d.reshape(S, R)), rows, _bits(res.reshape(-1, R)), wrap,
+                         _streams(res, R))
+            return None if bad else res
+        # tuples to rows, then (every tuple good: nothing written before, an out= included) the row gather, one call
+        kd = spec.depth
+        T, M, R = prod(d.shape[a : a + kd]), prod(idx.shape[b:-1]), prod(d.shape[a + kd :])
+        sizes = np.array(d.shape[a : a + kd], np.int64)
+        sizes.setflags(write=False)  # as the kernel reads it (no second signature: frozen)
+        bad = _views(k.gather_nd, d, (B * T, R), ic, (B, M, kd), res, (B * M, R), wrap, recipe, work, R,
+                     tail=(sizes,))
         return None if bad else res
     if not spec.vector and B * P == 1:
         S, R = d.shape[a], prod(d.shape[a + 1 :])
