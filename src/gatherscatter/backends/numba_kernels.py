@@ -466,10 +466,10 @@ def gather_nd(data: Any, idx: Any, out: Any, wrap: bool, stream: bool, sizes: An
     """
     b_n, m_n, _ = idx.shape
     rows = np.empty((b_n, m_n), np.int64)
-    bad = nd_rows(idx, sizes, data.shape[0] // b_n if b_n else 0, wrap, rows)
-    if bad:
-        return bad
-    return gather_rows(data, rows.reshape(b_n * m_n), out, False, stream)
+    bad: int = nd_rows(idx, sizes, data.shape[0] // b_n if b_n else 0, wrap, rows)
+    if not bad:  # every tuple good: their rows are in range, and gather_rows returns 0
+        bad = gather_rows(data, rows.reshape(b_n * m_n), out, False, stream)
+    return bad
 
 
 @nb.njit(**_OPTS)  # type: ignore[untyped-decorator]  # numba ships no type hints
