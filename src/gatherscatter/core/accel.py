@@ -110,16 +110,24 @@ def raw_ok(idx: np.ndarray[Any, Any]) -> bool:
     return bool(idx.dtype == np.int64 and idx.flags.c_contiguous)
 
 
+def _nd_layout(
+    dshape: tuple[int, ...], ishape: tuple[int, ...], spec: IndexSpec
+) -> tuple[int, int, int, int, np.ndarray[Any, Any]]:
+    """``(B, T, M, R, sizes)`` of index tuples into ``data``: B batches of T tuple positions (the product of
+    ``sizes``, the indexed dims) holding rows of R items, M tuples per batch (data as (B*T, R), indices as
+    (B, M, K), the output as (B*M, R))."""
+    b, a, kd = spec.batch, spec.axis, spec.depth
+    sizes = np.array(dshape[a : a + kd], np.int64)
+    return prod(dshape[:b]), prod(dshape[a : a + kd]), prod(ishape[b:-1]), prod(dshape[a + kd :]), sizes
+
+
 def _nd_rows(
     k: Any, idx: np.ndarray[Any, Any], dshape: tuple[int, ...], spec: IndexSpec, wrap: bool
 ) -> tuple[np.ndarray[Any, Any], int] | None:
     """Flat rows (B*M,) into data.reshape(B*T, R) from raw index tuples, and R; None when one is bad."""
-    b, a, kd = spec.batch, spec.axis, spec.depth
-    B, T, R = prod(dshape[:b]), prod(dshape[a : a + kd]), prod(dshape[a + kd :])
-    M = prod(idx.shape[b:-1])
+    B, T, M, R, sizes = _nd_layout(dshape, idx.shape, spec)
     rows = np.empty((B, M), np.int64)
-    sizes = np.array(dshape[a : a + kd], np.int64)
-    if launch(k.nd_rows, _c(idx).reshape(B, M, kd), sizes, T, wrap, rows):
+    if launch(k.nd_rows, _c(idx).reshape(B, M, spec.depth), sizes, T, wrap, rows):
         return None
     return rows.reshape(-1), R
 
@@ -214,11 +222,9 @@ def _gather(
                          _streams(res, R))
             return None if bad else res
         # tuples to rows, then (every tuple good: nothing written before, an out= included) the row gather, one call
-        kd = spec.depth
-        T, M, R = prod(d.shape[a : a + kd]), prod(idx.shape[b:-1]), prod(d.shape[a + kd :])
-        sizes = np.array(d.shape[a : a + kd], np.int64)
+        _, T, M, R, sizes = _nd_layout(d.shape, idx.shape, spec)
         sizes.setflags(write=False)  # as the kernel reads it (no second signature: frozen)
-        bad = _views(k.gather_nd, d, (B * T, R), ic, (B, M, kd), res, (B * M, R), wrap, recipe, work, R,
+        bad = _views(k.gather_nd, d, (B * T, R), ic, (B, M, spec.depth), res, (B * M, R), wrap, recipe, work, R,
                      tail=(sizes,))
         return None if bad else res
     if not spec.vector and B * P == 1:
