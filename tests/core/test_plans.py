@@ -238,14 +238,84 @@ def test_what_is_not_kept(fresh_plans):
         assert plans.signature(op, (d.tolist(), i), {"axis": 1}) is None
         op(d, i.astype(np.int32), axis=1)  # indices converted by the core: not the caller's array
         assert not _kept(op, (d, i.astype(np.int32)), {"axis": 1})
-        out = np.empty((6, 3, 5))
-        gs.take(d, i, axis=0, out=out)  # into the caller's array: not kept
-        assert not _kept(gs.take, (d, i), {"axis": 0, "out": out})
         same = np.arange(16).reshape(4, 4) % 4
         op(same, same, axis=1)  # one array as data and indices: not kept
         assert not _kept(op, (same, same), {"axis": 1})
         assert plans.signature(op, (d, i), {"axis": 1.0}) is None  # floats are not kept by value
         assert plans.signature(op, (d, i), {"axis": True}) != plans.signature(op, (d, i), {"axis": 1})
+
+
+def _gather_out_cases():
+    """Common gathers into a caller's ``out=``, one per kernel the core runs there (rows, rows of a middle axis,
+    elements in 2-D and 3-D views, index tuples turned into rows, one-component tuples as rows)."""
+    rng = np.random.default_rng(21)
+    d = rng.random((40, 16), np.float32)
+    d3 = rng.random((6, 40, 5), np.float32)
+    rows = rng.integers(0, 40, 30)
+    yield "take axis 0", gs.take, {"data": d, "indices": rows, "axis": 0}
+    yield "take axis 1", gs.take, {"data": d3, "indices": rows[:12], "axis": 1}
+    yield "take_along_axis 2-D", gs.take_along_axis, {"data": d, "indices": rng.integers(0, 16, (40, 9)), "axis": 1}
+    yield "take_along_axis 3-D", gs.take_along_axis, {"data": d3, "indices": rng.integers(0, 40, (6, 7, 5)),
+                                                      "axis": 1}
+    yield "gather_nd tuples", gs.gather_nd, {"data": d3, "indices": np.stack([rng.integers(0, 6, 25),
+                                                                               rng.integers(0, 40, 25)], -1)}
+    yield "gather_nd rows", gs.gather_nd, {"data": d, "indices": rows[:, None]}
+
+
+@pytest.mark.parametrize("case", list(_gather_out_cases()), ids=lambda c: c[0])
+def test_a_gather_into_out_keeps_a_plan_that_answers_as_the_whole_path(case, fresh_plans):
+    """A gather into the caller's ``out=`` keeps a plan (one launch after its index check); the plan answers every
+    index and data variant as the whole path does (plans off), and on a bad index has written nothing into
+    ``out``: each call's ``out`` starts filled with a sentinel, compared after the call."""
+    _, op, kw = case
+    idx = kw["indices"]
+    calls = [("the case", kw)] + [(f"indices {name}", {**kw, "indices": v}) for name, v in _index_variants(idx)]
+    calls.append(("other data", {**kw, "data": _data_variant(kw["data"])}))
+    shape = np.asarray(op(**kw)).shape  # fresh output, plans on (the fresh signature is another one)
+
+    def into_out(k):
+        out = np.full(shape, 7.5, np.float32)
+        return _outcome(lambda: op(**k, out=out)), out.tobytes()
+
+    with using_backend("numba"):
+        plans.set_enabled(False)
+        expected = [into_out(k) for _, k in calls]
+        plans.set_enabled(True)
+        assert into_out(kw) == expected[0]
+        key = plans.signature(op, (), {**kw, "out": np.empty(shape, np.float32)})
+        assert plans.get(key) is not None
+        sentinel = np.full(shape, 7.5, np.float32).tobytes()
+        for (name, k), want in zip(calls, expected, strict=True):
+            got = into_out(k)
+            assert got == want, f"{case[0]}: {name}"
+            if got[0][0] == "raises":
+                assert got[1] == sentinel, f"{case[0]}: {name} wrote into out before raising"
+        assert plans.get(key) is not None
+
+
+def test_a_gather_plan_into_out_declines_what_its_signature_does_not_fix(fresh_plans):
+    """The signature fixes ``out``'s dtype, shape and strides; the plan checks the rest on each call (writeable,
+    sharing no memory with the data or the indices) and declines: the whole path then raises the rule's error,
+    before any write."""
+    rng = np.random.default_rng(22)
+    d = rng.random((40, 8), np.float32)
+    i = rng.integers(0, 40, 10)
+    with using_backend("numba"):
+        out = np.zeros((10, 8), np.float32)
+        assert gs.take(d, i, axis=0, out=out) is out and np.array_equal(out, d[i])
+        key = plans.signature(gs.take, (d, i), {"axis": 0, "out": out})
+        assert plans.get(key) is not None
+        ro = np.zeros((10, 8), np.float32)
+        ro.flags.writeable = False
+        with pytest.raises(gs.ArgumentError, match="writeable"):
+            gs.take(d, i, axis=0, out=ro)
+        big = rng.random((40, 8), np.float32)
+        data, inside = big, big[30:40]  # out inside the data's own rows: the same signatures as the plan's
+        before = big.copy()
+        with pytest.raises(gs.ArgumentError, match="share memory with data"):
+            gs.take(data, i, axis=0, out=inside)
+        assert np.array_equal(big, before)
+        assert plans.get(key) is not None
 
 
 def test_a_plan_follows_the_backend(fresh_plans):

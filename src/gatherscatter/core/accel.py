@@ -195,15 +195,15 @@ def _gather(
     set_kernel_threads(work)
     ic = _c(idx)
 
-    if raw and not mine and not spec.vector and launch(k.count_bad, ic.reshape(-1), d.shape[a], wrap):
-        return None  # checked before writing into the caller's array
+    # into the caller's array: every index checked before the first write (count_bad, then the kernel)
+    check = None if mine or not raw or spec.vector else [k.count_bad, d.shape[a], None]
     if shapes is not None:
         d3, i3 = shapes
         if i3[2] == 1 and d3[2] == 1 and i3[0] >= 8:  # (a trailing dim of indices shorter than data's: 3-D)
             d2, i2 = d3[:2], i3[:2]
-            bad = _views(k.gather_elements2, d, d2, ic, i2, res, i2, wrap, recipe, work)
+            bad = _views(k.gather_elements2, d, d2, ic, i2, res, i2, wrap, recipe, work, check=check)
         else:
-            bad = _views(k.gather_elements3, d, d3, ic, i3, res, i3, wrap, recipe, work)
+            bad = _views(k.gather_elements3, d, d3, ic, i3, res, i3, wrap, recipe, work, check=check)
         return None if bad else res
     b = spec.batch
     B, P = prod(d.shape[:b]), prod(d.shape[b:a])
@@ -212,14 +212,8 @@ def _gather(
             return None
         if spec.depth == 1 and B == 1:
             S, R = d.shape[a], prod(d.shape[a + 1 :])
-            if mine:
-                bad = _views(k.gather_rows, d, (S, R), ic, (-1,), res, (-1, R), wrap, recipe, work, R)
-                return None if bad else res
-            rows = ic.reshape(-1)
-            if launch(k.count_bad, rows, S, wrap):
-                return None  # checked before writing into the caller's array
-            bad = launch(k.gather_rows, _bits(d.reshape(S, R)), rows, _bits(res.reshape(-1, R)), wrap,
-                         _streams(res, R))
+            bad = _views(k.gather_rows, d, (S, R), ic, (-1,), res, (-1, R), wrap, recipe, work, R,
+                         check=None if mine else [k.count_bad, S, None])
             return None if bad else res
         # tuples to rows, then (every tuple good: nothing written before, an out= included) the row gather, one call
         _, T, M, R, sizes = _nd_layout(d.shape, idx.shape, spec)
@@ -229,11 +223,12 @@ def _gather(
         return None if bad else res
     if not spec.vector and B * P == 1:
         S, R = d.shape[a], prod(d.shape[a + 1 :])
-        bad = _views(k.gather_rows, d, (S, R), ic, (-1,), res, (-1, R), wrap, recipe, work, R)
+        bad = _views(k.gather_rows, d, (S, R), ic, (-1,), res, (-1, R), wrap, recipe, work, R, check=check)
         return None if bad else res
     if not spec.vector and B == 1:
         S, R = d.shape[a], prod(d.shape[a + 1 :])
         M = idx.size
+        # (the kernel checks every index before its first write: no check pass for an out=)
         bad = _views(k.gather_mid, d, (P, S, R), ic, (-1,), res, (P, M, R), wrap, recipe, work, R)
         return None if bad else res
     if raw:
@@ -248,14 +243,22 @@ def _gather(
 
 def _views(kernel: Any, d: np.ndarray[Any, Any], ds: tuple[int, ...], idx: np.ndarray[Any, Any],
            is_: tuple[int, ...], res: np.ndarray[Any, Any], rs: tuple[int, ...], wrap: bool,
-           recipe: list[Any] | None = None, work: int = 0, row: int | None = None, tail: tuple[Any, ...] = ()) -> Any:
+           recipe: list[Any] | None = None, work: int = 0, row: int | None = None, tail: tuple[Any, ...] = (),
+           check: list[Any] | None = None) -> Any:
     """Launch ``kernel`` on ``d``, ``idx`` and ``res`` viewed as ``ds``, ``is_`` and ``rs`` (items as bits);
     with ``recipe``, first note the launch there for :func:`run_recipe` (``work``: its thread-count bytes).
     ``row``: the items of a row of a row gather, whose kernel then also takes :func:`_streams`. ``tail``: the
-    kernel's last arguments, the same for every call of the recipe (GatherND's sizes)."""
+    kernel's last arguments, the same for every call of the recipe (GatherND's sizes). ``check``: ``[count_bad,
+    size, None]`` for an output the caller gave (``out=``): every index is checked against ``size`` first, and on a
+    bad one the kernel does not run (its count is returned) and ``res`` is not written (:func:`run_recipe` keeps
+    the check's serial form in the last slot)."""
     if recipe is not None:  # as run_recipe unpacks it; _SERIAL_SLOT is filled by run_recipe
-        recipe[:] = [kernel, ds, is_, rs, work, _UINT[d.dtype.itemsize], res.nbytes, None, row, tail]
+        recipe[:] = [kernel, ds, is_, rs, work, _UINT[d.dtype.itemsize], res.nbytes, None, row, tail, check]
     args = (_read_only(_bits(d.reshape(ds))), _read_only(idx.reshape(is_)), _bits(res.reshape(rs)), wrap)
+    if check is not None:
+        bad = launch(check[0], args[1].reshape(-1), check[1], wrap)
+        if bad:
+            return bad
     return launch(kernel, *args, *tail) if row is None else launch(kernel, *args, _streams(res, row), *tail)
 
 
@@ -277,10 +280,12 @@ _SERIAL_SLOT = 7
 
 
 def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any],
-               out_shape: tuple[int, ...]) -> np.ndarray[Any, Any] | None:
+               out_shape: tuple[int, ...], out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any] | None:
     """The launch a raw gather recorded in ``recipe`` (:func:`_gather`), on ``d`` and ``idx`` of the recorded
-    call's dtypes, shapes and strides, into a fresh output; negative indices are not wrapped (they count as
-    bad). None when an index is bad or the kernel is still compiling: the caller then takes the whole path.
+    call's dtypes, shapes and strides, into a fresh output or, for a recipe recorded with one, into the caller's
+    ``out`` (every index checked before the first write, as the recorded call did); negative indices are not
+    wrapped (they count as bad). None when an index is bad or the kernel is still compiling: the caller then takes
+    the whole path.
 
     Once a call of the recipe has run on one thread through :func:`launch` (which compiles or checks the
     kernel's serial form for these argument types), later calls that run on one thread call that serial form
@@ -288,24 +293,30 @@ def run_recipe(recipe: list[Any], d: np.ndarray[Any, Any], idx: np.ndarray[Any, 
     under :data:`~gatherscatter.backends.pool.MIN_BYTES` is then a plain ``np.empty``) are the same for every
     call of the recipe. Top-k element gather at 1/16 of the benchmark's size, 20,000 calls back to back:
     13.6-14.9 against 18.5-20.2 µs for the plan's part of the call (0.73x; see benchmarks/README.md, session 15)."""
-    kernel, ds, is_, rs, work, bits, out_bytes, one, row, tail = recipe
-    res = pool.empty(out_shape, d.dtype, out_bytes)
+    kernel, ds, is_, rs, work, bits, out_bytes, one, row, tail, check = recipe
+    res = pool.empty(out_shape, d.dtype, out_bytes) if out is None else out
     args: tuple[Any, ...] = (_read_only(d.view(bits).reshape(ds)), _read_only(idx.reshape(is_)),
                              res.view(bits).reshape(rs), False)
     if row is not None:
         args = (*args, _streams(res, row))
     if tail:
         args = (*args, *tail)
-    if one is not None and settled_one(kernel, work):
+    if one is not None and (check is None or check[2] is not None) and settled_one(kernel, work):
+        if check is not None and check[2](args[1].reshape(-1), check[1], False):
+            return None
         bad = one(*args)
     else:
         set_kernel_threads(work)
         try:
+            if check is not None and launch(check[0], args[1].reshape(-1), check[1], False):
+                return None
             bad = launch(kernel, *args)
         except KernelNotReadyError:
             return None
         if settled_one(kernel, work):
             recipe[_SERIAL_SLOT] = serial_form(kernel, work)
+            if check is not None:
+                check[2] = serial_form(check[0], work)
     return None if bad else res
 
 

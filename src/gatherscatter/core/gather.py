@@ -19,7 +19,7 @@ from . import accel, plans
 from .context import NEUTRAL, OpContext
 from .indices import resolve
 from .offsets import element_offsets, last_axis_rows, piece_size, row_pieces
-from .out import check_out
+from .out import check_out, plan_accepts
 from .policy import Bounds, Negative, Policy
 from .shape import IndexSpec, as_array, as_index_array, check_allocatable, check_spec, gather_shape, prod
 
@@ -136,16 +136,24 @@ def _plan(nbytes: int, spec: IndexSpec, out_shape: tuple[int, ...], recipe: list
     ``[0, size)``: negative ones are not wrapped here, whatever the policy, so that an op whose lowering
     looked at the indices' signs never gets an answer it would not give. ``recipe``: the one launch the
     call made (empty when it made more, e.g. index tuples turned into rows first: then the plan runs the
-    dispatch)."""
+    dispatch). A call that wrote into an ``out=`` gives its plan that array last: the plan checks what the
+    signature does not fix (writeable, sharing no memory with the data or the indices) and every index before
+    its first write there."""
 
-    def plan(d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any]) -> np.ndarray[Any, Any] | None:
+    def plan(d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any],
+             out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any] | None:
         if backends.kernels(nbytes) is None:  # the accelerated path was switched off since (set_backend)
             return None
-        return accel.run_recipe(recipe, d, idx, out_shape)
+        if out is not None and not plan_accepts(out, d, (idx,), False):
+            return None
+        return accel.run_recipe(recipe, d, idx, out_shape, out)
 
-    def dispatch(d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any]) -> np.ndarray[Any, Any] | None:
+    def dispatch(d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any],
+                 out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any] | None:
         kern = backends.kernels(nbytes)
-        return None if kern is None else accel.gather(kern, d, idx, spec, out_shape, raw=True, wrap=False)
+        if kern is None or (out is not None and not plan_accepts(out, d, (idx,), False)):
+            return None
+        return accel.gather(kern, d, idx, spec, out_shape, out, raw=True, wrap=False)
 
     return plan if recipe else dispatch
 
@@ -192,11 +200,11 @@ def gather(
     if kern is not None and n_out and prod(sizes) and d.flags.c_contiguous and accel.raw_ok(idx):
         # the caller's indices straight to the kernels, checked there; a bad one sends us below
         wrap = policy.negative is Negative.WRAP
-        recipe: list[Any] | None = [] if out is None and plans.recording() else None
+        recipe: list[Any] | None = [] if plans.recording() else None
         fast = accel.gather(kern, d, idx, spec, out_shape, out, raw=True, wrap=wrap, recipe=recipe)
         if fast is not None:
             if recipe is not None:
-                plans.offer((d, idx), fast, _plan(nbytes, spec, out_shape, recipe))
+                plans.offer((d, idx), fast, _plan(nbytes, spec, out_shape, recipe), out=out)
             return fast
     lin, valid = resolve(ctx, idx, sizes, spec, policy, d.shape)
     if n_out == 0:
