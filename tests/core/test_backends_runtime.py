@@ -600,7 +600,7 @@ def test_final_choice_is_revisited_at_growing_intervals(monkeypatch):
     from gatherscatter import backends as b
 
     per, recheck, revisit = b.TUNE_CALLS, b.TUNE_RECHECK, b.TUNE_REVISIT_S
-    durations = {"one": [1.0] * 10_000, "many": [2.0] * 10_000}  # one thread faster at first
+    durations = {"one": [1e-3] * 10_000, "many": [2e-3] * 10_000}  # one thread faster at first (calls of 1-2 ms)
     backends, call, ran = _scripted_tuner(monkeypatch, durations)
     now = [1000.0]
     monkeypatch.setattr(backends.time, "monotonic", lambda: now[0])
@@ -618,7 +618,7 @@ def test_final_choice_is_revisited_at_growing_intervals(monkeypatch):
     assert backends.tuning_pending() == []
     now[0] += revisit - 0.5
     assert calls(50) == ["one"] * 50  # not due yet
-    durations["many"] = [0.25] * 10_000  # the machine changed: two threads now take a quarter of one's time
+    durations["many"] = [0.25e-3] * 10_000  # the machine changed: two threads now take a quarter of one's time
     now[0] += 0.5
     assert calls(2 * per) == blocks  # the revisit
     assert backends.tuning_votes() == {key: [1, 1, 2]} and backends.tuned_threads() == {key: 2}
@@ -639,6 +639,38 @@ def test_final_choice_is_revisited_at_growing_intervals(monkeypatch):
     for _ in range(20):
         st.vote(2)
     assert st.wait == b.TUNE_REVISIT_MAX_S and st.due == now[0] + b.TUNE_REVISIT_MAX_S
+
+
+def test_a_revisit_of_long_calls_waits_for_a_hundred_times_their_measurement(monkeypatch):
+    # A revisit runs half its calls on the side not chosen. For calls of 60-130 ms (the benchmark's gather_rows at
+    # full size) the 10 s revisit ran three one-thread calls inside its timed rounds; the wait is now at least the
+    # measurement's wall time / TUNE_REVISIT_SHARE, so those calls cost about 1% of the time between revisits.
+    from gatherscatter import backends as b
+
+    assert b.TUNE_REVISIT_SHARE == 0.01
+    per, recheck = b.TUNE_CALLS, b.TUNE_RECHECK
+    durations = {"one": [0.12] * 10_000, "many": [0.06] * 10_000}
+    backends, call, ran = _scripted_tuner(monkeypatch, durations)
+    now = [1000.0]
+    monkeypatch.setattr(backends.time, "monotonic", lambda: now[0])
+    key = ("scripted", 7, 2)
+    for _ in range(4 * per + recheck):
+        call()
+    assert backends.tuning_votes() == {key: [2, 2]} and backends.tuning_pending() == []
+    spent = per * (0.12 + 0.06)  # the second measurement's calls, both sides
+    st = backends._tuning[key]
+    assert st.due == pytest.approx(now[0] + spent / b.TUNE_REVISIT_SHARE)  # 162 s, not TUNE_REVISIT_S
+    ran.clear()
+    now[0] += b.TUNE_REVISIT_S
+    for _ in range(30):
+        call()
+    assert ran == ["many"] * 30  # not due at 10 s
+    now[0] = st.due
+    ran.clear()
+    for _ in range(2 * per):
+        call()
+    assert ran == (["one"] * b.TUNE_BLOCK + ["many"] * b.TUNE_BLOCK) * b.TUNE_BLOCKS  # due then
+    assert backends.tuning_votes() == {key: [2, 2, 2]}
 
 
 def test_launch_skips_the_tuner_for_a_final_one_thread_choice_until_its_revisit(monkeypatch):

@@ -339,14 +339,25 @@ missed only at 2 threads were rows whose tuner had voted one thread. Cost: one m
 TUNE_CALLS`` calls, half on each side) per revisit, at most one per 10 s and, while the choice holds, about
 one per 11 minutes after an hour."""
 TUNE_REVISIT_MAX_S = 640.0
-"""The longest wait between two revisits of a final choice (:data:`TUNE_REVISIT_S`)."""
+"""The longest wait between two revisits of a final choice (:data:`TUNE_REVISIT_S`), unless its calls are so long
+that :data:`TUNE_REVISIT_SHARE` asks for more."""
+TUNE_REVISIT_SHARE = 0.01
+"""A revisit comes no sooner than the wall time of the measurement behind the final choice divided by this: the
+calls a revisit runs on the slower side then cost about 1% of the time between revisits, however long each call.
+
+A revisit's 18 calls include 9 on the side not chosen, in blocks of 3. With large calls in a loop that is visible:
+the benchmark's gather_rows at full size at 2 threads (calls of 60-65 ms, one-thread ones 120-130 ms, rounds of
+about 2 s) met its 10 s revisit inside the timed rounds, and a block of three one-thread calls made three of its
+seven rounds 133-140 ms (median 81.5 ms against 64.9 ms with no revisit there; session 26, the same process): runs
+55, 59, 60 and 62 had it at 1.19-1.30x the best peer, runs 56, 57 and 61 at 0.95-0.96. Its measurement takes about
+1.7 s, so its first revisit now comes after about 170 s; a call of 1 ms keeps the 10 s."""
 _tune_on = os.environ.get("GATHERSCATTER_AUTOTUNE", "1") != "0"
 
 
 class _Tuning:
     """The measurements of one (kernel, size class, n): the samples of the one being taken, the choices so far."""
 
-    __slots__ = ("calls", "due", "many", "ones", "recent", "settled", "since", "votes", "wait")
+    __slots__ = ("calls", "due", "many", "ones", "recent", "settled", "since", "spent", "votes", "wait")
 
     def __init__(self) -> None:
         self.settled = 0  # the final choice once there is one (launch then skips the tuner until a revisit)
@@ -358,6 +369,7 @@ class _Tuning:
         self.since = 0  # calls on the current choice since the last measurement
         self.wait = TUNE_REVISIT_S  # seconds from a final choice to its next revisit
         self.due = 0.0  # time.monotonic() of the next revisit of a final choice
+        self.spent = 0.0  # wall seconds of the calls of the measurement being taken (TUNE_REVISIT_SHARE)
 
     @property
     def choice(self) -> int | None:
@@ -388,8 +400,8 @@ class _Tuning:
             return self.revisit_due()
         return self.since >= TUNE_RECHECK
 
-    def vote(self, v: int) -> None:
-        """A measurement chose ``v`` threads."""
+    def vote(self, v: int, spent: float = 0.0) -> None:
+        """A measurement chose ``v`` threads; its calls took ``spent`` seconds (:data:`TUNE_REVISIT_SHARE`)."""
         self.votes.append(v)
         if self.settled and v == self.settled:  # a revisit confirms the final choice: wait longer for the next
             self.wait = min(2 * self.wait, TUNE_REVISIT_MAX_S)
@@ -399,7 +411,7 @@ class _Tuning:
             self.recent.append(v)
         if self.final:
             self.settled = self.choice or 0
-            self.due = time.monotonic() + self.wait
+            self.due = time.monotonic() + max(self.wait, spent / TUNE_REVISIT_SHARE)
 
 
 _tuning: dict[tuple[str, int, int], _Tuning] = {}
@@ -440,15 +452,15 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
     """Call ``kernel``; with more than one thread asked, choose 1 or n threads for its size class by measurement.
 
     A measurement: the next ``TUNE_CALLS`` calls on each side of a (kernel, size class, n) run in blocks of
-    ``TUNE_BLOCK`` on one thread and on n in turn, timed; the side with the lower median over its blocks'
-    calls after their first (``TUNE_WARMUP``) is chosen (n only if clearly faster: ``TUNE_GAIN``).
-    ``TUNE_RECHECK`` calls later the choice is measured again; two agreeing measurements (or two of three) make
-    it final (:data:`TUNE_RECHECK`); a final choice is measured again after :data:`TUNE_REVISIT_S`, then at
-    doubling intervals while it holds. The thread count never changes a result (the kernels are bit-identical at
-    any count, tested), only speed: this is how a second thread never makes a call slower than one on whatever
-    machine, threading layer and load the process meets (a 2-vCPU VM measured 2 threads 1.07-5x slower than one
-    on some memory-bound kernels, faster on others). ``one``: the kernel's serial form, which the one-thread
-    side runs (no parallel launch).
+    ``TUNE_BLOCK`` on one thread and on n in turn, timed; the side with the lower median over its blocks' calls
+    after their first (``TUNE_WARMUP``) is chosen (n only if clearly faster: ``TUNE_GAIN``). ``TUNE_RECHECK`` calls
+    later the choice is measured again; two agreeing measurements (or two of three) make it final
+    (:data:`TUNE_RECHECK`); a final choice is measured again after :data:`TUNE_REVISIT_S`, then at doubling
+    intervals while it holds (later for long calls: :data:`TUNE_REVISIT_SHARE`). The thread count never changes a
+    result (the kernels are bit-identical at any count, tested), only speed: this is how a second thread never makes
+    a call slower than one on whatever machine, threading layer and load the process meets (a 2-vCPU VM measured 2
+    threads 1.07-5x slower than one on some memory-bound kernels, faster on others). ``one``: the kernel's serial
+    form, which the one-thread side runs (no parallel launch).
     """
     n = getattr(_call, "n", 1)
     if n <= 1:
@@ -482,10 +494,12 @@ def _run(kernel: Any, args: tuple[Any, ...], nthreads_at: int | None = None, one
         if st.calls % TUNE_BLOCK >= TUNE_WARMUP:
             side.append(dt)
         st.calls += 1
+        st.spent += dt
         if st.calls >= 2 * TUNE_CALLS:
             faster = median(st.many) < TUNE_GAIN * median(st.ones)
-            st.ones, st.many, st.since, st.calls = [], [], 0, 0
-            st.vote(n if faster else 1)
+            spent = st.spent
+            st.ones, st.many, st.since, st.calls, st.spent = [], [], 0, 0, 0.0
+            st.vote(n if faster else 1, spent)
     return result
 
 
