@@ -196,7 +196,8 @@ def _gather(
     ic = _c(idx)
 
     # into the caller's array: every index checked before the first write (count_bad, then the kernel)
-    check = None if mine or not raw or spec.vector else [k.count_bad, d.shape[a], None]
+    # (GatherND of tuples and the row gather of a middle axis check inside their kernel: they take no check)
+    check = None if mine or not raw else [k.count_bad, d.shape[a], None]
     if shapes is not None:
         d3, i3 = shapes
         if i3[2] == 1 and d3[2] == 1 and i3[0] >= 8:  # (a trailing dim of indices shorter than data's: 3-D)
@@ -212,8 +213,7 @@ def _gather(
             return None
         if spec.depth == 1 and B == 1:
             S, R = d.shape[a], prod(d.shape[a + 1 :])
-            bad = _views(k.gather_rows, d, (S, R), ic, (-1,), res, (-1, R), wrap, recipe, work, R,
-                         check=None if mine else [k.count_bad, S, None])
+            bad = _views(k.gather_rows, d, (S, R), ic, (-1,), res, (-1, R), wrap, recipe, work, R, check=check)
             return None if bad else res
         # tuples to rows, then (every tuple good: nothing written before, an out= included) the row gather, one call
         _, T, M, R, sizes = _nd_layout(d.shape, idx.shape, spec)
@@ -228,7 +228,6 @@ def _gather(
     if not spec.vector and B == 1:
         S, R = d.shape[a], prod(d.shape[a + 1 :])
         M = idx.size
-        # (the kernel checks every index before its first write: no check pass for an out=)
         bad = _views(k.gather_mid, d, (P, S, R), ic, (-1,), res, (P, M, R), wrap, recipe, work, R)
         return None if bad else res
     if raw:

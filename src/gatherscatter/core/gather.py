@@ -130,15 +130,14 @@ def _take_elements(d: np.ndarray[Any, Any], lin: np.ndarray[Any, Any], axis: int
         np.take(flat_d, flat, mode="wrap", out=res[s0 : s0 + step])
 
 
-def _plan(nbytes: int, spec: IndexSpec, out_shape: tuple[int, ...], recipe: list[Any]) -> plans.Plan:
+def _plan(nbytes: int, out_shape: tuple[int, ...], recipe: list[Any]) -> plans.Plan:
     """This gather on the kernels for any data and indices of the same dtypes, shapes and strides (a call
     plan, :mod:`gatherscatter.core.plans`), or None (then the whole path) unless every index is in
     ``[0, size)``: negative ones are not wrapped here, whatever the policy, so that an op whose lowering
     looked at the indices' signs never gets an answer it would not give. ``recipe``: the one launch the
-    call made (empty when it made more, e.g. index tuples turned into rows first: then the plan runs the
-    dispatch). A call that wrote into an ``out=`` gives its plan that array last: the plan checks what the
-    signature does not fix (writeable, sharing no memory with the data or the indices) and every index before
-    its first write there."""
+    call made (every raw gather on the kernels is one, :func:`~gatherscatter.core.accel.run_recipe`). A call that
+    wrote into an ``out=`` gives its plan that array last: the plan checks what the signature does not fix
+    (writeable, sharing no memory with the data or the indices) and every index before its first write there."""
 
     def plan(d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any],
              out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any] | None:
@@ -148,14 +147,7 @@ def _plan(nbytes: int, spec: IndexSpec, out_shape: tuple[int, ...], recipe: list
             return None
         return accel.run_recipe(recipe, d, idx, out_shape, out)
 
-    def dispatch(d: np.ndarray[Any, Any], idx: np.ndarray[Any, Any],
-                 out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any] | None:
-        kern = backends.kernels(nbytes)
-        if kern is None or (out is not None and not plan_accepts(out, d, (idx,), False)):
-            return None
-        return accel.gather(kern, d, idx, spec, out_shape, out, raw=True, wrap=False)
-
-    return plan if recipe else dispatch
+    return plan
 
 
 def gather(
@@ -203,8 +195,8 @@ def gather(
         recipe: list[Any] | None = [] if plans.recording() else None
         fast = accel.gather(kern, d, idx, spec, out_shape, out, raw=True, wrap=wrap, recipe=recipe)
         if fast is not None:
-            if recipe is not None:
-                plans.offer((d, idx), fast, _plan(nbytes, spec, out_shape, recipe), out=out)
+            if recipe:
+                plans.offer((d, idx), fast, _plan(nbytes, out_shape, recipe), out=out)
             return fast
     lin, valid = resolve(ctx, idx, sizes, spec, policy, d.shape)
     if n_out == 0:
