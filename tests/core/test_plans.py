@@ -247,19 +247,29 @@ def test_what_is_not_kept(fresh_plans):
 
 def _gather_out_cases():
     """Common gathers into a caller's ``out=``, one per kernel the core runs there (rows, rows of a middle axis,
-    elements in 2-D and 3-D views, index tuples turned into rows, one-component tuples as rows)."""
+    elements in 2-D and 3-D views, index tuples turned into rows, one-component tuples as rows), each with a plain
+    NumPy oracle for its in-range and negative (wrapped) indices."""
     rng = np.random.default_rng(21)
     d = rng.random((40, 16), np.float32)
     d3 = rng.random((6, 40, 5), np.float32)
     rows = rng.integers(0, 40, 30)
-    yield "take axis 0", gs.take, {"data": d, "indices": rows, "axis": 0}
-    yield "take axis 1", gs.take, {"data": d3, "indices": rows[:12], "axis": 1}
-    yield "take_along_axis 2-D", gs.take_along_axis, {"data": d, "indices": rng.integers(0, 16, (40, 9)), "axis": 1}
-    yield "take_along_axis 3-D", gs.take_along_axis, {"data": d3, "indices": rng.integers(0, 40, (6, 7, 5)),
-                                                      "axis": 1}
-    yield "gather_nd tuples", gs.gather_nd, {"data": d3, "indices": np.stack([rng.integers(0, 6, 25),
-                                                                               rng.integers(0, 40, 25)], -1)}
-    yield "gather_nd rows", gs.gather_nd, {"data": d, "indices": rows[:, None]}
+
+    def nd(k):
+        return k["data"][tuple(np.moveaxis(k["indices"], -1, 0))]
+
+    yield "take axis 0", gs.take, {"data": d, "indices": rows, "axis": 0}, \
+        lambda k: np.take(k["data"], k["indices"], axis=0)
+    yield "take axis 1", gs.take, {"data": d3, "indices": rows[:12], "axis": 1}, \
+        lambda k: np.take(k["data"], k["indices"], axis=1)
+    yield "take_along_axis 2-D", gs.take_along_axis, \
+        {"data": d, "indices": rng.integers(0, 16, (40, 9)), "axis": 1}, \
+        lambda k: np.take_along_axis(k["data"], k["indices"], axis=1)
+    yield "take_along_axis 3-D", gs.take_along_axis, \
+        {"data": d3, "indices": rng.integers(0, 40, (6, 7, 5)), "axis": 1}, \
+        lambda k: np.take_along_axis(k["data"], k["indices"], axis=1)
+    yield "gather_nd tuples", gs.gather_nd, \
+        {"data": d3, "indices": np.stack([rng.integers(0, 6, 25), rng.integers(0, 40, 25)], -1)}, nd
+    yield "gather_nd rows", gs.gather_nd, {"data": d, "indices": rows[:, None]}, nd
 
 
 @pytest.mark.parametrize("case", list(_gather_out_cases()), ids=lambda c: c[0])
@@ -267,7 +277,7 @@ def test_a_gather_into_out_keeps_a_plan_that_answers_as_the_whole_path(case, fre
     """A gather into the caller's ``out=`` keeps a plan (one launch after its index check); the plan answers every
     index and data variant as the whole path does (plans off), and on a bad index has written nothing into
     ``out``: each call's ``out`` starts filled with a sentinel, compared after the call."""
-    _, op, kw = case
+    _, op, kw, oracle = case
     idx = kw["indices"]
     calls = [("the case", kw)] + [(f"indices {name}", {**kw, "indices": v}) for name, v in _index_variants(idx)]
     calls.append(("other data", {**kw, "data": _data_variant(kw["data"])}))
@@ -290,6 +300,8 @@ def test_a_gather_into_out_keeps_a_plan_that_answers_as_the_whole_path(case, fre
             assert got == want, f"{case[0]}: {name}"
             if got[0][0] == "raises":
                 assert got[1] == sentinel, f"{case[0]}: {name} wrote into out before raising"
+            else:  # not only the whole path's answer: plain NumPy's
+                assert got[1] == np.ascontiguousarray(oracle(k), np.float32).tobytes(), f"{case[0]}: {name}"
         assert plans.get(key) is not None
 
 
